@@ -1,0 +1,179 @@
+"""Orders: what a character declares for a turn, and the GM inputs riding on them (F7, F8, F29).
+
+These are the structured declarations of RULINGS P1: "Using SPs, dividing APs, etc. happen exactly
+as described by the player." The post parser produces them; case files give them directly.
+SP maps are keyed by canonical pool names: a Trait's default name, or `floating`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ANY = "any"
+"""A Guard pledge against whichever attack the rules match first (F5)."""
+
+
+class ActionKind(str, Enum):
+    """Action kinds of the case format and the post language (plus documented extensions)."""
+
+    ATTACK = "attack"
+    DEFEND = "defend"
+    SKILL = "skill"
+    MOVE = "move"
+    READY = "ready"
+    STOW = "stow"
+    DROP = "drop"
+    SWITCH = "switch"
+    PICKUP = "pickup"
+    STAND = "stand"
+    REMOVE = "remove"
+    RIPOUT = "ripout"
+    CAST = "cast"
+    TEND = "tend"
+    WATCH = "watch"
+    #: extensions (docs/rulings.md): put out a fire (F18.4 Amb-1), steady a sniper rifle (F19 Amb-6)
+    EXTINGUISH = "extinguish"
+    AIM = "aim"
+
+
+#: Actions that cost nothing and need no AP line (F8: drop; move of one Range is priced by ranges).
+FREE_KINDS: frozenset[ActionKind] = frozenset({ActionKind.DROP})
+
+
+class Claim(BaseModel):
+    """A circumstantial modifier the player claims, pending the GM's acceptance (posting.md)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: int
+    reason: str | None = None
+
+
+class Action(BaseModel):
+    """One allocation of a turn, with the GM inputs that concern it (R1)."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+
+    kind: ActionKind
+    ap: int | None = None
+    target: str | None = None
+    #: creatures inside an area effect (GM input, F19 Amb-3, F25 Amb-7), or a cast's targets
+    targets: tuple[str, ...] | None = None
+    weapon: str | None = None
+    skill: str | None = None
+    #: the Special attempted on a Great Success (F12)
+    special: str | None = None
+    #: defend: the attacker the defense is scoped to (None: every attack, F5 Amb-3)
+    against: str | None = None
+    #: GM input: the difficulty of an unopposed action (F4 Amb-10)
+    difficulty: int | None = None
+    #: move: total Ranges moved this turn (1 is free, F16)
+    ranges: int | None = None
+    toward: str | None = None
+    away: str | None = None
+    item: str | None = None
+    spell: str | None = None
+    #: General Magic effects given inline (F24)
+    effects: dict[str, Any] | None = None
+    #: ad-hoc accuracy of a cast: +1 to the attack per +1 to the casting difficulty (F25)
+    accuracy: int = 0
+    cast_sp: dict[str, int] = Field(default_factory=dict)
+    attack_sp: dict[str, int] = Field(default_factory=dict)
+    sp: dict[str, int] = Field(default_factory=dict)
+    #: the player's explanation for SP from a Trait that is not the Suggested Trait (F2 Amb-2)
+    why: str | None = None
+    #: the net circumstantial modifier the GM accepted (F4)
+    modifier: int = 0
+    #: a modifier the player claims, for the GM to accept or refuse
+    claim: Claim | None = None
+    #: conditional action (F9): the condition's text, and the GM's ruling
+    condition: str | None = Field(default=None, alias="if")
+    triggered: bool = False
+    #: GM inputs: flat-footed target (F6), invoked Special (F12), engaged fodder groups (F20/F21)
+    flat_footed: bool = False
+    invoke: str | None = None
+    also: tuple[str, ...] = ()
+    #: GM veto of SP from a Trait that is not the Suggested Trait: refunded (F4 Amb-14)
+    sp_vetoed: bool = False
+    #: GM's "good case" override of concentration exclusivity (F8 Amb-3)
+    concentration_ok: bool = False
+    #: mind magic: the mood difficulty M (F25); a message spell's "flooded mind" flag
+    mood: int | None = None
+    flooded: bool = False
+    #: heat involved in breaking a Freeze sheath (F18.15 Amb-1)
+    heat: bool = False
+    #: the attacker keeps hold of an impaling or transfixing weapon (F18.12 Amb-2, F18.14)
+    hold: bool = False
+    #: Dismemberment: the body part or item the GM picks (F18.8)
+    part: str | None = None
+
+    @property
+    def conditional(self) -> bool:
+        """Whether the action waits on a condition (F9)."""
+        return self.condition is not None
+
+    @property
+    def effective_now(self) -> bool:
+        """Whether the action comes to pass: unconditional, or its condition was ruled true."""
+        return self.condition is None or self.triggered
+
+
+class Pledge(BaseModel):
+    """A Guard line: defensive SP declared in advance against one action (F5)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    against: str = ANY
+    sp: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def general(self) -> bool:
+        """A pledge against any attacker."""
+        return self.against.casefold() in {ANY, "all"}
+
+
+class Reduction(BaseModel):
+    """A Reduce line: post-hoc SP against one hit of the last resolution (F13)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hit: str
+    sp: dict[str, int] = Field(default_factory=dict)
+    why: str | None = None
+
+
+class Order(BaseModel):
+    """Everything one actor declares for a turn (F29)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    actor: str
+    actions: tuple[Action, ...] = ()
+    guard: tuple[Pledge, ...] = ()
+    reduce: tuple[Reduction, ...] = ()
+    #: spend 1 Tireless SP to act while Incapacitated (F10 Amb-7)
+    endure: bool = False
+    intent: str | None = None
+    ooc: str | None = None
+    #: an explicit "no action this turn" (the service's pass)
+    passed: bool = False
+
+
+class PendingHit(BaseModel):
+    """A hit of the last resolution, still provisional until its target's next post (F13)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    target: str
+    attacker: str | None = None
+    weapon: str | None = None
+    levels: int = Field(ge=0)
+    specials: tuple[str, ...] = ()
+    #: attack, tick (Fire, Transfix, poison, exposure), ripout, removal, self (lightsword), sheath
+    source: str = "attack"
+    #: the turn the hit was dealt
+    turn: int | None = None

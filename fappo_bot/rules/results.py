@@ -1,0 +1,169 @@
+"""The input state of a turn and the data a resolution returns (F7). Never text: rendering is
+separate (`fappo_bot.posting.render`, the adapters)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.orders import PendingHit
+
+
+class TurnState(BaseModel):
+    """Everything the rules need to know about a scene at the start of a turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int = 1
+    characters: tuple[Character, ...] = ()
+    #: hits of the last resolution, provisional until their targets' posts (F13)
+    pending: tuple[PendingHit, ...] = ()
+    config: RulesConfig = Field(default_factory=RulesConfig)
+    in_combat: bool = True
+
+    def character(self, name: str) -> Character | None:
+        """The character called `name` (exact, case-insensitive), or None."""
+        key = name.casefold()
+        for character in self.characters:
+            if character.name.casefold() == key:
+                return character
+        return None
+
+
+class GMInputs(BaseModel):
+    """Turn-wide GM inputs (R1) that do not ride on one action."""
+
+    model_config = ConfigDict(frozen=True)
+
+    #: end positions after this turn's movement (F7 Amb-4), by character name
+    end_positions: dict[str, int] = Field(default_factory=dict)
+    #: the combat ends with this resolution (Bleeding drops, F18.2)
+    end_combat: bool = False
+    #: characters whose fire was put out this turn by the GM's ruling (F18.4 Amb-1)
+    extinguished: tuple[str, ...] = ()
+    #: characters freed from a Freeze sheath or a held Transfix by the GM's ruling
+    freed: tuple[str, ...] = ()
+
+
+class ErrorCode(str, Enum):
+    """Validation error codes (spec/cases.md), shared by case files and posts."""
+
+    AP_OVER_BUDGET = "ap-over-budget"
+    AP_REQUIRED = "ap-required"
+    AP_MISMATCH = "ap-mismatch"
+    SP_INSUFFICIENT = "sp-insufficient"
+    UNKNOWN_NAME = "unknown-name"
+    AMBIGUOUS_NAME = "ambiguous-name"
+    SKILL_FORBIDDEN = "skill-forbidden"
+    CANNOT_ACT = "cannot-act"
+    OUT_OF_RANGE = "out-of-range"
+    REDUCE_OVER_LIMIT = "reduce-over-limit"
+    CONCENTRATION_CONFLICT = "concentration-conflict"
+    BAD_CASE = "bad-case"
+    SYNTAX = "syntax"
+
+
+class Where(str, Enum):
+    """Which part of an order a problem concerns (the parser maps it to a post line)."""
+
+    ORDER = "order"
+    ACTION = "action"
+    GUARD = "guard"
+    REDUCE = "reduce"
+    ENDURE = "endure"
+
+
+class OrderError(BaseModel):
+    """One problem with an order: safe to show a player as it is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actor: str
+    code: ErrorCode
+    message: str
+    where: Where = Where.ORDER
+    #: index of the action, pledge or reduction concerned
+    index: int | None = None
+    #: the words at fault, what was expected, and a suggestion
+    words: str | None = None
+    expected: str | None = None
+    hint: str | None = None
+    #: candidate names (ambiguous) or nearest names (unknown)
+    candidates: tuple[str, ...] = ()
+
+
+class TargetResult(BaseModel):
+    """The attack stage of an area attack or a spell against one creature (F19, F25)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    total: int | None = None
+    difficulty: int | None = None
+    margin: int | None = None
+    level: SuccessLevel | None = None
+    em: int | None = None
+    damage: int = 0
+    specials: tuple[str, ...] = ()
+    eliminated: int = 0
+    effective: bool = True
+    shield: bool = False
+    pledged: int = 0
+
+
+class ActionResult(BaseModel):
+    """What one action did. For a cast the top-level fields are the casting stage."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actor: str
+    index: int
+    kind: str
+    target: str | None = None
+    total: int | None = None
+    difficulty: int | None = None
+    margin: int | None = None
+    level: SuccessLevel | None = None
+    em: int | None = None
+    damage: int = 0
+    specials: tuple[str, ...] = ()
+    eliminated: int = 0
+    effective: bool = True
+    targets: tuple[TargetResult, ...] = ()
+    #: whether a shield covered it and how many pledge levels lowered it (F17, F5)
+    shield: bool = False
+    pledged: int = 0
+    #: short facts for the GM and the renderer ("not triggered", "self-hit 3 levels")
+    notes: tuple[str, ...] = ()
+
+
+class Event(BaseModel):
+    """Something that happened in resolution besides action results (ticks, deaths, statuses)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    character: str
+    detail: str = ""
+    levels: int = 0
+
+
+class TurnResult(BaseModel):
+    """The whole outcome of one resolution: data, never text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    turn: int
+    actions: tuple[ActionResult, ...] = ()
+    errors: tuple[OrderError, ...] = ()
+    events: tuple[Event, ...] = ()
+    #: the new provisional hits (F13), also carried in `state.pending`
+    hits: tuple[PendingHit, ...] = ()
+    #: the state at the start of the next turn (hits of this resolution provisional)
+    state: TurnState
+    #: the state after step 2 (pending hits finalised with this turn's reductions)
+    finalized: TurnState | None = None
