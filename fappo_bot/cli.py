@@ -1,0 +1,61 @@
+"""The one entry point, `fappo-bot`, and its subcommands.
+
+This is the composition root's front door: nothing is built at import time. Each subcommand lives
+in its own module, which exposes `add_arguments(parser)` and `run(args) -> int`; the module is
+imported only when its subcommand runs, so `fappo-bot adjudicate` never loads discord.py or
+SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: subcommand -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "adjudicate": ("fappo_bot.adjudication.command", "check adjudication case files"),
+    "parse": ("fappo_bot.adjudication.parse_command", "parse a turn post into orders (JSON)"),
+    "migrate": ("fappo_bot.storage.command", "upgrade the database to the newest schema"),
+    "play": ("fappo_bot.console.command", "play a game at the local terminal table"),
+    "run": ("fappo_bot.discord.command", "run the Discord bot"),
+    "export": ("fappo_bot.console.transfer_command", "export a game as JSON"),
+    "import": ("fappo_bot.console.import_command", "import a game exported as JSON"),
+}
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The argument parser, with every subcommand whose module is installed."""
+    parser = argparse.ArgumentParser(
+        prog="fappo-bot", description="FAPPO Bot: play-by-post FAPPO games."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, object] = {}
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue  # not built yet in this checkout
+            raise
+        modules[name] = module
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sub_parser)
+    return parser, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; returns the process exit code."""
+    parser, modules = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module = modules[args.command]
+    code: int = module.run(args)  # type: ignore[attr-defined]
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
