@@ -186,6 +186,12 @@ class Character(BaseModel):
     health: int = 0
     #: pips filled (pips option, F11)
     pips: int = 0
+    #: the track index and pips before the provisional hits of `TurnState.pending` that target this
+    #: character; None when `health`/`pips` do not include those hits yet (case files). A resolution
+    #: shows its new hits in `health` (provisional) and records here where it started from, so the
+    #: next resolution finalises the hits from the right place (F7 step 2, F13).
+    settled_health: int | None = None
+    settled_pips: int | None = None
     position: int = 0
     statuses: tuple[Status, ...] = ()
     #: moved down the track in the previous resolution: loses 1 AP this turn (F10)
