@@ -207,6 +207,8 @@ class Character(BaseModel):
     spells: tuple[Spell, ...] = ()
     #: CC banked (F1 Amb-1, F28)
     unspent_cc: int = 0
+    #: legendary items the character owns: item name -> CC spent on it (F22, at most 3 each)
+    legendary: dict[str, int] = Field(default_factory=dict)
     #: seconds spent at the current level without new damage, and whether this level episode had
     #: its one Healing check and whether it halved the time (F14)
     heal_elapsed: int = 0

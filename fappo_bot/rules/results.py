@@ -67,6 +67,33 @@ class ErrorCode(str, Enum):
     SYNTAX = "syntax"
 
 
+class RulesError(ValueError):
+    """A request the rules refuse (an unknown spell effect, an impossible purchase...).
+
+    `str()` is the message, written for the player and safe to show as it is; `code` is a short
+    machine code (`unknown-name`, `not-enough-cc`...), `field` names the input at fault.
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class Problem(BaseModel):
+    """One problem found by a checker that reports every problem at once (a sheet, F1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    message: str
+    field: str | None = None
+
+
 class Where(str, Enum):
     """Which part of an order a problem concerns (the parser maps it to a post line)."""
 
