@@ -1,0 +1,231 @@
+"""The local table's transcript format: a game written down the way it is typed at the table.
+
+A transcript is plain text, read top-down. Each step is one of:
+
+- ``# a comment`` (a line starting with ``#`` outside a post) and blank lines: ignored.
+- ``/as NAME``: change seat (``/as gm``, ``/as alice``, or a character's name: its player's seat).
+- ``/dm TEXT``: a direct message to the bot (secret orders, F29). The text may go on over the
+  next lines, up to a blank line or a lone ``.``.
+- ``/COMMAND ARGS``: a command with the same name and options as the slash command. Commands that
+  take a body (``/addchar``, ``/sheet``, ``/enemy``, ``/group`` with an inline sheet, ``/npc``,
+  ``/edit``) take the following lines up to a blank line or a lone ``.``.
+- ``> ANSWER``: an answer to the question the last command asked (``/resolve``'s review).
+- ``?expect TEXT`` / ``?expect-not TEXT``: the text must (must not) appear in what the current
+  seat saw of the last step.
+- anything else: a post, exactly as typed in the channel, up to a blank line or a lone ``.``. A
+  post that needs blank lines inside starts with a lone ``/post`` line and ends with a lone ``.``.
+
+Parsing is pure and reports every malformed line with its line number.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+#: commands whose following lines (to a blank line or a lone ".") are part of the command
+BODY_COMMANDS: frozenset[str] = frozenset(
+    {"addchar", "sheet", "enemy", "group", "npc", "edit", "dm", "post"}
+)
+
+#: every command of the table (the slash commands plus the table's own), for clear errors
+COMMANDS: frozenset[str] = frozenset(
+    {
+        "as", "dm", "post", "help", "seats", "quit", "who",
+        "newgame", "addchar", "sheet", "enemy", "group", "open", "calltime", "extend",
+        "pause", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
+        "endadventure", "edit", "delete", "export", "import", "games", "use", "sheetof",
+    }
+)
+
+
+class StepKind(StrEnum):
+    """What a transcript step does."""
+
+    SEAT = "seat"
+    POST = "post"
+    DM = "dm"
+    COMMAND = "command"
+    ANSWER = "answer"
+    EXPECT = "expect"
+    EXPECT_NOT = "expect-not"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a transcript, with the line it starts on (1-based)."""
+
+    kind: StepKind
+    line: int
+    #: the post or DM text; the command's body; the expected text; the answer; the seat
+    text: str = ""
+    #: the command name (without the slash) and its arguments (shell-style split)
+    name: str = ""
+    args: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The step as it was typed (for echoes and failure messages)."""
+        if self.kind is StepKind.SEAT:
+            return f"/as {self.text}"
+        if self.kind is StepKind.COMMAND:
+            head = "/" + " ".join([self.name, *(shlex.quote(a) for a in self.args)])
+            return head + ("\n" + self.text if self.text else "")
+        if self.kind is StepKind.DM:
+            return "/dm " + self.text
+        if self.kind is StepKind.ANSWER:
+            return "> " + self.text
+        if self.kind is StepKind.EXPECT:
+            return "?expect " + self.text
+        if self.kind is StepKind.EXPECT_NOT:
+            return "?expect-not " + self.text
+        return self.text
+
+
+@dataclass(frozen=True)
+class TranscriptError:
+    """A line of the transcript that cannot be read."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass
+class Transcript:
+    """A parsed transcript: its steps, and every problem found (nothing is run when there is one)."""
+
+    steps: list[Step] = field(default_factory=list)
+    errors: list[TranscriptError] = field(default_factory=list)
+
+
+class TranscriptSyntaxError(ValueError):
+    """A transcript with problems; `str()` lists them all with their line numbers."""
+
+    def __init__(self, source: str, errors: Iterable[TranscriptError]) -> None:
+        self.errors = list(errors)
+        lines = "\n".join(f"  {source}:{e}" for e in self.errors)
+        super().__init__(f"{source}: cannot read the transcript:\n{lines}")
+
+
+def _is_end(line: str) -> bool:
+    return line.strip() in {"", "."}
+
+
+def split_command(line: str) -> tuple[str, tuple[str, ...], str | None]:
+    """`/name args...` -> (name, args, error). Arguments split like a shell (quotes allowed)."""
+    body = line.strip()[1:]
+    try:
+        words = shlex.split(body)
+    except ValueError as exc:
+        return "", (), f"cannot split the command's arguments: {exc}"
+    if not words:
+        return "", (), "a lone '/' is not a command"
+    return words[0].casefold(), tuple(words[1:]), None
+
+
+def parse_transcript(text: str) -> Transcript:
+    """Read a transcript into steps; collect every problem rather than stopping at the first."""
+    result = Transcript()
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        stripped = raw.strip()
+        number = i + 1
+        if stripped == "" or stripped.startswith("#"):
+            i += 1
+            continue
+        if stripped.startswith("?"):
+            head, _, rest = stripped.partition(" ")
+            if head == "?expect":
+                result.steps.append(Step(StepKind.EXPECT, number, text=rest.strip()))
+            elif head == "?expect-not":
+                result.steps.append(Step(StepKind.EXPECT_NOT, number, text=rest.strip()))
+            else:
+                result.errors.append(
+                    TranscriptError(
+                        number, f"unknown assertion {head!r}: use ?expect or ?expect-not"
+                    )
+                )
+            if head in {"?expect", "?expect-not"} and not rest.strip():
+                result.errors.append(TranscriptError(number, f"{head} needs the text to look for"))
+            i += 1
+            continue
+        if stripped.startswith(">"):
+            result.steps.append(Step(StepKind.ANSWER, number, text=stripped[1:].strip()))
+            i += 1
+            continue
+        if stripped.startswith("/") and not stripped.startswith("//"):
+            name, args, error = split_command(stripped)
+            if error:
+                result.errors.append(TranscriptError(number, error))
+                i += 1
+                continue
+            if name not in COMMANDS:
+                result.errors.append(
+                    TranscriptError(number, f"unknown command /{name} (see /help)")
+                )
+                i += 1
+                continue
+            i += 1
+            if name == "as":
+                if len(args) != 1:
+                    result.errors.append(
+                        TranscriptError(number, "/as takes one seat name: /as gm, /as Kael")
+                    )
+                else:
+                    result.steps.append(Step(StepKind.SEAT, number, text=args[0]))
+                continue
+            body: list[str] = []
+            if name == "post":
+                # a post with blank lines inside: up to a lone "."
+                while i < len(lines) and lines[i].strip() != ".":
+                    body.append(lines[i])
+                    i += 1
+                if i >= len(lines):
+                    result.errors.append(
+                        TranscriptError(number, "/post is not closed by a lone '.' line")
+                    )
+                i += 1
+                result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
+                continue
+            if name in BODY_COMMANDS:
+                while i < len(lines) and not _is_end(lines[i]):
+                    body.append(lines[i])
+                    i += 1
+                if i < len(lines):
+                    i += 1  # the terminator
+            if name == "dm":
+                first = stripped[len("/dm") :].strip()
+                text_lines = ([first] if first else []) + body
+                if not text_lines:
+                    result.errors.append(TranscriptError(number, "/dm needs the message text"))
+                    continue
+                result.steps.append(Step(StepKind.DM, number, text="\n".join(text_lines)))
+                continue
+            result.steps.append(
+                Step(StepKind.COMMAND, number, text="\n".join(body), name=name, args=args)
+            )
+            continue
+        # a post, exactly as typed in the channel
+        body = []
+        while i < len(lines) and not _is_end(lines[i]):
+            body.append(lines[i])
+            i += 1
+        if i < len(lines):
+            i += 1
+        result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
+    return result
+
+
+def load_transcript(path: Path) -> list[Step]:
+    """Read and parse a transcript file; raise `TranscriptSyntaxError` listing every problem."""
+    transcript = parse_transcript(path.read_text(encoding="utf-8"))
+    if transcript.errors:
+        raise TranscriptSyntaxError(str(path), transcript.errors)
+    return transcript.steps
