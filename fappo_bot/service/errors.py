@@ -1,0 +1,48 @@
+"""The service's errors: one base whose `str()` is safe to show any user (STYLE practice 2).
+
+Adapters catch `ServiceError` at their one error boundary and show `str(error)` as it is; anything
+else is a bug (logged with an id). Every use case raises before it changes anything, so a refused
+command leaves no trace but its audit-free refusal.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refused command. `str()` is a complete sentence a player or GM can act on."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotFound(ServiceError):
+    """The game, character, turn or post named does not exist (or is not visible to the caller)."""
+
+
+class Forbidden(ServiceError):
+    """The caller may not do this (not a GM, not the character's player, ...)."""
+
+
+class Conflict(ServiceError):
+    """The command does not fit the current state (the turn is closed, the name is taken, ...)."""
+
+
+class StaleVersion(Conflict):
+    """Somebody else changed the record first (optimistic `version` check); try again."""
+
+
+class InvalidInput(ServiceError):
+    """The input itself is wrong (a bad sheet, a bad value). `problems` lists every problem."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        if not self.problems:
+            return self.message
+        return self.message + "\n" + "\n".join(f"  - {p}" for p in self.problems)

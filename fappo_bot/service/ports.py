@@ -1,0 +1,205 @@
+"""The ports the storage layer implements: repositories and the unit of work (STYLE practice 7).
+
+Contract for every implementation (the in-memory fake in tests/service/fakes.py, SQLAlchemy in
+fappo_bot/storage/):
+- Nothing is visible to other units of work until `commit()`. Leaving the `async with` block
+  without `commit()` rolls back. After `commit()` or `rollback()` the unit of work may be used for
+  a new transaction.
+- Records go in and come out as the frozen values of `fappo_bot.service.records`; a value read
+  back equals the value written (rules values included, field for field).
+- `update` of a versioned record (Game, CharacterRecord, Turn, Post) receives the new value with
+  `version = old.version + 1`; it raises `StaleVersion` when the stored version is not
+  `new.version - 1`, and `NotFound` when the row does not exist.
+- `lock_turn(turn_id)` takes the turn's write lock for the rest of the transaction (PostgreSQL
+  `SELECT ... FOR UPDATE`, SQLite `BEGIN IMMEDIATE`), then returns the turn as stored now. Posting,
+  closing, resolving and undoing call it first, so they are serialised per turn.
+- Lists come back in a stable order, stated on each method.
+- Unique constraints: a game per `channel_key`; a character name per game (case-insensitive,
+  `name_key = name.casefold()`); a post per (`channel_key`, `message_key`); a turn per
+  (`game_id`, `number`); an outbox message per `dedupe_key`. A violation raises `Conflict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Protocol, Self
+
+from fappo_bot.service.records import (
+    AuditEntry,
+    CharacterRecord,
+    Game,
+    GameStatus,
+    LedgerEntry,
+    Membership,
+    OutboxMessage,
+    Post,
+    PostRevision,
+    Resolution,
+    Role,
+    Turn,
+)
+
+
+class GameRepository(Protocol):
+    async def add(self, game: Game) -> None: ...
+    async def get(self, game_id: str) -> Game | None: ...
+    async def by_channel(self, channel_key: str) -> Game | None: ...
+    async def update(self, game: Game) -> None: ...
+    async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
+        """Games (with that status), oldest first (created_at, id)."""
+        ...
+
+
+class MembershipRepository(Protocol):
+    async def add(self, membership: Membership) -> None:
+        """Idempotent: adding an existing (game, user, role) does nothing."""
+        ...
+
+    async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
+        """Whether a membership was removed."""
+        ...
+
+    async def list(self, game_id: str) -> Sequence[Membership]:
+        """The game's members, by (role, user_id)."""
+        ...
+
+    async def games_of(self, user_id: str) -> Sequence[Membership]:
+        """Every membership of one user (any game), by game_id."""
+        ...
+
+
+class CharacterRepository(Protocol):
+    async def add(self, character: CharacterRecord) -> None: ...
+    async def get(self, character_id: str) -> CharacterRecord | None: ...
+    async def by_name(self, game_id: str, name: str) -> CharacterRecord | None:
+        """Exact name, case-insensitive (any status)."""
+        ...
+
+    async def list(self, game_id: str) -> Sequence[CharacterRecord]:
+        """Every character of the game, any status, by (created_at, id)."""
+        ...
+
+    async def update(self, character: CharacterRecord) -> None: ...
+
+
+class TurnRepository(Protocol):
+    async def add(self, turn: Turn) -> None: ...
+    async def get(self, turn_id: str) -> Turn | None: ...
+    async def latest(self, game_id: str) -> Turn | None:
+        """The game's turn with the highest number that is not VOID, or None."""
+        ...
+
+    async def list(self, game_id: str) -> Sequence[Turn]:
+        """Every turn of the game (VOID included), by (number, opened_at)."""
+        ...
+
+    async def update(self, turn: Turn) -> None: ...
+    async def due(self, now: datetime) -> Sequence[Turn]:
+        """OPEN, unpaused turns with `alarm_at <= now`, by (alarm_at, id)."""
+        ...
+
+
+class PostRepository(Protocol):
+    async def add(self, post: Post, revision: PostRevision) -> None:
+        """A new post with its first revision."""
+        ...
+
+    async def get(self, post_id: str) -> Post | None: ...
+    async def by_message(self, channel_key: str, message_key: str) -> Post | None: ...
+    async def update(self, post: Post) -> None: ...
+    async def add_revision(self, revision: PostRevision) -> None: ...
+    async def revisions(self, post_id: str) -> Sequence[PostRevision]:
+        """Every revision of the post, by number."""
+        ...
+
+    async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
+        """The turn's posts, by (created_at, id)."""
+        ...
+
+    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+        """Every non-deleted post of the turn with its newest revision, by (updated_at, id)."""
+        ...
+
+
+class ResolutionRepository(Protocol):
+    async def add(self, resolution: Resolution) -> None: ...
+    async def get(self, resolution_id: str) -> Resolution | None: ...
+    async def for_turn(self, turn_id: str) -> Resolution | None:
+        """The turn's resolution that is not undone, or None."""
+        ...
+
+    async def latest(self, game_id: str) -> Resolution | None:
+        """The game's newest resolution that is not undone (by created_at, then turn_number)."""
+        ...
+
+    async def mark_undone(self, resolution_id: str, at: datetime) -> None: ...
+
+
+class OutboxRepository(Protocol):
+    async def add(self, message: OutboxMessage) -> bool:
+        """Queue a message; False (nothing queued) when its dedupe_key is already there."""
+        ...
+
+    async def get(self, message_id: str) -> OutboxMessage | None: ...
+    async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
+        """Unsent messages, oldest first (created_at, id)."""
+        ...
+
+    async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
+        """Every message of a game, sent or not, oldest first (created_at, id)."""
+        ...
+
+    async def mark_sent(self, message_id: str, at: datetime) -> None: ...
+    async def mark_failed(self, message_id: str, error: str) -> None:
+        """attempts += 1, last_error = error."""
+        ...
+
+
+class AuditRepository(Protocol):
+    async def add(self, entry: AuditEntry) -> None: ...
+    async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
+        """The game's entries, oldest first (at, id); with a limit, the newest `limit` of them."""
+        ...
+
+
+class LedgerRepository(Protocol):
+    async def add(self, entry: LedgerEntry) -> None: ...
+    async def for_player(self, player: str) -> Sequence[LedgerEntry]:
+        """Every entry of one player, oldest first (at, id)."""
+        ...
+
+
+class UnitOfWork(Protocol):
+    """One transaction over every repository."""
+
+    games: GameRepository
+    members: MembershipRepository
+    characters: CharacterRepository
+    turns: TurnRepository
+    posts: PostRepository
+    resolutions: ResolutionRepository
+    outbox: OutboxRepository
+    audit: AuditRepository
+    ledger: LedgerRepository
+
+    async def __aenter__(self) -> Self: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Roll back whatever was not committed."""
+        ...
+
+    async def commit(self) -> None: ...
+    async def rollback(self) -> None: ...
+    async def lock_turn(self, turn_id: str) -> Turn:
+        """Lock the turn for this transaction and return it as stored now (NotFound if none)."""
+        ...
+
+
+UowFactory = Callable[[], UnitOfWork]
+"""Builds a fresh unit of work; the composition root passes one to `Services`."""

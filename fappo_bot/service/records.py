@@ -1,0 +1,300 @@
+"""The service's domain records: frozen pydantic values the repositories store and return.
+
+Identities are opaque strings chosen by the adapters (user ids, channel/thread keys, message keys)
+or by the service's injected id factory (every record `id`). Rules values (`Character`, `Order`,
+`TurnResult`, `TurnState`, `RulesConfig`, `GMInputs`, `PendingHit`) travel inside these records as
+they are; storage maps them to rows and JSON inside `fappo_bot.storage` only.
+
+Versioned records (`Game`, `CharacterRecord`, `Turn`, `Post`) carry `version`: the service passes
+the new value with `version = old.version + 1` to `update`, and storage writes it only where the
+stored row still has `version = new.version - 1` (else `StaleVersion`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+# ---- games --------------------------------------------------------------------------------------
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    ENDED = "ended"
+
+
+class Role(StrEnum):
+    GM = "gm"
+    PLAYER = "player"
+
+
+class ResultsVisibility(StrEnum):
+    """F29: results of secret (PvP) orders go to everyone, or only to the parties concerned."""
+
+    PUBLIC = "public"
+    PARTIES = "parties"
+
+
+class GameSettings(BaseModel):
+    """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
+
+    model_config = _FROZEN
+
+    #: F30 Amb-2: the default time players get to post; None: the GM calls time by hand
+    calltime: timedelta | None = None
+    #: reminders this long before a deadline (the bot only reminds, F30 Amb-2)
+    reminders: tuple[timedelta, ...] = (timedelta(hours=12), timedelta(hours=1))
+    results_visibility: ResultsVisibility = ResultsVisibility.PARTIES
+    #: F28 tournament-style advancement: +1 CC per completed adventure, kept in the ledger
+    tournament: bool = False
+    in_combat: bool = True
+    scene: int = 1
+    adventure: int = 1
+    #: open the next turn as soon as a turn is resolved
+    auto_open_next: bool = True
+
+
+class Game(BaseModel):
+    """One game, bound to one channel or thread."""
+
+    model_config = _FROZEN
+
+    id: str
+    channel_key: str
+    guild_key: str | None = None
+    name: str
+    #: the ruleset the game plays ("fappo"; "xp" later)
+    ruleset: str = "fappo"
+    rules: RulesConfig = Field(default_factory=RulesConfig)
+    status: GameStatus = GameStatus.ACTIVE
+    settings: GameSettings = Field(default_factory=GameSettings)
+    created_at: datetime
+    version: int = 0
+
+
+class Membership(BaseModel):
+    model_config = _FROZEN
+
+    game_id: str
+    user_id: str
+    role: Role
+
+
+# ---- characters ---------------------------------------------------------------------------------
+class CharacterKind(StrEnum):
+    PC = "pc"
+    NPC = "npc"
+    ENEMY = "enemy"
+    #: a nuisance or minion group with a creature count (F20, F21)
+    GROUP = "group"
+
+
+class CharacterStatus(StrEnum):
+    ACTIVE = "active"
+    RETIRED = "retired"
+    #: F30: marked inactive by the GM after missed turns; takes no part until restored
+    INACTIVE = "inactive"
+
+
+class CharacterRecord(BaseModel):
+    """A character of a game: its sheet as approved, and its current rules state."""
+
+    model_config = _FROZEN
+
+    id: str
+    game_id: str
+    name: str
+    #: the player who owns it; None for the GM's characters (NPCs, enemies, groups)
+    owner: str | None = None
+    kind: CharacterKind = CharacterKind.PC
+    #: the character as created or last approved by the GM (full SP: the restoring maxima)
+    sheet: Character
+    #: the current rules state (SP left, health, statuses, ...)
+    state: Character
+    status: CharacterStatus = CharacterStatus.ACTIVE
+    #: F30: consecutive turns without a post
+    missed_turns: int = 0
+    #: F30 "pass responsibility ... to another player": this user runs it instead of the owner
+    controller: str | None = None
+    #: F30 "assume their character as an NPC": the GMs run it; the owner returns only by GM command
+    gm_controlled: bool = False
+    created_at: datetime
+    version: int = 0
+
+    @property
+    def run_by_gm(self) -> bool:
+        """Whether the GMs give this character's orders."""
+        return self.owner is None or self.gm_controlled or self.kind is not CharacterKind.PC
+
+    def runner(self) -> str | None:
+        """The user who gives its orders, or None when the GMs do."""
+        if self.run_by_gm:
+            return None
+        return self.controller or self.owner
+
+
+# ---- turns --------------------------------------------------------------------------------------
+class TurnStatus(StrEnum):
+    OPEN = "open"
+    #: time was called: posts are refused while the GM reviews and resolves
+    CLOSED = "closed"
+    RESOLVED = "resolved"
+    #: a turn opened after a resolution that the GM undid
+    VOID = "void"
+
+
+class Turn(BaseModel):
+    model_config = _FROZEN
+
+    id: str
+    game_id: str
+    number: int
+    status: TurnStatus = TurnStatus.OPEN
+    opened_at: datetime
+    closed_at: datetime | None = None
+    #: call time (F30); None: no deadline
+    deadline: datetime | None = None
+    paused: bool = False
+    #: time left on the deadline when paused
+    paused_remaining: timedelta | None = None
+    #: how many of the game's reminders have been sent for the current deadline
+    reminders_sent: int = 0
+    #: the next moment the scheduler must look at this turn (a reminder or the deadline);
+    #: None when nothing is scheduled. `turns.due(now)` returns open turns with alarm_at <= now.
+    alarm_at: datetime | None = None
+    #: the provisional hits of the last resolution, open for Reduce lines this turn (F13)
+    pending: tuple[PendingHit, ...] = ()
+    #: the NPC commitment: SHA-256 hex of salt + canonical NPC orders (published when sealed)
+    npc_commitment: str | None = None
+    npc_sealed_at: datetime | None = None
+    npc_salt: str | None = None
+    #: the canonical NPC orders as sealed (secret until resolution)
+    npc_canonical: str | None = None
+    npc_revealed: bool = False
+    #: turn-wide GM inputs (end positions, end of combat, ...)
+    gm_inputs: GMInputs = Field(default_factory=GMInputs)
+    #: the GM's review answers, by review item key (see `service.review`)
+    gm_answers: dict[str, Any] = Field(default_factory=dict)
+    version: int = 0
+
+
+# ---- posts --------------------------------------------------------------------------------------
+class Post(BaseModel):
+    """A turn post (in the channel, or by DM when `secret`); its text lives in its revisions."""
+
+    model_config = _FROZEN
+
+    id: str
+    game_id: str
+    turn_id: str
+    author: str
+    channel_key: str
+    message_key: str
+    secret: bool = False
+    #: the newest revision's number (1 for the first)
+    revision: int = 1
+    deleted: bool = False
+    created_at: datetime
+    updated_at: datetime
+    #: the adapter's key of the bot's reply, so an edit can edit the same reply
+    reply_key: str | None = None
+    version: int = 0
+
+
+class PostRevision(BaseModel):
+    """One version of a post. Recorded whole or not at all: `orders` is empty unless `ok`."""
+
+    model_config = _FROZEN
+
+    post_id: str
+    number: int
+    text: str
+    orders: tuple[Order, ...] = ()
+    ok: bool
+    problems: tuple[str, ...] = ()
+    reply: str = ""
+    created_at: datetime
+
+
+# ---- resolution and after -----------------------------------------------------------------------
+class Resolution(BaseModel):
+    """One resolved turn, with everything needed to undo it exactly."""
+
+    model_config = _FROZEN
+
+    id: str
+    game_id: str
+    turn_id: str
+    turn_number: int
+    orders: tuple[Order, ...] = ()
+    gm_inputs: GMInputs = Field(default_factory=GMInputs)
+    result: TurnResult
+    state_before: TurnState
+    state_after: TurnState
+    #: every character record as it was before (restored by undo)
+    characters_before: tuple[CharacterRecord, ...] = ()
+    #: the turn opened after this resolution (voided by undo)
+    next_turn_id: str | None = None
+    undone: bool = False
+    undone_at: datetime | None = None
+    created_at: datetime
+
+
+class DestinationKind(StrEnum):
+    CHANNEL = "channel"
+    DM = "dm"
+
+
+class OutboxMessage(BaseModel):
+    """A message to deliver, committed with the state change it reports."""
+
+    model_config = _FROZEN
+
+    id: str
+    game_id: str | None = None
+    dest_kind: DestinationKind = DestinationKind.CHANNEL
+    #: a channel/thread key, or a user id for a DM
+    dest_key: str
+    #: results, reveal, seal, reminder, calltime, notice, ...
+    kind: str
+    content: str
+    #: unique: the same logical message is never queued twice
+    dedupe_key: str
+    created_at: datetime
+    sent_at: datetime | None = None
+    attempts: int = 0
+    last_error: str | None = None
+
+
+class AuditEntry(BaseModel):
+    model_config = _FROZEN
+
+    id: str
+    game_id: str | None = None
+    actor: str
+    action: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+    at: datetime
+
+
+class LedgerEntry(BaseModel):
+    """F28 tournament ledger: points a player earned in a game (they accumulate forever)."""
+
+    model_config = _FROZEN
+
+    id: str
+    player: str
+    game_id: str
+    points: int
+    reason: str = ""
+    at: datetime
