@@ -85,6 +85,9 @@ class Action(BaseModel):
     sp: dict[str, int] = Field(default_factory=dict)
     #: the player's explanation for SP from a Trait that is not the Suggested Trait (F2 Amb-2)
     why: str | None = None
+    #: what the player tries with a skill use ("2 AP Stealth: slip past the guard") or watches for
+    #: ("watch for archers"): text for the GM, never read by the rules (posting.md, F9)
+    task: str | None = None
     #: the net circumstantial modifier the GM accepted (F4)
     modifier: int = 0
     #: a modifier the player claims, for the GM to accept or refuse
