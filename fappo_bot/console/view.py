@@ -1,0 +1,102 @@
+"""The table's look: the same renderings as on Discord, framed with colour and layout (rich).
+
+The bodies shown are the plain-text renderings of `fappo_bot.posting.render` and the service's
+messages, untouched (markup is never interpreted: a post may contain square brackets). The view only
+adds the chrome: who is typing, to whom an item is shown, and a colour per kind and per seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.text import Text
+
+from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown
+
+KIND_STYLE: dict[Kind, str] = {
+    Kind.REPLY: "green",
+    Kind.ERROR: "red",
+    Kind.RESULTS: "bright_white",
+    Kind.NOTICE: "yellow",
+    Kind.QUESTION: "magenta",
+    Kind.INFO: "blue",
+    Kind.POST: "white",
+}
+
+
+class TableView:
+    """Draws the table on a rich console.
+
+    `all_seats` (script replays) shows every item with its audience, so one run shows what each seat
+    would see; otherwise only what the current seat sees is drawn, and items for other seats are
+    counted, never shown (F29: secrets stay with their seat).
+    """
+
+    def __init__(self, console: Console, book: SeatBook, *, all_seats: bool = False) -> None:
+        self.console = console
+        self.book = book
+        self.all_seats = all_seats
+
+    def prompt(self, seat: str) -> str:
+        """The input prompt for a seat (plain text, for readline)."""
+        return f"[{self.book.label(seat)}]> "
+
+    def seat_text(self, seat: str) -> Text:
+        """The seat's label in its colour."""
+        return Text(self.book.label(seat), style=f"bold {self.book.colour(seat)}")
+
+    def echo(self, seat: str, typed: str) -> None:
+        """Show what a seat typed (script replays), as the channel would show the message."""
+        head = Text.assemble(self.seat_text(seat), Text(" › ", style="dim"))
+        lines = typed.splitlines() or [""]
+        first = Text.assemble(head, Text(lines[0]))
+        rest = [Text("    " + line) for line in lines[1:]]
+        self.console.print(Group(first, *rest))
+
+    def seat_change(self, seat: str) -> None:
+        """A rule across the screen when the seat changes."""
+        self.console.print(Rule(self.seat_text(seat), style=self.book.colour(seat)))
+
+    def audience(self, item: Shown) -> str:
+        """`everyone` or `only alice (Kael)`."""
+        if item.seats is None:
+            return "#table · everyone"
+        names = sorted(item.seats, key=lambda s: (s != GM_SEAT, s))
+        return "only " + ", ".join(self.book.label(s) for s in names)
+
+    def show(self, items: Iterable[Shown], seat: str) -> None:
+        """Draw the items the seat may see (all of them, labelled, in a replay)."""
+        hidden = 0
+        for item in items:
+            if not self.all_seats and not item.visible_to(seat):
+                hidden += 1
+                continue
+            style = KIND_STYLE.get(item.kind, "white")
+            title = Text(item.title or item.kind.value, style=f"bold {style}")
+            subtitle = Text(self.audience(item), style="dim" if not item.private else "italic")
+            self.console.print(
+                Panel(
+                    Text(item.body),
+                    title=title,
+                    title_align="left",
+                    subtitle=subtitle,
+                    subtitle_align="right",
+                    border_style=style if not item.private else f"{style} dim",
+                    expand=False,
+                )
+            )
+        if hidden:
+            self.console.print(
+                Text(f"({hidden} private message(s) for other seats not shown)", style="dim")
+            )
+
+    def note(self, text: str, style: str = "dim") -> None:
+        """A line of table chrome (not part of the game)."""
+        self.console.print(Text(text, style=style))
+
+    def failure(self, text: str) -> None:
+        """A failed assertion or a table error."""
+        self.console.print(Text(text, style="bold red"))

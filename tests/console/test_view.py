@@ -1,0 +1,67 @@
+"""Seats and the rich view: secrets stay with their seat (F29), bodies are shown untouched."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id, seen_by
+from fappo_bot.console.view import TableView
+
+pytestmark = pytest.mark.unit
+
+
+def book() -> SeatBook:
+    seats = SeatBook()
+    seats.add("Alice", ["Kael"])
+    seats.add("bob", ["Mira"])
+    return seats
+
+
+def test_a_seat_is_found_by_its_name_or_its_characters():
+    seats = book()
+    assert seats.resolve("ALICE") == "alice"
+    assert seats.resolve("kael") == "alice"
+    assert seats.resolve("gm") == GM_SEAT
+    assert seats.resolve("Nobody") is None
+    assert seats.label("alice") == "alice (Kael)"
+    assert seat_user_id(" Alice ") == "alice"
+
+
+def test_private_items_are_seen_only_by_their_seats():
+    items = [
+        Shown(Kind.RESULTS, "Turn 1", "Kael hits"),
+        Shown(Kind.REPLY, "DM", "secret: Mira sneaks", only("bob")),
+    ]
+    assert "secret" in seen_by(items, "bob")
+    assert "secret" not in seen_by(items, "alice")
+    assert "Kael hits" in seen_by(items, "alice")
+
+
+def render(all_seats: bool, seat: str) -> str:
+    out = io.StringIO()
+    view = TableView(Console(file=out, width=100, color_system=None), book(), all_seats=all_seats)
+    view.show(
+        [
+            Shown(Kind.POST, "Kael", "2 AP attack [Goblins]"),
+            Shown(Kind.REPLY, "reply", "Mira: 3/3 AP committed", only("bob")),
+        ],
+        seat,
+    )
+    return out.getvalue()
+
+
+def test_the_view_hides_other_seats_secrets_and_counts_them():
+    text = render(False, "alice")
+    assert "2 AP attack [Goblins]" in text  # brackets are not rich markup
+    assert "Mira: 3/3" not in text
+    assert "1 private message(s) for other seats not shown" in text
+
+
+def test_a_replay_shows_every_item_with_its_audience():
+    text = render(True, "alice")
+    assert "Mira: 3/3 AP committed" in text
+    assert "only bob (Mira)" in text
+    assert "#table · everyone" in text
