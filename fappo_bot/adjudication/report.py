@@ -1,0 +1,151 @@
+"""Computed results as plain data in the shape of a case's `expect` (spec/cases.md).
+
+These dicts are what `compare` checks and what `fappo-bot adjudicate --json` prints: every field
+of every action, character and error, not only the expected ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.orders import Action, Order
+from fappo_bot.rules.results import ActionResult, OrderError, TargetResult, TurnResult
+
+
+def level_label(level: SuccessLevel | None) -> str | None:
+    """`abject`, `failure`, `bare`, `solid`, `great` (or None when nothing was rolled)."""
+    return level.label if level is not None else None
+
+
+def target_dict(target: TargetResult) -> dict[str, Any]:
+    """The attack stage against one creature (F19, F25)."""
+    return {
+        "name": target.name,
+        "total": target.total,
+        "difficulty": target.difficulty,
+        "margin": target.margin,
+        "level": level_label(target.level),
+        "damage": target.damage,
+        "specials": [str(s) for s in target.specials],
+        "eliminated": target.eliminated,
+        "effective": target.effective,
+    }
+
+
+def action_dict(action: ActionResult) -> dict[str, Any]:
+    """One action's result; for a cast the top-level fields are the casting stage (F25)."""
+    return {
+        "actor": action.actor,
+        "index": action.index,
+        "kind": action.kind,
+        "target": action.target,
+        "total": action.total,
+        "difficulty": action.difficulty,
+        "margin": action.margin,
+        "level": level_label(action.level),
+        "damage": action.damage,
+        "specials": [str(s) for s in action.specials],
+        "eliminated": action.eliminated,
+        "effective": action.effective,
+        "targets": [target_dict(t) for t in action.targets],
+        "notes": list(action.notes),
+    }
+
+
+def sp_dict(character: Character) -> dict[str, int]:
+    """SP left in each owned Trait, by canonical name."""
+    return {trait.value: sp for trait, sp in character.traits.items()}
+
+
+def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
+    """A character as `expect.characters` lists it (F10, F11): health by level name (Master slots
+    numbered), AP next turn as things stand, statuses in force from the next turn, pips."""
+    from fappo_bot.rules.health import ap_next, level_name
+
+    return {
+        "name": character.name,
+        "health": level_name(character, config),
+        "count": character.count,
+        "sp": sp_dict(character),
+        "floating": character.floating,
+        "ap_next": ap_next(character, config),
+        "status": [s.kind.value for s in character.statuses],
+        "damage": character.pips,
+    }
+
+
+def error_dict(error: OrderError) -> dict[str, Any]:
+    """A validation problem of an order: the actor, the code and the player-facing message."""
+    out: dict[str, Any] = {
+        "actor": error.actor,
+        "code": error.code.value,
+        "message": error.message,
+        "where": error.where.value,
+    }
+    if error.index is not None:
+        out["index"] = error.index
+    return out
+
+
+def turn_dict(result: TurnResult) -> dict[str, Any]:
+    """The whole computed result of a turn case: actions, characters (after resolution, this
+    resolution's hits provisional) and errors."""
+    config = result.state.config
+    return {
+        "actions": [action_dict(a) for a in result.actions],
+        "characters": [character_dict(c, config) for c in result.state.characters],
+        "errors": [error_dict(e) for e in result.errors],
+    }
+
+
+# ---- orders in the case format -----------------------------------------------------------------
+_ACTION_ORDER = (
+    "kind", "ap", "target", "targets", "weapon", "skill", "special", "against", "difficulty",
+    "ranges", "toward", "away", "item", "spell", "effects", "accuracy", "cast_sp", "attack_sp",
+    "sp", "why", "modifier", "claim", "if", "triggered",
+)
+
+
+def action_case_dict(action: Action) -> dict[str, Any]:
+    """An action in the `orders` schema of spec/cases.md: only the fields that are set."""
+    data = action.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    data["kind"] = action.kind.value
+    ordered = {k: data.pop(k) for k in _ACTION_ORDER if k in data}
+    ordered.update(data)
+    return ordered
+
+
+def order_case_dict(order: Order) -> dict[str, Any]:
+    """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc)."""
+    out: dict[str, Any] = {
+        "actor": order.actor,
+        "actions": [action_case_dict(a) for a in order.actions],
+    }
+    if order.guard:
+        out["guard"] = [
+            {"against": p.against, "sp": dict(p.sp)} for p in order.guard
+        ]
+    if order.reduce:
+        out["reduce"] = [
+            {"hit": r.hit, "sp": dict(r.sp), **({"why": r.why} if r.why else {})}
+            for r in order.reduce
+        ]
+    if order.endure:
+        out["endure"] = True
+    if order.intent is not None:
+        out["intent"] = order.intent
+    if order.ooc is not None:
+        out["ooc"] = order.ooc
+    if order.passed:
+        out["passed"] = True
+    return out
+
+
+def pools_dict(sp: dict[str, int]) -> dict[str, int]:
+    """An SP map with the floating pool last (for stable output)."""
+    return {k: v for k, v in sp.items() if k != FLOATING} | (
+        {FLOATING: sp[FLOATING]} if FLOATING in sp else {}
+    )

@@ -1,0 +1,233 @@
+"""Running adjudication cases: each kind through its rules module, then `compare` (spec/cases.md).
+
+A case never raises: a malformed case fails as `bad-case`, a kind whose module is not in this
+checkout fails with "feature not built yet: MODULE", and an unexpected error inside the rules
+fails the case with the error's type and message (no traceback), so the other cases still run.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from fappo_bot.adjudication.compare import Difference, compare
+from fappo_bot.adjudication.convert import CaseError
+from fappo_bot.adjudication.loader import (
+    BadCase,
+    Case,
+    HealCase,
+    ParseCase,
+    PostOrder,
+    RestCase,
+    SheetCase,
+    SpellCase,
+    TurnCase,
+)
+from fappo_bot.adjudication.report import turn_dict
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.results import RulesError, TurnState
+
+
+class NotBuilt(Exception):
+    """A rules module (or one of its functions) this case needs is not in this checkout."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"feature not built yet: {what}")
+        self.what = what
+
+
+def require(module: str, *names: str) -> ModuleType:
+    """Import `module` and check it has `names`; raise `NotBuilt` when it (or they) are missing."""
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            raise NotBuilt(module) from None
+        raise
+    for name in names:
+        if not hasattr(loaded, name):
+            raise NotBuilt(f"{module}.{name}")
+    return loaded
+
+
+@dataclass
+class CaseOutcome:
+    """The verdict on one case, with every computed field."""
+
+    id: str
+    kind: str
+    source: str
+    passed: bool
+    result: dict[str, Any] = field(default_factory=dict)
+    differences: list[Difference] = field(default_factory=list)
+    #: why the case could not be run or compared at all (bad-case, not built, rules error)
+    problem: str | None = None
+    code: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The `--json` entry of this case (spec: id, kind, passed, result; plus diagnostics)."""
+        out: dict[str, Any] = {
+            "id": self.id, "kind": self.kind, "passed": self.passed, "result": self.result,
+            "file": self.source,
+        }
+        if self.differences:
+            out["differences"] = [
+                {"path": d.path, "expected": _plain(d.expected), "got": _plain(d.got)}
+                for d in self.differences
+            ]
+        if self.problem:
+            out["problem"] = self.problem
+            out["code"] = self.code
+        return out
+
+
+def _plain(value: Any) -> Any:
+    from fappo_bot.adjudication.compare import MISSING
+
+    if value is MISSING:
+        return None
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    return value
+
+
+def run_cases(cases: Iterable[Case]) -> list[CaseOutcome]:
+    """Run every case, in order."""
+    return [run_case(case) for case in cases]
+
+
+def run_case(case: Case) -> CaseOutcome:
+    """Run one case and compare the fields its `expect` lists."""
+    if isinstance(case, BadCase):
+        return CaseOutcome(case.id, case.kind, case.source, False,
+                           problem=f"{case.code}: {case.problem}", code=case.code)
+    kind = case.kind.value
+    runner = _RUNNERS[type(case)]
+    try:
+        result = runner(case)
+    except NotBuilt as exc:
+        return CaseOutcome(case.id, kind, case.source, False, problem=str(exc), code="not-built")
+    except CaseError as exc:
+        return CaseOutcome(case.id, kind, case.source, False,
+                           problem=f"{exc.code}: {exc}", code=exc.code)
+    except RulesError as exc:
+        return CaseOutcome(case.id, kind, case.source, False,
+                           problem=f"the rules refused the case ({exc.code}): {exc}",
+                           code=exc.code)
+    except Exception as exc:
+        return CaseOutcome(case.id, kind, case.source, False,
+                           problem=f"error while running the case: {type(exc).__name__}: {exc}",
+                           code="crash")
+    differences = compare(case.expect, result)
+    return CaseOutcome(case.id, kind, case.source, not differences, result, differences)
+
+
+# ---- turn --------------------------------------------------------------------------------------
+def _parse_post(post: PostOrder, state: TurnState, poster: str) -> tuple[list[Order], list[dict[str, Any]]]:
+    """A `post` order through the project's post parser (spec/posting.md)."""
+    posting = require("fappo_bot.posting", "parse_post", "PostContext")
+    context = posting.PostContext(state=state, poster=poster)
+    parsed = posting.parse_post(post.post, context)
+    errors = [
+        {"actor": getattr(e, "actor", None) or poster, "line": getattr(e, "line", None),
+         "code": _code(e), "message": str(getattr(e, "message", e))}
+        for e in parsed.errors
+    ]
+    return ([] if errors else list(parsed.orders)), errors
+
+
+def _code(error: Any) -> str:
+    code = getattr(error, "code", "")
+    return str(getattr(code, "value", code))
+
+
+def _run_turn(case: TurnCase) -> dict[str, Any]:
+    """Resolve the turn (F7) and report every action, character and error."""
+    resolve = require("fappo_bot.rules.resolve", "resolve_turn")
+    require("fappo_bot.rules.health", "level_name", "ap_next")
+    state = TurnState(characters=case.characters, pending=case.pending, config=case.config)
+    orders: list[Order] = []
+    post_errors: list[dict[str, Any]] = []
+    for order in case.orders:
+        if isinstance(order, PostOrder):
+            poster = order.poster or order.actor
+            if poster is None:
+                raise CaseError("a post order needs an actor (or a poster)")
+            parsed, errors = _parse_post(order, state, poster)
+            orders.extend(parsed)
+            post_errors.extend(errors)
+        else:
+            orders.append(order)
+    result = resolve.resolve_turn(state, orders, case.gm)
+    out = turn_dict(result)
+    out["errors"] = post_errors + out["errors"]
+    return out
+
+
+# ---- parse -------------------------------------------------------------------------------------
+def parse_result(case: ParseCase) -> dict[str, Any]:
+    """The orders (case schema, plus intent and ooc) or the errors (line, code) of a post."""
+    from fappo_bot.adjudication.report import order_case_dict
+
+    posting = require("fappo_bot.posting", "parse_post", "PostContext")
+    state = TurnState(characters=case.characters, pending=case.pending, config=case.config)
+    context = posting.PostContext(state=state, poster=case.poster)
+    parsed = posting.parse_post(case.post, context)
+    errors = [
+        {"line": getattr(e, "line", None), "code": _code(e),
+         "message": str(getattr(e, "message", e))}
+        for e in parsed.errors
+    ]
+    orders = [] if errors else [order_case_dict(o) for o in parsed.orders]
+    return {"orders": orders, "errors": errors}
+
+
+# ---- spell -------------------------------------------------------------------------------------
+def _run_spell(case: SpellCase) -> dict[str, Any]:
+    """General and learned difficulties and the CC cost of a spell (F24, F26)."""
+    magic = require(
+        "fappo_bot.rules.magic", "general_difficulty", "cast_difficulty", "learned_difficulty",
+        "learned_cast_difficulty", "spell_cost",
+    )
+    minimum = case.config.min_spell_difficulty
+    general = magic.general_difficulty(case.effects)
+    learned = magic.learned_difficulty(general)
+    return {
+        "difficulty": general,
+        "cast_difficulty": magic.cast_difficulty(general, case.ranges, minimum),
+        "learned": learned,
+        "learned_cast_difficulty": magic.learned_cast_difficulty(general, case.ranges, minimum),
+        "cost": magic.spell_cost(learned),
+    }
+
+
+# ---- sheet, rest, heal -------------------------------------------------------------------------
+def _run_sheet(case: SheetCase) -> dict[str, Any]:
+    from fappo_bot.adjudication.kinds import run_sheet
+
+    return run_sheet(case, require)
+
+
+def _run_rest(case: RestCase) -> dict[str, Any]:
+    from fappo_bot.adjudication.kinds import run_rest
+
+    return run_rest(case, require)
+
+
+def _run_heal(case: HealCase) -> dict[str, Any]:
+    from fappo_bot.adjudication.kinds import run_heal
+
+    return run_heal(case, require)
+
+
+_RUNNERS: dict[type, Callable[[Any], dict[str, Any]]] = {
+    TurnCase: _run_turn,
+    ParseCase: parse_result,
+    SpellCase: _run_spell,
+    SheetCase: _run_sheet,
+    RestCase: _run_rest,
+    HealCase: _run_heal,
+}
