@@ -16,7 +16,10 @@ fappo_bot/storage/):
 - Lists come back in a stable order, stated on each method.
 - Unique constraints: a game per `channel_key`; a character name per game (case-insensitive,
   `name_key = name.casefold()`); a post per (`channel_key`, `message_key`); a turn per
-  (`game_id`, `number`); an outbox message per `dedupe_key`. A violation raises `Conflict`.
+  (`game_id`, `number`) among turns that are not VOID (a partial unique index: an undone
+  resolution voids the turn it opened, and the turn is opened again under the same number);
+  a revision per (`post_id`, `number`); an outbox message per `dedupe_key`. A violation raises
+  `Conflict`.
 """
 
 from __future__ import annotations
