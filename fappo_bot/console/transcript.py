@@ -15,6 +15,8 @@ A transcript is plain text, read top-down. Each step is one of:
 - anything else: a post, exactly as typed in the channel, up to a blank line or a lone ``.``. A
   post that needs blank lines inside starts with a lone ``/post`` line and ends with a lone ``.``.
 
+A post or a command's body also ends where an ``?expect`` line starts (the assertion is kept).
+
 Parsing is pure and reports every malformed line with its line number.
 """
 
@@ -113,7 +115,12 @@ class TranscriptSyntaxError(ValueError):
 
 
 def _is_end(line: str) -> bool:
+    """A block ends at a blank line or a lone "."; an assertion line also ends it (and stays)."""
     return line.strip() in {"", "."}
+
+
+def _is_assertion(line: str) -> bool:
+    return line.strip().startswith(("?expect ", "?expect-not "))
 
 
 def split_command(line: str) -> tuple[str, tuple[str, ...], str | None]:
@@ -195,10 +202,10 @@ def parse_transcript(text: str) -> Transcript:
                 result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
                 continue
             if name in BODY_COMMANDS:
-                while i < len(lines) and not _is_end(lines[i]):
+                while i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i]):
                     body.append(lines[i])
                     i += 1
-                if i < len(lines):
+                if i < len(lines) and _is_end(lines[i]):
                     i += 1  # the terminator
             if name == "dm":
                 first = stripped[len("/dm") :].strip()
@@ -214,10 +221,10 @@ def parse_transcript(text: str) -> Transcript:
             continue
         # a post, exactly as typed in the channel
         body = []
-        while i < len(lines) and not _is_end(lines[i]):
+        while i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i]):
             body.append(lines[i])
             i += 1
-        if i < len(lines):
+        if i < len(lines) and _is_end(lines[i]):
             i += 1
         result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
     return result

@@ -110,3 +110,9 @@ def test_load_raises_one_error_listing_all_problems(tmp_path):
 def test_describe_round_trips_a_command():
     step = parse_transcript('/newgame "Goblin Warren" --players alice\n').steps[0]
     assert step.describe() == "/newgame 'Goblin Warren' --players alice"
+
+
+def test_an_assertion_line_ends_a_post_and_is_kept():
+    steps = parse_transcript("/as Kael\n2 AP attack Goblins\n?expect 2/3 AP\n").steps
+    assert [s.kind for s in steps] == [StepKind.SEAT, StepKind.POST, StepKind.EXPECT]
+    assert steps[1].text == "2 AP attack Goblins"
