@@ -194,9 +194,8 @@ def _error_key(entry: Mapping[str, Any], keys: Sequence[str]) -> tuple[str, ...]
 
 def _errors(expected: list[Any], got: Sequence[Mapping[str, Any]], path: str) -> list[Difference]:
     """As a set of codes per actor (turns) or per line (posts): exactly those listed."""
-    keys = sorted({k for e in expected for k in e if k in {"actor", "line", "code"}}) or ["code"]
-    if not expected:
-        keys = [k for k in ("actor", "line", "code") if any(k in g for g in got)] or ["code"]
+    listed = {k for e in expected for k in e} if expected else {k for g in got for k in g}
+    keys = [k for k in ("actor", "line", "code") if k in listed] or ["code"]
     want = {_error_key(e, keys) for e in expected}
     have = {_error_key(g, keys) for g in got}
     if want == have:

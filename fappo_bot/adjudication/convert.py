@@ -45,7 +45,10 @@ def describe_validation(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "(value)"
-        parts.append(f"{where}: {err['msg']}")
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unknown field {where}")
+        else:
+            parts.append(f"{where}: {err['msg']}")
     return "; ".join(parts)
 
 

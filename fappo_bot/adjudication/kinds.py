@@ -6,6 +6,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from fappo_bot.adjudication.convert import build_model
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
 from fappo_bot.adjudication.report import sp_dict
 
@@ -14,8 +15,22 @@ Require = Callable[..., ModuleType]
 
 def run_sheet(case: SheetCase, require: Require) -> dict[str, Any]:
     """Validity, cost, unspent CC, errors and warnings of a sheet (F1, F3, F22)."""
-    require("fappo_bot.rules.sheet", "check_sheet")
-    raise NotImplementedError
+    sheets = require("fappo_bot.rules.sheet", "Sheet", "check_sheet")
+    sheet = build_model(sheets.Sheet, dict(case.sheet), "sheet")
+    check = sheets.check_sheet(sheet)
+    return {
+        "valid": check.valid,
+        "cost": check.cost,
+        "budget": check.budget,
+        "unspent": check.unspent,
+        "errors": [_problem(p) for p in check.errors],
+        "warnings": [_problem(p) for p in check.warnings],
+        "breakdown": dict(check.breakdown),
+    }
+
+
+def _problem(problem: Any) -> dict[str, Any]:
+    return {"code": problem.code, "message": problem.message, "field": problem.field}
 
 
 def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
