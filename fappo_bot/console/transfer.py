@@ -1,0 +1,210 @@
+"""Export a game to JSON and import it back: a game started at the table is an ordinary game.
+
+The document holds every record of one game exactly as the service stores it (the frozen values
+of `fappo_bot.service.records`, rules values inside), so an import restores the game field for
+field. It goes through the unit of work's repositories only; nothing here knows SQL.
+
+Import refuses a game whose id or channel is already in the database (nothing is written) unless
+asked for a copy: `copy=True` gives every record a new id and the game a new channel key, so the
+same export can be imported next to its original.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.ports import UnitOfWork, UowFactory
+from fappo_bot.service.records import (
+    AuditEntry,
+    CharacterRecord,
+    Game,
+    LedgerEntry,
+    Membership,
+    OutboxMessage,
+    Post,
+    PostRevision,
+    Resolution,
+    Turn,
+)
+
+FORMAT = "fappo-bot/game"
+VERSION = 1
+
+
+class PostExport(BaseModel):
+    """A post with every revision."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    post: Post
+    revisions: tuple[PostRevision, ...]
+
+
+class GameExport(BaseModel):
+    """One game and everything that belongs to it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: str = FORMAT
+    version: int = VERSION
+    exported_at: datetime
+    game: Game
+    members: tuple[Membership, ...] = ()
+    characters: tuple[CharacterRecord, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    posts: tuple[PostExport, ...] = ()
+    resolutions: tuple[Resolution, ...] = ()
+    outbox: tuple[OutboxMessage, ...] = ()
+    audit: tuple[AuditEntry, ...] = ()
+    ledger: tuple[LedgerEntry, ...] = Field(default=())
+
+
+async def find_game(uow: UnitOfWork, key: str) -> Game:
+    """A game by its id, its channel key, or its name (the newest game of that name)."""
+    game = await uow.games.get(key) or await uow.games.by_channel(key)
+    if game is not None:
+        return game
+    games = [g for g in await uow.games.list() if g.name.casefold() == key.strip().casefold()]
+    if games:
+        return games[-1]
+    known = ", ".join(f'"{g.name}" ({g.id})' for g in await uow.games.list())
+    raise NotFound(
+        f'There is no game "{key}" here. ' + (f"Games: {known}." if known else "No games yet.")
+    )
+
+
+async def export_game(uow_factory: UowFactory, key: str, now: datetime | None = None) -> GameExport:
+    """Everything stored about one game (found by id, channel or name)."""
+    async with uow_factory() as uow:
+        game = await find_game(uow, key)
+        members = tuple(await uow.members.list(game.id))
+        turns = tuple(await uow.turns.list(game.id))
+        posts: list[PostExport] = []
+        resolutions: list[Resolution] = []
+        for turn in turns:
+            for post in await uow.posts.list(turn.id, include_deleted=True):
+                posts.append(PostExport(post=post, revisions=tuple(await uow.posts.revisions(post.id))))
+            resolution = await uow.resolutions.for_turn(turn.id)
+            if resolution is not None:
+                resolutions.append(resolution)
+        ledger: dict[str, LedgerEntry] = {}
+        for member in members:
+            for entry in await uow.ledger.for_player(member.user_id):
+                if entry.game_id == game.id:
+                    ledger[entry.id] = entry
+        return GameExport(
+            exported_at=now or datetime.now(UTC),
+            game=game,
+            members=members,
+            characters=tuple(await uow.characters.list(game.id)),
+            turns=turns,
+            posts=tuple(posts),
+            resolutions=tuple(resolutions),
+            outbox=tuple(await uow.outbox.for_game(game.id)),
+            audit=tuple(await uow.audit.list(game.id)),
+            ledger=tuple(sorted(ledger.values(), key=lambda e: (e.at, e.id))),
+        )
+
+
+def dumps(document: GameExport) -> str:
+    """The export as indented JSON (stable key order: the models' field order)."""
+    return json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def loads(text: str) -> GameExport:
+    """Read an export; `InvalidInput` listing what is wrong with it."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"This is not JSON: {exc}.") from exc
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise InvalidInput(f'This is not a FAPPO game export (its "format" is not "{FORMAT}").')
+    if raw.get("version") != VERSION:
+        raise InvalidInput(
+            f"This export has version {raw.get('version')!r}; this bot reads version {VERSION}."
+        )
+    try:
+        return GameExport.model_validate(raw)
+    except ValidationError as exc:
+        problems = tuple(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()[:20]
+        )
+        raise InvalidInput("The export is damaged:", problems) from exc
+
+
+def copied(document: GameExport, new_id: Callable[[], str], channel_key: str) -> GameExport:
+    """The same game under new ids and a new channel: every old id string is replaced."""
+    ids: dict[str, str] = {}
+
+    def remember(value: str) -> None:
+        ids.setdefault(value, new_id())
+
+    remember(document.game.id)
+    for group in (document.characters, document.turns, document.resolutions, document.outbox,
+                  document.audit, document.ledger):
+        for record in group:
+            remember(record.id)
+    for exported in document.posts:
+        remember(exported.post.id)
+    old_channel = document.game.channel_key
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        if isinstance(value, str):
+            if value == old_channel:
+                return channel_key
+            return ids.get(value, value)
+        return value
+
+    data = swap(document.model_dump(mode="json"))
+    # outbox dedupe keys embed ids: keep them unique next to the original
+    for message in data["outbox"]:
+        message["dedupe_key"] = f"{message['dedupe_key']}#copy:{data['game']['id']}"
+    return GameExport.model_validate(data)
+
+
+async def import_game(uow_factory: UowFactory, document: GameExport) -> Game:
+    """Store an exported game whole, or nothing (`Conflict` when its id or channel is taken)."""
+    async with uow_factory() as uow:
+        game = document.game
+        if await uow.games.get(game.id) is not None:
+            raise Conflict(
+                f'The game "{game.name}" ({game.id}) is already in this database; '
+                "import it as a copy (--copy) to have both."
+            )
+        if await uow.games.by_channel(game.channel_key) is not None:
+            raise Conflict(
+                f'Another game already plays in the channel "{game.channel_key}"; '
+                "import it as a copy (--copy, --channel) to give it its own."
+            )
+        await uow.games.add(game)
+        for member in document.members:
+            await uow.members.add(member)
+        for character in document.characters:
+            await uow.characters.add(character)
+        for turn in document.turns:
+            await uow.turns.add(turn)
+        for exported in document.posts:
+            first, *rest = exported.revisions
+            await uow.posts.add(exported.post, first)
+            for revision in rest:
+                await uow.posts.add_revision(revision)
+        for resolution in document.resolutions:
+            await uow.resolutions.add(resolution)
+        for message in document.outbox:
+            await uow.outbox.add(message)
+        for entry in document.audit:
+            await uow.audit.add(entry)
+        for ledger_entry in document.ledger:
+            await uow.ledger.add(ledger_entry)
+        await uow.commit()
+        return game

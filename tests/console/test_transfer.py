@@ -1,0 +1,104 @@
+"""Export and import: a game played at the table is an ordinary game that can move (issue 6)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fappo_bot.console.transfer import copied, dumps, export_game, import_game, loads
+from fappo_bot.console.wiring import open_storage
+from fappo_bot.service.base import Deps
+from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.games import GameService
+from fappo_bot.settings import Settings
+
+pytestmark = pytest.mark.integration
+
+
+def settings_in(path) -> Settings:
+    return Settings(data_dir=path)
+
+
+async def make_game(tmp_path) -> str:
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        games = GameService(Deps(uow_factory=storage.uow_factory))
+        view = await games.create(channel_key="table:warren", name="The Goblin Warren", creator="gm")
+        return view.id
+
+
+async def test_export_import_export_is_the_same_document(tmp_path):
+    game_id = await make_game(tmp_path)
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        first = await export_game(storage.uow_factory, "The Goblin Warren")
+    assert first.game.id == game_id and first.members and first.audit
+    async with open_storage(settings_in(tmp_path / "b")) as storage:
+        await import_game(storage.uow_factory, loads(dumps(first)))
+        again = await export_game(storage.uow_factory, game_id)
+    assert dumps(again.model_copy(update={"exported_at": first.exported_at})) == dumps(first)
+
+
+async def test_importing_into_the_same_database_is_refused_unless_copied(tmp_path):
+    await make_game(tmp_path)
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        document = await export_game(storage.uow_factory, "table:warren")
+        with pytest.raises(Conflict, match="already in this database"):
+            await import_game(storage.uow_factory, document)
+        counter = iter(range(1000))
+        copy = copied(document, lambda: f"new{next(counter)}", "table:warren-2")
+        game = await import_game(storage.uow_factory, copy)
+        assert game.channel_key == "table:warren-2" and game.id.startswith("new")
+        both = await export_game(storage.uow_factory, game.id)
+        assert both.members[0].game_id == game.id
+
+
+async def test_an_unknown_game_names_the_games_there(tmp_path):
+    await make_game(tmp_path)
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        with pytest.raises(NotFound, match="The Goblin Warren"):
+            await export_game(storage.uow_factory, "Nope")
+
+
+def test_a_damaged_export_is_refused_with_its_problems():
+    with pytest.raises(InvalidInput, match="not JSON"):
+        loads("{")
+    with pytest.raises(InvalidInput, match="not a FAPPO game export"):
+        loads(json.dumps({"format": "other"}))
+    with pytest.raises(InvalidInput, match="damaged") as info:
+        loads(json.dumps({"format": "fappo-bot/game", "version": 1, "game": {}}))
+    assert "game.id" in str(info.value)
+
+
+@pytest.mark.e2e
+def test_the_commands_round_trip(tmp_path):
+    import asyncio
+
+    asyncio.run(make_game(tmp_path))
+    out = tmp_path / "warren.json"
+    cli = [sys.executable, "-m", "fappo_bot.cli"]
+    done = subprocess.run(
+        [*cli, "export", "The Goblin Warren", "--out", str(out), "--data-dir", str(tmp_path / "a")],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(
+        [*cli, "import", str(out), "--data-dir", str(tmp_path / "b")],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "imported \"The Goblin Warren\"" in done.stdout
+    done = subprocess.run(
+        [*cli, "import", str(out), "--data-dir", str(tmp_path / "b")],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 1 and "already in this database" in done.stderr
+    back = subprocess.run(
+        [*cli, "export", "table:warren", "--data-dir", str(tmp_path / "b")],
+        capture_output=True, text=True, check=False,
+    )
+    original = json.loads(out.read_text())
+    again = json.loads(back.stdout)
+    again["exported_at"] = original["exported_at"]
+    assert again == original
