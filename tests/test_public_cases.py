@@ -1,4 +1,5 @@
-"""The public adjudication cases (../shared/cases/*.yaml) must pass (spec/cases.md).
+"""The public adjudication cases (../shared/cases/*.yaml) and the example case files
+(examples/*.yaml) must pass (spec/cases.md).
 
 Each case is one test, named by its file and id. Cases that need a feature not in this checkout
 yet are listed in NOT_YET with the feature named; the marker is strict, so a case that starts
@@ -15,6 +16,7 @@ from fappo_bot.adjudication.loader import CaseFileError, load_case_file
 from fappo_bot.adjudication.runner import run_case
 
 CASES_DIR = Path(__file__).parents[1].parent / "shared" / "cases"
+EXAMPLES_DIR = Path(__file__).parents[1] / "examples"
 
 #: case id -> the feature it waits for. Shrink this as features land; never add a case here
 #: because its numbers disagree with the engine (that is a bug to report and fix).
@@ -71,15 +73,17 @@ NOT_YET: dict[str, str] = {
     "F27-night-rest-allocated": _REST,
     "F27-excess-points-lost": _REST,
     "F27-adventure-end-refills-all": _REST,
+    "example-skirmish-at-the-ford": _ENGINE,
 }
 
 
 def _params() -> list[object]:
-    if not CASES_DIR.is_dir():
-        return [pytest.param(None, None, id="no-public-cases",
-                             marks=pytest.mark.skip(reason=f"{CASES_DIR} is absent"))]
     params: list[object] = []
-    for path in sorted(CASES_DIR.glob("*.yaml")):
+    if not CASES_DIR.is_dir():
+        params.append(pytest.param(None, None, id="no-public-cases",
+                                   marks=pytest.mark.skip(reason=f"{CASES_DIR} is absent")))
+    paths = sorted(CASES_DIR.glob("*.yaml")) + sorted(EXAMPLES_DIR.glob("*.yaml"))
+    for path in paths:
         try:
             cases = load_case_file(path)
         except CaseFileError as exc:
@@ -105,9 +109,10 @@ def test_public_case(path: Path, case: object) -> None:
 
 
 def test_not_yet_names_only_real_cases() -> None:
-    """Every NOT_YET entry is a public case id and names the feature it waits for."""
+    """Every NOT_YET entry is a case id and names the feature it waits for."""
     if not CASES_DIR.is_dir():
         pytest.skip(f"{CASES_DIR} is absent")
-    ids = {c.id for p in CASES_DIR.glob("*.yaml") for c in load_case_file(p)}
+    paths = [*CASES_DIR.glob("*.yaml"), *EXAMPLES_DIR.glob("*.yaml")]
+    ids = {c.id for p in paths for c in load_case_file(p)}
     assert set(NOT_YET) <= ids
     assert all(reason.startswith("needs ") for reason in NOT_YET.values())

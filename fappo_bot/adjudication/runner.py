@@ -126,15 +126,23 @@ def run_case(case: Case) -> CaseOutcome:
 
 
 # ---- turn --------------------------------------------------------------------------------------
-def _parse_post(post: PostOrder, state: TurnState, poster: str) -> tuple[list[Order], list[dict[str, Any]]]:
-    """A `post` order through the project's post parser (spec/posting.md)."""
+def parse_text(text: str, state: TurnState, poster: str) -> tuple[list[Order], list[dict[str, Any]]]:
+    """A post through the project's post parser (spec/posting.md): its orders, or (when it has
+    problems, and then no orders at all) its problems as `{line, code, message, actor}`."""
     posting = require("fappo_bot.posting", "parse_post", "PostContext")
-    context = posting.PostContext(state=state, poster=poster)
-    parsed = posting.parse_post(post.post, context)
+    context_type = posting.PostContext
+    if hasattr(context_type, "for_poster"):
+        context = context_type.for_poster(state, poster)
+    else:
+        context = context_type(state=state, poster=poster)
+    parsed = posting.parse_post(text, context)
+    problems = getattr(parsed, "problems", None)
+    if problems is None:
+        problems = getattr(parsed, "errors", ())
     errors = [
-        {"actor": getattr(e, "actor", None) or poster, "line": getattr(e, "line", None),
-         "code": _code(e), "message": str(getattr(e, "message", e))}
-        for e in parsed.errors
+        {"line": getattr(p, "line", None), "code": _code(p),
+         "message": str(getattr(p, "message", p)), "actor": getattr(p, "actor", None)}
+        for p in problems
     ]
     return ([] if errors else list(parsed.orders)), errors
 
@@ -156,9 +164,10 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
             poster = order.poster or order.actor
             if poster is None:
                 raise CaseError("a post order needs an actor (or a poster)")
-            parsed, errors = _parse_post(order, state, poster)
+            parsed, errors = parse_text(order.post, state, poster)
             orders.extend(parsed)
-            post_errors.extend(errors)
+            post_errors.extend({**e, "actor": e["actor"] or order.actor or poster}
+                               for e in errors)
         else:
             orders.append(order)
     result = resolve.resolve_turn(state, orders, case.gm)
@@ -172,16 +181,9 @@ def parse_result(case: ParseCase) -> dict[str, Any]:
     """The orders (case schema, plus intent and ooc) or the errors (line, code) of a post."""
     from fappo_bot.adjudication.report import order_case_dict
 
-    posting = require("fappo_bot.posting", "parse_post", "PostContext")
     state = TurnState(characters=case.characters, pending=case.pending, config=case.config)
-    context = posting.PostContext(state=state, poster=case.poster)
-    parsed = posting.parse_post(case.post, context)
-    errors = [
-        {"line": getattr(e, "line", None), "code": _code(e),
-         "message": str(getattr(e, "message", e))}
-        for e in parsed.errors
-    ]
-    orders = [] if errors else [order_case_dict(o) for o in parsed.orders]
+    parsed, errors = parse_text(case.post, state, case.poster)
+    orders = [order_case_dict(o) for o in parsed]
     return {"orders": orders, "errors": errors}
 
 
