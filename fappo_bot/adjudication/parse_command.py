@@ -65,11 +65,15 @@ def run(args: argparse.Namespace) -> int:
             names = ", ".join(c.name for c in first.characters)
             return _fail(f"say who posts with --poster (one of {names}, or gm)")
         poster = first.characters[0].name
-    if poster.casefold() != "gm" and not any(
-        c.name.casefold() == poster.casefold() for c in first.characters
-    ):
-        names = ", ".join(c.name for c in first.characters)
-        return _fail(f"no character called {poster!r} in {args.sheet} (characters: {names})")
+    if poster.strip().casefold() == "gm":
+        poster = "gm"
+    else:
+        match = next((c for c in first.characters if c.name.casefold() == poster.casefold()),
+                     None)
+        if match is None:
+            names = ", ".join(c.name for c in first.characters)
+            return _fail(f"no character called {poster!r} in {args.sheet} (characters: {names})")
+        poster = match.name
     pending = getattr(first, "pending", ())
     case = ParseCase(id=first.id, characters=first.characters, pending=pending,
                      config=first.config, poster=poster, post=text)
