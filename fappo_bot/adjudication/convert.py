@@ -8,9 +8,9 @@ Trait names (RULINGS F2 Amb-4); they come out in their canonical form.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from fappo_bot.rules.character import FLOATING, Character, Spell, Status, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
@@ -30,6 +30,9 @@ from fappo_bot.rules.data import (
     weapon_by_name,
 )
 from fappo_bot.rules.orders import Action, Order, PendingHit, Pledge, Reduction
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class CaseError(ValueError):
@@ -432,7 +435,7 @@ def config_from_options(options: Mapping[str, Any]) -> RulesConfig:
     return build_model(RulesConfig, dict(options), "options")
 
 
-def build_model(model: Any, data: dict[str, Any], where: str) -> Any:
+def build_model(model: type[M], data: dict[str, Any], where: str) -> M:
     try:
         return model(**data)
     except ValidationError as exc:

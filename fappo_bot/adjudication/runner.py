@@ -138,7 +138,7 @@ def parse_text(text: str, state: TurnState, poster: str) -> tuple[list[Order], l
     parsed = posting.parse_post(text, context)
     problems = getattr(parsed, "problems", None)
     if problems is None:
-        problems = getattr(parsed, "errors", ())
+        problems = getattr(parsed, "errors", None) or ()
     errors = [
         {"line": getattr(p, "line", None), "code": _code(p),
          "message": str(getattr(p, "message", p)), "actor": getattr(p, "actor", None)}
