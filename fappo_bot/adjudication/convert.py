@@ -31,7 +31,6 @@ from fappo_bot.rules.data import (
 )
 from fappo_bot.rules.orders import Action, Order, PendingHit, Pledge, Reduction
 
-
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from fappo_bot.adjudication.convert import build_model
+from fappo_bot.adjudication.convert import CaseError, build_model
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
-from fappo_bot.adjudication.report import sp_dict
+from fappo_bot.adjudication.report import character_dict, level_label, sp_dict
 
 Require = Callable[..., ModuleType]
 
@@ -40,9 +40,31 @@ def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
 
 
 def run_heal(case: HealCase, require: Require) -> dict[str, Any]:
-    """Level after `elapsed` seconds, the check's level and the starting level's time (F14)."""
-    require("fappo_bot.rules.healing", "heal_over_time")
-    raise NotImplementedError
+    """Level after `elapsed` seconds, the check's level and the starting level's time (F14).
+
+    The check, if any, is the first character's (the patient's); every character lets the same
+    time pass."""
+    healing = require("fappo_bot.rules.healing", "heal", "HealingCheck")
+    if not case.characters:
+        raise CaseError("a heal case needs the patient in `characters:`")
+    check = None
+    if case.check is not None:
+        check = healing.HealingCheck(total=case.check.total, sp=dict(case.check.sp),
+                                     sagacious=case.check.sagacious)
+    outcomes = [
+        healing.heal(c, case.elapsed, check=check if i == 0 else None, config=case.config)
+        for i, c in enumerate(case.characters)
+    ]
+    first = outcomes[0]
+    return {
+        "characters": [character_dict(o.character, case.config) for o in outcomes],
+        "check_level": level_label(first.check_level),
+        "check_margin": first.check_margin,
+        "heal_seconds": first.heal_seconds,
+        "seconds_to_next": first.seconds_to_next,
+        "levels_healed": first.levels_healed,
+        "notes": list(first.notes),
+    }
 
 
 __all__ = ["run_heal", "run_rest", "run_sheet", "sp_dict"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.orders import Action, Order
@@ -62,8 +62,9 @@ def sp_dict(character: Character) -> dict[str, int]:
 
 def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
     """A character as `expect.characters` lists it (F10, F11): health by level name (Master slots
-    numbered), AP next turn as things stand, statuses in force from the next turn, pips."""
-    from fappo_bot.rules.health import ap_next, level_name
+    numbered), AP next turn as things stand, statuses in force from the next turn, and the pips
+    filled where the pips option applies to the character (else None)."""
+    from fappo_bot.rules.health import ap_next, level_name, uses_pips
 
     return {
         "name": character.name,
@@ -73,7 +74,7 @@ def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
         "floating": character.floating,
         "ap_next": ap_next(character, config),
         "status": [s.kind.value for s in character.statuses],
-        "damage": character.pips,
+        "damage": character.pips if uses_pips(character, config) else None,
     }
 
 
@@ -143,9 +144,3 @@ def order_case_dict(order: Order) -> dict[str, Any]:
         out["passed"] = True
     return out
 
-
-def pools_dict(sp: dict[str, int]) -> dict[str, int]:
-    """An SP map with the floating pool last (for stable output)."""
-    return {k: v for k, v in sp.items() if k != FLOATING} | (
-        {FLOATING: sp[FLOATING]} if FLOATING in sp else {}
-    )
