@@ -114,6 +114,18 @@ class TranscriptSyntaxError(ValueError):
         super().__init__(f"{source}: cannot read the transcript:\n{lines}")
 
 
+#: commands that read a sheet: from a FILE given first, else from the body
+SHEET_COMMANDS: frozenset[str] = frozenset({"addchar", "sheet", "enemy", "group"})
+
+
+def takes_body(name: str, args: tuple[str, ...]) -> bool:
+    """Whether the command reads the following lines: a sheet command only without a FILE
+    (the file comes first: `/addchar kael.yaml --player alice`)."""
+    if name in SHEET_COMMANDS:
+        return not args or args[0].startswith("-")
+    return name in BODY_COMMANDS
+
+
 def _is_end(line: str) -> bool:
     """A block ends at a blank line or a lone "."; an assertion line also ends it (and stays)."""
     return line.strip() in {"", "."}
@@ -201,7 +213,7 @@ def parse_transcript(text: str) -> Transcript:
                 i += 1
                 result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
                 continue
-            if name in BODY_COMMANDS:
+            if takes_body(name, args):
                 while i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i]):
                     body.append(lines[i])
                     i += 1

@@ -1,0 +1,210 @@
+"""The local table's composition root and its two ways to play: a replayed script, or a prompt.
+
+`play(args)` builds the settings, upgrades the database (the table's games are ordinary games in
+it), wires the service layer over the storage's unit of work, and sits a `LocalTable` down in
+front of a rich console. Interactive input is read with the standard `input()` (readline line
+editing and history where the platform has it): a post or a command's body runs to a blank line
+or a lone `.`, exactly as in a transcript, and is parsed by the same transcript parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+
+from fappo_bot.console.runner import Replay, replay
+from fappo_bot.console.table import LocalTable, open_table
+from fappo_bot.console.transcript import (
+    StepKind,
+    TranscriptSyntaxError,
+    load_transcript,
+    parse_transcript,
+    split_command,
+    takes_body,
+)
+from fappo_bot.console.view import TableView
+
+HELP = """\
+Type a post exactly as in the channel; end it with a blank line or a lone '.'.
+  /as NAME              change seat (gm, a player, or a character's name)
+  /dm TEXT              a secret order (a DM to the bot), ended like a post
+  /help, /seats, /quit  this help, who sits where, leave the table
+GM commands (same names and options as the slash commands):
+  /newgame NAME [--players A B ...]   /addchar FILE --player P   /sheet FILE
+  /enemy FILE   /group FILE   /open   /calltime [MINUTES]   /extend MINUTES   /pause
+  /npc (orders block)   /pass [NAME]   /status   /review   /resolve (answers its questions)
+  /undo   /rest BREAK   /endscene BREAK   /endadventure [AWARD]   /edit N (block)   /delete N
+  /export FILE   /import FILE   /games   /use GAME
+Assertions (scripts): ?expect TEXT, ?expect-not TEXT
+"""
+
+
+def make_console(args: argparse.Namespace, file: TextIO | None = None) -> Console:
+    """A rich console honouring --width and --no-color (NO_COLOR is honoured by rich itself)."""
+    return Console(
+        file=file,
+        width=args.width,
+        no_color=bool(args.no_color),
+        color_system=None if args.no_color else "auto",
+        highlight=False,
+        soft_wrap=False,
+    )
+
+
+async def play(args: argparse.Namespace) -> int:
+    """`fappo-bot play`: replay a script and/or play at the prompt; the process exit code."""
+    from fappo_bot.console.command import EXAMPLE
+
+    console = make_console(args)
+    try:
+        table = await open_table(args)
+    except (OSError, ValueError) as exc:
+        console.print(f"fappo-bot play: {exc}", style="bold red", markup=False)
+        return 2
+    try:
+        script: Path | None = args.script
+        interactive = script is None or bool(args.interactive)
+        if script is None and (args.example or (args.game is None and await table.no_games())):
+            if args.example or _offer_example(console):
+                script, interactive = EXAMPLE, True
+        code = 0
+        if script is not None:
+            code = await run_script(table, script, console)
+            if code == 2:
+                return code
+        if args.game is not None:
+            shown = await table.use_game(args.game)
+            TableView(console, table.book).show(shown, table.seat)
+        if args.seat and script is None:
+            table.sit(args.seat)
+        if interactive:
+            await prompt_loop(table, console)
+        return code
+    finally:
+        await table.close()
+
+
+def _offer_example(console: Console) -> bool:
+    """Offer the example adventure on a fresh table (yes when stdin is not a terminal)."""
+    if not sys.stdin.isatty():
+        return True
+    console.print(
+        "No games here yet. Replay the example adventure (three heroes against goblins, rats "
+        "and a goblin lieutenant), then play on?",
+        markup=False,
+    )
+    try:
+        answer = input("[Y/n] ")
+    except EOFError:
+        return False
+    return answer.strip().casefold() in {"", "y", "yes"}
+
+
+async def run_script(table: LocalTable, path: Path, console: Console) -> int:
+    """Replay a transcript file; 0 when every step and assertion passed, 1 if not, 2 unreadable."""
+    try:
+        steps = load_transcript(path)
+    except TranscriptSyntaxError as exc:
+        console.print(str(exc), style="bold red", markup=False)
+        return 2
+    except OSError as exc:
+        console.print(f"cannot read the transcript {path}: {exc}", style="bold red", markup=False)
+        return 2
+    view = TableView(console, table.book, all_seats=True)
+    view.note(f"Replaying {path} ({len(steps)} steps); every seat's view is shown.")
+    outcome = await replay(table, steps, view)
+    _summary(console, path, outcome)
+    return 0 if outcome.ok else 1
+
+
+def _summary(console: Console, path: Path, outcome: Replay) -> None:
+    if outcome.ok:
+        console.print(
+            f"✓ {path}: {outcome.steps} steps, {outcome.assertions} assertions passed",
+            style="bold green",
+            markup=False,
+        )
+        return
+    console.print(
+        f"✗ {path}: {len(outcome.failures)} failure(s) in {outcome.steps} steps "
+        f"({outcome.assertions} assertions):",
+        style="bold red",
+        markup=False,
+    )
+    for failure in outcome.failures:
+        console.print(failure.report(), markup=False)
+
+
+def read_block(first: str, ask: Callable[[str], str]) -> str:
+    """The typed block that starts with `first`: a post or a body command runs to a blank line or
+    a lone `.`; `/post` runs to a lone `.`; any other command is one line."""
+    stripped = first.strip()
+    if stripped.startswith("/") and not stripped.startswith("//"):
+        name, args, _ = split_command(stripped)
+        if name == "post":
+            lines = [first]
+            while True:
+                line = ask("... ")
+                lines.append(line)
+                if line.strip() == ".":
+                    return "\n".join(lines)
+        if not takes_body(name, args):
+            return first
+    elif stripped.startswith(("?", ">", "#")):
+        return first
+    lines = [first]
+    while True:
+        line = ask("... ")
+        if line.strip() in {"", "."}:
+            return "\n".join(lines)
+        lines.append(line)
+
+
+async def prompt_loop(
+    table: LocalTable, console: Console, ask: Callable[[str], str] = input
+) -> None:
+    """Play at the prompt until /quit or end of input; each seat sees only its own."""
+    view = TableView(console, table.book)
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:  # pragma: no cover - not on every platform
+        pass
+    console.print(HELP, markup=False, style="dim")
+    while True:
+        question = table.question
+        try:
+            first = ask("answer> " if question else view.prompt(table.seat))
+        except EOFError:
+            console.print()
+            return
+        if not first.strip():
+            continue
+        if question is not None and not first.strip().startswith("/"):
+            text = "> " + first.strip().removeprefix(">").strip()
+        else:
+            try:
+                text = read_block(first, ask)
+            except EOFError:
+                return
+        if text.strip() in {"/quit", "/exit"}:
+            return
+        if text.strip() == "/help":
+            console.print(HELP, markup=False)
+            continue
+        parsed = parse_transcript(text)
+        if parsed.errors:
+            for error in parsed.errors:
+                view.failure(error.message)
+            continue
+        for step in parsed.steps:
+            if step.kind is StepKind.SEAT:
+                view.seat_change(table.sit(step.text))
+                continue
+            if step.kind in (StepKind.EXPECT, StepKind.EXPECT_NOT):
+                continue
+            view.show(await table.perform(step), table.seat)

@@ -1,0 +1,198 @@
+"""Table commands for games, seats and characters: /newgame, /addchar, /sheet, /enemy, /group,
+/games, /use, /seats. Each calls the use case its slash command calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
+from fappo_bot.console.table import (
+    TABLE_CHANNEL_PREFIX,
+    LocalTable,
+    TableError,
+    command,
+    command_parser,
+    slug,
+)
+from fappo_bot.console.transcript import Step
+from fappo_bot.service.records import CharacterKind, Role
+
+
+def _parse(step: Step, parser: Any) -> Any:
+    return parser.parse_args(list(step.args))
+
+
+@command("newgame")
+async def newgame(table: LocalTable, step: Step) -> list[Shown]:
+    """/newgame NAME [--players A B ...] [--gms G ...]: a new game; the current seat is its GM."""
+    parser = command_parser("newgame")
+    parser.add_argument("name", nargs="+")
+    parser.add_argument("--players", nargs="*", default=[])
+    parser.add_argument("--gms", nargs="*", default=[])
+    args = _parse(step, parser)
+    name = " ".join(args.name)
+    taken = {g.channel_key for g in await table.services.table_games()}
+    base = TABLE_CHANNEL_PREFIX + slug(name)
+    channel, n = base, 1
+    while channel in taken:
+        n += 1
+        channel = f"{base}-{n}"
+    view = await table.services.games.create(
+        channel_key=channel,
+        name=name,
+        creator=table.user,
+        gms=[seat_user_id(g) for g in args.gms],
+    )
+    for player in args.players:
+        await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
+    table.game_id = view.id
+    await table.refresh_seats()
+    players = ", ".join(seat_user_id(p) for p in args.players) or "none yet"
+    return [
+        Shown(
+            Kind.NOTICE,
+            f"new game: {view.name}",
+            f'"{view.name}" starts in {channel} (game {view.id}).\n'
+            f"GM: {', '.join(view.gms)}. Players: {players}.",
+        )
+    ]
+
+
+async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> list[Shown]:
+    from fappo_bot.adjudication.convert import CaseError, character_from_case
+    from fappo_bot.service.characters import NewCharacter
+
+    parser = command_parser(step.name)
+    parser.add_argument("file", nargs="?")
+    parser.add_argument("--player", default=None)
+    parser.add_argument("--count", type=int, default=None)
+    parser.add_argument("--unchecked", action="store_true")
+    args = _parse(step, parser)
+    game_id = table.need_game()
+    data = table.sheet_data(step, args.file)
+    if args.count is not None:
+        data["count"] = args.count
+    new: Any
+    if args.unchecked:
+        # an improvised character in the case-file format, not priced (the service lets only
+        # a GM add one)
+        try:
+            new = character_from_case(data)
+        except CaseError as exc:
+            raise TableError(f"The character cannot be read: {exc}") from exc
+    else:
+        new = NewCharacter.from_dict(data)
+    characters = table.services.characters
+    if kind is None:  # /enemy and /group: the service picks enemy or group by tier
+        check = await characters.add_enemy(game_id, table.user, new)
+    else:
+        owner = seat_user_id(args.player) if args.player else None
+        if owner is not None and owner != table.user:
+            await table.services.games.add_member(game_id, table.user, owner, Role.PLAYER)
+        check = await characters.create(game_id, table.user, new, owner=owner, kind=kind)
+    if not check.ok:
+        body = f"{new.name}'s sheet was not accepted:\n" + "\n".join(
+            f"  - {p}" for p in check.problems
+        )
+        return [Shown(Kind.ERROR, "sheet refused", body, only(table.seat))]
+    await table.refresh_seats()
+    made = check.character
+    who = f" (played by {made.owner})" if made.owner else ""
+    shown = [
+        Shown(
+            Kind.NOTICE,
+            f"{made.kind.value}: {made.name}",
+            f"{made.name}{who} joins the game.\n{describe(made.state)}",
+            # an enemy's sheet is the GM's secret; the players only learn that it is there
+            None if made.kind is CharacterKind.PC else table.gm_seats,
+        )
+    ]
+    if made.kind is not CharacterKind.PC:
+        shown.append(Shown(Kind.NOTICE, f"{made.kind.value}: {made.name}", f"{made.name} appears."))
+    return shown
+
+
+@command("addchar")
+async def addchar(table: LocalTable, step: Step) -> list[Shown]:
+    """/addchar FILE --player P: the GM adds a player's character (the sheet is checked, F1)."""
+    return await _add(table, step, CharacterKind.PC)
+
+
+@command("sheet")
+async def sheet(table: LocalTable, step: Step) -> list[Shown]:
+    """/sheet FILE: a player creates their own character (the sheet is checked, F1)."""
+    return await _add(table, step, CharacterKind.PC)
+
+
+@command("enemy", "group")
+async def enemy(table: LocalTable, step: Step) -> list[Shown]:
+    """/enemy FILE, /group FILE [--count N]: the GM adds an enemy or a nuisance/minion group."""
+    return await _add(table, step, None)
+
+
+def describe(character: Any) -> str:
+    """A one-paragraph sheet summary (traits with SP, skills, weapons, armor)."""
+    traits = ", ".join(f"{t.value} {sp}" for t, sp in character.traits.items()) or "none"
+    skills = ", ".join(f"{s} {r}" for s, r in character.skills.items()) or "none"
+    weapons = ", ".join(w.name for w in character.weapons) or "none"
+    parts = [f"{character.tier.value}"]
+    if character.count != 1:
+        parts.append(f"{character.count} creatures")
+    parts.append(f"{character.ap_base} AP")
+    lines = [
+        ", ".join(parts),
+        f"Traits (SP): {traits}" + (f"; floating {character.floating}" if character.floating else ""),
+        f"Skills: {skills}",
+        f"Weapons: {weapons}; armor {character.armor.name.lower()}",
+    ]
+    return "\n".join(lines)
+
+
+@command("games")
+async def games(table: LocalTable, step: Step) -> list[Shown]:
+    """/games: the games played at this table."""
+    found = await table.services.table_games()
+    if not found:
+        body = "No games yet: start one with /newgame NAME."
+    else:
+        body = "\n".join(
+            f"{'*' if g.id == table.game_id else ' '} {g.name}  ({g.channel_key}, game {g.id}, "
+            f"{g.status.value})"
+            for g in found
+        )
+    return [Shown(Kind.INFO, "games", body, only(table.seat))]
+
+
+@command("use")
+async def use(table: LocalTable, step: Step) -> list[Shown]:
+    """/use GAME: sit down at another game (its id, channel or name)."""
+    if not step.args:
+        raise TableError("/use needs a game: its id, channel or name (see /games).")
+    return await use_game(table, " ".join(step.args))
+
+
+async def use_game(table: LocalTable, key: str) -> list[Shown]:
+    """Make the game found by id, channel or name the current one."""
+    found = await table.services.table_games()
+    wanted = key.strip().casefold()
+    matches = [g for g in found if wanted in (g.id.casefold(), g.channel_key.casefold())]
+    matches = matches or [g for g in found if g.name.casefold() == wanted]
+    if not matches:
+        names = ", ".join(f'"{g.name}"' for g in found) or "none"
+        raise TableError(f'There is no game "{key}" at this table. Games: {names}.')
+    game = matches[-1]
+    table.game_id = game.id
+    await table.refresh_seats()
+    return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat))]
+
+
+@command("seats", "who")
+async def seats(table: LocalTable, step: Step) -> list[Shown]:
+    """/seats: who sits where, and which characters each seat plays."""
+    await table.refresh_seats()
+    lines = []
+    for seat in table.book.names():
+        mark = "*" if seat == table.seat else " "
+        role = "GM" if seat in table.gm_seats else "player"
+        lines.append(f"{mark} {table.book.label(seat)}  [{role}]")
+    return [Shown(Kind.INFO, "seats", "\n".join(lines), only(table.seat))]
