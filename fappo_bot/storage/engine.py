@@ -1,0 +1,102 @@
+"""The database engine: SQLite (embedded, the default) or PostgreSQL, both async.
+
+SQLite runs in WAL mode with foreign keys on and a busy timeout, and SQLAlchemy (not the sqlite3
+module) emits BEGIN, so a write unit of work can begin `BEGIN IMMEDIATE`: it takes the database's
+write lock at its first statement, and two resolutions of one turn queue up instead of both reading
+the open turn and failing at the upgrade to a write lock (SQLITE_BUSY_SNAPSHOT cannot be retried by
+the busy timeout). PostgreSQL runs at READ COMMITTED and locks rows with `SELECT ... FOR UPDATE`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from fappo_bot.settings import Settings
+
+#: execution option naming how a SQLite transaction begins: "DEFERRED" (reads) or "IMMEDIATE"
+SQLITE_BEGIN = "fappo_sqlite_begin"
+
+#: how long a SQLite writer waits for the write lock before giving up, in milliseconds
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def is_sqlite(engine: AsyncEngine) -> bool:
+    """Whether the engine talks to SQLite."""
+    return engine.dialect.name == "sqlite"
+
+
+def database_url(settings: Settings) -> URL:
+    """The async URL of the settings' database; the SQLite file's directory is created."""
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
+def create_engine(settings: Settings, **kwargs: Any) -> AsyncEngine:
+    """The engine of the settings' database (SQLite in `data_dir` unless `database.url` is set)."""
+    return create_engine_for_url(database_url(settings), echo=settings.database.echo, **kwargs)
+
+
+def create_engine_for_url(url: str | URL, *, echo: bool = False, **kwargs: Any) -> AsyncEngine:
+    """An async engine for `url`, configured for the unit of work's transactions and locks."""
+    url = make_url(url)
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        if url.drivername == "sqlite":
+            url = url.set(drivername="sqlite+aiosqlite")
+        engine = create_async_engine(url, echo=echo, **kwargs)
+        _configure_sqlite(engine)
+        return engine
+    if backend == "postgresql":
+        if url.drivername in {"postgresql", "postgres"}:
+            url = url.set(drivername="postgresql+asyncpg")
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_async_engine(url, echo=echo, **kwargs)
+    raise ValueError(
+        f"unsupported database {url.drivername!r}: use sqlite+aiosqlite:// or postgresql+asyncpg://"
+    )
+
+
+def writer(engine: AsyncEngine) -> AsyncEngine:
+    """The engine as a writer: on SQLite its transactions begin IMMEDIATE (the write lock)."""
+    if is_sqlite(engine):
+        return engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+    return engine
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # SQLAlchemy emits BEGIN itself (below); sqlite3 would begin lazily, at the first write.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+            if not _in_memory(engine.url):
+                cursor.execute("PRAGMA journal_mode = WAL")
+                # In WAL mode NORMAL survives a process crash (kill -9); only an OS crash or power
+                # loss can drop the last commits, never corrupt the file.
+                cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get(SQLITE_BEGIN, "DEFERRED")
+        if mode not in {"DEFERRED", "IMMEDIATE", "EXCLUSIVE"}:
+            raise ValueError(f"bad SQLite BEGIN mode {mode!r}")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _in_memory(url: URL) -> bool:
+    return not url.database or url.database == ":memory:" or "mode=memory" in str(url)

@@ -1,0 +1,415 @@
+"""Rows to and from the service's records. Rules values are JSON, validated by pydantic on load.
+
+Times go in as UTC (SQLite keeps no offset) and come out timezone-aware UTC, so a record read back
+equals the record written. Durations are exact microseconds.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.service.records import (
+    AuditEntry,
+    CharacterRecord,
+    Game,
+    LedgerEntry,
+    Membership,
+    OutboxMessage,
+    Post,
+    PostRevision,
+    Resolution,
+    Turn,
+)
+from fappo_bot.storage.tables import (
+    AuditRow,
+    CharacterRow,
+    GameRow,
+    LedgerRow,
+    MembershipRow,
+    OrderRow,
+    OutboxRow,
+    PostRevisionRow,
+    PostRow,
+    ResolutionRow,
+    TurnRow,
+)
+
+
+# ---- scalars ------------------------------------------------------------------------------------
+def to_db_time(value: datetime) -> datetime:
+    """A time as stored: UTC (naive times are taken to be UTC already)."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def opt_to_db_time(value: datetime | None) -> datetime | None:
+    return None if value is None else to_db_time(value)
+
+
+def from_db_time(value: datetime) -> datetime:
+    """A stored time as the service sees it: timezone-aware UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def opt_from_db_time(value: datetime | None) -> datetime | None:
+    return None if value is None else from_db_time(value)
+
+
+def _us(value: timedelta | None) -> int | None:
+    if value is None:
+        return None
+    return (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+
+
+def _td(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(microseconds=value)
+
+
+def _json(model: Any) -> Any:
+    return model.model_dump(mode="json")
+
+
+# ---- games --------------------------------------------------------------------------------------
+def game_values(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "channel_key": game.channel_key,
+        "guild_key": game.guild_key,
+        "name": game.name,
+        "ruleset": game.ruleset,
+        "rules": _json(game.rules),
+        "status": game.status.value,
+        "settings": _json(game.settings),
+        "created_at": to_db_time(game.created_at),
+        "version": game.version,
+    }
+
+
+def game_record(row: GameRow) -> Game:
+    return Game.model_validate(
+        {
+            "id": row.id,
+            "channel_key": row.channel_key,
+            "guild_key": row.guild_key,
+            "name": row.name,
+            "ruleset": row.ruleset,
+            "rules": row.rules,
+            "status": row.status,
+            "settings": row.settings,
+            "created_at": from_db_time(row.created_at),
+            "version": row.version,
+        }
+    )
+
+
+def membership_values(membership: Membership) -> dict[str, Any]:
+    return {
+        "game_id": membership.game_id,
+        "user_id": membership.user_id,
+        "role": membership.role.value,
+    }
+
+
+def membership_record(row: MembershipRow) -> Membership:
+    return Membership.model_validate(
+        {"game_id": row.game_id, "user_id": row.user_id, "role": row.role}
+    )
+
+
+# ---- characters ---------------------------------------------------------------------------------
+def character_values(character: CharacterRecord) -> dict[str, Any]:
+    return {
+        "id": character.id,
+        "game_id": character.game_id,
+        "name": character.name,
+        "name_key": character.name.casefold(),
+        "owner": character.owner,
+        "kind": character.kind.value,
+        "sheet": _json(character.sheet),
+        "state": _json(character.state),
+        "status": character.status.value,
+        "missed_turns": character.missed_turns,
+        "controller": character.controller,
+        "gm_controlled": character.gm_controlled,
+        "created_at": to_db_time(character.created_at),
+        "version": character.version,
+    }
+
+
+def character_record(row: CharacterRow) -> CharacterRecord:
+    return CharacterRecord.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "name": row.name,
+            "owner": row.owner,
+            "kind": row.kind,
+            "sheet": row.sheet,
+            "state": row.state,
+            "status": row.status,
+            "missed_turns": row.missed_turns,
+            "controller": row.controller,
+            "gm_controlled": row.gm_controlled,
+            "created_at": from_db_time(row.created_at),
+            "version": row.version,
+        }
+    )
+
+
+# ---- turns --------------------------------------------------------------------------------------
+def turn_values(turn: Turn) -> dict[str, Any]:
+    return {
+        "id": turn.id,
+        "game_id": turn.game_id,
+        "number": turn.number,
+        "status": turn.status.value,
+        "opened_at": to_db_time(turn.opened_at),
+        "closed_at": opt_to_db_time(turn.closed_at),
+        "deadline": opt_to_db_time(turn.deadline),
+        "paused": turn.paused,
+        "paused_remaining_us": _us(turn.paused_remaining),
+        "reminders_sent": turn.reminders_sent,
+        "alarm_at": opt_to_db_time(turn.alarm_at),
+        "pending": [_json(hit) for hit in turn.pending],
+        "npc_commitment": turn.npc_commitment,
+        "npc_sealed_at": opt_to_db_time(turn.npc_sealed_at),
+        "npc_salt": turn.npc_salt,
+        "npc_canonical": turn.npc_canonical,
+        "npc_revealed": turn.npc_revealed,
+        "gm_inputs": _json(turn.gm_inputs),
+        "gm_answers": dict(turn.gm_answers),
+        "version": turn.version,
+    }
+
+
+def turn_record(row: TurnRow) -> Turn:
+    return Turn.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "number": row.number,
+            "status": row.status,
+            "opened_at": from_db_time(row.opened_at),
+            "closed_at": opt_from_db_time(row.closed_at),
+            "deadline": opt_from_db_time(row.deadline),
+            "paused": row.paused,
+            "paused_remaining": _td(row.paused_remaining_us),
+            "reminders_sent": row.reminders_sent,
+            "alarm_at": opt_from_db_time(row.alarm_at),
+            "pending": [PendingHit.model_validate(hit) for hit in row.pending],
+            "npc_commitment": row.npc_commitment,
+            "npc_sealed_at": opt_from_db_time(row.npc_sealed_at),
+            "npc_salt": row.npc_salt,
+            "npc_canonical": row.npc_canonical,
+            "npc_revealed": row.npc_revealed,
+            "gm_inputs": row.gm_inputs,
+            "gm_answers": row.gm_answers,
+            "version": row.version,
+        }
+    )
+
+
+# ---- posts --------------------------------------------------------------------------------------
+def post_values(post: Post) -> dict[str, Any]:
+    return {
+        "id": post.id,
+        "game_id": post.game_id,
+        "turn_id": post.turn_id,
+        "author": post.author,
+        "channel_key": post.channel_key,
+        "message_key": post.message_key,
+        "secret": post.secret,
+        "revision": post.revision,
+        "deleted": post.deleted,
+        "created_at": to_db_time(post.created_at),
+        "updated_at": to_db_time(post.updated_at),
+        "reply_key": post.reply_key,
+        "version": post.version,
+    }
+
+
+def post_record(row: PostRow) -> Post:
+    return Post.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "turn_id": row.turn_id,
+            "author": row.author,
+            "channel_key": row.channel_key,
+            "message_key": row.message_key,
+            "secret": row.secret,
+            "revision": row.revision,
+            "deleted": row.deleted,
+            "created_at": from_db_time(row.created_at),
+            "updated_at": from_db_time(row.updated_at),
+            "reply_key": row.reply_key,
+            "version": row.version,
+        }
+    )
+
+
+def revision_rows(revision: PostRevision) -> tuple[PostRevisionRow, list[OrderRow]]:
+    row = PostRevisionRow(
+        post_id=revision.post_id,
+        number=revision.number,
+        text=revision.text,
+        ok=revision.ok,
+        problems=list(revision.problems),
+        reply=revision.reply,
+        created_at=to_db_time(revision.created_at),
+    )
+    orders = [
+        OrderRow(
+            post_id=revision.post_id,
+            revision=revision.number,
+            position=position,
+            actor=order.actor,
+            body=_json(order),
+        )
+        for position, order in enumerate(revision.orders)
+    ]
+    return row, orders
+
+
+def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevision:
+    ordered = sorted(orders, key=lambda order: order.position)
+    return PostRevision.model_validate(
+        {
+            "post_id": row.post_id,
+            "number": row.number,
+            "text": row.text,
+            "orders": [Order.model_validate(order.body) for order in ordered],
+            "ok": row.ok,
+            "problems": row.problems,
+            "reply": row.reply,
+            "created_at": from_db_time(row.created_at),
+        }
+    )
+
+
+# ---- resolutions and after ----------------------------------------------------------------------
+def resolution_values(resolution: Resolution) -> dict[str, Any]:
+    return {
+        "id": resolution.id,
+        "game_id": resolution.game_id,
+        "turn_id": resolution.turn_id,
+        "turn_number": resolution.turn_number,
+        "orders": [_json(order) for order in resolution.orders],
+        "gm_inputs": _json(resolution.gm_inputs),
+        "result": _json(resolution.result),
+        "state_before": _json(resolution.state_before),
+        "state_after": _json(resolution.state_after),
+        "characters_before": [_json(c) for c in resolution.characters_before],
+        "next_turn_id": resolution.next_turn_id,
+        "undone": resolution.undone,
+        "undone_at": opt_to_db_time(resolution.undone_at),
+        "created_at": to_db_time(resolution.created_at),
+    }
+
+
+def resolution_record(row: ResolutionRow) -> Resolution:
+    return Resolution.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "turn_id": row.turn_id,
+            "turn_number": row.turn_number,
+            "orders": row.orders,
+            "gm_inputs": row.gm_inputs,
+            "result": row.result,
+            "state_before": row.state_before,
+            "state_after": row.state_after,
+            "characters_before": row.characters_before,
+            "next_turn_id": row.next_turn_id,
+            "undone": row.undone,
+            "undone_at": opt_from_db_time(row.undone_at),
+            "created_at": from_db_time(row.created_at),
+        }
+    )
+
+
+def outbox_values(message: OutboxMessage) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "game_id": message.game_id,
+        "dest_kind": message.dest_kind.value,
+        "dest_key": message.dest_key,
+        "kind": message.kind,
+        "content": message.content,
+        "dedupe_key": message.dedupe_key,
+        "created_at": to_db_time(message.created_at),
+        "sent_at": opt_to_db_time(message.sent_at),
+        "attempts": message.attempts,
+        "last_error": message.last_error,
+    }
+
+
+def outbox_record(row: OutboxRow) -> OutboxMessage:
+    return OutboxMessage.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "dest_kind": row.dest_kind,
+            "dest_key": row.dest_key,
+            "kind": row.kind,
+            "content": row.content,
+            "dedupe_key": row.dedupe_key,
+            "created_at": from_db_time(row.created_at),
+            "sent_at": opt_from_db_time(row.sent_at),
+            "attempts": row.attempts,
+            "last_error": row.last_error,
+        }
+    )
+
+
+def audit_values(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "game_id": entry.game_id,
+        "actor": entry.actor,
+        "action": entry.action,
+        "detail": dict(entry.detail),
+        "at": to_db_time(entry.at),
+    }
+
+
+def audit_record(row: AuditRow) -> AuditEntry:
+    return AuditEntry.model_validate(
+        {
+            "id": row.id,
+            "game_id": row.game_id,
+            "actor": row.actor,
+            "action": row.action,
+            "detail": row.detail,
+            "at": from_db_time(row.at),
+        }
+    )
+
+
+def ledger_values(entry: LedgerEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "player": entry.player,
+        "game_id": entry.game_id,
+        "points": entry.points,
+        "reason": entry.reason,
+        "at": to_db_time(entry.at),
+    }
+
+
+def ledger_record(row: LedgerRow) -> LedgerEntry:
+    return LedgerEntry.model_validate(
+        {
+            "id": row.id,
+            "player": row.player,
+            "game_id": row.game_id,
+            "points": row.points,
+            "reason": row.reason,
+            "at": from_db_time(row.at),
+        }
+    )

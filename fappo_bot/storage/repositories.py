@@ -1,0 +1,416 @@
+"""SQLAlchemy repositories: the ports of `fappo_bot.service.ports` over one `AsyncSession`.
+
+Writes go through ORM rows in the session, so the session's identity map never holds a stale row:
+`update` loads the row (usually from the identity map), checks the version the service expects,
+and assigns the new values; the UPDATE at flush is `WHERE id = ? AND version = <read>`, so a change
+committed by somebody else in between fails the flush (StaleVersion) instead of being overwritten.
+`add` flushes at once, so a unique key clash is a Conflict at the call, not at commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from fappo_bot.service.errors import NotFound, StaleVersion
+from fappo_bot.service.records import (
+    AuditEntry,
+    CharacterRecord,
+    Game,
+    GameStatus,
+    LedgerEntry,
+    Membership,
+    OutboxMessage,
+    Post,
+    PostRevision,
+    Resolution,
+    Role,
+    Turn,
+    TurnStatus,
+)
+from fappo_bot.storage import mappers as m
+from fappo_bot.storage.errors import STALE_MESSAGE, database_errors
+from fappo_bot.storage.tables import (
+    AuditRow,
+    Base,
+    CharacterRow,
+    GameRow,
+    LedgerRow,
+    MembershipRow,
+    OrderRow,
+    OutboxRow,
+    PostRevisionRow,
+    PostRow,
+    ResolutionRow,
+    TurnRow,
+)
+
+
+class _Repository:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def _add(self, *rows: Base) -> None:
+        async with database_errors():
+            self._session.add_all(rows)
+            await self._session.flush()
+
+    async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
+        async with database_errors():
+            row = await self._session.get(row_type, values["id"])
+        if row is None:
+            raise NotFound(f"That {what} does not exist (any more).")
+        if row.version != values["version"] - 1:
+            raise StaleVersion(STALE_MESSAGE)
+        for name, value in values.items():
+            if name != "id":
+                setattr(row, name, value)
+
+    async def _get(self, row_type: type[Any], key: Any) -> Any:
+        async with database_errors():
+            return await self._session.get(row_type, key)
+
+    async def _rows(self, statement: Any) -> Sequence[Any]:
+        async with database_errors():
+            return (await self._session.scalars(statement)).all()
+
+    async def _first(self, statement: Any) -> Any:
+        async with database_errors():
+            return (await self._session.scalars(statement.limit(1))).first()
+
+
+class SqlGames(_Repository):
+    async def add(self, game: Game) -> None:
+        await self._add(GameRow(**m.game_values(game)))
+
+    async def get(self, game_id: str) -> Game | None:
+        row = await self._get(GameRow, game_id)
+        return None if row is None else m.game_record(row)
+
+    async def by_channel(self, channel_key: str) -> Game | None:
+        row = await self._first(select(GameRow).where(GameRow.channel_key == channel_key))
+        return None if row is None else m.game_record(row)
+
+    async def update(self, game: Game) -> None:
+        await self._update(GameRow, m.game_values(game), "game")
+
+    async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
+        statement = select(GameRow).order_by(GameRow.created_at, GameRow.id)
+        if status is not None:
+            statement = statement.where(GameRow.status == status.value)
+        return [m.game_record(row) for row in await self._rows(statement)]
+
+
+class SqlMembers(_Repository):
+    async def add(self, membership: Membership) -> None:
+        key = (membership.game_id, membership.user_id, membership.role.value)
+        if await self._get(MembershipRow, key) is None:
+            await self._add(MembershipRow(**m.membership_values(membership)))
+
+    async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
+        row = await self._get(MembershipRow, (game_id, user_id, role.value))
+        if row is None:
+            return False
+        async with database_errors():
+            await self._session.delete(row)
+            await self._session.flush()
+        return True
+
+    async def list(self, game_id: str) -> Sequence[Membership]:
+        statement = (
+            select(MembershipRow)
+            .where(MembershipRow.game_id == game_id)
+            .order_by(MembershipRow.role, MembershipRow.user_id)
+        )
+        return [m.membership_record(row) for row in await self._rows(statement)]
+
+    async def games_of(self, user_id: str) -> Sequence[Membership]:
+        statement = (
+            select(MembershipRow)
+            .where(MembershipRow.user_id == user_id)
+            .order_by(MembershipRow.game_id, MembershipRow.role)
+        )
+        return [m.membership_record(row) for row in await self._rows(statement)]
+
+
+class SqlCharacters(_Repository):
+    async def add(self, character: CharacterRecord) -> None:
+        await self._add(CharacterRow(**m.character_values(character)))
+
+    async def get(self, character_id: str) -> CharacterRecord | None:
+        row = await self._get(CharacterRow, character_id)
+        return None if row is None else m.character_record(row)
+
+    async def by_name(self, game_id: str, name: str) -> CharacterRecord | None:
+        statement = select(CharacterRow).where(
+            CharacterRow.game_id == game_id, CharacterRow.name_key == name.casefold()
+        )
+        row = await self._first(statement)
+        return None if row is None else m.character_record(row)
+
+    async def list(self, game_id: str) -> Sequence[CharacterRecord]:
+        statement = (
+            select(CharacterRow)
+            .where(CharacterRow.game_id == game_id)
+            .order_by(CharacterRow.created_at, CharacterRow.id)
+        )
+        return [m.character_record(row) for row in await self._rows(statement)]
+
+    async def update(self, character: CharacterRecord) -> None:
+        await self._update(CharacterRow, m.character_values(character), "character")
+
+
+class SqlTurns(_Repository):
+    async def add(self, turn: Turn) -> None:
+        await self._add(TurnRow(**m.turn_values(turn)))
+
+    async def get(self, turn_id: str) -> Turn | None:
+        row = await self._get(TurnRow, turn_id)
+        return None if row is None else m.turn_record(row)
+
+    async def latest(self, game_id: str) -> Turn | None:
+        statement = (
+            select(TurnRow)
+            .where(TurnRow.game_id == game_id, TurnRow.status != TurnStatus.VOID.value)
+            .order_by(TurnRow.number.desc(), TurnRow.opened_at.desc())
+        )
+        row = await self._first(statement)
+        return None if row is None else m.turn_record(row)
+
+    async def list(self, game_id: str) -> Sequence[Turn]:
+        statement = (
+            select(TurnRow)
+            .where(TurnRow.game_id == game_id)
+            .order_by(TurnRow.number, TurnRow.opened_at)
+        )
+        return [m.turn_record(row) for row in await self._rows(statement)]
+
+    async def update(self, turn: Turn) -> None:
+        await self._update(TurnRow, m.turn_values(turn), "turn")
+
+    async def due(self, now: datetime) -> Sequence[Turn]:
+        statement = (
+            select(TurnRow)
+            .where(
+                TurnRow.status == TurnStatus.OPEN.value,
+                TurnRow.paused.is_(False),
+                TurnRow.alarm_at.is_not(None),
+                TurnRow.alarm_at <= m.to_db_time(now),
+            )
+            .order_by(TurnRow.alarm_at, TurnRow.id)
+        )
+        return [m.turn_record(row) for row in await self._rows(statement)]
+
+    async def lock(self, turn_id: str) -> Turn:
+        """The turn as committed now, locked (FOR UPDATE on PostgreSQL) until the transaction ends.
+
+        On SQLite the unit of work's `BEGIN IMMEDIATE` holds the database's write lock already.
+        """
+        statement = (
+            select(TurnRow).where(TurnRow.id == turn_id).execution_options(populate_existing=True)
+        )
+        if self._session.bind is not None and self._session.bind.dialect.name == "postgresql":
+            statement = statement.with_for_update()
+        row = await self._first(statement)
+        if row is None:
+            raise NotFound("That turn does not exist (any more).")
+        return m.turn_record(row)
+
+
+class SqlPosts(_Repository):
+    async def add(self, post: Post, revision: PostRevision) -> None:
+        revision_row, order_rows = m.revision_rows(revision)
+        await self._add(PostRow(**m.post_values(post)), revision_row, *order_rows)
+
+    async def get(self, post_id: str) -> Post | None:
+        row = await self._get(PostRow, post_id)
+        return None if row is None else m.post_record(row)
+
+    async def by_message(self, channel_key: str, message_key: str) -> Post | None:
+        statement = select(PostRow).where(
+            PostRow.channel_key == channel_key, PostRow.message_key == message_key
+        )
+        row = await self._first(statement)
+        return None if row is None else m.post_record(row)
+
+    async def update(self, post: Post) -> None:
+        await self._update(PostRow, m.post_values(post), "post")
+
+    async def add_revision(self, revision: PostRevision) -> None:
+        revision_row, order_rows = m.revision_rows(revision)
+        await self._add(revision_row, *order_rows)
+
+    async def revisions(self, post_id: str) -> Sequence[PostRevision]:
+        revisions = await self._rows(
+            select(PostRevisionRow)
+            .where(PostRevisionRow.post_id == post_id)
+            .order_by(PostRevisionRow.number)
+        )
+        orders = await self._rows(
+            select(OrderRow)
+            .where(OrderRow.post_id == post_id)
+            .order_by(OrderRow.revision, OrderRow.position)
+        )
+        by_revision: dict[int, list[OrderRow]] = {}
+        for order in orders:
+            by_revision.setdefault(order.revision, []).append(order)
+        return [m.revision_record(row, by_revision.get(row.number, [])) for row in revisions]
+
+    async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
+        statement = (
+            select(PostRow)
+            .where(PostRow.turn_id == turn_id)
+            .order_by(PostRow.created_at, PostRow.id)
+        )
+        if not include_deleted:
+            statement = statement.where(PostRow.deleted.is_(False))
+        return [m.post_record(row) for row in await self._rows(statement)]
+
+    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+        newest = and_(
+            PostRevisionRow.post_id == PostRow.id, PostRevisionRow.number == PostRow.revision
+        )
+        live = (PostRow.turn_id == turn_id, PostRow.deleted.is_(False))
+        async with database_errors():
+            pairs = (
+                await self._session.execute(
+                    select(PostRow, PostRevisionRow)
+                    .join(PostRevisionRow, newest)
+                    .where(*live)
+                    .order_by(PostRow.updated_at, PostRow.id)
+                )
+            ).all()
+            orders = (
+                await self._session.scalars(
+                    select(OrderRow)
+                    .join(
+                        PostRow,
+                        and_(OrderRow.post_id == PostRow.id, OrderRow.revision == PostRow.revision),
+                    )
+                    .where(*live)
+                )
+            ).all()
+        by_post: dict[str, list[OrderRow]] = {}
+        for order in orders:
+            by_post.setdefault(order.post_id, []).append(order)
+        return [
+            (m.post_record(post), m.revision_record(revision, by_post.get(post.id, [])))
+            for post, revision in pairs
+        ]
+
+
+class SqlResolutions(_Repository):
+    async def add(self, resolution: Resolution) -> None:
+        await self._add(ResolutionRow(**m.resolution_values(resolution)))
+
+    async def get(self, resolution_id: str) -> Resolution | None:
+        row = await self._get(ResolutionRow, resolution_id)
+        return None if row is None else m.resolution_record(row)
+
+    async def for_turn(self, turn_id: str) -> Resolution | None:
+        statement = (
+            select(ResolutionRow)
+            .where(ResolutionRow.turn_id == turn_id, ResolutionRow.undone.is_(False))
+            .order_by(ResolutionRow.created_at.desc(), ResolutionRow.id.desc())
+        )
+        row = await self._first(statement)
+        return None if row is None else m.resolution_record(row)
+
+    async def latest(self, game_id: str) -> Resolution | None:
+        statement = (
+            select(ResolutionRow)
+            .where(ResolutionRow.game_id == game_id, ResolutionRow.undone.is_(False))
+            .order_by(ResolutionRow.created_at.desc(), ResolutionRow.turn_number.desc())
+        )
+        row = await self._first(statement)
+        return None if row is None else m.resolution_record(row)
+
+    async def mark_undone(self, resolution_id: str, at: datetime) -> None:
+        row = await self._get(ResolutionRow, resolution_id)
+        if row is None:
+            raise NotFound("That resolution does not exist.")
+        row.undone = True
+        row.undone_at = m.to_db_time(at)
+
+
+class SqlOutbox(_Repository):
+    async def add(self, message: OutboxMessage) -> bool:
+        values = m.outbox_values(message)
+        dialect = self._session.bind.dialect.name if self._session.bind is not None else ""
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        statement = (
+            insert(OutboxRow).values(**values).on_conflict_do_nothing(index_elements=["dedupe_key"])
+        )
+        async with database_errors():
+            result = await self._session.execute(statement)
+        assert isinstance(result, CursorResult)
+        return result.rowcount == 1
+
+    async def get(self, message_id: str) -> OutboxMessage | None:
+        row = await self._get(OutboxRow, message_id)
+        return None if row is None else m.outbox_record(row)
+
+    async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
+        statement = (
+            select(OutboxRow)
+            .where(OutboxRow.sent_at.is_(None))
+            .order_by(OutboxRow.created_at, OutboxRow.id)
+            .limit(limit)
+        )
+        return [m.outbox_record(row) for row in await self._rows(statement)]
+
+    async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
+        statement = (
+            select(OutboxRow)
+            .where(OutboxRow.game_id == game_id)
+            .order_by(OutboxRow.created_at, OutboxRow.id)
+        )
+        return [m.outbox_record(row) for row in await self._rows(statement)]
+
+    async def mark_sent(self, message_id: str, at: datetime) -> None:
+        row = await self._message(message_id)
+        if row.sent_at is None:  # the first delivery's time stays
+            row.sent_at = m.to_db_time(at)
+
+    async def mark_failed(self, message_id: str, error: str) -> None:
+        row = await self._message(message_id)
+        row.attempts += 1
+        row.last_error = error
+
+    async def _message(self, message_id: str) -> OutboxRow:
+        row = await self._get(OutboxRow, message_id)
+        if row is None:
+            raise NotFound("That message is not in the outbox.")
+        assert isinstance(row, OutboxRow)
+        return row
+
+
+class SqlAudit(_Repository):
+    async def add(self, entry: AuditEntry) -> None:
+        await self._add(AuditRow(**m.audit_values(entry)))
+
+    async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
+        statement = select(AuditRow).where(AuditRow.game_id == game_id)
+        if limit:
+            newest = statement.order_by(AuditRow.at.desc(), AuditRow.id.desc()).limit(limit)
+            return [m.audit_record(row) for row in reversed(await self._rows(newest))]
+        statement = statement.order_by(AuditRow.at, AuditRow.id)
+        return [m.audit_record(row) for row in await self._rows(statement)]
+
+
+class SqlLedger(_Repository):
+    async def add(self, entry: LedgerEntry) -> None:
+        await self._add(LedgerRow(**m.ledger_values(entry)))
+
+    async def for_player(self, player: str) -> Sequence[LedgerEntry]:
+        statement = (
+            select(LedgerRow).where(LedgerRow.player == player).order_by(LedgerRow.at, LedgerRow.id)
+        )
+        return [m.ledger_record(row) for row in await self._rows(statement)]

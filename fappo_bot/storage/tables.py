@@ -1,0 +1,289 @@
+"""The tables: SQLAlchemy 2.0 typed ORM rows. They never leave `fappo_bot.storage`.
+
+Relational columns carry what is queried, joined, constrained or indexed; the rules values
+(`Character`, `Order`, `TurnResult`, `TurnState`, `RulesConfig`, `GMInputs`, ...) are JSON documents
+validated through their pydantic models on load (`fappo_bot.storage.mappers`). Times are stored in
+UTC. Rows that are updated in place carry `version` for the optimistic check: the ORM's version
+counter, with the new value chosen by the service (`version_id_generator=False`), so every UPDATE is
+`... WHERE id = ? AND version = <the version read>`.
+
+Any change here needs a migration: `tests/storage/test_migrations.py` compares these tables with
+the migrations on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+#: deterministic constraint names, the same on every database (alembic needs them to drop them)
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID = String(64)
+KEY = String(100)
+TIME = DateTime(timezone=True)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every row; its metadata is the schema alembic compares against."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: TIME}
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    channel_key: Mapped[str] = mapped_column(KEY, unique=True)
+    guild_key: Mapped[str | None] = mapped_column(KEY)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index(None, "status", "created_at", "id"),)
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class MembershipRow(Base):
+    __tablename__ = "memberships"
+
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(KEY, primary_key=True)
+    role: Mapped[str] = mapped_column(String(20), primary_key=True)
+
+    __table_args__ = (Index(None, "user_id", "game_id"),)
+
+
+class CharacterRow(Base):
+    __tablename__ = "characters"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    #: name.casefold(): names are unique per game whatever their case
+    name_key: Mapped[str] = mapped_column(String(200))
+    owner: Mapped[str | None] = mapped_column(KEY)
+    kind: Mapped[str] = mapped_column(String(20))
+    #: Character as approved (JSON), and the current rules state (JSON)
+    sheet: Mapped[dict[str, Any]]
+    state: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(20))
+    missed_turns: Mapped[int] = mapped_column(Integer)
+    controller: Mapped[str | None] = mapped_column(KEY)
+    gm_controlled: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "name_key"),
+        Index(None, "game_id", "created_at", "id"),
+        Index(None, "owner"),
+    )
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class TurnRow(Base):
+    __tablename__ = "turns"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20))
+    opened_at: Mapped[datetime]
+    closed_at: Mapped[datetime | None]
+    deadline: Mapped[datetime | None]
+    paused: Mapped[bool] = mapped_column(Boolean)
+    #: time left on a paused deadline, in microseconds (exact, and the same on every database)
+    paused_remaining_us: Mapped[int | None] = mapped_column(BigInteger)
+    reminders_sent: Mapped[int] = mapped_column(Integer)
+    alarm_at: Mapped[datetime | None]
+    #: PendingHit list (JSON)
+    pending: Mapped[list[Any]]
+    npc_commitment: Mapped[str | None] = mapped_column(String(64))
+    npc_sealed_at: Mapped[datetime | None]
+    npc_salt: Mapped[str | None] = mapped_column(String(128))
+    npc_canonical: Mapped[str | None] = mapped_column(Text)
+    npc_revealed: Mapped[bool] = mapped_column(Boolean)
+    gm_inputs: Mapped[dict[str, Any]]
+    gm_answers: Mapped[dict[str, Any]]
+    version: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        # a turn number once per game among turns that are not void: undo voids the turn it
+        # opened, and the turn is opened again under the same number
+        Index(
+            "uq_turns_game_id_number",
+            "game_id",
+            "number",
+            unique=True,
+            sqlite_where=text("status <> 'void'"),
+            postgresql_where=text("status <> 'void'"),
+        ),
+        # the scheduler's query: open, unpaused turns whose alarm is due
+        Index(None, "status", "paused", "alarm_at"),
+    )
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class PostRow(Base):
+    __tablename__ = "posts"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    turn_id: Mapped[str] = mapped_column(ID, ForeignKey("turns.id"))
+    author: Mapped[str] = mapped_column(KEY)
+    channel_key: Mapped[str] = mapped_column(KEY)
+    message_key: Mapped[str] = mapped_column(KEY)
+    secret: Mapped[bool] = mapped_column(Boolean)
+    #: the newest revision's number
+    revision: Mapped[int] = mapped_column(Integer)
+    deleted: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    reply_key: Mapped[str | None] = mapped_column(KEY)
+    version: Mapped[int] = mapped_column(Integer)
+    #: never loaded (lazy="raise"): declared so a flush inserts a post before its revisions
+    revisions: Mapped[list[PostRevisionRow]] = relationship(lazy="raise")
+
+    __table_args__ = (
+        UniqueConstraint("channel_key", "message_key"),
+        Index(None, "turn_id", "created_at", "id"),
+    )
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class PostRevisionRow(Base):
+    __tablename__ = "post_revisions"
+
+    post_id: Mapped[str] = mapped_column(ID, ForeignKey("posts.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    ok: Mapped[bool] = mapped_column(Boolean)
+    #: the problems reported to the player (list of strings, JSON)
+    problems: Mapped[list[Any]]
+    reply: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    #: never loaded: declared so a flush inserts a revision before its orders
+    orders: Mapped[list[OrderRow]] = relationship(lazy="raise")
+
+
+class OrderRow(Base):
+    """One order of one post revision (the orders of a turn follow each post's newest revision)."""
+
+    __tablename__ = "orders"
+
+    post_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    revision: Mapped[int] = mapped_column(Integer, primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[str] = mapped_column(String(200))
+    #: the Order (JSON)
+    body: Mapped[dict[str, Any]]
+
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["post_id", "revision"], ["post_revisions.post_id", "post_revisions.number"]
+        ),
+    )
+
+
+class ResolutionRow(Base):
+    __tablename__ = "resolutions"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    turn_id: Mapped[str] = mapped_column(ID, ForeignKey("turns.id"))
+    turn_number: Mapped[int] = mapped_column(Integer)
+    #: the orders resolved, the GM inputs, the TurnResult, the states around it (JSON)
+    orders: Mapped[list[Any]]
+    gm_inputs: Mapped[dict[str, Any]]
+    result: Mapped[dict[str, Any]]
+    state_before: Mapped[dict[str, Any]]
+    state_after: Mapped[dict[str, Any]]
+    #: every CharacterRecord as it was before (restored by undo)
+    characters_before: Mapped[list[Any]]
+    next_turn_id: Mapped[str | None] = mapped_column(ID)
+    undone: Mapped[bool] = mapped_column(Boolean)
+    undone_at: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+
+    __table_args__ = (
+        Index(None, "turn_id", "undone"),
+        Index(None, "game_id", "undone", "created_at"),
+    )
+
+
+class OutboxRow(Base):
+    __tablename__ = "outbox"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(ID, ForeignKey("games.id"))
+    dest_kind: Mapped[str] = mapped_column(String(20))
+    dest_key: Mapped[str] = mapped_column(KEY)
+    kind: Mapped[str] = mapped_column(String(40))
+    content: Mapped[str] = mapped_column(Text)
+    #: the same logical message is queued once; adapters deliver each key exactly once
+    dedupe_key: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        # pending(): WHERE sent_at IS NULL ORDER BY created_at, id
+        Index(None, "sent_at", "created_at", "id"),
+        Index(None, "game_id", "created_at", "id"),
+    )
+
+
+class AuditRow(Base):
+    __tablename__ = "audit_log"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(ID, ForeignKey("games.id"))
+    actor: Mapped[str] = mapped_column(KEY)
+    action: Mapped[str] = mapped_column(String(80))
+    detail: Mapped[dict[str, Any]]
+    at: Mapped[datetime]
+
+    __table_args__ = (Index(None, "game_id", "at", "id"),)
+
+
+class LedgerRow(Base):
+    __tablename__ = "ledger"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    player: Mapped[str] = mapped_column(KEY)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    points: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime]
+
+    __table_args__ = (Index(None, "player", "at", "id"),)

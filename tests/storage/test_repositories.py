@@ -1,0 +1,290 @@
+"""The SQL repositories keep the contract of `fappo_bot.service.ports`, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
+from fappo_bot.service.records import GameStatus, Membership, Role, TurnStatus
+
+from . import records as r
+
+
+async def _seed(uow_factory, *, turn: bool = True) -> None:
+    async with uow_factory() as uow:
+        await uow.games.add(r.game())
+        await uow.characters.add(r.character())
+        if turn:
+            await uow.turns.add(r.turn())
+        await uow.commit()
+
+
+async def test_every_record_reads_back_equal_to_what_was_written(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        await uow.members.add(Membership(game_id="g1", user_id="user-1", role=Role.GM))
+        await uow.posts.add(r.post(), r.revision())
+        await uow.resolutions.add(r.resolution())
+        assert await uow.outbox.add(r.message())
+        await uow.audit.add(r.audit())
+        await uow.ledger.add(r.ledger())
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.games.get("g1") == r.game()
+        assert await uow.games.by_channel("chan-1") == r.game()
+        assert await uow.characters.get("c1") == r.character()
+        assert await uow.turns.get("t1") == r.turn()
+        assert await uow.posts.get("p1") == r.post()
+        assert await uow.posts.revisions("p1") == [r.revision()]
+        assert await uow.resolutions.get("r1") == r.resolution()
+        assert await uow.outbox.get("o1") == r.message()
+        assert await uow.audit.list("g1") == [r.audit()]
+        assert await uow.ledger.for_player("user-1") == [r.ledger()]
+        assert await uow.members.list("g1") == [
+            Membership(game_id="g1", user_id="user-1", role=Role.GM)
+        ]
+
+
+async def test_nothing_is_visible_before_commit_and_leaving_rolls_back(uow_factory):
+    async with uow_factory() as uow:
+        await uow.games.add(r.game())
+        async with uow_factory.reader() as other:
+            assert await other.games.get("g1") is None
+    async with uow_factory() as uow:
+        assert await uow.games.get("g1") is None
+
+
+async def test_update_checks_the_version(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        game = await uow.games.get("g1")
+        await uow.games.update(game.model_copy(update={"name": "Renamed", "version": 1}))
+        await uow.commit()
+    async with uow_factory() as uow:
+        stale = r.game().model_copy(update={"name": "Lost update", "version": 1})
+        with pytest.raises(StaleVersion):
+            await uow.games.update(stale)
+        with pytest.raises(NotFound):
+            await uow.games.update(r.game(id="nope", version=1))
+    async with uow_factory() as uow:
+        assert (await uow.games.get("g1")).name == "Renamed"
+
+
+async def test_a_change_committed_in_between_makes_the_commit_stale(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as first:
+        record = await first.characters.get("c1")
+        await first.characters.update(record.model_copy(update={"missed_turns": 1, "version": 1}))
+        await first.commit()
+    # the service read version 1 earlier, but version 2 was committed meanwhile
+    async with uow_factory() as racer:
+        current = await racer.characters.get("c1")
+        await racer.characters.update(current.model_copy(update={"version": 2}))
+        await racer.commit()
+    async with uow_factory() as uow:
+        with pytest.raises(StaleVersion):
+            await uow.characters.update(record.model_copy(update={"version": 2}))
+
+
+async def test_unique_keys_raise_conflict(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict, match="channel already has a game"):
+            await uow.games.add(r.game(id="g2"))
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict, match="character with that name"):
+            await uow.characters.add(r.character(id="c2", name="ARIA"))
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict):
+            await uow.turns.add(r.turn(id="t2", number=1))
+    async with uow_factory() as uow:
+        await uow.posts.add(r.post(), r.revision())
+        await uow.commit()
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict, match="already recorded as a post"):
+            await uow.posts.add(r.post(id="p2"), r.revision(post_id="p2"))
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict):
+            await uow.posts.add_revision(r.revision())
+
+
+async def test_a_void_turn_frees_its_number(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        turn = await uow.turns.get("t1")
+        await uow.turns.update(turn.model_copy(update={"status": TurnStatus.VOID, "version": 1}))
+        await uow.turns.add(r.turn(id="t1b", number=1, opened_at=r.at(5)))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert (await uow.turns.latest("g1")).id == "t1b"
+        assert [t.id for t in await uow.turns.list("g1")] == ["t1", "t1b"]
+
+
+async def test_character_names_are_found_whatever_their_case(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        assert (await uow.characters.by_name("g1", "aRIA")).id == "c1"
+        assert await uow.characters.by_name("g1", "Bob") is None
+        assert await uow.characters.by_name("other", "Aria") is None
+
+
+async def test_games_list_by_status_oldest_first(uow_factory):
+    async with uow_factory() as uow:
+        await uow.games.add(r.game(id="g2", channel="c2", created_at=r.at(5)))
+        await uow.games.add(r.game(id="g1", channel="c1", created_at=r.at(1)))
+        await uow.games.add(
+            r.game(id="g3", channel="c3", created_at=r.at(3), status=GameStatus.ENDED)
+        )
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert [g.id for g in await uow.games.list()] == ["g1", "g3", "g2"]
+        assert [g.id for g in await uow.games.list(GameStatus.ACTIVE)] == ["g1", "g2"]
+
+
+async def test_memberships_are_idempotent_and_removable(uow_factory):
+    await _seed(uow_factory)
+    gm = Membership(game_id="g1", user_id="u2", role=Role.GM)
+    player = Membership(game_id="g1", user_id="u2", role=Role.PLAYER)
+    async with uow_factory() as uow:
+        await uow.members.add(player)
+        await uow.members.add(gm)
+        await uow.members.add(gm)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.members.list("g1") == [gm, player]
+        assert await uow.members.games_of("u2") == [gm, player]
+        assert await uow.members.remove("g1", "u2", Role.GM)
+        assert not await uow.members.remove("g1", "u2", Role.GM)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.members.list("g1") == [player]
+
+
+async def test_due_turns_are_open_unpaused_and_alarmed(uow_factory):
+    await _seed(uow_factory, turn=False)
+    async with uow_factory() as uow:
+        await uow.turns.add(r.turn(id="a", number=1, alarm_at=r.at(30)))
+        await uow.turns.add(r.turn(id="b", number=2, alarm_at=r.at(10)))
+        await uow.turns.add(r.turn(id="c", number=3, alarm_at=r.at(5), paused=True))
+        await uow.turns.add(r.turn(id="d", number=4, alarm_at=r.at(5), status=TurnStatus.CLOSED))
+        await uow.turns.add(r.turn(id="e", number=5, alarm_at=None))
+        await uow.turns.add(r.turn(id="f", number=6, alarm_at=r.at(90)))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert [t.id for t in await uow.turns.due(r.at(30))] == ["b", "a"]
+
+
+async def test_orders_follow_the_newest_revision(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        await uow.posts.add(r.post(), r.revision())
+        await uow.posts.add(
+            r.post(id="p2", message="m2", updated_at=r.at(1)),
+            r.revision(post_id="p2", orders=(r.order("Bob"),)),
+        )
+        await uow.posts.add(r.post(id="p3", message="m3", deleted=True), r.revision(post_id="p3"))
+        await uow.commit()
+    async with uow_factory() as uow:
+        post = await uow.posts.get("p1")
+        newer = r.revision(number=2, orders=(r.order(ap=1), r.order("Aria's horse", ap=2)))
+        await uow.posts.add_revision(newer)
+        await uow.posts.update(
+            post.model_copy(update={"revision": 2, "version": 1, "updated_at": r.at(9)})
+        )
+        await uow.commit()
+    async with uow_factory() as uow:
+        latest = await uow.posts.latest_revisions("t1")
+        assert [(p.id, rev.number) for p, rev in latest] == [("p2", 1), ("p1", 2)]
+        assert latest[1][1] == newer
+        assert [rev.number for rev in await uow.posts.revisions("p1")] == [1, 2]
+        assert [p.id for p in await uow.posts.list("t1")] == ["p1", "p2"]
+        assert [p.id for p in await uow.posts.list("t1", include_deleted=True)] == [
+            "p1",
+            "p2",
+            "p3",
+        ]
+
+
+async def test_a_refused_post_keeps_its_text_and_no_orders(uow_factory):
+    await _seed(uow_factory)
+    refused = r.revision(orders=())
+    async with uow_factory() as uow:
+        await uow.posts.add(r.post(), refused)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.posts.revisions("p1") == [refused]
+
+
+async def test_resolutions_for_turn_latest_and_undo(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        await uow.resolutions.add(r.resolution())
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert (await uow.resolutions.for_turn("t1")).id == "r1"
+        assert (await uow.resolutions.latest("g1")).id == "r1"
+        await uow.resolutions.mark_undone("r1", r.at(20))
+        with pytest.raises(NotFound):
+            await uow.resolutions.mark_undone("nope", r.at(20))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.resolutions.for_turn("t1") is None
+        assert await uow.resolutions.latest("g1") is None
+        undone = await uow.resolutions.get("r1")
+        assert undone.undone and undone.undone_at == r.at(20)
+
+
+async def test_outbox_dedupes_and_delivers_oldest_first(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        assert await uow.outbox.add(r.message("o2", "k2", minutes=5))
+        assert await uow.outbox.add(r.message("o1", "k1", minutes=1))
+        assert not await uow.outbox.add(r.message("o3", "k1", minutes=9))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert not await uow.outbox.add(r.message("o4", "k2"))
+        assert [m.id for m in await uow.outbox.pending()] == ["o1", "o2"]
+        assert [m.id for m in await uow.outbox.pending(limit=1)] == ["o1"]
+        await uow.outbox.mark_failed("o1", "Discord is down")
+        await uow.outbox.mark_sent("o1", r.at(30))
+        await uow.outbox.mark_sent("o1", r.at(40))
+        with pytest.raises(NotFound):
+            await uow.outbox.mark_sent("nope", r.at(30))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert [m.id for m in await uow.outbox.pending()] == ["o2"]
+        sent = await uow.outbox.get("o1")
+        assert (sent.sent_at, sent.attempts, sent.last_error) == (r.at(30), 1, "Discord is down")
+        assert [m.id for m in await uow.outbox.for_game("g1")] == ["o1", "o2"]
+
+
+async def test_audit_limit_keeps_the_newest_in_order(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        for i in range(5):
+            await uow.audit.add(r.audit(id=f"a{i}", at=r.at(i)))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert [e.id for e in await uow.audit.list("g1", limit=2)] == ["a3", "a4"]
+        assert [e.id for e in await uow.audit.list("g1")] == [f"a{i}" for i in range(5)]
+
+
+async def test_lock_turn_returns_the_committed_turn(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        assert (await uow.lock_turn("t1")) == r.turn()
+        with pytest.raises(NotFound):
+            await uow.lock_turn("nope")
+
+
+async def test_commit_then_reuse_reads_afresh(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        game = await uow.games.get("g1")
+        await uow.games.update(game.model_copy(update={"name": "One", "version": 1}))
+        await uow.commit()
+        again = await uow.games.get("g1")
+        assert (again.name, again.version) == ("One", 1)
+        await uow.games.update(again.model_copy(update={"name": "Two", "version": 2}))
+        await uow.rollback()
+        assert (await uow.games.get("g1")).name == "One"
