@@ -22,7 +22,6 @@ EXAMPLES_DIR = Path(__file__).parents[1] / "examples"
 #: because its numbers disagree with the engine (that is a bug to report and fix).
 _ENGINE = "needs the resolution engine (fappo_bot.rules.resolve.resolve_turn)"
 _PARSER = "needs the post parser (fappo_bot.posting.parse_post)"
-_REST = "needs restoring SP (fappo_bot.rules.rest)"
 NOT_YET: dict[str, str] = {
     "F5-combat-defense-formula": _ENGINE,
     "F6-flat-footed-defense-is-one": _ENGINE,
@@ -70,9 +69,6 @@ NOT_YET: dict[str, str] = {
     "P-move-without-ap": _PARSER,
     "P-drop-is-free": _PARSER,
     "P-cast-to-hit": _PARSER,
-    "F27-night-rest-allocated": _REST,
-    "F27-excess-points-lost": _REST,
-    "F27-adventure-end-refills-all": _REST,
     "example-skirmish-at-the-ford": _ENGINE,
 }
 

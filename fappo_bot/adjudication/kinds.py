@@ -34,9 +34,23 @@ def _problem(problem: Any) -> dict[str, Any]:
 
 
 def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
-    """SP pools after a break between scenes (F27)."""
-    require("fappo_bot.rules.rest", "restore")
-    raise NotImplementedError
+    """SP pools after a break between scenes (F27): each character's allocation (by name,
+    case-insensitive), the rest allocated by the rules' deterministic default (F27 Amb-2)."""
+    rest = require("fappo_bot.rules.rest", "restore")
+    names = {c.name.casefold() for c in case.characters}
+    unknown = [n for n in case.allocate if n.casefold() not in names]
+    if unknown:
+        raise CaseError(f"allocate: no character called {', '.join(map(repr, unknown))}",
+                        "unknown-name")
+    allocations = {n.casefold(): pools for n, pools in case.allocate.items()}
+    characters, details = [], []
+    for character in case.characters:
+        outcome = rest.restore(character, case.break_,
+                               allocations.get(character.name.casefold()), case.config)
+        characters.append(character_dict(outcome.character, case.config))
+        details.append({"name": character.name, "restored": dict(outcome.restored),
+                        "lost": outcome.lost})
+    return {"characters": characters, "restored": details}
 
 
 def run_heal(case: HealCase, require: Require) -> dict[str, Any]:
