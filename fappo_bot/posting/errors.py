@@ -1,0 +1,75 @@
+"""Problems with a post: positioned, collected, and safe to show a player (RULINGS F29, STYLE 2-3).
+
+Every problem names the 1-based line of the post, the words at fault, what the bot expected there
+and a suggestion. The parser never stops at the first problem: it collects them all, so a player
+fixes a post in one edit. `PostError` is the one exception type of this package; its `str()` is a
+sentence a player can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fappo_bot.rules.results import ErrorCode
+
+#: Codes that concern the sheet's budgets (AP and SP): reported on the first line that goes over.
+BUDGET_CODES: frozenset[ErrorCode] = frozenset({ErrorCode.AP_OVER_BUDGET, ErrorCode.SP_INSUFFICIENT})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem in a post: where it is, what is wrong, and how to fix it."""
+
+    line: int
+    code: ErrorCode
+    message: str
+    #: the words of the post at fault (markdown removed)
+    words: str = ""
+    expected: str | None = None
+    hint: str | None = None
+    #: the names it could mean (ambiguous) or the nearest names (unknown)
+    candidates: tuple[str, ...] = ()
+    actor: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """`syntax`, `ambiguous` or `illegal` (by the rules): the three families of STYLE 2."""
+        if self.code is ErrorCode.SYNTAX:
+            return "syntax"
+        if self.code is ErrorCode.AMBIGUOUS_NAME:
+            return "ambiguous"
+        return "illegal"
+
+    def __str__(self) -> str:
+        return f'line {self.line} "{self.words}": {self.message}'
+
+
+class PostError(ValueError):
+    """The base error of the post language; `str()` is safe to show a player as it is."""
+
+    def __init__(self, problems: tuple[Problem, ...] | list[Problem], summary: str = "") -> None:
+        self.problems = tuple(problems)
+        text = summary or "; ".join(str(p) for p in self.problems) or "the post could not be read"
+        super().__init__(text)
+
+
+class PostSyntaxError(PostError):
+    """A post the language cannot read (code `syntax`)."""
+
+
+class PostAmbiguityError(PostError):
+    """A post naming something that could mean several things (code `ambiguous-name`)."""
+
+
+class PostIllegalError(PostError):
+    """A post the rules refuse (budgets, unknown names, actors that cannot act)."""
+
+
+def error_for(problems: tuple[Problem, ...] | list[Problem]) -> PostError:
+    """The exception that stands for a list of problems (the family of the first one)."""
+    first = problems[0] if problems else None
+    if first is None or first.kind == "illegal":
+        return PostIllegalError(problems)
+    if first.kind == "syntax":
+        return PostSyntaxError(problems)
+    return PostAmbiguityError(problems)

@@ -1,0 +1,180 @@
+"""Forgiving name matching for posts (spec/posting.md "Names match forgivingly", RULINGS F2).
+
+A written name is compared, case-insensitively and with blanks normalised, with the names of one
+kind of thing (the characters present, the weapons carried, the skills, the Traits...), in tiers:
+
+1. exact: the name itself;
+2. an alternate name (the seed's alternate Trait names, weapon aliases);
+3. a unique prefix (`Sword` for Swordfighting, `Broad` for Broadsword);
+4. one typo away: one letter added, removed or changed, or two neighbours swapped.
+
+The first tier with any match decides: one thing is a match, several are `ambiguous-name` (with
+the candidates). Nothing in any tier is `unknown-name`, with the nearest names as suggestions.
+Every comparison is linear in the lengths compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+#: small words in front of a name that are not part of it ("the Goblins", "my dagger")
+ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our", "your"})
+
+
+def fold(name: str) -> str:
+    """The comparison key of a name: case-folded, blanks made single, curly quotes straight."""
+    return " ".join(name.replace("’", "'").split()).casefold()
+
+
+def strip_articles(words: Sequence[str]) -> list[str]:
+    """Drop leading articles and possessives, but never the last word."""
+    out = list(words)
+    while len(out) > 1 and out[0].casefold() in ARTICLES:
+        out.pop(0)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """Something a post may name: its canonical name and the other names it answers to."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    #: what it is, for messages ("weapon", "skill")
+    kind: str = ""
+
+
+class Tier(StrEnum):
+    """How a name matched."""
+
+    EXACT = "exact"
+    ALIAS = "alias"
+    PREFIX = "prefix"
+    TYPO = "typo"
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The outcome of resolving one written name."""
+
+    query: str
+    found: Named | None = None
+    tier: Tier | None = None
+    #: ambiguous: the things it could mean; unknown: the nearest names
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Exactly one thing matched."""
+        return self.found is not None
+
+    @property
+    def ambiguous(self) -> bool:
+        """Several things matched in the deciding tier."""
+        return self.found is None and self.tier is not None
+
+    @property
+    def name(self) -> str:
+        """The canonical name (the query itself when nothing matched)."""
+        return self.found.name if self.found is not None else self.query
+
+
+def one_typo(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by exactly one edit: a letter added, removed, changed, or two
+    neighbours swapped (optimal string alignment distance 1)."""
+    la, lb = len(a), len(b)
+    if a == b or abs(la - lb) > 1:
+        return False
+    i = 0
+    while i < la and i < lb and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        if a[i + 1:] == b[i + 1:]:
+            return True  # one letter changed
+        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
+    if la > lb:
+        return a[i + 1:] == b[i:]
+    return a[i:] == b[i + 1:]
+
+
+def distance(a: str, b: str, cap: int = 8) -> int:
+    """Levenshtein distance, capped (for ranking suggestions among a scene's few names)."""
+    if abs(len(a) - len(b)) >= cap:
+        return cap
+    a, b = a[:40], b[:40]
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return min(previous[-1], cap)
+
+
+def _distinct(things: Iterable[Named]) -> list[Named]:
+    seen: dict[str, Named] = {}
+    for thing in things:
+        seen.setdefault(fold(thing.name), thing)
+    return list(seen.values())
+
+
+def resolve(query: str, things: Sequence[Named]) -> Resolution:
+    """Resolve a written name against `things` by the tiers of this module (posting.md)."""
+    key = fold(query)
+    if not key or len(key) > 200:
+        return Resolution(query, candidates=suggest(key, things))
+    tiers: tuple[tuple[Tier, list[Named]], ...] = (
+        (Tier.EXACT, [t for t in things if fold(t.name) == key]),
+        (Tier.ALIAS, [t for t in things if any(fold(a) == key for a in t.aliases)]),
+    )
+    for tier, hits in tiers:
+        decided = _decide(query, tier, hits)
+        if decided is not None:
+            return decided
+    prefixed = [
+        t for t in things
+        if fold(t.name).startswith(key) or any(fold(a).startswith(key) for a in t.aliases)
+    ]
+    decided = _decide(query, Tier.PREFIX, prefixed)
+    if decided is not None:
+        return decided
+    typos = [
+        t for t in things
+        if one_typo(key, fold(t.name)) or any(one_typo(key, fold(a)) for a in t.aliases)
+    ]
+    decided = _decide(query, Tier.TYPO, typos)
+    if decided is not None:
+        return decided
+    return Resolution(query, candidates=suggest(key, things))
+
+
+def _decide(query: str, tier: Tier, hits: list[Named]) -> Resolution | None:
+    distinct = _distinct(hits)
+    if not distinct:
+        return None
+    if len(distinct) == 1:
+        return Resolution(query, distinct[0], tier)
+    names = sorted((t.name for t in distinct), key=fold)
+    return Resolution(query, None, tier, tuple(names))
+
+
+def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...]:
+    """The nearest names to `key`: by distance to the name or to its start of the same length."""
+    if not key:
+        return tuple(sorted((t.name for t in _distinct(things)), key=fold)[:limit])
+    scored: list[tuple[int, str]] = []
+    for thing in _distinct(things):
+        name = fold(thing.name)
+        score = min(distance(key, name), distance(key, name[: len(key)]) + 1)
+        scored.append((score, thing.name))
+    scored.sort(key=lambda pair: (pair[0], fold(pair[1])))
+    best = scored[0][0] if scored else 0
+    limit_score = max(best, min(3, max(1, len(key) // 2)))
+    return tuple(name for score, name in scored if score <= limit_score)[:limit]
+
+
+def phrase_of(words: Sequence[str]) -> str:
+    """A name phrase as written, articles dropped."""
+    return " ".join(strip_articles(words))

@@ -1,0 +1,280 @@
+"""`parse_post`: a turn post in, a `ParsedPost` out (spec/posting.md; RULINGS F29).
+
+The post is read one line at a time (a hand-written line lexer, then small clause parsers): a line
+is a character line, a mechanics statement, or prose, which may hold `[...]` statements. Each
+statement becomes part of its character block's `Order`; every problem is collected with its line.
+Then each order is checked against the sheet by the rules validator (posting/validate.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.grammar.clauses import Issue
+from fappo_bot.posting.grammar.lines import Read, read_statement
+from fappo_bot.posting.lexer import bold_name, brackets, clean
+from fappo_bot.posting.models import (
+    ParsedBlock,
+    ParsedPost,
+    PostContext,
+    Statement,
+    StatementKind,
+    join_text,
+)
+from fappo_bot.posting.names import Named, resolve
+from fappo_bot.posting.scene import Scene
+from fappo_bot.posting.validate import check_block
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.orders import Action, ActionKind, Order, Pledge, Reduction
+from fappo_bot.rules.results import ErrorCode
+
+#: how many words of a statement an error cites before the words at fault
+_CITE_BEFORE = 48
+
+
+@dataclass(slots=True)
+class _Block:
+    actor: Character
+    actions: list[Action] = field(default_factory=list)
+    guard: list[Pledge] = field(default_factory=list)
+    reduce: list[Reduction] = field(default_factory=list)
+    endure: bool = False
+    intent: list[str] = field(default_factory=list)
+    ooc: list[str] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+    #: lines whose statement already has a problem (the validator's view of them is skipped)
+    faulty: set[int] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class _Reader:
+    ctx: PostContext
+    blocks: dict[str, _Block] = field(default_factory=dict)
+    current: _Block | None = None
+    #: a character line named no one the poster controls: its lines are skipped
+    lost: bool = False
+    missing_reported: bool = False
+    problems: list[Problem] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    scenes: dict[str, Scene] = field(default_factory=dict)
+    controlled: tuple[Character, ...] = ()
+
+    def scene(self) -> Scene:
+        actor = self.current.actor if self.current is not None else self.default_actor()
+        key = actor.name if actor is not None else ""
+        found = self.scenes.get(key)
+        if found is None:
+            found = self.scenes[key] = Scene.build(self.ctx.state, actor)
+        return found
+
+    def start_block(self, actor: Character) -> None:
+        block = self.blocks.get(actor.name)
+        if block is None:
+            block = self.blocks[actor.name] = _Block(actor)
+        self.current = block
+        self.lost = False
+
+    def default_actor(self) -> Character | None:
+        """Whose statements come before any character line: the poster's own character, or the
+        only character the poster controls."""
+        if self.lost:
+            return None
+        poster = next((c for c in self.controlled if c.name == self.ctx.poster), None)
+        if poster is None and len(self.controlled) == 1:
+            poster = self.controlled[0]
+        return poster
+
+    def default_block(self) -> _Block | None:
+        """The block a statement before any character line belongs to."""
+        if self.current is not None or self.lost:
+            return self.current
+        actor = self.default_actor()
+        if actor is not None:
+            self.start_block(actor)
+        return self.current
+
+
+def parse_post(text: str, ctx: PostContext) -> ParsedPost:
+    """Parse a turn post for the poster's characters (posting.md; RULINGS F29 Rule).
+
+    Never raises for any text: everything the post gets wrong comes back in `problems`, each with
+    its 1-based line, the words at fault, what was expected and a suggestion. A post with any
+    problem records no orders (`ParsedPost.orders` is empty).
+    """
+    reader = _Reader(ctx)
+    reader.controlled = tuple(
+        c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None
+    )
+    for number, raw in enumerate(text.split("\n"), 1):
+        _line(reader, number, raw.rstrip("\r"))
+    blocks: list[ParsedBlock] = []
+    problems = list(reader.problems)
+    for block in reader.blocks.values():
+        parsed, found = _finish(reader, block)
+        blocks.append(parsed)
+        problems.extend(found)
+    problems.sort(key=lambda p: p.line)
+    return ParsedPost(tuple(blocks), tuple(reader.prose), tuple(problems))
+
+
+def _line(reader: _Reader, number: int, raw: str) -> None:
+    name = bold_name(raw)
+    if name is not None and _character_line(reader, number, name, raw, quiet=True):
+        return
+    cleaned = clean(raw)
+    if not cleaned:
+        _prose(reader, raw)
+        return
+    read = read_statement(cleaned, reader.scene(), bracket=False)
+    if read is not None:
+        _statement(reader, number, cleaned, read, bracket=False)
+        return
+    _prose(reader, raw)
+    for bracket in brackets(raw):
+        inner = clean(bracket.text)
+        if inner:
+            found = read_statement(inner, reader.scene(), bracket=True)
+            if found is not None:
+                _statement(reader, number, inner, found, bracket=True)
+
+
+def _prose(reader: _Reader, raw: str) -> None:
+    reader.prose.append(raw)
+    if reader.current is not None:
+        reader.current.prose.append(raw)
+
+
+def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: bool) -> bool:
+    """`**Kael**` (quiet: prose unless the poster controls Kael) or `Character: Kael`."""
+    things = [Named(c.name, (), "character") for c in reader.controlled]
+    found = resolve(name, things)
+    if found.ok:
+        actor = next(c for c in reader.controlled if c.name == found.name)
+        reader.start_block(actor)
+        assert reader.current is not None
+        reader.current.statements.append(
+            Statement(number, words.strip(), StatementKind.CHARACTER))
+        return True
+    if quiet:
+        return False
+    listed = ", ".join(c.name for c in reader.controlled) or "no one"
+    code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
+    message = (f'"{name}" could be {" or ".join(found.candidates)}' if found.ambiguous
+               else f'you don\'t post for anyone called "{name}" (you post for {listed})')
+    reader.problems.append(Problem(
+        number, code, message, words.strip(), expected="Character: NAME of a character you "
+        "control", hint=f"you post for {listed}", candidates=found.candidates or tuple(
+            c.name for c in reader.controlled)))
+    reader.current = None
+    reader.lost = True
+    return True
+
+
+def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: bool) -> None:
+    if read.kind is StatementKind.CHARACTER:
+        _character_line(reader, number, read.text, text, quiet=False)
+        return
+    block = reader.default_block()
+    if block is None:
+        if not reader.lost and not reader.missing_reported:
+            reader.missing_reported = True
+            listed = ", ".join(c.name for c in reader.controlled) or "no one in this scene"
+            reader.problems.append(Problem(
+                number, ErrorCode.SYNTAX, "whose order is this? Start each character's part "
+                "with a character line", text, expected="Character: NAME (or **NAME** alone on "
+                "a line) before the orders", hint=f"you post for {listed}"))
+        return
+    if read.issues:
+        block.faulty.add(number)
+        for issue in read.issues:
+            reader.problems.append(_problem(number, text, issue, block.actor.name))
+    sp_words = "; ".join(text[s:e].strip() for s, e in read.sp_spans)
+    statement = _apply(reader, block, number, text, read, bracket, sp_words)
+    if statement is not None:
+        block.statements.append(statement)
+
+
+def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, bracket: bool,
+           sp_words: str) -> Statement | None:
+    kind = read.kind
+    if kind is StatementKind.INTENT:
+        block.intent.append(read.text)
+        return Statement(number, text, kind, bracket=bracket)
+    if kind is StatementKind.OOC:
+        block.ooc.append(read.text)
+        return Statement(number, text, kind, bracket=bracket)
+    if kind is StatementKind.ENDURE:
+        block.endure = True
+        return Statement(number, text, kind, bracket=bracket, sp_words=sp_words)
+    if kind is StatementKind.GUARD:
+        index = len(block.guard)
+        block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
+        return Statement(number, text, kind, index, max(1, len(read.pledges)), bracket, sp_words)
+    if kind is StatementKind.REDUCE:
+        index = len(block.reduce)
+        if read.reduction is not None:
+            hit, sp, why = read.reduction
+            block.reduce.append(Reduction(hit=hit, sp=sp, why=why))
+        return Statement(number, text, kind, index, 1 if read.reduction else 0, bracket, sp_words)
+    if read.draft is None:
+        return None
+    fields = dict(read.draft.fields)
+    if not _price(reader, block, number, text, read.draft.kind, fields):
+        block.faulty.add(number)
+    index = len(block.actions)
+    block.actions.append(Action(kind=read.draft.kind, **fields))
+    return Statement(number, text, kind, index, 1, bracket, sp_words)
+
+
+def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionKind,
+           fields: dict[str, Any]) -> bool:
+    """Moves are priced by Ranges (F16: N Ranges cost N - 1 AP; a written count must agree);
+    a drop costs nothing (F8)."""
+    if kind is ActionKind.DROP and fields.get("ap") is None:
+        fields["ap"] = 0
+    if kind is not ActionKind.MOVE or fields.get("ranges") is None:
+        return True
+    ranges = int(fields["ranges"])
+    cost = max(0, ranges - 1)
+    written = fields.get("ap")
+    if written is None:
+        fields["ap"] = cost
+        return True
+    if written == cost:
+        return True
+    reader.problems.append(Problem(
+        number, ErrorCode.AP_MISMATCH,
+        f"moving {ranges} Range{'s' if ranges != 1 else ''} costs {cost} AP (the first Range is "
+        f"free), not {written}", text, expected=f"{cost} AP move {ranges}, or move {written + 1}",
+        hint=f"write {cost} AP move {ranges}, or just move {ranges}", actor=block.actor.name))
+    return False
+
+
+def _problem(number: int, text: str, issue: Issue, actor: str | None) -> Problem:
+    start = max(0, min(issue.start, len(text)))
+    end = max(start, min(issue.end, len(text)))
+    cite_from = 0 if start <= _CITE_BEFORE else start
+    words = text[cite_from:end].strip() or text.strip()
+    if cite_from:
+        words = "…" + words
+    return Problem(number, issue.code, issue.message, words, issue.expected, issue.hint,
+                   issue.candidates, actor)
+
+
+def _finish(reader: _Reader, block: _Block) -> tuple[ParsedBlock, list[Problem]]:
+    order = Order(
+        actor=block.actor.name,
+        actions=tuple(block.actions),
+        guard=tuple(block.guard),
+        reduce=tuple(block.reduce),
+        endure=block.endure,
+        intent=join_text(block.intent),
+        ooc=join_text(block.ooc),
+    )
+    statements = tuple(block.statements)
+    parsed = ParsedBlock(block.actor.name, order, tuple(block.prose), statements)
+    problems, budget = check_block(reader.ctx.state, parsed, frozenset(block.faulty))
+    return ParsedBlock(parsed.actor, order, parsed.prose, statements, budget), problems

@@ -1,0 +1,189 @@
+"""Glue from a parsed block to the rules validator, and from its errors back to post lines
+(spec/posting.md; RULINGS F4, F5, F8, F10, F13).
+
+`fappo_bot.rules.validate.validate_order` decides what is legal; this module only says where: each
+`OrderError` names the part of the order (`where`/`index`) and is mapped to the statement that
+produced it. Budget problems (AP and SP) go to the first line, in the post's order, that goes over
+the budget, with how much was spent before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.models import ParsedBlock, Statement, StatementKind
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.data import TIERS, Trait
+from fappo_bot.rules.finalize import finalize, hits_on, reductions_of
+from fappo_bot.rules.health import ap_budget
+from fappo_bot.rules.names import pool_key
+from fappo_bot.rules.orders import Action, Order
+from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
+from fappo_bot.rules.spending import action_spends
+from fappo_bot.rules.validate import validate_order
+from fappo_bot.rules.validate_actions import action_ap
+
+_WHERE_KIND = {
+    Where.ACTION: StatementKind.ACTION,
+    Where.GUARD: StatementKind.GUARD,
+    Where.REDUCE: StatementKind.REDUCE,
+    Where.ENDURE: StatementKind.ENDURE,
+}
+
+
+def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = frozenset()
+                ) -> tuple[list[Problem], int | None]:
+    """The rules' problems with one block's order, each on its line, and the actor's AP budget.
+
+    Lines in `faulty` already have a parse problem; the validator's view of them is not repeated.
+    """
+    actor = state.character(block.actor)
+    if actor is None:
+        return [], None
+    budget = budget_of(state, actor, block.order)
+    errors = validate_order(state, block.order)
+    problems: list[Problem] = []
+    sp_lines = sp_overruns(actor, block)
+    sp_done = False
+    for error in errors:
+        if error.code is ErrorCode.SP_INSUFFICIENT and sp_lines:
+            if not sp_done:
+                problems.extend(p for p in sp_lines if p.line not in faulty)
+                sp_done = True
+            continue
+        if error.code is ErrorCode.AP_OVER_BUDGET:
+            problems.append(_ap_problem(block, error, budget))
+            continue
+        statement = _statement(block, error)
+        line = statement.line if statement is not None else _first_line(block)
+        if line in faulty and error.code is not ErrorCode.CANNOT_ACT:
+            continue
+        problems.append(_from_error(error, statement, line))
+    return problems, budget
+
+
+def budget_of(state: TurnState, actor: Character, order: Order) -> int:
+    """AP the actor may spend this turn: after this post's Reduce lines settle its pending hits
+    (shock, wound penalty: F10, F13), per creature for a fodder group (F20, F21)."""
+    settled = finalize(actor, hits_on(state.pending, actor.name), reductions_of(order),
+                       state.config).character
+    budget = ap_budget(settled, state.config)
+    if settled.is_fodder:
+        budget = min(budget, TIERS[settled.tier].base_ap)
+    return budget
+
+
+def _statement(block: ParsedBlock, error: OrderError) -> Statement | None:
+    kind = _WHERE_KIND.get(error.where)
+    if kind is None:
+        return None
+    if kind is StatementKind.ENDURE:
+        return next((s for s in block.statements if s.kind is kind), None)
+    return block.statement_for(kind, error.index or 0)
+
+
+def _first_line(block: ParsedBlock) -> int:
+    for statement in block.statements:
+        if statement.kind is not StatementKind.CHARACTER:
+            return statement.line
+    return block.statements[0].line if block.statements else 1
+
+
+def _from_error(error: OrderError, statement: Statement | None, line: int) -> Problem:
+    words = statement.words if statement is not None else (error.words or "")
+    return Problem(line, error.code, _sentence(error.message), words, error.expected, error.hint,
+                   error.candidates, error.actor)
+
+
+def _sentence(message: str) -> str:
+    return message[:-1] if message.endswith(".") else message
+
+
+def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
+    """ap-over-budget on the first action, in post order, whose AP go over the budget (F8)."""
+    spent = 0
+    for action, statement in _actions(block):
+        cost = action_ap(action)
+        if spent + cost > budget:
+            before = f"{spent} already on earlier lines" if spent else "nothing before it"
+            return Problem(
+                statement.line, ErrorCode.AP_OVER_BUDGET,
+                f"{block.actor} has {budget} AP this turn; this line needs {cost} more "
+                f"({before})", statement.words,
+                expected=f"at most {max(0, budget - spent)} AP here",
+                hint=error.hint or "take AP off an action or drop one", actor=block.actor)
+        spent += cost
+    first = next((s for _, s in _actions(block)), None)
+    return _from_error(error, first, first.line if first is not None else _first_line(block))
+
+
+def _actions(block: ParsedBlock) -> Iterable[tuple[Action, Statement]]:
+    for statement in block.statements:
+        if statement.kind is StatementKind.ACTION and statement.index is not None:
+            if statement.index < len(block.order.actions):
+                yield block.order.actions[statement.index], statement
+
+
+def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:
+    """The SP one statement spends, by canonical pool."""
+    order = block.order
+    out: list[tuple[str, int]] = []
+    index = statement.index or 0
+    if statement.kind is StatementKind.ACTION and statement.index is not None:
+        if index < len(order.actions):
+            out.extend(action_spends(order.actions[index]))
+    elif statement.kind is StatementKind.GUARD:
+        for pledge in order.guard[index: index + statement.count]:
+            out.extend(pledge.sp.items())
+    elif statement.kind is StatementKind.REDUCE:
+        for line in order.reduce[index: index + statement.count]:
+            out.extend(line.sp.items())
+    elif statement.kind is StatementKind.ENDURE:
+        out.append((Trait.TIRELESS.value, 1))
+    return [(pool_key(name) or name, amount) for name, amount in out if amount > 0]
+
+
+def sp_overruns(actor: Character, block: ParsedBlock) -> list[Problem]:
+    """sp-insufficient on the first line, in post order, that spends more of a pool than is
+    left (F4: "Each point moves the success up one full level"; SP over all lines share pools)."""
+    spent: dict[str, int] = {}
+    where: dict[str, list[str]] = {}
+    problems: list[Problem] = []
+    reported: set[str] = set()
+    for statement in block.statements:
+        for pool, amount in _spends(block, statement):
+            have = actor.pool(pool)
+            before = spent.get(pool, 0)
+            spent[pool] = before + amount
+            if spent[pool] > have and pool not in reported:
+                reported.add(pool)
+                earlier = where.get(pool, [])
+                note = f" ({before} spent on {_and(earlier)})" if before else ""
+                problems.append(Problem(
+                    statement.line, ErrorCode.SP_INSUFFICIENT,
+                    f"{actor.name} has {max(0, have - before)} SP left in {pool}{note}",
+                    statement.sp_words or statement.words,
+                    expected=f"at most {max(0, have - before)} SP from {pool}",
+                    hint="Actions, Guard, Reduce and Endure lines all draw on the same pools",
+                    actor=actor.name))
+            label = _label(statement)
+            if label not in where.setdefault(pool, []):
+                where[pool].append(label)
+    return problems
+
+
+def _label(statement: Statement) -> str:
+    if statement.kind is StatementKind.GUARD:
+        return "Guard"
+    if statement.kind is StatementKind.REDUCE:
+        return "Reduce"
+    if statement.kind is StatementKind.ENDURE:
+        return "Endure"
+    return f"line {statement.line}"
+
+
+def _and(labels: list[str]) -> str:
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
