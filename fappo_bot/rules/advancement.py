@@ -1,0 +1,252 @@
+"""Character advancement and the tournament ledger (RULINGS F28).
+
+[F:L467] "At the end of an adventure, each character receives a small number of character
+creation points (no more than 3) depending on the scope of the adventure. These points may be
+used to raise skills or saved to buy new Traits." [F:L469] "Tournament-style alternative rules:
+The player receives one CC point upon the successful completion of an adventure. ... These points
+may accumulate forever".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fappo_bot.rules.character import Character, Spell
+from fappo_bot.rules.config import AdvancementMenu, MagicMode, RulesConfig
+from fappo_bot.rules.data import SKILLS_BY_KEY, TIERS, SkillDef, Trait, trait_by_name
+from fappo_bot.rules.legendary import (
+    MAX_POINTS_PER_ITEM,
+    LegendaryItem,
+    apply_legendary,
+    check_item,
+)
+from fappo_bot.rules.magic import learned_spell_cost
+from fappo_bot.rules.packages import Package, refuse_after_creation
+from fappo_bot.rules.results import RulesError
+from fappo_bot.rules.sheet import AP_COST, FLOATING_COST, TRAIT_BASE_SP, TRAIT_COST
+
+MAX_AWARD = 3
+"""[F:L467] "(no more than 3)"."""
+BASE_BUDGET = 30
+"""[F:L19] "Every character starts with 30 character creation points"."""
+
+
+def award_advancement(character: Character, award: int) -> Character:
+    """Bank an end-of-adventure award of 0..3 CC (F28; unspent CC persist, F1 Amb-1)."""
+    if not 0 <= award <= MAX_AWARD:
+        raise RulesError("bad-award", f"An adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
+                         f"{award}.", "award")
+    return character.model_copy(update={"unspent_cc": character.unspent_cc + award})
+
+
+class PurchaseKind(StrEnum):
+    """What CC can buy (the creation menu, F1), packages included only to be refused (F23)."""
+
+    SKILL = "skill"
+    TRAIT = "trait"
+    TRAIT_SP = "trait_sp"
+    FLOATING = "floating"
+    AP = "ap"
+    LEGENDARY = "legendary"
+    SPELL = "spell"
+    PACKAGE = "package"
+
+
+#: F28 Amb-1 `advancement_menu: skills_and_traits`: the literal "raise skills ... buy new Traits".
+LITERAL_MENU = frozenset({PurchaseKind.SKILL, PurchaseKind.TRAIT})
+
+
+class Purchase(BaseModel):
+    """One advancement purchase: a skill raise (`name`, `points`), a Trait, extra SP, floating
+    SP, AP, a legendary item (`item`) or a spell (`spell`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: PurchaseKind
+    name: str | None = None
+    points: int = Field(default=1, ge=1)
+    item: LegendaryItem | None = None
+    spell: Spell | None = None
+    package: Package | None = None
+
+
+def _need_name(purchase: Purchase) -> str:
+    if not purchase.name:
+        raise RulesError("bad-purchase", f"Say what to buy: a {purchase.kind.value} purchase "
+                         "needs a name.", "name")
+    return purchase.name
+
+
+def _owned_trait(character: Character, name: str) -> Trait:
+    trait = trait_by_name(name)
+    if trait is None:
+        raise RulesError("unknown-name", f"'{name}' is no Trait of this game.", "name")
+    if trait not in character.traits:
+        raise RulesError("unknown-name", f"{character.name} does not own {trait.value}; buy the "
+                         f"Trait first ({TRAIT_COST} CC).", "name")
+    return trait
+
+
+def _skill(character: Character, name: str, custom: Iterable[str | SkillDef]) -> SkillDef:
+    key = name.strip().casefold()
+    for c in custom:
+        skill = c if isinstance(c, SkillDef) else SkillDef(c, None)
+        if skill.name.casefold() == key:
+            return skill
+    if key in SKILLS_BY_KEY:
+        return SKILLS_BY_KEY[key]
+    for owned in character.skills:  # custom skills and package abilities already on the sheet
+        if owned.casefold() == key:
+            return SkillDef(owned, None)
+    raise RulesError("unknown-name", f"'{name}' is no skill of this game (nor one "
+                     f"{character.name} has).", "name")
+
+
+def purchase_cost(character: Character, purchase: Purchase) -> int:
+    """CC a purchase costs (F1 prices; F26 spell cost; F22 one CC per legendary point)."""
+    kind = purchase.kind
+    if kind is PurchaseKind.TRAIT:
+        return TRAIT_COST
+    if kind is PurchaseKind.FLOATING:
+        return FLOATING_COST * purchase.points
+    if kind is PurchaseKind.AP:
+        return AP_COST * purchase.points
+    if kind is PurchaseKind.LEGENDARY:
+        if purchase.item is None:
+            raise RulesError("bad-purchase", "A legendary purchase needs the item and its "
+                             "upgrades.", "item")
+        return purchase.item.cost
+    if kind is PurchaseKind.SPELL:
+        if purchase.spell is None:
+            raise RulesError("bad-purchase", "A spell purchase needs the spell.", "spell")
+        return learned_spell_cost(purchase.spell)
+    if kind is PurchaseKind.PACKAGE:
+        raise refuse_after_creation(purchase.package.name if purchase.package
+                                    else purchase.name or "package")
+    return purchase.points  # skill points and extra Trait SP: 1 CC each
+
+
+def spend_cc(
+    character: Character,
+    purchase: Purchase,
+    *,
+    config: RulesConfig | None = None,
+    custom_skills: Iterable[str | SkillDef] = (),
+) -> Character:
+    """Spend banked CC on one purchase from the creation menu (F28 Amb-1).
+
+    Everything but packages (creation-only [F:L207]); `advancement_menu: skills_and_traits`
+    allows only the literal list. Caps apply as at creation (F1, F3); too few CC, an unknown
+    name or a cap is refused with a clear message.
+    """
+    cfg = config or RulesConfig()
+    kind = purchase.kind
+    if kind is PurchaseKind.PACKAGE:
+        raise refuse_after_creation(purchase.package.name if purchase.package
+                                    else purchase.name or "package")
+    if cfg.advancement_menu is AdvancementMenu.SKILLS_AND_TRAITS and kind not in LITERAL_MENU:
+        raise RulesError("not-on-menu", "In this game advancement points may only \"raise "
+                         "skills or ... buy new Traits\" [F:L467].", "kind")
+    cost = purchase_cost(character, purchase)
+    if cost > character.unspent_cc:
+        raise RulesError("not-enough-cc", f"That costs {cost} CC but {character.name} has "
+                         f"{character.unspent_cc} banked.", "points")
+    row = TIERS[character.tier]
+    update: dict[str, object] = {"unspent_cc": character.unspent_cc - cost}
+    if kind is PurchaseKind.SKILL:
+        skill = _skill(character, _need_name(purchase), custom_skills)
+        restricted = skill.restricted_by
+        if restricted is not None and restricted not in character.traits:
+            raise RulesError("skill-forbidden", f"{skill.name} needs the {restricted.value} "
+                             "Trait [F:L158].", "name")
+        current = next((v for k, v in character.skills.items()
+                        if k.casefold() == skill.name.casefold()), 0)
+        key = next((k for k in character.skills if k.casefold() == skill.name.casefold()),
+                   skill.name)
+        if current + purchase.points > row.skill_cap:
+            raise RulesError("skill-cap", f"{skill.name} would be {current + purchase.points}; "
+                             f"the cap is {row.skill_cap} (F1, F3).", "points")
+        update["skills"] = {**character.skills, key: current + purchase.points}
+    elif kind is PurchaseKind.TRAIT:
+        trait = trait_by_name(_need_name(purchase))
+        if trait is None:
+            raise RulesError("unknown-name", f"'{purchase.name}' is no Trait of this game.",
+                             "name")
+        if trait in character.traits:
+            raise RulesError("duplicate-name", f"{character.name} already owns {trait.value}.",
+                             "name")
+        update["traits"] = {**character.traits, trait: TRAIT_BASE_SP}
+        update["trait_max"] = {**character.trait_max, trait: TRAIT_BASE_SP}
+    elif kind is PurchaseKind.TRAIT_SP:
+        trait = _owned_trait(character, _need_name(purchase))
+        new_max = character.trait_maximum(trait) + purchase.points
+        if row.sp_cap is not None and new_max > row.sp_cap:
+            raise RulesError("trait-sp-cap", f"{trait.value} would have {new_max} SP; the cap "
+                             f"is {row.sp_cap} (F1, F3).", "points")
+        update["trait_max"] = {**character.trait_max, trait: new_max}
+        update["traits"] = {**character.traits, trait: character.traits[trait] + purchase.points}
+    elif kind is PurchaseKind.FLOATING:
+        new_max = character.floating_maximum + purchase.points
+        if new_max > row.floating_cap:
+            raise RulesError("floating-cap", f"{new_max} floating SP; the cap is "
+                             f"{row.floating_cap} [F:L27].", "points")
+        update["floating_max"] = new_max
+        update["floating"] = character.floating + purchase.points
+    elif kind is PurchaseKind.AP:
+        if not row.buys_ap:
+            raise RulesError("ap-fixed", f"A {character.tier.value} has a fixed number of AP "
+                             "(F3 Amb-1); only PCs and Masters buy extra AP.", "kind")
+        update["base_ap"] = character.ap_base + purchase.points
+    elif kind is PurchaseKind.LEGENDARY:
+        return _buy_legendary(character, purchase, update)
+    elif kind is PurchaseKind.SPELL:
+        assert purchase.spell is not None  # purchase_cost checked it
+        if cfg.magic_mode is MagicMode.GENERAL:
+            raise RulesError("not-on-menu", "This game uses General Magic only: spells are not "
+                             "learned (F26 Amb-3).", "spell")
+        if any(s.name.casefold() == purchase.spell.name.casefold() for s in character.spells):
+            raise RulesError("duplicate-name", f"{character.name} already knows "
+                             f"'{purchase.spell.name}'.", "spell")
+        update["spells"] = character.spells + (purchase.spell,)
+    return character.model_copy(update=update)
+
+
+def _buy_legendary(character: Character, purchase: Purchase,
+                   update: dict[str, object]) -> Character:
+    item = purchase.item
+    assert item is not None  # purchase_cost checked it
+    spent = character.legendary.get(item.item, 0)
+    if spent + item.cost > MAX_POINTS_PER_ITEM:
+        raise RulesError("legendary-cap", f"'{item.item}' already has {spent} CC; a legendary "
+                         f"item takes at most {MAX_POINTS_PER_ITEM} [F:L352].", "item")
+    problems = [p for p in check_item(item) if p.code != "legendary-cap"]
+    if problems:
+        raise RulesError(problems[0].code, problems[0].message, problems[0].field)
+    owned = item.model_copy(update={"owner": character.name})
+    after = apply_legendary(character.model_copy(update=update), owned)
+    return after.model_copy(update={"legendary": {**character.legendary,
+                                                  item.item: spent + item.cost}})
+
+
+class TournamentLedger(BaseModel):
+    """One player's tournament CC, kept across games (F28, [F:L469])."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player: str
+    points: int = Field(default=0, ge=0)
+    adventures: int = Field(default=0, ge=0)
+
+
+def record_adventure(ledger: TournamentLedger, *, completed: bool) -> TournamentLedger:
+    """+1 CC per successfully completed adventure; the points "may accumulate forever"."""
+    return ledger.model_copy(update={"points": ledger.points + (1 if completed else 0),
+                                     "adventures": ledger.adventures + 1})
+
+
+def starting_budget(ledger: TournamentLedger) -> int:
+    """A new character's budget: 30 plus the player's tournament points (F28 Rule)."""
+    return BASE_BUDGET + ledger.points
