@@ -1,0 +1,249 @@
+"""Actions other than attacks and casts: skill uses, movement, equipment, standing, removing
+embedded weapons, attending the Dying, putting out fires, steadying (RULINGS F4, F5, F8, F9,
+F15, F16, F18, F19)."""
+
+from __future__ import annotations
+
+from fappo_bot.rules.changes import Changes
+from fappo_bot.rules.character import Character, StatusKind, Weapon
+from fappo_bot.rules.context import AWARENESS_SKILLS, Turn
+from fappo_bot.rules.data import Trait
+from fappo_bot.rules.defense import Incoming, effective_skill, noncombat_defense, skill_def
+from fappo_bot.rules.health import is_dying, is_unconscious
+from fappo_bot.rules.levels import resolve_check, sp_levels
+from fappo_bot.rules.names import fold, match_skill, skill_rating
+from fappo_bot.rules.orders import Action, ActionKind, PendingHit
+from fappo_bot.rules.ranges import distance, step_away, step_toward
+from fappo_bot.rules.results import ActionResult
+from fappo_bot.rules.spending import canonical, vetoed_refund
+from fappo_bot.rules.validate_actions import EMBEDDED, embedded_status, move_ranges
+
+FREEZE_INSIDE = 8
+FREEZE_INSIDE_HEAT = 5
+EXTINGUISH_DIFFICULTY = 4
+STABILIZE_SP = 2
+
+
+def contest_key(actor: str, index: int) -> str:
+    """The key of an opposed skill use among a defender's incoming actions."""
+    return f"{actor}#{index}#skill"
+
+
+def contests(turn: Turn) -> dict[str, list[Incoming]]:
+    """Opposed skill uses per defender, for pledge matching (F5 Amb-8); potential damage 0."""
+    out: dict[str, list[Incoming]] = {}
+    for name in sorted(turn.orders, key=fold):
+        for index, action in enumerate(turn.orders[name].actions):
+            if action.kind is not ActionKind.SKILL or not action.effective_now:
+                continue
+            target = turn.find(action.target)
+            if target is None or action.skill is None:
+                continue
+            value = effective_skill(turn.chars[name], _skill(turn.chars[name], action.skill),
+                                    opponent=target)
+            out.setdefault(target.name, []).append(Incoming(
+                key=contest_key(name, index), attacker=name, index=index, potential=0,
+                skill=value, attack=False,
+            ))
+    return out
+
+
+def _skill(actor: Character, written: str) -> str:
+    found = match_skill(actor, written)
+    return found.name if found.name is not None else written
+
+
+def resolve_skill(
+    turn: Turn, actor: Character, index: int, action: Action, pledged: dict[str, int],
+    changes: Changes,
+) -> ActionResult:
+    """A skill use: opposed by the target's defense (F5) or against the GM's difficulty (F4)."""
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=action.target)
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    skill = _skill(actor, action.skill or "")
+    definition = skill_def(skill)
+    suggested = definition.suggested.value if definition and definition.suggested else None
+    target = turn.find(action.target)
+    total = (effective_skill(actor, skill, opponent=target) + max(0, action.ap or 0)
+             + action.modifier)
+    down = 0
+    frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
+    if frozen:
+        difficulty = FREEZE_INSIDE_HEAT if action.heat else FREEZE_INSIDE
+    elif target is not None:
+        if action.flat_footed or is_unconscious(target, turn.config):
+            difficulty = 1
+        else:
+            ap, modifier = turn.defend_ap(target.name, actor.name)
+            if fold(skill) in AWARENESS_SKILLS:
+                ap += turn.watch_ap(target.name)
+            difficulty = noncombat_defense(target, skill, opponent=actor, defend_ap=ap,
+                                           modifier=modifier)
+        down = pledged.get(contest_key(actor.name, index), 0)
+    elif action.difficulty is not None:
+        difficulty = action.difficulty
+    else:
+        return base.model_copy(update={"total": total, "notes": ("no difficulty given",)})
+    spend = canonical(action.sp)
+    for key, amount in vetoed_refund(action, suggested).items():
+        spend[key] -= amount
+    outcome = resolve_check(total, difficulty, protected=actor.owns(definition.suggested
+                            if definition else None),
+                            shift_up=sp_levels(spend, suggested), shift_down=down)
+    if frozen and outcome.level.succeeded:
+        changes.clear(actor.name, StatusKind.FROZEN)
+        changes.event("freed", actor.name, "broke the ice sheath")
+    return base.model_copy(update={
+        "total": total, "difficulty": difficulty, "margin": outcome.margin,
+        "level": outcome.level, "em": outcome.em, "pledged": down,
+    })
+
+
+def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
+                 changes: Changes) -> ActionResult:
+    """Movement from the start-of-turn positions (F16 Amb-7); the GM's end positions win."""
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=action.toward or action.away)
+    order = turn.orders[actor.name]
+    kinds = {a.kind for a in order.actions}
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    if actor.has_status(StatusKind.PRONE) and ActionKind.STAND not in kinds:
+        return base.model_copy(update={"effective": False, "notes": ("prone: stand first",)})
+    if _pinned(actor) or (ActionKind.REMOVE in kinds and
+                          embedded_status(actor, None) is StatusKind.BARBED):
+        return base.model_copy(update={"effective": False, "notes": ("cannot move",)})
+    ranges = move_ranges(action)
+    if actor.name in turn.gm.end_positions:
+        changes.positions[actor.name] = turn.gm.end_positions[actor.name]
+    elif (other := turn.find(action.toward)) is not None:
+        changes.positions[actor.name] = step_toward(actor.position, other.position, ranges)
+    elif (other := turn.find(action.away)) is not None:
+        changes.positions[actor.name] = step_away(actor.position, other.position, ranges)
+    return base
+
+
+def _pinned(actor: Character) -> bool:
+    """A Transfix held by someone or fixed to something: the victim cannot move (F18.14)."""
+    return any(s.kind is StatusKind.TRANSFIXED and s.flag for s in actor.statuses)
+
+
+def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,
+                      changes: Changes) -> ActionResult:
+    """ready, switch, stow, drop, pickup, stand: item states from the next turn (F8 Amb-7)."""
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=action.item)
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    item = action.item
+    held = actor.weapon()
+    kind = action.kind
+    if kind is ActionKind.STAND:
+        changes.clear(actor.name, StatusKind.PRONE)
+    elif kind in (ActionKind.READY, ActionKind.SWITCH) and item is not None:
+        weapon = actor.weapon(item)
+        if fold(item) != "shield":
+            changes.wielding[actor.name] = weapon.name if weapon else item
+        changes.clear(actor.name, StatusKind.DISARMED, item)
+    elif kind in (ActionKind.STOW, ActionKind.DROP) and item is not None:
+        if held is not None and fold(held.name) == fold(item):
+            changes.wielding[actor.name] = "Fist"
+    elif kind is ActionKind.PICKUP and item is not None:
+        changes.clear(actor.name, StatusKind.DISARMED, item)
+        if actor.weapon(item) is None and (weapon := Weapon.named(item)) is not None:
+            changes.gain_weapon.setdefault(actor.name, []).append(weapon)
+    return base
+
+
+def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
+                    changes: Changes) -> ActionResult:
+    """Remove or rip out an embedded weapon (F18.12-14): rip-out and Transfix removal deal
+    1 level each, as reducible hits (F13 Amb-5)."""
+    patient = turn.find(action.target) or actor
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=patient.name)
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    kind = embedded_status(patient, action.item)
+    if kind is None:
+        return base.model_copy(update={"effective": False, "notes": ("nothing to remove",)})
+    status = next(s for s in patient.statuses if s.kind is kind and (
+        action.item is None or s.item is None or fold(s.item) == fold(action.item)))
+    changes.clear(patient.name, kind, status.item)
+    hurts = action.kind is ActionKind.RIPOUT or kind is StatusKind.TRANSFIXED
+    if hurts:
+        source = "ripout" if action.kind is ActionKind.RIPOUT else "removal"
+        changes.hits.append(PendingHit(
+            id=f"t{turn.number}-{_slug(actor.name)}-{index}", target=patient.name,
+            attacker=actor.name, weapon=status.item, levels=1, source=source, turn=turn.number,
+        ))
+        return base.model_copy(update={"damage": 1})
+    return base
+
+
+def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
+                 changes: Changes) -> ActionResult:
+    """Attend the Dying (F15) or bind a Bleeding wound after the fight (F18.2)."""
+    patient = turn.find(action.target)
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=patient.name if patient else action.target)
+    if patient is None or not action.effective_now or distance(actor, patient) > 0:
+        return base.model_copy(update={"effective": False, "notes": ("not at hand",)})
+    notes: list[str] = []
+    if is_dying(patient, turn.config):
+        sp = sum(canonical(action.sp).values())
+        owns = actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
+        if owns and sp >= STABILIZE_SP and (action.ap or 0) >= 1:
+            changes.stabilized.add(patient.name)
+            notes.append("stabilized with 2 SP")
+        order = turn.orders[actor.name]
+        others = sum(max(0, a.ap or 0) for a in order.actions if a is not action)
+        if skill_rating(actor, "Healing") >= 1 and others == 0 and (action.ap or 0) >= 1:
+            changes.attended.add(patient.name)
+            notes.append("a full turn of attention")
+    elif patient.has_status(StatusKind.BLEEDING):
+        qualified = (actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
+                     or skill_rating(actor, "Healing") >= 1)
+        if qualified:
+            changes.bound.add(patient.name)
+            notes.append("wounds bound")
+    return base.model_copy(update={"notes": tuple(notes), "effective": bool(notes)})
+
+
+def resolve_extinguish(turn: Turn, actor: Character, index: int, action: Action,
+                       changes: Changes) -> ActionResult:
+    """Put out a fire (F18.4 Amb-1): GM-chosen skill (default Acrobatics) vs 4 by default."""
+    patient = turn.find(action.target) or actor
+    skill = _skill(actor, action.skill or "Acrobatics")
+    total = effective_skill(actor, skill) + max(0, action.ap or 0) + action.modifier
+    difficulty = action.difficulty if action.difficulty is not None else EXTINGUISH_DIFFICULTY
+    definition = skill_def(skill)
+    suggested = definition.suggested if definition else None
+    outcome = resolve_check(total, difficulty, protected=actor.owns(suggested),
+                            shift_up=sp_levels(canonical(action.sp),
+                                               suggested.value if suggested else None))
+    if outcome.level.succeeded and action.effective_now:
+        changes.extinguished.add(patient.name)
+        changes.clear(patient.name, StatusKind.BURNING)
+    return ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=patient.name, total=total, difficulty=difficulty,
+                        margin=outcome.margin, level=outcome.level, em=outcome.em,
+                        effective=action.effective_now)
+
+
+def resolve_aim(turn: Turn, actor: Character, index: int, action: Action,
+                changes: Changes) -> ActionResult:
+    """Steady a sniper rifle on a target (F19 Amb-6): one more full turn of steadying."""
+    target = turn.find(action.target)
+    changes.aiming[actor.name] = target.name if target else None
+    return ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+                        target=target.name if target else None)
+
+
+def _slug(name: str) -> str:
+    return "-".join(fold(name).split())
+
+
+__all__ = ["EMBEDDED", "contests", "resolve_skill"]

@@ -1,0 +1,248 @@
+"""Applying a resolution's changes: SP paid, ticks dealt, provisional damage shown, statuses,
+equipment, positions, eliminations and clocks (RULINGS F7 steps 5e-7, F10, F13, F15, F18, P4).
+
+The hits of this resolution are provisional (F13): `health` shows them, `settled_health` keeps
+where the character stood, and `TurnState.pending` carries them to the next post's reductions.
+"""
+
+from __future__ import annotations
+
+from fappo_bot.rules.changes import Changes
+from fappo_bot.rules.character import Character, Status, StatusKind
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.damage import corrode
+from fappo_bot.rules.defense import skill_def
+from fappo_bot.rules.health import (
+    apply_damage,
+    current_index,
+    dead_index,
+    index_of_level,
+    is_dying,
+    pips_dead,
+    uses_pips,
+)
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.orders import ActionKind, PendingHit
+from fappo_bot.rules.results import TurnState
+from fappo_bot.rules.spending import pay, total_spend, vetoed_refund
+from fappo_bot.rules.ticks import deal_ticks
+
+DYING_TURNS = 10
+ATTENTION_TURNS = 2
+#: statuses that are one flag however often they are inflicted (F18.2 Amb-2, F18.4 Amb-3)
+_FLAGS = frozenset({
+    StatusKind.PRONE, StatusKind.BLEEDING, StatusKind.BURNING, StatusKind.FROZEN,
+    StatusKind.STABILIZED, StatusKind.VAPORIZED, StatusKind.ALERTED,
+})
+
+
+def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Character, ...]:
+    """The characters at the start of the next turn (F7 steps 5e, 6, 7)."""
+    deal_ticks(turn, changes)
+    out: list[Character] = []
+    for original in state.characters:
+        name = original.name
+        c = turn.chars[name]
+        c = _pay(turn, c)
+        c = _statuses(c, changes)
+        c = _equipment(c, changes)
+        c = _damage(turn, c, changes)
+        c = _clocks(turn, name, c, changes)
+        if name in changes.eliminated:
+            c = c.model_copy(update={"count": max(0, c.count - changes.eliminated[name])})
+        out.append(c)
+    return tuple(out)
+
+
+def _pay(turn: Turn, c: Character) -> Character:
+    """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14)."""
+    order = turn.orders.get(c.name)
+    if order is None:
+        return c
+    spent = total_spend(order)
+    for action in order.actions:
+        definition = skill_def(action.skill) if action.skill else None
+        suggested = definition.suggested.value if definition and definition.suggested else None
+        for key, amount in vetoed_refund(action, suggested).items():
+            spent[key] = spent.get(key, 0) - amount
+    return pay(c, {k: v for k, v in spent.items() if v > 0})
+
+
+def _statuses(c: Character, changes: Changes) -> Character:
+    kept = list(c.statuses)
+    for kind, item in changes.drop_status.get(c.name, []):
+        kept = [
+            s for s in kept
+            if not (s.kind is kind and (item is None or s.item is None
+                                        or fold(s.item) == fold(item)))
+        ]
+    for status in changes.add_status.get(c.name, []):
+        same = [s for s in kept if s.kind is status.kind]
+        if status.kind in _FLAGS and same:
+            continue
+        if status.kind is StatusKind.UNCONSCIOUS and same:
+            longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
+            kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
+            status = status.model_copy(update={"turns": longest})
+        kept.append(status)
+    return c.model_copy(update={"statuses": tuple(kept)})
+
+
+def _equipment(c: Character, changes: Changes) -> Character:
+    name = c.name
+    weapons = list(c.weapons)
+    for lost in changes.lose_weapon.get(name, []):
+        for i, w in enumerate(weapons):
+            if fold(w.name) == fold(lost):
+                del weapons[i]
+                break
+    weapons += [w for w in changes.gain_weapon.get(name, [])
+                if not any(fold(x.name) == fold(w.name) for x in weapons)]
+    update: dict[str, object] = {"weapons": tuple(weapons)}
+    if name in changes.wielding:
+        update["wielding"] = changes.wielding[name]
+    if name in changes.positions:
+        update["position"] = changes.positions[name]
+    if name in changes.ammo and c.ammo is not None:
+        update["ammo"] = max(0, c.ammo - changes.ammo[name])
+    c = c.model_copy(update=update)
+    for _ in range(changes.corrode.get(name, 0)):
+        c = corrode(c)
+    return c
+
+
+def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
+    """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
+    config = turn.config
+    levels = sum(h.levels for h in changes.hits if h.target == c.name)
+    before = c.pips if uses_pips(c, config) else current_index(c, config)
+    update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
+    if levels > 0 and not c.is_fodder:
+        hurt = apply_damage(c, levels, config)
+        after = hurt.pips if uses_pips(c, config) else current_index(hurt, config)
+        update.update(health=hurt.health, pips=hurt.pips, shock=after > before,
+                      settled_health=c.health, settled_pips=c.pips)
+    c = c.model_copy(update=update)
+    if c.name in changes.heal:
+        c = _healed(turn, c, changes.heal[c.name])
+    if c.name in changes.vaporize:
+        c = c.model_copy(update={
+            "health": dead_index(c), "pips": pips_dead(), "settled_health": dead_index(c),
+            "settled_pips": pips_dead(),
+            "statuses": (*c.statuses, Status(kind=StatusKind.VAPORIZED)),
+        })
+        changes.hits[:] = [h for h in changes.hits if h.target != c.name]
+        changes.event("vaporized", c.name)
+    return c
+
+
+def _healed(turn: Turn, c: Character, levels: int) -> Character:
+    """A healing spell moves the character up `levels` at once (F14 Amb-9); pips clear fully."""
+    if uses_pips(c, turn.config):
+        return c.model_copy(update={"pips": 0, "health": 0})
+    index = max(0, current_index(c, turn.config) - levels)
+    return c.model_copy(update={"health": index})
+
+
+def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
+    """Knockout countdowns, the Dying deadline, steadying, Bleeding and the GM's events (F7
+    step 7, F15, F18.2, F19 Amb-6)."""
+    snap = turn.chars[name]
+    statuses: list[Status] = []
+    for s in c.statuses:
+        if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:
+            if s.turns <= 1:
+                changes.event("woke", name)
+                continue
+            s = s.model_copy(update={"turns": s.turns - 1})
+        if s.kind in (StatusKind.FROZEN, StatusKind.TRANSFIXED) and name in turn.gm.freed:
+            continue
+        if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
+            continue
+        if s in snap.statuses and s.kind is StatusKind.FROZEN:
+            s = s.model_copy(update={"elapsed": s.elapsed + 1})
+        if s in snap.statuses and s.kind is StatusKind.POISONED and s.turns is not None:
+            if s.turns <= 1:
+                continue
+            s = s.model_copy(update={"turns": s.turns - 1})
+        statuses.append(s)
+    update: dict[str, object] = {"statuses": tuple(statuses)}
+    if is_dying(snap, turn.config) and not snap.has_status(StatusKind.STABILIZED):
+        update.update(_dying(name, c, changes))
+    update["steadied_turns"], update["steady_target"] = _steady(turn, c, changes)
+    c = c.model_copy(update=update)
+    if turn.gm.end_combat:
+        c = _bleed(turn, c)
+    if name in changes.bound:
+        c = _bind(c)
+    return c
+
+
+def _dying(name: str, c: Character, changes: Changes) -> dict[str, object]:
+    """F15: a turn at a final Dying counts; two full turns of attention or the 2-SP route
+    stabilize; without them the character dies at the end of the tenth turn."""
+    turns = c.dying_turns + 1
+    attended = c.attended_turns + (1 if name in changes.attended else 0)
+    update: dict[str, object] = {"dying_turns": turns, "attended_turns": attended}
+    if attended >= ATTENTION_TURNS or name in changes.stabilized:
+        update["statuses"] = (*c.statuses, Status(kind=StatusKind.STABILIZED))
+        changes.event("stabilized", name)
+    elif turns >= DYING_TURNS:
+        update.update(health=dead_index(c), settled_health=None)
+        changes.event("died", name, "ten turns Dying without help")
+    return update
+
+
+def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None]:
+    """Sniper steadying (F19 Amb-6): +1 per full turn of `aim` at the same target; a shot keeps
+    the bead; anything else, or the target moving more than 1 Range, loses it."""
+    if c.name in changes.aiming:
+        target = changes.aiming[c.name]
+        moved = target is not None and any(
+            (a.ranges or 1) > 1 for a in turn.moves_of(target)
+        )
+        if moved:
+            return 0, target
+        same = target is None or c.steady_target is None or fold(target) == fold(c.steady_target)
+        return (c.steadied_turns + 1 if same else 1), target
+    order = turn.orders.get(c.name)
+    shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
+    if shot and c.steadied_turns:
+        return c.steadied_turns, c.steady_target
+    return 0, None
+
+
+def _bleed(turn: Turn, c: Character) -> Character:
+    """F18.2: at the end of combat a bleeding victim drops to Incapacitated (if above it)."""
+    if not c.has_status(StatusKind.BLEEDING) or c.is_fodder:
+        return c
+    incap = index_of_level(c.track_kind, "Incapacitated")
+    index = current_index(c, turn.config)
+    if incap is None or index >= incap:
+        return c
+    statuses = tuple(
+        s.model_copy(update={"restore_to": index}) if s.kind is StatusKind.BLEEDING else s
+        for s in c.statuses
+    )
+    update: dict[str, object] = {"health": incap, "statuses": statuses}
+    if uses_pips(c, turn.config):
+        from fappo_bot.rules.data import PIP_THRESHOLDS
+
+        update["pips"] = PIP_THRESHOLDS[incap]
+    return c.model_copy(update=update)
+
+
+def _bind(c: Character) -> Character:
+    """Binding a bleeding wound restores the level at the end of the fight (F18.2)."""
+    bleeding = next((s for s in c.statuses if s.kind is StatusKind.BLEEDING), None)
+    if bleeding is None:
+        return c
+    update: dict[str, object] = {
+        "statuses": tuple(s for s in c.statuses if s.kind is not StatusKind.BLEEDING)
+    }
+    if bleeding.restore_to is not None and bleeding.restore_to < c.health:
+        update["health"] = bleeding.restore_to
+    return c.model_copy(update=update)
+
+
+__all__ = ["PendingHit", "apply_changes"]

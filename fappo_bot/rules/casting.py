@@ -1,0 +1,161 @@
+"""Casting spells in two stages (RULINGS F25, F26, with the difficulties of `rules.magic`, F24).
+
+CAST: Spellcasting + AP + modifiers vs the learned difficulty + Ranges (a learned spell) or the
+General Magic difficulty + Ranges (inline effects), with the cast SP. ATTACK (damage, Specials or
+mind payloads, only when the cast reaches a Bare Success): Spellcasting + bought and ad-hoc
+accuracy + the same AP vs each target's combat defense (no range penalty: range is priced into
+the cast), or vs the GM's mood difficulty for mind magic; the attack SP apply to every target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fappo_bot.rules import magic
+from fappo_bot.rules.changes import Changes
+from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.data import RangeClass, Trait
+from fappo_bot.rules.defense import effective_skill
+from fappo_bot.rules.fodder import SINGLE
+from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
+from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.orders import Action, ActionKind
+from fappo_bot.rules.ranges import distance
+from fappo_bot.rules.results import ActionResult, RulesError, TargetResult
+from fappo_bot.rules.spending import canonical
+
+if TYPE_CHECKING:
+    from fappo_bot.rules.combat import Strike, StrikeResult
+
+SPELLCASTING = "Spellcasting"
+UNCANNY = Trait.UNCANNY.value
+
+
+@dataclass(frozen=True)
+class CastStage:
+    """The casting stage of one cast action."""
+
+    total: int
+    difficulty: int
+    outcome: Outcome | None
+    profile: magic.SpellProfile | None
+    spell: Spell | None
+    note: str | None = None
+
+
+def _spell_of(caster: Character, action: Action) -> tuple[Spell | None, magic.SpellProfile,
+                                                            bool]:
+    """(learned spell, profile, learned?) of a cast: inline effects are General Magic."""
+    if action.effects:
+        name = action.spell or "spell"
+        return Spell(name=name, effects=action.effects), magic.spell_profile(action.effects), False
+    found = match_name(action.spell or "", [s.name for s in caster.spells])
+    spell = next(s for s in caster.spells if s.name == found.name)
+    return spell, magic.profile_of(spell), True
+
+
+def cast_stage(turn: Turn, caster: Character, action: Action) -> CastStage:
+    """Grade the casting stage (F25 CAST, F26; Uncanny is Spellcasting's Suggested Trait)."""
+    total = (effective_skill(caster, SPELLCASTING) + max(0, action.ap or 0) + action.modifier)
+    try:
+        spell, profile, learned = _spell_of(caster, action)
+    except (RulesError, StopIteration) as exc:
+        return CastStage(total, 0, None, None, None, str(exc) or "unknown spell")
+    target = turn.find(action.target) or next(
+        (c for c in (turn.find(n) for n in action.targets or ()) if c is not None), None
+    )
+    ranges = action.ranges if action.ranges is not None else (
+        distance(caster, target) if target is not None else 0
+    )
+    minimum = turn.config.min_spell_difficulty
+    fn = magic.learned_cast_difficulty if learned else magic.cast_difficulty
+    difficulty = fn(profile.difficulty, ranges, minimum, accuracy=action.accuracy,
+                    flooded=action.flooded)
+    spend = canonical(action.cast_sp)
+    outcome = resolve_check(total, difficulty, protected=caster.owns(Trait.UNCANNY),
+                            shift_up=sp_levels(spend, UNCANNY))
+    return CastStage(total, difficulty, outcome, profile, spell)
+
+
+def spell_weapon(spell: Spell, profile: magic.SpellProfile, ranged: bool) -> Weapon:
+    """The attack payload as a weapon: its SS damage and bought Special, no range penalty."""
+    specials = (spell.special,) if spell.special is not None else ()
+    return Weapon(name=spell.name, damage=profile.damage, range_class=RangeClass.MELEE,
+                  ranged=ranged, specials=specials, area=profile.area, magical=True)
+
+
+def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], CastStage],
+               void: dict[tuple[str, int], str]) -> None:
+    """Cast stages of every cast action, and the attack-stage strikes of successful ones."""
+    from fappo_bot.rules.combat import Strike
+
+    for name in sorted(turn.orders, key=fold):
+        caster = turn.chars[name]
+        for index, action in enumerate(turn.orders[name].actions):
+            if action.kind is not ActionKind.CAST:
+                continue
+            if not action.effective_now:
+                void[(name, index)] = "not triggered"
+                continue
+            stage = cast_stage(turn, caster, action)
+            stages[(name, index)] = stage
+            if stage.outcome is None or not stage.outcome.level.succeeded:
+                continue
+            profile, spell = stage.profile, stage.spell
+            assert profile is not None and spell is not None
+            if not profile.attacks:
+                continue
+            names = list(action.targets) if action.targets else [action.target]
+            targets = [c for c in (turn.find(n) for n in names if n) if c is not None]
+            value = effective_skill(caster, SPELLCASTING)
+            total = (value + profile.accuracy + action.accuracy + max(0, action.ap or 0)
+                     + action.modifier)
+            for t_index, target in enumerate(targets):
+                d = distance(caster, target)
+                ranged = d >= 1 and turn.config.spells_at_range_are_ranged
+                weapon = spell_weapon(spell, profile, ranged)
+                mind = profile.mind and profile.damage == 0
+                strikes.append(Strike(
+                    key=f"{name}#{index}#0#{t_index}", actor=name, index=index, entity=SINGLE,
+                    action=action, target=target.name, weapon=weapon, skill=SPELLCASTING,
+                    skill_value=value, total=total, potential=profile.damage, dist=d,
+                    area=bool(action.targets) or profile.area, sub=t_index,
+                    spend=canonical(action.attack_sp),
+                    fixed_tn=(action.mood if action.mood is not None else 0) if mind else None,
+                    shieldable=not mind and not action.flat_footed,
+                ))
+
+
+def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
+                strikes: list[StrikeResult], changes: Changes) -> ActionResult:
+    """The cast's result: the casting stage on top, each target's attack stage in `targets`;
+    non-attack payloads (healing) take effect on a Bare Success or better (F25 Amb-3)."""
+    action = turn.orders[actor].actions[index]
+    outcome = stage.outcome
+    notes: tuple[str, ...] = (stage.note,) if stage.note else ()
+    targets: list[TargetResult] = []
+    for r in strikes:
+        targets.append(TargetResult(
+            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
+            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
+            specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
+            shield=r.shield, pledged=r.pledged,
+        ))
+        if r.strike.fixed_tn is not None and r.outcome.level is SuccessLevel.ABJECT:
+            changes.status(r.strike.target, Status(kind=StatusKind.ALERTED, source=actor))
+    if outcome is not None and outcome.level.succeeded and stage.profile is not None:
+        heal = stage.profile.heal
+        patient = turn.find(action.target)
+        if heal > 0 and patient is not None:
+            changes.heal[patient.name] = changes.heal.get(patient.name, 0) + heal
+    return ActionResult(
+        actor=actor, index=index, kind=action.kind.value, target=action.target,
+        total=stage.total, difficulty=stage.difficulty if outcome else None,
+        margin=outcome.margin if outcome else None, level=outcome.level if outcome else None,
+        em=outcome.em if outcome else None, damage=sum(t.damage for t in targets),
+        specials=tuple(dict.fromkeys(s for t in targets for s in t.specials)),
+        eliminated=sum(t.eliminated for t in targets), targets=tuple(targets),
+        effective=outcome is not None and outcome.level.succeeded, notes=notes,
+    )

@@ -1,0 +1,352 @@
+"""Attacks: planning every strike of the turn, then grading each against its defender (RULINGS F4,
+F5, F6, F12, F16, F17, F18.15, F19, F20, F21).
+
+All strikes read the one snapshot (P2). A group order's action is performed by every entity the
+group forms (swarms, trios, leftovers); an area attack is one total against each creature listed
+in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F19 Amb-3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fappo_bot.rules.casting import CastStage, plan_casts
+from fappo_bot.rules.character import Character, StatusKind, Weapon
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.damage import (
+    damage_for_level,
+    great_specials,
+    heavy_armored,
+    weapon_profile,
+)
+from fappo_bot.rules.data import Special, Tier, Trait
+from fappo_bot.rules.defense import (
+    Incoming,
+    assign_shields,
+    combat_defense,
+    effective_skill,
+    is_attack_skill,
+    match_pledges,
+    skill_def,
+)
+from fappo_bot.rules.fodder import (
+    SWARM_DAMAGE,
+    Entity,
+    eliminations,
+    entities,
+    forms_swarm,
+    swarm_damage,
+    swarm_defense,
+)
+from fappo_bot.rules.health import is_dead, is_unconscious
+from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
+from fappo_bot.rules.names import attack_weapon, fold, skill_rating
+from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.ranges import distance, range_penalty
+from fappo_bot.rules.spending import canonical, vetoed_refund
+
+FREEZE_SHEATH = 10
+FREEZE_SHEATH_HEAT = 5
+STEADY_TURNS = 2
+
+
+@dataclass
+class Strike:
+    """One incoming attack: an entity of an attacker against one defender."""
+
+    key: str
+    actor: str
+    index: int
+    entity: Entity
+    action: Action
+    target: str
+    weapon: Weapon
+    skill: str | None
+    skill_value: int
+    total: int
+    potential: int
+    dist: int
+    steadied: bool = False
+    area: bool = False
+    sub: int = 0
+    #: the SP that shift this strike (an action's `sp`, a cast's `attack_sp`), canonical keys
+    spend: dict[str, int] = field(default_factory=dict)
+    #: a fixed difficulty instead of the defense (a mind spell's mood, F25)
+    fixed_tn: int | None = None
+    #: whether the defender may raise a shield against it (F17: flat-footed gets none)
+    shieldable: bool = True
+
+
+@dataclass
+class StrikeResult:
+    """The grade and effects of one strike (F4, F12)."""
+
+    strike: Strike
+    difficulty: int
+    outcome: Outcome
+    damage: int = 0
+    specials: tuple[Special, ...] = ()
+    eliminated: int = 0
+    shield: bool = False
+    pledged: int = 0
+    #: damage to the attacker (lightsword self-hit, F19 Amb-2)
+    self_hit: int = 0
+    #: a Freeze sheath broken by this strike (F18.15)
+    frees: bool = False
+    hits_victim: bool = True
+
+
+@dataclass
+class Plan:
+    """Every strike of the turn, and the attack actions that came to nothing (F8 Amb-6, F9)."""
+
+    strikes: list[Strike] = field(default_factory=list)
+    void: dict[tuple[str, int], str] = field(default_factory=dict)
+    casts: dict[tuple[str, int], CastStage] = field(default_factory=dict)
+
+
+def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn) -> str | None:
+    """The skill an attack uses: declared, else the weapon's, else the attacker's best attack
+    skill (F19 Amb-1: a GM mapping; by default the best one, ties by name)."""
+    if action.skill:
+        found = skill_def(action.skill)
+        return found.name if found else action.skill
+    if weapon.skill:
+        return weapon.skill
+    options = sorted(
+        (s for s in attacker.skills if is_attack_skill(s, turn.config)),
+        key=lambda s: (-skill_rating(attacker, s), fold(s)),
+    )
+    return options[0] if options else None
+
+
+def _readies(order: Order, weapon: Weapon) -> bool:
+    return any(
+        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
+        and a.item is not None
+        and fold(a.item) == fold(weapon.name)
+        for a in order.actions
+    )
+
+
+def in_hand(attacker: Character, weapon: Weapon, order: Order) -> bool:
+    """Whether the weapon can strike this turn: in hand, or readied in the same order (F8)."""
+    dropped = any(
+        s.kind is StatusKind.DISARMED and s.item is not None and fold(s.item) == fold(weapon.name)
+        for s in attacker.statuses
+    )
+    if dropped:
+        return _readies(order, weapon)
+    if fold(weapon.name) == "fist":
+        return True
+    held = attacker.weapon()
+    if held is not None and fold(held.name) == fold(weapon.name):
+        return True
+    return _readies(order, weapon)
+
+
+def steadied(attacker: Character, target: Character) -> bool:
+    """A sniper who has steadied two full turns on this target (F16 Amb-4, F19 Amb-6)."""
+    if attacker.steadied_turns < STEADY_TURNS:
+        return False
+    return attacker.steady_target is None or fold(attacker.steady_target) == fold(target.name)
+
+
+def plan_strikes(turn: Turn) -> Plan:
+    """Every strike of the turn, in a fixed order (actor name, action index, entity, target)."""
+    plan = Plan()
+    for name in sorted(turn.orders, key=fold):
+        order = turn.orders[name]
+        attacker = turn.chars[name]
+        bonus_index = next((i for i, a in enumerate(order.actions) if (a.ap or 0) >= 1), None)
+        for index, action in enumerate(order.actions):
+            if action.kind is not ActionKind.ATTACK:
+                continue
+            reason = _void_reason(turn, attacker, order, action)
+            if reason is not None:
+                plan.void[(name, index)] = reason
+                continue
+            _, weapon = attack_weapon(attacker, action.weapon)
+            assert weapon is not None
+            targets = _targets(turn, action)
+            area = bool(action.targets) or weapon.area
+            impact = _impact_distance(turn, attacker, action, targets)
+            skill = attack_skill(attacker, weapon, action, turn)
+            for entity in entities(attacker, turn.config):
+                ap_bonus = entity.ap_bonus if index == bonus_index else 0
+                for t_index, target in enumerate(targets):
+                    plan.strikes.append(_strike(
+                        turn, attacker, index, entity, action, target, weapon, skill,
+                        ap_bonus, impact if area else distance(attacker, target), area, t_index,
+                    ))
+    plan_casts(turn, plan.strikes, plan.casts, plan.void)
+    return plan
+
+
+def _void_reason(turn: Turn, attacker: Character, order: Order, action: Action) -> str | None:
+    if not action.effective_now:
+        return "not triggered"
+    _, weapon = attack_weapon(attacker, action.weapon)
+    if weapon is None:
+        return "no such weapon"
+    if not in_hand(attacker, weapon, order):
+        return f"the {weapon.name} is not in hand"
+    if not _targets(turn, action):
+        return "no target"
+    return None
+
+
+def _targets(turn: Turn, action: Action) -> list[Character]:
+    names = list(action.targets) if action.targets else [action.target]
+    found = [turn.find(n) for n in names if n is not None]
+    return [c for c in found if c is not None and not is_dead(c, turn.config)]
+
+
+def _impact_distance(
+    turn: Turn, attacker: Character, action: Action, targets: list[Character]
+) -> int:
+    """Area attacks: the penalty is measured to the impact point (F16 Amb-6): the named target,
+    else the given Ranges, else the nearest creature in the area."""
+    point = turn.find(action.target)
+    if point is not None:
+        return distance(attacker, point)
+    if action.ranges is not None:
+        return action.ranges
+    return min((distance(attacker, t) for t in targets), default=0)
+
+
+def _strike(
+    turn: Turn, attacker: Character, index: int, entity: Entity, action: Action,
+    target: Character, weapon: Weapon, skill: str | None, ap_bonus: int, dist: int,
+    area: bool, t_index: int,
+) -> Strike:
+    value = (
+        effective_skill(attacker, skill, opponent=target) if skill else 0
+    ) + entity.skill_bonus
+    total = value + max(0, action.ap or 0) + ap_bonus + action.modifier + weapon.accuracy
+    steady = steadied(attacker, target)
+    if entity.swarm:
+        potential = SWARM_DAMAGE[SuccessLevel.SOLID]
+    else:
+        potential = weapon_profile(weapon, attacker, steadied=steady).damage
+    key = f"{attacker.name}#{index}#{entity.sub}#{t_index}"
+    return Strike(key, attacker.name, index, entity, action, target.name, weapon, skill, value,
+                  total, potential, dist, steady, area, t_index, canonical(action.sp),
+                  shieldable=not action.flat_footed)
+
+
+def swarming(turn: Turn, name: str) -> bool:
+    """A nuisance group swarms this turn when it attacks (F20: "five Nuisance creatures
+    attacking a character"); attacks on it then face the swarm's defense."""
+    order = turn.orders.get(name)
+    return order is not None and any(
+        a.kind is ActionKind.ATTACK and a.effective_now for a in order.actions
+    )
+
+
+def _incoming(turn: Turn, strike: Strike) -> Incoming:
+    return Incoming(
+        key=strike.key, attacker=strike.actor, index=strike.index, potential=strike.potential,
+        skill=strike.skill_value, ranged=strike.weapon.ranged,
+        attack=strike.shieldable, sub=strike.entity.sub * 1000 + strike.sub,
+    )
+
+
+def grade_strikes(
+    turn: Turn, plan: Plan, extra: dict[str, list[Incoming]]
+) -> tuple[list[StrikeResult], dict[str, int]]:
+    """Assign shields and pledges per defender (F17, F5), then grade every strike.
+
+    `extra` holds the other opposed actions aimed at each defender (skill uses), which pledges
+    may match too (F5 Amb-8); the pledge levels they drew are returned by key.
+    """
+    by_target: dict[str, list[Strike]] = {}
+    for strike in plan.strikes:
+        by_target.setdefault(strike.target, []).append(strike)
+    results: list[StrikeResult] = []
+    drawn: dict[str, int] = {}
+    for name in sorted(set(by_target) | set(extra), key=fold):
+        defender = turn.chars[name]
+        strikes = by_target.get(name, [])
+        incoming = [_incoming(turn, s) for s in strikes]
+        covered = assign_shields(defender, incoming, deflect=turn.deflects(defender))
+        pledged = match_pledges(turn.pledges(defender), [*incoming, *extra.get(name, [])])
+        drawn.update(pledged)
+        for strike in strikes:
+            results.append(_grade(turn, strike, strike.key in covered, pledged.get(strike.key, 0)))
+    return results, drawn
+
+
+def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResult:
+    attacker = turn.chars[strike.actor]
+    defender = turn.chars[strike.target]
+    action = strike.action
+    config = turn.config
+    definition = skill_def(strike.skill) if strike.skill else None
+    suggested = definition.suggested if definition is not None else None
+    spend = dict(strike.spend)
+    if action.kind is ActionKind.ATTACK:
+        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
+            spend[key] -= amount
+    shift = sp_levels(spend, suggested.value if suggested else None)
+    protected = attacker.owns(suggested)
+    penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
+    if defender.has_status(StatusKind.FROZEN):
+        heat = action.heat or Special.FIRE in strike.weapon.specials
+        difficulty = (FREEZE_SHEATH_HEAT if heat else FREEZE_SHEATH) + penalty
+        outcome = resolve_check(strike.total, difficulty, protected=protected, shift_up=shift)
+        return _sheath(strike, difficulty, outcome, attacker)
+    if strike.fixed_tn is not None:
+        defense, shield = strike.fixed_tn, False
+    elif action.flat_footed or is_unconscious(defender, config):
+        defense, shield = 1, False
+    else:
+        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        defense = combat_defense(
+            defender, strike.skill, config, attacker=attacker, defend_ap=ap, shield=shield,
+            modifier=modifier,
+        )
+        if forms_swarm(defender) and swarming(turn, defender.name):
+            defense = swarm_defense(defense)
+    difficulty = defense + (penalty if strike.fixed_tn is None else 0)
+    outcome = resolve_check(
+        strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged
+    )
+    result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
+    heavy = heavy_armored(defender)
+    profile = weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
+    if strike.entity.swarm:
+        result.damage = swarm_damage(outcome.level, heavy_target=heavy)
+    else:
+        result.damage = damage_for_level(
+            outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
+        )
+        if outcome.level is SuccessLevel.GREAT:
+            result.specials = great_specials(profile.specials, action.special, action.invoke,
+                                             config)
+    if (
+        outcome.level is SuccessLevel.ABJECT
+        and strike.weapon.self_hit_on_abject
+        and not attacker.owns(Trait.UNCANNY)
+    ):
+        result.self_hit = strike.weapon.effective_damage
+    if defender.is_fodder:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is Tier.PC:
+            result.eliminated = eliminations(
+                defender, outcome.level, outcome.em, result.damage, profile.damage, config
+            )
+        result.specials = ()
+    return result
+
+
+def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Character) -> StrikeResult:
+    """An attack on a frozen character strikes the sheath (F18.15 Amb-5): a success frees him,
+    a Failure hits him for 1 level, an Abject Failure for the weapon's full (SS) damage."""
+    result = StrikeResult(strike, difficulty, outcome)
+    if outcome.level.succeeded:
+        result.frees = True
+    elif outcome.level is SuccessLevel.FAILURE:
+        result.damage = 1
+    else:
+        result.damage = weapon_profile(strike.weapon, attacker).damage
+    return result

@@ -1,0 +1,95 @@
+"""Finalising the last resolution's provisional hits with this turn's reductions (RULINGS F7
+step 2, F10 Amb-3, F13).
+
+[F:L199] "Characters can reduce incoming damage by up to two levels per attack by spending Success
+Points on a one-to-one basis from any Trait." [F:L231] "After the attack occurs, the defender
+declares the use of SPs to reduce damage in the same post as declaring his next action."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.health import apply_damage, current_index, is_dying, uses_pips
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.orders import Order, PendingHit
+
+MAX_REDUCTION = 2
+"""[F:L199] "up to two levels per attack"."""
+
+
+@dataclass(frozen=True)
+class Finalized:
+    """A character after its pending hits were settled, and whether it moved down (shock)."""
+
+    character: Character
+    moved_down: bool
+    dying_started: bool
+
+
+def hits_on(pending: Sequence[PendingHit], name: str) -> list[PendingHit]:
+    """The pending hits that target the character called `name`."""
+    key = fold(name)
+    return [h for h in pending if fold(h.target) == key]
+
+
+def reductions_of(order: Order | None) -> dict[str, int]:
+    """Levels each hit is reduced by in an order's Reduce lines (1 SP per level, F13)."""
+    if order is None:
+        return {}
+    out: dict[str, int] = {}
+    for line in order.reduce:
+        key = fold(line.hit)
+        out[key] = out.get(key, 0) + sum(v for v in line.sp.values() if v > 0)
+    return out
+
+
+def settled(character: Character) -> Character:
+    """The character as it stood before its provisional hits were shown on it (F13)."""
+    update: dict[str, int | None] = {}
+    if character.settled_health is not None:
+        update["health"] = character.settled_health
+        update["settled_health"] = None
+    if character.settled_pips is not None:
+        update["pips"] = character.settled_pips
+        update["settled_pips"] = None
+    return character.model_copy(update=update) if update else character
+
+
+def finalize(
+    character: Character,
+    hits: Sequence[PendingHit],
+    reductions: Mapping[str, int],
+    config: RulesConfig,
+) -> Finalized:
+    """Apply each pending hit less its reduction (capped at 2 and at the hit) (F7 step 2).
+
+    Shock comes from the net result only: a character who reduced every level did not move down
+    (F10 Amb-3). With no pending hits the character's own `shock` flag stands. The Dying clock
+    starts when the final level is Dying and the character was not Dying before (F15 Amb-6).
+    """
+    if not hits:
+        base = character.model_copy(update={"settled_health": None, "settled_pips": None})
+        return Finalized(base, base.shock, False)
+    start = settled(character)
+    before = _position(start, config)
+    net = 0
+    for hit in hits:
+        cut = min(MAX_REDUCTION, hit.levels, max(0, reductions.get(fold(hit.id), 0)))
+        net += hit.levels - cut
+    was_dying = is_dying(start, config)
+    after = apply_damage(start, net, config)
+    moved = _position(after, config) > before
+    started = is_dying(after, config) and not was_dying
+    update: dict[str, object] = {"shock": moved}
+    if started:
+        update.update(dying_turns=0, attended_turns=0)
+    return Finalized(after.model_copy(update=update), moved, started)
+
+
+def _position(character: Character, config: RulesConfig) -> int:
+    """Track position for "moved down": pips where the pips option applies (F10 Amb-5)."""
+    return character.pips if uses_pips(character, config) else current_index(character, config)

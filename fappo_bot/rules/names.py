@@ -1,0 +1,111 @@
+"""Matching the names players write to the things of the game (spec/cases.md: names match
+case-insensitively and accept the seed's alternate Trait names).
+
+A name matches exactly (case-folded, spaces normalised) or, failing that, as the unique prefix of
+one candidate ("Gob" for "Goblin"). Several prefix matches make the name ambiguous ("Goblin" when
+only "Goblin 1" and "Goblin 2" exist).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from fappo_bot.rules.character import FLOATING, Character, Weapon, fist
+from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name
+
+
+def fold(name: str) -> str:
+    """The comparison key of a name: case-folded with runs of blanks made single."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of matching one name: the canonical name, or the candidates it could mean."""
+
+    query: str
+    name: str | None
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Exactly one thing matched."""
+        return self.name is not None
+
+    @property
+    def ambiguous(self) -> bool:
+        """Several things matched."""
+        return self.name is None and len(self.candidates) > 1
+
+
+def match_name(query: str, names: Iterable[str]) -> Match:
+    """Match `query` against `names`: exact first, else a unique prefix."""
+    key = fold(query)
+    pool = list(dict.fromkeys(names))
+    for name in pool:
+        if fold(name) == key:
+            return Match(query, name)
+    if not key:
+        return Match(query, None)
+    prefixed = sorted((n for n in pool if fold(n).startswith(key)), key=fold)
+    if len(prefixed) == 1:
+        return Match(query, prefixed[0])
+    return Match(query, None, tuple(prefixed))
+
+
+def pool_key(name: str) -> str | None:
+    """The canonical SP pool key for a written pool name: a Trait's default name or `floating`."""
+    if fold(name) in {FLOATING, "float", "floating sp"}:
+        return FLOATING
+    trait = trait_by_name(name)
+    return trait.value if trait is not None else None
+
+
+def skill_names(character: Character) -> list[str]:
+    """Skills the character can name: the rulebook's and its own custom ones (F2 Amb-6)."""
+    names = [s.name for s in SKILLS_BY_KEY.values()]
+    names.extend(k for k in character.skills if fold(k) not in SKILLS_BY_KEY)
+    return names
+
+
+def match_skill(character: Character, query: str) -> Match:
+    """Match a skill name for `character` (rulebook skills first, then its custom skills)."""
+    return match_name(query, skill_names(character))
+
+
+def carried_weapons(character: Character) -> tuple[Weapon, ...]:
+    """The character's weapons, with the Fist everyone has (F19) when not listed."""
+    if any(fold(w.name) == "fist" for w in character.weapons):
+        return character.weapons
+    return (*character.weapons, fist())
+
+
+def match_weapon(character: Character, query: str) -> tuple[Match, Weapon | None]:
+    """Match one of the character's weapons (the Fist included)."""
+    weapons = carried_weapons(character)
+    aliases = {"fists": "Fist", "unarmed": "Fist"}
+    wanted = aliases.get(fold(query), query)
+    found = match_name(wanted, [w.name for w in weapons])
+    if not found.ok:
+        return Match(query, None, found.candidates), None
+    weapon = next(w for w in weapons if w.name == found.name)
+    return found, weapon
+
+
+def attack_weapon(character: Character, weapon: str | None) -> tuple[Match | None, Weapon | None]:
+    """The weapon an attack uses: the one named, else the one in hand, else the first, else the
+    Fist (spec/cases.md: `wielding` defaults to the first weapon)."""
+    name = weapon or character.wielding
+    if name is not None:
+        return match_weapon(character, name)
+    return None, character.weapons[0] if character.weapons else fist()
+
+
+def skill_rating(character: Character, skill: str) -> int:
+    """The character's points in a skill, 0 without it (F1 Amb-4)."""
+    key = fold(skill)
+    for name, value in character.skills.items():
+        if fold(name) == key:
+            return value
+    return 0

@@ -1,0 +1,271 @@
+"""The simultaneous resolution of a turn (RULINGS F7).
+
+`resolve_turn` validates every order (a refused order is dropped whole and reported), finalises the
+last resolution's provisional hits with this turn's reductions (step 2), resolves every action
+against that one snapshot (step 5), deals the ongoing ticks (step 6), advances the clocks (step 7)
+and returns the data of it all. Nothing depends on the order in which orders are listed: every
+loop runs in a fixed order of names and indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fappo_bot.rules.actions import (
+    contests,
+    resolve_aim,
+    resolve_equipment,
+    resolve_extinguish,
+    resolve_move,
+    resolve_removal,
+    resolve_skill,
+    resolve_tend,
+)
+from fappo_bot.rules.apply import apply_changes
+from fappo_bot.rules.casting import cast_result
+from fappo_bot.rules.changes import Changes
+from fappo_bot.rules.character import Character, StatusKind
+from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.finalize import finalize, hits_on, reductions_of
+from fappo_bot.rules.levels import resolve_check, sp_levels
+from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
+from fappo_bot.rules.ranges import range_penalty
+from fappo_bot.rules.results import (
+    ActionResult,
+    ErrorCode,
+    GMInputs,
+    OrderError,
+    TargetResult,
+    TurnResult,
+    TurnState,
+    Where,
+)
+from fappo_bot.rules.specials import apply_specials
+from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.validate import validate_order
+
+_EQUIPMENT = frozenset({
+    ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
+    ActionKind.STAND,
+})
+
+
+def resolve_turn(
+    state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
+) -> TurnResult:
+    """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
+    gm = gm or GMInputs()
+    errors, valid = _validate_all(state, orders)
+    snap: dict[str, Character] = {}
+    for character in state.characters:
+        done = finalize(character, hits_on(state.pending, character.name),
+                        reductions_of(valid.get(character.name)), state.config)
+        snap[character.name] = done.character
+    finalized = state.model_copy(update={
+        "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
+    })
+    turn = Turn(state.turn, state.config, gm, snap, valid)
+    changes = Changes()
+    plan = plan_strikes(turn)
+    strikes, drawn = grade_strikes(turn, plan, contests(turn))
+    _strike_effects(turn, strikes, changes)
+    results = _attack_results(turn, plan, strikes, changes)
+    for name in sorted(valid, key=fold):
+        actor = snap[name]
+        for index, action in enumerate(valid[name].actions):
+            result = _other_action(turn, actor, index, action, drawn, changes)
+            if result is not None:
+                results.append(result)
+    results.sort(key=lambda r: (fold(r.actor), r.index))
+    characters = apply_changes(turn, state, changes)
+    next_state = TurnState(
+        turn=state.turn + 1, characters=characters, pending=tuple(changes.hits),
+        config=state.config, in_combat=state.in_combat and not gm.end_combat,
+    )
+    return TurnResult(
+        turn=state.turn, actions=tuple(results), errors=tuple(errors),
+        events=tuple(changes.events), hits=tuple(changes.hits), state=next_state,
+        finalized=finalized,
+    )
+
+
+def _validate_all(
+    state: TurnState, orders: Sequence[Order]
+) -> tuple[list[OrderError], dict[str, Order]]:
+    """Validate each order; an actor with two orders has both refused (one post per turn)."""
+    names = [c.name for c in state.characters]
+    by_actor: dict[str, list[Order]] = {}
+    errors: list[OrderError] = []
+    for order in orders:
+        problems = validate_order(state, order)
+        if problems:
+            errors.extend(problems)
+            continue
+        actor = match_name(order.actor, names).name
+        assert actor is not None
+        by_actor.setdefault(actor, []).append(order)
+    valid: dict[str, Order] = {}
+    for actor, listed in by_actor.items():
+        if len(listed) == 1:
+            valid[actor] = listed[0]
+            continue
+        errors.append(OrderError(
+            actor=actor, code=ErrorCode.BAD_CASE, where=Where.ORDER,
+            message=f"{actor} has {len(listed)} orders this turn; only one is allowed.",
+            words=actor, expected="one order per character per turn",
+            hint="Merge the orders into one post.",
+        ))
+    errors.sort(key=lambda e: (fold(e.actor), e.where.value, e.index or 0, e.code.value))
+    return errors, valid
+
+
+def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
+    slug = "-".join(fold(actor).split())
+    return f"t{turn.number}-{slug}-{index}" + (f"-{nth + 1}" if many else "")
+
+
+def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -> None:
+    """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees."""
+    ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
+                                             r.strike.entity.sub, r.strike.sub))
+    per_action: dict[tuple[str, int], int] = {}
+    for result in ordered:
+        key = (result.strike.actor, result.strike.index)
+        per_action[key] = per_action.get(key, 0) + 1
+    seen: dict[tuple[str, int], int] = {}
+    remaining = {name: c.count for name, c in turn.chars.items() if c.is_fodder}
+    for result in ordered:
+        strike = result.strike
+        key = (strike.actor, strike.index)
+        nth = seen.get(key, 0)
+        seen[key] = nth + 1
+        victim = turn.chars[strike.target]
+        hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
+        if result.frees:
+            changes.clear(victim.name, StatusKind.FROZEN)
+            changes.event("freed", victim.name, f"sheath broken by {strike.actor}")
+        if result.eliminated:
+            result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
+                                           remaining, changes)
+        elif result.damage > 0 and not victim.is_fodder:
+            changes.hits.append(PendingHit(
+                id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
+                levels=result.damage, specials=tuple(s.value for s in result.specials),
+                source="sheath" if victim.has_status(StatusKind.FROZEN) else "attack",
+                turn=turn.number,
+            ))
+        if result.specials and not victim.is_fodder:
+            apply_specials(turn, result, changes)
+        if result.self_hit:
+            changes.hits.append(PendingHit(
+                id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
+                weapon=strike.weapon.name, levels=result.self_hit, source="self",
+                turn=turn.number,
+            ))
+
+
+def _eliminate(turn: Turn, group: Character, action: Action, count: int,
+               remaining: dict[str, int], changes: Changes) -> int:
+    """Remove up to `count` creatures: the targeted group first, then the `also` groups in the
+    GM's order (F20 Amb-4, F21 Amb-5). Returns how many were removed."""
+    removed = 0
+    pools = [group.name] + [
+        c.name for c in (turn.find(n) for n in action.also) if c is not None and c.is_fodder
+    ]
+    for name in dict.fromkeys(pools):
+        take = min(count - removed, remaining.get(name, 0))
+        if take <= 0:
+            continue
+        remaining[name] -= take
+        changes.eliminated[name] = changes.eliminated.get(name, 0) + take
+        removed += take
+    return removed
+
+
+def _attack_results(
+    turn: Turn, plan: Plan, strikes: list[StrikeResult], changes: Changes
+) -> list[ActionResult]:
+    """One result per attack action: the first entity's grade, damage and eliminations summed
+    (spec: swarms, then trios, then individuals); an area attack lists each creature."""
+    grouped: dict[tuple[str, int], list[StrikeResult]] = {}
+    for result in strikes:
+        grouped.setdefault((result.strike.actor, result.strike.index), []).append(result)
+    out: list[ActionResult] = []
+    for (actor, index), reason in plan.void.items():
+        action = turn.orders[actor].actions[index]
+        out.append(ActionResult(actor=actor, index=index, kind=action.kind.value,
+                                target=action.target, effective=False, notes=(reason,)))
+    for (actor, index), stage in plan.casts.items():
+        group = sorted(grouped.pop((actor, index), []), key=lambda r: r.strike.sub)
+        out.append(cast_result(turn, actor, index, stage, group, changes))
+    for (actor, index), group in grouped.items():
+        group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
+        first = group[0]
+        strike = first.strike
+        specials = tuple(dict.fromkeys(s.value for r in group for s in r.specials))
+        common = {
+            "actor": actor, "index": index, "kind": strike.action.kind.value,
+            "damage": sum(r.damage for r in group),
+            "eliminated": sum(r.eliminated for r in group), "specials": specials,
+        }
+        if strike.area:
+            out.append(_area_result(turn, group, common))
+            continue
+        notes = ("self-hit",) if first.self_hit else ()
+        out.append(ActionResult(
+            target=strike.target, total=strike.total, difficulty=first.difficulty,
+            margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
+            shield=first.shield, pledged=first.pledged, notes=notes, **common,
+        ))
+    return out
+
+
+def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
+    """The throw (total against the range penalty to the impact point) and each creature."""
+    strike = group[0].strike
+    attacker = turn.chars[strike.actor]
+    penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
+    outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
+                            shift_up=sp_levels(canonical(strike.action.sp), None))
+    targets = tuple(
+        TargetResult(
+            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
+            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
+            specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
+            shield=r.shield, pledged=r.pledged,
+        )
+        for r in group
+    )
+    del attacker
+    return ActionResult(
+        target=strike.action.target, total=strike.total, difficulty=penalty,
+        margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,
+        **common,
+    )
+
+
+def _other_action(turn: Turn, actor: Character, index: int, action: Action,
+                  drawn: dict[str, int], changes: Changes) -> ActionResult | None:
+    """Every action that is neither an attack nor a cast."""
+    kind = action.kind
+    if kind in (ActionKind.ATTACK, ActionKind.CAST):
+        return None
+    if kind is ActionKind.SKILL:
+        return resolve_skill(turn, actor, index, action, drawn, changes)
+    if kind is ActionKind.MOVE:
+        return resolve_move(turn, actor, index, action, changes)
+    if kind in _EQUIPMENT:
+        return resolve_equipment(turn, actor, index, action, changes)
+    if kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
+        return resolve_removal(turn, actor, index, action, changes)
+    if kind is ActionKind.TEND:
+        return resolve_tend(turn, actor, index, action, changes)
+    if kind is ActionKind.EXTINGUISH:
+        return resolve_extinguish(turn, actor, index, action, changes)
+    if kind is ActionKind.AIM:
+        return resolve_aim(turn, actor, index, action, changes)
+    effective = action.effective_now
+    return ActionResult(actor=actor.name, index=index, kind=kind.value, target=action.against,
+                        effective=effective, notes=() if effective else ("not triggered",))

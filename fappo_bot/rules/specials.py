@@ -1,0 +1,160 @@
+"""The Specials of a Great Success as statuses in force from the next turn (RULINGS F18, F7 Amb-2).
+
+"Status effects begin at the start of the next turn (F7 Amb-2). Post-hoc SP reduction never
+removes a status (F13)." Extra Damage is part of the damage (F18.1) and is not handled here.
+"""
+
+from __future__ import annotations
+
+from fappo_bot.rules.changes import Changes
+from fappo_bot.rules.character import Character, Status, StatusKind
+from fappo_bot.rules.combat import StrikeResult
+from fappo_bot.rules.config import KnockoutMode
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.data import Special
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.ranges import range_penalty
+
+TURNS_PER_10_MIN = 60
+#: F18.6 Amb-1 suggested defaults, used when the GM gives no profile
+MORTAL_TICKS = 3
+NERVE_PENALTY = 2
+NERVE_AP_LOSS = 1
+NERVE_TURNS = 10
+
+
+def knockout_turns(result: StrikeResult, turn: Turn) -> int:
+    """60 turns (10 min) per point, at least one (F18.3 Amb-1: em; literal reading by config)."""
+    if turn.config.knockout_duration_mode is KnockoutMode.SKILL_MINUS_DEFENSE:
+        strike = result.strike
+        defense = result.difficulty - range_penalty(strike.weapon, strike.dist,
+                                                    steadied=strike.steadied)
+        points = strike.skill_value - defense
+    else:
+        points = result.outcome.em
+    return TURNS_PER_10_MIN * max(1, points)
+
+
+def dismember_tier(em: int, turn: Turn) -> str:
+    """minor (em 3), moderate (em 4-5), major (em >= 6) by default (F18.8 Amb-1, config)."""
+    if em >= turn.config.dismember_major_from:
+        return "major"
+    if em >= turn.config.dismember_moderate_from:
+        return "moderate"
+    return "minor"
+
+
+def _held_item(victim: Character, action_item: str | None) -> str | None:
+    if action_item:
+        return action_item
+    weapon = victim.weapon()
+    if weapon is None or fold(weapon.name) == "fist":
+        return None
+    return weapon.name
+
+
+def _disarm(victim: Character, item: str | None, changes: Changes, source: str) -> None:
+    if item is None:
+        return
+    changes.status(victim.name, Status(kind=StatusKind.DISARMED, item=item, source=source))
+    weapon = victim.weapon()
+    if weapon is not None and fold(weapon.name) == fold(item):
+        changes.wielding[victim.name] = "Fist"
+
+
+def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
+    """Turn each Special of a Great Success into its status or effect (F18.2-F18.16)."""
+    strike = result.strike
+    victim = turn.chars[strike.target]
+    attacker = turn.chars[strike.actor]
+    action = strike.action
+    em = result.outcome.em
+    for special in result.specials:
+        if special is Special.KNOCKDOWN:
+            changes.status(victim.name, Status(kind=StatusKind.PRONE, source=attacker.name))
+        elif special is Special.KNOCKOUT:
+            changes.status(victim.name, Status(
+                kind=StatusKind.UNCONSCIOUS, source=attacker.name,
+                turns=knockout_turns(result, turn),
+            ))
+        elif special is Special.BLEEDING:
+            changes.status(victim.name, Status(kind=StatusKind.BLEEDING, source=attacker.name))
+        elif special is Special.FIRE:
+            changes.status(victim.name, Status(kind=StatusKind.BURNING, source=attacker.name))
+        elif special is Special.CORROSION:
+            changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
+        elif special is Special.POISON:
+            changes.status(victim.name, _poison(action.part, attacker.name))
+        elif special is Special.DISEASE:
+            changes.status(victim.name, Status(
+                kind=StatusKind.DISEASED, source=attacker.name, note=action.part,
+            ))
+        elif special is Special.DISMEMBERMENT:
+            changes.status(victim.name, Status(
+                kind=StatusKind.DISMEMBERED, item=action.part, source=attacker.name,
+                note=dismember_tier(em, turn),
+            ))
+        elif special is Special.DISARM:
+            _disarm(victim, _held_item(victim, action.item), changes, attacker.name)
+        elif special is Special.GRASP:
+            _grasp(victim, attacker, em, action.item, changes)
+        elif special in (Special.IMPALE, Special.BARBED, Special.TRANSFIX):
+            _embed(victim, attacker, special, result, changes)
+        elif special is Special.FREEZE:
+            changes.status(victim.name, Status(
+                kind=StatusKind.FROZEN, source=attacker.name, elapsed=0,
+            ))
+        elif special is Special.VAPORIZE:
+            changes.vaporize.add(victim.name)
+        changes.event("special", victim.name, special.value)
+
+
+def _poison(profile: str | None, source: str) -> Status:
+    """A poison status: nerve (penalty and AP loss) if the GM names it, else mortal (F18.6)."""
+    if profile is not None and "nerve" in profile.casefold():
+        return Status(kind=StatusKind.POISONED, source=source, turns=NERVE_TURNS,
+                      penalty=NERVE_PENALTY, ap_loss=NERVE_AP_LOSS, note="nerve")
+    return Status(kind=StatusKind.POISONED, source=source, turns=MORTAL_TICKS, note="mortal")
+
+
+def _grasp(
+    victim: Character, attacker: Character, em: int, item: str | None, changes: Changes
+) -> None:
+    """Grasp (F18.11): em 3 disarms; exactly 4 pulls the item to the attacker's feet; 5 or more
+    puts it in the attacker's hand (still 1 AP to ready)."""
+    held = _held_item(victim, item)
+    if held is None:
+        return
+    if em <= 3:
+        _disarm(victim, held, changes, attacker.name)
+        return
+    weapon = victim.weapon(held)
+    changes.lose_weapon.setdefault(victim.name, []).append(held)
+    if victim.weapon() is not None and fold(victim.weapon().name) == fold(held):  # type: ignore[union-attr]
+        changes.wielding[victim.name] = "Fist"
+    if weapon is not None:
+        changes.gain_weapon.setdefault(attacker.name, []).append(weapon)
+    if em == 4:
+        changes.status(attacker.name, Status(
+            kind=StatusKind.DISARMED, item=held, source=victim.name, note="at your feet",
+        ))
+
+
+def _embed(
+    victim: Character, attacker: Character, special: Special, result: StrikeResult,
+    changes: Changes,
+) -> None:
+    """Impale, Barbed, Transfix (F18.12-14): the weapon stays in the victim; a melee or thrown
+    weapon leaves the attacker's hand (Amb-2), a bow or crossbow does not (the missile stays)."""
+    weapon = result.strike.weapon
+    kind = {
+        Special.IMPALE: StatusKind.IMPALED,
+        Special.BARBED: StatusKind.BARBED,
+        Special.TRANSFIX: StatusKind.TRANSFIXED,
+    }[special]
+    changes.status(victim.name, Status(
+        kind=kind, item=weapon.name, source=attacker.name, flag=result.strike.action.hold,
+    ))
+    if weapon.melee or weapon.single_use or weapon.skill == "Throwing":
+        changes.lose_weapon.setdefault(attacker.name, []).append(weapon.name)
+        changes.wielding[attacker.name] = "Fist"

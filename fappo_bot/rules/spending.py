@@ -1,0 +1,91 @@
+"""SP declared in an order, line by line, and paying them (RULINGS F4, F5, F10 Amb-7, F13, P4).
+
+P4: "Declared SPs and APs are consumed at resolution even when unnecessary, untriggered or
+wasted. The one exception is a GM veto issued before close (F4 Amb-14)."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.data import Trait
+from fappo_bot.rules.names import pool_key
+from fappo_bot.rules.orders import Action, Order
+from fappo_bot.rules.results import Where
+
+TIRELESS = Trait.TIRELESS.value
+
+Line = tuple[Where, int | None, str | None, int, str]
+"""(where, index, canonical pool key or None if unknown, amount, the pool name as written)."""
+
+
+def action_spends(action: Action) -> Iterator[tuple[str, int]]:
+    """(written pool, amount) of one action: its `sp`, `cast_sp` and `attack_sp`."""
+    for table in (action.sp, action.cast_sp, action.attack_sp):
+        for name, amount in table.items():
+            if amount > 0:
+                yield name, amount
+
+
+def declared_lines(order: Order) -> Iterator[Line]:
+    """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
+    for i, action in enumerate(order.actions):
+        for name, amount in action_spends(action):
+            yield Where.ACTION, i, pool_key(name), amount, name
+    for i, pledge in enumerate(order.guard):
+        for name, amount in pledge.sp.items():
+            if amount > 0:
+                yield Where.GUARD, i, pool_key(name), amount, name
+    for i, line in enumerate(order.reduce):
+        for name, amount in line.sp.items():
+            if amount > 0:
+                yield Where.REDUCE, i, pool_key(name), amount, name
+    if order.endure:
+        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
+
+
+def canonical(spend: dict[str, int]) -> dict[str, int]:
+    """An SP map with canonical pool keys (unknown names dropped; validation reports them)."""
+    out: dict[str, int] = {}
+    for name, amount in spend.items():
+        key = pool_key(name)
+        if key is not None and amount > 0:
+            out[key] = out.get(key, 0) + amount
+    return out
+
+
+def vetoed_refund(action: Action, suggested: str | None) -> dict[str, int]:
+    """SP a GM veto refunds: those from Traits other than the skill's Suggested Trait (F4 Amb-14).
+
+    Floating SP need no explanation and are not vetoed.
+    """
+    if not action.sp_vetoed:
+        return {}
+    spend = canonical(action.sp)
+    return {k: v for k, v in spend.items() if k not in (FLOATING, suggested)}
+
+
+def pay(character: Character, spent: dict[str, int]) -> Character:
+    """The character with `spent` SP taken out of its pools, never below 0 (F4)."""
+    if not spent:
+        return character
+    traits = dict(character.traits)
+    floating = character.floating
+    for key, amount in spent.items():
+        if key == FLOATING:
+            floating = max(0, floating - amount)
+            continue
+        for trait in traits:
+            if trait.value == key:
+                traits[trait] = max(0, traits[trait] - amount)
+    return character.model_copy(update={"traits": traits, "floating": floating})
+
+
+def total_spend(order: Order) -> dict[str, int]:
+    """All SP an order spends, by canonical pool (P4: spent even when wasted)."""
+    out: dict[str, int] = {}
+    for _, _, key, amount, _ in declared_lines(order):
+        if key is not None:
+            out[key] = out.get(key, 0) + amount
+    return out

@@ -1,0 +1,223 @@
+"""Validating one order against the state of the turn (RULINGS F4, F5, F8, F10, F13, F16).
+
+`validate_order` reports every problem of an order at once (STYLE: collect all problems), each
+with the words at fault, what was expected and a hint, and with `where`/`index` so the post
+parser can point at the line. An order with any error is refused whole (spec/cases.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.data import TIERS
+from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, hits_on, reductions_of
+from fappo_bot.rules.health import ap_budget, can_act, is_unconscious, wound_penalty
+from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
+from fappo_bot.rules.spending import declared_lines
+from fappo_bot.rules.validate_actions import (
+    ActionCheck,
+    action_ap,
+    check_action,
+    is_concentration,
+)
+
+
+def validate_order(state: TurnState, order: Order) -> list[OrderError]:
+    """Every problem of one order, in the codes of spec/cases.md (F7 steps 2-3, F8, F10, F13)."""
+    found = match_name(order.actor, [c.name for c in state.characters])
+    if not found.ok:
+        return [_unknown_actor(order, found.candidates)]
+    actor = state.character(found.name or "")
+    assert actor is not None
+    errors: list[OrderError] = []
+    errors.extend(_check_reductions(state, actor, order))
+    fin = finalize(actor, hits_on(state.pending, actor.name), reductions_of(order), state.config)
+    current = fin.character
+    able = can_act(current, state.config, endure=order.endure)
+    checks = [
+        check_action(state, current, order, i, action, able)
+        for i, action in enumerate(order.actions)
+    ]
+    for check in checks:
+        errors.extend(check.errors)
+    errors.extend(_check_ability(state, current, order, able, checks))
+    if able:
+        errors.extend(_check_budget(state, current, order, checks))
+        errors.extend(_check_concentration(actor.name, order))
+    errors.extend(_check_guards(state, actor, order))
+    errors.extend(_check_sp(actor, order))
+    return errors
+
+
+def _unknown_actor(order: Order, candidates: tuple[str, ...]) -> OrderError:
+    code = ErrorCode.AMBIGUOUS_NAME if len(candidates) > 1 else ErrorCode.UNKNOWN_NAME
+    what = "could mean " + ", ".join(candidates) if candidates else "is nobody in this scene"
+    return OrderError(
+        actor=order.actor, code=code, where=Where.ORDER,
+        message=f"The order is for '{order.actor}', who {what}.",
+        words=order.actor, expected="the name of a character in this scene",
+        hint="Write the character's name as it appears on the sheet.", candidates=candidates,
+    )
+
+
+def _check_reductions(state: TurnState, actor: Character, order: Order) -> Iterator[OrderError]:
+    """Reduce lines: a known hit on this character, at most 2 levels and at most its levels."""
+    per_hit: dict[str, int] = {}
+    ids = [h.id for h in state.pending]
+    for i, line in enumerate(order.reduce):
+        found = match_name(line.hit, ids)
+        hit = next((h for h in state.pending if h.id == found.name), None)
+        if hit is None or fold(hit.target) != fold(actor.name):
+            mine = [h.id for h in hits_on(state.pending, actor.name)]
+            yield OrderError(
+                actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=Where.REDUCE, index=i,
+                message=f"Reduce: there is no hit '{line.hit}' on {actor.name} to reduce.",
+                words=line.hit, expected="the id of a hit you took last turn",
+                hint=("Your hits: " + ", ".join(mine)) if mine else "You took no hits last turn.",
+                candidates=tuple(mine),
+            )
+            continue
+        levels = sum(v for v in line.sp.values() if v > 0)
+        per_hit[hit.id] = per_hit.get(hit.id, 0) + levels
+        limit = min(MAX_REDUCTION, hit.levels)
+        if per_hit[hit.id] > limit:
+            yield OrderError(
+                actor=actor.name, code=ErrorCode.REDUCE_OVER_LIMIT, where=Where.REDUCE, index=i,
+                message=(
+                    f"Reduce: {per_hit[hit.id]} SP on hit {hit.id}, which can be reduced by at "
+                    f"most {limit} level(s) (up to two per attack, never more than it dealt)."
+                ),
+                words=f"{per_hit[hit.id]} SP", expected=f"at most {limit} SP on {hit.id}",
+                hint="Spend 1 SP per level, up to 2 per hit [F:L199].",
+            )
+
+
+def _check_ability(
+    state: TurnState, current: Character, order: Order, able: bool, checks: list[ActionCheck]
+) -> Iterator[OrderError]:
+    """F10: Dying, Dead and unconscious characters cannot act; Incapacitated only with endure."""
+    out = is_unconscious(current, state.config)
+    for i, (action, check) in enumerate(zip(order.actions, checks, strict=True)):
+        if able and not check.frozen_forbidden:
+            continue
+        allocates = check.ap > 0 or (action.kind is ActionKind.MOVE and check.ranges > 1)
+        if not (out or allocates or check.frozen_forbidden):
+            continue
+        if check.frozen_forbidden:
+            why, hint = "is frozen in ice", "Only a Wrestling attempt to break the sheath is possible."
+        elif out:
+            why, hint = "is unconscious, Dying or Dead", "Only Guard and Reduce lines stand."
+        else:
+            why = "is Incapacitated"
+            hint = "Add 'Endure' (1 Tireless SP) to act, or walk at most 1 Range [F:L178]."
+        yield OrderError(
+            actor=current.name, code=ErrorCode.CANNOT_ACT, where=Where.ACTION, index=i,
+            message=f"{current.name} {why} and cannot {action.kind.value} this turn.",
+            words=action.kind.value, expected="no AP allocation", hint=hint,
+        )
+
+
+def _check_budget(
+    state: TurnState, current: Character, order: Order, checks: list[ActionCheck]
+) -> Iterator[OrderError]:
+    """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
+    spent = sum(c.ap for c in checks)
+    budget = ap_budget(current, state.config)
+    if current.is_fodder:
+        budget = min(budget, TIERS[current.tier].base_ap)
+    if spent > budget:
+        reasons = []
+        if current.shock:
+            reasons.append("1 for last turn's shock")
+        wound = wound_penalty(current, state.config)
+        if wound:
+            reasons.append(f"{wound} for wounds")
+        why = f" (base {current.ap_base}, less " + ", ".join(reasons) + ")" if reasons else ""
+        yield OrderError(
+            actor=current.name, code=ErrorCode.AP_OVER_BUDGET, where=Where.ORDER,
+            message=f"{current.name} allocates {spent} AP but has {budget} this turn{why}.",
+            words=f"{spent} AP", expected=f"at most {budget} AP",
+            hint="Take AP off an action or drop one.",
+        )
+
+
+def _check_concentration(name: str, order: Order) -> Iterator[OrderError]:
+    """F8 Amb-3: one concentration action, alone but for defense and a free move (conditionals
+    do not count; the GM's `concentration_ok` lifts the limit)."""
+    live = [(i, a) for i, a in enumerate(order.actions) if not a.conditional]
+    focus = [(i, a) for i, a in live if is_concentration(a)]
+    if not focus or any(a.concentration_ok for _, a in focus):
+        return
+    first = focus[0][0]
+    label = _label(focus[0][1])
+    for i, action in live:
+        if i == first or action.kind is ActionKind.DEFEND:
+            continue
+        if action.kind is ActionKind.MOVE and action_ap(action) == 0:
+            continue
+        if action.kind is ActionKind.DROP:
+            continue
+        yield OrderError(
+            actor=name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
+            message=(
+                f"{_label(action)} cannot share a turn with {label}, which needs concentration."
+            ),
+            words=_label(action), expected="only defense and a free 1-Range move beside it",
+            hint="Move it to another turn, or ask the GM to allow it [F:L72].",
+        )
+
+
+def _check_guards(state: TurnState, actor: Character, order: Order) -> Iterator[OrderError]:
+    """Guard lines name a character of the scene, or `any`/`all` (F5)."""
+    names = [c.name for c in state.characters]
+    for i, pledge in enumerate(order.guard):
+        if pledge.general:
+            continue
+        found = match_name(pledge.against, names)
+        if not found.ok:
+            code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
+            yield OrderError(
+                actor=actor.name, code=code, where=Where.GUARD, index=i,
+                message=f"Guard: '{pledge.against}' is not one character of this scene.",
+                words=pledge.against, expected="an attacker's name, or any",
+                hint="Write the attacker's name, or 'any'.", candidates=found.candidates,
+            )
+
+
+def _check_sp(actor: Character, order: Order) -> Iterator[OrderError]:
+    """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13)."""
+    left: dict[str, int] = {}
+    reported: set[str] = set()
+    for where, index, key, amount, label in declared_lines(order):
+        if key is None:
+            yield OrderError(
+                actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=where, index=index,
+                message=f"'{label}' is not a Trait (nor 'floating').",
+                words=label, expected="a Trait name or 'floating'",
+                hint="SP come from a Trait you own, or from your floating SP.",
+            )
+            continue
+        left.setdefault(key, actor.pool(key))
+        left[key] -= amount
+        if left[key] < 0 and key not in reported:
+            reported.add(key)
+            yield OrderError(
+                actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
+                message=(
+                    f"{actor.name} declares more {key} SP than the {actor.pool(key)} left."
+                ),
+                words=f"{key} SP", expected=f"at most {actor.pool(key)} {key} SP in all",
+                hint="Actions, Guard, Reduce and Endure lines all draw on the same pools.",
+            )
+
+
+def _label(action: Action) -> str:
+    if action.kind is ActionKind.SKILL and action.skill:
+        return action.skill
+    if action.kind is ActionKind.ATTACK and action.target:
+        return f"the attack on {action.target}"
+    return action.kind.value
+

@@ -1,0 +1,268 @@
+"""Checks of one action of an order: AP costs, names, forbidden skills, reach and ammo
+(RULINGS F1, F2, F8, F16, F18, F19). Used by `validate.validate_order`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fappo_bot.rules.character import Character, StatusKind, Weapon
+from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
+from fappo_bot.rules.defense import skill_def
+from fappo_bot.rules.names import (
+    Match,
+    attack_weapon,
+    fold,
+    match_name,
+    match_skill,
+    match_weapon,
+)
+from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.ranges import distance, in_reach
+from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
+
+#: minimum AP of each kind (F8 table); remove depends on what is embedded
+_MIN_AP: dict[ActionKind, int] = {
+    ActionKind.DROP: 0,
+    ActionKind.SWITCH: AP_COSTS["switch"],
+    ActionKind.STAND: AP_COSTS["stand"],
+    ActionKind.RIPOUT: AP_COSTS["ripout"],
+}
+_EMBED_COST: dict[StatusKind, int] = {
+    StatusKind.IMPALED: AP_COSTS["remove_impale"],
+    StatusKind.BARBED: AP_COSTS["remove_barbed"],
+    StatusKind.TRANSFIXED: AP_COSTS["remove_transfix"],
+}
+EMBEDDED = tuple(_EMBED_COST)
+_CONCENTRATION_KINDS = frozenset({ActionKind.TEND, ActionKind.AIM})
+
+
+@dataclass
+class ActionCheck:
+    """What validation learnt of one action: its AP, Ranges moved and its problems."""
+
+    ap: int
+    ranges: int = 0
+    frozen_forbidden: bool = False
+    errors: list[OrderError] = field(default_factory=list)
+
+
+def move_ranges(action: Action) -> int:
+    """Ranges a move covers: given, else AP + 1, else the free 1 (F16 amendment)."""
+    if action.ranges is not None:
+        return max(0, action.ranges)
+    if action.ap is not None:
+        return action.ap + 1
+    return 1
+
+
+def action_ap(action: Action) -> int:
+    """AP an action allocates (a move without AP costs Ranges - 1)."""
+    if action.kind is ActionKind.MOVE and action.ap is None:
+        return max(0, move_ranges(action) - 1)
+    return max(0, action.ap or 0)
+
+
+def embedded_status(character: Character, item: str | None) -> StatusKind | None:
+    """The kind of the impale-type status holding `item` (or the only one, with no item)."""
+    found = [s for s in character.statuses if s.kind in EMBEDDED]
+    if item is not None:
+        found = [s for s in found if s.item is None or fold(s.item) == fold(item)]
+    return found[0].kind if found else None
+
+
+def min_ap(action: Action, actor: Character) -> int:
+    """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
+    if action.kind is ActionKind.MOVE:
+        return max(0, move_ranges(action) - 1)
+    if action.kind is ActionKind.REMOVE:
+        kind = embedded_status(actor, action.item)
+        return _EMBED_COST.get(kind, 1) if kind is not None else 1
+    return _MIN_AP.get(action.kind, 1)
+
+
+def is_concentration(action: Action) -> bool:
+    """F8 Amb-3: concentration skills, attending the Dying, sniper steadying, long casts."""
+    if action.kind in _CONCENTRATION_KINDS:
+        return True
+    if action.kind is ActionKind.SKILL and action.skill:
+        definition = skill_def(action.skill)
+        return definition is not None and definition.concentration
+    if action.kind is ActionKind.CAST and action.effects:
+        return any(action.effects.get(k) for k in ("conc_minute", "conc_hour", "conc_day"))
+    return False
+
+
+def check_action(
+    state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool
+) -> ActionCheck:
+    """Every problem of one action (codes of spec/cases.md)."""
+    check = ActionCheck(ap=action_ap(action))
+    out = check.errors
+
+    def err(code: ErrorCode, message: str, words: str, expected: str, hint: str,
+            candidates: tuple[str, ...] = ()) -> None:
+        out.append(OrderError(
+            actor=actor.name, code=code, message=message, where=Where.ACTION, index=index,
+            words=words, expected=expected, hint=hint, candidates=candidates,
+        ))
+
+    def name_error(found: Match, what: str, expected: str) -> None:
+        code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
+        if found.ambiguous:
+            message = f"'{found.query}' could be {', '.join(found.candidates)}."
+            hint = "Write the full name."
+        else:
+            message = f"'{found.query}' is no {what}."
+            hint = f"Use {expected}."
+        err(code, message, found.query, expected, hint, found.candidates)
+
+    def character(name: str | None) -> Character | None:
+        if name is None:
+            return None
+        found = match_name(name, [c.name for c in state.characters])
+        if not found.ok:
+            name_error(found, "character of this scene", "a character's name")
+            return None
+        return state.character(found.name or "")
+
+    kind = action.kind
+    if kind is ActionKind.MOVE:
+        check.ranges = move_ranges(action)
+        if action.ap is not None and action.ranges is not None and action.ap != action.ranges - 1:
+            err(ErrorCode.AP_MISMATCH,
+                f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
+                f"not {action.ap} (the first Range is free).",
+                f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
+                "Give either the Ranges or the AP; the other follows [F:L225].")
+    if able:
+        need = min_ap(action, actor)
+        given = check.ap
+        if kind is not ActionKind.MOVE and given < need:
+            err(ErrorCode.AP_REQUIRED,
+                f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
+                f"{given} AP", f"{need} AP or more",
+                "Put AP on the action; only dropping and a 1-Range move are free [F:L78-82].")
+    for name in (action.toward, action.away):
+        character(name)
+    target = character(action.target)
+    for name in action.targets or ():
+        character(name)
+    for name in action.also:
+        character(name)
+    if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
+        character(action.against)
+    for special in (action.special, action.invoke):
+        if special is not None and special_by_name(special) is None:
+            err(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
+                "one of the 16 Specials (Bleeding, Knockdown...)",
+                "Name a Special of the weapon [F:L247-262].")
+
+    skill: str | None = None
+    weapon: Weapon | None = None
+    if kind is ActionKind.ATTACK:
+        found_weapon, weapon = attack_weapon(actor, action.weapon)
+        if weapon is None and found_weapon is not None:
+            name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
+        skill = action.skill or (weapon.skill if weapon else None)
+        if (target is None and not action.targets and not action.conditional
+                and action.target is None):
+            err(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
+                "a target's name", "Say whom you attack.")
+        if weapon is not None and target is not None and not _reachable(order, actor, target,
+                                                                          weapon):
+            err(ErrorCode.OUT_OF_RANGE,
+                f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
+                f"the {weapon.name}.",
+                target.name, "a target within reach, or a move toward it this turn",
+                "Add a move toward the target, or use a ranged weapon [F:L221-225].")
+        if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
+            spent = _ammo_before(order, actor, index) + weapon.ammo_cost
+            if spent > actor.ammo:
+                err(ErrorCode.OUT_OF_RANGE,
+                    f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
+                    f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
+                    weapon.name, f"ammo {weapon.ammo_cost} or more",
+                    "Pick a lower setting or recharge [F:L320].")
+    elif kind is ActionKind.SKILL:
+        skill = action.skill
+        if skill is None:
+            err(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
+                "a skill name", "Name the skill you use.")
+    elif kind is ActionKind.CAST:
+        skill = "Spellcasting"
+        if action.spell is not None and not action.effects:
+            found = match_name(action.spell, [s.name for s in actor.spells])
+            if not found.ok:
+                name_error(found, f"spell {actor.name} has learned", "a learned spell")
+        elif action.spell is None and not action.effects:
+            err(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
+                "a learned spell or inline effects", "Name the spell.")
+    elif kind in (ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH):
+        if action.item is not None and not _holds(actor, action.item):
+            found, _ = match_weapon(actor, action.item)
+            name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
+    elif kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
+        patient = target or actor
+        if embedded_status(patient, action.item) is None:
+            err(ErrorCode.UNKNOWN_NAME,
+                f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
+                f"{patient.name}.", action.item or kind.value, "an impaling weapon",
+                "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
+
+    if skill is not None:
+        found = match_skill(actor, skill)
+        if not found.ok:
+            name_error(found, "skill", "a skill of the rulebook or of your sheet")
+        else:
+            definition = skill_def(found.name or "")
+            restricted = definition.restricted_by if definition else None
+            if restricted is not None and not actor.owns(restricted):
+                err(ErrorCode.SKILL_FORBIDDEN,
+                    f"{found.name} needs the {restricted.value} Trait, which {actor.name} lacks.",
+                    found.name or skill, f"a character with {restricted.value}",
+                    "Characters without Uncanny or Fantastical may not use those skills "
+                    "[F:L158].")
+            skill = found.name
+    check.frozen_forbidden = actor.has_status(StatusKind.FROZEN) and not (
+        skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK,
+                                                                       ActionKind.SKILL)
+    )
+    return check
+
+
+def _holds(actor: Character, item: str) -> bool:
+    key = fold(item)
+    if key == "shield":
+        return True
+    if any(fold(w.name) == key for w in actor.weapons):
+        return True
+    return any(s.item is not None and fold(s.item) == key for s in actor.statuses)
+
+
+def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
+    """A melee strike needs the target within reach, or a move toward it this turn (F16)."""
+    d = distance(actor, target)
+    if in_reach(weapon, d):
+        return True
+    for action in order.actions:
+        if action.kind is ActionKind.MOVE and action.toward is not None:
+            if fold(action.toward) == fold(target.name) or target.name.casefold().startswith(
+                fold(action.toward)
+            ):
+                return move_ranges(action) + weapon.reach >= d
+    return False
+
+
+def _ammo_before(order: Order, actor: Character, index: int) -> int:
+    spent = 0
+    for action in order.actions[:index]:
+        if action.kind is ActionKind.ATTACK:
+            _, weapon = attack_weapon(actor, action.weapon)
+            if weapon is not None:
+                spent += weapon.ammo_cost
+    return spent
+
+
+def pool_ok(name: str) -> bool:
+    """Whether an SP pool name is a Trait or `floating`."""
+    return fold(name) in {"floating", "float"} or trait_by_name(name) is not None
