@@ -58,7 +58,7 @@ def test_bad_cases_and_unknown_kinds_fail_alone(fake_engine, case_file, capsys, 
 
 def test_engine_errors_fail_the_case_without_a_traceback(monkeypatch, fake_engine, case_file,
                                                           capsys, duel) -> None:
-    import fappo_bot.rules.resolve as resolve
+    resolve = sys.modules["fappo_bot.rules.resolve"]  # the stand-in of fake_engine
 
     def explode(*_: object) -> None:
         raise KeyError("Goblin")
