@@ -216,3 +216,27 @@ def test_f1_each_extra_sp_and_skill_point_costs_one(sp: int, rating: int) -> Non
     """[F:L23] "1 pt each"; [F:L25] "Skill points: 1 pt each"."""
     cost = check_sheet(Sheet(traits={"Nimble": sp}, skills={"Stealth": rating})).cost
     assert cost == 5 + (sp - 3) + rating
+
+
+def _public_cases(kind: str) -> list[dict[str, object]]:
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
+    if not path.exists():
+        return []
+    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
+
+
+@pytest.mark.parametrize("case", _public_cases("sheet"), ids=lambda c: str(c["id"]))
+def test_f1_public_sheet_cases(case: dict[str, object]) -> None:
+    """../shared/cases/sheets-spells-rest.yaml: the public sheet cases, checked directly."""
+    result = check_sheet(Sheet.model_validate(case["sheet"]))
+    expect = case["expect"]
+    assert isinstance(expect, dict)
+    for key in ("valid", "cost", "unspent"):
+        if key in expect:
+            assert getattr(result, key) == expect[key], key
+    if "errors" in expect:
+        assert {p.code for p in result.errors} == {e["code"] for e in expect["errors"]}

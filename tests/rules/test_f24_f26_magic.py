@@ -267,3 +267,29 @@ def test_f24_weights_round_up_monotone(a: int, b: int) -> None:
         if lo > 0:
             assert general_difficulty({key: lo}) <= general_difficulty({key: hi})
     assert EFFECTS_BY_KEY["invisibility"].modifier("invisibility", {"living": hi}) >= 3 or hi == 0
+
+
+def _public_cases(kind: str) -> list[dict[str, object]]:
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
+    if not path.exists():
+        return []
+    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
+
+
+@pytest.mark.parametrize("case", _public_cases("spell"), ids=lambda c: str(c["id"]))
+def test_f24_public_spell_cases(case: dict[str, object]) -> None:
+    """../shared/cases/sheets-spells-rest.yaml: the public spell cases, checked directly."""
+    effects, ranges = case["effects"], case.get("ranges", 0)
+    assert isinstance(effects, dict) and isinstance(ranges, int)
+    d = general_difficulty(effects)
+    got = {"difficulty": d, "cast_difficulty": cast_difficulty(d, ranges),
+           "learned": learned_difficulty(d),
+           "learned_cast_difficulty": learned_cast_difficulty(d, ranges),
+           "cost": spell_cost(learned_difficulty(d))}
+    expect = case["expect"]
+    assert isinstance(expect, dict)
+    assert {k: got[k] for k in expect} == expect

@@ -137,3 +137,37 @@ def test_f27_rest_never_exceeds_max_and_never_loses_sp(state: tuple[int, int, in
         assert gained + out.lost == points
         deficit = (5 - nimble) + (3 - vigilant) + ((2 - floating) if flag else 0)
         assert gained == min(points, deficit)
+
+
+def _public_cases(kind: str) -> list[dict[str, object]]:
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
+    if not path.exists():
+        return []
+    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
+
+
+@pytest.mark.parametrize("case", _public_cases("rest"), ids=lambda c: str(c["id"]))
+def test_f27_public_rest_cases(case: dict[str, object]) -> None:
+    """../shared/cases/sheets-spells-rest.yaml: the public rest cases, checked directly."""
+    from fappo_bot.rules.data import trait_by_name
+
+    allocate = case.get("allocate") or {}
+    assert isinstance(allocate, dict)
+    results = {}
+    for raw in case["characters"]:  # type: ignore[attr-defined]
+        maxima = raw.get("max", {})
+        char = Character(
+            name=raw["name"],
+            traits={trait_by_name(k): v for k, v in raw["traits"].items()},
+            trait_max={trait_by_name(k): v for k, v in maxima.get("traits", {}).items()},
+            floating=raw.get("floating", 0), floating_max=maxima.get("floating"))
+        results[char.name] = restore_sp(char, str(case["break"]), allocate.get(char.name))
+    for want in case["expect"]["characters"]:  # type: ignore[index]
+        got = results[want["name"]]
+        assert {k: got.pool(trait_by_name(k).value) for k in want["sp"]} == want["sp"]  # type: ignore[union-attr]
+        if "floating" in want:
+            assert got.floating == want["floating"]
