@@ -71,6 +71,8 @@ class HealingCheck(BaseModel):
     sp: dict[str, int] = Field(default_factory=dict)
     #: the healer owns Sagacious, Healing's Suggested Trait (protection and SP bonus, F4)
     sagacious: bool = False
+    #: who made the check, when known: never the patient (F14 Amb-5)
+    healer: str | None = None
 
 
 def _canonical_sp(sp: Mapping[str, int]) -> dict[str, int]:
@@ -158,6 +160,11 @@ def heal(
         difficulty = LEVELS[start].heal_difficulty
         if difficulty is None:
             notes.append(f"{start} needs no Healing check: no check was made.")
+        elif check.healer is not None and check.healer.casefold() == character.name.casefold():
+            raise RulesError(
+                "self-treatment",
+                f"{character.name} cannot make their own Healing check: it takes \"an assisting "
+                "character\" [F:L201].", "check")
         elif checked:
             raise RulesError(
                 "check-used",

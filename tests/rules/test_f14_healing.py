@@ -94,6 +94,14 @@ def test_f14_amb3_one_check_per_level_episode() -> None:
     assert heal(first.character, 23 * HOUR).level == "Battered"
 
 
+def test_f14_amb5_no_self_treatment() -> None:
+    """[F:L201] "unless an assisting character successfully uses the Healing skill again"."""
+    with pytest.raises(RulesError, match="assisting character"):
+        heal(pc(BATTERED), 300, check=HealingCheck(total=9, healer="kael"))
+    assert heal(pc(BATTERED), 300, check=HealingCheck(total=9, healer="Mira")).level == (
+        "Staggered")
+
+
 def test_f14_amb4_halving_counts_from_level_entry() -> None:
     """RULINGS F14 Amb-4: "If elapsed >= half when the check succeeds, the patient heals at
     once"."""
