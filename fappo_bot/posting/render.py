@@ -1,0 +1,376 @@
+"""Plain-text renderings shared by the Discord adapter and the local table (spec/posting.md
+"The reply"; RULINGS F29 Rule, F7 step 8 PUBLISH).
+
+Data in, text out: the orders reply (canonical orders, AP committed of the budget, SP left), the
+error reply (every problem with its line), turn results for the channel and a short GM summary.
+Nothing a player writes can ping anyone: every echoed name and prose goes through `safe` (or
+`safe_prose`), and `split_message` keeps each message within Discord's 2,000 characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.health import level_name
+from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult, TurnState
+from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.models import ParsedBlock, ParsedPost
+
+DISCORD_LIMIT = 2000
+_ZWSP = "\u200b"
+_MARKDOWN = frozenset("*_~|`[]\\")
+
+
+# ---- safety -------------------------------------------------------------------------------------
+def no_mentions(text: str) -> str:
+    """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
+    after `@` and after `<#`), so nothing echoed from a player can ping anyone."""
+    return text.replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP)
+
+
+def safe(text: str) -> str:
+    """A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
+    out: list[str] = []
+    for ch in no_mentions(" ".join(text.split())):
+        out.append("\\" + ch if ch in _MARKDOWN else ch)
+    return "".join(out)
+
+
+def safe_prose(text: str) -> str:
+    """Prose echoed verbatim with its formatting, but without mentions or code fences that could
+    swallow the rest of the message."""
+    return no_mentions(text).replace("```", "`" + _ZWSP + "``")
+
+
+def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
+    """`text` in messages of at most `limit` characters, split on line boundaries (a longer line
+    is cut at its last blank before the limit, or at the limit)."""
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    messages: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in _cut_lines(text, limit):
+        extra = len(line) + (1 if current else 0)
+        if current and size + extra > limit:
+            messages.append("\n".join(current))
+            current, size = [], 0
+            extra = len(line)
+        current.append(line)
+        size += extra
+    if current and any(current):
+        messages.append("\n".join(current))
+    return messages or [""]
+
+
+def _cut_lines(text: str, limit: int) -> Iterable[str]:
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit + 1)
+            if cut <= 0:
+                cut = limit
+            yield line[:cut]
+            line = line[cut:].lstrip(" ")
+        yield line
+
+
+# ---- the orders reply ---------------------------------------------------------------------------
+def render_reply(parsed: ParsedPost, state: TurnState) -> str:
+    """The reply to a post: its orders, or every problem (posting.md "The reply")."""
+    if not parsed.ok:
+        return render_problems(parsed.problems)
+    return render_orders(parsed, state)
+
+
+def render_orders(parsed: ParsedPost, state: TurnState) -> str:
+    """Each order in canonical form with AP committed of the budget and SP left (F29)."""
+    parts = [_block(block, state.character(block.actor)) for block in parsed.blocks]
+    return "\n".join(parts) if parts else "No orders in this post (only prose)."
+
+
+def _block(block: ParsedBlock, character: Character | None) -> str:
+    budget = f"/{block.ap_budget}" if block.ap_budget is not None else ""
+    lines = [f"{safe(block.actor)}: {block.ap_committed}{budget} AP committed"]
+    order = block.order
+    for action in order.actions:
+        ap = f"{action.ap or 0} AP"
+        lines.append(f"  {ap:<5} {describe_action(action, character)}")
+    for pledge in order.guard:
+        against = "any attack" if pledge.general else safe(pledge.against)
+        lines.append(f"  Guard {_sp_text(pledge.sp)} against {against}")
+    for reduction in order.reduce:
+        why = f" ({safe(reduction.why)})" if reduction.why else ""
+        lines.append(f"  Reduce {_sp_text(reduction.sp)} on hit {safe(reduction.hit)}{why}")
+    if order.endure:
+        lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
+    if order.intent:
+        lines.append(f"  Intent: {safe(order.intent)}")
+    if order.ooc:
+        lines.append(f"  OOC: {safe(order.ooc)}")
+    if character is not None:
+        lines.append("SP left: " + sp_left(character, order))
+    return "\n".join(lines)
+
+
+def sp_left(character: Character, order: Order) -> str:
+    """The SP each pool keeps once this order's SP are spent (F4, F5, F10, F13)."""
+    spent: dict[str, int] = {}
+    tables: list[dict[str, int]] = []
+    for action in order.actions:
+        tables.extend((action.sp, action.cast_sp, action.attack_sp))
+    tables.extend(p.sp for p in order.guard)
+    tables.extend(r.sp for r in order.reduce)
+    if order.endure:
+        tables.append({"Tireless": 1})
+    for table in tables:
+        for pool, amount in table.items():
+            spent[pool] = spent.get(pool, 0) + amount
+    parts = [f"{t.value} {sp - spent.get(t.value, 0)}" for t, sp in character.traits.items()]
+    if character.floating or spent.get(FLOATING):
+        parts.append(f"floating {character.floating - spent.get(FLOATING, 0)}")
+    return ", ".join(parts) if parts else "none"
+
+
+def _sp_text(sp: dict[str, int]) -> str:
+    return " + ".join(f"{n} SP {safe(pool)}" for pool, n in sp.items()) or "0 SP"
+
+
+def describe_action(action: Action, character: Character | None = None) -> str:
+    """One action in canonical words: `attack Goblin 1 · Broadsword (Swordfighting 3) · 1 SP
+    Nimble`; claims are marked pending, conditionals as such (F4, F9)."""
+    parts = [_what(action, character)]
+    if action.special:
+        parts.append(f"going for {safe(action.special)}")
+    if action.sp:
+        parts.append(_sp_text(action.sp))
+    if action.cast_sp:
+        parts.append(_sp_text(action.cast_sp))
+    if action.attack_sp:
+        parts.append("to hit " + _sp_text(action.attack_sp))
+    if action.why:
+        parts.append(f"({safe(action.why)})")
+    if action.claim is not None:
+        reason = f" ({safe(action.claim.reason)})" if action.claim.reason else ""
+        parts.append(f"claims {action.claim.value:+d}{reason}, pending the GM")
+    text = " · ".join(parts)
+    if action.condition is not None:
+        text = f"if {safe(action.condition)}: {text} [conditional: the GM rules whether it " \
+               "happens; the AP are spent either way]"
+    return text
+
+
+def _what(action: Action, character: Character | None) -> str:
+    kind = action.kind
+    target = safe(action.target) if action.target else None
+    if kind is ActionKind.ATTACK:
+        who = target or ("the one in the condition" if action.condition else "?")
+        return f"attack {who} · {_weapon_text(action, character)}"
+    if kind is ActionKind.DEFEND:
+        return f"defend against {safe(action.against)}" if action.against else "defend (all attacks)"
+    if kind is ActionKind.SKILL:
+        skill = action.skill or "?"
+        text = f"{safe(skill)} ({_rating(character, skill)})"
+        if target:
+            text += f" on {target}"
+        return text + (f": {safe(action.task)}" if action.task else "")
+    if kind is ActionKind.MOVE:
+        ranges = action.ranges or 1
+        text = f"move {ranges} Range{'s' if ranges != 1 else ''}"
+        if action.toward:
+            text += f" toward {safe(action.toward)}"
+        if action.away:
+            text += f" away from {safe(action.away)}"
+        return text
+    if kind is ActionKind.CAST:
+        text = f"cast {safe(action.spell or '?')}"
+        aims = [target] if target else [safe(t) for t in action.targets or ()]
+        if aims:
+            text += " at " + " and ".join(a for a in aims if a)
+        if action.ranges is not None:
+            text += f" at {action.ranges} Ranges"
+        if action.accuracy:
+            text += f" {action.accuracy:+d} accuracy"
+        return text
+    if kind in (ActionKind.TEND, ActionKind.AIM, ActionKind.EXTINGUISH):
+        return f"{kind.value} {target}" if target else kind.value
+    if kind is ActionKind.WATCH:
+        return f"watch for {safe(action.task)}" if action.task else "watch"
+    verb = _VERBS.get(kind, kind.value)
+    return f"{verb} {safe(action.item)}" if action.item else verb
+
+
+_VERBS = {
+    ActionKind.READY: "draw", ActionKind.STOW: "put away", ActionKind.DROP: "drop",
+    ActionKind.SWITCH: "switch to", ActionKind.PICKUP: "pick up", ActionKind.STAND: "stand up",
+    ActionKind.REMOVE: "remove", ActionKind.RIPOUT: "rip out",
+}
+
+
+def _weapon_text(action: Action, character: Character | None) -> str:
+    weapon = character.weapon(action.weapon) if character is not None else None
+    name = action.weapon or (weapon.name if weapon is not None else "weapon in hand")
+    skill = action.skill or (weapon.skill if weapon is not None else None)
+    if skill is None:
+        return safe(name)
+    return f"{safe(name)} ({safe(skill)} {_rating(character, skill)})"
+
+
+def _rating(character: Character | None, skill: str) -> int:
+    if character is None:
+        return 0
+    key = skill.casefold()
+    return next((v for k, v in character.skills.items() if k.casefold() == key), 0)
+
+
+# ---- the error reply ----------------------------------------------------------------------------
+def render_problems(problems: Iterable[Problem]) -> str:
+    """Every problem of a post, with its line, words, what was expected and a suggestion (F29)."""
+    listed = list(problems)
+    lines = {p.line for p in listed}
+    count = len(lines)
+    head = (f"I couldn't use {count} line{'s' if count != 1 else ''} of this post "
+            "(nothing is recorded until they are fixed):")
+    body = [f"  {problem_text(p)}" for p in listed]
+    return "\n".join([head, *body])
+
+
+def problem_text(problem: Problem) -> str:
+    """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here. Did you mean "Goblin 1"?`"""
+    text = f'line {problem.line} "{safe(problem.words)}": {safe_sentence(problem.message)}.'
+    if problem.hint:
+        text += f" {safe_sentence(problem.hint)}"
+        if not problem.hint.endswith(("?", ".", "!")):
+            text += "."
+    elif problem.expected:
+        text += f" Expected: {safe_sentence(problem.expected)}."
+    return text
+
+
+def safe_sentence(text: str) -> str:
+    """A message sentence: mentions broken and markdown made inert, quotes kept readable."""
+    return safe(text)
+
+
+# ---- turn results -------------------------------------------------------------------------------
+def render_turn(result: TurnResult) -> str:
+    """A resolution for the channel: each action, then each character touched, then events
+    (F7 step 8; hits stay provisional until their targets' next posts, F13)."""
+    lines = [f"**Turn {result.turn} results**"]
+    for action in result.actions:
+        lines.append("- " + describe_result(action))
+        lines.extend(f"    - {describe_target(t)}" for t in action.targets)
+    for error in result.errors:
+        lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
+    touched = _touched(result)
+    if touched:
+        lines.append("**Where things stand**")
+        for character in result.state.characters:
+            if character.name in touched:
+                lines.append("- " + describe_character(character, result))
+    if result.events:
+        lines.append("**Also**")
+        for event in result.events:
+            detail = f": {safe(event.detail)}" if event.detail else ""
+            levels = f" ({event.levels} level{'s' if event.levels != 1 else ''})" \
+                if event.levels else ""
+            lines.append(f"- {safe(event.character)} {safe(event.kind)}{detail}{levels}")
+    return "\n".join(lines)
+
+
+def describe_result(action: ActionResult) -> str:
+    """`Kael attack Goblin 1: 6 vs 3 (+3), Great Success · 4 levels · Bleeding`."""
+    who = safe(action.actor)
+    what = action.kind + (f" {safe(action.target)}" if action.target else "")
+    text = f"{who} {what}"
+    if action.total is not None and action.difficulty is not None:
+        text += f": {action.total} vs {action.difficulty}"
+        if action.margin is not None:
+            text += f" ({action.margin:+d})"
+    if action.level is not None:
+        text += f", {action.level.title}"
+    text += _effects(action.damage, action.specials, action.eliminated, action.effective)
+    if action.pledged:
+        text += f" · lowered {action.pledged} by Guard"
+    if action.shield:
+        text += " · shield"
+    for note in action.notes:
+        text += f" · {safe(note)}"
+    return text
+
+
+def describe_target(target: TargetResult) -> str:
+    """One creature of an area attack or a spell's attack stage (F19, F25)."""
+    text = safe(target.name)
+    if target.total is not None and target.difficulty is not None:
+        text += f": {target.total} vs {target.difficulty}"
+        if target.margin is not None:
+            text += f" ({target.margin:+d})"
+    if target.level is not None:
+        text += f", {target.level.title}"
+    return text + _effects(target.damage, target.specials, target.eliminated, target.effective)
+
+
+def _effects(damage: int, specials: tuple[str, ...], eliminated: int, effective: bool) -> str:
+    if not effective:
+        return " · no effect"
+    text = ""
+    if damage:
+        text += f" · {damage} level{'s' if damage != 1 else ''} of damage"
+    if specials:
+        text += " · " + ", ".join(safe(s) for s in specials)
+    if eliminated:
+        text += f" · {eliminated} eliminated"
+    return text
+
+
+def _touched(result: TurnResult) -> set[str]:
+    names = {a.actor for a in result.actions}
+    names.update(a.target for a in result.actions if a.target)
+    names.update(t.name for a in result.actions for t in a.targets)
+    names.update(e.character for e in result.events)
+    names.update(h.target for h in result.hits)
+    return names
+
+
+def describe_character(character: Character, result: TurnResult) -> str:
+    """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding`."""
+    config = result.state.config
+    text = f"{safe(character.name)}: {level_name(character, config)}"
+    if character.is_fodder:
+        text += f", {character.count} left"
+    hits = [h for h in result.hits if h.target == character.name]
+    if hits:
+        listed = "; ".join(
+            f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
+            + (f" from {safe(h.attacker)}" if h.attacker else "")
+            + (f"'s {safe(h.weapon)}" if h.attacker and h.weapon else "")
+            for h in hits
+        )
+        text += f" (provisional: {listed}; a Reduce line in the next post can lower each by 2)"
+    if character.statuses:
+        text += " · " + ", ".join(s.kind.value for s in character.statuses)
+    return text
+
+
+def render_gm_summary(result: TurnResult) -> str:
+    """A short summary for the GM: counts, refused orders, pending hits and statuses."""
+    damage = sum(a.damage for a in result.actions) + sum(
+        t.damage for a in result.actions for t in a.targets)
+    eliminated = sum(a.eliminated for a in result.actions) + sum(
+        t.eliminated for a in result.actions for t in a.targets)
+    lines = [
+        f"Turn {result.turn}: {len(result.actions)} action(s), {damage} level(s) of damage, "
+        f"{eliminated} eliminated, {len(result.errors)} order(s) refused."
+    ]
+    if result.errors:
+        lines.append("Refused: " + "; ".join(
+            f"{safe(e.actor)} ({e.code.value})" for e in result.errors))
+    if result.hits:
+        lines.append("Pending hits: " + ", ".join(
+            f"{safe(h.id)} {safe(h.target)} {h.levels}" for h in result.hits))
+    dead = [e.character for e in result.events if e.kind == "died"]
+    if dead:
+        lines.append("Died: " + ", ".join(safe(n) for n in dead))
+    return "\n".join(lines)
