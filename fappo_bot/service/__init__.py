@@ -1,11 +1,26 @@
 """The use cases of FAPPO Bot over a unit of work (issue 5).
 
 Adapters (Discord, the local table) build one `Services` in their composition root from a
-`uow_factory` (fappo_bot.storage), a `Clock`, an id factory and a salt factory, and call its use
-cases; every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError`
-whose `str()` is safe to show. Nothing here knows about Discord or SQLAlchemy.
+`uow_factory` (fappo_bot.storage) and call its use cases:
+
+    services.games        create, find, show, games_of, add_member, remove_member, configure,
+                          set_status, audit_log
+    services.characters   create, add_enemy, show, list, edit, set_count, retire, transfer,
+                          npcize, mark_inactive, restore_control
+    services.turns        open, post, edit, delete, pass_turn, set_reply_key, status, seal, reveal
+    services.calltime     set_deadline, extend, pause, resume, close, reopen, due, fire_due
+    services.review       review, answer, set_inputs
+    services.resolution   resolve, undo
+    services.aftermath    end_scene, end_adventure, ledger
+    services.outbox       pending, for_game, mark_sent, mark_failed
+
+Every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError` whose
+`str()` is safe to show. Nothing here knows about Discord or SQLAlchemy.
 """
 
+from fappo_bot.service.aftermath import SceneGap
+from fappo_bot.service.base import Deps, Resolver
+from fappo_bot.service.characters import NewCharacter
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.errors import (
     Conflict,
@@ -15,17 +30,27 @@ from fappo_bot.service.errors import (
     ServiceError,
     StaleVersion,
 )
+from fappo_bot.service.facade import Services
 from fappo_bot.service.ports import UnitOfWork, UowFactory
+from fappo_bot.service.text import PostingText, PostText, ReadPost
 
 __all__ = [
     "Clock",
     "Conflict",
+    "Deps",
     "Forbidden",
     "IdFactory",
     "InvalidInput",
+    "NewCharacter",
     "NotFound",
+    "PostText",
+    "PostingText",
+    "ReadPost",
+    "Resolver",
     "SaltFactory",
+    "SceneGap",
     "ServiceError",
+    "Services",
     "StaleVersion",
     "SystemClock",
     "UnitOfWork",

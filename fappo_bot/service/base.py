@@ -1,0 +1,198 @@
+"""What every use case shares: the injected dependencies, permission checks, the audit log and
+the outbox. Every helper raises a `ServiceError` before anything is written."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
+from fappo_bot.service.errors import Conflict, Forbidden, NotFound
+from fappo_bot.service.ports import UnitOfWork, UowFactory
+from fappo_bot.service.records import (
+    AuditEntry,
+    CharacterRecord,
+    CharacterStatus,
+    DestinationKind,
+    Game,
+    GameStatus,
+    OutboxMessage,
+    Role,
+    Turn,
+    TurnStatus,
+)
+from fappo_bot.service.text import PostingText, PostText
+
+Resolver = Callable[[TurnState, Sequence[Order], GMInputs | None], TurnResult]
+"""`fappo_bot.rules.resolve.resolve_turn` or a stand-in with its signature."""
+
+
+def rules_resolver(
+    state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
+) -> TurnResult:
+    """F7: the rules core's `resolve_turn`, imported when first needed."""
+    resolve = importlib.import_module("fappo_bot.rules.resolve")
+    result: TurnResult = resolve.resolve_turn(state, orders, gm)
+    return result
+
+
+@dataclass(frozen=True)
+class Deps:
+    """Everything a use case needs from outside, built once in the composition root."""
+
+    uow_factory: UowFactory
+    clock: Clock = field(default_factory=SystemClock)
+    ids: IdFactory = uuid_ids
+    salts: SaltFactory = token_salt
+    text: PostText = field(default_factory=PostingText)
+    resolve: Resolver = rules_resolver
+
+
+class UseCases:
+    """Base of the use-case groups: holds the dependencies."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def uow(self) -> UnitOfWork:
+        return self.deps.uow_factory()
+
+    def now(self) -> datetime:
+        return self.deps.clock.now()
+
+
+# ---- loading with specific errors -------------------------------------------------------------
+async def load_game(uow: UnitOfWork, game_id: str) -> Game:
+    game = await uow.games.get(game_id)
+    if game is None:
+        raise NotFound("There is no such game. Start one with /game create in its channel.")
+    return game
+
+
+async def game_in_channel(uow: UnitOfWork, channel_key: str) -> Game:
+    game = await uow.games.by_channel(channel_key)
+    if game is None:
+        raise NotFound("There is no game in this channel. A GM can start one with /game create.")
+    return game
+
+
+def require_running(game: Game) -> None:
+    """Play commands need an active game."""
+    if game.status is GameStatus.PAUSED:
+        raise Conflict(f'The game "{game.name}" is paused; a GM can resume it.')
+    if game.status is GameStatus.ENDED:
+        raise Conflict(f'The game "{game.name}" has ended.')
+
+
+async def roles_of(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
+    return {m.role for m in await uow.members.list(game.id) if m.user_id == user}
+
+
+async def is_gm(uow: UnitOfWork, game: Game, user: str) -> bool:
+    return Role.GM in await roles_of(uow, game, user)
+
+
+async def require_gm(uow: UnitOfWork, game: Game, user: str) -> None:
+    if not await is_gm(uow, game, user):
+        raise Forbidden(f'Only a GM of "{game.name}" can do that.')
+
+
+async def require_member(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
+    roles = await roles_of(uow, game, user)
+    if not roles:
+        raise Forbidden(f'You are not in the game "{game.name}"; ask a GM to add you.')
+    return roles
+
+
+async def load_character(uow: UnitOfWork, game: Game, name: str) -> CharacterRecord:
+    character = await uow.characters.by_name(game.id, name.strip())
+    if character is None:
+        names = [c.name for c in await uow.characters.list(game.id)]
+        hint = f" Characters: {', '.join(names)}." if names else ""
+        raise NotFound(f'There is no character called "{name.strip()}" in this game.{hint}')
+    return character
+
+
+def require_not_retired(character: CharacterRecord) -> None:
+    if character.status is CharacterStatus.RETIRED:
+        raise Conflict(f"{character.name} is retired.")
+
+
+async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
+    turn = await uow.turns.latest(game.id)
+    if turn is None:
+        raise Conflict("No turn has been opened yet; a GM opens one with /turn open.")
+    return turn
+
+
+async def live_turn(uow: UnitOfWork, game: Game) -> Turn:
+    """The turn that is open or closed (awaiting resolution)."""
+    turn = await current_turn(uow, game)
+    if turn.status is TurnStatus.RESOLVED:
+        raise Conflict(f"Turn {turn.number} is resolved and no turn is open; a GM opens the next.")
+    return turn
+
+
+# ---- writing ----------------------------------------------------------------------------------
+async def audit(
+    uow: UnitOfWork,
+    deps: Deps,
+    game_id: str | None,
+    actor: str,
+    action: str,
+    **detail: Any,
+) -> None:
+    """Everything a user does goes to the audit log (who, what, when)."""
+    await uow.audit.add(
+        AuditEntry(
+            id=deps.ids(),
+            game_id=game_id,
+            actor=actor,
+            action=action,
+            detail=_jsonable(detail),
+            at=deps.clock.now(),
+        )
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+async def queue(
+    uow: UnitOfWork,
+    deps: Deps,
+    game: Game,
+    kind: str,
+    content: str,
+    dedupe_key: str,
+    dm_to: str | None = None,
+) -> None:
+    """Queue a message in the same transaction as the change it reports (the outbox)."""
+    await uow.outbox.add(
+        OutboxMessage(
+            id=deps.ids(),
+            game_id=game.id,
+            dest_kind=DestinationKind.DM if dm_to else DestinationKind.CHANNEL,
+            dest_key=dm_to or game.channel_key,
+            kind=kind,
+            content=content,
+            dedupe_key=dedupe_key,
+            created_at=deps.clock.now(),
+        )
+    )
+
+
+async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
+    return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]

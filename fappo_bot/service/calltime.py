@@ -1,0 +1,202 @@
+"""Call time (F30): deadlines, reminders, extend, pause, close, reopen, and what is due.
+
+"The GM can call time on players after giving them a reasonable amount of time to post" [F:L481].
+The bot only reminds and, at the deadline the GM set, calls time (closes the turn for posts); the
+GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from fappo_bot.service import notices
+from fappo_bot.service.base import (
+    UseCases,
+    audit,
+    current_turn,
+    gm_ids,
+    load_game,
+    queue,
+    require_gm,
+)
+from fappo_bot.service.errors import Conflict, InvalidInput
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import Game, Turn, TurnStatus
+from fappo_bot.service.timing import arm, reminder_times
+from fappo_bot.service.turns import turn_status
+from fappo_bot.service.views import Alarm, TurnSummary
+
+
+class CallTimeService(UseCases):
+    """The GM's clock commands and the scheduler's queries."""
+
+    async def set_deadline(
+        self,
+        game_id: str,
+        actor: str,
+        *,
+        at: datetime | None = None,
+        after: timedelta | None = None,
+    ) -> TurnSummary:
+        """A GM sets (or clears, with neither argument) the open turn's deadline."""
+        if at is not None and after is not None:
+            raise InvalidInput("Give the deadline as a time or as a duration, not both.")
+        now = self.now()
+        deadline = at if at is not None else (now + after if after is not None else None)
+        if deadline is not None and deadline <= now:
+            raise InvalidInput("The deadline must be in the future; use /calltime to close now.")
+        return await self._change(game_id, actor, "turn.deadline", deadline=deadline)
+
+    async def extend(self, game_id: str, actor: str, by: timedelta) -> TurnSummary:
+        """A GM pushes the deadline back (from the current deadline, or from now)."""
+        if by <= timedelta(0):
+            raise InvalidInput("Extend by a positive duration.")
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            turn = await current_turn(uow, game)
+        base = turn.deadline or self.now()
+        return await self._change(game_id, actor, "turn.extend", deadline=base + by)
+
+    async def pause(self, game_id: str, actor: str) -> TurnSummary:
+        """Stop the clock: no reminders, no call time, until resumed with the time left."""
+        return await self._change(game_id, actor, "turn.pause", paused=True)
+
+    async def resume(self, game_id: str, actor: str) -> TurnSummary:
+        return await self._change(game_id, actor, "turn.resume", paused=False)
+
+    async def close(self, game_id: str, actor: str) -> TurnSummary:
+        """A GM calls time now: posts are refused from here on (F7 step 1 LOCK)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await uow.lock_turn((await current_turn(uow, game)).id)
+            if turn.status is not TurnStatus.OPEN:
+                raise Conflict(f"Turn {turn.number} is not open.")
+            turn = await close_turn(uow, self, game, turn)
+            await audit(uow, self.deps, game.id, actor, "turn.close", turn=turn.number)
+            await uow.commit()
+            return TurnSummary.of(turn)
+
+    async def reopen(self, game_id: str, actor: str) -> TurnSummary:
+        """A GM takes back a call time: the closed turn takes posts again (no deadline)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await uow.lock_turn((await current_turn(uow, game)).id)
+            if turn.status is not TurnStatus.CLOSED:
+                raise Conflict(f"Turn {turn.number} is not closed.")
+            turn = turn.model_copy(update={"status": TurnStatus.OPEN, "closed_at": None,
+                                           "deadline": None, "alarm_at": None,
+                                           "version": turn.version + 1})
+            await uow.turns.update(turn)
+            await audit(uow, self.deps, game.id, actor, "turn.reopen", turn=turn.number)
+            await uow.commit()
+            return TurnSummary.of(turn)
+
+    async def due(self, now: datetime | None = None) -> list[Alarm]:
+        """What is due now over every game (a read: `fire_due` acts on it)."""
+        now = now or self.now()
+        async with self.uow() as uow:
+            alarms: list[Alarm] = []
+            for turn in await uow.turns.due(now):
+                game = await uow.games.get(turn.game_id)
+                if game is not None:
+                    alarms.append(await _alarm(uow, game, turn))
+            return alarms
+
+    async def fire_due(self, now: datetime | None = None) -> list[Alarm]:
+        """Send due reminders and call time on turns past their deadline. Each turn is handled
+        in its own transaction under its lock, so several schedulers never double a message."""
+        now = now or self.now()
+        async with self.uow() as uow:
+            due = [(t.id, t.game_id) for t in await uow.turns.due(now)]
+        fired: list[Alarm] = []
+        for turn_id, game_id in due:
+            async with self.uow() as uow:
+                turn = await uow.lock_turn(turn_id)
+                game = await uow.games.get(game_id)
+                if (game is None or turn.status is not TurnStatus.OPEN or turn.paused
+                        or turn.alarm_at is None or turn.alarm_at > now):
+                    continue  # another scheduler got there first, or the GM changed it
+                alarm = await _alarm(uow, game, turn)
+                if alarm.kind == "deadline":
+                    await close_turn(uow, self, game, turn)
+                    await audit(uow, self.deps, game.id, "scheduler", "turn.close",
+                                turn=turn.number)
+                else:
+                    await queue(uow, self.deps, game, "reminder",
+                                notices.reminder(turn.number, turn.deadline, alarm.missing),
+                                f"reminder:{turn.id}:{turn.alarm_at.isoformat()}")
+                    assert turn.deadline is not None
+                    sent = sum(1 for t in reminder_times(game, turn.deadline) if t <= now)
+                    turn = arm(turn.model_copy(update={"reminders_sent": sent,
+                                                       "version": turn.version + 1}),
+                               game, now, fresh=False)
+                    await uow.turns.update(turn)
+                await uow.commit()
+                fired.append(alarm)
+        return fired
+
+    async def _change(
+        self,
+        game_id: str,
+        actor: str,
+        action: str,
+        *,
+        deadline: datetime | None = None,
+        paused: bool | None = None,
+    ) -> TurnSummary:
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await uow.lock_turn((await current_turn(uow, game)).id)
+            if turn.status is not TurnStatus.OPEN:
+                raise Conflict(f"Turn {turn.number} is not open.")
+            now = self.now()
+            update: dict[str, object] = {"version": turn.version + 1}
+            if paused is None:
+                if turn.paused:
+                    update["paused_remaining"] = deadline - now if deadline else None
+                else:
+                    update["deadline"] = deadline
+                update["reminders_sent"] = 0
+            elif paused:
+                if turn.paused:
+                    raise Conflict(f"Turn {turn.number} is already paused.")
+                update.update(paused=True, deadline=None,
+                              paused_remaining=turn.deadline - now if turn.deadline else None)
+            else:
+                if not turn.paused:
+                    raise Conflict(f"Turn {turn.number} is not paused.")
+                remaining = turn.paused_remaining
+                update.update(paused=False, paused_remaining=None,
+                              deadline=now + remaining if remaining is not None else None)
+            turn = arm(turn.model_copy(update=update), game, now)
+            await uow.turns.update(turn)
+            await audit(uow, self.deps, game.id, actor, action, turn=turn.number,
+                        deadline=turn.deadline, paused=turn.paused)
+            await uow.commit()
+            return TurnSummary.of(turn)
+
+
+async def _alarm(uow: UnitOfWork, game: Game, turn: Turn) -> Alarm:
+    status = await turn_status(uow, game, turn)
+    at = turn.alarm_at or turn.deadline
+    assert at is not None
+    kind = "deadline" if turn.deadline is not None and at >= turn.deadline else "reminder"
+    return Alarm(game_id=game.id, turn=turn.number, kind=kind, at=at, missing=status.missing)
+
+
+async def close_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -> Turn:
+    """Call time: the turn takes no more posts; the channel and the GMs are told."""
+    status = await turn_status(uow, game, turn)
+    now = cases.now()
+    turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
+                                   "alarm_at": None, "version": turn.version + 1})
+    await uow.turns.update(turn)
+    text = notices.time_called(turn.number, status.missing)
+    await queue(uow, cases.deps, game, "time_called", text, f"time-called:{turn.id}:{now.isoformat()}")
+    for gm in await gm_ids(uow, game):
+        await queue(uow, cases.deps, game, "time_called", text, f"time-called:{turn.id}:{now.isoformat()}:{gm}",
+                    dm_to=gm)
+    return turn

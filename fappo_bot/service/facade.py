@@ -1,0 +1,51 @@
+"""`Services`: every use case group over one set of dependencies (the composition root's handle).
+
+    services = Services(uow_factory)            # real clock, ids, salts, parser, resolver
+    game = await services.games.create(channel_key="c1", name="Goblin Road", creator="u1")
+"""
+
+from __future__ import annotations
+
+from fappo_bot.service.aftermath import AftermathService
+from fappo_bot.service.base import Deps, Resolver, rules_resolver
+from fappo_bot.service.calltime import CallTimeService
+from fappo_bot.service.characters import CharacterService
+from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
+from fappo_bot.service.games import GameService
+from fappo_bot.service.outbox import OutboxService
+from fappo_bot.service.ports import UowFactory
+from fappo_bot.service.resolution import ResolutionService
+from fappo_bot.service.review import ReviewService
+from fappo_bot.service.text import PostingText, PostText
+from fappo_bot.service.turns import TurnService
+
+
+class Services:
+    """The service layer's public face: one attribute per group of use cases."""
+
+    def __init__(
+        self,
+        uow_factory: UowFactory,
+        *,
+        clock: Clock | None = None,
+        ids: IdFactory = uuid_ids,
+        salts: SaltFactory = token_salt,
+        text: PostText | None = None,
+        resolve: Resolver = rules_resolver,
+    ) -> None:
+        self.deps = Deps(
+            uow_factory=uow_factory,
+            clock=clock or SystemClock(),
+            ids=ids,
+            salts=salts,
+            text=text or PostingText(),
+            resolve=resolve,
+        )
+        self.games = GameService(self.deps)
+        self.characters = CharacterService(self.deps)
+        self.turns = TurnService(self.deps)
+        self.calltime = CallTimeService(self.deps)
+        self.review = ReviewService(self.deps)
+        self.resolution = ResolutionService(self.deps)
+        self.aftermath = AftermathService(self.deps)
+        self.outbox = OutboxService(self.deps)

@@ -1,0 +1,218 @@
+"""Games: create one in a channel or thread, its GMs and players, its rules flags (R2) and
+settings, its status. Every change is audited."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.service.base import (
+    UseCases,
+    audit,
+    game_in_channel,
+    load_game,
+    require_gm,
+)
+from fappo_bot.service.errors import Conflict, InvalidInput
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import (
+    AuditEntry,
+    Game,
+    GameSettings,
+    GameStatus,
+    Membership,
+    Role,
+)
+from fappo_bot.service.views import GameView
+
+RULESETS: tuple[str, ...] = ("fappo",)
+"""Rulesets a game may name ("xp" comes with the second rules core)."""
+
+
+def _validation_problems(error: ValidationError) -> tuple[str, ...]:
+    return tuple(
+        f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}" for e in error.errors()
+    )
+
+
+def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesConfig:
+    """The R2 flags with `changes` applied, or InvalidInput naming every bad flag."""
+    if not changes:
+        return base
+    try:
+        return RulesConfig.model_validate({**base.model_dump(), **dict(changes)})
+    except ValidationError as exc:
+        raise InvalidInput("Some rules flags are wrong:", _validation_problems(exc)) from None
+
+
+def build_settings(base: GameSettings, changes: Mapping[str, Any] | None) -> GameSettings:
+    """The table settings with `changes` applied, or InvalidInput naming every bad setting."""
+    if not changes:
+        return base
+    try:
+        return GameSettings.model_validate({**base.model_dump(), **dict(changes)})
+    except ValidationError as exc:
+        raise InvalidInput("Some settings are wrong:", _validation_problems(exc)) from None
+
+
+async def game_view(uow: UnitOfWork, game: Game) -> GameView:
+    members = await uow.members.list(game.id)
+    gms = tuple(m.user_id for m in members if m.role is Role.GM)
+    players = tuple(m.user_id for m in members if m.role is Role.PLAYER)
+    return GameView.of(game, gms, players, await uow.turns.latest(game.id))
+
+
+class GameService(UseCases):
+    """Create, show and administer games."""
+
+    async def create(
+        self,
+        *,
+        channel_key: str,
+        name: str,
+        creator: str,
+        gms: Sequence[str] = (),
+        guild_key: str | None = None,
+        ruleset: str = "fappo",
+        rules: Mapping[str, Any] | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameView:
+        """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2)."""
+        if not name.strip():
+            raise InvalidInput("A game needs a name.")
+        if ruleset not in RULESETS:
+            raise InvalidInput(
+                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
+            )
+        config = build_rules(RulesConfig(), rules)
+        table = build_settings(GameSettings(), settings)
+        async with self.uow() as uow:
+            if await uow.games.by_channel(channel_key) is not None:
+                raise Conflict("There is already a game in this channel.")
+            game = Game(
+                id=self.deps.ids(),
+                channel_key=channel_key,
+                guild_key=guild_key,
+                name=name.strip(),
+                ruleset=ruleset,
+                rules=config,
+                settings=table,
+                created_at=self.now(),
+            )
+            await uow.games.add(game)
+            for user in dict.fromkeys([creator, *gms]):
+                await uow.members.add(Membership(game_id=game.id, user_id=user, role=Role.GM))
+            await audit(uow, self.deps, game.id, creator, "game.create", name=game.name,
+                        channel=channel_key, gms=[creator, *gms], ruleset=ruleset)
+            view = await game_view(uow, game)
+            await uow.commit()
+            return view
+
+    async def find(self, channel_key: str) -> GameView:
+        """The game of a channel or thread."""
+        async with self.uow() as uow:
+            return await game_view(uow, await game_in_channel(uow, channel_key))
+
+    async def show(self, game_id: str) -> GameView:
+        async with self.uow() as uow:
+            return await game_view(uow, await load_game(uow, game_id))
+
+    async def games_of(self, user: str) -> list[GameView]:
+        """Every game a user is in (to route a DM to its game)."""
+        async with self.uow() as uow:
+            views: list[GameView] = []
+            for game_id in dict.fromkeys(m.game_id for m in await uow.members.games_of(user)):
+                game = await uow.games.get(game_id)
+                if game is not None:
+                    views.append(await game_view(uow, game))
+            return views
+
+    async def add_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
+        """A GM adds a GM or a player."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
+            await audit(uow, self.deps, game.id, actor, "member.add", user=user, role=role.value)
+            view = await game_view(uow, game)
+            await uow.commit()
+            return view
+
+    async def remove_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
+        """A GM removes a GM or a player; the last GM cannot be removed."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            members = await uow.members.list(game.id)
+            if not any(m.user_id == user and m.role is role for m in members):
+                raise Conflict(f"That user is not a {role.value} of this game.")
+            if role is Role.GM and sum(m.role is Role.GM for m in members) == 1:
+                raise Conflict("A game needs at least one GM; add another GM first.")
+            await uow.members.remove(game.id, user, role)
+            await audit(uow, self.deps, game.id, actor, "member.remove", user=user,
+                        role=role.value)
+            view = await game_view(uow, game)
+            await uow.commit()
+            return view
+
+    async def configure(
+        self,
+        game_id: str,
+        actor: str,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameView:
+        """A GM changes R2 flags and table settings; every bad value is named at once."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            problems: list[str] = []
+            new_rules, new_settings = game.rules, game.settings
+            try:
+                new_rules = build_rules(game.rules, rules)
+            except InvalidInput as exc:
+                problems.extend(exc.problems)
+            try:
+                new_settings = build_settings(game.settings, settings)
+            except InvalidInput as exc:
+                problems.extend(exc.problems)
+            if problems:
+                raise InvalidInput("Nothing was changed:", tuple(problems))
+            game = game.model_copy(
+                update={"rules": new_rules, "settings": new_settings, "version": game.version + 1}
+            )
+            await uow.games.update(game)
+            await audit(uow, self.deps, game.id, actor, "game.configure",
+                        rules=dict(rules or {}), settings=dict(settings or {}))
+            view = await game_view(uow, game)
+            await uow.commit()
+            return view
+
+    async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
+        """A GM pauses, resumes or ends the game. An ended game stays stored forever."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            if game.status is GameStatus.ENDED and status is not GameStatus.ENDED:
+                raise Conflict(f'The game "{game.name}" has ended and cannot be restarted.')
+            if game.status is status:
+                raise Conflict(f'The game "{game.name}" is already {status.value}.')
+            game = game.model_copy(update={"status": status, "version": game.version + 1})
+            await uow.games.update(game)
+            await audit(uow, self.deps, game.id, actor, "game.status", status=status.value)
+            view = await game_view(uow, game)
+            await uow.commit()
+            return view
+
+    async def audit_log(
+        self, game_id: str, actor: str, limit: int | None = 50
+    ) -> list[AuditEntry]:
+        """The game's audit log (GMs only), oldest first."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            return list(await uow.audit.list(game.id, limit))

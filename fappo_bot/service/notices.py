@@ -1,0 +1,74 @@
+"""Short table notices queued in the outbox (turn opened, reminders, call time, seals, undo).
+
+Game text (post replies, turn results) comes from `fappo_bot.posting.render`; these are the few
+one-line announcements of the turn cycle. Names are written as given; the adapters escape
+mentions when they deliver (nothing a user writes may ping anyone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+
+def _when(at: datetime | None) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
+
+
+def turn_opened(number: int, deadline: datetime | None, pending_hits: int) -> str:
+    hits = (
+        f" {pending_hits} hit(s) of the last turn can still be reduced in this turn's posts (F13)."
+        if pending_hits
+        else ""
+    )
+    return f"Turn {number} is open ({_when(deadline)}).{hits}"
+
+
+def reminder(number: int, deadline: datetime | None, missing: Sequence[str]) -> str:
+    who = ", ".join(missing) if missing else "nobody"
+    return f"Reminder: turn {number} closes at {_when(deadline)}. Still to post: {who}."
+
+
+def time_called(number: int, missing: Sequence[str]) -> str:
+    absent = (
+        f" No orders from {', '.join(missing)}: no action this turn (F30)." if missing else ""
+    )
+    return f"Time is called on turn {number}; the GM reviews and resolves it.{absent}"
+
+
+def everyone_in(number: int) -> str:
+    return f"Everyone is in for turn {number}, and the NPC orders are sealed."
+
+
+def sealed(number: int, digest: str) -> str:
+    return (
+        f"The GM's NPC orders for turn {number} are sealed. SHA-256 commitment: {digest}. "
+        "They are revealed with the results."
+    )
+
+
+def revealed(number: int, digest: str, salt: str, canonical: str) -> str:
+    return (
+        f"NPC orders of turn {number} as sealed (SHA-256 of salt, newline, orders = {digest}):\n"
+        f"salt: {salt}\norders: {canonical}"
+    )
+
+
+def undone(number: int, actor: str) -> str:
+    return f"The GM ({actor}) rolled back the resolution of turn {number}; it will be resolved again."
+
+
+def inactive(names: Sequence[str], threshold: int) -> str:
+    return (
+        f"{', '.join(names)} missed {threshold} or more turns in a row (F30). The GM may mark "
+        "them inactive, run them as NPCs or pass them to another player."
+    )
+
+
+def scene_ended(points: str) -> str:
+    return f"The scene ends; Success Points are restored ({points}, F27)."
+
+
+def adventure_ended(awards: Sequence[str]) -> str:
+    listed = "; ".join(awards) if awards else "no awards"
+    return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."

@@ -1,0 +1,255 @@
+"""Resolve a turn (F7) and undo the last resolution.
+
+`resolve` runs in ONE transaction under the turn's lock: it calls time if the turn is open,
+checks the review is complete (nothing guessed, R1), seals the NPC orders if the GM did not,
+resolves every order simultaneously through the rules core, writes the new character states,
+the missed-turn counters (F30), the resolution record (with everything needed to undo it), the
+results and messages in the outbox, and opens the next turn with the new provisional hits open
+for Reduce (F13). A crash anywhere leaves the turn unresolved, or resolved with its messages
+queued: never half. Two resolves at once: the second finds the turn resolved and is refused.
+
+`undo` restores exactly the records the last resolution changed, voids the turn it opened (its
+posts stay stored) and puts the resolved turn back to closed, to be reviewed and resolved again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from fappo_bot.rules.results import ActionResult, TurnResult
+from fappo_bot.service import notices
+from fappo_bot.service.base import (
+    UseCases,
+    audit,
+    gm_ids,
+    live_turn,
+    load_game,
+    queue,
+    require_gm,
+    require_running,
+)
+from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import (
+    CharacterKind,
+    CharacterRecord,
+    CharacterStatus,
+    Game,
+    Resolution,
+    ResultsVisibility,
+    Turn,
+    TurnStatus,
+)
+from fappo_bot.service.review import apply_answers, review_items
+from fappo_bot.service.scene import InForce, build_state, in_scene, orders_in_force, player_run
+from fappo_bot.service.turns import open_turn, seal_turn
+from fappo_bot.service.views import ResolutionView, TurnSummary
+
+
+def _concerns(action: ActionResult, names: set[str]) -> bool:
+    if action.actor.casefold() in names:
+        return True
+    if action.target and action.target.casefold() in names:
+        return True
+    return any(t.name.casefold() in names for t in action.targets)
+
+
+def _filtered(result: TurnResult, keep: Iterable[ActionResult]) -> TurnResult:
+    return result.model_copy(update={"actions": tuple(keep)})
+
+
+class ResolutionService(UseCases):
+    """The GM's /resolve and /undo."""
+
+    async def resolve(self, game_id: str, actor: str) -> ResolutionView:
+        """Resolve the current turn (F7) and publish its results through the outbox."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            require_running(game)
+            turn = await live_turn(uow, game)
+            turn = await uow.lock_turn(turn.id)
+            if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
+                raise Conflict(f"Turn {turn.number} is already resolved.")
+            if turn.status is TurnStatus.VOID:
+                raise Conflict(f"Turn {turn.number} was voided by an undo.")
+            records = list(await uow.characters.list(game.id))
+            state = build_state(game, turn, records)
+            in_force = await orders_in_force(uow, turn)
+            items = review_items(state, in_force, turn.gm_answers)
+            missing = [i.question for i in items if i.required and not i.answered]
+            if missing:
+                raise InvalidInput(
+                    f"Turn {turn.number} cannot be resolved yet; answer these first (/review):",
+                    tuple(missing),
+                )
+            now = self.now()
+            if turn.status is TurnStatus.OPEN:
+                turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
+                                               "alarm_at": None, "version": turn.version + 1})
+                await uow.turns.update(turn)
+            if turn.npc_commitment is None:
+                turn, _ = await seal_turn(uow, self, game, turn)
+            orders, gm_inputs = apply_answers(
+                {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
+            )
+            result = self.deps.resolve(state, orders, gm_inputs)
+            inactive = await self._write_characters(uow, game, records, result, in_force, now)
+            turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
+                                           "version": turn.version + 1})
+            await uow.turns.update(turn)
+            next_turn: Turn | None = None
+            if game.settings.auto_open_next:
+                next_turn = await open_turn(uow, self, game, turn.number + 1, result.state.pending)
+            resolution = Resolution(
+                id=self.deps.ids(), game_id=game.id, turn_id=turn.id, turn_number=turn.number,
+                orders=tuple(orders), gm_inputs=gm_inputs, result=result, state_before=state,
+                state_after=result.state, characters_before=tuple(records),
+                next_turn_id=next_turn.id if next_turn else None, created_at=now,
+            )
+            await uow.resolutions.add(resolution)
+            text, queued = await self._publish(uow, game, turn, records, in_force, result,
+                                               resolution, inactive)
+            await audit(uow, self.deps, game.id, actor, "turn.resolve", turn=turn.number,
+                        resolution=resolution.id, orders=len(orders),
+                        errors=len(result.errors))
+            await uow.commit()
+            return ResolutionView(
+                resolution_id=resolution.id, turn=turn.number, result=result, text=text,
+                messages_queued=queued, next_turn=next_turn.number if next_turn else None,
+                inactive_candidates=tuple(inactive),
+            )
+
+    async def undo(self, game_id: str, actor: str) -> TurnSummary:
+        """Roll back the game's last resolution exactly; recorded in the audit log."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            resolution = await uow.resolutions.latest(game.id)
+            if resolution is None:
+                raise NotFound("There is no resolution to undo.")
+            turn = await uow.lock_turn(resolution.turn_id)
+            resolution = await uow.resolutions.get(resolution.id) or resolution
+            if resolution.undone:
+                raise Conflict(f"The resolution of turn {turn.number} was already undone.")
+            if resolution.next_turn_id is not None:
+                following = await uow.turns.get(resolution.next_turn_id)
+                if following is not None and following.status is not TurnStatus.OPEN:
+                    raise Conflict(
+                        f"Turn {following.number} is already {following.status.value}; only the "
+                        "last resolution can be undone."
+                    )
+                if following is not None:
+                    await uow.turns.update(following.model_copy(update={
+                        "status": TurnStatus.VOID, "alarm_at": None,
+                        "version": following.version + 1}))
+            before = {r.id: r for r in resolution.characters_before}
+            for current in await uow.characters.list(game.id):
+                old = before.get(current.id)
+                if old is not None:
+                    if old != current.model_copy(update={"version": old.version}):
+                        await uow.characters.update(
+                            old.model_copy(update={"version": current.version + 1}))
+                elif current.created_at == resolution.created_at and current.owner is None \
+                        and current.status is not CharacterStatus.RETIRED:
+                    # formed by that resolution (a swarm, F20): gone with it
+                    await uow.characters.update(current.model_copy(update={
+                        "status": CharacterStatus.RETIRED, "version": current.version + 1}))
+            now = self.now()
+            await uow.resolutions.mark_undone(resolution.id, now)
+            turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "npc_revealed": False,
+                                           "version": turn.version + 1})
+            await uow.turns.update(turn)
+            await queue(uow, self.deps, game, "undone", notices.undone(turn.number, actor),
+                        f"undone:{resolution.id}")
+            await audit(uow, self.deps, game.id, actor, "turn.undo", turn=turn.number,
+                        resolution=resolution.id)
+            await uow.commit()
+            return TurnSummary.of(turn)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    async def _write_characters(
+        self,
+        uow: UnitOfWork,
+        game: Game,
+        records: list[CharacterRecord],
+        result: TurnResult,
+        in_force: dict[str, InForce],
+        now: datetime,
+    ) -> list[str]:
+        """New states from the result; F30 missed-turn counters. Returns who reached the
+        inactivity threshold."""
+        by_name = {r.name.casefold(): r for r in in_scene(records)}
+        players = {r.id for r in player_run(records)}
+        threshold = game.rules.inactive_threshold
+        inactive: list[str] = []
+        for character in result.state.characters:
+            record = by_name.pop(character.name.casefold(), None)
+            if record is None:
+                # an entity the resolution formed (a swarm or a leftover group, F20)
+                await uow.characters.add(CharacterRecord(
+                    id=self.deps.ids(), game_id=game.id, name=character.name,
+                    kind=CharacterKind.GROUP, sheet=character, state=character,
+                    created_at=now))
+                continue
+            update: dict[str, object] = {"state": character}
+            if record.id in players:
+                missed = 0 if record.name.casefold() in in_force else record.missed_turns + 1
+                update["missed_turns"] = missed
+                if missed >= threshold:
+                    inactive.append(record.name)
+            new = record.model_copy(update={**update, "version": record.version + 1})
+            if new.model_copy(update={"version": record.version}) != record:
+                await uow.characters.update(new)
+        return inactive
+
+    async def _publish(
+        self,
+        uow: UnitOfWork,
+        game: Game,
+        turn: Turn,
+        records: list[CharacterRecord],
+        in_force: dict[str, InForce],
+        result: TurnResult,
+        resolution: Resolution,
+        inactive: list[str],
+    ) -> tuple[str, int]:
+        """Results to the channel and, for secret orders, to the parties (F29); the NPC reveal;
+        the inactivity notice. All in the resolution's transaction (the outbox)."""
+        secret = {k for k, f in in_force.items() if f.post.secret}
+        count = 0
+        parties_only = game.settings.results_visibility is ResultsVisibility.PARTIES
+        hidden = secret if parties_only else set()
+        public = _filtered(result, (a for a in result.actions if a.actor.casefold() not in hidden))
+        text = self.deps.text.results(public)
+        await queue(uow, self.deps, game, "results", text, f"results:{resolution.id}")
+        count += 1
+        if hidden:
+            runners: dict[str, set[str]] = {}
+            for record in records:
+                user = record.runner()
+                if user is not None:
+                    runners.setdefault(user, set()).add(record.name.casefold())
+            for user, names in sorted(runners.items()):
+                private = [a for a in result.actions
+                           if a.actor.casefold() in hidden and _concerns(a, names)]
+                if private:
+                    audience = sorted(names)
+                    await queue(uow, self.deps, game, "results_private",
+                                self.deps.text.results(_filtered(result, private), audience),
+                                f"results:{resolution.id}:{user}", dm_to=user)
+                    count += 1
+        if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
+            await queue(uow, self.deps, game, "revealed",
+                        notices.revealed(turn.number, turn.npc_commitment, turn.npc_salt,
+                                         turn.npc_canonical),
+                        f"revealed:{resolution.id}")
+            count += 1
+        if inactive:
+            for gm in await gm_ids(uow, game):
+                await queue(uow, self.deps, game, "inactive",
+                            notices.inactive(inactive, game.rules.inactive_threshold),
+                            f"inactive:{resolution.id}:{gm}", dm_to=gm)
+                count += 1
+        return text, count

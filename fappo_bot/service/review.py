@@ -1,0 +1,317 @@
+"""The GM review before resolution: every GM input the turn needs (R1, P3), never guessed.
+
+Required before `resolve` (it refuses, naming each one):
+- the difficulty of every unopposed skill use, watch and extinguish (F4 Amb-10, F18.4);
+- for every conditional action, whether its condition came true (F9), and, when true and the
+  action names no one ("attack it"), its concrete target;
+- accept or refuse every modifier claim (F4);
+- the creatures inside every area attack (F19 Amb-3).
+Optional (shown with their default): flat-footed targets (F6, default no), the Special invoked
+on a Great Success when none was declared (F12, default none), a veto of SP from a Trait that is
+not the skill's Suggested Trait (F2 Amb-2 / F4 Amb-14, default no veto), end positions after
+movement (F7 Amb-4, default: as moved).
+
+An answer is keyed by the post revision it concerns, so an edit after the review asks again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fappo_bot.rules.character import FLOATING
+from fappo_bot.rules.data import SKILLS_BY_KEY
+from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.results import GMInputs, TurnState
+from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
+from fappo_bot.service.errors import Conflict, InvalidInput
+from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.scene import InForce, build_state, orders_in_force
+from fappo_bot.service.views import ReviewItem, ReviewView
+
+PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever"})
+_DIFFICULTY_KINDS = frozenset({ActionKind.SKILL, ActionKind.WATCH, ActionKind.EXTINGUISH})
+_ATTACK_KINDS = frozenset({ActionKind.ATTACK, ActionKind.CAST})
+_REVIEWABLE = frozenset({TurnStatus.OPEN, TurnStatus.CLOSED})
+_YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
+_NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
+
+
+def _key(found: InForce, actor: str, index: int | None, field: str) -> str:
+    where = "-" if index is None else str(index)
+    return f"{found.post.id}:{found.revision.number}:{actor}:{where}:{field}"
+
+
+def _skill_of(state: TurnState, actor: str, action: Action) -> str | None:
+    if action.skill:
+        return action.skill
+    if action.kind is ActionKind.CAST:
+        return "Spellcasting"
+    character = state.character(actor)
+    weapon = character.weapon(action.weapon) if character else None
+    return weapon.skill if weapon else None
+
+
+def _unsuggested_pools(state: TurnState, actor: str, action: Action) -> list[str]:
+    """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
+    skill = _skill_of(state, actor, action)
+    row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
+    suggested = row.suggested.value.casefold() if row and row.suggested else None
+    pools = {**action.sp, **action.cast_sp, **action.attack_sp}
+    return sorted(p for p, n in pools.items()
+                  if n > 0 and p != FLOATING and p.casefold() != suggested)
+
+
+def _needs_target(action: Action) -> bool:
+    return action.kind in _ATTACK_KINDS | {ActionKind.SKILL, ActionKind.TEND} and (
+        action.target is None or action.target.strip().casefold() in PRONOUNS
+    ) and not action.targets
+
+
+def _items_for(state: TurnState, found: InForce, answers: Mapping[str, Any]) -> list[ReviewItem]:
+    order = found.order
+    actor = order.actor
+    names = tuple(c.name for c in state.characters)
+    items: list[ReviewItem] = []
+
+    def add(index: int | None, field: str, question: str, required: bool,
+            choices: Sequence[str] = ()) -> str:
+        key = _key(found, actor, index, field)
+        items.append(ReviewItem(key=key, actor=actor, index=index, field=field,
+                                question=question, required=required, choices=tuple(choices),
+                                answer=answers.get(key)))
+        return key
+
+    for i, action in enumerate(order.actions):
+        label = f"{actor}, action {i + 1} ({action.kind.value}"
+        label += f" {action.target})" if action.target else ")"
+        if action.condition is not None:
+            key = add(i, "triggered", f'{label}: did "{action.condition}" happen? (F9)', True,
+                      ("yes", "no"))
+            if _coerce_bool(answers.get(key)) and _needs_target(action):
+                add(i, "target", f"{label}: who is the target? (F9)", True, names)
+        target_known = action.target and state.character(action.target) is not None
+        if action.kind in _DIFFICULTY_KINDS and action.difficulty is None and not target_known:
+            what = f": {action.task}" if getattr(action, "task", None) else ""
+            add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)", True)
+        if action.claim is not None:
+            reason = f" ({action.claim.reason})" if action.claim.reason else ""
+            add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?",
+                True, ("accept", "refuse"))
+        character = state.character(actor)
+        weapon = character.weapon(action.weapon) if character else None
+        if action.kind is ActionKind.ATTACK and weapon is not None and weapon.area \
+                and action.targets is None:
+            add(i, "targets", f"{label}: which creatures are inside the area? (F19)", True, names)
+        if action.kind in _ATTACK_KINDS and not action.flat_footed:
+            add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
+                ("yes", "no"))
+        if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
+                and weapon.specials and action.invoke is None:
+            add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
+                             "none)", False, ("none", *(s.value for s in weapon.specials)))
+        vetoable = _unsuggested_pools(state, actor, action)
+        if vetoable and not action.sp_vetoed:
+            why = f' ("{action.why}")' if action.why else ""
+            add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14;"
+                           " default no)", False, ("yes", "no"))
+        if action.kind is ActionKind.MOVE:
+            add(i, "end_position", f"{label}: end position? (F7 Amb-4; default as moved)", False)
+    return items
+
+
+def review_items(state: TurnState, in_force: Mapping[str, InForce],
+                 answers: Mapping[str, Any]) -> list[ReviewItem]:
+    """Every GM input the orders in force need, in actor order."""
+    items: list[ReviewItem] = []
+    for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
+        if not found.order.passed:
+            items.extend(_items_for(state, found, answers))
+    return items
+
+
+def _coerce_bool(value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().casefold()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    return None
+
+
+def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
+    """The answer as the type its field needs; InvalidInput says what was expected."""
+    field = item.field
+    if field in {"triggered", "claim", "flat_footed", "veto"}:
+        result = _coerce_bool(value)
+        if result is None:
+            raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
+        return result
+    if field in {"difficulty", "end_position"}:
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise InvalidInput(f"{item.question} Answer with a whole number.") from None
+        if field == "difficulty" and number < 0:
+            raise InvalidInput(f"{item.question} A difficulty is 0 or more.")
+        return number
+    if field == "target":
+        return _one_name(item, str(value), names)
+    if field == "targets":
+        parts = value if isinstance(value, list | tuple) else str(value).split(",")
+        return [_one_name(item, str(p), names) for p in parts if str(p).strip()]
+    if field == "invoke":
+        text = str(value).strip()
+        for choice in item.choices:
+            if choice.casefold() == text.casefold():
+                return choice
+        raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
+    raise InvalidInput(f"Unknown review question: {item.key}")
+
+
+def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
+    for name in names:
+        if name.casefold() == text.strip().casefold():
+            return name
+    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene; choose one '
+                       f"of: {', '.join(names)}.")
+
+
+def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
+                  base: GMInputs) -> tuple[list[Order], GMInputs]:
+    """The orders with the GM's answers written into their actions, and the turn's inputs."""
+    by_actor: dict[str, dict[int, dict[str, Any]]] = {}
+    positions = dict(base.end_positions)
+    for item in items:
+        if item.answer is None:
+            continue
+        if item.field == "end_position":
+            positions[item.actor] = item.answer
+            continue
+        by_actor.setdefault(item.actor, {}).setdefault(item.index or 0, {})[item.field] = \
+            item.answer
+    orders: list[Order] = []
+    for found in in_force.values():
+        order = found.order
+        changes = by_actor.get(order.actor, {})
+        actions = []
+        for i, action in enumerate(order.actions):
+            update: dict[str, Any] = {}
+            for field, answer in changes.get(i, {}).items():
+                if field == "claim":
+                    if answer and action.claim is not None:
+                        update["modifier"] = action.modifier + action.claim.value
+                elif field == "veto":
+                    update["sp_vetoed"] = bool(answer)
+                elif field == "invoke":
+                    update["invoke"] = None if answer == "none" else answer
+                elif field == "targets":
+                    update["targets"] = tuple(answer)
+                else:
+                    update[field] = answer
+            actions.append(action.model_copy(update=update) if update else action)
+        orders.append(order.model_copy(update={"actions": tuple(actions)}))
+    return orders, base.model_copy(update={"end_positions": positions})
+
+
+class ReviewService(UseCases):
+    """The GM's review questions and answers."""
+
+    async def review(self, game_id: str, actor: str) -> ReviewView:
+        """Every GM input the current turn needs, with the answers given so far."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await live_turn(uow, game)
+            records = list(await uow.characters.list(game.id))
+            items = review_items(build_state(game, turn, records),
+                                 await orders_in_force(uow, turn), turn.gm_answers)
+            return ReviewView(turn=turn.number, items=tuple(items))
+
+    async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
+        """Record GM answers by item key; every bad answer is named and nothing is stored."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await uow.lock_turn((await live_turn(uow, game)).id)
+            records = list(await uow.characters.list(game.id))
+            state = build_state(game, turn, records)
+            in_force = await orders_in_force(uow, turn)
+            stored = dict(turn.gm_answers)
+            problems: list[str] = []
+            # two passes: a "triggered: yes" makes its "target" question appear
+            for _ in range(2):
+                known = {i.key: i for i in review_items(state, in_force, stored)}
+                for key, value in answers.items():
+                    item = known.get(key)
+                    if item is None:
+                        continue
+                    try:
+                        stored[key] = coerce(item, value, [c.name for c in state.characters])
+                    except InvalidInput as exc:
+                        problems.append(str(exc))
+                if problems:
+                    break
+            keys = {i.key for i in review_items(state, in_force, stored)}
+            problems.extend(f"There is no review question {k!r} (any more)."
+                            for k in answers if k not in keys)
+            if problems:
+                raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+            turn = await self._store(uow, turn, gm_answers=stored)
+            await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
+                        answers=dict(answers))
+            items = review_items(state, in_force, stored)
+            await uow.commit()
+            return ReviewView(turn=turn.number, items=tuple(items))
+
+    async def set_inputs(
+        self,
+        game_id: str,
+        actor: str,
+        *,
+        end_combat: bool | None = None,
+        extinguished: Sequence[str] | None = None,
+        freed: Sequence[str] | None = None,
+        end_positions: Mapping[str, int] | None = None,
+    ) -> GMInputs:
+        """Turn-wide GM inputs: the end of combat (Bleeding, F18.2 / F7 Amb-7), fires put out
+        and creatures freed by the GM's ruling (F18.4, F18.15), end positions (F7 Amb-4)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await uow.lock_turn((await live_turn(uow, game)).id)
+            names = {c.name.casefold(): c.name for c in await uow.characters.list(game.id)}
+
+            def known(values: Sequence[str]) -> tuple[str, ...]:
+                unknown = [v for v in values if v.casefold() not in names]
+                if unknown:
+                    raise InvalidInput(f"Nobody here is called {', '.join(unknown)}.")
+                return tuple(names[v.casefold()] for v in values)
+
+            update: dict[str, Any] = {}
+            if end_combat is not None:
+                update["end_combat"] = end_combat
+            if extinguished is not None:
+                update["extinguished"] = known(extinguished)
+            if freed is not None:
+                update["freed"] = known(freed)
+            if end_positions is not None:
+                update["end_positions"] = dict(zip(known(list(end_positions)),
+                                                   end_positions.values(), strict=True))
+            inputs = turn.gm_inputs.model_copy(update=update)
+            turn = await self._store(uow, turn, gm_inputs=inputs)
+            await audit(uow, self.deps, game.id, actor, "review.inputs", turn=turn.number,
+                        **{k: v for k, v in update.items()})
+            await uow.commit()
+            return inputs
+
+    @staticmethod
+    async def _store(uow: Any, turn: Turn, **update: Any) -> Turn:
+        if turn.status not in _REVIEWABLE:
+            raise Conflict(f"Turn {turn.number} is {turn.status.value}; it has nothing to review.")
+        turn = turn.model_copy(update={**update, "version": turn.version + 1})
+        await uow.turns.update(turn)
+        return turn
+

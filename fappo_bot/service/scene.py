@@ -1,0 +1,103 @@
+"""The scene of a turn as the rules see it, and the orders in force (F7, F29).
+
+- The characters of the scene are the game's characters that are not retired.
+- F29 Amb-2/Amb-3: a player's posts in a turn are merged per character and the last one wins:
+  for each character, the order from the most recently written valid revision (a post or its
+  edit) is in force. A deleted post's orders are withdrawn.
+- The NPC commitment is SHA-256 over `salt + "\\n" + canonical`, where canonical is the JSON of the
+  GM-run characters' orders, sorted by actor, with sorted keys and no spaces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.results import TurnState
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import (
+    CharacterRecord,
+    CharacterStatus,
+    Game,
+    Post,
+    PostRevision,
+    Turn,
+)
+
+
+@dataclass(frozen=True)
+class InForce:
+    """The order in force for one character, and where it comes from."""
+
+    order: Order
+    post: Post
+    revision: PostRevision
+
+    @property
+    def passed(self) -> bool:
+        return self.order.passed
+
+
+def in_scene(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
+    """Characters taking part in the scene: everyone not retired (F30: the inactive are there
+    but take no action)."""
+    return [r for r in records if r.status is not CharacterStatus.RETIRED]
+
+
+def build_state(game: Game, turn: Turn, records: Sequence[CharacterRecord]) -> TurnState:
+    """The rules' state at the start of `turn` (F7): current characters and pending hits."""
+    return TurnState(
+        turn=turn.number,
+        characters=tuple(r.state for r in in_scene(records)),
+        pending=turn.pending,
+        config=game.rules,
+        in_combat=game.settings.in_combat,
+    )
+
+
+async def orders_in_force(uow: UnitOfWork, turn: Turn) -> dict[str, InForce]:
+    """Per character (casefolded name), the order in force: last written wins (F29 Amb-3)."""
+    found: dict[str, InForce] = {}
+    posts = sorted(await uow.posts.latest_revisions(turn.id), key=lambda pr: (
+        pr[1].created_at, pr[0].updated_at, pr[0].id))
+    for post, revision in posts:
+        if not revision.ok:
+            continue
+        for order in revision.orders:
+            found[order.actor.casefold()] = InForce(order, post, revision)
+    return found
+
+
+def canonical_orders(orders: Iterable[Order]) -> str:
+    """The canonical text of a set of orders (sorted by actor; stable JSON)."""
+    ordered = sorted(orders, key=lambda o: o.actor.casefold())
+    data = [o.model_dump(mode="json", by_alias=True) for o in ordered]
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def commitment(salt: str, canonical: str) -> str:
+    """SHA-256 hex of the salt and the canonical NPC orders."""
+    return hashlib.sha256(f"{salt}\n{canonical}".encode()).hexdigest()
+
+
+def gm_run(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
+    """The active characters the GMs give orders for (NPCs, enemies, groups, NPC-ized PCs)."""
+    return [r for r in records if r.status is CharacterStatus.ACTIVE and r.run_by_gm]
+
+
+def player_run(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
+    """The active characters players give orders for."""
+    return [r for r in records if r.status is CharacterStatus.ACTIVE and not r.run_by_gm]
+
+
+def everyone_in(
+    turn: Turn, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
+) -> bool:
+    """Every active player character has posted or passed, and the NPC orders are sealed (or
+    the GMs run no active character)."""
+    players_in = all(r.name.casefold() in in_force for r in player_run(records))
+    npcs_in = turn.npc_commitment is not None or not gm_run(records)
+    return players_in and npcs_in

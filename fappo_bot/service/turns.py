@@ -1,0 +1,449 @@
+"""Turns: open, post, edit, delete, pass, secret orders, the NPC seal, and who is in (F7, F29).
+
+Decisions (docs/rulings.md collects them):
+- A post is recorded whole or not at all (spec/posting.md). A post with problems stores nothing:
+  the reply lists every problem. An edit with problems also changes nothing: the post's previous
+  valid orders stay in force until the edit is fixed (bad input changes no state, and a typo
+  near call time does not cost the player the turn, F30). An edit of a message that was never
+  recorded (its first version had problems) is taken as a new post.
+- F29 Amb-3: orders are merged per character, the last written wins (`scene.orders_in_force`).
+- A post while the turn is closed (time called, the GM resolving) is refused with a clear
+  message; nothing is lost, the text stays in the channel to post again next turn.
+- The GM's NPC orders are sealed by a SHA-256 commitment (salt + canonical orders); once sealed
+  they cannot change this turn. `resolve` seals them itself if the GM did not.
+"""
+
+from __future__ import annotations
+
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.service import notices
+from fappo_bot.service.base import (
+    UseCases,
+    audit,
+    current_turn,
+    gm_ids,
+    load_game,
+    queue,
+    require_gm,
+    require_member,
+    require_running,
+)
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import (
+    CharacterRecord,
+    CharacterStatus,
+    Game,
+    Post,
+    PostRevision,
+    Role,
+    Turn,
+    TurnStatus,
+)
+from fappo_bot.service.scene import (
+    InForce,
+    build_state,
+    canonical_orders,
+    commitment,
+    everyone_in,
+    gm_run,
+    in_scene,
+    orders_in_force,
+    player_run,
+)
+from fappo_bot.service.text import GM_POSTER
+from fappo_bot.service.timing import arm
+from fappo_bot.service.views import (
+    CharacterTurnState,
+    PostReply,
+    RevealView,
+    SealView,
+    TurnStatusView,
+    TurnSummary,
+)
+
+
+def refuse_unless_open(turn: Turn) -> None:
+    """Posts and edits need an open turn; the message says what to do instead."""
+    if turn.status is TurnStatus.OPEN:
+        return
+    if turn.status is TurnStatus.CLOSED:
+        raise Conflict(
+            f"Time has been called on turn {turn.number} and the GM is resolving it, so nothing "
+            f"of this post was recorded. Post it again when turn {turn.number + 1} opens."
+        )
+    raise Conflict(f"Turn {turn.number} is over and no turn is open; nothing was recorded.")
+
+
+async def _controls(
+    uow: UnitOfWork, game: Game, user: str
+) -> tuple[str, list[CharacterRecord], list[CharacterRecord]]:
+    """The poster name for the parser, the characters the user gives orders for, and all."""
+    roles = await require_member(uow, game, user)
+    records = list(await uow.characters.list(game.id))
+    own = [r for r in records if r.status is CharacterStatus.ACTIVE and r.runner() == user]
+    if Role.GM in roles:
+        return GM_POSTER, gm_run(records) + own, records
+    if not own:
+        idle = [r.name for r in records if r.runner() == user or r.owner == user]
+        if idle:
+            raise Forbidden(
+                f"{', '.join(idle)} cannot take orders from you now (retired, inactive or run "
+                "by the GM); ask a GM."
+            )
+        raise Forbidden("You have no character in this game; create one first.")
+    return own[0].name, own, records
+
+
+class TurnService(UseCases):
+    """Posting and the turn's status."""
+
+    async def open(self, game_id: str, actor: str) -> TurnSummary:
+        """A GM opens the next turn (the first, or after a resolution when the game does not
+        open turns by itself). Hits of the last resolution become reducible in it (F13)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            require_running(game)
+            last = await uow.turns.latest(game.id)
+            if last is not None and last.status is not TurnStatus.RESOLVED:
+                raise Conflict(f"Turn {last.number} is still {last.status.value}.")
+            pending: tuple[PendingHit, ...] = ()
+            if last is not None:
+                resolution = await uow.resolutions.for_turn(last.id)
+                pending = resolution.result.state.pending if resolution else ()
+            turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, pending)
+            await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
+            await uow.commit()
+            return TurnSummary.of(turn)
+
+    async def post(
+        self,
+        game_id: str,
+        author: str,
+        *,
+        channel_key: str,
+        message_key: str,
+        text: str,
+        secret: bool = False,
+    ) -> PostReply:
+        """A turn post (F29): parsed, validated, stored whole or not at all, answered.
+
+        `secret` marks orders sent by DM: private until resolution (F29 secret PvP).
+        """
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_running(game)
+            turn = await current_turn(uow, game)
+            refuse_unless_open(turn)
+            turn = await uow.lock_turn(turn.id)
+            refuse_unless_open(turn)
+            if await uow.posts.by_message(channel_key, message_key) is not None:
+                raise Conflict("This message is already recorded as a post; edit it instead.")
+            poster, controls, records = await _controls(uow, game, author)
+            read = self.deps.text.read(
+                text, build_state(game, turn, records), poster, [c.name for c in controls]
+            )
+            if not read.ok:
+                return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
+                                 problems=read.problems, secret=secret, revision=0)
+            self._check_orders(turn, read.orders, controls, records)
+            now = self.now()
+            post = Post(
+                id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
+                channel_key=channel_key, message_key=message_key, secret=secret,
+                created_at=now, updated_at=now,
+            )
+            revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
+                                    ok=True, reply=read.reply, created_at=now)
+            await uow.posts.add(post, revision)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create")
+            await uow.commit()
+            return reply
+
+    async def edit(
+        self,
+        game_id: str,
+        author: str,
+        *,
+        channel_key: str,
+        message_key: str,
+        text: str,
+        secret: bool = False,
+    ) -> PostReply:
+        """An edited post (F29 Amb-2): the orders follow the newest valid revision."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            post = await uow.posts.by_message(channel_key, message_key)
+        if post is None:
+            return await self.post(game_id, author, channel_key=channel_key,
+                                   message_key=message_key, text=text, secret=secret)
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_running(game)
+            if post.game_id != game.id:
+                raise NotFound("That post belongs to another game.")
+            if post.author != author:
+                raise Forbidden("Only the author of a post can edit it.")
+            if post.deleted:
+                raise Conflict("That post was deleted; write a new one.")
+            turn = await uow.lock_turn(post.turn_id)
+            refuse_unless_open(turn)
+            post = await uow.posts.get(post.id) or post
+            poster, controls, records = await _controls(uow, game, author)
+            read = self.deps.text.read(
+                text, build_state(game, turn, records), poster, [c.name for c in controls]
+            )
+            if not read.ok:
+                kept = await uow.posts.revisions(post.id)
+                return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
+                                 problems=read.problems, orders=kept[-1].orders if kept else (),
+                                 secret=post.secret, revision=post.revision,
+                                 reply_key=post.reply_key)
+            self._check_orders(turn, read.orders, controls, records)
+            now = self.now()
+            revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
+                                    orders=read.orders, ok=True, reply=read.reply, created_at=now)
+            post = post.model_copy(update={"revision": revision.number, "updated_at": now,
+                                           "version": post.version + 1})
+            await uow.posts.add_revision(revision)
+            await uow.posts.update(post)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.edit")
+            await uow.commit()
+            return reply
+
+    async def delete(self, game_id: str, actor: str, *, channel_key: str,
+                     message_key: str) -> bool:
+        """A deleted post's orders are withdrawn (its text stays stored). False when the
+        message was no post."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            post = await uow.posts.by_message(channel_key, message_key)
+            if post is None or post.deleted or post.game_id != game.id:
+                return False
+            if post.author != actor:
+                await require_gm(uow, game, actor)
+            turn = await uow.lock_turn(post.turn_id)
+            if turn.status is not TurnStatus.OPEN:
+                raise Conflict(
+                    f"Turn {turn.number} is closed; its orders stand as they were at call time."
+                )
+            post = await uow.posts.get(post.id) or post
+            post = post.model_copy(update={"deleted": True, "updated_at": self.now(),
+                                           "version": post.version + 1})
+            await uow.posts.update(post)
+            await audit(uow, self.deps, game.id, actor, "post.delete", post=post.id,
+                        turn=turn.number)
+            await uow.commit()
+            return True
+
+    async def pass_turn(self, game_id: str, author: str, character: str | None = None) -> PostReply:
+        """An explicit "no action this turn" for one character (all of the author's when
+        None). It counts as a post (F30: the missed-turn counter resets) and forfeits Reduce."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_running(game)
+            turn = await current_turn(uow, game)
+            refuse_unless_open(turn)
+            turn = await uow.lock_turn(turn.id)
+            refuse_unless_open(turn)
+            _, controls, records = await _controls(uow, game, author)
+            if character is not None:
+                wanted = character.strip().casefold()
+                controls = [c for c in controls if c.name.casefold() == wanted]
+                if not controls:
+                    raise Forbidden(f'You do not give the orders of "{character.strip()}".')
+            orders = tuple(Order(actor=c.name, passed=True) for c in controls)
+            self._check_orders(turn, orders, controls, records)
+            now = self.now()
+            post_id = self.deps.ids()
+            post = Post(id=post_id, game_id=game.id, turn_id=turn.id, author=author,
+                        channel_key=game.channel_key, message_key=f"pass:{post_id}",
+                        created_at=now, updated_at=now)
+            revision = PostRevision(post_id=post_id, number=1, text="", orders=orders, ok=True,
+                                    created_at=now)
+            await uow.posts.add(post, revision)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.pass")
+            await uow.commit()
+            return reply
+
+    async def set_reply_key(self, post_id: str, reply_key: str) -> None:
+        """The adapter records its reply message, to edit the same reply on an edit."""
+        async with self.uow() as uow:
+            post = await uow.posts.get(post_id)
+            if post is None:
+                raise NotFound("There is no such post.")
+            await uow.posts.update(
+                post.model_copy(update={"reply_key": reply_key, "version": post.version + 1})
+            )
+            await uow.commit()
+
+    async def status(self, game_id: str) -> TurnStatusView:
+        """Who has posted, passed or is missing, the seal and the deadline (F29, F30)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            turn = await current_turn(uow, game)
+            return await turn_status(uow, game, turn)
+
+    async def seal(self, game_id: str, actor: str) -> SealView:
+        """A GM seals the NPC orders in force: their SHA-256 commitment is published now and
+        the orders themselves with the results."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            turn = await current_turn(uow, game)
+            turn = await uow.lock_turn(turn.id)
+            if turn.status is not TurnStatus.OPEN:
+                raise Conflict(f"Turn {turn.number} is not open.")
+            if turn.npc_commitment is not None:
+                raise Conflict(f"The NPC orders of turn {turn.number} are already sealed.")
+            turn, count = await seal_turn(uow, self, game, turn)
+            await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
+                        commitment=turn.npc_commitment, orders=count)
+            await self._maybe_everyone_in(uow, game, turn)
+            await uow.commit()
+            assert turn.npc_commitment is not None and turn.npc_sealed_at is not None
+            return SealView(turn=turn.number, commitment=turn.npc_commitment,
+                            sealed_at=turn.npc_sealed_at, npc_orders=count)
+
+    async def reveal(self, game_id: str, number: int) -> RevealView:
+        """Anyone checks a resolved turn's NPC orders against the commitment published."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            turn = next((t for t in await uow.turns.list(game.id)
+                         if t.number == number and t.status is TurnStatus.RESOLVED), None)
+            if turn is None:
+                raise NotFound(f"Turn {number} has not been resolved.")
+            if turn.npc_commitment is None or turn.npc_salt is None or turn.npc_canonical is None:
+                raise NotFound(f"Turn {number} had no sealed NPC orders.")
+            digest = commitment(turn.npc_salt, turn.npc_canonical)
+            return RevealView(turn=number, commitment=turn.npc_commitment, salt=turn.npc_salt,
+                              canonical=turn.npc_canonical,
+                              verified=digest == turn.npc_commitment)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def _check_orders(
+        turn: Turn,
+        orders: tuple[Order, ...],
+        controls: list[CharacterRecord],
+        records: list[CharacterRecord],
+    ) -> None:
+        """The service's own refusals: orders for someone else's character or a retired one,
+        and NPC orders after the seal."""
+        mine = {c.name.casefold() for c in controls}
+        scene = {r.name.casefold(): r for r in in_scene(records)}
+        if not orders:
+            raise InvalidInput("This post holds no orders for any character.")
+        for order in orders:
+            key = order.actor.casefold()
+            if key not in mine:
+                if key in scene:
+                    raise Forbidden(f"You do not give {scene[key].name}'s orders.")
+                raise NotFound(f'There is no character called "{order.actor}" in this scene.')
+            if turn.npc_commitment is not None and scene[key].run_by_gm:
+                raise Conflict(
+                    f"The NPC orders of turn {turn.number} are sealed; {scene[key].name}'s "
+                    "orders cannot change this turn."
+                )
+
+    async def _accepted(
+        self,
+        uow: UnitOfWork,
+        game: Game,
+        turn: Turn,
+        records: list[CharacterRecord],
+        post: Post,
+        revision: PostRevision,
+        action: str,
+    ) -> PostReply:
+        await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
+                    revision=revision.number, secret=post.secret,
+                    actors=[o.actor for o in revision.orders])
+        complete = await self._maybe_everyone_in(uow, game, turn, records)
+        return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
+                         orders=revision.orders, secret=post.secret, revision=revision.number,
+                         reply_key=post.reply_key, everyone_in=complete)
+
+    async def _maybe_everyone_in(
+        self,
+        uow: UnitOfWork,
+        game: Game,
+        turn: Turn,
+        records: list[CharacterRecord] | None = None,
+    ) -> bool:
+        """Tell the GMs once per turn when every active character is in (F30 courtesy)."""
+        if records is None:
+            records = list(await uow.characters.list(game.id))
+        complete = everyone_in(turn, records, await orders_in_force(uow, turn))
+        if complete:
+            for gm in await gm_ids(uow, game):
+                await queue(uow, self.deps, game, "everyone_in", notices.everyone_in(turn.number),
+                            f"everyone-in:{turn.id}:{gm}", dm_to=gm)
+        return complete
+
+
+async def open_turn(
+    uow: UnitOfWork, cases: UseCases, game: Game, number: int,
+    pending: tuple[PendingHit, ...] = ()
+) -> Turn:
+    """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it."""
+    now = cases.now()
+    deadline = now + game.settings.calltime if game.settings.calltime else None
+    turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
+                    deadline=deadline, pending=pending), game, now)
+    await uow.turns.add(turn)
+    await queue(uow, cases.deps, game, "turn_opened",
+                notices.turn_opened(number, deadline, len(pending)), f"turn-opened:{turn.id}")
+    return turn
+
+
+async def seal_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -> tuple[Turn, int]:
+    """Commit to the NPC orders in force (SHA-256 of salt + canonical orders) and publish."""
+    records = list(await uow.characters.list(game.id))
+    gm_names = {r.name.casefold() for r in gm_run(records)}
+    in_force = await orders_in_force(uow, turn)
+    npc_orders = [f.order for key, f in in_force.items() if key in gm_names]
+    canonical = canonical_orders(npc_orders)
+    salt = cases.deps.salts()
+    digest = commitment(salt, canonical)
+    turn = turn.model_copy(update={
+        "npc_commitment": digest, "npc_salt": salt, "npc_canonical": canonical,
+        "npc_sealed_at": cases.now(), "version": turn.version + 1,
+    })
+    await uow.turns.update(turn)
+    await queue(uow, cases.deps, game, "sealed", notices.sealed(turn.number, digest),
+                f"sealed:{turn.id}:{digest}")
+    return turn, len(npc_orders)
+
+
+async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView:
+    records = list(await uow.characters.list(game.id))
+    in_force = await orders_in_force(uow, turn)
+    rows: list[CharacterTurnState] = []
+    posted: list[str] = []
+    passed: list[str] = []
+    missing: list[str] = []
+    for record in player_run(records):
+        found: InForce | None = in_force.get(record.name.casefold())
+        if found is None:
+            state = "missing"
+            missing.append(record.name)
+        elif found.passed:
+            state = "passed"
+            passed.append(record.name)
+        else:
+            state = "posted"
+            posted.append(record.name)
+        rows.append(CharacterTurnState(name=record.name, runner=record.runner(), state=state,
+                                       secret=bool(found and found.post.secret)))
+    for record in records:
+        if record.status is CharacterStatus.INACTIVE:
+            rows.append(CharacterTurnState(name=record.name, runner=record.runner(),
+                                           state="inactive"))
+    return TurnStatusView(
+        game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
+        posted=tuple(posted), passed=tuple(passed), missing=tuple(missing),
+        npc_sealed=turn.npc_commitment is not None,
+        everyone_in=everyone_in(turn, records, in_force), pending_hits=turn.pending,
+    )

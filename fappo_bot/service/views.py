@@ -1,0 +1,265 @@
+"""What the use cases return: frozen values for the adapters to show (never storage rows).
+
+Text inside them (replies, results) comes from `fappo_bot.posting.render`; everything else is
+data the adapters lay out themselves.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.results import TurnResult
+from fappo_bot.service.records import (
+    CharacterKind,
+    CharacterRecord,
+    CharacterStatus,
+    Game,
+    GameSettings,
+    GameStatus,
+    Turn,
+    TurnStatus,
+)
+
+_FROZEN = ConfigDict(frozen=True)
+
+
+class TurnSummary(BaseModel):
+    model_config = _FROZEN
+
+    id: str
+    number: int
+    status: TurnStatus
+    deadline: datetime | None
+    paused: bool
+    npc_commitment: str | None
+
+    @classmethod
+    def of(cls, turn: Turn) -> TurnSummary:
+        return cls(
+            id=turn.id,
+            number=turn.number,
+            status=turn.status,
+            deadline=turn.deadline,
+            paused=turn.paused,
+            npc_commitment=turn.npc_commitment,
+        )
+
+
+class GameView(BaseModel):
+    model_config = _FROZEN
+
+    id: str
+    name: str
+    channel_key: str
+    guild_key: str | None
+    ruleset: str
+    rules: RulesConfig
+    settings: GameSettings
+    status: GameStatus
+    gms: tuple[str, ...]
+    players: tuple[str, ...]
+    turn: TurnSummary | None = None
+
+    @classmethod
+    def of(
+        cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: Turn | None
+    ) -> GameView:
+        return cls(
+            id=game.id,
+            name=game.name,
+            channel_key=game.channel_key,
+            guild_key=game.guild_key,
+            ruleset=game.ruleset,
+            rules=game.rules,
+            settings=game.settings,
+            status=game.status,
+            gms=gms,
+            players=players,
+            turn=TurnSummary.of(turn) if turn else None,
+        )
+
+
+class CharacterView(BaseModel):
+    model_config = _FROZEN
+
+    id: str
+    name: str
+    kind: CharacterKind
+    status: CharacterStatus
+    owner: str | None
+    #: the user who gives its orders now, or None when the GMs do
+    runner: str | None
+    gm_controlled: bool
+    missed_turns: int
+    sheet: Character
+    state: Character
+
+    @classmethod
+    def of(cls, record: CharacterRecord) -> CharacterView:
+        return cls(
+            id=record.id,
+            name=record.name,
+            kind=record.kind,
+            status=record.status,
+            owner=record.owner,
+            runner=record.runner(),
+            gm_controlled=record.gm_controlled,
+            missed_turns=record.missed_turns,
+            sheet=record.sheet,
+            state=record.state,
+        )
+
+
+class SheetCheck(BaseModel):
+    """The outcome of creating or editing a character: the character, or every problem (F1)."""
+
+    model_config = _FROZEN
+
+    ok: bool
+    problems: tuple[str, ...] = ()
+    character: CharacterView | None = None
+
+
+class PostReply(BaseModel):
+    """The answer to a post or an edit: the reply text and what is in force now."""
+
+    model_config = _FROZEN
+
+    post_id: str
+    turn: int
+    ok: bool
+    #: the reply text (orders with AP and SP left, or every problem), from posting.render
+    reply: str
+    orders: tuple[Order, ...] = ()
+    problems: tuple[str, ...] = ()
+    secret: bool = False
+    revision: int = 1
+    #: the reply message to edit (from a previous revision), if the adapter recorded one
+    reply_key: str | None = None
+    #: every active character is in and the NPC orders are sealed
+    everyone_in: bool = False
+
+
+class CharacterTurnState(BaseModel):
+    model_config = _FROZEN
+
+    name: str
+    runner: str | None
+    #: posted, passed, missing
+    state: str
+    secret: bool = False
+
+
+class TurnStatusView(BaseModel):
+    """Who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
+
+    model_config = _FROZEN
+
+    game_id: str
+    turn: TurnSummary
+    characters: tuple[CharacterTurnState, ...]
+    posted: tuple[str, ...]
+    passed: tuple[str, ...]
+    missing: tuple[str, ...]
+    npc_sealed: bool
+    everyone_in: bool
+    pending_hits: tuple[PendingHit, ...] = ()
+
+
+class SealView(BaseModel):
+    """The published NPC commitment (SHA-256 hex of salt + canonical NPC orders)."""
+
+    model_config = _FROZEN
+
+    turn: int
+    commitment: str
+    sealed_at: datetime
+    npc_orders: int
+
+
+class RevealView(BaseModel):
+    """The NPC orders as sealed, their salt, and whether they match the published hash."""
+
+    model_config = _FROZEN
+
+    turn: int
+    commitment: str
+    salt: str
+    canonical: str
+    verified: bool
+
+
+class ReviewItem(BaseModel):
+    """One GM input the turn needs (R1). `key` is what the GM answers."""
+
+    model_config = _FROZEN
+
+    key: str
+    actor: str
+    index: int | None
+    #: difficulty, triggered, target, claim, flat_footed, invoke, targets, veto, end_position
+    field: str
+    question: str
+    required: bool
+    #: the allowed values, when they are a short list
+    choices: tuple[str, ...] = ()
+    answer: Any = None
+
+    @property
+    def answered(self) -> bool:
+        return self.answer is not None
+
+
+class ReviewView(BaseModel):
+    model_config = _FROZEN
+
+    turn: int
+    items: tuple[ReviewItem, ...]
+
+    @property
+    def missing(self) -> tuple[ReviewItem, ...]:
+        return tuple(i for i in self.items if i.required and not i.answered)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+class ResolutionView(BaseModel):
+    model_config = _FROZEN
+
+    resolution_id: str
+    turn: int
+    result: TurnResult
+    #: the public results text (also queued in the outbox)
+    text: str
+    messages_queued: int
+    next_turn: int | None
+    #: characters that reached the inactivity threshold (F30), for the GM
+    inactive_candidates: tuple[str, ...] = ()
+
+
+class Alarm(BaseModel):
+    """Something a scheduler found due: a reminder or a deadline (F30 call time)."""
+
+    model_config = _FROZEN
+
+    game_id: str
+    turn: int
+    kind: str
+    at: datetime
+    missing: tuple[str, ...] = ()
+
+
+class LedgerView(BaseModel):
+    model_config = _FROZEN
+
+    player: str
+    total: int
+    entries: tuple[tuple[str, int, str], ...]
