@@ -74,7 +74,23 @@ def norm_name(field: str, value: Any) -> str:
         text = "any"
     if field in {"trait", "pool"}:
         text = pool_key(text).casefold()
+    if field in _LEVEL_FIELDS:
+        text = _LEVEL_TITLES.get(text, text)
     return text
+
+
+_LEVEL_FIELDS = frozenset({"level", "check_level"})
+#: the rulebook's titles of the success levels, accepted for the case labels
+_LEVEL_TITLES = {
+    "abject failure": "abject", "bare success": "bare", "solid success": "solid",
+    "great success": "great",
+}
+#: values a parsed order leaves out because they are the default (an absent field matches them)
+_DEFAULTS: tuple[Any, ...] = (False, 0, None, "", (), [], {})
+
+
+def _is_default(value: Any) -> bool:
+    return any(type(value) is type(d) and value == d for d in _DEFAULTS) or value is None
 
 
 def same(field: str, expected: Any, got: Any) -> bool:
@@ -124,14 +140,18 @@ def _map_diffs(
 
 
 def _fields(
-    expected: Mapping[str, Any], got: Mapping[str, Any], path: str, skip: frozenset[str]
+    expected: Mapping[str, Any], got: Mapping[str, Any], path: str, skip: frozenset[str],
+    defaults: bool = False,
 ) -> list[Difference]:
-    """Compare every listed field of one entry (an action, a character, an order...)."""
+    """Compare every listed field of one entry (an action, a character, an order...). With
+    `defaults`, a field the entry leaves out matches the default value (false, 0, empty)."""
     diffs: list[Difference] = []
     for key, value in expected.items():
         if key in skip:
             continue
         found = got.get(key, MISSING)
+        if found is MISSING and defaults and _is_default(value):
+            continue
         if isinstance(value, Mapping) and isinstance(found, Mapping):
             diffs.extend(_map_diffs(key, value, found, f"{path}.{key}"))
         elif key == "targets" and isinstance(value, list) and value and isinstance(value[0], Mapping):
@@ -235,7 +255,9 @@ def _orders(expected: list[Any], got: Sequence[Mapping[str, Any]]) -> list[Diffe
                                             f"{len(items)}: {show(items)}"))
                     continue
                 for i, (e, g) in enumerate(zip(value, items, strict=True)):
-                    diffs.extend(_fields(e, g, f"{label}.{key}[{i}]", frozenset()))
+                    diffs.extend(_fields(e, g, f"{label}.{key}[{i}]", frozenset(), True))
+            elif key not in found and _is_default(value):
+                continue
             elif not same(key, value, found.get(key, MISSING)):
                 diffs.append(Difference(f"{label}.{key}", value, found.get(key, MISSING)))
     for actor, order in by_actor.items():

@@ -159,3 +159,20 @@ def test_parse_orders_differences() -> None:
         "orders[Kael].actions[0].claim: expected {value: 1}, got nothing"]
     assert paths(compare({"orders": []}, PARSED)) == ["orders[Kael]"]
     assert paths(compare({"orders": [{"actor": "Mira"}]}, PARSED)) == ["orders[Mira]", "orders[Kael]"]
+
+
+def test_level_titles_are_accepted() -> None:
+    assert compare({"actions": [{"actor": "Kael", "index": 0, "level": "Solid Success"}]},
+                   RESULT) == []
+    assert compare({"check_level": "Great Success"}, {"check_level": "great"}) == []
+
+
+def test_parse_defaults_match_absent_fields() -> None:
+    """A parsed order leaves out default values; `endure: false`, `sp: {}`, `accuracy: 0` match."""
+    expect = {"orders": [{"actor": "Kael", "endure": False,
+                          "actions": [{"kind": "attack", "accuracy": 0, "triggered": False},
+                                      {"kind": "move", "claim": None}]}]}
+    assert compare(expect, PARSED) == []
+    expect = {"orders": [{"actor": "Kael", "endure": True}]}
+    assert [d.line() for d in compare(expect, PARSED)] == [
+        "orders[Kael].endure: expected true, got nothing"]
