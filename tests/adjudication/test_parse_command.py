@@ -171,3 +171,24 @@ def test_stdin_post(fake_parser, case_file, monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("1 AP attack Goblin\n"))
     code, out, _ = parse(capsys, "--sheet", str(case_file(SHEET)), "-", "--poster", "Kael")
     assert code == 0 and json.loads(out)["orders"][0]["actions"][0]["ap"] == 1
+
+
+def test_real_parser_end_to_end(case_file, tmp_path: Path, capsys) -> None:
+    """posting.md: forgiving names (Agile = Nimble, a unique prefix) come back canonical."""
+    post = tmp_path / "post.txt"
+    post.write_text("Kael lunges at the goblin.\n2 AP attack Goblin with Broad, 1 SP agile\n"
+                    "1 AP defend\nOOC: back Monday\n")
+    code, out, err = parse(capsys, "--sheet", str(case_file(SHEET)), str(post), "--poster", "Kael")
+    assert (code, err) == (0, "")
+    [order] = json.loads(out)["orders"]
+    assert order["actor"] == "Kael" and order["ooc"] == "back Monday"
+    attack, defend = order["actions"]
+    assert {k: attack[k] for k in ("kind", "ap", "target", "weapon", "sp")} == {
+        "kind": "attack", "ap": 2, "target": "Goblin", "weapon": "Broadsword",
+        "sp": {"Nimble": 1}}
+    assert (defend["kind"], defend["ap"]) == ("defend", 1)
+    post.write_text("Kael charges.\n2 AP attack Gobbo with Broadsword\n")
+    code, out, err = parse(capsys, "--sheet", str(case_file(SHEET)), str(post), "--poster", "Kael")
+    assert code == 1
+    assert [(e["line"], e["code"]) for e in json.loads(out)["errors"]] == [(2, "unknown-name")]
+    assert err.startswith("line 2: ")
