@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fappo_bot.rules.character import Spell
-from fappo_bot.rules.data import TURN_SECONDS
+from fappo_bot.rules.character import Character, Spell
+from fappo_bot.rules.data import TURN_SECONDS, Trait
 from fappo_bot.rules.results import RulesError
 
 BASE_DIFFICULTY = 3
@@ -57,8 +57,8 @@ def _steps(amount: float, free: float, per: float) -> int:
     return math.ceil(max(0.0, amount - free) / per)
 
 
-def _load(key: str, value: Any) -> tuple[float, float]:
-    """A `{living: lbs, unliving: lbs}` load (teleport, invisibility)."""
+def _load(key: str, value: Any, extra: tuple[str, ...] = ()) -> tuple[float, float]:
+    """A `{living: lbs, unliving: lbs}` load (teleport, invisibility); `extra` keys allowed."""
     if not isinstance(value, Mapping):
         raise RulesError(
             "bad-effect",
@@ -66,11 +66,12 @@ def _load(key: str, value: Any) -> tuple[float, float]:
             f"(got {value!r}).",
             key,
         )
-    unknown = [str(k) for k in value if str(k).casefold() not in ("living", "unliving")]
+    known = ("living", "unliving", *extra)
+    unknown = [str(k) for k in value if str(k).casefold() not in known]
     if unknown:
         raise RulesError(
             "bad-effect",
-            f"Spell effect '{key}' knows only 'living' and 'unliving' weights, not "
+            f"Spell effect '{key}' knows only {', '.join(repr(k) for k in known)}, not "
             f"{', '.join(repr(u) for u in unknown)}.",
             key,
         )
@@ -125,13 +126,16 @@ def _locus_time(key: str, value: Any) -> int:
 
 
 def _teleport_material(key: str, value: Any) -> int:
-    living, unliving = _load(key, value)
+    living, unliving = _load(key, value, extra=("miles",))
     if living == 0 and unliving == 0:
         return 0
     # F24 Amb-3: each base capacity separately (50 lbs unliving, 20 lbs living), excess summed,
     # charged "+1 per additional 20 lbs of either type".
     excess = max(0.0, unliving - 50) + max(0.0, living - 20)
-    return 3 + math.ceil(excess / 20)
+    # F24 Amb-4: beyond 1 mile (a GM allowance), the locus-teleport rate: +1 per extra mile.
+    lower = {str(k).casefold(): v for k, v in value.items()}
+    miles = _number(f"{key}.miles", lower.get("miles", 1), integer=False)
+    return 3 + math.ceil(excess / 20) + max(0, math.ceil(miles) - 1)
 
 
 def _invisibility(key: str, value: Any) -> int:
@@ -215,6 +219,9 @@ EFFECTS: tuple[EffectRow, ...] = (
               _flat(-4), negative=True),
 )
 EFFECTS_BY_KEY: dict[str, EffectRow] = {row.key: row for row in EFFECTS}
+
+#: Base duration of a sustained effect: 1 minute = 6 turns (F24 Amb-6), doubled per `duration`.
+BASE_DURATION_TURNS = 60 // TURN_SECONDS
 
 #: The concentration rows, with the casting time in turns (F24 Amb-5: a minute = 6 turns).
 CONCENTRATION_TURNS: dict[str, int] = {
@@ -374,6 +381,12 @@ class SpellProfile:
         """The multiplier of the base duration: 2^k [F:L410]."""
         return int(2**self.duration_doublings)
 
+    @property
+    def duration_turns(self) -> int:
+        """Turns a sustained effect lasts: 1 minute x 2^k (F24 Amb-6); instantaneous payloads
+        (damage, healing, teleport) ignore it."""
+        return BASE_DURATION_TURNS * self.duration_factor
+
 
 def spell_profile(effects: Mapping[str, Any]) -> SpellProfile:
     """The payload of a General Magic effect list (F24, F25); raises RulesError on a bad effect."""
@@ -397,6 +410,19 @@ def spell_profile(effects: Mapping[str, Any]) -> SpellProfile:
         concentration_turns=conc,
         duration_doublings=count("duration"),
     )
+
+
+#: Mood difficulties of mind magic [F:L422] (a GM input; these are the seed's anchors).
+MOOD_LOGICAL = 5
+MOOD_INCONSISTENT = 10
+MOOD_WILDLY_INCONSISTENT = 15
+MOOD_WARY_TRAITS = frozenset({Trait.VIGILANT, Trait.SAGACIOUS})
+
+
+def suggested_mood(base: int, target: Character) -> int:
+    """A suggestion for the GM's mood difficulty M (F25 Amb-4): +2 when the target owns Vigilant
+    or Sagacious ("even higher for Vigilant or Sagacious foes" [F:L422]); never automatic."""
+    return base + (2 if any(target.owns(t) for t in MOOD_WARY_TRAITS) else 0)
 
 
 def profile_of(spell: Spell) -> SpellProfile:

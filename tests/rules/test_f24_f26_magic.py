@@ -6,11 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fappo_bot.rules.character import Spell
+from fappo_bot.rules.character import Character, Spell
+from fappo_bot.rules.data import Trait
 from fappo_bot.rules.magic import (
     CONCENTRATION_TURNS,
     EFFECTS,
     EFFECTS_BY_KEY,
+    MOOD_LOGICAL,
+    MOOD_WILDLY_INCONSISTENT,
     cast_difficulty,
     general_difficulty,
     learned_cast_difficulty,
@@ -20,6 +23,7 @@ from fappo_bot.rules.magic import (
     spell_cost,
     spell_general_difficulty,
     spell_profile,
+    suggested_mood,
 )
 from fappo_bot.rules.results import RulesError
 
@@ -227,6 +231,30 @@ def test_f25_profiles_of_heal_concentration_and_difficulty_only_spells() -> None
     assert profile_of(Spell(name="Fireball", effects=FIREBALL)).attacks
     with pytest.raises(RulesError):
         spell_general_difficulty(Spell(name="Nothing"))
+
+
+def test_f24_amb4_teleporting_material_beyond_one_mile() -> None:
+    """[F:L406] "up to 1 mile instantly"; RULINGS F24 Amb-4: "+1 per extra mile"."""
+    assert general_difficulty({"teleport_material": {"unliving": 50, "miles": 1}}) == 6
+    assert general_difficulty({"teleport_material": {"unliving": 50, "miles": 3}}) == 8
+    with pytest.raises(RulesError, match="'miles'"):
+        general_difficulty({"invisibility": {"living": 50, "miles": 2}})
+
+
+def test_f24_amb6_base_duration_one_minute_doubled() -> None:
+    """[F:L410] "+1: Doubles any spell duration (+1 = x2, +2 = x4 ...)"; Amb-6: base 1 minute."""
+    assert spell_profile({"locus": True}).duration_turns == 6
+    assert spell_profile({"locus": True, "duration": 3}).duration_turns == 48
+
+
+def test_f25_amb4_mood_suggestion_for_vigilant_or_sagacious_targets() -> None:
+    """[F:L422] "can push the difficulty up to 15 or even higher for Vigilant or Sagacious
+    foes"."""
+    calm = Character(name="Guard", traits={Trait.BRAWNY: 3})
+    wary = Character(name="Sage", traits={Trait.SAGACIOUS: 3})
+    assert suggested_mood(MOOD_WILDLY_INCONSISTENT, calm) == 15
+    assert suggested_mood(MOOD_WILDLY_INCONSISTENT, wary) == 17
+    assert suggested_mood(MOOD_LOGICAL, wary) == 7
 
 
 def test_f24_specials_may_be_listed_by_name() -> None:
