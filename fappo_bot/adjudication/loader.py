@@ -15,13 +15,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from fappo_bot.adjudication.characters import character_from_case
 from fappo_bot.adjudication.convert import (
     CaseError,
     as_int,
     as_list,
     as_mapping,
     build_model,
-    character_from_case,
     config_from_options,
     order_from_case,
     pending_from_case,
