@@ -59,7 +59,6 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
 
 
 async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> list[Shown]:
-    from fappo_bot.adjudication.convert import CaseError, character_from_case
     from fappo_bot.service.characters import NewCharacter
 
     parser = command_parser(step.name)
@@ -76,9 +75,11 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     if args.unchecked:
         # an improvised character in the case-file format, not priced (the service lets only
         # a GM add one)
+        from fappo_bot.adjudication.loader import character_from_case
+
         try:
             new = character_from_case(data)
-        except CaseError as exc:
+        except ValueError as exc:
             raise TableError(f"The character cannot be read: {exc}") from exc
     else:
         new = NewCharacter.from_dict(data)

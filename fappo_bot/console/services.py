@@ -1,28 +1,34 @@
-"""The table's use-case groups, built over one unit-of-work factory (the composition root)."""
+"""The table's use cases: the service layer's `Services`, built over one unit-of-work factory,
+plus the one read the table needs that no use case offers (its own games)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fappo_bot.console.table import TABLE_CHANNEL_PREFIX, Services
-from fappo_bot.service.base import Deps
-from fappo_bot.service.characters import CharacterService
-from fappo_bot.service.games import GameService
+from fappo_bot.console.table import TABLE_CHANNEL_PREFIX
+from fappo_bot.service.facade import Services
 from fappo_bot.service.ports import UowFactory
 
 
-def build_services(uow_factory: UowFactory) -> Services:
-    """The same use cases the Discord adapter builds, with the real clock, ids and salts."""
-    deps = Deps(uow_factory=uow_factory)
+class TableServices:
+    """The same use cases the Discord adapter calls (`games`, `characters`, `turns`,
+    `calltime`, `review`, `resolution`, `aftermath`, `outbox`), and `table_games()`."""
 
-    async def table_games() -> list[Any]:
-        # read-only listing for the table's own games (the service has no "all games" use case)
-        async with uow_factory() as uow:
+    def __init__(self, uow_factory: UowFactory) -> None:
+        self.core = Services(uow_factory)
+        self._uow_factory = uow_factory
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.core, name)
+
+    async def table_games(self) -> list[Any]:
+        """The games played at the table (channel keys `table:...`), oldest first. A read-only
+        listing: the service has no "every game" use case, the Discord bot never needs one."""
+        async with self._uow_factory() as uow:
             games = await uow.games.list()
         return [g for g in games if g.channel_key.startswith(TABLE_CHANNEL_PREFIX)]
 
-    return Services(
-        games=GameService(deps),
-        characters=CharacterService(deps),
-        table_games=table_games,
-    )
+
+def build_services(uow_factory: UowFactory) -> TableServices:
+    """The table's services with the real clock, ids, salts, parser and resolver."""
+    return TableServices(uow_factory)

@@ -14,7 +14,6 @@ import logging
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -55,29 +54,13 @@ def slug(name: str) -> str:
     return "-".join(part for part in kept.split("-") if part) or "game"
 
 
-@dataclass
-class Services:
-    """The use-case groups the table calls (built in `fappo_bot.console.services`)."""
-
-    games: Any
-    characters: Any
-    turns: Any = None
-    outbox: Any = None
-    #: the table's games (channel keys starting with `table:`), oldest first
-    table_games: Callable[[], Awaitable[list[Any]]] = lambda: _none()
-
-
-async def _none() -> list[Any]:
-    return []
-
-
 Handler = Callable[["LocalTable", Step], Awaitable[list[Shown]]]
 
 
 class LocalTable:
     """One terminal table: the current seat, the current game, and the commands."""
 
-    def __init__(self, services: Services, base_dir: Path | None = None) -> None:
+    def __init__(self, services: Any, base_dir: Path | None = None) -> None:
         self.services = services
         self.book = SeatBook()
         self.seat = GM_SEAT
@@ -85,7 +68,10 @@ class LocalTable:
         self.game_id: str | None = None
         #: the current game's GM seats (enemies' sheets and the review go to them only)
         self.gm_seats: frozenset[str] = frozenset({GM_SEAT})
+        #: the GM's review in progress (`fappo_bot.console.review.ReviewSession`)
         self.review: Any = None
+        #: this session's messages by number: (channel, message key, seat, secret)
+        self.messages: dict[int, tuple[str, str, str, bool]] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
 
     # ---- the runner's interface ----------------------------------------------------------------
@@ -189,8 +175,6 @@ class LocalTable:
 
     async def deliver(self) -> list[Shown]:
         """Deliver the outbox messages of the table's games to their seats (then marked sent)."""
-        if self.services.outbox is None:
-            return []
         from fappo_bot.console.delivery import deliver_outbox
 
         return await deliver_outbox(self)

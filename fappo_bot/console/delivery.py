@@ -1,0 +1,54 @@
+"""Delivering the outbox at the table: the service's queued messages, shown to their seats.
+
+The Discord adapter sends each pending message to its channel or as a DM and marks it sent; the
+table does the same for its own games (channel keys `table:...`): a channel message is shown to
+every seat, a DM only to the seat of that user (F29: private results stay private).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.service.records import DestinationKind
+
+if TYPE_CHECKING:
+    from fappo_bot.console.table import LocalTable
+
+#: outbox message kinds and how the table frames them
+_KINDS: dict[str, Kind] = {
+    "results": Kind.RESULTS,
+    "results_private": Kind.RESULTS,
+    "everyone_in": Kind.NOTICE,
+}
+
+_TITLES: dict[str, str] = {
+    "results": "turn results",
+    "results_private": "your secret results",
+    "turn_opened": "turn opened",
+    "sealed": "NPC orders sealed",
+    "revealed": "NPC orders revealed",
+    "time_called": "time called",
+    "everyone_in": "everyone is in",
+}
+
+
+async def deliver_outbox(table: LocalTable) -> list[Shown]:
+    """Show and mark sent every pending message of the table's games, oldest first."""
+    games = {g.id: g for g in await table.services.table_games()}
+    shown: list[Shown] = []
+    for message in await table.services.outbox.pending():
+        game = games.get(message.game_id or "")
+        if game is None:
+            continue  # a Discord game sharing the database: its bot delivers it
+        title = _TITLES.get(message.kind, message.kind.replace("_", " "))
+        if game.id != table.game_id:
+            title = f"{title} ({game.name})"
+        audience = None
+        if message.dest_kind is DestinationKind.DM:
+            table.book.add(message.dest_key)
+            audience = only(message.dest_key)
+            title = f"DM · {title}"
+        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, message.content, audience))
+        await table.services.outbox.mark_sent(message.id)
+    return shown

@@ -1,0 +1,265 @@
+"""Table commands for turns: posts and DMs, /open, /npc, /pass, /status, /calltime, /extend,
+/pause, /resume, /review, /resolve (with its questions), /undo, /edit, /delete. Each calls the
+use case of its slash command; the replies and results are the service's texts."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from fappo_bot.console.review import ReviewSession
+from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.table import LocalTable, TableError, command, command_parser
+from fappo_bot.console.transcript import Step
+from fappo_bot.service.errors import InvalidInput
+
+
+async def _channel(table: LocalTable) -> str:
+    view = await table.services.games.show(table.need_game())
+    return str(view.channel_key)
+
+
+def _reply(table: LocalTable, number: int, reply: Any, audience: frozenset[str] | None) -> Shown:
+    kind = Kind.REPLY if reply.ok else Kind.ERROR
+    title = f"bot · reply to #{number}"
+    if reply.ok and reply.revision > 1:
+        title += f" (edit {reply.revision - 1})"
+    return Shown(kind, title, reply.reply, audience)
+
+
+async def post(table: LocalTable, text: str, *, secret: bool) -> list[Shown]:
+    """A post in the channel (everyone sees it and the bot's reply), or a DM to the bot with
+    secret orders (only its seat sees it and the reply, F29)."""
+    game_id = table.need_game()
+    channel = f"dm:{table.user}" if secret else await _channel(table)
+    number = len(table.messages) + 1
+    message_key = f"m{number}-{uuid.uuid4().hex[:8]}"
+    table.messages[number] = (channel, message_key, table.seat, secret)
+    audience = only(table.seat) if secret else None
+    where = "DM to the bot" if secret else "#table"
+    shown = [Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · {where}", text, audience)]
+    reply = await table.services.turns.post(
+        game_id, table.user, channel_key=channel, message_key=message_key, text=text, secret=secret
+    )
+    shown.append(_reply(table, number, reply, audience))
+    return shown
+
+
+def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, bool]]:
+    if not step.args or not step.args[0].lstrip("#").isdigit():
+        raise TableError(f"/{step.name} needs the number of a message, e.g. /{step.name} 3.")
+    number = int(step.args[0].lstrip("#"))
+    found = table.messages.get(number)
+    if found is None:
+        raise TableError(f"There is no message #{number} at this table (this session).")
+    return number, found
+
+
+@command("edit")
+async def edit(table: LocalTable, step: Step) -> list[Shown]:
+    """/edit N (new text on the next lines): edit your message #N; the reply follows it."""
+    number, (channel, key, _seat, secret) = _message(table, step)
+    if not step.text.strip():
+        raise TableError("/edit N takes the new text on the next lines.")
+    audience = only(table.seat) if secret else None
+    reply = await table.services.turns.edit(
+        table.need_game(), table.user, channel_key=channel, message_key=key, text=step.text,
+        secret=secret,
+    )
+    return [
+        Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · edited", step.text, audience),
+        _reply(table, number, reply, audience),
+    ]
+
+
+@command("delete")
+async def delete(table: LocalTable, step: Step) -> list[Shown]:
+    """/delete N: delete message #N; its orders are withdrawn."""
+    number, (channel, key, _seat, secret) = _message(table, step)
+    done = await table.services.turns.delete(
+        table.need_game(), table.user, channel_key=channel, message_key=key
+    )
+    body = f"Message #{number} was deleted" + (
+        "; its orders are withdrawn." if done else " (it held no orders)."
+    )
+    return [Shown(Kind.NOTICE, "deleted", body, only(table.seat) if secret else None)]
+
+
+@command("open")
+async def open_turn(table: LocalTable, step: Step) -> list[Shown]:
+    """/open: the GM opens the next turn (announced through the outbox)."""
+    await table.services.turns.open(table.need_game(), table.user)
+    return []
+
+
+@command("npc")
+async def npc(table: LocalTable, step: Step) -> list[Shown]:
+    """/npc (orders on the next lines, one **Name** block per NPC): the GM's NPC orders, shown
+    to the GMs only and sealed at once (their SHA-256 commitment is published)."""
+    if not step.text.strip():
+        raise TableError("/npc takes the NPC orders on the next lines (**Name** then its lines).")
+    game_id = table.need_game()
+    number = len(table.messages) + 1
+    channel = f"dm:{table.user}"
+    message_key = f"npc{number}-{uuid.uuid4().hex[:8]}"
+    table.messages[number] = (channel, message_key, table.seat, True)
+    shown = [Shown(Kind.POST, f"#{number} · {table.seat} · NPC orders", step.text, table.gm_seats)]
+    reply = await table.services.turns.post(
+        game_id, table.user, channel_key=channel, message_key=message_key, text=step.text,
+        secret=False,
+    )
+    shown.append(_reply(table, number, reply, table.gm_seats))
+    if reply.ok and "--no-seal" not in step.args:
+        await table.services.turns.seal(game_id, table.user)
+    return shown
+
+
+@command("pass")
+async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
+    """/pass [NAME]: no action this turn for your character (or the one named)."""
+    name = " ".join(step.args) or None
+    reply = await table.services.turns.pass_turn(table.need_game(), table.user, name)
+    return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{table.seat} passes this turn.")]
+
+
+@command("status")
+async def status(table: LocalTable, step: Step) -> list[Shown]:
+    """/status: who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
+    view = await table.services.turns.status(table.need_game())
+    turn = view.turn
+    lines = [f"Turn {turn.number}: {turn.status.value}" + (" (paused)" if turn.paused else "")]
+    if turn.deadline is not None:
+        lines.append(f"Deadline: {turn.deadline:%Y-%m-%d %H:%M} UTC")
+    for character in view.characters:
+        secret = " (by DM)" if character.secret else ""
+        lines.append(f"  {character.name:<12} {character.state}{secret}")
+    lines.append("NPC orders: " + ("sealed " + (turn.npc_commitment or "") if view.npc_sealed
+                                   else "not sealed yet"))
+    if view.pending_hits:
+        lines.append("Hits open to Reduce: " + ", ".join(
+            f"{h.target} ({h.levels} from {h.attacker or h.source})" for h in view.pending_hits))
+    if view.everyone_in:
+        lines.append("Everyone is in.")
+    return [Shown(Kind.INFO, "status", "\n".join(lines))]
+
+
+def _minutes(step: Step, value: str) -> timedelta:
+    try:
+        minutes = float(value)
+    except ValueError:
+        raise TableError(f"/{step.name} takes minutes, e.g. /{step.name} 90.") from None
+    return timedelta(minutes=minutes)
+
+
+@command("calltime")
+async def calltime(table: LocalTable, step: Step) -> list[Shown]:
+    """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
+    game_id = table.need_game()
+    if step.args:
+        summary = await table.services.calltime.set_deadline(
+            game_id, table.user, after=_minutes(step, step.args[0])
+        )
+        return [Shown(Kind.NOTICE, "call time",
+                      f"Turn {summary.number}: time will be called at "
+                      f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
+    await table.services.calltime.close(game_id, table.user)
+    return []
+
+
+@command("extend")
+async def extend(table: LocalTable, step: Step) -> list[Shown]:
+    """/extend MINUTES: push the deadline back."""
+    if not step.args:
+        raise TableError("/extend takes minutes, e.g. /extend 60.")
+    summary = await table.services.calltime.extend(
+        table.need_game(), table.user, _minutes(step, step.args[0])
+    )
+    return [Shown(Kind.NOTICE, "call time",
+                  f"Turn {summary.number}: the deadline is now {summary.deadline:%Y-%m-%d %H:%M} UTC.")]
+
+
+@command("pause", "resume")
+async def pause(table: LocalTable, step: Step) -> list[Shown]:
+    """/pause, /resume: stop or restart the turn's clock."""
+    calls = table.services.calltime
+    action = calls.pause if step.name == "pause" else calls.resume
+    summary = await action(table.need_game(), table.user)
+    state = "paused" if summary.paused else "running"
+    return [Shown(Kind.NOTICE, "call time", f"Turn {summary.number}: the clock is {state}.")]
+
+
+@command("review")
+async def review(table: LocalTable, step: Step) -> list[Shown]:
+    """/review: every review question and its answer; /review NAME...: ask the questions about
+    those characters' orders, the optional ones too."""
+    game_id = table.need_game()
+    view = await table.services.review.review(game_id, table.user)
+    if step.args:
+        session = ReviewSession(game_id, then_resolve=False, optional=True,
+                                actors=frozenset(a.casefold() for a in step.args))
+        return await _ask(table, session, view.items)
+    lines = [f"Review of turn {view.turn}:"]
+    for item in view.items:
+        mark = "✓" if item.answered else ("!" if item.required else "·")
+        answer = f" -> {item.answer}" if item.answered else ""
+        lines.append(f" {mark} {item.question}{answer}")
+    if not view.items:
+        lines.append("  nothing to decide")
+    return [Shown(Kind.QUESTION, "review", "\n".join(lines), table.gm_seats)]
+
+
+@command("resolve")
+async def resolve(table: LocalTable, step: Step) -> list[Shown]:
+    """/resolve [--all]: ask the review questions still open (with --all the optional ones
+    too), then resolve the turn (F7); the results come through the outbox."""
+    parser = command_parser("resolve")
+    parser.add_argument("--all", action="store_true")
+    args = parser.parse_args(list(step.args))
+    game_id = table.need_game()
+    view = await table.services.review.review(game_id, table.user)
+    session = ReviewSession(game_id, then_resolve=True, optional=args.all)
+    return await _ask(table, session, view.items)
+
+
+async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Shown]:
+    item = session.next_item(items)
+    if item is not None:
+        table.review = session
+        return [Shown(Kind.QUESTION, "review question", session.question(), table.gm_seats)]
+    table.review = None
+    if not session.then_resolve:
+        return [Shown(Kind.QUESTION, "review", "No more questions.", table.gm_seats)]
+    done = await table.services.resolution.resolve(session.game_id, table.user)
+    notes = []
+    if done.inactive_candidates:
+        notes.append(Shown(Kind.NOTICE, "inactive players",
+                           "Missed too many turns (F30): " + ", ".join(done.inactive_candidates),
+                           table.gm_seats))
+    return notes
+
+
+async def answer(table: LocalTable, text: str) -> list[Shown]:
+    """The GM's answer to the current review question."""
+    session = table.review
+    if session is None:
+        raise TableError("There is no question to answer (answers follow /resolve or /review).")
+    item = session.current
+    if not text.strip():
+        if item.required:
+            raise TableError(f"This question needs an answer: {session.question()}")
+        session.skipped.add(item.key)
+        view = await table.services.review.review(session.game_id, table.user)
+        return await _ask(table, session, view.items)
+    try:
+        view = await table.services.review.answer(session.game_id, table.user, {item.key: text})
+    except InvalidInput as exc:
+        return [Shown(Kind.ERROR, "answer refused", f"{exc}\n{session.question()}", table.gm_seats)]
+    return await _ask(table, session, view.items)
+
+
+@command("undo")
+async def undo(table: LocalTable, step: Step) -> list[Shown]:
+    """/undo: roll back the last resolution exactly (recorded in the audit log)."""
+    await table.services.resolution.undo(table.need_game(), table.user)
+    return []
