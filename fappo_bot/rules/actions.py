@@ -9,7 +9,8 @@ from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.context import AWARENESS_SKILLS, Turn
 from fappo_bot.rules.data import Trait
 from fappo_bot.rules.defense import Incoming, effective_skill, noncombat_defense, skill_def
-from fappo_bot.rules.health import is_dying, is_unconscious
+from fappo_bot.rules.dying import qualifies_attendance, qualifies_sp_route
+from fappo_bot.rules.health import ap_budget, is_dying, is_unconscious
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_skill, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, PendingHit
@@ -21,7 +22,6 @@ from fappo_bot.rules.validate_actions import EMBEDDED, embedded_status, move_ran
 FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
-STABILIZE_SP = 2
 
 
 def contest_key(actor: str, index: int) -> str:
@@ -193,16 +193,20 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
         return base.model_copy(update={"effective": False, "notes": ("not at hand",)})
     notes: list[str] = []
     if is_dying(patient, turn.config):
-        sp = sum(canonical(action.sp).values())
-        owns = actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
-        if owns and sp >= STABILIZE_SP and (action.ap or 0) >= 1:
+        d = distance(actor, patient)
+        ap = max(0, action.ap or 0)
+        route = qualifies_sp_route(actor, distance=d, ap_spent=ap, sp_spent=canonical(action.sp))
+        if route.ok:
             changes.stabilized.add(patient.name)
             notes.append("stabilized with 2 SP")
-        order = turn.orders[actor.name]
-        others = sum(max(0, a.ap or 0) for a in order.actions if a is not action)
-        if skill_rating(actor, "Healing") >= 1 and others == 0 and (action.ap or 0) >= 1:
+        attention = qualifies_attendance(actor, distance=d, ap_spent=ap,
+                                         ap_budget=ap_budget(actor, turn.config))
+        if attention.ok:
             changes.attended.add(patient.name)
             notes.append("a full turn of attention")
+        if not notes:
+            notes.append(attention.reason or route.reason or "no help")
+            return base.model_copy(update={"notes": tuple(notes), "effective": False})
     elif patient.has_status(StatusKind.BLEEDING):
         qualified = (actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
                      or skill_rating(actor, "Healing") >= 1)

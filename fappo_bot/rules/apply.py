@@ -12,6 +12,7 @@ from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
 from fappo_bot.rules.defense import skill_def
+from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.health import (
     apply_damage,
     current_index,
@@ -27,8 +28,6 @@ from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import pay, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
-DYING_TURNS = 10
-ATTENTION_TURNS = 2
 #: statuses that are one flag however often they are inflicted (F18.2 Amb-2, F18.4 Amb-3)
 _FLAGS = frozenset({
     StatusKind.PRONE, StatusKind.BLEEDING, StatusKind.BURNING, StatusKind.FROZEN,
@@ -167,10 +166,10 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
             s = s.model_copy(update={"turns": s.turns - 1})
         statuses.append(s)
     update: dict[str, object] = {"statuses": tuple(statuses)}
-    if is_dying(snap, turn.config) and not snap.has_status(StatusKind.STABILIZED):
-        update.update(_dying(name, c, changes))
     update["steadied_turns"], update["steady_target"] = _steady(turn, c, changes)
     c = c.model_copy(update=update)
+    if is_dying(snap, turn.config) and not snap.has_status(StatusKind.STABILIZED):
+        c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
     if name in changes.bound:
@@ -178,19 +177,20 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     return c
 
 
-def _dying(name: str, c: Character, changes: Changes) -> dict[str, object]:
+def _dying(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     """F15: a turn at a final Dying counts; two full turns of attention or the 2-SP route
-    stabilize; without them the character dies at the end of the tenth turn."""
-    turns = c.dying_turns + 1
-    attended = c.attended_turns + (1 if name in changes.attended else 0)
-    update: dict[str, object] = {"dying_turns": turns, "attended_turns": attended}
-    if attended >= ATTENTION_TURNS or name in changes.stabilized:
-        update["statuses"] = (*c.statuses, Status(kind=StatusKind.STABILIZED))
-        changes.event("stabilized", name)
-    elif turns >= DYING_TURNS:
-        update.update(health=dead_index(c), settled_health=None)
+    stabilize; without them the character dies at the end of the tenth turn (`rules.dying`)."""
+    snap = turn.chars[name]
+    at_snapshot = c.model_copy(update={"health": snap.health, "pips": snap.pips})
+    outcome = advance_dying(at_snapshot, attended=name in changes.attended,
+                            sp_route=name in changes.stabilized, config=turn.config)
+    done = outcome.character
+    if outcome.state is DyingState.DEAD:
         changes.event("died", name, "ten turns Dying without help")
-    return update
+        return done.model_copy(update={"settled_health": None, "settled_pips": None})
+    if outcome.state is DyingState.STABILIZED:
+        changes.event("stabilized", name)
+    return done.model_copy(update={"health": c.health, "pips": c.pips})
 
 
 def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None]:

@@ -1,0 +1,174 @@
+"""RULINGS F7 (simultaneous resolution), F13 (provisional hits and their reduction) and P2/P4:
+the pipeline end to end, and Hypothesis properties of `resolve_turn`."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import act, char, codes, health, order, run, state, who
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fappo_bot.rules.health import ap_next, dead_index, level_name
+from fappo_bot.rules.orders import PendingHit
+from fappo_bot.rules.results import GMInputs
+
+pytestmark = pytest.mark.unit
+
+
+def test_f7_both_sides_strike_at_once():
+    """F7 Amb-1: "a PC who drops an NPC in turn N still receives that NPC's turn-N attack"."""
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 5}, weapons=["Battle Axe"])
+    orc = char("Orc", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    result = run(state(kael, orc),
+                 order("Kael", {"kind": "attack", "ap": 3, "target": "Orc"}),
+                 order("Orc", {"kind": "attack", "ap": 2, "target": "Kael"}))
+    assert health(result, "Orc") == "Dying"
+    assert act(result, "Orc").damage > 0
+    assert health(result, "Kael") != "Healthy"
+
+
+def test_f13_hits_are_provisional_and_the_next_post_reduces_them():
+    """[F:L231] "After the attack occurs, the defender declares the use of SPs to reduce damage
+    in the same post as declaring his next action." The resolved state resolves again."""
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 3}, weapons=["Broadsword"],
+                health="Battered")
+    bandit = char("Bandit", skills={"Swordfighting": 3}, weapons=["Longsword"])
+    first = run(state(kael, bandit), order("Bandit", {"kind": "attack", "ap": 3,
+                                                      "target": "Kael"}))
+    assert health(first, "Kael") == "Dying"
+    [hit] = first.hits
+    assert hit.levels == 3 and hit.target == "Kael" and hit.id == "t1-bandit-0"
+    second = run(first.state, order("Kael", {"kind": "defend", "ap": 1},
+                                    reduce=[{"hit": hit.id, "sp": {"Nimble": 2}}]))
+    assert codes(second) == set()
+    assert health(second, "Kael") == "Wounded"
+    assert who(second, "Kael").pool("Nimble") == 1
+    assert ap_next(who(second, "Kael"), second.state.config) == 2
+    assert second.finalized is not None
+
+
+def test_f13_unreduced_hit_stays():
+    """F13: "no post by calltime -> r_e = 0 (forfeited)"."""
+    kael = char("Kael", health="Staggered")
+    hit = PendingHit(id="h1", target="Kael", levels=2)
+    result = run(state(kael, pending=(hit,)))
+    assert health(result, "Kael") == "Wounded"
+
+
+def test_f15_dying_clock_runs_out():
+    """[F:L180] "Dying characters will fall Dead if they don't receive two full turns of
+    attention ... within ten combat turns"."""
+    kael = char("Kael", health="Dying", dying_turns=9)
+    result = run(state(kael))
+    assert health(result, "Kael") == "Dead"
+    assert any(e.kind == "died" for e in result.events)
+
+
+def test_f15_two_turns_of_attention_stabilize():
+    """F15 example: a medic attends in two turns -> stabilized."""
+    kael = char("Kael", health="Dying", attended_turns=1, dying_turns=3)
+    medic = char("Medic", traits={"Sagacious": 3}, skills={"Healing": 1})
+    result = run(state(kael, medic), order("Medic", {"kind": "tend", "ap": 3, "target": "Kael"}))
+    assert [s.kind.value for s in who(result, "Kael").statuses] == ["stabilized"]
+    assert health(result, "Kael") == "Dying"
+
+
+def test_f15_highborn_two_sp_route():
+    """F15 example: "A Highborn knight who is adjacent declares 'stabilize' (1 AP) ... and spends
+    2 SP (from any pool) -> stabilized"."""
+    kael = char("Kael", health="Dying")
+    knight = char("Knight", traits={"Highborn": 3})
+    result = run(state(kael, knight),
+                 order("Knight", {"kind": "tend", "ap": 1, "target": "Kael",
+                                  "sp": {"Highborn": 2}}))
+    assert who(result, "Kael").has_status(who(result, "Kael").statuses[0].kind)
+    assert who(result, "Knight").pool("Highborn") == 1
+
+
+def test_refused_order_is_dropped_whole():
+    """spec: "Validation refuses an order whole (`errors`), and the actor then acts as if it had
+    not posted." No SP are spent."""
+    kael = char("Kael", traits={"Nimble": 1}, skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    gob = char("Gob")
+    result = run(state(kael, gob), order("Kael", {"kind": "attack", "ap": 1, "target": "Gob",
+                                                  "sp": {"Nimble": 5}}))
+    assert codes(result, "Kael") == {"sp-insufficient"}
+    assert result.actions == ()
+    assert who(result, "Kael").pool("Nimble") == 1
+
+
+def test_f18_bleeding_drops_at_end_of_combat_and_binding_restores():
+    """F18.2 example: "hit GS by a dagger ... -> Battered; the combat ends -> Incapacitated ...
+    A Healing-skilled friend binds for 10 min -> back to Battered"."""
+    kael = char("Kael", health="Battered", status=["bleeding"])
+    ended = run(state(kael), gm=GMInputs(end_combat=True))
+    assert health(ended, "Kael") == "Incapacitated"
+    medic = char("Medic", skills={"Healing": 1})
+    st2 = ended.state.model_copy(update={"characters": (*ended.state.characters, medic)})
+    bound = run(st2, order("Medic", {"kind": "tend", "ap": 1, "target": "Kael"}))
+    assert health(bound, "Kael") == "Battered"
+    assert not who(bound, "Kael").statuses
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+NAMES = ["Ash", "Bo", "Cy", "Dax", "Eve"]
+WEAPONS = ["Broadsword", "Dagger", "Short sword", "Club", "Battle Axe"]
+
+
+@st.composite
+def scenes(draw):
+    """A melee scene: up to five fighters, each attacking someone and/or defending."""
+    n = draw(st.integers(2, 5))
+    fighters = []
+    for name in NAMES[:n]:
+        fighters.append(char(
+            name, traits={"Nimble": draw(st.integers(1, 3)), "Brawny": draw(st.integers(1, 3))},
+            skills={"Swordfighting": draw(st.integers(0, 5))},
+            weapons=[draw(st.sampled_from(WEAPONS))],
+            armor=draw(st.sampled_from(["none", "light", "medium", "heavy"])),
+            shield=draw(st.sampled_from(["none", "light", "medium"])),
+            health=draw(st.sampled_from(["Healthy", "Staggered", "Battered", "Wounded"])),
+        ))
+    orders = []
+    for f in fighters:
+        others = [g.name for g in fighters if g.name != f.name]
+        attack_ap = draw(st.integers(0, 2))
+        actions = []
+        if attack_ap:
+            actions.append({"kind": "attack", "ap": attack_ap,
+                            "target": draw(st.sampled_from(others)),
+                            "sp": {"Nimble": draw(st.integers(0, 1))}})
+        if draw(st.booleans()):
+            actions.append({"kind": "defend", "ap": 1})
+        guard = [{"against": draw(st.sampled_from([*others, "any"])), "sp": {"Brawny": 1}}] if (
+            draw(st.booleans())) else []
+        orders.append(order(f.name, *actions, guard=guard))
+    perm = draw(st.permutations(range(len(orders))))
+    return state(*fighters), orders, [orders[i] for i in perm]
+
+
+@given(scenes())
+@settings(max_examples=60, deadline=None)
+def test_f7_resolution_independent_of_order_listing(scene):
+    """F7 amendment: "no result depends on the order in which orders arrived"."""
+    st_, orders, shuffled = scene
+    a = run(st_, *orders)
+    b = run(st_, *shuffled)
+    assert a == b
+
+
+@given(scenes())
+@settings(max_examples=60, deadline=None)
+def test_resolution_is_deterministic_and_keeps_values_in_bounds(scene):
+    """P2/P4 and F12 Amb-7: same input, same output; SP and AP never negative; damage never
+    past Dead."""
+    st_, orders, _ = scene
+    a = run(st_, *orders)
+    assert a == run(st_, *orders)
+    cfg = a.state.config
+    for c in a.state.characters:
+        assert all(v >= 0 for v in c.traits.values()) and c.floating >= 0
+        assert ap_next(c, cfg) >= 0
+        assert 0 <= c.health <= dead_index(c)
+        assert level_name(c, cfg)
