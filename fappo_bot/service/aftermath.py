@@ -3,15 +3,30 @@ tournament ledger (F28)."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any
 
-from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.advancement import (
+    MAX_AWARD,
+    Purchase,
+    TournamentLedger,
+    award_advancement,
+    record_adventure,
+    spend_cc,
+)
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
+from fappo_bot.rules.results import RulesError
 from fappo_bot.service import notices
-from fappo_bot.service.base import UseCases, audit, load_game, queue, require_gm
+from fappo_bot.service.base import (
+    UseCases,
+    audit,
+    load_character,
+    load_game,
+    queue,
+    require_gm,
+    require_not_retired,
+)
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -24,87 +39,12 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.views import CharacterView, LedgerView
 
-
-class SceneGap(StrEnum):
-    """F27: how long until the next scene [F:L454-461]."""
-
-    IMMEDIATE = "immediate"
-    SAME_DAY = "same_day"
-    NIGHT = "night"
-    WEEK_PLUS = "week_plus"
-    ADVENTURE_END = "adventure_end"
+SceneGap = BreakKind
+"""F27: how long until the next scene (the rules core's `BreakKind`)."""
 
 
-#: F27 Rule: r in {1, 2, 3, 4, all}; None means refill everything
-RESTORED: dict[SceneGap, int | None] = {
-    SceneGap.IMMEDIATE: 1,
-    SceneGap.SAME_DAY: 2,
-    SceneGap.NIGHT: 3,
-    SceneGap.WEEK_PLUS: 4,
-    SceneGap.ADVENTURE_END: None,
-}
-
-MAX_AWARD = 3
-"""[F:L467] "a small number of character creation points (no more than 3)"."""
-
-
-def restore(
-    character: Character,
-    points: int | None,
-    allocation: Mapping[str, int] | None,
-    config: RulesConfig,
-) -> Character:
-    """F27: restore `points` SP (None: all) by the player's allocation, else the engine's.
-
-    Uses `fappo_bot.rules.rest.restore_sp` when the rules core has it; otherwise applies the F27
-    Rule here: "These restored points may go toward any Trait or mix of Traits. Excess points
-    are lost." The default allocation (F27 Amb-2) gives each point to the pool with the largest
-    deficit, ties by Trait list order, floating last; floating pools only with
-    `floating_sp_restorable` (F27 Amb-1).
-    """
-    try:
-        rest: Any = importlib.import_module("fappo_bot.rules.rest")
-    except ModuleNotFoundError:
-        rest = None
-    if rest is not None and hasattr(rest, "restore_sp"):
-        restored: Character = rest.restore_sp(character, points, allocation, config)
-        return restored
-    traits = dict(character.traits)
-    floating = character.floating
-    deficits: dict[str, int] = {
-        t.value: character.trait_maximum(t) - sp for t, sp in character.traits.items()
-    }
-    if config.floating_sp_restorable:
-        deficits[FLOATING] = character.floating_maximum - floating
-    if points is None:
-        gains = dict(deficits)
-    else:
-        gains = {k: 0 for k in deficits}
-        left = points
-        if allocation:
-            for pool, wanted in allocation.items():
-                key = next((k for k in deficits if k.casefold() == pool.strip().casefold()), None)
-                if key is None:
-                    raise InvalidInput(f'{character.name} has no SP pool "{pool}" to restore.')
-                take = max(0, min(wanted, left))
-                gains[key] += take
-                left -= take
-        else:
-            order = list(deficits)
-            while left > 0:
-                best = max(order, key=lambda k: (deficits[k] - gains[k], -order.index(k)))
-                if deficits[best] - gains[best] <= 0:
-                    break
-                gains[best] += 1
-                left -= 1
-    for key, gain in gains.items():
-        gain = max(0, min(gain, deficits[key]))  # excess points are lost
-        if key == FLOATING:
-            floating += gain
-        else:
-            trait = next(t for t in traits if t.value == key)
-            traits[trait] += gain
-    return character.model_copy(update={"traits": traits, "floating": floating})
+def _rules_error(name: str, exc: RulesError) -> InvalidInput:
+    return InvalidInput(f"{name}: {exc}")
 
 
 class AftermathService(UseCases):
@@ -126,12 +66,20 @@ class AftermathService(UseCases):
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, allocations)
-            points = RESTORED[gap]
+            points = rest_points(gap)
             changed = []
+            problems: list[str] = []
+            states: list[tuple[CharacterRecord, Character]] = []
             for record in records:
                 wanted = next((v for k, v in allocations.items()
                                if k.casefold() == record.name.casefold()), None)
-                state = restore(record.state, points, wanted, game.rules)
+                try:
+                    states.append((record, restore_sp(record.state, gap, wanted, game.rules)))
+                except RulesError as exc:
+                    problems.append(f"{record.name}: {exc}")
+            if problems:
+                raise InvalidInput("No SP were restored:", tuple(problems))
+            for record, state in states:
                 changed.append(await self._save(uow, record, state))
             game = game.model_copy(update={
                 "settings": game.settings.model_copy(update={"scene": game.settings.scene + 1}),
@@ -156,7 +104,7 @@ class AftermathService(UseCases):
         """A GM ends the adventure (F28): each PC banks its award (0..3 CC); every SP is
         restored (F27 "All"); in tournament games each player of a completed adventure earns
         1 point in the ledger, kept forever across games."""
-        problems = [f"{name}: an award is 0 to {MAX_AWARD} CC [F:L467]."
+        problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not {award}."
                     for name, award in awards.items() if not 0 <= award <= MAX_AWARD]
         if problems:
             raise InvalidInput("No award was given:", tuple(problems))
@@ -175,8 +123,8 @@ class AftermathService(UseCases):
             for record in records:
                 award = next((v for k, v in awards.items()
                               if k.casefold() == record.name.casefold()), 0)
-                state = restore(record.state, None, None, game.rules)
-                state = state.model_copy(update={"unspent_cc": state.unspent_cc + award})
+                state = restore_sp(record.state, BreakKind.ADVENTURE_END, None, game.rules)
+                state = award_advancement(state, award)
                 changed.append(await self._save(uow, record, state))
                 if award:
                     lines.append(f"{record.name} +{award} CC")
@@ -184,8 +132,9 @@ class AftermathService(UseCases):
                 owners = sorted({r.owner for r in records
                                  if r.kind is CharacterKind.PC and r.owner is not None})
                 for owner in owners:
+                    earned = record_adventure(TournamentLedger(player=owner), completed=True)
                     await uow.ledger.add(LedgerEntry(
-                        id=self.deps.ids(), player=owner, game_id=game.id, points=1,
+                        id=self.deps.ids(), player=owner, game_id=game.id, points=earned.points,
                         reason=f"adventure {game.settings.adventure} completed",
                         at=self.now()))
             settings = game.settings.model_copy(update={
@@ -198,6 +147,32 @@ class AftermathService(UseCases):
                         completed=completed)
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
+
+    async def spend_cc(
+        self, game_id: str, actor: str, name: str, purchase: Purchase
+    ) -> CharacterView:
+        """The player (or a GM) spends banked CC on the creation menu (F28 Amb-1); caps apply,
+        and a refused purchase changes nothing."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            record = await load_character(uow, game, name)
+            require_not_retired(record)
+            if record.owner != actor:
+                await require_gm(uow, game, actor)
+            try:
+                state = spend_cc(record.state, purchase, config=game.rules)
+            except RulesError as exc:
+                raise _rules_error(record.name, exc) from None
+            sheet = state.model_copy(update={
+                "traits": {t: state.trait_maximum(t) for t in state.traits},
+                "floating": state.floating_maximum})
+            record = record.model_copy(update={"state": state, "sheet": sheet,
+                                               "version": record.version + 1})
+            await uow.characters.update(record)
+            await audit(uow, self.deps, game.id, actor, "character.advance", name=record.name,
+                        purchase=purchase.model_dump(mode="json"))
+            await uow.commit()
+            return CharacterView.of(record)
 
     async def ledger(self, player: str) -> LedgerView:
         """F28 tournament points of one player across every game."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from fappo_bot.rules.advancement import TournamentLedger, starting_budget
 from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.data import ArmorType, Tier, armor_by_name
 from fappo_bot.rules.results import RulesError
@@ -192,6 +193,13 @@ class CharacterService(UseCases):
             if await uow.characters.by_name(game.id, name) is not None:
                 raise Conflict(f'There is already a character called "{name}" here.')
             if isinstance(new, NewCharacter):
+                if (kind is CharacterKind.PC and game.settings.tournament
+                        and new.sheet.budget is None and owner is not None):
+                    # F28 tournament: 30 plus the player's points, kept across games
+                    points = sum(e.points for e in await uow.ledger.for_player(owner))
+                    ledger = TournamentLedger(player=owner, points=points)
+                    new = new.model_copy(update={"sheet": new.sheet.model_copy(
+                        update={"budget": starting_budget(ledger)})})
                 built = new.build()
                 if isinstance(built, tuple):
                     return SheetCheck(ok=False, problems=built)

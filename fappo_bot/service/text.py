@@ -8,11 +8,10 @@ importing the service stays cheap.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import TurnResult, TurnState
@@ -51,22 +50,6 @@ class PostText(Protocol):
         ...
 
 
-def _context(posting: Any, state: TurnState, poster: str, controls: Sequence[str]) -> Any:
-    """A `PostContext`, passing the controlled characters if the parser takes them."""
-    context_type = posting.PostContext
-    kwargs: dict[str, Any] = {"state": state, "poster": poster}
-    names: set[str] = set()
-    if dataclasses.is_dataclass(context_type):
-        names = {f.name for f in dataclasses.fields(context_type)}
-    else:
-        names = set(getattr(context_type, "model_fields", {}))
-    for candidate in ("controls", "controlled", "characters"):
-        if candidate in names:
-            kwargs[candidate] = tuple(controls)
-            break
-    return context_type(**kwargs)
-
-
 class PostingText:
     """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`."""
 
@@ -75,28 +58,13 @@ class PostingText:
     ) -> ReadPost:
         posting = importlib.import_module("fappo_bot.posting")
         render = importlib.import_module("fappo_bot.posting.render")
-        parsed = posting.parse_post(text, _context(posting, state, poster, controls))
-        errors = tuple(parsed.errors)
-        if errors:
-            return ReadPost((), tuple(str(e) for e in errors), _call(render, "errors", errors))
-        orders = tuple(parsed.orders)
-        return ReadPost(orders, (), _call(render, "orders", orders, state))
+        context = posting.PostContext(state=state, poster=poster, controls=tuple(controls))
+        parsed = posting.parse_post(text, context)
+        reply = str(render.render_reply(parsed, state))
+        if not parsed.ok:
+            return ReadPost((), tuple(str(p) for p in parsed.problems), reply)
+        return ReadPost(tuple(parsed.orders), (), reply)
 
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
         render = importlib.import_module("fappo_bot.posting.render")
-        return str(_call(render, "results", result, audience))
-
-
-_RENDER_NAMES = {
-    "errors": ("render_errors", "error_reply", "errors_reply"),
-    "orders": ("render_orders", "orders_reply", "reply"),
-    "results": ("render_results", "results", "turn_results"),
-}
-
-
-def _call(render: Any, what: str, *args: Any) -> str:
-    for name in _RENDER_NAMES[what]:
-        function = getattr(render, name, None)
-        if function is not None:
-            return str(function(*args))
-    raise RuntimeError(f"fappo_bot.posting.render has no {what} renderer")
+        return str(render.render_turn(result))

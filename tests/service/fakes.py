@@ -83,7 +83,8 @@ class _Repo:
         if old.version != record.version - 1:
             raise StaleVersion("Someone else changed this at the same moment; please try again.")
         rows[record.id] = record
-        self.uow.touched.add((table, record.id, old.version))
+        # the version the transaction first saw: what the store must still hold at commit
+        self.uow.touched.setdefault((table, record.id), old.version)
 
 
 class FakeGames(_Repo):
@@ -343,7 +344,7 @@ class FakeUnitOfWork:
 
     def _begin(self) -> None:
         self.data = {name: dict(rows) for name, rows in self.store.tables().items()}
-        self.touched: set[tuple[str, str, int]] = set()
+        self.touched: dict[tuple[str, str], int] = {}
 
     async def __aenter__(self) -> Self:
         self._begin()
@@ -358,7 +359,7 @@ class FakeUnitOfWork:
         await self.rollback()
 
     async def commit(self) -> None:
-        for table, record_id, old_version in self.touched:
+        for (table, record_id), old_version in self.touched.items():
             current = self.store.tables()[table].get(record_id)
             if current is not None and current.version != old_version:
                 await self.rollback()
