@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fappo_bot.rules.character import Character, Weapon
-from fappo_bot.rules.data import Trait, special_by_name, trait_by_name, weapon_by_name
+from fappo_bot.rules.data import Special, Trait, special_by_name, trait_by_name, weapon_by_name
 from fappo_bot.rules.results import Problem, RulesError
 
 MAX_POINTS_PER_ITEM = 3
@@ -102,8 +102,19 @@ class LegendaryUpgrade(BaseModel):
 
     @property
     def upgrade(self) -> Upgrade | None:
-        """The upgrade, or None when the name is unknown."""
-        return upgrade_by_name(self.kind)
+        """The upgrade, or None when the name is unknown. A Special's own name (`Fire`) is an
+        extra-Special upgrade."""
+        found = upgrade_by_name(self.kind)
+        if found is None and special_by_name(self.kind) is not None:
+            return Upgrade.SPECIAL
+        return found
+
+    @property
+    def special(self) -> Special | None:
+        """The Special of an extra-Special upgrade, when named (`special: Fire` or `Fire`)."""
+        if self.upgrade is not Upgrade.SPECIAL:
+            return None
+        return special_by_name(self.detail) if self.detail else special_by_name(self.kind)
 
 
 class LegendaryItem(BaseModel):
@@ -163,8 +174,8 @@ def check_item(item: LegendaryItem, field: str = "legendary") -> list[Problem]:
                         f"{', '.join(u.value for u in Upgrade)}.",
                 field=where,
             ))
-        elif up.upgrade is Upgrade.SPECIAL and (up.detail is None
-                                                or special_by_name(up.detail) is None):
+        elif up.upgrade is Upgrade.SPECIAL and up.detail and up.special is None:
+            # a bare `special` is a GM-approved Special still to be named; a wrong name is not
             problems.append(Problem(
                 code="unknown-name",
                 message=f"The extra Special of '{item.item}' must name a Special (for example "
@@ -198,10 +209,9 @@ def apply_to_weapon(weapon: Weapon, item: LegendaryItem) -> Weapon:
     Legendary weapons are immune to Corrosion (F18.5), so the result is `magical`.
     """
     _require_valid(item)
-    extra = tuple(
-        s for u in item.upgrades if u.upgrade is Upgrade.SPECIAL and u.detail
-        if (s := special_by_name(u.detail)) is not None and s not in weapon.specials
-    )
+    extra = tuple(dict.fromkeys(
+        s for u in item.upgrades if (s := u.special) is not None and s not in weapon.specials
+    ))
     return weapon.model_copy(update={
         "accuracy": weapon.accuracy + item.count(Upgrade.ACCURACY),
         "damage": weapon.damage + item.count(Upgrade.DAMAGE),

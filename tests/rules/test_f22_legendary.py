@@ -76,6 +76,13 @@ def test_f22_upgrade_names_and_problems() -> None:
     assert upgrade_by_name("minor effect") is Upgrade.MINOR
     bad = LegendaryItem.of("Axe", "sharpness", "special: Sparkles")
     assert [p.code for p in check_item(bad)] == ["unknown-name", "unknown-name"]
+    # a Special's own name is an extra Special; a bare `special` is one the GM names later
+    named = LegendaryItem.of("Longsword", "accuracy", "damage", "Fire")
+    assert not check_item(named) and named.count(Upgrade.SPECIAL) == 1
+    assert apply_to_weapon(Weapon.named("Longsword"), named).specials[-1] is Special.FIRE  # type: ignore[arg-type]
+    later = LegendaryItem.of("Longsword", "special")
+    assert not check_item(later)
+    assert apply_to_weapon(Weapon.named("Longsword"), later).specials == (Special.BLEEDING,)  # type: ignore[arg-type]
     mismatch = LegendaryItem.model_validate({"item": "Axe", "points": 2, "upgrades": ["damage"]})
     assert [p.code for p in check_item(mismatch)] == ["legendary-mismatch"]
     with pytest.raises(RulesError):
