@@ -158,11 +158,12 @@ def check_item(item: LegendaryItem, field: str = "legendary") -> list[Problem]:
                     "surcharge counts toward the 3).",
             field=field,
         ))
-    if item.points is not None and item.upgrades and len(item.upgrades) != item.points:
+    if item.points is not None and len(item.upgrades) > item.points:
+        # fewer upgrades than points is fine: the rest are powers the GM has yet to write down
         problems.append(Problem(
             code="legendary-mismatch",
-            message=f"Legendary item '{item.item}' lists {len(item.upgrades)} upgrade(s) for "
-                    f"{item.points} CC; each upgrade costs exactly 1 CC.",
+            message=f"Legendary item '{item.item}' lists {len(item.upgrades)} upgrades for "
+                    f"{item.points} CC; each upgrade costs 1 CC.",
             field=field,
         ))
     for i, up in enumerate(item.upgrades):

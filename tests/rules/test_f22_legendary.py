@@ -83,8 +83,11 @@ def test_f22_upgrade_names_and_problems() -> None:
     later = LegendaryItem.of("Longsword", "special")
     assert not check_item(later)
     assert apply_to_weapon(Weapon.named("Longsword"), later).specials == (Special.BLEEDING,)  # type: ignore[arg-type]
-    mismatch = LegendaryItem.model_validate({"item": "Axe", "points": 2, "upgrades": ["damage"]})
+    mismatch = LegendaryItem.model_validate({"item": "Axe", "points": 1,
+                                             "upgrades": ["damage", "ED"]})
     assert [p.code for p in check_item(mismatch)] == ["legendary-mismatch"]
+    partly = LegendaryItem.model_validate({"item": "Axe", "points": 2, "upgrades": ["damage"]})
+    assert check_item(partly) == [] and partly.cost == 2
     with pytest.raises(RulesError):
         apply_to_weapon(Weapon.named("Battle Axe"), bad)  # type: ignore[arg-type]
 
