@@ -19,6 +19,7 @@ from fappo_bot.rules.data import (
     SKILLS_BY_KEY,
     ArmorType,
     Special,
+    Tier,
     Trait,
     armor_by_name,
     special_by_name,
@@ -193,8 +194,52 @@ def pending_from_case(value: Any, where: str) -> PendingHit:
 
 
 def config_from_options(options: Mapping[str, Any]) -> RulesConfig:
-    """The case's `options` (R2 flags and `collaborate`) over the ruling defaults."""
-    return build_model(RulesConfig, dict(options), "options")
+    """The case's `options` (R2 flags and `collaborate`) over the ruling defaults.
+
+    R2's own spellings are accepted besides the RulesConfig fields: `health_model_by_tier`
+    ({tier: standard|pips}), `dismember_tiers` ({moderate: n, major: n} or [minor, moderate,
+    major]), `healing_spell_layering: allowed | cooldown(SECONDS)`, `min_spell_difficulty: none`,
+    `fodder_elimination_by_any_attacker: pcs_only`; enum values match case-insensitively.
+    """
+    data = dict(options)
+    if "health_model_by_tier" in data:
+        models = as_mapping(data.pop("health_model_by_tier"), "options.health_model_by_tier")
+        data["pips_tiers"] = tuple(
+            str(enum_value(Tier, tier, "options.health_model_by_tier").value)
+            for tier, model in models.items() if str(model).strip().casefold() == "pips"
+        )
+    if "dismember_tiers" in data:
+        tiers = data.pop("dismember_tiers")
+        if isinstance(tiers, Mapping):
+            for key in ("moderate", "major"):
+                if key in tiers:
+                    data[f"dismember_{key}_from"] = as_int(tiers[key], f"options.dismember_tiers.{key}")
+        else:
+            values = [as_int(v, "options.dismember_tiers") for v in as_list(tiers, "options.dismember_tiers")]
+            if len(values) != 3:
+                raise CaseError("options.dismember_tiers: give [minor, moderate, major] thresholds")
+            data["dismember_moderate_from"], data["dismember_major_from"] = values[1], values[2]
+    layering = data.get("healing_spell_layering")
+    if isinstance(layering, str):
+        text = layering.strip().casefold()
+        if text == "allowed":
+            data["healing_spell_layering"] = True
+        elif text.startswith("cooldown"):
+            digits = "".join(ch for ch in text if ch.isdigit())
+            data["healing_spell_layering"] = False
+            if digits:
+                data["healing_spell_cooldown_seconds"] = int(digits)
+    if isinstance(data.get("min_spell_difficulty"), str) and \
+            data["min_spell_difficulty"].strip().casefold() in {"none", "null"}:
+        data["min_spell_difficulty"] = None
+    any_attacker = data.get("fodder_elimination_by_any_attacker")
+    if isinstance(any_attacker, str):
+        data["fodder_elimination_by_any_attacker"] = any_attacker.strip().casefold() not in {
+            "pcs_only", "pcs only", "pc_only", "pcs", "false", "no"}
+    for key, value in list(data.items()):
+        if isinstance(value, str):
+            data[key] = value.strip().casefold()
+    return build_model(RulesConfig, data, "options")
 
 
 def build_model(model: type[M], data: dict[str, Any], where: str) -> M:

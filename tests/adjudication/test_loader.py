@@ -225,3 +225,27 @@ def test_unreadable_files(tmp_path) -> None:
     listless.write_text("id: a\n")
     with pytest.raises(CaseFileError, match="`cases:` list"):
         load_case_file(listless)
+
+
+def test_r2_options_in_their_rulings_spelling() -> None:
+    """R2 names flags the way RULINGS writes them; they map onto RulesConfig."""
+    from fappo_bot.adjudication.convert import config_from_options
+    from fappo_bot.rules.config import MinionElimMode
+
+    config = config_from_options({
+        "health_model_by_tier": {"PC": "pips", "veteran": "standard"},
+        "dismember_tiers": [3, 5, 7],
+        "healing_spell_layering": "cooldown(600)",
+        "min_spell_difficulty": "none",
+        "fodder_elimination_by_any_attacker": "PCs only",
+        "minion_elim_mode": "Weapon_Base_Damage",
+        "pips_enabled": True,
+    })
+    assert config.pips_tiers == ("pc",) and config.pips_enabled
+    assert (config.dismember_moderate_from, config.dismember_major_from) == (5, 7)
+    assert not config.healing_spell_layering and config.healing_spell_cooldown_seconds == 600
+    assert config.min_spell_difficulty is None
+    assert not config.fodder_elimination_by_any_attacker
+    assert config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE
+    assert config_from_options({"dismember_tiers": {"major": 8}}).dismember_major_from == 8
+    assert config_from_options({"healing_spell_layering": "allowed"}).healing_spell_layering
