@@ -237,10 +237,11 @@ def parse_case(raw: Any, source: str = "<text>", position: int = 0) -> Case:
     if not isinstance(raw, Mapping):
         return BadCase(id=fallback_id, source=source, position=position,
                        problem=f"case {position + 1} is not a mapping")
-    case_id = str(raw["id"]) if raw.get("id") is not None else fallback_id
+    has_id = raw.get("id") is not None and str(raw["id"]).strip() != ""
+    case_id = str(raw["id"]).strip() if has_id else fallback_id
     kind_text = str(raw.get("kind") or "turn").strip().casefold()
     try:
-        if raw.get("id") is None:
+        if not has_id:
             raise CaseError("the case has no `id`")
         try:
             kind = CaseKind(kind_text)

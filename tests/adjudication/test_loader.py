@@ -249,3 +249,8 @@ def test_r2_options_in_their_rulings_spelling() -> None:
     assert config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE
     assert config_from_options({"dismember_tiers": {"major": 8}}).dismember_major_from == 8
     assert config_from_options({"healing_spell_layering": "allowed"}).healing_spell_layering
+
+
+def test_an_empty_id_is_a_bad_case() -> None:
+    [case] = load_case_text("cases:\n- {id: '', kind: spell, effects: {}}\n", "f.yaml")
+    assert isinstance(case, BadCase) and case.id == "f.yaml#1" and "no `id`" in case.problem
