@@ -35,10 +35,9 @@ async def uow_factory(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIt
     if kind == "fake":
         yield FakeUowFactory()
         return
-    from tests.conftest import create_sqlite_schema, empty_postgres
-
     from fappo_bot.storage.engine import create_engine_for_url
     from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+    from tests.conftest import create_sqlite_schema, empty_postgres
 
     if kind == "sqlite":
         url = f"sqlite+aiosqlite:///{(tmp_path / 'service.sqlite3').as_posix()}"
@@ -84,11 +83,11 @@ def services(uow_factory: Any, clock: FakeClock) -> Services:
     )
 
 
-def sheet(name: str, **changes: Any) -> NewCharacter:
+def sheet(example: str, **changes: Any) -> NewCharacter:
     """One of the example adventure's sheets (examples/adventure/NAME.yaml)."""
     import yaml
 
-    data = yaml.safe_load((EXAMPLES / f"{name.lower()}.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((EXAMPLES / f"{example.lower()}.yaml").read_text(encoding="utf-8"))
     data.update(changes)
     return NewCharacter.from_dict(data)
 

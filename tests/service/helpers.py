@@ -1,0 +1,36 @@
+"""Helpers of the service tests: a backend-neutral snapshot of a game's stored state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+async def snapshot(uow_factory: Any, game_id: str | None = None) -> dict[str, Any]:
+    """Everything stored about a game (or every game), read through the repositories."""
+    async with uow_factory() as uow:
+        games = list(await uow.games.list())
+        out: dict[str, Any] = {"games": games}
+        for game in games:
+            if game_id is not None and game.id != game_id:
+                continue
+            turns = list(await uow.turns.list(game.id))
+            posts = []
+            for turn in turns:
+                for post in await uow.posts.list(turn.id, include_deleted=True):
+                    posts.append((post, list(await uow.posts.revisions(post.id))))
+            out[game.id] = {
+                "members": list(await uow.members.list(game.id)),
+                "characters": list(await uow.characters.list(game.id)),
+                "turns": turns,
+                "posts": posts,
+                "resolutions": [await uow.resolutions.for_turn(t.id) for t in turns],
+                "outbox": list(await uow.outbox.for_game(game.id)),
+                "audit": list(await uow.audit.list(game.id)),
+            }
+        return out
+
+
+async def actions(uow_factory: Any, game_id: str) -> list[str]:
+    """The audit log's actions, oldest first."""
+    async with uow_factory() as uow:
+        return [e.action for e in await uow.audit.list(game_id)]
