@@ -16,7 +16,8 @@ class TableServices:
 
     def __init__(self, uow_factory: UowFactory) -> None:
         self.core = Services(uow_factory)
-        self._uow_factory = uow_factory
+        #: for export and import, which move whole games through the repositories
+        self.uow_factory = uow_factory
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.core, name)
@@ -24,7 +25,7 @@ class TableServices:
     async def table_games(self) -> list[Any]:
         """The games played at the table (channel keys `table:...`), oldest first. A read-only
         listing: the service has no "every game" use case, the Discord bot never needs one."""
-        async with self._uow_factory() as uow:
+        async with self.uow_factory() as uow:
             games = await uow.games.list()
         return [g for g in games if g.channel_key.startswith(TABLE_CHANNEL_PREFIX)]
 

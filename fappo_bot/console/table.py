@@ -225,7 +225,11 @@ async def open_table(args: argparse.Namespace) -> LocalTable:
     settings = table_settings(args)
     storage_cm = open_storage(settings)
     storage = await storage_cm.__aenter__()
-    from fappo_bot.console import game_commands, turn_commands  # noqa: F401  (registers commands)
+    from fappo_bot.console import (  # noqa: F401  (importing registers the commands)
+        game_commands,
+        scene_commands,
+        turn_commands,
+    )
     from fappo_bot.console.services import build_services
 
     script = getattr(args, "script", None)

@@ -120,7 +120,8 @@ async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/pass [NAME]: no action this turn for your character (or the one named)."""
     name = " ".join(step.args) or None
     reply = await table.services.turns.pass_turn(table.need_game(), table.user, name)
-    return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{table.seat} passes this turn.")]
+    names = ", ".join(o.actor for o in reply.orders) or table.seat
+    return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{names}: passes this turn (no action).")]
 
 
 @command("status")

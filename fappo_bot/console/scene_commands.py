@@ -1,0 +1,146 @@
+"""Table commands between fights and around games: /endscene (/rest), /endadventure, /export,
+/import. Each calls the use case of its slash command (or the CLI's export and import)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.table import LocalTable, TableError, command, command_parser
+from fappo_bot.console.transcript import Step
+from fappo_bot.service.records import CharacterKind
+
+
+def _pools(state: Any) -> str:
+    parts = [f"{t.value} {sp}/{state.trait_maximum(t)}" for t, sp in state.traits.items()]
+    if state.floating_maximum:
+        parts.append(f"floating {state.floating}/{state.floating_maximum}")
+    return ", ".join(parts) or "no SP"
+
+
+def _sp_report(table: LocalTable, characters: list[Any], title: str) -> list[Shown]:
+    pcs = [c for c in characters if c.kind is CharacterKind.PC]
+    others = [c for c in characters if c.kind is not CharacterKind.PC]
+    shown = []
+    if pcs:
+        body = "\n".join(f"{c.name}: {_pools(c.state)}" + (
+            f"; {c.state.unspent_cc} CC banked" if c.state.unspent_cc else "") for c in pcs)
+        shown.append(Shown(Kind.INFO, title, body))
+    if others:
+        body = "\n".join(f"{c.name}: {_pools(c.state)}" for c in others)
+        shown.append(Shown(Kind.INFO, f"{title} (NPCs)", body, table.gm_seats))
+    return shown
+
+
+def _allocations(words: list[str]) -> dict[str, dict[str, int]]:
+    """`Kael:Tireless=2,floating=1` tokens as {character: {pool: points}}."""
+    out: dict[str, dict[str, int]] = {}
+    for word in words:
+        name, sep, spec = word.partition(":")
+        if not sep or not name or not spec:
+            raise TableError(f'"{word}" is no allocation; write NAME:TRAIT=N[,TRAIT=N].')
+        pools: dict[str, int] = {}
+        for part in spec.split(","):
+            pool, eq, number = part.partition("=")
+            if not eq or not number.strip().isdigit():
+                raise TableError(f'"{part}" is no allocation; write TRAIT=N (e.g. Nimble=2).')
+            pools[pool.strip()] = int(number)
+        out[name] = pools
+    return out
+
+
+@command("endscene", "rest")
+async def endscene(table: LocalTable, step: Step) -> list[Shown]:
+    """/endscene BREAK [NAME:TRAIT=N,...]: end the scene; SP come back by the break (F27):
+    immediate 1, same_day 2, night 3, week_plus 4, adventure_end all. Without an allocation a
+    character's points go where the rules put them (F27 Amb-2)."""
+    from fappo_bot.rules.rest import BreakKind
+
+    if not step.args:
+        choices = ", ".join(b.value for b in BreakKind)
+        raise TableError(f"/{step.name} needs the break before the next scene: {choices}.")
+    try:
+        gap = BreakKind(step.args[0].casefold().replace("-", "_"))
+    except ValueError:
+        choices = ", ".join(b.value for b in BreakKind)
+        raise TableError(f'"{step.args[0]}" is no break; choose one of: {choices}.') from None
+    allocations = _allocations(list(step.args[1:]))
+    changed = await table.services.aftermath.end_scene(
+        table.need_game(), table.user, gap, allocations
+    )
+    return _sp_report(table, changed, "SP after the rest")
+
+
+@command("endadventure")
+async def endadventure(table: LocalTable, step: Step) -> list[Shown]:
+    """/endadventure [AWARD] [NAME=N ...] [--failed]: end the adventure (F28): every PC banks the
+    award (0-3 CC; NAME=N for one PC), every SP is restored."""
+    parser = command_parser("endadventure")
+    parser.add_argument("awards", nargs="*")
+    parser.add_argument("--failed", action="store_true")
+    args = parser.parse_args(list(step.args))
+    game_id = table.need_game()
+    everyone: int | None = None
+    named: dict[str, int] = {}
+    for word in args.awards:
+        name, eq, number = word.partition("=")
+        value = number if eq else name
+        if not value.strip().isdigit():
+            raise TableError(f'"{word}" is no award; write N (for every PC) or NAME=N.')
+        if eq:
+            named[name] = int(number)
+        else:
+            everyone = int(value)
+    awards: dict[str, int] = {}
+    if everyone is not None:
+        for character in await table.services.characters.list(game_id):
+            if character.kind is CharacterKind.PC:
+                awards[character.name] = everyone
+    awards.update(named)
+    changed = await table.services.aftermath.end_adventure(
+        game_id, table.user, awards, completed=not args.failed
+    )
+    return _sp_report(table, changed, "after the adventure")
+
+
+@command("export")
+async def export(table: LocalTable, step: Step) -> list[Shown]:
+    """/export FILE: write the current game as JSON (as `fappo-bot export`)."""
+    from pathlib import Path
+
+    from fappo_bot.console.transfer import dumps, export_game
+
+    if len(step.args) != 1:
+        raise TableError("/export takes the file to write: /export warren.json")
+    document = await export_game(table.services.uow_factory, table.need_game())
+    path = Path(step.args[0]).expanduser()
+    try:
+        path.write_text(dumps(document), encoding="utf-8")
+    except OSError as exc:
+        raise TableError(f"Cannot write {path}: {exc}") from exc
+    return [Shown(Kind.INFO, "export", f'"{document.game.name}" written to {path}.', only(table.seat))]
+
+
+@command("import")
+async def import_(table: LocalTable, step: Step) -> list[Shown]:
+    """/import FILE [--copy]: store an exported game (as a copy next to its original with
+    --copy) and sit down at it."""
+    from fappo_bot.console.transfer import copied, import_game, loads
+    from fappo_bot.service.clock import uuid_ids
+
+    parser = command_parser("import")
+    parser.add_argument("file")
+    parser.add_argument("--copy", action="store_true")
+    args = parser.parse_args(list(step.args))
+    try:
+        text = table.path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TableError(f"Cannot read {args.file}: {exc}") from exc
+    document = loads(text)
+    if args.copy:
+        document = copied(document, uuid_ids, f"table:{uuid_ids()[:12]}")
+    game = await import_game(table.services.uow_factory, document)
+    table.game_id = game.id
+    await table.refresh_seats()
+    return [Shown(Kind.NOTICE, "import", f'Imported "{game.name}" ({game.channel_key}); now at it.',
+                  only(table.seat))]
