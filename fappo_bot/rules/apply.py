@@ -38,6 +38,7 @@ _FLAGS = frozenset({
 def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Character, ...]:
     """The characters at the start of the next turn (F7 steps 5e, 6, 7)."""
     deal_ticks(turn, changes)
+    changes.index_hits()
     out: list[Character] = []
     for original in state.characters:
         name = original.name
@@ -113,7 +114,7 @@ def _equipment(c: Character, changes: Changes) -> Character:
 def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
-    levels = sum(h.levels for h in changes.hits if h.target == c.name)
+    levels = changes.levels_on.get(c.name, 0)
     before = c.pips if uses_pips(c, config) else current_index(c, config)
     update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
     if levels > 0 and not c.is_fodder:

@@ -38,6 +38,15 @@ class Changes:
     #: sniper steadying: name -> target steadied on this turn (F19 Amb-6)
     aiming: dict[str, str | None] = field(default_factory=dict)
 
+    #: levels of this resolution's hits per target (filled by `index_hits`)
+    levels_on: dict[str, int] = field(default_factory=dict)
+
+    def index_hits(self) -> None:
+        """Sum the levels of the hits per target once, for applying them."""
+        self.levels_on = {}
+        for hit in self.hits:
+            self.levels_on[hit.target] = self.levels_on.get(hit.target, 0) + hit.levels
+
     def status(self, name: str, status: Status) -> None:
         """A status in force from the next turn."""
         self.add_status.setdefault(name, []).append(status)

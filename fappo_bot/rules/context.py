@@ -9,7 +9,7 @@ from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import Trait
 from fappo_bot.rules.defense import PledgeLine
-from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
 from fappo_bot.rules.spending import canonical
@@ -27,10 +27,10 @@ class Turn:
     gm: GMInputs
     chars: dict[str, Character]
     orders: dict[str, Order]
-    _names: list[str] = field(default_factory=list)
+    _roster: Roster = field(default_factory=lambda: Roster(()))
 
     def __post_init__(self) -> None:
-        self._names = list(self.chars)
+        self._roster = Roster(self.chars.values())
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""
@@ -38,8 +38,8 @@ class Turn:
             return None
         if name in self.chars:
             return self.chars[name]
-        found = match_name(name, self._names)
-        return self.chars.get(found.name) if found.name is not None else None
+        found = self._roster.get(name)
+        return self.chars.get(found.name) if found is not None else None
 
     def order_of(self, name: str) -> Order | None:
         """The valid order of a character, if it posted one."""

@@ -8,13 +8,17 @@ only "Goblin 1" and "Goblin 2" exist).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fappo_bot.rules.character import FLOATING, Character, Weapon, fist
 from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name
+from fappo_bot.rules.orders import PendingHit
 
 
+@lru_cache(maxsize=8192)
 def fold(name: str) -> str:
     """The comparison key of a name: case-folded with runs of blanks made single."""
     return " ".join(name.split()).casefold()
@@ -109,3 +113,46 @@ def skill_rating(character: Character, skill: str) -> int:
         if fold(name) == key:
             return value
     return 0
+
+
+class Roster:
+    """The characters of a scene indexed by folded name, for O(log n) matching of names."""
+
+    def __init__(self, characters: Iterable[Character], pending: Iterable[PendingHit] = ()
+                 ) -> None:
+        self._by_key: dict[str, Character] = {}
+        for character in characters:
+            self._by_key.setdefault(fold(character.name), character)
+        self._keys = sorted(self._by_key)
+        self._hits: dict[str, list[PendingHit]] = {}
+        for hit in pending:
+            self._hits.setdefault(fold(hit.target), []).append(hit)
+
+    def hits(self, name: str) -> list[PendingHit]:
+        """The pending hits on the character called `name` (F13)."""
+        return self._hits.get(fold(name), [])
+
+    def match(self, query: str) -> Match:
+        """Exact (case-folded) first, else a unique prefix (as `match_name`)."""
+        key = fold(query)
+        exact = self._by_key.get(key)
+        if exact is not None:
+            return Match(query, exact.name)
+        if not key:
+            return Match(query, None)
+        start = bisect_left(self._keys, key)
+        found: list[str] = []
+        for k in self._keys[start:]:
+            if not k.startswith(key):
+                break
+            found.append(self._by_key[k].name)
+        if len(found) == 1:
+            return Match(query, found[0])
+        return Match(query, None, tuple(found))
+
+    def get(self, name: str | None) -> Character | None:
+        """The character a written name means, or None."""
+        if name is None:
+            return None
+        found = self.match(name)
+        return self._by_key[fold(found.name)] if found.name is not None else None

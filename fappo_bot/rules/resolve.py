@@ -27,9 +27,9 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.finalize import finalize, hits_on, reductions_of
+from fappo_bot.rules.finalize import finalize, reductions_of
 from fappo_bot.rules.levels import resolve_check, sp_levels
-from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.results import (
@@ -57,10 +57,11 @@ def resolve_turn(
 ) -> TurnResult:
     """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
     gm = gm or GMInputs()
-    errors, valid = _validate_all(state, orders)
+    roster = Roster(state.characters, state.pending)
+    errors, valid = _validate_all(state, orders, roster)
     snap: dict[str, Character] = {}
     for character in state.characters:
-        done = finalize(character, hits_on(state.pending, character.name),
+        done = finalize(character, roster.hits(character.name),
                         reductions_of(valid.get(character.name)), state.config)
         snap[character.name] = done.character
     finalized = state.model_copy(update={
@@ -92,18 +93,17 @@ def resolve_turn(
 
 
 def _validate_all(
-    state: TurnState, orders: Sequence[Order]
+    state: TurnState, orders: Sequence[Order], roster: Roster
 ) -> tuple[list[OrderError], dict[str, Order]]:
     """Validate each order; an actor with two orders has both refused (one post per turn)."""
-    names = [c.name for c in state.characters]
     by_actor: dict[str, list[Order]] = {}
     errors: list[OrderError] = []
     for order in orders:
-        problems = validate_order(state, order)
+        problems = validate_order(state, order, roster=roster)
         if problems:
             errors.extend(problems)
             continue
-        actor = match_name(order.actor, names).name
+        actor = roster.match(order.actor).name
         assert actor is not None
         by_actor.setdefault(actor, []).append(order)
     valid: dict[str, Order] = {}

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.data import TIERS
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, hits_on, reductions_of
+from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, reductions_of
 from fappo_bot.rules.health import ap_budget, can_act, is_unconscious, wound_penalty
-from fappo_bot.rules.names import fold, match_name
+from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 from fappo_bot.rules.spending import declared_lines
@@ -25,20 +25,25 @@ from fappo_bot.rules.validate_actions import (
 )
 
 
-def validate_order(state: TurnState, order: Order) -> list[OrderError]:
-    """Every problem of one order, in the codes of spec/cases.md (F7 steps 2-3, F8, F10, F13)."""
-    found = match_name(order.actor, [c.name for c in state.characters])
-    if not found.ok:
+def validate_order(
+    state: TurnState, order: Order, *, roster: Roster | None = None
+) -> list[OrderError]:
+    """Every problem of one order, in the codes of spec/cases.md (F7 steps 2-3, F8, F10, F13).
+
+    `roster` (the scene's names indexed) may be passed by a caller validating many orders.
+    """
+    roster = roster or Roster(state.characters, state.pending)
+    found = roster.match(order.actor)
+    actor = roster.get(order.actor)
+    if actor is None:
         return [_unknown_actor(order, found.candidates)]
-    actor = state.character(found.name or "")
-    assert actor is not None
     errors: list[OrderError] = []
-    errors.extend(_check_reductions(state, actor, order))
-    fin = finalize(actor, hits_on(state.pending, actor.name), reductions_of(order), state.config)
+    errors.extend(_check_reductions(state, actor, order, roster))
+    fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
     current = fin.character
     able = can_act(current, state.config, endure=order.endure)
     checks = [
-        check_action(state, current, order, i, action, able)
+        check_action(state, current, order, i, action, able, roster)
         for i, action in enumerate(order.actions)
     ]
     for check in checks:
@@ -47,7 +52,7 @@ def validate_order(state: TurnState, order: Order) -> list[OrderError]:
     if able:
         errors.extend(_check_budget(state, current, order, checks))
         errors.extend(_check_concentration(actor.name, order))
-    errors.extend(_check_guards(state, actor, order))
+    errors.extend(_check_guards(roster, actor, order))
     errors.extend(_check_sp(actor, order))
     return errors
 
@@ -63,15 +68,16 @@ def _unknown_actor(order: Order, candidates: tuple[str, ...]) -> OrderError:
     )
 
 
-def _check_reductions(state: TurnState, actor: Character, order: Order) -> Iterator[OrderError]:
+def _check_reductions(
+    state: TurnState, actor: Character, order: Order, roster: Roster
+) -> Iterator[OrderError]:
     """Reduce lines: a known hit on this character, at most 2 levels and at most its levels."""
     per_hit: dict[str, int] = {}
-    ids = [h.id for h in state.pending]
+    mine = [h.id for h in roster.hits(actor.name)]
     for i, line in enumerate(order.reduce):
-        found = match_name(line.hit, ids)
-        hit = next((h for h in state.pending if h.id == found.name), None)
-        if hit is None or fold(hit.target) != fold(actor.name):
-            mine = [h.id for h in hits_on(state.pending, actor.name)]
+        found = match_name(line.hit, mine)
+        hit = next((h for h in roster.hits(actor.name) if h.id == found.name), None)
+        if hit is None:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=Where.REDUCE, index=i,
                 message=f"Reduce: there is no hit '{line.hit}' on {actor.name} to reduce.",
@@ -170,13 +176,12 @@ def _check_concentration(name: str, order: Order) -> Iterator[OrderError]:
         )
 
 
-def _check_guards(state: TurnState, actor: Character, order: Order) -> Iterator[OrderError]:
+def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[OrderError]:
     """Guard lines name a character of the scene, or `any`/`all` (F5)."""
-    names = [c.name for c in state.characters]
     for i, pledge in enumerate(order.guard):
         if pledge.general:
             continue
-        found = match_name(pledge.against, names)
+        found = roster.match(pledge.against)
         if not found.ok:
             code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
             yield OrderError(

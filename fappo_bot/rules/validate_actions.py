@@ -10,6 +10,7 @@ from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.names import (
     Match,
+    Roster,
     attack_weapon,
     fold,
     match_name,
@@ -93,10 +94,12 @@ def is_concentration(action: Action) -> bool:
 
 
 def check_action(
-    state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool
+    state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
+    roster: Roster | None = None,
 ) -> ActionCheck:
     """Every problem of one action (codes of spec/cases.md)."""
     check = ActionCheck(ap=action_ap(action))
+    names = roster or Roster(state.characters)
     out = check.errors
 
     def err(code: ErrorCode, message: str, words: str, expected: str, hint: str,
@@ -119,11 +122,11 @@ def check_action(
     def character(name: str | None) -> Character | None:
         if name is None:
             return None
-        found = match_name(name, [c.name for c in state.characters])
+        found = names.match(name)
         if not found.ok:
             name_error(found, "character of this scene", "a character's name")
             return None
-        return state.character(found.name or "")
+        return names.get(name)
 
     kind = action.kind
     if kind is ActionKind.MOVE:
