@@ -128,7 +128,7 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     if not cleaned:
         _prose(reader, raw)
         return
-    read = read_statement(cleaned, reader.scene(), bracket=False)
+    read = None if cleaned.startswith("[") else read_statement(cleaned, reader.scene(), False)
     if read is not None:
         _statement(reader, number, cleaned, read, bracket=False)
         return

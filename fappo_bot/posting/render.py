@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.models import ParsedBlock, ParsedPost
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.health import level_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult, TurnState
-from fappo_bot.posting.errors import Problem
-from fappo_bot.posting.models import ParsedBlock, ParsedPost
 
 DISCORD_LIMIT = 2000
 _ZWSP = "\u200b"
-_MARKDOWN = frozenset("*_~|`[]\\")
+_MARKDOWN = frozenset("*_~|`\\")
 
 
 # ---- safety -------------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ def safe(text: str) -> str:
     out: list[str] = []
     for ch in no_mentions(" ".join(text.split())):
         out.append("\\" + ch if ch in _MARKDOWN else ch)
-    return "".join(out)
+    return "".join(out).replace("](", "]" + _ZWSP + "(")  # no masked links
 
 
 def safe_prose(text: str) -> str:
@@ -240,12 +240,16 @@ def problem_text(problem: Problem) -> str:
     """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here. Did you mean "Goblin 1"?`"""
     text = f'line {problem.line} "{safe(problem.words)}": {safe_sentence(problem.message)}.'
     if problem.hint:
-        text += f" {safe_sentence(problem.hint)}"
+        text += f" {_capital(safe_sentence(problem.hint))}"
         if not problem.hint.endswith(("?", ".", "!")):
             text += "."
-    elif problem.expected:
+    if problem.expected and (problem.code.value == "syntax" or not problem.hint):
         text += f" Expected: {safe_sentence(problem.expected)}."
     return text
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def safe_sentence(text: str) -> str:

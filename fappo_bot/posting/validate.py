@@ -53,7 +53,9 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
                 sp_done = True
             continue
         if error.code is ErrorCode.AP_OVER_BUDGET:
-            problems.append(_ap_problem(block, error, budget))
+            over = _ap_problem(block, error, budget)
+            if over.line not in faulty:  # fix that line first: its AP are not known yet
+                problems.append(over)
             continue
         statement = _statement(block, error)
         line = statement.line if statement is not None else _first_line(block)

@@ -389,9 +389,9 @@ _HEADS: dict[ActionKind, Callable[[Cursor, Scene, Draft, Tok], None]] = {
 def _with_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     if not (cur.accept("with") or cur.accept("using")):
         return False
-    cur.accept("my") or cur.accept("the") or cur.accept("his") or cur.accept("her")
     words = phrase(cur)
     if not words:
+        _missing(cur, "with what?", "with WEAPON or SKILL")
         return True
     query = words_text(words)
     things: list[Named] = [*scene.weapons, *scene.skills]
@@ -418,8 +418,17 @@ def _against_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     if not (cur.accept("against") or cur.accept("vs") or cur.accept("versus")
             or cur.accept("from")):
         return False
-    _target(cur, scene, draft, "against", phrase(cur))
+    words = phrase(cur)
+    if not words:
+        _missing(cur, "against whom?", "against NAME")
+    _target(cur, scene, draft, "against", words)
     return True
+
+
+def _missing(cur: Cursor, message: str, expected: str) -> None:
+    """A preposition with nothing after it."""
+    tok = cur.toks[cur.i - 1]
+    cur.issue(ErrorCode.SYNTAX, message, tok.start, tok.end, expected=expected)
 
 
 def _target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
