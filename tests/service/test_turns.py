@@ -1,0 +1,230 @@
+"""Posting (F29): posts recorded whole or not at all, edits, deletes, passes, secret orders, the
+NPC seal and who is in."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.records import TurnStatus
+from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM
+from tests.service.helpers import actions, snapshot
+
+KAEL_ATTACK = "Kael swings.\n2 AP attack Goblins with Broadsword\n1 AP defend"
+NPC_ORDERS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP attack Kael"
+
+
+async def post(services, game, user, key, text, **kw):
+    return await services.turns.post(game, user, channel_key=kw.pop("channel", "c1"),
+                                     message_key=key, text=text, **kw)
+
+
+async def test_a_valid_post_is_stored_and_answered_with_the_orders(services, table, uow_factory):
+    game = table["game"]
+    reply = await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    assert reply.ok and reply.turn == 1 and reply.revision == 1
+    assert "Kael: 3/3 AP committed" in reply.reply
+    assert [a.kind.value for a in reply.orders[0].actions] == ["attack", "defend"]
+    status = await services.turns.status(game)
+    assert status.posted == ("Kael",) and status.missing == ("Mira",)
+    assert await actions(uow_factory, game) == ["game.create"] + ["member.add"] * 3 + [
+        "character.create"] * 4 + ["turn.open", "post.create"]
+
+
+async def test_a_post_with_problems_records_nothing_and_lists_every_problem(
+    services, table, uow_factory
+):
+    """spec/posting.md: "A post is recorded whole or not at all"."""
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    reply = await post(services, game, ALICE, "m1", "2 AP attack Gobbo\n9 AP defend")
+    assert not reply.ok and reply.orders == ()
+    assert len(reply.problems) == 2
+    assert "nothing is recorded" in reply.reply
+    assert await snapshot(uow_factory) == before
+    # the edit of a message that was never recorded is taken as a new post
+    fixed = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                      text=KAEL_ATTACK)
+    assert fixed.ok and fixed.revision == 1
+
+
+async def test_a_player_cannot_post_for_someone_elses_character(services, table, uow_factory):
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    reply = await post(services, game, BOB, "m1", "Character: Kael\n2 AP attack Goblins")
+    assert not reply.ok and 'anyone called "Kael"' in reply.reply
+    with pytest.raises(Forbidden, match="no character in this game"):
+        await post(services, game, CAROL, "m2", "1 AP defend")
+    with pytest.raises(Forbidden, match="not in the game"):
+        await post(services, game, EVE, "m3", "1 AP defend")
+    with pytest.raises(NotFound):
+        await post(services, "nope", ALICE, "m4", "1 AP defend")
+    assert await snapshot(uow_factory) == before
+
+
+class OrdersFor:
+    """A stand-in post language that reads every post as orders for one named actor."""
+
+    def __init__(self, actor):
+        self.actor = actor
+
+    def read(self, text, state, poster, controls):
+        from fappo_bot.rules.orders import Action, ActionKind, Order
+        from fappo_bot.service import ReadPost
+
+        order = Order(actor=self.actor, actions=(Action(kind=ActionKind.DEFEND, ap=1),))
+        return ReadPost((order,), (), "ok")
+
+    def results(self, result, audience=None):
+        return "results"
+
+
+@pytest.mark.parametrize(("actor", "error"), [("Kael", Forbidden), ("Nobody", NotFound)])
+async def test_the_service_itself_refuses_orders_for_characters_the_poster_does_not_run(
+    services, table, uow_factory, actor, error
+):
+    """Defence in depth: whatever the parser returns, Bob gives only Mira's orders."""
+    from fappo_bot.service import Services
+
+    game = table["game"]
+    other = Services(uow_factory, clock=services.deps.clock, text=OrdersFor(actor))
+    before = await snapshot(uow_factory)
+    with pytest.raises(error, match=actor):
+        await other.turns.post(game, BOB, channel_key="c1", message_key="m1", text="x")
+    assert await snapshot(uow_factory) == before
+
+
+async def test_edits_replace_the_orders_and_a_bad_edit_changes_nothing(
+    services, table, uow_factory
+):
+    """F29 Amb-2: "allowed until calltime; the last version counts"."""
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    edited = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                       text="3 AP defend")
+    assert edited.ok and edited.revision == 2
+    assert [a.kind.value for a in edited.orders[0].actions] == ["defend"]
+    before = await snapshot(uow_factory)
+    bad = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                    text="3 AP attack Gobbo")
+    assert not bad.ok and bad.problems
+    assert [a.kind.value for a in bad.orders[0].actions] == ["defend"]  # still in force
+    with pytest.raises(Forbidden, match="author"):
+        await services.turns.edit(game, BOB, channel_key="c1", message_key="m1", text="x")
+    assert await snapshot(uow_factory) == before
+    async with uow_factory() as uow:
+        stored = await uow.posts.by_message("c1", "m1")
+        revisions = await uow.posts.revisions(stored.id)
+    assert [r.number for r in revisions] == [1, 2]
+    assert revisions[0].text == KAEL_ATTACK
+
+
+async def test_f29_amb3_the_last_written_order_of_a_character_wins(services, table, clock):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    clock.advance(minutes=1)
+    await post(services, game, ALICE, "m2", "3 AP defend")
+    review = await services.review.review(game, GM)
+    assert all(i.actor != "Kael" or i.field != "flat_footed" for i in review.items)
+    clock.advance(minutes=1)
+    await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1", text=KAEL_ATTACK)
+    review = await services.review.review(game, GM)
+    assert any(i.actor == "Kael" and i.field == "flat_footed" for i in review.items)
+
+
+async def test_deleting_a_post_withdraws_its_orders(services, table, uow_factory):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    assert not await services.turns.delete(game, ALICE, channel_key="c1", message_key="chat")
+    with pytest.raises(Forbidden):
+        await services.turns.delete(game, BOB, channel_key="c1", message_key="m1")
+    assert await services.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
+    assert (await services.turns.status(game)).missing == ("Kael", "Mira")
+    async with uow_factory() as uow:  # the text stays stored
+        stored = await uow.posts.by_message("c1", "m1")
+        assert stored.deleted and (await uow.posts.revisions(stored.id))[0].text == KAEL_ATTACK
+
+
+async def test_passing_counts_as_in(services, table):
+    game = table["game"]
+    reply = await services.turns.pass_turn(game, BOB)
+    assert reply.ok and reply.orders[0].passed
+    with pytest.raises(Forbidden, match="do not give"):
+        await services.turns.pass_turn(game, BOB, "Kael")
+    status = await services.turns.status(game)
+    assert status.passed == ("Mira",) and status.missing == ("Kael",)
+
+
+async def test_secret_orders_are_marked_and_their_posters_listed(services, table):
+    game = table["game"]
+    reply = await post(services, game, BOB, "dm1", "2 AP attack Kael with Dagger",
+                       channel="dm-bob", secret=True)
+    assert reply.ok and reply.secret
+    status = await services.turns.status(game)
+    mira = next(c for c in status.characters if c.name == "Mira")
+    assert mira.state == "posted" and mira.secret
+
+
+async def test_npc_orders_are_sealed_by_a_sha256_commitment(services, table, uow_factory):
+    game = table["game"]
+    gm_reply = await post(services, game, GM, "g1", NPC_ORDERS)
+    assert gm_reply.ok, gm_reply.reply
+    with pytest.raises(Forbidden):
+        await services.turns.seal(game, ALICE)
+    seal = await services.turns.seal(game, GM)
+    assert seal.npc_orders == 2 and len(seal.commitment) == 64
+    with pytest.raises(Conflict, match="already sealed"):
+        await services.turns.seal(game, GM)
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict, match="sealed"):
+        await post(services, game, GM, "g2", "**Skarg**\n3 AP defend")
+    assert await snapshot(uow_factory) == before
+    async with uow_factory() as uow:
+        turn = await uow.turns.latest(game)
+        outbox = [m.content for m in await uow.outbox.for_game(game)]
+    expected = hashlib.sha256(f"{turn.npc_salt}\n{turn.npc_canonical}".encode()).hexdigest()
+    assert seal.commitment == expected == turn.npc_commitment
+    assert any(seal.commitment in text for text in outbox)
+    assert '"actor":"Goblins"' in turn.npc_canonical and '"actor":"Skarg"' in turn.npc_canonical
+
+
+async def test_everyone_in_needs_every_player_and_the_seal(services, table, uow_factory):
+    game = table["game"]
+    assert not (await post(services, game, ALICE, "m1", KAEL_ATTACK)).everyone_in
+    assert not (await services.turns.pass_turn(game, BOB)).everyone_in
+    await post(services, game, GM, "g1", NPC_ORDERS)
+    await services.turns.seal(game, GM)
+    assert (await services.turns.status(game)).everyone_in
+    async with uow_factory() as uow:
+        kinds = [m.kind for m in await uow.outbox.for_game(game)]
+    assert kinds.count("everyone_in") == 1  # one DM to the one GM
+
+
+async def test_a_post_after_call_time_is_refused_with_a_clear_message(
+    services, table, uow_factory
+):
+    game = table["game"]
+    await services.calltime.close(game, GM)
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict, match="Post it again when turn 2 opens"):
+        await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    with pytest.raises(Conflict, match="Time has been called on turn 1"):
+        await services.turns.pass_turn(game, BOB)
+    assert await snapshot(uow_factory) == before
+    assert (await services.turns.status(game)).turn.status is TurnStatus.CLOSED
+
+
+async def test_no_turn_yet_and_duplicate_message(services, table):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    with pytest.raises(Conflict, match="already recorded"):
+        await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    with pytest.raises(Conflict, match="still open"):
+        await services.turns.open(game, GM)
+    other = await services.games.create(channel_key="c2", name="B", creator=GM)
+    with pytest.raises(Conflict, match="No turn has been opened"):
+        await services.turns.status(other.id)
+    with pytest.raises(InvalidInput):
+        await post(services, game, ALICE, "m9", "Just some prose, no orders.")
