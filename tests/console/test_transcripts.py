@@ -1,0 +1,100 @@
+"""Transcripts played at the local table with the real service, storage (SQLite in a temporary
+data directory), parser and engine: the example adventure and the small drills of data/."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from fappo_bot.console.app import run_script
+from fappo_bot.console.table import open_table
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+ADVENTURE = ROOT / "examples" / "adventure" / "adventure.txt"
+DRILLS = sorted((Path(__file__).parent / "data").glob("*.txt"))
+
+
+def table_args(data_dir: Path, script: Path) -> argparse.Namespace:
+    return argparse.Namespace(
+        config=None, data_dir=data_dir, database_url=None, script=script, interactive=False,
+        example=False, game=None, seat="gm", width=110, no_color=True,
+    )
+
+
+async def replay(tmp_path: Path, script: Path) -> tuple[int, str]:
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None)
+    table = await open_table(table_args(tmp_path / "data", script))
+    try:
+        code = await run_script(table, script, console)
+    finally:
+        await table.close()
+    return code, out.getvalue()
+
+
+async def test_the_example_adventure_plays_end_to_end(tmp_path):
+    code, screen = await replay(tmp_path, ADVENTURE)
+    assert code == 0, screen[-4000:]
+    assert "assertions passed" in screen
+    # every outcome the README promises is on the screen
+    for text in ("4 eliminated", "Bleeding", "Reduce 2 SP Tireless", "not triggered",
+                 "Skarg: Dead", "2 CC banked", "NPC orders sealed"):
+        assert text in screen
+
+
+@pytest.mark.parametrize("script", DRILLS, ids=[p.stem for p in DRILLS])
+async def test_drills(tmp_path, script):
+    code, screen = await replay(tmp_path, script)
+    assert code == 0, screen[-4000:]
+
+
+async def test_a_replay_twice_in_one_database_makes_two_games(tmp_path):
+    drill = Path(__file__).parent / "data" / "posting.txt"
+    assert (await replay(tmp_path, drill))[0] == 0
+    code, screen = await replay(tmp_path, drill)
+    assert code == 0, screen[-3000:]
+    assert "table:posting-drill-2" in screen
+
+
+async def test_a_failing_assertion_fails_the_replay_with_a_diff(tmp_path):
+    script = tmp_path / "wrong.txt"
+    script.write_text(
+        "/newgame Wrong\n/addchar %s --player alice\n/open\n/as Kael\n1 AP defend\n\n"
+        "?expect Kael: 2/3 AP committed\n" % (ROOT / "examples" / "adventure" / "kael.yaml"),
+        encoding="utf-8",
+    )
+    code, screen = await replay(tmp_path, script)
+    assert code == 1
+    assert "line 7 [alice]" in screen
+    assert "expected: Kael: 2/3 AP committed" in screen
+    assert "nearest:  Kael: 1/3 AP committed" in screen
+
+
+async def test_an_unreadable_transcript_runs_nothing(tmp_path):
+    script = tmp_path / "bad.txt"
+    script.write_text("/newgame Never\n/frobnicate\n", encoding="utf-8")
+    code, screen = await replay(tmp_path, script)
+    assert code == 2
+    assert "line 2: unknown command /frobnicate" in screen
+    assert "Never" not in screen.split("cannot read")[0]
+
+
+@pytest.mark.e2e
+def test_the_cli_replays_and_exits_1_on_a_failed_assertion(tmp_path):
+    script = tmp_path / "wrong.txt"
+    script.write_text("/newgame Wrong\n?expect-not Wrong\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "fappo_bot.cli", "play", "--script", str(script),
+         "--data-dir", str(tmp_path / "d"), "--no-color", "--width", "100"],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "shows what it must not" in done.stdout
