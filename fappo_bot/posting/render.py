@@ -286,15 +286,20 @@ def render_turn(result: TurnResult) -> str:
 def describe_result(action: ActionResult) -> str:
     """`Kael attack Goblin 1: 6 vs 3 (+3), Great Success · 4 levels · Bleeding`."""
     who = safe(action.actor)
-    what = action.kind + (f" {safe(action.target)}" if action.target else "")
-    text = f"{who} {what}"
+    verb = _RESULT_VERBS.get(action.kind, action.kind)
+    if action.target:
+        verb += (" at " if action.kind == ActionKind.CAST.value else " ") + safe(action.target)
+    text = f"{who} {verb}"
     if action.total is not None and action.difficulty is not None:
         text += f": {action.total} vs {action.difficulty}"
         if action.margin is not None:
             text += f" ({action.margin:+d})"
     if action.level is not None:
         text += f", {action.level.title}"
-    text += _effects(action.damage, action.specials, action.eliminated, action.effective)
+    if action.targets:  # a cast or an area attack: the effects are per creature, below
+        text += "" if action.effective else " · no effect"
+    else:
+        text += _effects(action.damage, action.specials, action.eliminated, action.effective)
     if action.pledged:
         text += f" · lowered {action.pledged} by Guard"
     if action.shield:
@@ -302,6 +307,15 @@ def describe_result(action: ActionResult) -> str:
     for note in action.notes:
         text += f" · {safe(note)}"
     return text
+
+
+_RESULT_VERBS = {
+    "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
+    "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
+    "pickup": "picks up", "stand": "stands up", "remove": "removes", "ripout": "rips out",
+    "cast": "casts", "tend": "tends", "watch": "watches", "extinguish": "puts out the fire",
+    "aim": "aims",
+}
 
 
 def describe_target(target: TargetResult) -> str:
@@ -341,9 +355,11 @@ def _touched(result: TurnResult) -> set[str]:
 def describe_character(character: Character, result: TurnResult) -> str:
     """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding`."""
     config = result.state.config
-    text = f"{safe(character.name)}: {level_name(character, config)}"
     if character.is_fodder:
-        text += f", {character.count} left"
+        left = f"{character.count} left" if character.count else "all eliminated"
+        text = f"{safe(character.name)}: {left}"
+    else:
+        text = f"{safe(character.name)}: {level_name(character, config)}"
     hits = [h for h in result.hits if h.target == character.name]
     if hits:
         listed = "; ".join(
@@ -358,12 +374,16 @@ def describe_character(character: Character, result: TurnResult) -> str:
     return text
 
 
+def _total(own: int, per_target: list[int]) -> int:
+    """An action's damage or eliminations: its own, or its targets' when it has targets."""
+    return sum(per_target) if per_target else own
+
+
 def render_gm_summary(result: TurnResult) -> str:
     """A short summary for the GM: counts, refused orders, pending hits and statuses."""
-    damage = sum(a.damage for a in result.actions) + sum(
-        t.damage for a in result.actions for t in a.targets)
-    eliminated = sum(a.eliminated for a in result.actions) + sum(
-        t.eliminated for a in result.actions for t in a.targets)
+    damage = sum(_total(a.damage, [t.damage for t in a.targets]) for a in result.actions)
+    eliminated = sum(_total(a.eliminated, [t.eliminated for t in a.targets])
+                     for a in result.actions)
     lines = [
         f"Turn {result.turn}: {len(result.actions)} action(s), {damage} level(s) of damage, "
         f"{eliminated} eliminated, {len(result.errors)} order(s) refused."

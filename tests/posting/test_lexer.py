@@ -1,0 +1,73 @@
+"""The line lexer: Discord markdown, bracket statements and tokens (spec/posting.md
+"Discord formatting is ignored around mechanics")."""
+
+from __future__ import annotations
+
+import pytest
+
+from fappo_bot.posting.lexer import TokKind, bold_name, brackets, clean, tokenize
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("raw", "cleaned"), [
+    ("**2 AP** attack", "2 AP attack"),
+    ("*2 AP* attack", "2 AP attack"),
+    ("***2 AP*** attack", "2 AP attack"),
+    ("__2 AP__ attack", "2 AP attack"),
+    ("_2 AP_ attack", "2 AP attack"),
+    ("~~2 AP~~ attack", "2 AP attack"),
+    ("`2 AP` attack", "2 AP attack"),
+    ("||2 AP|| attack", "2 AP attack"),
+    ("- 2 AP attack", "2 AP attack"),
+    ("* 2 AP attack", "2 AP attack"),
+    ("• 2 AP attack", "2 AP attack"),
+    ("1. 2 AP attack", "2 AP attack"),
+    ("3) 2 AP attack", "2 AP attack"),
+    ("> 2 AP attack", "2 AP attack"),
+    (">>> 2 AP attack", "2 AP attack"),
+    ("- > move 1", "move 1"),
+    ("## 2 AP attack", "2 AP attack"),
+    ("-# 2 AP attack", "2 AP attack"),
+    ("**- 2 AP attack**", "2 AP attack"),
+    ("attack snake_case_name", "attack snake_case_name"),
+    ("a | b", "a | b"),
+    (r"\*not bold\*", "*not bold*"),
+])
+def test_clean(raw: str, cleaned: str) -> None:
+    assert clean(raw) == cleaned
+
+
+def test_bold_name_alone_on_a_line() -> None:
+    assert bold_name("**Kael**") == "Kael"
+    assert bold_name("- __Goblin 1__") == "Goblin 1"
+    assert bold_name("**Kael** strikes") is None
+    assert bold_name("Kael") is None
+
+
+def test_brackets_ignore_links_and_unbalanced_brackets() -> None:
+    found = brackets("a [2 AP defend] b [link](https://x.y) c [If x: [y]] d [open")
+    assert [b.text for b in found] == ["2 AP defend", "If x: [y]"]
+
+
+def test_tokens() -> None:
+    toks = tokenize("2AP attack Goblin 1 -> +1 (high ground), -2 (dark; x) Chief’s @ | →")
+    kinds = [(t.kind, t.text) for t in toks]
+    assert kinds == [
+        (TokKind.NUM, "2"), (TokKind.WORD, "AP"), (TokKind.WORD, "attack"),
+        (TokKind.WORD, "Goblin"), (TokKind.NUM, "1"), (TokKind.WORD, "at"),
+        (TokKind.SIGNED, "+1"), (TokKind.PAREN, "high ground"), (TokKind.SEP, ","),
+        (TokKind.SIGNED, "-2"), (TokKind.PAREN, "dark; x"), (TokKind.WORD, "Chief's"),
+        (TokKind.WORD, "at"), (TokKind.SEP, "|"), (TokKind.WORD, "at"),
+    ]
+
+
+def test_unbalanced_parenthesis_runs_to_the_end() -> None:
+    toks = tokenize("1 SP Nimble (because, well")
+    assert toks[-1].kind is TokKind.PAREN and toks[-1].text == "because, well"
+
+
+def test_spans_point_into_the_text() -> None:
+    text = "2 AP attack Goblin 1"
+    for tok in tokenize(text):
+        assert text[tok.start:tok.end].replace("’", "'") == tok.text

@@ -1,0 +1,159 @@
+"""Renderings (spec/posting.md "The reply"; RULINGS F29; F7 step 8 PUBLISH): snapshots of the
+orders and error replies, mention and markdown safety, message splitting, turn results."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fappo_bot.posting.render import (
+    no_mentions,
+    render_gm_summary,
+    render_orders,
+    render_problems,
+    render_reply,
+    render_turn,
+    safe,
+    safe_prose,
+    split_message,
+)
+from fappo_bot.rules.resolve import resolve_turn
+from tests.posting.helpers import SKIRMISH, parse, state_of
+
+pytestmark = pytest.mark.unit
+
+ZWSP = "\u200b"
+KAEL = [{"name": "Kael", "traits": {"Nimble": 3, "Tireless": 3, "Highborn": 3},
+         "skills": {"Swordfighting": 3}, "weapons": ["Broadsword"]}, *SKIRMISH[1:]]
+
+
+def test_orders_reply_in_the_shape_of_posting_md() -> None:
+    state = state_of(KAEL)
+    post = parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n"
+                 "1 AP defend against Goblin Archer\nGuard: 1 SP Tireless against Goblin Archer",
+                 state=state)
+    assert render_orders(post, state) == (
+        "Kael: 3/3 AP committed\n"
+        "  2 AP  attack Goblin 1 · Broadsword (Swordfighting 3) · 1 SP Nimble\n"
+        "  1 AP  defend against Goblin Archer\n"
+        "  Guard 1 SP Tireless against Goblin Archer\n"
+        "SP left: Nimble 2, Tireless 2, Highborn 3"
+    )
+
+
+def test_error_reply_in_the_shape_of_posting_md() -> None:
+    state = state_of(KAEL)
+    post = parse("Kael charges.\n\nGuard: 2 SP Nimble against Troll\n2 AP attack Gobbo, 1 SP Nimble\n"
+                 "1 AP defend, 1 SP Nimble", state=state)
+    assert render_reply(post, state) == (
+        "I couldn't use 2 lines of this post (nothing is recorded until they are fixed):\n"
+        '  line 4 "2 AP attack Gobbo": no one called "Gobbo" here. Did you mean "Goblin 1", '
+        '"Goblin 2" or "Goblin Archer"?\n'
+        '  line 5 "1 SP Nimble": Kael has 0 SP left in Nimble (3 spent on Guard and line 4). '
+        "Actions, Guard, Reduce and Endure lines all draw on the same pools."
+    )
+
+
+def test_claims_are_pending_and_conditionals_marked() -> None:
+    state = state_of(KAEL)
+    post = parse("If the door opens: 1 AP attack it with Broadsword, +1 (high ground)",
+                 state=state)
+    text = render_orders(post, state)
+    assert "claims +1 (high ground), pending the GM" in text
+    assert "if the door opens: attack the one in the condition" in text
+    assert "[conditional:" in text
+
+
+@pytest.mark.parametrize("mention", ["@everyone", "@here", "<@123>", "<@!123>", "<@&55>",
+                                     "<#77>"])
+def test_no_mention_survives_any_echo(mention: str) -> None:
+    """BRIEF: "Nothing a user writes can ping @everyone/@here/users/roles"."""
+    state = state_of(KAEL)
+    post = parse(f"1 AP defend\nIntent: {mention}\nOOC: hi {mention}\n"
+                 f"Guard: 1 SP Nimble against {mention}", state=state)
+    reply = render_reply(post, state)
+    assert mention not in reply
+    for text in (safe(mention), safe_prose(mention), no_mentions(mention)):
+        assert mention not in text and ("@" + ZWSP in text or "<#" + ZWSP in text)
+
+
+def test_names_that_look_like_mentions_or_markdown_are_inert() -> None:
+    sheet = [{"name": "@everyone", "weapons": ["Dagger"]}, {"name": "**Bold**_x_`y`"},
+             *SKIRMISH[1:3]]
+    state = state_of(sheet)
+    post = parse("1 AP defend", poster="@everyone", state=state)
+    reply = render_reply(post, state)
+    assert "@everyone" not in reply and reply.startswith("@" + ZWSP + "everyone: 1/3 AP")
+    assert safe("**Bold**_x_`y`") == r"\*\*Bold\*\*\_x\_\`y\`"
+
+
+def test_code_fences_cannot_swallow_a_message() -> None:
+    assert "```" not in safe_prose("look ```python\nx``` end")
+    assert "```" not in safe("```")
+
+
+@given(st.text(max_size=500))
+def test_safe_never_leaves_a_mention(text: str) -> None:
+    out = safe(text)
+    for mention in ("@everyone", "@here", "<@", "<#"):
+        assert mention not in out
+
+
+def test_split_message_on_line_boundaries() -> None:
+    lines = [f"line {i} " + "x" * 50 for i in range(100)]
+    parts = split_message("\n".join(lines), limit=200)
+    assert all(len(p) <= 200 for p in parts)
+    assert "\n".join(parts).split("\n") == lines
+
+
+def test_split_message_cuts_a_line_longer_than_the_limit() -> None:
+    parts = split_message("word " * 1000, limit=2000)
+    assert all(len(p) <= 2000 for p in parts) and len(parts) == 3
+    assert split_message("") == [""]
+    assert split_message("short") == ["short"]
+
+
+@given(st.text(max_size=3000), st.integers(min_value=1, max_value=300))
+def test_split_message_keeps_every_character_within_the_limit(text: str, limit: int) -> None:
+    parts = split_message(text, limit)
+    assert all(len(p) <= limit for p in parts)
+    squeeze = "".join(text.split())
+    assert "".join("".join(parts).split()) == squeeze
+
+
+def test_turn_results_and_gm_summary() -> None:
+    state = state_of()
+    orders = [
+        *parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n1 AP defend", "Kael",
+               state).orders,
+        *parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders,
+        *parse("Character: Goblin 1\n2 AP attack Kael with Dagger", "gm", state).orders,
+    ]
+    result = resolve_turn(state, orders)
+    text = render_turn(result)
+    assert text.startswith(f"**Turn {result.turn} results**")
+    assert "- Kael attacks Goblin 1: " in text
+    assert "- Zara casts at Goblins: " in text
+    assert "    - Goblins: " in text and "eliminated" in text
+    assert "Goblins: all eliminated" in text
+    assert "- Kael: " in text and "(provisional: " in text
+    summary = render_gm_summary(result)
+    assert summary.startswith(f"Turn {result.turn}: 4 action(s)")
+    assert "Pending hits: " in summary
+
+
+def test_refused_orders_in_turn_results() -> None:
+    from fappo_bot.rules.orders import Action, ActionKind, Order
+
+    state = state_of()
+    bad = Order(actor="Kael", actions=(Action(kind=ActionKind.DEFEND, ap=9),))
+    result = resolve_turn(state, [bad])
+    assert "Kael's orders were refused" in render_turn(result)
+    assert "Refused: Kael (ap-over-budget)" in render_gm_summary(result)
+
+
+def test_problem_list_counts_lines_not_problems() -> None:
+    post = parse("2 AP attack Gobbo with Spoon")
+    assert len(post.problems) == 2
+    assert render_problems(post.problems).startswith("I couldn't use 1 line of this post")
