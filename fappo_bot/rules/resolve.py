@@ -24,7 +24,7 @@ from fappo_bot.rules.actions import (
 from fappo_bot.rules.apply import apply_changes
 from fappo_bot.rules.casting import cast_result
 from fappo_bot.rules.changes import Changes
-from fappo_bot.rules.character import Character, StatusKind
+from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.finalize import finalize, reductions_of
@@ -201,6 +201,7 @@ def _attack_results(
         group = sorted(grouped.pop((actor, index), []), key=lambda r: r.strike.sub)
         out.append(cast_result(turn, actor, index, stage, group, changes))
     for (actor, index), group in grouped.items():
+        _spend_ammo(turn, actor, group[0].strike.weapon, changes)
         group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
         first = group[0]
         strike = first.strike
@@ -220,6 +221,14 @@ def _attack_results(
             shield=first.shield, pledged=first.pledged, notes=notes, **common,
         ))
     return out
+
+
+def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> None:
+    """A fired plaser loses its setting in ammo (F19 Amb-4); a grenade is used up (F19)."""
+    if weapon.ammo_cost and turn.chars[actor].ammo is not None:
+        changes.ammo[actor] = changes.ammo.get(actor, 0) + weapon.ammo_cost
+    if weapon.single_use:
+        changes.lose_weapon.setdefault(actor, []).append(weapon.name)
 
 
 def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
