@@ -62,8 +62,14 @@ def _filtered(result: TurnResult, keep: Iterable[ActionResult]) -> TurnResult:
 class ResolutionService(UseCases):
     """The GM's /resolve and /undo."""
 
-    async def resolve(self, game_id: str, actor: str) -> ResolutionView:
-        """Resolve the current turn (F7) and publish its results through the outbox."""
+    async def resolve(
+        self, game_id: str, actor: str, number: int | None = None
+    ) -> ResolutionView:
+        """Resolve the current turn (F7) and publish its results through the outbox.
+
+        With `number`, only that turn: a repeated /resolve for a turn that is already resolved
+        is refused instead of resolving the next one.
+        """
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -74,6 +80,9 @@ class ResolutionService(UseCases):
                 raise Conflict(f"Turn {turn.number} is already resolved.")
             if turn.status is TurnStatus.VOID:
                 raise Conflict(f"Turn {turn.number} was voided by an undo.")
+            if number is not None and number != turn.number:
+                raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
+                               f"{turn.status.value}.")
             records = list(await uow.characters.list(game.id))
             state = build_state(game, turn, records)
             in_force = await orders_in_force(uow, turn)

@@ -1,0 +1,215 @@
+"""GM review (R1), resolve (F7) through the outbox, provisional hits and Reduce (F13), undo."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.records import TurnStatus
+from tests.service.conftest import ALICE, BOB, GM
+from tests.service.helpers import actions, snapshot
+
+KAEL = "2 AP attack Goblins with Broadsword, +1 (high ground)\n1 AP defend"
+MIRA = "2 AP Stealth: slip past the guard\nIf the guard wakes: 1 AP attack him with Dagger"
+NPCS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP attack Kael"
+
+
+async def post(services, game, user, key, text):
+    reply = await services.turns.post(game, user, channel_key="c1", message_key=key, text=text)
+    assert reply.ok, reply.reply
+    return reply
+
+
+async def by_field(services, game):
+    review = await services.review.review(game, GM)
+    return review, {(i.actor, i.field): i for i in review.items}
+
+
+async def test_r1_resolve_refuses_until_every_required_gm_input_is_given(
+    services, table, uow_factory
+):
+    """R1: "Every GM input is a value the engine must receive from the GM and must never guess"."""
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL)
+    await post(services, game, BOB, "m2", MIRA)
+    review, items = await by_field(services, game)
+    assert {k for k, i in items.items() if i.required} == {
+        ("Kael", "claim"), ("Mira", "difficulty"), ("Mira", "triggered")}
+    assert not items[("Kael", "flat_footed")].required
+    assert not review.complete
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput) as caught:
+        await services.resolution.resolve(game, GM)
+    text = str(caught.value)
+    assert "difficulty" in text and "high ground" in text and "the guard wakes" in text
+    with pytest.raises(Forbidden):
+        await services.review.review(game, ALICE)
+    bad = {items[("Mira", "difficulty")].key: "hard", items[("Kael", "claim")].key: "perhaps",
+           "no-such-key": 1}
+    with pytest.raises(InvalidInput) as caught:
+        await services.review.answer(game, GM, bad)
+    assert "whole number" in str(caught.value) and "no-such-key" in str(caught.value)
+    assert await snapshot(uow_factory) == before
+
+    review = await services.review.answer(game, GM, {
+        items[("Mira", "difficulty")].key: "4",
+        items[("Kael", "claim")].key: "accept",
+        items[("Mira", "triggered")].key: "yes",
+    })
+    # "attack him": the condition came true, so the GM names the target (F9)
+    missing = {(i.actor, i.field) for i in review.missing}
+    assert missing == {("Mira", "target")}
+    target = next(i for i in review.items if i.field == "target")
+    review = await services.review.answer(game, GM, {target.key: "skarg"})
+    assert review.complete
+    await post(services, game, GM, "g1", NPCS)
+    result = await services.resolution.resolve(game, GM)
+    kael_attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
+    assert kael_attack.total is not None
+    mira = [a for a in result.result.actions if a.actor == "Mira"]
+    assert mira[0].difficulty == 4
+    assert any(a.target == "Skarg" for a in mira)
+
+
+async def test_f7_resolve_stores_the_new_state_opens_the_next_turn_and_queues_results(
+    services, table, uow_factory
+):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", "2 AP attack Goblins with Broadsword\n1 AP defend")
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", NPCS)
+    view = await services.resolution.resolve(game, GM)
+    assert view.turn == 1 and view.next_turn == 2
+    assert "Turn 1 results" in view.text
+    async with uow_factory() as uow:
+        turns = list(await uow.turns.list(game))
+        goblins = await uow.characters.by_name(game, "Goblins")
+        kael = await uow.characters.by_name(game, "Kael")
+        outbox = list(await uow.outbox.for_game(game))
+    assert [(t.number, t.status) for t in turns] == [(1, TurnStatus.RESOLVED),
+                                                      (2, TurnStatus.OPEN)]
+    assert goblins.state == next(c for c in view.result.state.characters if c.name == "Goblins")
+    assert goblins.state.count < 8
+    assert kael.state.health == next(c for c in view.result.state.characters
+                                     if c.name == "Kael").health
+    # F13: the hits of turn 1 are reducible in turn 2
+    assert turns[1].pending == view.result.state.pending
+    kinds = [m.kind for m in outbox]
+    assert "results" in kinds and "revealed" in kinds and "sealed" in kinds
+    assert kinds.index("results") < kinds.index("turn_opened") or "turn_opened" in kinds
+    assert "turn.resolve" in await actions(uow_factory, game)
+
+
+async def test_the_npc_commitment_verifies_after_resolution(services, table):
+    game = table["game"]
+    await post(services, game, GM, "g1", NPCS)
+    seal = await services.turns.seal(game, GM)
+    with pytest.raises(NotFound, match="not been resolved"):
+        await services.turns.reveal(game, 1)
+    await services.resolution.resolve(game, GM)
+    reveal = await services.turns.reveal(game, 1)
+    assert reveal.verified and reveal.commitment == seal.commitment
+    assert '"actor":"Skarg"' in reveal.canonical
+
+
+async def test_two_resolves_at_once_give_one_resolution(services, table, uow_factory):
+    game = table["game"]
+    outcomes = await asyncio.gather(services.resolution.resolve(game, GM, 1),
+                                    services.resolution.resolve(game, GM, 1),
+                                    return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["Conflict", "ResolutionView"]
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict, match="Turn 1 is already resolved"):
+        await services.resolution.resolve(game, GM, 1)
+    assert await snapshot(uow_factory) == before
+    assert [r is not None for r in before[game]["resolutions"]] == [True, False]
+
+
+async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(services, table):
+    """F13: "the defender declares the use of SPs to reduce damage in the same post as
+    declaring his next action" [F:L231]."""
+    game = table["game"]
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
+    first = await services.resolution.resolve(game, GM)
+    hits = [h for h in first.result.hits if h.target == "Kael"]
+    assert hits, first.text
+    status = await services.turns.status(game)
+    assert status.pending_hits == first.result.state.pending
+    reply = await post(services, game, ALICE, "m2",
+                       "Reduce: 1 SP Nimble on Skarg's hit (it glanced off my armor)\n1 AP defend")
+    assert reply.orders[0].reduce[0].sp == {"Nimble": 1}
+    second = await services.resolution.resolve(game, GM)
+    kael = next(c for c in second.result.state.characters if c.name == "Kael")
+    assert kael.traits[next(t for t in kael.traits if t.value == "Nimble")] == 4
+
+
+async def test_undo_restores_the_state_exactly_and_is_audited(services, table, uow_factory):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", "2 AP attack Goblins with Broadsword\n1 AP defend")
+    await post(services, game, GM, "g1", NPCS)
+    await services.calltime.close(game, GM)
+    before = await snapshot(uow_factory)
+    with pytest.raises(NotFound, match="no resolution"):
+        await services.resolution.undo(game, GM)
+    await services.resolution.resolve(game, GM)
+    await post(services, game, BOB, "m3", "3 AP defend")  # a turn-2 post, kept stored
+    with pytest.raises(Forbidden):
+        await services.resolution.undo(game, ALICE)
+    summary = await services.resolution.undo(game, GM)
+    assert summary.number == 1 and summary.status is TurnStatus.CLOSED
+    after = await snapshot(uow_factory)
+    strip = lambda records: [r.model_copy(update={"version": 0}) for r in records]  # noqa: E731
+    assert strip(after[game]["characters"]) == strip(before[game]["characters"])
+    turns = after[game]["turns"]
+    assert [(t.number, t.status) for t in turns] == [(1, TurnStatus.CLOSED), (2, TurnStatus.VOID)]
+    assert any(p.message_key == "m3" for p, _ in after[game]["posts"])
+    assert (await actions(uow_factory, game))[-1] == "turn.undo"
+    with pytest.raises(NotFound):
+        await services.resolution.undo(game, GM)
+    again = await services.resolution.resolve(game, GM)  # resolves again, under number 2 again
+    assert again.next_turn == 2
+
+
+async def test_f30_missed_turns_are_counted_and_the_gm_is_told(services, table, uow_factory):
+    """F30: "missed[c] += 1 per turn without a post; reset on any post"."""
+    game = table["game"]
+    await services.games.configure(game, GM, rules={"inactive_threshold": 2})
+    await services.turns.pass_turn(game, BOB)
+    await services.resolution.resolve(game, GM)
+    kael = await services.characters.show(game, "Kael")
+    assert kael.missed_turns == 1 and (await services.characters.show(game, "Mira")).missed_turns == 0
+    with pytest.raises(Conflict, match="missed 1 turn"):
+        await services.characters.mark_inactive(game, GM, "Kael")
+    view = await services.resolution.resolve(game, GM)
+    assert view.inactive_candidates == ("Kael",)
+    inactive = await services.characters.mark_inactive(game, GM, "Kael")
+    assert inactive.status.value == "inactive"
+    status = await services.turns.status(game)
+    assert status.missing == ("Mira",)
+    assert any(c.name == "Kael" and c.state == "inactive" for c in status.characters)
+    async with uow_factory() as uow:
+        assert "inactive" in [m.kind for m in await uow.outbox.for_game(game)]
+    await post(services, game, BOB, "m9", "3 AP defend")
+    await services.resolution.resolve(game, GM)
+    assert (await services.characters.show(game, "Mira")).missed_turns == 0
+
+
+async def test_secret_results_go_to_the_parties_only(services, table, uow_factory):
+    """F29: secret PvP results "to the interested parties"."""
+    game = table["game"]
+    reply = await services.turns.post(game, BOB, channel_key="dm-bob", message_key="d1",
+                                      text="2 AP attack Kael with Dagger\n1 AP defend",
+                                      secret=True)
+    assert reply.ok, reply.reply
+    await post(services, game, ALICE, "m1", "3 AP defend")
+    await services.resolution.resolve(game, GM)
+    async with uow_factory() as uow:
+        outbox = list(await uow.outbox.for_game(game))
+    public = next(m for m in outbox if m.kind == "results")
+    private = {m.dest_key: m for m in outbox if m.kind == "results_private"}
+    assert "Mira attack" not in public.content
+    assert set(private) == {ALICE, BOB}
+    assert "Mira attack" in private[ALICE].content
