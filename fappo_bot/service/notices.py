@@ -1,14 +1,20 @@
 """Short table notices queued in the outbox (turn opened, reminders, call time, seals, undo).
 
 Game text (post replies, turn results) comes from `fappo_bot.posting.render`; these are the few
-one-line announcements of the turn cycle. Names are written as given; the adapters escape
-mentions when they deliver (nothing a user writes may ping anyone).
+one-line announcements of the turn cycle. Every name a user wrote goes through
+`render.safe`/`render.no_mentions`, so nothing in a notice can ping anyone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+
+from fappo_bot.posting.render import safe
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(safe(n) for n in names)
 
 
 def _when(at: datetime | None) -> str:
@@ -25,13 +31,13 @@ def turn_opened(number: int, deadline: datetime | None, pending_hits: int) -> st
 
 
 def reminder(number: int, deadline: datetime | None, missing: Sequence[str]) -> str:
-    who = ", ".join(missing) if missing else "nobody"
+    who = _names(missing) if missing else "nobody"
     return f"Reminder: turn {number} closes at {_when(deadline)}. Still to post: {who}."
 
 
 def time_called(number: int, missing: Sequence[str]) -> str:
     absent = (
-        f" No orders from {', '.join(missing)}: no action this turn (F30)." if missing else ""
+        f" No orders from {_names(missing)}: no action this turn (F30)." if missing else ""
     )
     return f"Time is called on turn {number}; the GM reviews and resolves it.{absent}"
 
@@ -55,12 +61,12 @@ def revealed(number: int, digest: str, salt: str, canonical: str) -> str:
 
 
 def undone(number: int, actor: str) -> str:
-    return f"The GM ({actor}) rolled back the resolution of turn {number}; it will be resolved again."
+    return f"The GM ({safe(actor)}) rolled back the resolution of turn {number}; it will be resolved again."
 
 
 def inactive(names: Sequence[str], threshold: int) -> str:
     return (
-        f"{', '.join(names)} missed {threshold} or more turns in a row (F30). The GM may mark "
+        f"{_names(names)} missed {threshold} or more turns in a row (F30). The GM may mark "
         "them inactive, run them as NPCs or pass them to another player."
     )
 
@@ -70,5 +76,5 @@ def scene_ended(points: str) -> str:
 
 
 def adventure_ended(awards: Sequence[str]) -> str:
-    listed = "; ".join(awards) if awards else "no awards"
+    listed = "; ".join(safe(a) for a in awards) if awards else "no awards"
     return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."

@@ -72,10 +72,15 @@ async def orders_in_force(uow: UnitOfWork, turn: Turn) -> dict[str, InForce]:
 
 
 def canonical_orders(orders: Iterable[Order]) -> str:
-    """The canonical text of a set of orders (sorted by actor; stable JSON)."""
+    """The canonical text of a set of orders (sorted by actor; stable JSON).
+
+    `@` and `<` (only ever inside JSON strings) are written as `\\u0040` and `\\u003c`: the text
+    is published as it is hashed, and so can never hold a mention.
+    """
     ordered = sorted(orders, key=lambda o: o.actor.casefold())
     data = [o.model_dump(mode="json", by_alias=True) for o in ordered]
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("@", "\\u0040").replace("<", "\\u003c")
 
 
 def commitment(salt: str, canonical: str) -> str:

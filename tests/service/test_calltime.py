@@ -1,0 +1,113 @@
+"""Call time (F30): deadlines, reminders before them, extend, pause, and the scheduler's query.
+
+F30: "The GM can call time on players after giving them a reasonable amount of time to post"
+[F:L481]; F30 Amb-2: "the bot only reminds"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from fappo_bot.service import Conflict, Forbidden, InvalidInput
+from fappo_bot.service.records import TurnStatus
+from tests.service.conftest import ALICE, BOB, GM
+from tests.service.helpers import snapshot
+
+
+async def outbox_kinds(uow_factory, game):
+    async with uow_factory() as uow:
+        return [(m.kind, m.dest_key) for m in await uow.outbox.for_game(game)]
+
+
+async def test_reminders_then_call_time_at_the_deadline(services, table, clock, uow_factory):
+    game = table["game"]
+    turn = await services.calltime.set_deadline(game, GM, after=timedelta(hours=24))
+    assert turn.deadline == clock.now() + timedelta(hours=24)
+    assert await services.calltime.due() == []
+    clock.advance(hours=12)  # the 12-hour reminder
+    due = await services.calltime.due()
+    assert [(a.kind, a.missing) for a in due] == [("reminder", ("Kael", "Mira"))]
+    fired = await services.calltime.fire_due()
+    assert [a.kind for a in fired] == ["reminder"]
+    assert await services.calltime.fire_due() == []  # sent once
+    await services.turns.pass_turn(game, BOB)
+    clock.advance(hours=11)  # the 1-hour reminder names only who is missing
+    fired = await services.calltime.fire_due()
+    assert [(a.kind, a.missing) for a in fired] == [("reminder", ("Kael",))]
+    clock.advance(hours=1)
+    fired = await services.calltime.fire_due()
+    assert [a.kind for a in fired] == ["deadline"]
+    status = await services.turns.status(game)
+    assert status.turn.status is TurnStatus.CLOSED
+    kinds = await outbox_kinds(uow_factory, game)
+    assert kinds.count(("reminder", "c1")) == 2
+    assert ("time_called", "c1") in kinds and ("time_called", GM) in kinds
+    with pytest.raises(Conflict):
+        await services.turns.post(game, ALICE, channel_key="c1", message_key="late",
+                                  text="3 AP defend")
+
+
+async def test_a_deadline_set_late_skips_reminders_already_past(services, table, clock):
+    game = table["game"]
+    await services.calltime.set_deadline(game, GM, after=timedelta(minutes=90))
+    clock.advance(minutes=29)
+    assert await services.calltime.due() == []
+    clock.advance(minutes=1)  # 1 hour before: the only reminder still ahead
+    assert [a.kind for a in await services.calltime.fire_due()] == ["reminder"]
+    clock.advance(hours=1)
+    assert [a.kind for a in await services.calltime.fire_due()] == ["deadline"]
+
+
+async def test_extend_pause_resume(services, table, clock):
+    game = table["game"]
+    first = await services.calltime.set_deadline(game, GM, after=timedelta(hours=2))
+    extended = await services.calltime.extend(game, GM, timedelta(hours=3))
+    assert extended.deadline == first.deadline + timedelta(hours=3)
+    clock.advance(hours=1)
+    paused = await services.calltime.pause(game, GM)
+    assert paused.paused and paused.deadline is None
+    clock.advance(days=3)
+    assert await services.calltime.fire_due() == []
+    resumed = await services.calltime.resume(game, GM)
+    assert resumed.deadline == clock.now() + timedelta(hours=4)
+    with pytest.raises(Conflict, match="not paused"):
+        await services.calltime.resume(game, GM)
+
+
+async def test_bad_clock_commands_change_nothing(services, table, clock, uow_factory):
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput, match="future"):
+        await services.calltime.set_deadline(game, GM, at=clock.now() - timedelta(minutes=1))
+    with pytest.raises(InvalidInput):
+        await services.calltime.extend(game, GM, timedelta(0))
+    with pytest.raises(Forbidden):
+        await services.calltime.set_deadline(game, ALICE, after=timedelta(hours=1))
+    with pytest.raises(Forbidden):
+        await services.calltime.close(game, ALICE)
+    with pytest.raises(Conflict, match="not closed"):
+        await services.calltime.reopen(game, GM)
+    assert await snapshot(uow_factory) == before
+
+
+async def test_close_and_reopen(services, table):
+    game = table["game"]
+    closed = await services.calltime.close(game, GM)
+    assert closed.status is TurnStatus.CLOSED
+    with pytest.raises(Conflict, match="not open"):
+        await services.calltime.close(game, GM)
+    reopened = await services.calltime.reopen(game, GM)
+    assert reopened.status is TurnStatus.OPEN
+    reply = await services.turns.post(game, ALICE, channel_key="c1", message_key="m1",
+                                      text="3 AP defend")
+    assert reply.ok
+
+
+async def test_new_turns_get_the_games_default_call_time(services, table, clock):
+    game = table["game"]
+    await services.games.configure(game, GM, settings={"calltime": "PT48H"})
+    view = await services.resolution.resolve(game, GM)
+    status = await services.turns.status(game)
+    assert view.next_turn == 2
+    assert status.turn.deadline == clock.now() + timedelta(hours=48)
