@@ -19,6 +19,8 @@ from fappo_bot.rules.results import ActionResult
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.validate_actions import EMBEDDED, embedded_status, move_ranges
 
+#: F9: "be watchful" adds its AP to spotting and Searching checks the GM calls
+SPOTTING_SKILLS = frozenset({"searching"})
 FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
@@ -68,6 +70,8 @@ def resolve_skill(
     target = turn.find(action.target)
     total = (effective_skill(actor, skill, opponent=target) + max(0, action.ap or 0)
              + action.modifier)
+    if fold(skill) in SPOTTING_SKILLS:
+        total += turn.watch_ap(actor.name)
     down = 0
     frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
     if frozen:

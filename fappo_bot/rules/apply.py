@@ -69,6 +69,8 @@ def _pay(turn: Turn, c: Character) -> Character:
 
 
 def _statuses(c: Character, changes: Changes) -> Character:
+    if c.name not in changes.drop_status and c.name not in changes.add_status:
+        return c
     kept = list(c.statuses)
     for kind, item in changes.drop_status.get(c.name, []):
         kept = [
@@ -90,6 +92,10 @@ def _statuses(c: Character, changes: Changes) -> Character:
 
 def _equipment(c: Character, changes: Changes) -> Character:
     name = c.name
+    if not any(name in table for table in (changes.lose_weapon, changes.gain_weapon,
+                                           changes.wielding, changes.positions, changes.ammo,
+                                           changes.corrode)):
+        return c
     weapons = list(c.weapons)
     for lost in changes.lose_weapon.get(name, []):
         for i, w in enumerate(weapons):
@@ -115,6 +121,9 @@ def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
     levels = changes.levels_on.get(c.name, 0)
+    quiet = not (c.shock or c.settled_health is not None or c.settled_pips is not None)
+    if levels <= 0 and quiet and c.name not in changes.heal and c.name not in changes.vaporize:
+        return c
     before = c.pips if uses_pips(c, config) else current_index(c, config)
     update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
     if levels > 0 and not c.is_fodder:
@@ -139,15 +148,23 @@ def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
 def _healed(turn: Turn, c: Character, levels: int) -> Character:
     """A healing spell moves the character up `levels` at once (F14 Amb-9); pips clear fully."""
     if uses_pips(c, turn.config):
-        return c.model_copy(update={"pips": 0, "health": 0})
+        return c.model_copy(update={"pips": 0, "health": 0,
+                                    "settled_pips": 0 if c.settled_pips is not None else None})
     index = max(0, current_index(c, turn.config) - levels)
-    return c.model_copy(update={"health": index})
+    update: dict[str, object] = {"health": index}
+    if c.settled_health is not None:
+        # the provisional hits of this turn stay on top of the healed level (F13)
+        update["settled_health"] = max(0, c.settled_health - levels)
+    return c.model_copy(update=update)
 
 
 def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     """Knockout countdowns, the Dying deadline, steadying, Bleeding and the GM's events (F7
     step 7, F15, F18.2, F19 Amb-6)."""
     snap = turn.chars[name]
+    if (not c.statuses and not c.steadied_turns and name not in changes.aiming
+            and not is_dying(snap, turn.config) and name not in changes.bound):
+        return c
     statuses: list[Status] = []
     for s in c.statuses:
         if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:

@@ -38,7 +38,6 @@ from fappo_bot.rules.fodder import (
     swarm_damage,
     swarm_defense,
 )
-from fappo_bot.rules.health import is_dead, is_unconscious
 from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
 from fappo_bot.rules.names import attack_weapon, fold, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, Order
@@ -199,7 +198,7 @@ def _void_reason(turn: Turn, attacker: Character, order: Order, action: Action) 
 def _targets(turn: Turn, action: Action) -> list[Character]:
     names = list(action.targets) if action.targets else [action.target]
     found = [turn.find(n) for n in names if n is not None]
-    return [c for c in found if c is not None and not is_dead(c, turn.config)]
+    return [c for c in found if c is not None and not turn.dead(c.name)]
 
 
 def _impact_distance(
@@ -298,13 +297,13 @@ def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResu
         return _sheath(strike, difficulty, outcome, attacker)
     if strike.fixed_tn is not None:
         defense, shield = strike.fixed_tn, False
-    elif action.flat_footed or is_unconscious(defender, config):
+    elif action.flat_footed or turn.unconscious(defender.name):
         defense, shield = 1, False
     else:
         ap, modifier = turn.defend_ap(defender.name, attacker.name)
         defense = combat_defense(
             defender, strike.skill, config, attacker=attacker, defend_ap=ap, shield=shield,
-            modifier=modifier,
+            modifier=modifier, base=turn.base_defense(defender.name, strike.skill, attacker.name),
         )
         if forms_swarm(defender) and swarming(turn, defender.name):
             defense = swarm_defense(defense)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import PledgeLine
+from fappo_bot.rules.defense import PledgeLine, combat_base_defense
+from fappo_bot.rules.health import is_dead, is_unconscious
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
@@ -28,9 +29,39 @@ class Turn:
     chars: dict[str, Character]
     orders: dict[str, Order]
     _roster: Roster = field(default_factory=lambda: Roster(()))
+    _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
+    _base: dict[tuple[str, str | None, str], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._roster = Roster(self.chars.values())
+
+    def _flag(self, name: str) -> tuple[bool, bool]:
+        found = self._flags.get(name)
+        if found is None:
+            c = self.chars[name]
+            found = (is_dead(c, self.config), is_unconscious(c, self.config))
+            self._flags[name] = found
+        return found
+
+    def dead(self, name: str) -> bool:
+        """Dead (or vaporized) at the snapshot (cached for the turn)."""
+        return self._flag(name)[0]
+
+    def unconscious(self, name: str) -> bool:
+        """Unable to react at the snapshot: defense 1 (F6 Amb-6; cached for the turn)."""
+        return self._flag(name)[1]
+
+    def base_defense(self, defender: str, skill: str | None, attacker: str) -> int:
+        """max(highest attack skill - 1, fallback) against one attacker (F5), cached: it depends
+        on the attacker only through the prone penalty (F18.9)."""
+        prone = self.chars[attacker].has_status(StatusKind.PRONE)
+        key = (defender, skill, "prone" if prone else "standing")
+        found = self._base.get(key)
+        if found is None:
+            found = combat_base_defense(self.chars[defender], skill, self.config,
+                                        attacker=self.chars[attacker])
+            self._base[key] = found
+        return found
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""

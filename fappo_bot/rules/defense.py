@@ -125,10 +125,16 @@ def combat_defense(
     defend_ap: int = 0,
     shield: bool = False,
     modifier: int = 0,
+    base: int | None = None,
 ) -> int:
-    """The final combat defense total, floor 1, before any range penalty (F5 Rule, Amb-4)."""
+    """The final combat defense total, floor 1, before any range penalty (F5 Rule, Amb-4).
+
+    `base` may carry an already computed `combat_base_defense`.
+    """
+    if base is None:
+        base = combat_base_defense(defender, attacking_skill, config, attacker=attacker)
     total = (
-        combat_base_defense(defender, attacking_skill, config, attacker=attacker)
+        base
         + defend_ap
         + armor_rating(defender)
         + (SHIELD_BONUS if shield else 0)

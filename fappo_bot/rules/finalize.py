@@ -72,7 +72,9 @@ def finalize(
     starts when the final level is Dying and the character was not Dying before (F15 Amb-6).
     """
     if not hits:
-        base = character.model_copy(update={"settled_health": None, "settled_pips": None})
+        base = character
+        if character.settled_health is not None or character.settled_pips is not None:
+            base = character.model_copy(update={"settled_health": None, "settled_pips": None})
         return Finalized(base, base.shock, False)
     start = settled(character)
     before = _position(start, config)

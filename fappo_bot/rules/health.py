@@ -67,7 +67,10 @@ def current_index(character: Character, config: RulesConfig) -> int:
 
 def base_level_name(character: Character, config: RulesConfig) -> str:
     """The bare name of the character's level ("Battered", never "Battered 2")."""
-    return track(character)[current_index(character, config)]
+    names = TRACKS[character.track_kind]
+    if config.pips_enabled and uses_pips(character, config):
+        return names[index_from_pips(character.pips)]
+    return names[min(max(0, character.health), len(names) - 1)]
 
 
 def level_name(character: Character, config: RulesConfig) -> str:

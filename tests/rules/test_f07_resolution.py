@@ -8,6 +8,7 @@ from engine_helpers import act, char, codes, health, order, run, state, who
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fappo_bot.rules.character import StatusKind
 from fappo_bot.rules.health import ap_next, dead_index, level_name
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.rules.results import GMInputs
@@ -81,7 +82,7 @@ def test_f15_highborn_two_sp_route():
     result = run(state(kael, knight),
                  order("Knight", {"kind": "tend", "ap": 1, "target": "Kael",
                                   "sp": {"Highborn": 2}}))
-    assert who(result, "Kael").has_status(who(result, "Kael").statuses[0].kind)
+    assert who(result, "Kael").has_status(StatusKind.STABILIZED)
     assert who(result, "Knight").pool("Highborn") == 1
 
 
