@@ -16,7 +16,7 @@ from fappo_bot.rules import magic
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.data import RangeClass, Trait
+from fappo_bot.rules.data import RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import effective_skill
 from fappo_bot.rules.fodder import SINGLE
 from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
@@ -50,7 +50,9 @@ def _spell_of(caster: Character, action: Action) -> tuple[Spell | None, magic.Sp
     """(learned spell, profile, learned?) of a cast: inline effects are General Magic."""
     if action.effects:
         name = action.spell or "spell"
-        return Spell(name=name, effects=action.effects), magic.spell_profile(action.effects), False
+        special = special_by_name(action.special) if action.special else None
+        spell = Spell(name=name, effects=action.effects, special=special)
+        return spell, magic.spell_profile(action.effects), False
     found = match_name(action.spell or "", [s.name for s in caster.spells])
     spell = next(s for s in caster.spells if s.name == found.name)
     return spell, magic.profile_of(spell), True

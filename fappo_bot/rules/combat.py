@@ -141,6 +141,8 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order) -> bool:
     held = attacker.weapon()
     if held is not None and fold(held.name) == fold(weapon.name):
         return True
+    if held is not None and held.ammo_cost and weapon.ammo_cost:
+        return True  # the same plaser at another setting (F19 Amb-4: free)
     return _readies(order, weapon)
 
 

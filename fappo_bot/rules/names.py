@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fappo_bot.rules.character import FLOATING, Character, Weapon, fist
-from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name
+from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name, weapon_by_name
 from fappo_bot.rules.orders import PendingHit
 
 
@@ -92,9 +92,22 @@ def match_weapon(character: Character, query: str) -> tuple[Match, Weapon | None
     wanted = aliases.get(fold(query), query)
     found = match_name(wanted, [w.name for w in weapons])
     if not found.ok:
+        setting = _plaser_setting(character, query)
+        if setting is not None:
+            return Match(query, setting.name), setting
         return Match(query, None, found.candidates), None
     weapon = next(w for w in weapons if w.name == found.name)
     return found, weapon
+
+
+def _plaser_setting(character: Character, query: str) -> Weapon | None:
+    """A plaser's other setting: chosen per shot, free (F19 Amb-4), if a plaser is carried."""
+    row = weapon_by_name(query)
+    if row is None or not row.ammo_cost:
+        return None
+    if not any(w.ammo_cost for w in character.weapons):
+        return None
+    return Weapon.from_table(row)
 
 
 def attack_weapon(character: Character, weapon: str | None) -> tuple[Match | None, Weapon | None]:

@@ -90,10 +90,12 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
                 kind=StatusKind.DISEASED, source=attacker.name, note=action.part,
             ))
         elif special is Special.DISMEMBERMENT:
+            tier = dismember_tier(em, turn)
             changes.status(victim.name, Status(
-                kind=StatusKind.DISMEMBERED, item=action.part, source=attacker.name,
-                note=dismember_tier(em, turn),
+                kind=StatusKind.DISMEMBERED, item=action.part, source=attacker.name, note=tier,
             ))
+            if tier != "minor" and _weapon_part(action.part):
+                _disarm(victim, _held_item(victim, None), changes, attacker.name)
         elif special is Special.DISARM:
             _disarm(victim, _held_item(victim, action.item), changes, attacker.name)
         elif special is Special.GRASP:
@@ -107,6 +109,13 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
         elif special is Special.VAPORIZE:
             changes.vaporize.add(victim.name)
         changes.event("special", victim.name, special.value)
+
+
+def _weapon_part(part: str | None) -> bool:
+    """The GM's part is the weapon hand or arm ("sword arm", "weapon hand"): losing it disarms
+    (F18.8 moderate and major tiers)."""
+    text = fold(part or "")
+    return any(word in text for word in ("weapon", "sword", "shield"))
 
 
 def _poison(profile: str | None, source: str) -> Status:

@@ -227,13 +227,14 @@ def test_f18_8_dismemberment_tiers():
     """F18.8: em 3 minor, 4-5 moderate, >= 6 major (config)."""
     lightsaber = char("Jedi", traits={"Uncanny": 3}, skills={"Swordfighting": 5},
                       weapons=["Lightsword"])
-    vic = char("Vic")
+    vic = char("Vic", weapons=["Broadsword"])
     result = run(state(lightsaber, vic), order("Jedi", {"kind": "attack", "ap": 2,
                                                         "target": "Vic",
                                                         "special": "Dismemberment",
                                                         "part": "sword arm"}))
-    [status] = who(result, "Vic").statuses
+    status, dropped = who(result, "Vic").statuses
     assert (status.kind.value, status.item, status.note) == ("dismembered", "sword arm", "major")
+    assert (dropped.kind.value, dropped.item) == ("disarmed", "Broadsword")
     assert act(result, "Jedi").damage == 5
 
 

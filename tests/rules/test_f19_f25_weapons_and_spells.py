@@ -111,6 +111,9 @@ def test_f19_plaser_spends_its_setting_in_ammo():
     vic = char("Vic")
     result = run(state(gunner, vic), order("Gun", {"kind": "attack", "ap": 1, "target": "Vic"}))
     assert who(result, "Gun").ammo == 7
+    switched = run(state(gunner, vic), order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
+                                                     "weapon": "Plaser 4"}))
+    assert switched.errors == () and who(switched, "Gun").ammo == 6
 
 
 def test_f25_two_stage_cast_then_attack():
@@ -132,6 +135,8 @@ def test_f25_two_stage_cast_then_attack():
     assert (by_name["Orc"].difficulty, by_name["Orc"].level, by_name["Orc"].damage) == (
         5, SuccessLevel.SOLID, 4)
     assert by_name["Goblin"].level is SuccessLevel.GREAT and by_name["Goblin"].damage == 4
+    assert by_name["Goblin"].specials == ("Fire",)
+    assert [s.kind.value for s in who(result, "Goblin").statuses] == ["burning"]
     assert who(result, "Zara").pool("Uncanny") == 2
 
 
