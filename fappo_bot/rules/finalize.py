@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from fappo_bot.rules.character import Character
+from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.health import apply_damage, current_index, is_dying, uses_pips
+from fappo_bot.rules.data import PIP_THRESHOLDS
+from fappo_bot.rules.health import (
+    apply_damage,
+    current_index,
+    index_of_level,
+    is_dying,
+    uses_pips,
+)
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Order, PendingHit
 
@@ -95,3 +102,24 @@ def finalize(
 def _position(character: Character, config: RulesConfig) -> int:
     """Track position for "moved down": pips where the pips option applies (F10 Amb-5)."""
     return character.pips if uses_pips(character, config) else current_index(character, config)
+
+
+def bleed_out(character: Character, config: RulesConfig) -> Character:
+    """After the combat ended, a bleeding wound keeps its victim at Incapacitated at best (F18.2):
+    when step 2 settles hits of the last resolution from above that level, the drop is applied
+    again, remembering the settled level for binding."""
+    bleeding = next((s for s in character.statuses if s.kind is StatusKind.BLEEDING), None)
+    if bleeding is None or bleeding.restore_to is None:
+        return character
+    incap = index_of_level(character.track_kind, "Incapacitated")
+    index = current_index(character, config)
+    if incap is None or index >= incap:
+        return character
+    statuses = tuple(
+        s.model_copy(update={"restore_to": index}) if s is bleeding else s
+        for s in character.statuses
+    )
+    update: dict[str, object] = {"health": incap, "statuses": statuses}
+    if uses_pips(character, config):
+        update["pips"] = PIP_THRESHOLDS[incap]
+    return character.model_copy(update=update)

@@ -27,7 +27,7 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.finalize import finalize, reductions_of
+from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
@@ -64,6 +64,8 @@ def resolve_turn(
         done = finalize(character, roster.hits(character.name),
                         reductions_of(valid.get(character.name)), state.config)
         snap[character.name] = done.character
+        if not state.in_combat and roster.hits(character.name):
+            snap[character.name] = bleed_out(done.character, state.config)
     finalized = state.model_copy(update={
         "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
     })

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from fappo_bot.rules.character import Character
+from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, reductions_of
 from fappo_bot.rules.health import ap_budget, can_act, is_unconscious, wound_penalty
@@ -53,7 +53,7 @@ def validate_order(
         errors.extend(_check_budget(state, current, order, checks))
         errors.extend(_check_concentration(actor.name, order))
     errors.extend(_check_guards(roster, actor, order))
-    errors.extend(_check_sp(actor, order))
+    errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors
 
 
@@ -192,7 +192,7 @@ def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[Or
             )
 
 
-def _check_sp(actor: Character, order: Order) -> Iterator[OrderError]:
+def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[OrderError]:
     """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13)."""
     left: dict[str, int] = {}
     reported: set[str] = set()
@@ -203,6 +203,13 @@ def _check_sp(actor: Character, order: Order) -> Iterator[OrderError]:
                 message=f"'{label}' is not a Trait (nor 'floating').",
                 words=label, expected="a Trait name or 'floating'",
                 hint="SP come from a Trait you own, or from your floating SP.",
+            )
+            continue
+        if where is Where.REDUCE and key == FLOATING and not floating_ok:
+            yield OrderError(
+                actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
+                message="This game does not allow floating SP to reduce damage.",
+                words=label, expected="SP from a Trait", hint="Reduce with Trait SP (F13).",
             )
             continue
         left.setdefault(key, actor.pool(key))

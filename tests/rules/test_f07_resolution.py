@@ -173,3 +173,32 @@ def test_resolution_is_deterministic_and_keeps_values_in_bounds(scene):
         assert ap_next(c, cfg) >= 0
         assert 0 <= c.health <= dead_index(c)
         assert level_name(c, cfg)
+
+
+def test_f18_2_bleeding_drop_survives_finalising_last_hits():
+    """F18.2: the drop to Incapacitated at the end of combat holds when the last resolution's
+    provisional hits are settled in the next turn (they were shown on top of the drop)."""
+    kael = char("Kael", traits={"Nimble": 3})
+    bandit = char("Bandit", skills={"Knife Fighting": 5}, weapons=["Dagger"])
+    last = run(state(kael, bandit),
+               order("Bandit", {"kind": "attack", "ap": 3, "target": "Kael",
+                                "special": "Bleeding"}),
+               gm=GMInputs(end_combat=True))
+    assert health(last, "Kael") == "Incapacitated"
+    after = run(last.state, order("Kael", reduce=[{"hit": last.hits[0].id,
+                                                   "sp": {"Nimble": 2}}]))
+    assert health(after, "Kael") == "Incapacitated"
+    bleeding = next(s for s in who(after, "Kael").statuses if s.restore_to is not None)
+    assert bleeding.restore_to == 0
+
+
+def test_r2_floating_sp_for_reduction_flag():
+    """R2 `floating_sp_for_reduction` (F13 Amb-1): off, floating SP cannot reduce damage."""
+    from fappo_bot.rules.config import RulesConfig
+
+    kael = char("Kael", floating=2)
+    hit = PendingHit(id="h1", target="Kael", levels=2)
+    o = order("Kael", reduce=[{"hit": "h1", "sp": {"floating": 2}}])
+    assert codes(run(state(kael, pending=(hit,)), o)) == set()
+    strict = RulesConfig(floating_sp_for_reduction=False)
+    assert codes(run(state(kael, pending=(hit,), config=strict), o)) == {"sp-insufficient"}
