@@ -75,6 +75,9 @@ def skill_names(character: Character) -> list[str]:
 
 def match_skill(character: Character, query: str) -> Match:
     """Match a skill name for `character` (rulebook skills first, then its custom skills)."""
+    known = SKILLS_BY_KEY.get(fold(query))
+    if known is not None:
+        return Match(query, known.name)
     return match_name(query, skill_names(character))
 
 
@@ -87,9 +90,13 @@ def carried_weapons(character: Character) -> tuple[Weapon, ...]:
 
 def match_weapon(character: Character, query: str) -> tuple[Match, Weapon | None]:
     """Match one of the character's weapons (the Fist included)."""
+    key = fold(query)
+    for weapon in character.weapons:
+        if fold(weapon.name) == key:
+            return Match(query, weapon.name), weapon
     weapons = carried_weapons(character)
     aliases = {"fists": "Fist", "unarmed": "Fist"}
-    wanted = aliases.get(fold(query), query)
+    wanted = aliases.get(key, query)
     found = match_name(wanted, [w.name for w in weapons])
     if not found.ok:
         setting = _plaser_setting(character, query)
