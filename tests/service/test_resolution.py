@@ -213,3 +213,27 @@ async def test_secret_results_go_to_the_parties_only(services, table, uow_factor
     assert "Mira attack" not in public.content
     assert set(private) == {ALICE, BOB}
     assert "Mira attack" in private[ALICE].content
+
+
+async def test_turn_wide_gm_inputs_reach_the_resolver(services, table, uow_factory):
+    """F7 Amb-7: "Bleeding triggers when the GM ends combat (a GM input event end_combat)"."""
+    game = table["game"]
+    seen = []
+    from fappo_bot.service import Services
+    from fappo_bot.service.base import rules_resolver
+
+    def spy(state, orders, gm):
+        seen.append(gm)
+        return rules_resolver(state, orders, gm)
+
+    spying = Services(uow_factory, clock=services.deps.clock, resolve=spy)
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput, match="Nobody here is called Zed"):
+        await spying.review.set_inputs(game, GM, extinguished=["Zed"])
+    assert await snapshot(uow_factory) == before
+    inputs = await spying.review.set_inputs(game, GM, end_combat=True, freed=["kael"],
+                                            end_positions={"skarg": 2})
+    assert inputs.end_combat and inputs.freed == ("Kael",) and inputs.end_positions == {
+        "Skarg": 2}
+    await spying.resolution.resolve(game, GM)
+    assert seen[0].end_combat and seen[0].end_positions == {"Skarg": 2}
