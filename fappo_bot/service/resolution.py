@@ -108,18 +108,20 @@ class ResolutionService(UseCases):
             turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                            "version": turn.version + 1})
             await uow.turns.update(turn)
+            resolution_id = self.deps.ids()
+            # the results go out before the next turn's announcement
+            text, queued = await self._publish(uow, game, turn, records, in_force, result,
+                                               resolution_id, inactive)
             next_turn: Turn | None = None
             if game.settings.auto_open_next:
                 next_turn = await open_turn(uow, self, game, turn.number + 1, result.state.pending)
             resolution = Resolution(
-                id=self.deps.ids(), game_id=game.id, turn_id=turn.id, turn_number=turn.number,
+                id=resolution_id, game_id=game.id, turn_id=turn.id, turn_number=turn.number,
                 orders=tuple(orders), gm_inputs=gm_inputs, result=result, state_before=state,
                 state_after=result.state, characters_before=tuple(records),
                 next_turn_id=next_turn.id if next_turn else None, created_at=now,
             )
             await uow.resolutions.add(resolution)
-            text, queued = await self._publish(uow, game, turn, records, in_force, result,
-                                               resolution, inactive)
             await audit(uow, self.deps, game.id, actor, "turn.resolve", turn=turn.number,
                         resolution=resolution.id, orders=len(orders),
                         errors=len(result.errors))
@@ -221,7 +223,7 @@ class ResolutionService(UseCases):
         records: list[CharacterRecord],
         in_force: dict[str, InForce],
         result: TurnResult,
-        resolution: Resolution,
+        resolution_id: str,
         inactive: list[str],
     ) -> tuple[str, int]:
         """Results to the channel and, for secret orders, to the parties (F29); the NPC reveal;
@@ -232,7 +234,7 @@ class ResolutionService(UseCases):
         hidden = secret if parties_only else set()
         public = _filtered(result, (a for a in result.actions if a.actor.casefold() not in hidden))
         text = self.deps.text.results(public)
-        await queue(uow, self.deps, game, "results", text, f"results:{resolution.id}")
+        await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
         count += 1
         if hidden:
             runners: dict[str, set[str]] = {}
@@ -247,18 +249,18 @@ class ResolutionService(UseCases):
                     audience = sorted(names)
                     await queue(uow, self.deps, game, "results_private",
                                 self.deps.text.results(_filtered(result, private), audience),
-                                f"results:{resolution.id}:{user}", dm_to=user)
+                                f"results:{resolution_id}:{user}", dm_to=user)
                     count += 1
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             await queue(uow, self.deps, game, "revealed",
                         notices.revealed(turn.number, turn.npc_commitment, turn.npc_salt,
                                          turn.npc_canonical),
-                        f"revealed:{resolution.id}")
+                        f"revealed:{resolution_id}")
             count += 1
         if inactive:
             for gm in await gm_ids(uow, game):
                 await queue(uow, self.deps, game, "inactive",
                             notices.inactive(inactive, game.rules.inactive_threshold),
-                            f"inactive:{resolution.id}:{gm}", dm_to=gm)
+                            f"inactive:{resolution_id}:{gm}", dm_to=gm)
                 count += 1
         return text, count
