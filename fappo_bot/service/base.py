@@ -3,8 +3,10 @@ the outbox. Every helper raises a `ServiceError` before anything is written."""
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -12,7 +14,7 @@ from typing import Any
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
-from fappo_bot.service.errors import Conflict, Forbidden, NotFound
+from fappo_bot.service.errors import Conflict, Forbidden, NotFound, StaleVersion
 from fappo_bot.service.ports import UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -53,11 +55,37 @@ class Deps:
     resolve: Resolver = rules_resolver
 
 
+STALE_RETRIES = 3
+"""How often a use case is run again when an optimistic version check lost a race."""
+
+
+def _retrying(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(method)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(STALE_RETRIES):
+            try:
+                return await method(*args, **kwargs)
+            except StaleVersion:
+                # each use case is one transaction, rolled back whole: running it again is safe
+                if attempt == STALE_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    return run
+
+
 class UseCases:
-    """Base of the use-case groups: holds the dependencies."""
+    """Base of the use-case groups: holds the dependencies. Every public use case of a subclass
+    runs again (up to `STALE_RETRIES` times) when it loses an optimistic version race."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, value in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.iscoroutinefunction(value):
+                setattr(cls, name, _retrying(value))
 
     def uow(self) -> UnitOfWork:
         return self.deps.uow_factory()
