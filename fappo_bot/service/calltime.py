@@ -23,7 +23,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, Turn, TurnStatus
 from fappo_bot.service.timing import arm, reminder_times
-from fappo_bot.service.turns import turn_status
+from fappo_bot.service.turnflow import turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
 
 

@@ -43,7 +43,7 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.review import apply_answers, review_items
 from fappo_bot.service.scene import InForce, build_state, in_scene, orders_in_force, player_run
-from fappo_bot.service.turns import open_turn, seal_turn
+from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import ResolutionView, TurnSummary
 
 

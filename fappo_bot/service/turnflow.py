@@ -1,0 +1,100 @@
+"""Steps of the turn cycle shared by several use cases: open a turn, refuse posts to a turn that
+is not open, seal the NPC orders (SHA-256 commitment), and who is in (F7, F29, F30)."""
+
+from __future__ import annotations
+
+from fappo_bot.rules.orders import PendingHit
+from fappo_bot.service import notices
+from fappo_bot.service.base import UseCases, queue
+from fappo_bot.service.errors import Conflict
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import CharacterStatus, Game, Turn, TurnStatus
+from fappo_bot.service.scene import (
+    InForce,
+    canonical_orders,
+    commitment,
+    everyone_in,
+    gm_run,
+    orders_in_force,
+    player_run,
+)
+from fappo_bot.service.timing import arm
+from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSummary
+
+
+def refuse_unless_open(turn: Turn) -> None:
+    """Posts and edits need an open turn; the message says what to do instead."""
+    if turn.status is TurnStatus.OPEN:
+        return
+    if turn.status is TurnStatus.CLOSED:
+        raise Conflict(
+            f"Time has been called on turn {turn.number} and the GM is resolving it, so nothing "
+            f"of this post was recorded. Post it again when turn {turn.number + 1} opens."
+        )
+    raise Conflict(f"Turn {turn.number} is over and no turn is open; nothing was recorded.")
+
+
+async def open_turn(
+    uow: UnitOfWork, cases: UseCases, game: Game, number: int,
+    pending: tuple[PendingHit, ...] = ()
+) -> Turn:
+    """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it."""
+    now = cases.now()
+    deadline = now + game.settings.calltime if game.settings.calltime else None
+    turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
+                    deadline=deadline, pending=pending), game, now)
+    await uow.turns.add(turn)
+    await queue(uow, cases.deps, game, "turn_opened",
+                notices.turn_opened(number, deadline, len(pending)), f"turn-opened:{turn.id}")
+    return turn
+
+
+async def seal_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -> tuple[Turn, int]:
+    """Commit to the NPC orders in force (SHA-256 of salt + canonical orders) and publish."""
+    records = list(await uow.characters.list(game.id))
+    gm_names = {r.name.casefold() for r in gm_run(records)}
+    in_force = await orders_in_force(uow, turn)
+    npc_orders = [f.order for key, f in in_force.items() if key in gm_names]
+    canonical = canonical_orders(npc_orders)
+    salt = cases.deps.salts()
+    digest = commitment(salt, canonical)
+    turn = turn.model_copy(update={
+        "npc_commitment": digest, "npc_salt": salt, "npc_canonical": canonical,
+        "npc_sealed_at": cases.now(), "version": turn.version + 1,
+    })
+    await uow.turns.update(turn)
+    await queue(uow, cases.deps, game, "sealed", notices.sealed(turn.number, digest),
+                f"sealed:{turn.id}:{digest}")
+    return turn, len(npc_orders)
+
+
+async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView:
+    records = list(await uow.characters.list(game.id))
+    in_force = await orders_in_force(uow, turn)
+    rows: list[CharacterTurnState] = []
+    posted: list[str] = []
+    passed: list[str] = []
+    missing: list[str] = []
+    for record in player_run(records):
+        found: InForce | None = in_force.get(record.name.casefold())
+        if found is None:
+            state = "missing"
+            missing.append(record.name)
+        elif found.passed:
+            state = "passed"
+            passed.append(record.name)
+        else:
+            state = "posted"
+            posted.append(record.name)
+        rows.append(CharacterTurnState(name=record.name, runner=record.runner(), state=state,
+                                       secret=bool(found and found.post.secret)))
+    for record in records:
+        if record.status is CharacterStatus.INACTIVE:
+            rows.append(CharacterTurnState(name=record.name, runner=record.runner(),
+                                           state="inactive"))
+    return TurnStatusView(
+        game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
+        posted=tuple(posted), passed=tuple(passed), missing=tuple(missing),
+        npc_sealed=turn.npc_commitment is not None,
+        everyone_in=everyone_in(turn, records, in_force), pending_hits=turn.pending,
+    )
