@@ -237,3 +237,27 @@ async def test_turn_wide_gm_inputs_reach_the_resolver(services, table, uow_facto
         "Skarg": 2}
     await spying.resolution.resolve(game, GM)
     assert seen[0].end_combat and seen[0].end_positions == {"Skarg": 2}
+
+
+async def test_a_post_racing_a_resolve_is_either_resolved_or_refused_never_lost(
+    services, table, uow_factory
+):
+    game = table["game"]
+    posted, resolved = await asyncio.gather(
+        services.turns.post(game, ALICE, channel_key="c1", message_key="race",
+                            text="3 AP defend"),
+        services.resolution.resolve(game, GM, 1),
+        return_exceptions=True,
+    )
+    assert not isinstance(resolved, BaseException), resolved
+    if isinstance(posted, BaseException):
+        assert isinstance(posted, Conflict) and "Post it again" in str(posted)
+        assert all(o.actor != "Kael" for o in (await _resolution(uow_factory, game)).orders)
+    else:
+        assert posted.ok
+        assert any(o.actor == "Kael" for o in (await _resolution(uow_factory, game)).orders)
+
+
+async def _resolution(uow_factory, game):
+    async with uow_factory() as uow:
+        return await uow.resolutions.latest(game)
