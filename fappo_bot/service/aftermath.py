@@ -14,7 +14,7 @@ from fappo_bot.rules.advancement import (
     record_adventure,
     spend_cc,
 )
-from fappo_bot.rules.character import Character
+from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
 from fappo_bot.rules.results import RulesError
 from fappo_bot.service import notices
@@ -50,6 +50,37 @@ def _rules_error(name: str, exc: RulesError) -> InvalidInput:
 class AftermathService(UseCases):
     """Scene and adventure ends, and the tournament ledger."""
 
+    async def declare_rest(
+        self, game_id: str, actor: str, name: str, allocation: Mapping[str, int]
+    ) -> dict[str, int]:
+        """F27 Amb-2: a player declares where their character's restored SP go at the next
+        scene end (pool name -> points; a Trait or `floating`)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            record = await load_character(uow, game, name)
+            require_not_retired(record)
+            if record.runner() != actor:
+                await require_gm(uow, game, actor)
+            pools = {t.value.casefold(): t.value for t in record.state.traits}
+            pools[FLOATING] = FLOATING
+            problems = [f'{record.name} has no SP pool "{pool}".'
+                        for pool in allocation if pool.strip().casefold() not in pools]
+            problems += [f"{pool}: points are a whole number of 0 or more."
+                         for pool, points in allocation.items() if points < 0]
+            if problems:
+                raise InvalidInput("Nothing was declared:", tuple(problems))
+            declared = {pools[p.strip().casefold()]: n for p, n in allocation.items() if n}
+            table = dict(game.settings.rest_declarations)
+            table[record.name] = declared
+            game = game.model_copy(update={
+                "settings": game.settings.model_copy(update={"rest_declarations": table}),
+                "version": game.version + 1})
+            await uow.games.update(game)
+            await audit(uow, self.deps, game.id, actor, "rest.declare", name=record.name,
+                        allocation=declared)
+            await uow.commit()
+            return declared
+
     async def end_scene(
         self,
         game_id: str,
@@ -57,8 +88,9 @@ class AftermathService(UseCases):
         gap: SceneGap,
         allocations: Mapping[str, Mapping[str, int]] | None = None,
     ) -> list[CharacterView]:
-        """A GM ends the scene (F27): every character in it regains SP by the gap; players'
-        allocations by character name, the engine's default for the others (F27 Amb-2)."""
+        """A GM ends the scene (F27): every character in it regains SP by the gap, as its
+        player declared (`declare_rest`) or as `allocations` (by character name) say, else by
+        the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
@@ -72,7 +104,8 @@ class AftermathService(UseCases):
             states: list[tuple[CharacterRecord, Character]] = []
             for record in records:
                 wanted = next((v for k, v in allocations.items()
-                               if k.casefold() == record.name.casefold()), None)
+                               if k.casefold() == record.name.casefold()),
+                              game.settings.rest_declarations.get(record.name))
                 try:
                     states.append((record, restore_sp(record.state, gap, wanted, game.rules)))
                 except RulesError as exc:
@@ -82,7 +115,8 @@ class AftermathService(UseCases):
             for record, state in states:
                 changed.append(await self._save(uow, record, state))
             game = game.model_copy(update={
-                "settings": game.settings.model_copy(update={"scene": game.settings.scene + 1}),
+                "settings": game.settings.model_copy(update={"scene": game.settings.scene + 1,
+                                                             "rest_declarations": {}}),
                 "version": game.version + 1})
             await uow.games.update(game)
             label = "all" if points is None else f"{points} each"

@@ -62,6 +62,9 @@ class GameSettings(BaseModel):
     adventure: int = 1
     #: open the next turn as soon as a turn is resolved
     auto_open_next: bool = True
+    #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
+    #: name (cleared when the scene ends)
+    rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
 class Game(BaseModel):

@@ -116,3 +116,26 @@ async def test_f28_tournament_points_follow_the_player_into_new_games(services):
     plain = await services.games.create(channel_key="t3", name="Casual", creator=GM)
     await services.games.add_member(plain.id, GM, ALICE, Role.PLAYER)
     assert not (await services.characters.create(plain.id, ALICE, richer)).ok
+
+
+async def test_f27_amb2_a_players_declaration_is_used_at_the_scene_end(
+    services, table, uow_factory
+):
+    """F27 Amb-2: "the player's declaration; if none arrives by the GM's deadline, the engine
+    allocates"."""
+    game = table["game"]
+    await spend(uow_factory, game, "Kael", traits={Trait.NIMBLE: 1, Trait.TIRELESS: 0},
+                floating=0)
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput, match='no SP pool "Brawny"'):
+        await services.aftermath.declare_rest(game, ALICE, "Kael", {"Brawny": 1})
+    with pytest.raises(Forbidden):
+        await services.aftermath.declare_rest(game, BOB, "Kael", {"Tireless": 2})
+    assert await snapshot(uow_factory) == before
+    assert await services.aftermath.declare_rest(game, ALICE, "Kael",
+                                                 {"tireless": 2, "floating": 0}) == {
+        "Tireless": 2}
+    views = await services.aftermath.end_scene(game, GM, SceneGap.SAME_DAY)
+    kael = next(v for v in views if v.name == "Kael")
+    assert kael.state.traits == {Trait.NIMBLE: 1, Trait.TIRELESS: 2}
+    assert (await services.games.show(game)).settings.rest_declarations == {}
