@@ -7,8 +7,10 @@ written as plain loops over characters (and `str` methods, which are linear).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 #: characters that only format (bold, italics, underline, strike-through, spoilers, code)
 _FORMAT_CHARS = frozenset("*~`")
@@ -16,12 +18,16 @@ _BULLETS = ("- ", "* ", "• ", "+ ", "‣ ", "◦ ")
 _QUOTES = (">>> ", ">>>", "> ", ">")
 _HEADINGS = ("### ", "## ", "# ", "-# ")
 _DASHES = frozenset("-–—")
+_MARK_CHARS = ("*", "~", "`", "|", "_", "\\")
+_PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
 
 
 def strip_prefixes(line: str) -> str:
     """Remove leading bullets, numbered-list markers, block quotes and headings (any order)."""
     text = line.strip()
+    if text[:1] not in _PREFIX_STARTS:
+        return text
     changed = True
     while changed and text:
         changed = False
@@ -32,7 +38,7 @@ def strip_prefixes(line: str) -> str:
                 break
         else:
             digits = 0
-            while digits < len(text) and digits < 3 and text[digits].isdigit():
+            while digits < len(text) and digits < 3 and text[digits].isdecimal():
                 digits += 1
             if (
                 0 < digits < len(text) - 1
@@ -54,6 +60,8 @@ def strip_markup(text: str) -> str:
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
+    if not any(mark in text for mark in _MARK_CHARS):
+        return " ".join(text.split())
     out: list[str] = []
     n = len(text)
     i = 0
@@ -118,24 +126,31 @@ def brackets(line: str) -> list[Bracket]:
     """The top-level `[...]` groups of a line, in order; unbalanced brackets are prose.
 
     A masked link `[text](url)` is not a statement. Nested brackets stay inside their group.
+    Escaped brackets (`\\[`) are text. Each `find` starts after the last one: linear.
     """
     found: list[Bracket] = []
-    depth = 0
-    start = -1
     n = len(line)
-    for i, ch in enumerate(line):
-        if ch == "\\":
+    i = line.find("[")
+    while 0 <= i < n:
+        if i > 0 and line[i - 1] == "\\":
+            i = line.find("[", i + 1)
             continue
-        if ch == "[" and (i == 0 or line[i - 1] != "\\"):
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "]" and depth > 0 and line[i - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                if not (i + 1 < n and line[i + 1] == "("):
-                    found.append(Bracket(line[start + 1: i], start, i + 1))
-                start = -1
+        depth, j = 1, i + 1
+        opening, closing = line.find("[", j), line.find("]", j)
+        while depth and closing >= 0:
+            if 0 <= opening < closing:
+                depth += 1
+                opening = line.find("[", opening + 1)
+            else:
+                depth -= 1
+                j = closing + 1
+                if depth:
+                    closing = line.find("]", j)
+        if depth:
+            return found  # unbalanced to the end: prose
+        if not (j < n and line[j] == "("):
+            found.append(Bracket(line[i + 1: j - 1], i, j))
+        i = line.find("[", j)
     return found
 
 
@@ -151,22 +166,24 @@ class TokKind(StrEnum):
     PAREN = "paren"
 
 
-@dataclass(frozen=True, slots=True)
-class Tok:
-    """One token: its kind, its text (a word case-folded in `key`), and its span in the text."""
+class Tok(NamedTuple):
+    """One token: its kind, its text, its span in the text, and `key`, the case-folded text
+    (words compare by it). A named tuple: tokens are many and small."""
 
     kind: TokKind
     text: str
     start: int
     end: int
+    key: str = ""
 
-    @property
-    def key(self) -> str:
-        """The case-folded text (words compare by it)."""
-        return self.text.casefold()
+
+def _tok(kind: TokKind, text: str, start: int, end: int) -> Tok:
+    return Tok(kind, text, start, end, text.casefold())
 
 
 _SEPARATORS = frozenset(",;|")
+#: longer numbers are no AP, SP or Range count anyone means (and stay cheap to convert)
+_MAX_DIGITS = 6
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "a": 1, "an": 1,
@@ -179,103 +196,103 @@ def number_of(tok: Tok | None, words: bool = True) -> int | None:
     if tok is None:
         return None
     if tok.kind is TokKind.NUM:
-        return int(tok.text) if len(tok.text) <= 6 else None
+        return int(tok.text) if len(tok.text) <= _MAX_DIGITS else None
     if words and tok.kind is TokKind.WORD:
         return _NUMBER_WORDS.get(tok.key)
     return None
 
 
-def tokenize(text: str) -> list[Tok]:
-    """The tokens of one statement, in one pass.
+_TOKEN = re.compile(
+    r"""(?P<signed>(?<![^\s,;|(:])[+-]\d{1,6}(?!\d))
+    |(?P<word>(?:[^\W_]|['’])(?:[^\W_]|['’]|[-_.](?=[^\W_]))*)
+    |(?P<at>->|[→@⇒➔])
+    |(?P<sep>[,;|+])
+    |(?P<colon>:)
+    |(?P<dash>[-–—])
+    |(?P<paren>\()""",
+    re.VERBOSE,
+)
+_SIMPLE = {"sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH,
+           "signed": TokKind.SIGNED}
 
-    Words keep letters, digits, apostrophes and inner hyphens; `+3`/`-2` directly before a digit
-    is a signed number; `,` `;` `|` and a lone `+` separate clauses; `(...)` is one token (to the
-    end of the text when unbalanced); `->`, `→` and `@` are the word `at`; other symbols are
-    skipped.
+
+def tokenize(text: str) -> list[Tok]:
+    """The tokens of one statement, in one left-to-right pass (each regex step consumes what it
+    matches; no alternative can backtrack into another, so the scan is linear).
+
+    Words keep letters, digits, apostrophes and inner hyphens; `+3`/`-2` at the start, after a
+    blank or a separator, is a signed number (up to 6 digits); `,` `;` `|` and a lone `+` separate
+    clauses; `(...)` is one token (to the end of the text when unbalanced); `->`, `→` and `@` are
+    the word `at`; blanks and other symbols (".", "!", quotes, emoji) are skipped.
     """
     toks: list[Tok] = []
-    n = len(text)
-    i = 0
-    while i < n:
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-            continue
-        if ch in "+-" and i + 1 < n and text[i + 1].isdigit() and _sign_allowed(toks, text, i):
-            j = i + 1
-            while j < n and text[j].isdigit():
-                j += 1
-            toks.append(Tok(TokKind.SIGNED, text[i:j], i, j))
-            i = j
-            continue
-        if ch == "-" and i + 1 < n and text[i + 1] == ">":
-            toks.append(Tok(TokKind.WORD, "at", i, i + 2))
-            i += 2
-            continue
-        if ch in "→@⇒➔":
-            toks.append(Tok(TokKind.WORD, "at", i, i + 1))
-            i += 1
-            continue
-        if ch in _SEPARATORS or ch == "+":
-            toks.append(Tok(TokKind.SEP, ch, i, i + 1))
-            i += 1
-            continue
-        if ch == ":":
-            toks.append(Tok(TokKind.COLON, ch, i, i + 1))
-            i += 1
-            continue
-        if ch in _DASHES:
-            toks.append(Tok(TokKind.DASH, ch, i, i + 1))
-            i += 1
-            continue
-        if ch == "(":
-            j, depth = i + 1, 1
-            while j < n and depth:
-                if text[j] == "(":
-                    depth += 1
-                elif text[j] == ")":
-                    depth -= 1
-                j += 1
-            inner_end = j - 1 if depth == 0 else n
-            toks.append(Tok(TokKind.PAREN, text[i + 1: inner_end], i, j if depth == 0 else n))
-            i = j if depth == 0 else n
-            continue
-        if ch.isalnum() or ch in "'’":
-            j = i
-            while j < n and (
-                text[j].isalnum()
-                or text[j] in "'’"
-                or (text[j] in "-_." and j + 1 < n and text[j + 1].isalnum() and j > i)
-            ):
-                j += 1
-            _word(toks, text[i:j].translate(_APOSTROPHES), i)
-            i = j
-            continue
-        i += 1  # other symbols (".", "!", quotes, emoji) carry no mechanics
+    pos, n = 0, len(text)
+    while pos < n:
+        for found in _TOKEN.finditer(text, pos):
+            kind = found.lastgroup
+            if kind == "word":
+                word = found.group()
+                if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
+                    _word(toks, word, found.start())
+                else:  # the common case, inline
+                    toks.append(Tok(TokKind.WORD, word, found.start(), found.end(),
+                                    word.casefold()))
+            elif kind == "paren":
+                pos = _paren(toks, text, found.start())
+                break  # resume after the parenthesis
+            elif kind == "at":
+                toks.append(Tok(TokKind.WORD, "at", found.start(), found.end(), "at"))
+            else:
+                token = found.group()
+                toks.append(Tok(_SIMPLE[kind or ""], token, found.start(), found.end(), token))
+        else:
+            break
     return toks
 
 
-def _sign_allowed(toks: list[Tok], text: str, i: int) -> bool:
-    """`+1`/`-2` is a signed number at the start, after a blank or after a separator."""
-    if not toks:
-        return True
-    return i == 0 or text[i - 1].isspace() or text[i - 1] in ",;|(:"
+def _paren(toks: list[Tok], text: str, i: int) -> int:
+    """`(...)` as one token, nested parentheses inside; unbalanced: to the end of the text.
+
+    Each `find` starts after the previous find of the same character, so the scan is linear.
+    """
+    depth = 1
+    opening = text.find("(", i + 1)
+    closing = text.find(")", i + 1)
+    while True:
+        if closing < 0:
+            toks.append(_tok(TokKind.PAREN, text[i + 1:], i, len(text)))
+            return len(text)
+        if 0 <= opening < closing:
+            depth += 1
+            opening = text.find("(", opening + 1)
+            continue
+        depth -= 1
+        if depth == 0:
+            toks.append(_tok(TokKind.PAREN, text[i + 1: closing], i, closing + 1))
+            return closing + 1
+        closing = text.find(")", closing + 1)
 
 
 def _word(toks: list[Tok], word: str, start: int) -> None:
     """Append a word; `2AP`/`1sp` split into a number and its unit; `5.` is the number 5."""
-    word = word.rstrip(".'")
-    if not word:
+    if "’" in word:
+        word = word.translate(_APOSTROPHES)
+    if word[-1] == "'":
+        word = word.rstrip("'")
+        if not word:
+            return
+    if not word[0].isdecimal():
+        toks.append(Tok(TokKind.WORD, word, start, start + len(word), word.casefold()))
         return
-    if word.isdigit():
-        toks.append(Tok(TokKind.NUM, word, start, start + len(word)))
+    if word.isdecimal():
+        toks.append(Tok(TokKind.NUM, word, start, start + len(word), word))
         return
     lowered = word.casefold()
     digits = 0
-    while digits < len(word) and word[digits].isdigit():
+    while digits < len(word) and word[digits].isdecimal():
         digits += 1
-    if digits and lowered[digits:] in _UNIT_SUFFIXES:
-        toks.append(Tok(TokKind.NUM, word[:digits], start, start + digits))
-        toks.append(Tok(TokKind.WORD, word[digits:], start + digits, start + len(word)))
+    if lowered[digits:] in _UNIT_SUFFIXES:
+        toks.append(_tok(TokKind.NUM, word[:digits], start, start + digits))
+        toks.append(_tok(TokKind.WORD, word[digits:], start + digits, start + len(word)))
         return
-    toks.append(Tok(TokKind.WORD, word, start, start + len(word)))
+    toks.append(Tok(TokKind.WORD, word, start, start + len(word), lowered))

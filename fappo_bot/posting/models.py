@@ -28,6 +28,8 @@ class PostContext:
     poster: str
     #: the characters the poster controls (their own, a retainer, a GM's NPCs)
     controls: tuple[str, ...] = ()
+    #: what each actor may name, built once per context (the state is immutable)
+    scenes: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def for_poster(cls, state: TurnState, poster: str) -> PostContext:

@@ -16,7 +16,7 @@ Every comparison is linear in the lengths compared.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
@@ -44,6 +44,13 @@ class Named:
     aliases: tuple[str, ...] = ()
     #: what it is, for messages ("weapon", "skill")
     kind: str = ""
+    #: the folded name and aliases (computed once)
+    key: str = field(default="", compare=False)
+    alias_keys: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", fold(self.name))
+        object.__setattr__(self, "alias_keys", tuple(fold(a) for a in self.aliases))
 
 
 class Tier(StrEnum):
@@ -116,7 +123,7 @@ def distance(a: str, b: str, cap: int = 8) -> int:
 def _distinct(things: Iterable[Named]) -> list[Named]:
     seen: dict[str, Named] = {}
     for thing in things:
-        seen.setdefault(fold(thing.name), thing)
+        seen.setdefault(thing.key, thing)
     return list(seen.values())
 
 
@@ -125,29 +132,20 @@ def resolve(query: str, things: Sequence[Named]) -> Resolution:
     key = fold(query)
     if not key or len(key) > 200:
         return Resolution(query, candidates=suggest(key, things))
-    tiers: tuple[tuple[Tier, list[Named]], ...] = (
-        (Tier.EXACT, [t for t in things if fold(t.name) == key]),
-        (Tier.ALIAS, [t for t in things if any(fold(a) == key for a in t.aliases)]),
-    )
-    for tier, hits in tiers:
-        decided = _decide(query, tier, hits)
-        if decided is not None:
-            return decided
-    prefixed = [
-        t for t in things
-        if fold(t.name).startswith(key) or any(fold(a).startswith(key) for a in t.aliases)
-    ]
-    decided = _decide(query, Tier.PREFIX, prefixed)
-    if decided is not None:
-        return decided
-    typos = [
-        t for t in things
-        if one_typo(key, fold(t.name)) or any(one_typo(key, fold(a)) for a in t.aliases)
-    ]
-    decided = _decide(query, Tier.TYPO, typos)
-    if decided is not None:
-        return decided
-    return Resolution(query, candidates=suggest(key, things))
+    decided = _decide(query, Tier.EXACT, [t for t in things if t.key == key])
+    if decided is None:
+        decided = _decide(query, Tier.ALIAS, [t for t in things if key in t.alias_keys])
+    if decided is None:
+        decided = _decide(query, Tier.PREFIX, [
+            t for t in things
+            if t.key.startswith(key) or any(a.startswith(key) for a in t.alias_keys)
+        ])
+    if decided is None:
+        decided = _decide(query, Tier.TYPO, [
+            t for t in things
+            if one_typo(key, t.key) or any(one_typo(key, a) for a in t.alias_keys)
+        ])
+    return decided if decided is not None else Resolution(query, candidates=suggest(key, things))
 
 
 def _decide(query: str, tier: Tier, hits: list[Named]) -> Resolution | None:
@@ -166,7 +164,7 @@ def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...
         return tuple(sorted((t.name for t in _distinct(things)), key=fold)[:limit])
     scored: list[tuple[int, str]] = []
     for thing in _distinct(things):
-        name = fold(thing.name)
+        name = thing.key
         score = min(distance(key, name), distance(key, name[: len(key)]) + 1)
         scored.append((score, thing.name))
     scored.sort(key=lambda pair: (pair[0], fold(pair[1])))

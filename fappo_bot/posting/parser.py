@@ -59,15 +59,15 @@ class _Reader:
     missing_reported: bool = False
     problems: list[Problem] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
-    scenes: dict[str, Scene] = field(default_factory=dict)
     controlled: tuple[Character, ...] = ()
 
     def scene(self) -> Scene:
         actor = self.current.actor if self.current is not None else self.default_actor()
         key = actor.name if actor is not None else ""
-        found = self.scenes.get(key)
-        if found is None:
-            found = self.scenes[key] = Scene.build(self.ctx.state, actor)
+        found = self.ctx.scenes.get(key)
+        if not isinstance(found, Scene) or found.state is not self.ctx.state:
+            found = Scene.build(self.ctx.state, actor)
+            self.ctx.scenes[key] = found
         return found
 
     def start_block(self, actor: Character) -> None:

@@ -8,7 +8,7 @@ F19); skills are the rulebook's and the actor's own; Traits answer to the seed's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from fappo_bot.posting.names import Named, fold
 from fappo_bot.rules.character import FLOATING, Character, StatusKind
@@ -19,7 +19,6 @@ from fappo_bot.rules.data import (
     ArmorType,
     Special,
     Trait,
-    weapon_by_name,
 )
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.rules.results import TurnState
@@ -36,10 +35,13 @@ _FIST = Named("Fist", ("Fists", "Unarmed", "fist"), "weapon")
 _EMBEDDED = frozenset({StatusKind.IMPALED, StatusKind.BARBED, StatusKind.TRANSFIXED})
 
 
+_TABLE_BY_KEY = {fold(w.name): w for w in WEAPONS}
+
+
 def _weapon_named(name: str) -> Named:
-    row = weapon_by_name(name)
-    aliases = row.aliases if row is not None and fold(row.name) == fold(name) else ()
-    return Named(name, aliases, "weapon")
+    """A weapon by its name, answering to the table's aliases when it is a table weapon."""
+    row = _TABLE_BY_KEY.get(fold(name))
+    return Named(name, row.aliases if row is not None else (), "weapon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,6 @@ class Scene:
     skills: tuple[Named, ...] = ()
     spells: tuple[Named, ...] = ()
     hits: tuple[tuple[Named, PendingHit], ...] = ()
-    embedded: tuple[Named, ...] = field(default=())
 
     @classmethod
     def build(cls, state: TurnState, actor: Character | None) -> Scene:
@@ -84,15 +85,6 @@ class Scene:
             for h in state.pending
             if fold(h.target) == fold(actor.name)
         )
-        embedded_names: dict[str, Named] = {}
-        for status in actor.statuses:
-            if status.kind in _EMBEDDED and status.item:
-                embedded_names[fold(status.item)] = _weapon_named(status.item)
-        for character in state.characters:
-            for weapon in character.weapons:
-                embedded_names.setdefault(fold(weapon.name), _weapon_named(weapon.name))
-        for row in TABLE_WEAPONS:
-            embedded_names.setdefault(fold(row.name), row)
         return cls(
             state,
             actor,
@@ -101,8 +93,22 @@ class Scene:
             (*TABLE_SKILLS, *custom),
             spells,
             hits,
-            tuple(embedded_names.values()),
         )
+
+    def loose_weapons(self) -> tuple[Named, ...]:
+        """Weapons that may be stuck in the actor or lie about: the ones in its impale-type
+        statuses, every weapon carried in the scene, and the weapon table (F18.12-14)."""
+        found: dict[str, Named] = {}
+        if self.actor is not None:
+            for status in self.actor.statuses:
+                if status.kind in _EMBEDDED and status.item:
+                    found[fold(status.item)] = _weapon_named(status.item)
+        for character in self.state.characters:
+            for weapon in character.weapons:
+                found.setdefault(fold(weapon.name), _weapon_named(weapon.name))
+        for row in TABLE_WEAPONS:
+            found.setdefault(row.key, row)
+        return tuple(found.values())
 
     def others(self) -> tuple[Named, ...]:
         """The characters present other than the actor."""

@@ -24,6 +24,7 @@ from fappo_bot.rules.spending import action_spends
 from fappo_bot.rules.validate import validate_order
 from fappo_bot.rules.validate_actions import action_ap
 
+_CANONICAL = frozenset({*(t.value for t in Trait), "floating"})
 _WHERE_KIND = {
     Where.ACTION: StatementKind.ACTION,
     Where.GUARD: StatementKind.GUARD,
@@ -46,6 +47,7 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
     problems: list[Problem] = []
     sp_lines = sp_overruns(actor, block)
     sp_done = False
+    where = _index(block)
     for error in errors:
         if error.code is ErrorCode.SP_INSUFFICIENT and sp_lines:
             if not sp_done:
@@ -57,7 +59,7 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
             if over.line not in faulty:  # fix that line first: its AP are not known yet
                 problems.append(over)
             continue
-        statement = _statement(block, error)
+        statement = _statement(where, error)
         line = statement.line if statement is not None else _first_line(block)
         if line in faulty and error.code is not ErrorCode.CANNOT_ACT:
             continue
@@ -76,13 +78,24 @@ def budget_of(state: TurnState, actor: Character, order: Order) -> int:
     return budget
 
 
-def _statement(block: ParsedBlock, error: OrderError) -> Statement | None:
+def _index(block: ParsedBlock) -> dict[tuple[StatementKind, int], Statement]:
+    """Each action, pledge, reduction and endure of the order -> the statement that made it."""
+    found: dict[tuple[StatementKind, int], Statement] = {}
+    for statement in block.statements:
+        if statement.kind is StatementKind.ENDURE:
+            found.setdefault((statement.kind, 0), statement)
+        elif statement.index is not None:
+            for i in range(statement.index, statement.index + statement.count):
+                found[(statement.kind, i)] = statement
+    return found
+
+
+def _statement(where: dict[tuple[StatementKind, int], Statement], error: OrderError
+               ) -> Statement | None:
     kind = _WHERE_KIND.get(error.where)
     if kind is None:
         return None
-    if kind is StatementKind.ENDURE:
-        return next((s for s in block.statements if s.kind is kind), None)
-    return block.statement_for(kind, error.index or 0)
+    return where.get((kind, 0 if kind is StatementKind.ENDURE else error.index or 0))
 
 
 def _first_line(block: ParsedBlock) -> int:
@@ -143,7 +156,9 @@ def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:
             out.extend(line.sp.items())
     elif statement.kind is StatementKind.ENDURE:
         out.append((Trait.TIRELESS.value, 1))
-    return [(pool_key(name) or name, amount) for name, amount in out if amount > 0]
+    # the parser writes canonical pool keys already; other spellings are made canonical
+    return [(name if name in _CANONICAL else pool_key(name) or name, amount)
+            for name, amount in out if amount > 0]
 
 
 def sp_overruns(actor: Character, block: ParsedBlock) -> list[Problem]:

@@ -161,12 +161,19 @@ def _options(cur: Cursor, scene: Scene, draft: Draft, slots: tuple[Slot, ...]) -
         cur.skip_separators()
         if cur.done:
             return
-        if any(slot(cur, scene, draft) for slot in (*slots, *_COMMON)):
+        if _any_slot(cur, scene, draft, slots) or _any_slot(cur, scene, draft, _COMMON):
             continue
         start, end = cur.skip_clause()
         cur.issue(ErrorCode.SYNTAX, f'I couldn\'t read "{cur.slice(start, end)}"', start, end,
                   expected=_expected(draft.kind),
                   hint="put SP clauses and modifiers after the action, separated by commas")
+
+
+def _any_slot(cur: Cursor, scene: Scene, draft: Draft, slots: tuple[Slot, ...]) -> bool:
+    for slot in slots:
+        if slot(cur, scene, draft):
+            return True
+    return False
 
 
 def _expected(kind: ActionKind) -> str:
@@ -322,7 +329,7 @@ def _head_pickup(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
     if not words:
         cur.issue(ErrorCode.SYNTAX, "pick up what?", verb.start, verb.end, expected="pick up ITEM")
         return
-    found = resolve(words_text(words), scene.embedded)
+    found = resolve(words_text(words), scene.loose_weapons())
     draft.fields["item"] = found.name if found.ok else words_text(words)
 
 
@@ -333,7 +340,7 @@ def _head_stand(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
 def _head_remove(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
     words = phrase(cur)
     if words:
-        name = name_in(cur, words, scene.embedded, "weapon")
+        name = name_in(cur, words, scene.loose_weapons(), "weapon")
         if name is not None:
             draft.fields["item"] = name
 

@@ -58,8 +58,12 @@ class Cursor:
 
     def key(self, k: int = 0) -> str:
         """The case-folded word `k` ahead ("" when it is not a word)."""
-        tok = self.peek(k)
-        return tok.key if tok is not None and tok.kind is TokKind.WORD else ""
+        j = self.i + k
+        if 0 <= j < len(self.toks):
+            tok = self.toks[j]
+            if tok.kind is TokKind.WORD:
+                return tok.key
+        return ""
 
     @property
     def done(self) -> bool:

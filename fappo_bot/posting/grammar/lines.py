@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fappo_bot.posting.grammar.actions import (
+    VERBS,
     Draft,
     fixed_cost,
     free_action_start,
@@ -44,11 +45,16 @@ _KEYWORDS = {
     "guard": StatementKind.GUARD, "reduce": StatementKind.REDUCE,
     "endure": StatementKind.ENDURE, "intent": StatementKind.INTENT, "ooc": StatementKind.OOC,
 }
+#: keywords followed by free text (never orders)
+_TEXT_KEYWORDS = {k: v for k, v in _KEYWORDS.items()
+                  if v in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER)}
 _ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybody",
                         "any attack", "all attacks", "any attacker", "all attackers"})
 _EACH_WORDS = frozenset({"each", "every"})
 _HIT_STOPS = frozenset({"with", "using"})
 _LINE_DROP_MAX_TOKENS = 6
+#: how much of a statement the keyword check tokenizes
+_HEAD = 48
 
 
 @dataclass(slots=True)
@@ -64,9 +70,8 @@ class Read:
     sp_spans: list[tuple[int, int]] = field(default_factory=list)
 
 
-def keyword(text: str) -> StatementKind | None:
+def keyword(cur: Cursor) -> StatementKind | None:
     """The keyword a statement starts with, if any (`Guard:`, `OOC:`...)."""
-    cur = Cursor.of(text[:40])
     kind = _KEYWORDS.get(cur.key())
     if kind is None:
         return None
@@ -81,30 +86,57 @@ def keyword(text: str) -> StatementKind | None:
     return None
 
 
-def keyword_text(text: str) -> str:
-    """The text after a statement's keyword and its colon or dash, trimmed."""
-    cur = Cursor.of(text)
-    cur.i = 1
-    tok = cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
-    start = tok.end if tok is not None else (cur.toks[0].end if cur.toks else 0)
-    return text[start:].strip()
+_NUMBER_STARTS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight",
+                            "nine", "ten", "zero"})
+_LINE_STARTS = frozenset(_KEYWORDS) | _NUMBER_STARTS | {
+    "if", "move", "moves", "run", "runs", "walk", "sprint", "drop", "drops"}
+_BRACKET_STARTS = _LINE_STARTS | frozenset(words[0] for words, _ in VERBS)
+
+
+def first_word(text: str) -> str:
+    """The statement's first word, case-folded ("" when it starts with a digit or a symbol)."""
+    end = 0
+    while end < len(text) and end < 12 and text[end].isalpha():
+        end += 1
+    return text[:end].casefold()
+
+
+def could_be_statement(text: str, bracket: bool) -> bool:
+    """A cheap look at the first word: only these can start a mechanics statement (posting.md:
+    an AP count, a free action, a condition or a keyword; in brackets, any action verb too)."""
+    first = text[:1]
+    if first.isdecimal() or first == "(":
+        return True
+    return first_word(text) in (_BRACKET_STARTS if bracket else _LINE_STARTS)
 
 
 def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
     """Read one statement (a whole line, or the inside of `[...]`); None when it is prose."""
-    kind = keyword(text)
-    if kind is StatementKind.INTENT or kind is StatementKind.OOC:
-        return Read(kind, text=keyword_text(text))
-    if kind is StatementKind.CHARACTER:
-        return Read(kind, text=keyword_text(text))
-    cur = Cursor.of(text)
-    if kind is StatementKind.GUARD:
-        return _guard(cur, scene)
-    if kind is StatementKind.REDUCE:
-        return _reduce(cur, scene)
-    if kind is StatementKind.ENDURE:
-        return _endure(cur)
-    return _action_statement(cur, scene, bracket)
+    if not could_be_statement(text, bracket):
+        return None
+    word = first_word(text)
+    if word in _TEXT_KEYWORDS:
+        rest = text[len(word):].lstrip()
+        if rest[:1] in (":", "-", "–", "—"):
+            return Read(_TEXT_KEYWORDS[word], text=rest[1:].strip())
+    if word in _KEYWORDS:
+        head = Cursor.of(text[:_HEAD])  # the keyword is in the first few words
+        kind = keyword(head)
+        if kind in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER):
+            assert kind is not None
+            head.i = 1
+            mark = head.accept_kind(TokKind.COLON) or head.accept_kind(TokKind.DASH)
+            start = mark.end if mark is not None else head.toks[0].end
+            return Read(kind, text=text[start:].strip())
+        cur = head if len(text) <= _HEAD else Cursor.of(text)
+        if kind is StatementKind.GUARD:
+            return _guard(cur, scene)
+        if kind is StatementKind.REDUCE:
+            return _reduce(cur, scene)
+        if kind is StatementKind.ENDURE:
+            return _endure(cur)
+        return _action_statement(cur, scene, bracket)
+    return _action_statement(Cursor.of(text), scene, bracket)
 
 
 def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:

@@ -1,0 +1,88 @@
+"""Post-parser benchmark: a typical 8-line post parsed, validated and rendered (goal < 200 µs,
+i.e. 5,000 posts/s on one core) and a 10,000-line post (goal < 1 s).
+
+Run: .venv/bin/python benchmarks/bench_posting.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fappo_bot.adjudication.loader import character_from_case
+from fappo_bot.posting import PostContext, parse_post
+from fappo_bot.posting.render import render_reply
+from fappo_bot.rules.results import TurnState
+
+CHARACTERS = [
+    {"name": "Kael", "traits": {"Nimble": 3, "Tireless": 3, "Highborn": 3}, "floating": 1,
+     "skills": {"Swordfighting": 3, "Acrobatics": 2}, "weapons": ["Broadsword", "Long Bow"]},
+    {"name": "Mira", "traits": {"Clever": 3}, "skills": {"Pickpocket": 3}, "weapons": ["Dagger"]},
+    {"name": "Goblin 1", "traits": {"Brawny": 3}, "skills": {"Knife Fighting": 2},
+     "weapons": ["Dagger"]},
+    {"name": "Goblin 2", "traits": {"Brawny": 3}, "skills": {"Knife Fighting": 2},
+     "weapons": ["Dagger"]},
+    {"name": "Goblin Archer", "traits": {"Brawny": 3}, "skills": {"Archery": 2},
+     "weapons": ["Horse Bow"], "position": 3},
+]
+TYPICAL = """**Kael**
+Kael vaults the overturned cart and brings his broadsword down on the nearest goblin,
+keeping half an eye on the archer on the roof [1 AP defend against Goblin Archer].
+
+2 AP attack Goblin 1 with Broadsword, 1 SP Nimble, +1 (high ground)
+Guard: 1 SP Tireless against Goblin Archer
+Intent: keep them off Mira while she works the lock
+OOC: I'll be slow to post this weekend"""
+
+
+def timed(label: str, func: Callable[[], object], repeat: int, number: int) -> float:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            func()
+        runs.append((time.perf_counter() - start) / number)
+    best, median = min(runs), statistics.median(runs)
+    print(f"{label}: best {best * 1e6:,.1f} µs, median {median * 1e6:,.1f} µs per run "
+          f"({1 / median:,.0f}/s)")
+    return median
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = parser.parse_args()
+    state = TurnState(characters=tuple(character_from_case(c) for c in CHARACTERS))
+    ctx = PostContext.for_poster(state, "Kael")
+    assert len(TYPICAL.split("\n")) == 8
+    assert parse_post(TYPICAL, ctx).ok
+
+    def typical() -> str:
+        return render_reply(parse_post(TYPICAL, ctx), state)
+
+    def parse_only() -> object:
+        return parse_post(TYPICAL, ctx)
+
+    lines = TYPICAL.split("\n")[1:]
+    huge = "\n".join((lines * (10_000 // len(lines) + 1))[:10_000])
+
+    def huge_post() -> str:
+        return render_reply(parse_post(huge, ctx), state)
+
+    number = 200 if args.quick else 2000
+    typical_s = timed("typical 8-line post, parse+validate+render", typical, 5, number)
+    timed("typical 8-line post, parse+validate only", parse_only, 5, number)
+    huge_s = timed("10,000-line post, parse+validate+render", huge_post, 3, 1)
+    ok = typical_s < 200e-6 and huge_s < 1.0
+    print("goals (< 200 µs, < 1 s):", "met" if ok else "NOT met")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
