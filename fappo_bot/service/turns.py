@@ -359,6 +359,8 @@ class TurnService(UseCases):
         """Tell the GMs once per turn when every active character is in (F30 courtesy)."""
         if records is None:
             records = list(await uow.characters.list(game.id))
+        if turn.npc_commitment is None and gm_run(records):
+            return False  # the NPC orders are not sealed yet: no need to read every post
         complete = everyone_in(turn, records, await orders_in_force(uow, turn))
         if complete:
             for gm in await gm_ids(uow, game):
