@@ -54,28 +54,43 @@ async def _admin(statement: str) -> None:
         await connection.close()
 
 
-@pytest.fixture(scope="session")
-def postgres_server_url() -> Iterator[str]:
-    """A throw-away, migrated PostgreSQL database for this test session (skips without a server)."""
+def create_postgres_database() -> str:
+    """A new, empty database `fappo_test_<random>` on the test server; skips the test without one."""
     from sqlalchemy.engine import make_url
 
     name = f"fappo_test_{secrets.token_hex(6)}"
+    admin = make_url(PG_ADMIN_URL)
     try:
         run_in_thread(_admin(f'CREATE DATABASE "{name}"'))
     except (TimeoutError, OSError, ImportError) as exc:
         pytest.skip(
-            f"PostgreSQL is not reachable at {make_url(PG_ADMIN_URL).host}:"
-            f"{make_url(PG_ADMIN_URL).port or 5432} ({exc.__class__.__name__}: {exc}); "
+            f"PostgreSQL is not reachable at {admin.host}:{admin.port or 5432} "
+            f"({exc.__class__.__name__}: {exc}); "
             "start it with scripts/ci-postgres.sh to run the PostgreSQL tests"
         )
     except Exception as exc:  # asyncpg's own errors (auth, permissions) say what is wrong
         pytest.skip(f"cannot create a PostgreSQL test database: {exc}")
-    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    return admin.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_postgres_database(url: str) -> None:
+    """Drop a database made by `create_postgres_database` (its connections closed by force)."""
+    from sqlalchemy.engine import make_url
+
+    name = make_url(url).database
+    assert name and name.startswith("fappo_test_")
+    run_in_thread(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """A throw-away, migrated PostgreSQL database for this test session (skips without a server)."""
+    url = create_postgres_database()
     try:
         run_in_thread(_migrate(url))
         yield url
     finally:
-        run_in_thread(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_postgres_database(url)
 
 
 async def _migrate(url: str) -> None:
@@ -152,3 +167,20 @@ def uow_factory(engine: object) -> object:
     from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 
     return SqlUnitOfWorkFactory(engine)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def fresh_postgres_database() -> Iterator[Any]:
+    """A factory of new, empty PostgreSQL databases (no tables), dropped after the test."""
+    made: list[str] = []
+
+    def make() -> str:
+        url = create_postgres_database()
+        made.append(url)
+        return url
+
+    try:
+        yield make
+    finally:
+        for url in made:
+            drop_postgres_database(url)

@@ -1,0 +1,123 @@
+"""Transactions and locks: SQLite's WAL/BEGIN IMMEDIATE set-up and `lock_turn` on both databases.
+
+No sleeping: a statement hook tells the test when the second unit of work has asked for the lock,
+and only then does the first one commit. Without the lock the second would read the turn as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import event, text
+
+from fappo_bot.service.records import TurnStatus
+from fappo_bot.storage.engine import SQLITE_BUSY_TIMEOUT_MS, create_engine_for_url
+from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+
+from . import records as r
+
+
+def _lock_requests(engine) -> asyncio.Queue:
+    """A queue that gets an item each time a connection asks for a lock (BEGIN IMMEDIATE or FOR UPDATE)."""
+    requests: asyncio.Queue = asyncio.Queue()
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _seen(conn, cursor, statement, parameters, context, executemany):
+        if "BEGIN IMMEDIATE" in statement or "FOR UPDATE" in statement:
+            requests.put_nowait(statement)
+
+    return requests
+
+
+async def _seed(uow_factory) -> None:
+    async with uow_factory() as uow:
+        await uow.games.add(r.game())
+        await uow.turns.add(r.turn())
+        await uow.commit()
+
+
+async def _second_locker_sees_first_commit(first_factory, second_factory, second_engine) -> None:
+    requests = _lock_requests(second_engine)
+    async with first_factory() as first:
+        turn = await first.lock_turn("t1")
+        while not requests.empty():
+            requests.get_nowait()
+
+        async def second() -> TurnStatus:
+            async with second_factory() as uow:
+                locked = await uow.lock_turn("t1")
+                return locked.status
+
+        waiting = asyncio.create_task(second())
+        await asyncio.wait_for(requests.get(), 30)  # the second has asked for the lock
+        assert not waiting.done()
+        closed = turn.model_copy(update={"status": TurnStatus.CLOSED, "version": 1})
+        await first.turns.update(closed)
+        await first.commit()
+    assert await waiting == TurnStatus.CLOSED
+
+
+async def test_lock_turn_serialises_two_units_of_work(uow_factory, engine):
+    await _seed(uow_factory)
+    await _second_locker_sees_first_commit(uow_factory, uow_factory, engine)
+
+
+async def test_two_engines_on_one_database_serialise_on_the_turn(uow_factory, database_url):
+    """Two bot processes (each with its own engine and pool) sharing one database."""
+    await _seed(uow_factory)
+    other = create_engine_for_url(database_url)
+    try:
+        await _second_locker_sees_first_commit(uow_factory, SqlUnitOfWorkFactory(other), other)
+    finally:
+        await other.dispose()
+
+
+async def test_a_reader_does_not_wait_for_a_writer(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as writer:
+        await writer.lock_turn("t1")
+        game = await writer.games.get("g1")
+        await writer.games.update(game.model_copy(update={"name": "Renamed", "version": 1}))
+        async with uow_factory.reader() as reader:
+            assert (await reader.games.get("g1")).name == r.game().name
+        await writer.commit()
+    async with uow_factory.reader() as reader:
+        assert (await reader.games.get("g1")).name == "Renamed"
+
+
+@pytest.mark.integration
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path):
+    engine = create_engine_for_url(f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}")
+    try:
+        async with engine.connect() as connection:
+            pragma = lambda name: connection.scalar(text(f"PRAGMA {name}"))  # noqa: E731
+            assert await pragma("journal_mode") == "wal"
+            assert await pragma("foreign_keys") == 1
+            assert await pragma("busy_timeout") == SQLITE_BUSY_TIMEOUT_MS
+            assert await pragma("synchronous") == 1  # NORMAL
+    finally:
+        await engine.dispose()
+
+
+async def test_foreign_keys_are_enforced(uow_factory):
+    from fappo_bot.service.errors import Conflict
+
+    async with uow_factory() as uow:
+        with pytest.raises(Conflict, match="does not exist"):
+            await uow.turns.add(r.turn(game_id="no-such-game"))
+
+
+def test_the_settings_choose_the_database(tmp_path):
+    from fappo_bot.settings import DatabaseSettings, Settings
+    from fappo_bot.storage.engine import create_engine
+
+    sqlite = create_engine(Settings(data_dir=tmp_path / "d"))
+    assert sqlite.dialect.name == "sqlite" and sqlite.url.database.endswith("d/fappo.sqlite3")
+    assert (tmp_path / "d").is_dir()
+    pg = create_engine(
+        Settings(database=DatabaseSettings(url="postgresql://postgres@127.0.0.1/x"))
+    )
+    assert (pg.dialect.name, pg.dialect.driver) == ("postgresql", "asyncpg")
+    with pytest.raises(ValueError, match="unsupported database"):
+        create_engine(Settings(database=DatabaseSettings(url="mysql://x@y/z")))
