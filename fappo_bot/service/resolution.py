@@ -145,7 +145,8 @@ class ResolutionService(UseCases):
             if resolution.undone:
                 raise Conflict(f"The resolution of turn {turn.number} was already undone.")
             if resolution.next_turn_id is not None:
-                following = await uow.turns.get(resolution.next_turn_id)
+                # the next turn's lock too: a resolve of it cannot run alongside the undo
+                following = await uow.lock_turn(resolution.next_turn_id)
                 if following is not None and following.status is not TurnStatus.OPEN:
                     raise Conflict(
                         f"Turn {following.number} is already {following.status.value}; only the "
