@@ -51,6 +51,7 @@ from fappo_bot.service.scene import (
 from fappo_bot.service.text import GM_POSTER
 from fappo_bot.service.turnflow import open_turn, refuse_unless_open, seal_turn, turn_status
 from fappo_bot.service.views import (
+    OrderInForce,
     PostReply,
     RevealView,
     SealView,
@@ -268,6 +269,25 @@ class TurnService(UseCases):
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
             return await turn_status(uow, game, turn)
+
+    async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
+        """The orders in force this turn: every one for a GM, a player's own characters' for a
+        player (secret orders stay private until resolution, F29)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            roles = await require_member(uow, game, viewer)
+            turn = await current_turn(uow, game)
+            records = {r.name.casefold(): r for r in await uow.characters.list(game.id)}
+            found = []
+            for key, item in sorted((await orders_in_force(uow, turn)).items()):
+                record = records.get(key)
+                if Role.GM not in roles and (record is None or record.runner() != viewer):
+                    continue
+                found.append(OrderInForce(
+                    character=record.name if record else item.order.actor, order=item.order,
+                    post_id=item.post.id, revision=item.revision.number,
+                    secret=item.post.secret, author=item.post.author))
+            return found
 
     async def seal(self, game_id: str, actor: str) -> SealView:
         """A GM seals the NPC orders in force: their SHA-256 commitment is published now and

@@ -156,6 +156,19 @@ class CharacterTurnState(BaseModel):
     secret: bool = False
 
 
+class OrderInForce(BaseModel):
+    """One character's order in force this turn and the post it comes from."""
+
+    model_config = _FROZEN
+
+    character: str
+    order: Order
+    post_id: str
+    revision: int
+    secret: bool
+    author: str
+
+
 class TurnStatusView(BaseModel):
     """Who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
 

@@ -228,3 +228,17 @@ async def test_no_turn_yet_and_duplicate_message(services, table):
         await services.turns.status(other.id)
     with pytest.raises(InvalidInput):
         await post(services, game, ALICE, "m9", "Just some prose, no orders.")
+
+
+async def test_players_see_their_own_orders_and_gms_see_all(services, table):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    await post(services, game, BOB, "d1", "3 AP defend", channel="dm-bob", secret=True)
+    await post(services, game, GM, "g1", NPC_ORDERS)
+    mine = await services.turns.orders(game, ALICE)
+    assert [(o.character, o.author) for o in mine] == [("Kael", ALICE)]
+    everything = await services.turns.orders(game, GM)
+    assert [o.character for o in everything] == ["Goblins", "Kael", "Mira", "Skarg"]
+    assert next(o for o in everything if o.character == "Mira").secret
+    with pytest.raises(Forbidden):
+        await services.turns.orders(game, EVE)
