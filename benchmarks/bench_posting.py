@@ -75,6 +75,11 @@ def main() -> int:
     def huge_post() -> str:
         return render_reply(parse_post(huge, ctx), state)
 
+    start = time.perf_counter()
+    total = 0
+    for i in range(1_000_000):
+        total += i
+    print(f"machine: a 1,000,000-step Python loop takes {(time.perf_counter() - start) * 1e3:.0f} ms")
     number = 200 if args.quick else 2000
     typical_s = timed("typical 8-line post, parse+validate+render", typical, 5, number)
     timed("typical 8-line post, parse+validate only", parse_only, 5, number)

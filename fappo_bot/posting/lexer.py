@@ -18,7 +18,7 @@ _BULLETS = ("- ", "* ", "• ", "+ ", "‣ ", "◦ ")
 _QUOTES = (">>> ", ">>>", "> ", ">")
 _HEADINGS = ("### ", "## ", "# ", "-# ")
 _DASHES = frozenset("-–—")
-_MARK_CHARS = ("*", "~", "`", "|", "_", "\\")
+_MARKED = re.compile(r"[*~`|_\\]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
 
@@ -60,7 +60,7 @@ def strip_markup(text: str) -> str:
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
-    if not any(mark in text for mark in _MARK_CHARS):
+    if _MARKED.search(text) is None:
         return " ".join(text.split())
     out: list[str] = []
     n = len(text)
@@ -94,7 +94,9 @@ def strip_markup(text: str) -> str:
 
 def clean(line: str) -> str:
     """A line's words without Discord markdown (bullets, quotes, emphasis, spoilers, code)."""
-    return strip_prefixes(strip_markup(strip_prefixes(line)))
+    text = strip_markup(strip_prefixes(line))
+    # formatting around a bullet or quote (`**- 2 AP**`) hides it until the markup is off
+    return strip_prefixes(text) if text[:1] in _PREFIX_STARTS else text
 
 
 def bold_name(line: str) -> str | None:
@@ -203,8 +205,8 @@ def number_of(tok: Tok | None, words: bool = True) -> int | None:
 
 
 _TOKEN = re.compile(
-    r"""(?P<signed>(?<![^\s,;|(:])[+-]\d{1,6}(?!\d))
-    |(?P<word>(?:[^\W_]|['’])(?:[^\W_]|['’]|[-_.](?=[^\W_]))*)
+    r"""(?P<word>(?:[^\W_]|['’])[\w'’]*+(?:[-.][^\W_][\w'’]*+)*+)
+    |(?P<signed>(?<![^\s,;|(:])[+-]\d{1,6}(?!\d))
     |(?P<at>->|[→@⇒➔])
     |(?P<sep>[,;|+])
     |(?P<colon>:)
@@ -218,7 +220,8 @@ _SIMPLE = {"sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH,
 
 def tokenize(text: str) -> list[Tok]:
     """The tokens of one statement, in one left-to-right pass (each regex step consumes what it
-    matches; no alternative can backtrack into another, so the scan is linear).
+    matches with possessive quantifiers and one-character lookarounds: nothing backtracks, so
+    the scan is linear).
 
     Words keep letters, digits, apostrophes and inner hyphens; `+3`/`-2` at the start, after a
     blank or a separator, is a signed number (up to 6 digits); `,` `;` `|` and a lone `+` separate

@@ -16,7 +16,7 @@ Every comparison is linear in the lengths compared.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
@@ -127,8 +127,35 @@ def _distinct(things: Iterable[Named]) -> list[Named]:
     return list(seen.values())
 
 
+class Names(tuple[Named, ...]):
+    """A fixed collection of names that remembers how written names resolved against it (a
+    scene's names are looked up again and again, post after post)."""
+
+    memo: dict[str, Resolution]
+
+    def __new__(cls, items: Iterable[Named] = ()) -> Names:
+        made = super().__new__(cls, tuple(items))
+        made.memo = {}
+        return made
+
+
+_MEMO_LIMIT = 1024
+
+
 def resolve(query: str, things: Sequence[Named]) -> Resolution:
     """Resolve a written name against `things` by the tiers of this module (posting.md)."""
+    if not isinstance(things, Names):
+        return _resolve(query, things)
+    key = fold(query)
+    found = things.memo.get(key)
+    if found is None:
+        if len(things.memo) >= _MEMO_LIMIT:
+            things.memo.clear()
+        found = things.memo[key] = _resolve(query, things)
+    return found if found.query == query else replace(found, query=query)
+
+
+def _resolve(query: str, things: Sequence[Named]) -> Resolution:
     key = fold(query)
     if not key or len(key) > 200:
         return Resolution(query, candidates=suggest(key, things))

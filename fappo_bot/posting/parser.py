@@ -121,7 +121,7 @@ def parse_post(text: str, ctx: PostContext) -> ParsedPost:
 
 
 def _line(reader: _Reader, number: int, raw: str) -> None:
-    name = bold_name(raw)
+    name = bold_name(raw) if ("**" in raw or "__" in raw) else None
     if name is not None and _character_line(reader, number, name, raw, quiet=True):
         return
     cleaned = clean(raw)

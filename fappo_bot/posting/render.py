@@ -9,6 +9,7 @@ Nothing a player writes can ping anyone: every echoed name and prose goes throug
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from fappo_bot.posting.errors import Problem
@@ -20,7 +21,8 @@ from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult, Turn
 
 DISCORD_LIMIT = 2000
 _ZWSP = "\u200b"
-_MARKDOWN = frozenset("*_~|`\\")
+_MARKDOWN_CHAR = re.compile(r"[*_~|`\\]")
+_UNSAFE = re.compile(r"[*_~|`\\@]|<#|\]\(")
 
 
 # ---- safety -------------------------------------------------------------------------------------
@@ -32,10 +34,11 @@ def no_mentions(text: str) -> str:
 
 def safe(text: str) -> str:
     """A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
-    out: list[str] = []
-    for ch in no_mentions(" ".join(text.split())):
-        out.append("\\" + ch if ch in _MARKDOWN else ch)
-    return "".join(out).replace("](", "]" + _ZWSP + "(")  # no masked links
+    text = " ".join(text.split())
+    if _UNSAFE.search(text) is None:
+        return text
+    text = _MARKDOWN_CHAR.sub(r"\\\g<0>", no_mentions(text))
+    return text.replace("](", "]" + _ZWSP + "(")  # no masked links
 
 
 def safe_prose(text: str) -> str:

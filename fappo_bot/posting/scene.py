@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fappo_bot.posting.names import Named, fold
+from fappo_bot.posting.names import Named, Names, fold
 from fappo_bot.rules.character import FLOATING, Character, StatusKind
 from fappo_bot.rules.data import (
     SKILLS,
@@ -23,13 +23,13 @@ from fappo_bot.rules.data import (
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.rules.results import TurnState
 
-TRAITS: tuple[Named, ...] = (
+TRAITS = Names((
     *(Named(t.value, TRAIT_ALIASES[t], "Trait") for t in Trait),
     Named(FLOATING, ("float", "floating sp", "free"), "SP pool"),
-)
-SPECIALS: tuple[Named, ...] = tuple(Named(s.value, (), "Special") for s in Special)
-TABLE_SKILLS: tuple[Named, ...] = tuple(Named(s.name, (), "skill") for s in SKILLS)
-TABLE_WEAPONS: tuple[Named, ...] = tuple(Named(w.name, w.aliases, "weapon") for w in WEAPONS)
+))
+SPECIALS = Names(Named(s.value, (), "Special") for s in Special)
+TABLE_SKILLS = Names(Named(s.name, (), "skill") for s in SKILLS)
+TABLE_WEAPONS = Names(Named(w.name, w.aliases, "weapon") for w in WEAPONS)
 SHIELD = "shield"
 _FIST = Named("Fist", ("Fists", "Unarmed", "fist"), "weapon")
 _EMBEDDED = frozenset({StatusKind.IMPALED, StatusKind.BARBED, StatusKind.TRANSFIXED})
@@ -50,49 +50,49 @@ class Scene:
 
     state: TurnState
     actor: Character | None
-    characters: tuple[Named, ...] = ()
-    weapons: tuple[Named, ...] = ()
-    skills: tuple[Named, ...] = ()
-    spells: tuple[Named, ...] = ()
+    characters: Names = Names()
+    weapons: Names = Names()
+    skills: Names = TABLE_SKILLS
+    spells: Names = Names()
     hits: tuple[tuple[Named, PendingHit], ...] = ()
+    #: the characters other than the actor (Guard targets)
+    opponents: Names = Names()
+    #: what `with ...` may name in an attack: a weapon carried or a skill
+    arms: Names = Names()
 
     @classmethod
     def build(cls, state: TurnState, actor: Character | None) -> Scene:
         """The scene as `actor` sees it."""
-        characters = tuple(Named(c.name, (), "character") for c in state.characters)
+        characters = Names(Named(c.name, (), "character") for c in state.characters)
         if actor is None:
-            return cls(state, None, characters, skills=TABLE_SKILLS)
+            return cls(state, None, characters, opponents=characters)
         weapons = [_weapon_named(w.name) for w in actor.weapons]
-        if not any(fold(w.name) == "fist" for w in weapons):
+        if not any(w.key == "fist" for w in weapons):
             weapons.append(_FIST)
         if actor.shield is not ArmorType.NONE:
             weapons.append(Named(SHIELD, ("shield",), "shield"))
-        custom = tuple(
+        custom = [
             Named(name, (), "skill")
             for name in actor.skills
-            if all(fold(name) != fold(s.name) for s in TABLE_SKILLS)
-        )
-        spells = tuple(Named(s.name, (), "spell") for s in actor.spells)
+            if all(fold(name) != s.key for s in TABLE_SKILLS)
+        ]
+        own = fold(actor.name)
         hits = tuple(
-            (
-                Named(
-                    h.id,
-                    tuple(a for a in (h.attacker, h.weapon) if a),
-                    "hit",
-                ),
-                h,
-            )
+            (Named(h.id, tuple(a for a in (h.attacker, h.weapon) if a), "hit"), h)
             for h in state.pending
-            if fold(h.target) == fold(actor.name)
+            if fold(h.target) == own
         )
+        skills = Names((*TABLE_SKILLS, *custom))
         return cls(
             state,
             actor,
             characters,
-            tuple(weapons),
-            (*TABLE_SKILLS, *custom),
-            spells,
+            Names(weapons),
+            skills,
+            Names(Named(s.name, (), "spell") for s in actor.spells),
             hits,
+            Names(c for c in characters if c.key != own),
+            Names((*weapons, *skills)),
         )
 
     def loose_weapons(self) -> tuple[Named, ...]:
@@ -110,12 +110,9 @@ class Scene:
             found.setdefault(row.key, row)
         return tuple(found.values())
 
-    def others(self) -> tuple[Named, ...]:
+    def others(self) -> Names:
         """The characters present other than the actor."""
-        if self.actor is None:
-            return self.characters
-        own = fold(self.actor.name)
-        return tuple(c for c in self.characters if fold(c.name) != own)
+        return self.opponents
 
     def skill_rating(self, skill: str) -> int:
         """The actor's points in `skill` (0 without it)."""

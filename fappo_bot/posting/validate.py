@@ -45,6 +45,8 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
     budget = budget_of(state, actor, block.order)
     errors = validate_order(state, block.order)
     problems: list[Problem] = []
+    if not errors:
+        return problems, budget
     sp_lines = sp_overruns(actor, block)
     sp_done = False
     where = _index(block)

@@ -27,7 +27,7 @@ from fappo_bot.posting.grammar.clauses import (
     words_text,
 )
 from fappo_bot.posting.lexer import Tok, TokKind, number_of
-from fappo_bot.posting.names import Named, one_typo, resolve
+from fappo_bot.posting.names import one_typo, resolve
 from fappo_bot.posting.scene import SPECIALS, Scene
 from fappo_bot.rules.data import AP_COSTS
 from fappo_bot.rules.orders import ActionKind, Claim
@@ -401,7 +401,7 @@ def _with_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
         _missing(cur, "with what?", "with WEAPON or SKILL")
         return True
     query = words_text(words)
-    things: list[Named] = [*scene.weapons, *scene.skills]
+    things = scene.arms
     found = resolve(query, things)
     if found.ok and found.found is not None:
         draft.fields["skill" if found.found.kind == "skill" else "weapon"] = found.name

@@ -101,20 +101,21 @@ def first_word(text: str) -> str:
     return text[:end].casefold()
 
 
-def could_be_statement(text: str, bracket: bool) -> bool:
+def could_be_statement(text: str, bracket: bool, word: str | None = None) -> bool:
     """A cheap look at the first word: only these can start a mechanics statement (posting.md:
     an AP count, a free action, a condition or a keyword; in brackets, any action verb too)."""
     first = text[:1]
     if first.isdecimal() or first == "(":
         return True
-    return first_word(text) in (_BRACKET_STARTS if bracket else _LINE_STARTS)
+    word = first_word(text) if word is None else word
+    return word in (_BRACKET_STARTS if bracket else _LINE_STARTS)
 
 
 def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
     """Read one statement (a whole line, or the inside of `[...]`); None when it is prose."""
-    if not could_be_statement(text, bracket):
-        return None
     word = first_word(text)
+    if not could_be_statement(text, bracket, word):
+        return None
     if word in _TEXT_KEYWORDS:
         rest = text[len(word):].lstrip()
         if rest[:1] in (":", "-", "–", "—"):
