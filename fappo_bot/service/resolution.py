@@ -128,6 +128,7 @@ class ResolutionService(UseCases):
             await uow.commit()
             return ResolutionView(
                 resolution_id=resolution.id, turn=turn.number, result=result, text=text,
+                gm_text=self.deps.text.results(result),
                 messages_queued=queued, next_turn=next_turn.number if next_turn else None,
                 inactive_candidates=tuple(inactive),
             )

@@ -252,6 +252,8 @@ class ResolutionView(BaseModel):
     result: TurnResult
     #: the public results text (also queued in the outbox)
     text: str
+    #: every result, secret ones included, for the GM (F29)
+    gm_text: str = ""
     messages_queued: int
     next_turn: int | None
     #: characters that reached the inactivity threshold (F30), for the GM

@@ -205,7 +205,8 @@ async def test_secret_results_go_to_the_parties_only(services, table, uow_factor
                                       secret=True)
     assert reply.ok, reply.reply
     await post(services, game, ALICE, "m1", "3 AP defend")
-    await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM)
+    assert "Mira attack" in view.gm_text and "Mira attack" not in view.text
     async with uow_factory() as uow:
         outbox = list(await uow.outbox.for_game(game))
     public = next(m for m in outbox if m.kind == "results")
