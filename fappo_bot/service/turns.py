@@ -47,6 +47,7 @@ from fappo_bot.service.scene import (
     gm_run,
     in_scene,
     orders_in_force,
+    player_run,
 )
 from fappo_bot.service.text import GM_POSTER
 from fappo_bot.service.turnflow import open_turn, refuse_unless_open, seal_turn, turn_status
@@ -133,6 +134,8 @@ class TurnService(UseCases):
                 return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
                                  problems=read.problems, secret=secret, revision=0)
             self._check_orders(turn, read.orders, controls, records)
+            if poster != GM_POSTER:
+                self._check_pvp_secret(read.orders, author, records, secret)
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -186,6 +189,8 @@ class TurnService(UseCases):
                                  secret=post.secret, revision=post.revision,
                                  reply_key=post.reply_key)
             self._check_orders(turn, read.orders, controls, records)
+            if poster != GM_POSTER:
+                self._check_pvp_secret(read.orders, author, records, post.secret)
             now = self.now()
             revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
                                     orders=read.orders, ok=True, reply=read.reply, created_at=now)
@@ -350,6 +355,33 @@ class TurnService(UseCases):
                     f"The NPC orders of turn {turn.number} are sealed; {scene[key].name}'s "
                     "orders cannot change this turn."
                 )
+
+    @staticmethod
+    def _check_pvp_secret(
+        orders: tuple[Order, ...], author: str, records: list[CharacterRecord], secret: bool
+    ) -> None:
+        """F29 Rule: "if an action targets a PC controlled by another player -> its AP/SP
+        declaration (and the target's pledges and def_ap) must come by DM to the bot"."""
+        if secret:
+            return
+        others = {r.name.casefold(): r.name for r in player_run(records)
+                  if r.runner() is not None and r.runner() != author}
+        named: list[str] = []
+        for order in orders:
+            for action in order.actions:
+                for name in (action.target, action.against, *(action.targets or ())):
+                    if name and name.casefold() in others:
+                        named.append(others[name.casefold()])
+            for pledge in order.guard:
+                if pledge.against.casefold() in others:
+                    named.append(others[pledge.against.casefold()])
+        if named:
+            who = ", ".join(dict.fromkeys(named))
+            raise InvalidInput(
+                f"Orders that concern another player's character ({who}) go to the bot by "
+                "DM, so they stay secret until the turn is resolved (F29). Nothing of this post "
+                "was recorded; send it again by DM."
+            )
 
     async def _accepted(
         self,

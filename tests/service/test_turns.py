@@ -242,3 +242,28 @@ async def test_players_see_their_own_orders_and_gms_see_all(services, table):
     assert next(o for o in everything if o.character == "Mira").secret
     with pytest.raises(Forbidden):
         await services.turns.orders(game, EVE)
+
+
+async def test_f29_orders_against_another_players_character_must_come_by_dm(
+    services, table, uow_factory
+):
+    """F29: "if an action targets a PC controlled by another player -> its AP/SP declaration
+    (and the target's pledges and def_ap) must come by DM to the bot"."""
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    for text in ("2 AP attack Mira with Broadsword\n1 AP defend",
+                 "3 AP defend against Mira",
+                 "3 AP defend\nGuard: 1 SP Nimble against Mira"):
+        with pytest.raises(InvalidInput, match=r"Mira\) go to the bot by DM"):
+            await post(services, game, ALICE, "m1", text)
+    assert await snapshot(uow_factory) == before
+    reply = await post(services, game, ALICE, "d1", "2 AP attack Mira with Broadsword",
+                       channel="dm-alice", secret=True)
+    assert reply.ok
+    # the GM's NPCs attack PCs in the open; that is no PvP
+    assert (await post(services, game, GM, "g1", NPC_ORDERS)).ok
+    # a public post edited into a PvP order is refused too
+    await post(services, game, BOB, "m2", "3 AP defend")
+    with pytest.raises(InvalidInput, match="DM"):
+        await services.turns.edit(game, BOB, channel_key="c1", message_key="m2",
+                                  text="2 AP attack Kael with Dagger")
