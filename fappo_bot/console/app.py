@@ -18,6 +18,7 @@ from typing import TextIO
 from rich.console import Console
 
 from fappo_bot.console.runner import Replay, replay
+from fappo_bot.console.seats import Shown
 from fappo_bot.console.table import LocalTable, open_table
 from fappo_bot.console.transcript import (
     StepKind,
@@ -115,6 +116,7 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
     except OSError as exc:
         console.print(f"cannot read the transcript {path}: {exc}", style="bold red", markup=False)
         return 2
+    table.base_dir = path.resolve().parent  # files named in the transcript are beside it
     view = TableView(console, table.book, all_seats=True)
     view.note(f"Replaying {path} ({len(steps)} steps); every seat's view is shown.")
     outcome = await replay(table, steps, view)
@@ -170,6 +172,8 @@ async def prompt_loop(
 ) -> None:
     """Play at the prompt until /quit or end of input; each seat sees only its own."""
     view = TableView(console, table.book)
+    #: private items that arrived for a seat while someone else sat at the terminal
+    backlog: dict[str, list[Shown]] = {}
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:  # pragma: no cover - not on every platform
@@ -203,8 +207,18 @@ async def prompt_loop(
             continue
         for step in parsed.steps:
             if step.kind is StepKind.SEAT:
-                view.seat_change(table.sit(step.text))
+                seat = table.sit(step.text)
+                view.seat_change(seat)
+                waiting = backlog.pop(seat, [])
+                if waiting:
+                    view.note(f"While you were away ({len(waiting)}):")
+                    view.show(waiting, seat)
                 continue
             if step.kind in (StepKind.EXPECT, StepKind.EXPECT_NOT):
                 continue
-            view.show(await table.perform(step), table.seat)
+            shown = await table.perform(step)
+            view.show(shown, table.seat)
+            for item in shown:
+                for seat in sorted(item.seats or ()):
+                    if seat != table.seat:
+                        backlog.setdefault(seat, []).append(item)

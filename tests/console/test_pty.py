@@ -1,0 +1,98 @@
+"""A person at the terminal: `fappo-bot play` under a pseudo-terminal (pexpect) plays one turn
+interactively: a fresh table offers the example, a post, /resolve with its review question."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+MIRA = ROOT / "examples" / "adventure" / "mira.yaml"
+KAEL = ROOT / "examples" / "adventure" / "kael.yaml"
+
+
+def spawn(data_dir: Path):
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "fappo_bot.cli", "play", "--data-dir", str(data_dir), "--no-color", "--width", "100"],
+        cwd=str(ROOT), encoding="utf-8", timeout=60, dimensions=(50, 100),
+    )
+
+
+def test_one_turn_played_at_the_prompt(tmp_path):
+    child = spawn(tmp_path / "data")
+    try:
+        child.expect(r"Replay the example adventure")
+        child.expect(r"\[Y/n\]")
+        child.sendline("n")
+        child.expect_exact("[gm]> ")
+        child.sendline('/newgame "Pty Test"')
+        child.expect_exact("[gm]> ")
+        child.sendline(f"/addchar {MIRA} --player bob")
+        child.expect_exact("[gm]> ")
+        child.sendline(f"/addchar {KAEL} --player alice")
+        child.expect_exact("[gm]> ")
+        child.sendline("/open")
+        child.expect("Turn 1 is open")
+        child.expect_exact("[gm]> ")
+        # a multi-line post, ended by a blank line, exactly as typed in the channel
+        child.sendline("/as Mira")
+        child.expect_exact("[bob (Mira)]> ")
+        child.sendline("Mira creeps along the wall.")
+        child.expect_exact("... ")
+        child.sendline("2 AP Stealth: slip past the guard")
+        child.expect_exact("... ")
+        child.sendline("")
+        child.expect("Mira: 2/3 AP committed")
+        child.expect_exact("[bob (Mira)]> ")
+        # a secret order by DM: its seat sees it, the others only a count
+        child.sendline("/as Kael")
+        child.expect_exact("[alice (Kael)]> ")
+        child.sendline("/dm 1 AP defend")
+        child.expect_exact("... ")
+        child.sendline(".")
+        child.expect("Kael: 1/3 AP committed")
+        child.expect_exact("[alice (Kael)]> ")
+        child.sendline("/as gm")
+        child.expect("While you were away")
+        child.expect("Everyone is in for turn 1")
+        child.expect_exact("[gm]> ")
+        child.sendline("/calltime")
+        child.expect_exact("[gm]> ")
+        child.sendline("/resolve")
+        child.expect("slip past the guard: difficulty")
+        child.expect_exact("answer> ")
+        child.sendline("hard")  # refused: a number is needed, and the question comes again
+        child.expect("answer refused")
+        child.expect_exact("answer> ")
+        child.sendline("4")
+        child.expect("Turn 1 results")
+        child.expect(r"Mira .*: 6 vs 4 \(\+2\), Solid Success")
+        child.expect(r"private message\(s\) for other seats not shown")
+        child.expect_exact("[gm]> ")
+        before = child.before
+        assert "Kael defend" not in before  # Kael's secret results went to alice only
+        child.sendline("/quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_fresh_table_without_a_terminal_replays_the_example(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "fappo_bot.cli", "play", "--data-dir", str(tmp_path / "d"),
+         "--no-color", "--width", "110"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False, cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "adventure.txt: 89 steps" in done.stdout
+    assert "assertions passed" in done.stdout
