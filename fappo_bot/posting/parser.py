@@ -219,14 +219,15 @@ def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, b
             hit, sp, why = read.reduction
             block.reduce.append(Reduction(hit=hit, sp=sp, why=why))
         return Statement(number, text, kind, index, 1 if read.reduction else 0, bracket, sp_words)
-    if read.draft is None:
+    if not read.drafts:
         return None
-    fields = dict(read.draft.fields)
-    if not _price(reader, block, number, text, read.draft.kind, fields):
-        block.faulty.add(number)
     index = len(block.actions)
-    block.actions.append(Action(kind=read.draft.kind, **fields))
-    return Statement(number, text, kind, index, 1, bracket, sp_words)
+    for draft in read.drafts:
+        fields = dict(draft.fields)
+        if not _price(reader, block, number, text, draft.kind, fields):
+            block.faulty.add(number)
+        block.actions.append(Action(kind=draft.kind, **fields))
+    return Statement(number, text, kind, index, len(read.drafts), bracket, sp_words)
 
 
 def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionKind,

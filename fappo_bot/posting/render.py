@@ -9,74 +9,28 @@ Nothing a player writes can ping anyone: every echoed name and prose goes throug
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from fappo_bot.posting.errors import Problem
 from fappo_bot.posting.models import ParsedBlock, ParsedPost
+from fappo_bot.posting.render_results import (
+    describe_character,
+    describe_result,
+    describe_target,
+    render_gm_summary,
+    render_turn,
+)
+from fappo_bot.posting.safety import DISCORD_LIMIT, no_mentions, safe, safe_prose, split_message
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.health import level_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult, TurnState
+from fappo_bot.rules.results import TurnState
 
-DISCORD_LIMIT = 2000
-_ZWSP = "\u200b"
-_MARKDOWN_CHAR = re.compile(r"[*_~|`\\]")
-_UNSAFE = re.compile(r"[*_~|`\\@]|<#|\]\(")
-
-
-# ---- safety -------------------------------------------------------------------------------------
-def no_mentions(text: str) -> str:
-    """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
-    after `@` and after `<#`), so nothing echoed from a player can ping anyone."""
-    return text.replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP)
-
-
-def safe(text: str) -> str:
-    """A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
-    text = " ".join(text.split())
-    if _UNSAFE.search(text) is None:
-        return text
-    text = _MARKDOWN_CHAR.sub(r"\\\g<0>", no_mentions(text))
-    return text.replace("](", "]" + _ZWSP + "(")  # no masked links
-
-
-def safe_prose(text: str) -> str:
-    """Prose echoed verbatim with its formatting, but without mentions or code fences that could
-    swallow the rest of the message."""
-    return no_mentions(text).replace("```", "`" + _ZWSP + "``")
-
-
-def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """`text` in messages of at most `limit` characters, split on line boundaries (a longer line
-    is cut at its last blank before the limit, or at the limit)."""
-    if limit < 1:
-        raise ValueError("limit must be positive")
-    messages: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in _cut_lines(text, limit):
-        extra = len(line) + (1 if current else 0)
-        if current and size + extra > limit:
-            messages.append("\n".join(current))
-            current, size = [], 0
-            extra = len(line)
-        current.append(line)
-        size += extra
-    if current and any(current):
-        messages.append("\n".join(current))
-    return messages or [""]
-
-
-def _cut_lines(text: str, limit: int) -> Iterable[str]:
-    for line in text.split("\n"):
-        while len(line) > limit:
-            cut = line.rfind(" ", 0, limit + 1)
-            if cut <= 0:
-                cut = limit
-            yield line[:cut]
-            line = line[cut:].lstrip(" ")
-        yield line
+__all__ = [
+    "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",
+    "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_orders",
+    "render_problems", "render_reply", "render_turn", "safe", "safe_prose", "split_message",
+    "sp_left",
+]
 
 
 # ---- the orders reply ---------------------------------------------------------------------------
@@ -258,146 +212,3 @@ def _capital(text: str) -> str:
 def safe_sentence(text: str) -> str:
     """A message sentence: mentions broken and markdown made inert, quotes kept readable."""
     return safe(text)
-
-
-# ---- turn results -------------------------------------------------------------------------------
-def render_turn(result: TurnResult) -> str:
-    """A resolution for the channel: each action, then each character touched, then events
-    (F7 step 8; hits stay provisional until their targets' next posts, F13)."""
-    lines = [f"**Turn {result.turn} results**"]
-    for action in result.actions:
-        lines.append("- " + describe_result(action))
-        lines.extend(f"    - {describe_target(t)}" for t in action.targets)
-    for error in result.errors:
-        lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
-    touched = _touched(result)
-    if touched:
-        lines.append("**Where things stand**")
-        for character in result.state.characters:
-            if character.name in touched:
-                lines.append("- " + describe_character(character, result))
-    if result.events:
-        lines.append("**Also**")
-        for event in result.events:
-            detail = f": {safe(event.detail)}" if event.detail else ""
-            levels = f" ({event.levels} level{'s' if event.levels != 1 else ''})" \
-                if event.levels else ""
-            lines.append(f"- {safe(event.character)} {safe(event.kind)}{detail}{levels}")
-    return "\n".join(lines)
-
-
-def describe_result(action: ActionResult) -> str:
-    """`Kael attack Goblin 1: 6 vs 3 (+3), Great Success · 4 levels · Bleeding`."""
-    who = safe(action.actor)
-    verb = _RESULT_VERBS.get(action.kind, action.kind)
-    if action.target:
-        verb += (" at " if action.kind == ActionKind.CAST.value else " ") + safe(action.target)
-    text = f"{who} {verb}"
-    if action.total is not None and action.difficulty is not None:
-        text += f": {action.total} vs {action.difficulty}"
-        if action.margin is not None:
-            text += f" ({action.margin:+d})"
-    if action.level is not None:
-        text += f", {action.level.title}"
-    if action.targets:  # a cast or an area attack: the effects are per creature, below
-        text += "" if action.effective else " · no effect"
-    else:
-        text += _effects(action.damage, action.specials, action.eliminated, action.effective)
-    if action.pledged:
-        text += f" · lowered {action.pledged} by Guard"
-    if action.shield:
-        text += " · shield"
-    for note in action.notes:
-        text += f" · {safe(note)}"
-    return text
-
-
-_RESULT_VERBS = {
-    "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
-    "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
-    "pickup": "picks up", "stand": "stands up", "remove": "removes", "ripout": "rips out",
-    "cast": "casts", "tend": "tends", "watch": "watches", "extinguish": "puts out the fire",
-    "aim": "aims",
-}
-
-
-def describe_target(target: TargetResult) -> str:
-    """One creature of an area attack or a spell's attack stage (F19, F25)."""
-    text = safe(target.name)
-    if target.total is not None and target.difficulty is not None:
-        text += f": {target.total} vs {target.difficulty}"
-        if target.margin is not None:
-            text += f" ({target.margin:+d})"
-    if target.level is not None:
-        text += f", {target.level.title}"
-    return text + _effects(target.damage, target.specials, target.eliminated, target.effective)
-
-
-def _effects(damage: int, specials: tuple[str, ...], eliminated: int, effective: bool) -> str:
-    if not effective:
-        return " · no effect"
-    text = ""
-    if damage:
-        text += f" · {damage} level{'s' if damage != 1 else ''} of damage"
-    if specials:
-        text += " · " + ", ".join(safe(s) for s in specials)
-    if eliminated:
-        text += f" · {eliminated} eliminated"
-    return text
-
-
-def _touched(result: TurnResult) -> set[str]:
-    names = {a.actor for a in result.actions}
-    names.update(a.target for a in result.actions if a.target)
-    names.update(t.name for a in result.actions for t in a.targets)
-    names.update(e.character for e in result.events)
-    names.update(h.target for h in result.hits)
-    return names
-
-
-def describe_character(character: Character, result: TurnResult) -> str:
-    """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding`."""
-    config = result.state.config
-    if character.is_fodder:
-        left = f"{character.count} left" if character.count else "all eliminated"
-        text = f"{safe(character.name)}: {left}"
-    else:
-        text = f"{safe(character.name)}: {level_name(character, config)}"
-    hits = [h for h in result.hits if h.target == character.name]
-    if hits:
-        listed = "; ".join(
-            f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
-            + (f" from {safe(h.attacker)}" if h.attacker else "")
-            + (f"'s {safe(h.weapon)}" if h.attacker and h.weapon else "")
-            for h in hits
-        )
-        text += f" (provisional: {listed}; a Reduce line in the next post can lower each by 2)"
-    if character.statuses:
-        text += " · " + ", ".join(s.kind.value for s in character.statuses)
-    return text
-
-
-def _total(own: int, per_target: list[int]) -> int:
-    """An action's damage or eliminations: its own, or its targets' when it has targets."""
-    return sum(per_target) if per_target else own
-
-
-def render_gm_summary(result: TurnResult) -> str:
-    """A short summary for the GM: counts, refused orders, pending hits and statuses."""
-    damage = sum(_total(a.damage, [t.damage for t in a.targets]) for a in result.actions)
-    eliminated = sum(_total(a.eliminated, [t.eliminated for t in a.targets])
-                     for a in result.actions)
-    lines = [
-        f"Turn {result.turn}: {len(result.actions)} action(s), {damage} level(s) of damage, "
-        f"{eliminated} eliminated, {len(result.errors)} order(s) refused."
-    ]
-    if result.errors:
-        lines.append("Refused: " + "; ".join(
-            f"{safe(e.actor)} ({e.code.value})" for e in result.errors))
-    if result.hits:
-        lines.append("Pending hits: " + ", ".join(
-            f"{safe(h.id)} {safe(h.target)} {h.levels}" for h in result.hits))
-    dead = [e.character for e in result.events if e.kind == "died"]
-    if dead:
-        lines.append("Died: " + ", ".join(safe(n) for n in dead))
-    return "\n".join(lines)

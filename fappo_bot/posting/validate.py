@@ -138,8 +138,8 @@ def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
 def _actions(block: ParsedBlock) -> Iterable[tuple[Action, Statement]]:
     for statement in block.statements:
         if statement.kind is StatementKind.ACTION and statement.index is not None:
-            if statement.index < len(block.order.actions):
-                yield block.order.actions[statement.index], statement
+            for action in block.order.actions[statement.index: statement.index + statement.count]:
+                yield action, statement
 
 
 def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:
@@ -148,8 +148,8 @@ def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     index = statement.index or 0
     if statement.kind is StatementKind.ACTION and statement.index is not None:
-        if index < len(order.actions):
-            out.extend(action_spends(order.actions[index]))
+        for action in order.actions[index: index + statement.count]:
+            out.extend(action_spends(action))
     elif statement.kind is StatementKind.GUARD:
         for pledge in order.guard[index: index + statement.count]:
             out.extend(pledge.sp.items())

@@ -345,3 +345,40 @@ def test_remove_and_rip_out_an_impaling_weapon(line: str, expected: dict[str, ob
     state = state.model_copy(update={"characters": (kael, *state.characters[1:])})
     got = action(line, state=state)
     assert subset(expected, got), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Kael swings [2 AP attack Goblin 1 with Broadsword, 1 SP Nimble, 1 AP defend]",
+     [{**ATTACK, "sp": {"Nimble": 1}}, {"kind": "defend", "ap": 1}]),
+    ("2 AP attack Goblin 1 and 1 AP defend against Troll",
+     [{"kind": "attack", "target": "Goblin 1"}, {"kind": "defend", "against": "Troll"}]),
+    ("2 AP attack Goblin 1; move 2", [{"kind": "attack"}, {"kind": "move", "ap": 1, "ranges": 2}]),
+    ("1 AP attack Goblin 1 then 1 AP: defend, 1 AP watch for archers, quietly",
+     [{"kind": "attack"}, {"kind": "defend"}, {"kind": "watch", "task": "archers, quietly"}]),
+    ("If the troll comes: 2 AP attack it, 1 AP defend",
+     [{"kind": "attack", "if": "the troll comes"}, {"kind": "defend", "if": "the troll comes"}]),
+    ("2 AP Acrobatics: over the cart, 1 AP defend",
+     [{"kind": "skill", "task": "over the cart"}, {"kind": "defend"}]),
+])
+def test_several_actions_in_one_statement(text: str, expected: list[dict[str, object]]) -> None:
+    """Extension (docs/posting.md): a separator, `and` or `then` before another AP count."""
+    got = actions(parse(text))
+    assert subset(expected, got), got
+
+
+def test_several_actions_on_one_line_share_its_line_for_problems() -> None:
+    post = parse("Kael moves [2 AP attack Goblin 1, 2 AP defend]")
+    assert codes(post) == [(1, "ap-over-budget")]
+    statement = post.blocks[0].statements[0]
+    assert (statement.index, statement.count) == (0, 2)
+
+
+def test_names_holding_stop_words() -> None:
+    sheet = [*SKIRMISH, {"name": "Man at Arms", "weapons": ["Spear"]},
+             {"name": "Knight of the Rose", "weapons": ["Broadsword"]}]
+    state = state_of(sheet)
+    got = action("2 AP attack Man at Arms with Broadsword", state=state)
+    assert (got["target"], got["weapon"]) == ("Man at Arms", "Broadsword")
+    assert action("1 AP defend against man at arms", state=state)["against"] == "Man at Arms"
+    post = parse("Guard: 1 SP Nimble against Man at Arms", state=state)
+    assert post.to_case_orders()[0]["guard"] == [{"against": "Man at Arms", "sp": {"Nimble": 1}}]

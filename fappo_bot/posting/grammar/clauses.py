@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.posting.lexer import Tok, TokKind, number_of, tokenize
-from fappo_bot.posting.names import Named, Resolution, resolve, strip_articles
+from fappo_bot.posting.names import Named, Resolution, fold, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
 from fappo_bot.rules.results import ErrorCode
 
@@ -21,7 +21,7 @@ RANGE_WORDS = frozenset({"range", "ranges"})
 PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever", "whomever", "they"})
 #: words that end a name phrase in every slot
 BASE_STOPS = frozenset({"with", "using", "going", "against", "vs", "versus", "at", "on", "to",
-                        "toward", "towards", "away", "from", "and", "for"})
+                        "toward", "towards", "away", "from", "and", "for", "then"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,13 +221,18 @@ def claim(cur: Cursor) -> tuple[int, str | None] | None:
     return int(tok.text), reason
 
 
-def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS) -> list[Tok]:
-    """Words (and numbers) of a name, up to a stop word, a separator or another clause."""
+def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS, known: Sequence[Named] = ()
+           ) -> list[Tok]:
+    """Words (and numbers) of a name, up to a stop word, a separator or another clause.
+
+    A stop word inside a `known` name ("Man at Arms") does not stop it.
+    """
     words: list[Tok] = []
     while (tok := cur.peek()) is not None:
         if tok.kind is TokKind.WORD:
-            if tok.key in stops or (words and number_of(tok) is not None
-                                    and cur.key(1) in SP_WORDS):
+            if tok.key in stops and not (words and _inside_name(words, tok, known)):
+                break
+            if words and number_of(tok) is not None and cur.key(1) in SP_WORDS:
                 break
         elif tok.kind is TokKind.NUM:
             if cur.key(1) in AP_WORDS | SP_WORDS | RANGE_WORDS:
@@ -237,6 +242,14 @@ def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS) -> list[Tok]:
         words.append(tok)
         cur.i += 1
     return words
+
+
+def _inside_name(words: Sequence[Tok], stop: Tok, known: Sequence[Named]) -> bool:
+    """Whether the words so far and `stop` begin one of the `known` names."""
+    if not known:
+        return False
+    start = fold(f"{words_text(words)} {stop.text}")
+    return any(n.key == start or n.key.startswith(start + " ") for n in known)
 
 
 def words_text(words: Sequence[Tok]) -> str:

@@ -1,0 +1,246 @@
+"""The keyword lines: `Guard:` (F5), `Reduce:` (F13) and `Endure:` (F10 Amb-7), and `Read`, what
+any statement declares (spec/posting.md "Guard", "Reduce", "Endure")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fappo_bot.posting.grammar.clauses import (
+    Cursor,
+    Issue,
+    SPClause,
+    name_in,
+    phrase,
+    sp_clause,
+    words_text,
+)
+from fappo_bot.posting.grammar.verbs import Draft
+from fappo_bot.posting.lexer import Tok, TokKind
+from fappo_bot.posting.models import StatementKind
+from fappo_bot.posting.names import fold, resolve, suggest
+from fappo_bot.posting.scene import Scene
+from fappo_bot.rules.character import FLOATING
+from fappo_bot.rules.data import Trait
+from fappo_bot.rules.orders import ANY
+from fappo_bot.rules.results import ErrorCode
+
+_ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybody",
+                        "any attack", "all attacks", "any attacker", "all attackers"})
+_EACH_WORDS = frozenset({"each", "every"})
+_HIT_STOPS = frozenset({"with", "using"})
+
+
+@dataclass(slots=True)
+class Read:
+    """What one statement declares."""
+
+    kind: StatementKind
+    issues: list[Issue] = field(default_factory=list)
+    #: the actions of an action statement (usually one; `[2 AP attack X, 1 AP defend]` has two)
+    drafts: list[Draft] = field(default_factory=list)
+    pledges: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    reduction: tuple[str, dict[str, int], str | None] | None = None
+    text: str = ""
+    sp_spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+
+def _sp_list(cur: Cursor) -> tuple[dict[str, int], list[SPClause]]:
+    """SP clauses joined by `,` or `+`; stops before anything else (cursor left there)."""
+    pools: dict[str, int] = {}
+    clauses: list[SPClause] = []
+    while True:
+        mark = cur.i
+        if clauses:
+            cur.skip_separators()
+        clause = sp_clause(cur)
+        if clause is None:
+            cur.i = mark
+            return pools, clauses
+        clauses.append(clause)
+        if clause.pool:
+            pools[clause.pool] = pools.get(clause.pool, 0) + clause.amount
+
+
+def _head(cur: Cursor) -> None:
+    cur.i = 1
+    cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
+
+
+def guard_line(cur: Cursor, scene: Scene) -> Read:
+    """`Guard: N SP TRAIT against NAME | each PREFIX | any | all` (F5)."""
+    read = Read(StatementKind.GUARD, issues=cur.issues)
+    _head(cur)
+    pools, clauses = _sp_list(cur)
+    read.sp_spans = [(c.start, c.end) for c in clauses]
+    if not clauses:
+        start = cur.rest_start()
+        cur.issue(ErrorCode.SYNTAX, "a Guard line needs an SP amount and a Trait", start,
+                  len(cur.text), expected="Guard: N SP TRAIT against NAME",
+                  hint="for example: Guard: 2 SP Nimble against Troll")
+        return read
+    cur.skip_separators()
+    cur.accept("against") or cur.accept("vs") or cur.accept("versus") or cur.accept("from") \
+        or cur.accept("on")
+    if cur.done:
+        read.pledges.append((ANY, pools))  # extension: no "against" means any attack
+        return read
+    each = cur.key() in _EACH_WORDS
+    if each:
+        cur.i += 1
+    words = phrase(cur, frozenset({"with", "using"}), scene.others())
+    if not words:
+        start, end = cur.skip_clause()
+        cur.issue(ErrorCode.SYNTAX, "against whom?", start, end,
+                  expected="against NAME, against each PREFIX, or against any")
+    elif not each and words_text(words).casefold() in _ANY_WORDS:
+        read.pledges.append((ANY, pools))
+    elif each:
+        _each(cur, scene, read, words, pools)
+    else:
+        name = name_in(cur, words, scene.others(), "one")
+        if name is not None:
+            read.pledges.append((name, pools))
+    cur.accept_kind(TokKind.PAREN)
+    _leftover(cur, "Guard: N SP TRAIT against NAME")
+    return read
+
+
+def _each(cur: Cursor, scene: Scene, read: Read, words: list[Tok], pools: dict[str, int]) -> None:
+    """`against each goblin`: one pledge for every character whose name starts so (F5)."""
+    toks = words
+    prefix = fold(words_text(toks))
+    names = [c.name for c in scene.others() if fold(c.name).startswith(prefix)]
+    if not names and prefix.endswith("s"):
+        stem = prefix[:-2] if prefix.endswith("es") else prefix[:-1]
+        names = [c.name for c in scene.others() if fold(c.name).startswith(stem)] or [
+            c.name for c in scene.others() if fold(c.name).startswith(prefix[:-1])
+        ]
+    if not names:
+        near = suggest(prefix, scene.others())
+        cur.issue(ErrorCode.UNKNOWN_NAME, f'no one here has a name starting "{prefix}"',
+                  toks[0].start, toks[-1].end, expected="each NAME-START, e.g. each goblin",
+                  hint=f"Did you mean {' or '.join(near)}?" if near else None, candidates=near)
+        return
+    for name in names:
+        read.pledges.append((name, dict(pools)))
+
+
+def reduce_line(cur: Cursor, scene: Scene) -> Read:
+    """`Reduce: N SP TRAIT [on HIT] [(why) | - why | : why | , why]` (F13)."""
+    read = Read(StatementKind.REDUCE, issues=cur.issues)
+    _head(cur)
+    pools, clauses = _sp_list(cur)
+    read.sp_spans = [(c.start, c.end) for c in clauses]
+    why = "; ".join(c.why for c in clauses if c.why) or None
+    if not clauses:
+        start = cur.rest_start()
+        cur.issue(ErrorCode.SYNTAX, "a Reduce line needs an SP amount and a Trait", start,
+                  len(cur.text), expected="Reduce: N SP TRAIT on the HIT (why)",
+                  hint="for example: Reduce: 2 SP Nimble on the longsword hit (I twisted aside)")
+        return read
+    named = cur.accept("on") or cur.accept("from") or cur.accept("against") \
+        or cur.accept("for") or cur.accept("to") or cur.accept("vs")
+    hit_words = phrase(cur, _HIT_STOPS) if named or _word_next(cur) else []
+    tok = cur.peek()
+    if tok is not None and tok.kind is TokKind.PAREN:
+        cur.i += 1
+        why = _why(why, tok.text)
+    elif tok is not None:
+        if tok.kind in (TokKind.SEP, TokKind.DASH, TokKind.COLON):
+            why = _why(why, cur.text[tok.end:])
+        else:
+            why = _why(why, cur.text[tok.start:])
+        cur.i = len(cur.toks)
+    hit = _hit(cur, scene, hit_words)
+    if hit is not None:
+        read.reduction = (hit, pools, why)
+    return read
+
+
+def _word_next(cur: Cursor) -> bool:
+    tok = cur.peek()
+    return tok is not None and tok.kind in (TokKind.WORD, TokKind.NUM)
+
+
+def _why(old: str | None, new: str) -> str | None:
+    text = new.strip().strip("()").strip()
+    if not text:
+        return old
+    return f"{old}; {text}" if old else text
+
+
+def _hit(cur: Cursor, scene: Scene, toks: list[Tok]) -> str | None:
+    """The pending hit a Reduce line names: by id, attacker or weapon; or the only one (F13)."""
+    hits = [named for named, _ in scene.hits]
+    who = scene.actor.name if scene.actor is not None else "you"
+    if not toks:
+        if len(hits) == 1:
+            return hits[0].name
+        start, end = 0, len(cur.text)
+        if not hits:
+            cur.issue(ErrorCode.UNKNOWN_NAME, f"no hit from the last resolution is waiting on {who}",
+                      start, end, expected="a pending hit", hint="a Reduce line answers a hit "
+                      "dealt at the last resolution")
+        else:
+            ids = tuple(h.name for h in hits)
+            cur.issue(ErrorCode.AMBIGUOUS_NAME, f"{who} has {len(hits)} hits pending: name one",
+                      start, end, expected="on the ATTACKER's hit, or from the WEAPON",
+                      hint="say whose hit: on the Goblin Chief's hit", candidates=ids)
+        return None
+    names = [w.text for w in toks]
+    if len(names) > 1 and names[-1].casefold() in ("hit", "hits", "attack", "blow", "strike"):
+        names.pop()
+    names[-1] = _unpossessive(names[-1])
+    query = " ".join(names)
+    while query.casefold().startswith("the "):
+        query = query[4:]
+    found = resolve(query, hits)
+    if found.ok:
+        return found.name
+    start, end = toks[0].start, toks[-1].end
+    if found.ambiguous:
+        cur.issue(ErrorCode.AMBIGUOUS_NAME, f'"{query}" could be hit {" or ".join(found.candidates)}',
+                  start, end, expected="a pending hit", candidates=found.candidates,
+                  hint="name the hit by its id")
+    else:
+        known = [f"{h.name} ({', '.join(h.aliases)})" for h in hits]
+        cur.issue(ErrorCode.UNKNOWN_NAME, f'no pending hit on {who} matches "{query}"', start, end,
+                  expected="a pending hit, named by its attacker or weapon",
+                  hint=("pending: " + "; ".join(known)) if known else None,
+                  candidates=tuple(h.name for h in hits))
+    return None
+
+
+def _unpossessive(word: str) -> str:
+    for suffix in ("'s", "s'"):
+        if word.casefold().endswith(suffix) and len(word) > len(suffix):
+            return word[: -len(suffix)] if suffix == "'s" else word[:-1]
+    return word
+
+
+def endure_line(cur: Cursor) -> Read:
+    """`Endure: 1 SP Tireless` (F10 Amb-7); `Endure` alone means the same (an extension)."""
+    read = Read(StatementKind.ENDURE, issues=cur.issues)
+    _head(cur)
+    pools, clauses = _sp_list(cur)
+    read.sp_spans = [(c.start, c.end) for c in clauses]
+    if clauses and pools and pools != {Trait.TIRELESS.value: 1}:
+        start, end = clauses[0].start, clauses[-1].end
+        wrong = ", ".join(f"{n} SP {k}" for k, n in pools.items())
+        cur.issue(ErrorCode.SYNTAX, f"Endure spends exactly 1 SP from Tireless, not {wrong}",
+                  start, end, expected="Endure: 1 SP Tireless",
+                  hint="floating SP and other Traits cannot pay for it" if FLOATING in pools
+                  or len(pools) > 1 or Trait.TIRELESS.value not in pools else None)
+    _leftover(cur, "Endure: 1 SP Tireless")
+    return read
+
+
+def _leftover(cur: Cursor, expected: str) -> None:
+    cur.skip_separators()
+    if not cur.done:
+        start = cur.rest_start()
+        end = len(cur.text)
+        cur.i = len(cur.toks)
+        cur.issue(ErrorCode.SYNTAX, f'I couldn\'t read "{cur.slice(start, end)}"', start, end,
+                  expected=expected)

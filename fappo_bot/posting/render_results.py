@@ -1,0 +1,152 @@
+"""Turn results as text: each action, the characters it touched, the events, and a short GM
+summary (RULINGS F7 step 8 PUBLISH; hits stay provisional until their targets' posts, F13)."""
+
+from __future__ import annotations
+
+from fappo_bot.posting.safety import safe
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.health import level_name
+from fappo_bot.rules.orders import ActionKind
+from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult
+
+
+def render_turn(result: TurnResult) -> str:
+    """A resolution for the channel: each action, then each character touched, then events
+    (F7 step 8; hits stay provisional until their targets' next posts, F13)."""
+    lines = [f"**Turn {result.turn} results**"]
+    for action in result.actions:
+        lines.append("- " + describe_result(action))
+        lines.extend(f"    - {describe_target(t)}" for t in action.targets)
+    for error in result.errors:
+        lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
+    touched = _touched(result)
+    if touched:
+        lines.append("**Where things stand**")
+        for character in result.state.characters:
+            if character.name in touched:
+                lines.append("- " + describe_character(character, result))
+    if result.events:
+        lines.append("**Also**")
+        for event in result.events:
+            detail = f": {safe(event.detail)}" if event.detail else ""
+            levels = f" ({event.levels} level{'s' if event.levels != 1 else ''})" \
+                if event.levels else ""
+            lines.append(f"- {safe(event.character)} {safe(event.kind)}{detail}{levels}")
+    return "\n".join(lines)
+
+
+def describe_result(action: ActionResult) -> str:
+    """`Kael attack Goblin 1: 6 vs 3 (+3), Great Success · 4 levels · Bleeding`."""
+    who = safe(action.actor)
+    verb = _RESULT_VERBS.get(action.kind, action.kind)
+    if action.target:
+        verb += (" at " if action.kind == ActionKind.CAST.value else " ") + safe(action.target)
+    text = f"{who} {verb}"
+    if action.total is not None and action.difficulty is not None:
+        text += f": {action.total} vs {action.difficulty}"
+        if action.margin is not None:
+            text += f" ({action.margin:+d})"
+    if action.level is not None:
+        text += f", {action.level.title}"
+    if action.targets:  # a cast or an area attack: the effects are per creature, below
+        text += "" if action.effective else " · no effect"
+    else:
+        text += _effects(action.damage, action.specials, action.eliminated, action.effective)
+    if action.pledged:
+        text += f" · lowered {action.pledged} by Guard"
+    if action.shield:
+        text += " · shield"
+    for note in action.notes:
+        text += f" · {safe(note)}"
+    return text
+
+
+_RESULT_VERBS = {
+    "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
+    "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
+    "pickup": "picks up", "stand": "stands up", "remove": "removes", "ripout": "rips out",
+    "cast": "casts", "tend": "tends", "watch": "watches", "extinguish": "puts out the fire",
+    "aim": "aims",
+}
+
+
+def describe_target(target: TargetResult) -> str:
+    """One creature of an area attack or a spell's attack stage (F19, F25)."""
+    text = safe(target.name)
+    if target.total is not None and target.difficulty is not None:
+        text += f": {target.total} vs {target.difficulty}"
+        if target.margin is not None:
+            text += f" ({target.margin:+d})"
+    if target.level is not None:
+        text += f", {target.level.title}"
+    return text + _effects(target.damage, target.specials, target.eliminated, target.effective)
+
+
+def _effects(damage: int, specials: tuple[str, ...], eliminated: int, effective: bool) -> str:
+    if not effective:
+        return " · no effect"
+    text = ""
+    if damage:
+        text += f" · {damage} level{'s' if damage != 1 else ''} of damage"
+    if specials:
+        text += " · " + ", ".join(safe(s) for s in specials)
+    if eliminated:
+        text += f" · {eliminated} eliminated"
+    return text
+
+
+def _touched(result: TurnResult) -> set[str]:
+    names = {a.actor for a in result.actions}
+    names.update(a.target for a in result.actions if a.target)
+    names.update(t.name for a in result.actions for t in a.targets)
+    names.update(e.character for e in result.events)
+    names.update(h.target for h in result.hits)
+    return names
+
+
+def describe_character(character: Character, result: TurnResult) -> str:
+    """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding`."""
+    config = result.state.config
+    if character.is_fodder:
+        left = f"{character.count} left" if character.count else "all eliminated"
+        text = f"{safe(character.name)}: {left}"
+    else:
+        text = f"{safe(character.name)}: {level_name(character, config)}"
+    hits = [h for h in result.hits if h.target == character.name]
+    if hits:
+        listed = "; ".join(
+            f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
+            + (f" from {safe(h.attacker)}" if h.attacker else "")
+            + (f"'s {safe(h.weapon)}" if h.attacker and h.weapon else "")
+            for h in hits
+        )
+        text += f" (provisional: {listed}; a Reduce line in the next post can lower each by 2)"
+    if character.statuses:
+        text += " · " + ", ".join(s.kind.value for s in character.statuses)
+    return text
+
+
+def _total(own: int, per_target: list[int]) -> int:
+    """An action's damage or eliminations: its own, or its targets' when it has targets."""
+    return sum(per_target) if per_target else own
+
+
+def render_gm_summary(result: TurnResult) -> str:
+    """A short summary for the GM: counts, refused orders, pending hits and statuses."""
+    damage = sum(_total(a.damage, [t.damage for t in a.targets]) for a in result.actions)
+    eliminated = sum(_total(a.eliminated, [t.eliminated for t in a.targets])
+                     for a in result.actions)
+    lines = [
+        f"Turn {result.turn}: {len(result.actions)} action(s), {damage} level(s) of damage, "
+        f"{eliminated} eliminated, {len(result.errors)} order(s) refused."
+    ]
+    if result.errors:
+        lines.append("Refused: " + "; ".join(
+            f"{safe(e.actor)} ({e.code.value})" for e in result.errors))
+    if result.hits:
+        lines.append("Pending hits: " + ", ".join(
+            f"{safe(h.id)} {safe(h.target)} {h.levels}" for h in result.hits))
+    dead = [e.character for e in result.events if e.kind == "died"]
+    if dead:
+        lines.append("Died: " + ", ".join(safe(n) for n in dead))
+    return "\n".join(lines)
