@@ -31,7 +31,8 @@ def refuse_unless_open(turn: Turn) -> None:
             f"Time has been called on turn {turn.number} and the GM is resolving it, so nothing "
             f"of this post was recorded. Post it again when turn {turn.number + 1} opens."
         )
-    raise Conflict(f"Turn {turn.number} is over and no turn is open; nothing was recorded.")
+    raise Conflict(f"Turn {turn.number} is over, so nothing was recorded; write a new post for "
+                   "the turn that is open now.")
 
 
 async def open_turn(

@@ -216,7 +216,8 @@ class TurnService(UseCases):
             turn = await uow.lock_turn(post.turn_id)
             if turn.status is not TurnStatus.OPEN:
                 raise Conflict(
-                    f"Turn {turn.number} is closed; its orders stand as they were at call time."
+                    f"Turn {turn.number} is {turn.status.value}; its orders stand as they were "
+                    "at call time."
                 )
             post = await uow.posts.get(post.id) or post
             post = post.model_copy(update={"deleted": True, "updated_at": self.now(),

@@ -267,3 +267,16 @@ async def test_f29_orders_against_another_players_character_must_come_by_dm(
     with pytest.raises(InvalidInput, match="DM"):
         await services.turns.edit(game, BOB, channel_key="c1", message_key="m2",
                                   text="2 AP attack Kael with Dagger")
+
+
+async def test_editing_a_post_of_a_resolved_turn_changes_nothing(services, table, uow_factory):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    await services.resolution.resolve(game, GM)
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict, match="Turn 1 is over"):
+        await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                  text="3 AP defend")
+    with pytest.raises(Conflict, match="Turn 1 is resolved"):
+        await services.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
+    assert await snapshot(uow_factory) == before
