@@ -1,0 +1,82 @@
+"""The project's own adjudication cases (tests/cases/*.yaml), written from RULINGS.md.
+
+Each case is one test, named by its file and id. ENGINE_WRONG lists the cases whose expected
+values follow RULINGS (and spec/cases.md) while the engine computes something else; the marker
+is strict, so a case that starts passing after the engine is fixed fails here until its entry is
+removed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fappo_bot.adjudication.loader import CaseFileError, load_case_file
+from fappo_bot.adjudication.runner import run_case
+
+CASES_DIR = Path(__file__).parent / "cases"
+
+#: case id -> what the engine gets wrong (RULINGS section and the arithmetic). Remove an entry
+#: when the engine is fixed; never add one because a case's own arithmetic is doubtful.
+ENGINE_WRONG: dict[str, str] = {
+    "F18-grasp-tiers-by-em": (
+        "engine: F18.11 'the victim is Disarmed as above' in every Grasp tier, and the attacker "
+        "is not disarmed; at em 4 (Whip 3 + 2 AP = 5 vs 1) and em 5 (3 + 3 = 6 vs 1) the engine "
+        "drops the victim's 'disarmed' status and gives the attacker a 'disarmed' status "
+        "(rules/specials.py _grasp)"
+    ),
+    "F25-learned-fireball-bought-special": (
+        "engine: spec/cases.md 'A spell's bought special applies on a Great Success of its attack "
+        "stage (nothing to declare)'; attack 4 + 3 AP = 7 vs 1 -> +6 great -> 4 + Fire, but the "
+        "engine applies Fire only when the cast declares special: (rules/combat.py calls "
+        "great_specials with action.special for spell strikes)"
+    ),
+    "F25-attack-sp-and-ad-hoc-accuracy": (
+        "engine: spec/cases.md bought spell Special applies on a Great Success without a "
+        "declaration; both targets reach great (8 vs 5 -> +3; 8 vs 6 -> +2 +1 floating SP) so both "
+        "take 4 + Fire, the engine gives no Fire (same cause as F25-learned-fireball-bought-special)"
+    ),
+}
+
+
+def _params() -> list[object]:
+    params: list[object] = []
+    for path in sorted(CASES_DIR.glob("*.yaml")):
+        try:
+            cases = load_case_file(path)
+        except CaseFileError as exc:
+            params.append(pytest.param(path, exc, id=path.name))
+            continue
+        for case in cases:
+            marks = []
+            if case.id in ENGINE_WRONG:
+                marks.append(pytest.mark.xfail(reason=ENGINE_WRONG[case.id], strict=True))
+            params.append(pytest.param(path, case, id=f"{path.stem}::{case.id}", marks=marks))
+    return params
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("path", "case"), _params())
+def test_project_case(path: Path, case: object) -> None:
+    """Every project case resolves to the values RULINGS gives (its note shows the arithmetic)."""
+    if isinstance(case, CaseFileError):
+        pytest.fail(str(case))
+    outcome = run_case(case)  # type: ignore[arg-type]
+    details = [outcome.problem] if outcome.problem else []
+    details += [d.line() for d in outcome.differences]
+    assert outcome.passed, f"{path.name} {outcome.id}:\n  " + "\n  ".join(details)
+
+
+@pytest.mark.unit
+def test_case_ids_unique_and_engine_wrong_names_real_cases() -> None:
+    """Case ids are unique across tests/cases, every case names its RULINGS section, and every
+    ENGINE_WRONG entry is a real case with a reason that starts with 'engine:'."""
+    ids: list[str] = []
+    for path in sorted(CASES_DIR.glob("*.yaml")):
+        for case in load_case_file(path):
+            ids.append(case.id)
+            assert getattr(case, "rule", None), f"{case.id} names no RULINGS section"
+    assert len(ids) == len(set(ids)), "duplicate case ids"
+    assert set(ENGINE_WRONG) <= set(ids)
+    assert all(reason.startswith("engine:") for reason in ENGINE_WRONG.values())
