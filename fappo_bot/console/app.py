@@ -17,6 +17,7 @@ from typing import TextIO
 
 from rich.console import Console
 
+from fappo_bot.console.game_commands import HELP
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
 from fappo_bot.console.table import LocalTable, open_table
@@ -29,20 +30,6 @@ from fappo_bot.console.transcript import (
     takes_body,
 )
 from fappo_bot.console.view import TableView
-
-HELP = """\
-Type a post exactly as in the channel; end it with a blank line or a lone '.'.
-  /as NAME              change seat (gm, a player, or a character's name)
-  /dm TEXT              a secret order (a DM to the bot), ended like a post
-  /help, /seats, /quit  this help, who sits where, leave the table
-GM commands (same names and options as the slash commands):
-  /newgame NAME [--players A B ...]   /addchar FILE --player P   /sheet FILE
-  /enemy FILE   /group FILE   /open   /calltime [MINUTES]   /extend MINUTES   /pause
-  /npc (orders block)   /pass [NAME]   /status   /review   /resolve (answers its questions)
-  /undo   /rest BREAK   /endscene BREAK   /endadventure [AWARD]   /edit N (block)   /delete N
-  /export FILE   /import FILE   /games   /use GAME
-Assertions (scripts): ?expect TEXT, ?expect-not TEXT
-"""
 
 
 def make_console(args: argparse.Namespace, file: TextIO | None = None) -> Console:

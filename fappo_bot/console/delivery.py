@@ -34,7 +34,9 @@ _TITLES: dict[str, str] = {
 
 
 async def deliver_outbox(table: LocalTable) -> list[Shown]:
-    """Show and mark sent every pending message of the table's games, oldest first."""
+    """Show and mark sent every pending message of the table's games, oldest first. The table is
+    its own scheduler too: reminders and deadlines that are due fire first (F30 call time)."""
+    await table.services.calltime.fire_due()
     games = {g.id: g for g in await table.services.table_games()}
     shown: list[Shown] = []
     for message in await table.services.outbox.pending():

@@ -17,6 +17,27 @@ from fappo_bot.console.table import (
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.records import CharacterKind, Role
 
+HELP = """\
+Type a post exactly as in the channel; end it with a blank line or a lone '.'
+(/post ... . for a post with blank lines inside).
+  /as NAME              change seat (gm, a player, or a character's name)
+  /dm TEXT              secret orders (a DM to the bot), ended like a post
+  /edit N, /delete N    edit (new text on the next lines) or delete your message #N
+  /pass [NAME]          no action this turn
+  /status, /seats, /games, /use GAME, /help, /quit
+GM commands (the slash commands' names and options):
+  /newgame NAME [--players A B] [--gms G]   /addchar FILE --player P   /sheet FILE
+  /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
+  /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
+  /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
+  /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
+  /export FILE   /import FILE [--copy]
+  BREAK: immediate, same_day, night, week_plus, adventure_end
+Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);
+an empty answer keeps an optional question's default.
+Assertions (transcripts): ?expect TEXT, ?expect-not TEXT
+"""
+
 
 def _parse(step: Step, parser: Any) -> Any:
     return parser.parse_args(list(step.args))
@@ -197,3 +218,15 @@ async def seats(table: LocalTable, step: Step) -> list[Shown]:
         role = "GM" if seat in table.gm_seats else "player"
         lines.append(f"{mark} {table.book.label(seat)}  [{role}]")
     return [Shown(Kind.INFO, "seats", "\n".join(lines), only(table.seat))]
+
+
+@command("help")
+async def help_(table: LocalTable, step: Step) -> list[Shown]:
+    """/help: the commands of the table."""
+    return [Shown(Kind.INFO, "help", HELP, only(table.seat))]
+
+
+@command("quit")
+async def quit_(table: LocalTable, step: Step) -> list[Shown]:
+    """/quit ends interactive play; in a replay it is only noted."""
+    return [Shown(Kind.INFO, "quit", "(/quit ends interactive play; a replay goes on)", only(table.seat))]
