@@ -157,6 +157,14 @@ class ResolutionService(UseCases):
                     await uow.turns.update(following.model_copy(update={
                         "status": TurnStatus.VOID, "alarm_at": None,
                         "version": following.version + 1}))
+            after = {c.name.casefold(): c for c in resolution.state_after.characters}
+            changed = [c.name for c in await uow.characters.list(game.id)
+                       if c.name.casefold() in after and c.state != after[c.name.casefold()]]
+            if changed:
+                raise Conflict(
+                    f"{', '.join(changed)} changed after turn {turn.number} was resolved (an "
+                    "edit, a rest, an award); undoing the resolution would lose that."
+                )
             before = {r.id: r for r in resolution.characters_before}
             for current in await uow.characters.list(game.id):
                 old = before.get(current.id)

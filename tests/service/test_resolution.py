@@ -262,3 +262,14 @@ async def test_a_post_racing_a_resolve_is_either_resolved_or_refused_never_lost(
 async def _resolution(uow_factory, game):
     async with uow_factory() as uow:
         return await uow.resolutions.latest(game)
+
+
+async def test_undo_is_refused_when_characters_changed_since(services, table, uow_factory):
+    game = table["game"]
+    await post(services, game, GM, "g1", NPCS)
+    await services.resolution.resolve(game, GM)
+    await services.aftermath.end_adventure(game, GM, {"Kael": 2})
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict, match="Kael.*changed after turn 1"):
+        await services.resolution.undo(game, GM)
+    assert await snapshot(uow_factory) == before
