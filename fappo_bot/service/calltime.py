@@ -101,7 +101,7 @@ class CallTimeService(UseCases):
             for turn in await uow.turns.due(now):
                 game = await uow.games.get(turn.game_id)
                 if game is not None:
-                    alarms.append(await _alarm(uow, game, turn))
+                    alarms.append(await _alarm(uow, game, turn, now))
             return alarms
 
     async def fire_due(self, now: datetime | None = None) -> list[Alarm]:
@@ -118,7 +118,7 @@ class CallTimeService(UseCases):
                 if (game is None or turn.status is not TurnStatus.OPEN or turn.paused
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
-                alarm = await _alarm(uow, game, turn)
+                alarm = await _alarm(uow, game, turn, now)
                 if alarm.kind == "deadline":
                     await close_turn(uow, self, game, turn)
                     await audit(uow, self.deps, game.id, "scheduler", "turn.close",
@@ -179,11 +179,16 @@ class CallTimeService(UseCases):
             return TurnSummary.of(turn)
 
 
-async def _alarm(uow: UnitOfWork, game: Game, turn: Turn) -> Alarm:
+async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alarm:
+    """What is due on a turn; a deadline already past wins over reminders not yet sent (a
+    scheduler that was down does not remind anyone of a deadline that has gone)."""
     status = await turn_status(uow, game, turn)
     at = turn.alarm_at or turn.deadline
     assert at is not None
-    kind = "deadline" if turn.deadline is not None and at >= turn.deadline else "reminder"
+    past = turn.deadline is not None and (at >= turn.deadline or turn.deadline <= now)
+    kind = "deadline" if past else "reminder"
+    if past and turn.deadline is not None:
+        at = turn.deadline
     return Alarm(game_id=game.id, turn=turn.number, kind=kind, at=at, missing=status.missing)
 
 

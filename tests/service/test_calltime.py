@@ -111,3 +111,14 @@ async def test_new_turns_get_the_games_default_call_time(services, table, clock)
     status = await services.turns.status(game)
     assert view.next_turn == 2
     assert status.turn.deadline == clock.now() + timedelta(hours=48)
+
+
+async def test_a_scheduler_back_after_the_deadline_calls_time_without_stale_reminders(
+    services, table, clock, uow_factory
+):
+    game = table["game"]
+    await services.calltime.set_deadline(game, GM, after=timedelta(hours=24))
+    clock.advance(days=2)
+    fired = await services.calltime.fire_due()
+    assert [a.kind for a in fired] == ["deadline"]
+    assert ("reminder", "c1") not in await outbox_kinds(uow_factory, game)
