@@ -23,7 +23,7 @@ from fappo_bot.posting.models import (
     StatementKind,
     join_text,
 )
-from fappo_bot.posting.names import Named, resolve
+from fappo_bot.posting.names import Named, fold, resolve
 from fappo_bot.posting.scene import Scene
 from fappo_bot.posting.validate import check_block
 from fappo_bot.rules.character import Character
@@ -132,6 +132,8 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     if read is not None:
         _statement(reader, number, cleaned, read, bracket=False)
         return
+    if _named_statement(reader, number, cleaned):
+        return
     _prose(reader, raw)
     for bracket in brackets(raw):
         inner = clean(bracket.text)
@@ -139,6 +141,32 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
             found = read_statement(inner, reader.scene(), bracket=True)
             if found is not None:
                 _statement(reader, number, inner, found, bracket=True)
+
+
+def _named_statement(reader: _Reader, number: int, cleaned: str) -> bool:
+    """`Goblin 1: 2 AP attack Kael` (an extension): a character the poster controls, named
+    exactly, then a statement; the line starts that character's block."""
+    colon = cleaned.find(":", 0, 60)
+    if colon <= 0 or len(reader.controlled) < 1:
+        return False
+    key = fold(cleaned[:colon])
+    actor = next((c for c in reader.controlled if fold(c.name) == key), None)
+    rest = cleaned[colon + 1:].strip()
+    if actor is None or not rest:
+        return False
+    previous, lost = reader.current, reader.lost
+    existed = actor.name in reader.blocks
+    reader.start_block(actor)
+    read = read_statement(rest, reader.scene(), bracket=False)
+    if read is None or read.kind is StatementKind.CHARACTER:
+        reader.current, reader.lost = previous, lost
+        if not existed:
+            del reader.blocks[actor.name]  # nothing was declared after all
+        return False
+    assert reader.current is not None
+    reader.current.statements.append(Statement(number, cleaned[:colon], StatementKind.CHARACTER))
+    _statement(reader, number, rest, read, bracket=False)
+    return True
 
 
 def _prose(reader: _Reader, raw: str) -> None:
@@ -181,7 +209,13 @@ def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: boo
     if block is None:
         if not reader.lost and not reader.missing_reported:
             reader.missing_reported = True
-            listed = ", ".join(c.name for c in reader.controlled) or "no one in this scene"
+            if not reader.controlled:
+                reader.problems.append(Problem(
+                    number, ErrorCode.CANNOT_ACT, "none of the characters you post for is in "
+                    "this scene", text, expected="a character of this scene",
+                    hint="ask the GM to add your character to the scene"))
+                return
+            listed = ", ".join(c.name for c in reader.controlled)
             reader.problems.append(Problem(
                 number, ErrorCode.SYNTAX, "whose order is this? Start each character's part "
                 "with a character line", text, expected="Character: NAME (or **NAME** alone on "

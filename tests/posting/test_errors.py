@@ -205,3 +205,9 @@ def test_problems_in_two_blocks_of_a_gm_post() -> None:
     post = parse("Character: Goblin 1\n3 AP attack Kael\nCharacter: Goblin 2\n2 AP attack Mira\n"
                  "2 AP defend", poster="gm")
     assert codes(post) == [(5, "ap-over-budget")]
+
+
+def test_a_poster_without_a_character_in_the_scene() -> None:
+    post = parse("1 AP defend\n2 AP attack Goblin 1", poster="Nobody")
+    assert codes(post) == [(1, "cannot-act")]
+    assert "in this scene" in post.problems[0].message

@@ -382,3 +382,13 @@ def test_names_holding_stop_words() -> None:
     assert action("1 AP defend against man at arms", state=state)["against"] == "Man at Arms"
     post = parse("Guard: 1 SP Nimble against Man at Arms", state=state)
     assert post.to_case_orders()[0]["guard"] == [{"against": "Man at Arms", "sp": {"Nimble": 1}}]
+
+
+def test_a_line_may_start_with_the_name_of_a_character_the_poster_controls() -> None:
+    """Extension (docs/posting.md): `Goblin 1: 2 AP attack Kael` starts Goblin 1's block."""
+    post = parse("Goblin 1: 2 AP attack Kael with Dagger\nGoblin 2: 1 AP defend\n1 AP defend",
+                 poster="gm")
+    orders = post.to_case_orders()
+    assert [(o["actor"], len(o["actions"])) for o in orders] == [("Goblin 1", 1), ("Goblin 2", 2)]
+    assert parse("Kael: he thinks about it").prose == ("Kael: he thinks about it",)
+    assert parse("Troll: 1 AP defend").prose == ("Troll: 1 AP defend",)
