@@ -48,7 +48,7 @@ class ReviewSession:
         item = self.current
         if item is None:
             return ""
-        text = item.question
+        text: str = str(item.question)
         if item.choices and len(item.choices) <= 8:
             text += f"  [{' / '.join(item.choices)}]"
         elif item.choices:

@@ -44,6 +44,7 @@ async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
     await upgrade_database(settings)
     engine = create_engine(settings)
     try:
-        yield Storage(settings, SqlUnitOfWorkFactory(engine))
+        factory: UowFactory = SqlUnitOfWorkFactory(engine)  # type: ignore[assignment]
+        yield Storage(settings, factory)
     finally:
         await engine.dispose()
