@@ -4,7 +4,6 @@ the outbox. Every helper raises a `ServiceError` before anything is written."""
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.rules.orders import Order
+from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.errors import Conflict, Forbidden, NotFound, StaleVersion
@@ -37,10 +37,8 @@ Resolver = Callable[[TurnState, Sequence[Order], GMInputs | None], TurnResult]
 def rules_resolver(
     state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
 ) -> TurnResult:
-    """F7: the rules core's `resolve_turn`, imported when first needed."""
-    resolve = importlib.import_module("fappo_bot.rules.resolve")
-    result: TurnResult = resolve.resolve_turn(state, orders, gm)
-    return result
+    """F7: the rules core's `resolve_turn`."""
+    return resolve_turn(state, orders, gm)
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,17 @@
 
 The service never renders text itself: replies and results come from `fappo_bot.posting`
 (`parse_post`, `render`), reached through the small protocol below, so the composition root (or a
-test) can pass another implementation; `PostingText` is the real one, imported lazily so that
-importing the service stays cheap.
+test) can pass another implementation; `PostingText` is the real one.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from fappo_bot.posting import PostContext, parse_post
+from fappo_bot.posting.render import render_reply, render_turn
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import TurnResult, TurnState
 
@@ -56,15 +56,12 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
-        posting = importlib.import_module("fappo_bot.posting")
-        render = importlib.import_module("fappo_bot.posting.render")
-        context = posting.PostContext(state=state, poster=poster, controls=tuple(controls))
-        parsed = posting.parse_post(text, context)
-        reply = str(render.render_reply(parsed, state))
+        context = PostContext(state=state, poster=poster, controls=tuple(controls))
+        parsed = parse_post(text, context)
+        reply = render_reply(parsed, state)
         if not parsed.ok:
             return ReadPost((), tuple(str(p) for p in parsed.problems), reply)
         return ReadPost(tuple(parsed.orders), (), reply)
 
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
-        render = importlib.import_module("fappo_bot.posting.render")
-        return str(render.render_turn(result))
+        return render_turn(result)
