@@ -1,0 +1,88 @@
+"""Several bot processes (shards) sharing one database see one consistent game.
+
+Each shard is a `Services` over its own engine and connection pool, as in separate processes;
+they race on the same game and turn. On SQLite both engines share the file (two processes on one
+machine), on PostgreSQL the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fappo_bot.service import Conflict, Services
+from fappo_bot.storage.engine import create_engine_for_url
+from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+
+from .scenario import ALICE, BOB, GM, POSTS, build_table, stored
+
+
+@pytest.fixture
+async def shards(database_url):
+    engines = [create_engine_for_url(database_url) for _ in range(2)]
+    try:
+        yield [SqlUnitOfWorkFactory(engine) for engine in engines]
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_posts_through_two_shards_are_all_kept_and_seen_by_both(shards):
+    one, two = (Services(factory) for factory in shards)
+    game = await build_table(one, posts=False)
+    texts = {user: text for user, _, text in POSTS}
+    replies = await asyncio.gather(
+        one.turns.post(game, ALICE, channel_key="c1", message_key="a", text=texts[ALICE]),
+        two.turns.post(game, BOB, channel_key="c1", message_key="b", text=texts[BOB]),
+        two.turns.post(game, GM, channel_key="c1", message_key="g", text=texts[GM]),
+    )
+    assert all(reply.ok for reply in replies), [r.reply for r in replies]
+    seen = [await stored(factory, game) for factory in shards]
+    assert seen[0] == seen[1]
+    assert len(seen[0]["posts"]) == 3
+    status = await one.turns.status(game)
+    assert set(status.posted) == {"Kael", "Mira"}
+
+
+async def test_two_shards_resolving_at_once_give_one_resolution(shards):
+    one, two = (Services(factory) for factory in shards)
+    game = await build_table(one)
+    outcomes = await asyncio.gather(
+        one.resolution.resolve(game, GM, 1),
+        two.resolution.resolve(game, GM, 1),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["Conflict", "ResolutionView"], outcomes
+    refused = next(o for o in outcomes if isinstance(o, Conflict))
+    assert "already resolved" in str(refused)
+    seen = [await stored(factory, game) for factory in shards]
+    assert seen[0] == seen[1]
+    assert sum(r is not None for r in seen[0]["resolutions"]) == 1
+    assert [m.kind for m in seen[0]["outbox"]].count("results") == 1
+
+
+async def test_a_post_on_one_shard_racing_a_resolve_on_another_is_never_lost(shards):
+    one, two = (Services(factory) for factory in shards)
+    game = await build_table(one, posts=False)
+    for user, key, text in POSTS:
+        if user != BOB:
+            await one.turns.post(game, user, channel_key="c1", message_key=key, text=text)
+    posted, resolved = await asyncio.gather(
+        one.turns.post(game, BOB, channel_key="c1", message_key="late", text="3 AP defend"),
+        two.resolution.resolve(game, GM, 1),
+        return_exceptions=True,
+    )
+    assert not isinstance(resolved, BaseException), resolved
+    data = await stored(shards[1], game)
+    resolution = next(r for r in data["resolutions"] if r is not None)
+    if isinstance(posted, BaseException):
+        assert isinstance(posted, Conflict) and "Post it again" in str(posted), posted
+        assert all(o.actor != "Mira" for o in resolution.orders)
+    else:
+        assert posted.ok
+        kept = [p for p, _ in data["posts"].values() if p.message_key == "late"]
+        assert kept and (
+            any(o.actor == "Mira" for o in resolution.orders)
+            or kept[0].turn_id != data["turns"][0].id
+        )
