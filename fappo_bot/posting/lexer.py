@@ -214,6 +214,8 @@ _TOKEN = re.compile(
     |(?P<paren>\()""",
     re.VERBOSE,
 )
+_new_tok = tuple.__new__
+_WORD = TokKind.WORD
 _SIMPLE = {"sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH,
            "signed": TokKind.SIGNED}
 
@@ -237,9 +239,9 @@ def tokenize(text: str) -> list[Tok]:
                 word = found.group()
                 if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
                     _word(toks, word, found.start())
-                else:  # the common case, inline
-                    toks.append(Tok(TokKind.WORD, word, found.start(), found.end(),
-                                    word.casefold()))
+                else:  # the common case, inline (tuple.__new__ skips the named tuple's __new__)
+                    toks.append(_new_tok(Tok, (_WORD, word, found.start(), found.end(),
+                                               word.casefold())))
             elif kind == "paren":
                 pos = _paren(toks, text, found.start())
                 break  # resume after the parenthesis
