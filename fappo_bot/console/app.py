@@ -20,7 +20,7 @@ from rich.console import Console
 from fappo_bot.console.game_commands import HELP
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
-from fappo_bot.console.table import LocalTable, open_table
+from fappo_bot.console.table import LocalTable, TableError, open_table
 from fappo_bot.console.transcript import (
     StepKind,
     TranscriptSyntaxError,
@@ -65,9 +65,16 @@ async def play(args: argparse.Namespace) -> int:
             code = await run_script(table, script, console)
             if code == 2:
                 return code
-        if args.game is not None:
-            shown = await table.use_game(args.game)
-            TableView(console, table.book).show(shown, table.seat)
+        if args.game is not None or (interactive and table.game_id is None):
+            games = await table.services.table_games()
+            key = args.game if args.game is not None else (games[-1].id if games else None)
+            if key is not None:  # sit down at the game asked for, else the newest one
+                try:
+                    shown = await table.use_game(key)
+                except TableError as exc:
+                    console.print(str(exc), style="bold red", markup=False)
+                    return 2
+                TableView(console, table.book).show(shown, table.seat)
         if args.seat and script is None:
             table.sit(args.seat)
         if interactive:
@@ -173,6 +180,9 @@ async def prompt_loop(
         except EOFError:
             console.print()
             return
+        except KeyboardInterrupt:
+            console.print("\n(interrupted; /quit leaves the table)", markup=False, style="dim")
+            continue
         if not first.strip():
             continue
         if question is not None and not first.strip().startswith("/"):
@@ -182,6 +192,9 @@ async def prompt_loop(
                 text = read_block(first, ask)
             except EOFError:
                 return
+            except KeyboardInterrupt:
+                console.print("\n(the post was dropped)", markup=False, style="dim")
+                continue
         if text.strip() in {"/quit", "/exit"}:
             return
         if text.strip() == "/help":

@@ -98,3 +98,19 @@ def test_the_cli_replays_and_exits_1_on_a_failed_assertion(tmp_path):
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "shows what it must not" in done.stdout
+
+
+@pytest.mark.e2e
+def test_play_sits_down_at_the_newest_game_and_reads_typed_input(tmp_path):
+    cli = [sys.executable, "-m", "fappo_bot.cli", "play", "--data-dir", str(tmp_path / "d"),
+           "--no-color", "--width", "100"]
+    drill = Path(__file__).parent / "data" / "secret.txt"
+    first = subprocess.run([*cli, "--script", str(drill)], capture_output=True, text=True,
+                           check=False, cwd=ROOT)
+    assert first.returncode == 0, first.stdout[-2000:]
+    typed = "/status\n/as Kael\nKael stretches.\n1 AP defend\n\n/as Mira\n/quit\n"
+    done = subprocess.run(cli, input=typed, capture_output=True, text=True, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert 'Now at "Duel at Dawn"' in done.stdout
+    assert "Turn 2: open" in done.stdout
+    assert "Kael: 1/3 AP committed" in done.stdout
