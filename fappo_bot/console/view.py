@@ -16,6 +16,40 @@ from rich.text import Text
 
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown
 
+#: colour for words of the renderings (chrome only: the words themselves are never changed)
+HIGHLIGHTS: tuple[tuple[str, str], ...] = (
+    (r"Great Success", "bold green"),
+    (r"Solid Success", "green"),
+    (r"Bare Success", "yellow"),
+    (r"Abject Failure", "bold red"),
+    (r"(?<!Abject )Failure", "red"),
+    (r"\bDead\b", "bold red"),
+    (r"\bDying\b", "red"),
+    (r"\(provisional[^)]*\)", "italic"),
+    (r"\d+ eliminated|all eliminated", "bold"),
+    (r"\b\d+/\d+ AP committed", "bold"),
+    (r"SHA-256 commitment:|[0-9a-f]{64}", "dim"),
+)
+
+
+def styled(body: str) -> Text:
+    """A rendering as rich Text: Discord's **bold** shown bold (the asterisks dropped, as Discord
+    shows them), results coloured by success level."""
+    text = Text()
+    for i, line in enumerate(body.split("\n")):
+        if i:
+            text.append("\n")
+        parts = line.split("**")
+        if len(parts) % 2 == 0:  # an unpaired "**": leave the line as written
+            text.append(line)
+            continue
+        for j, part in enumerate(parts):
+            text.append(part, style="bold" if j % 2 else "")
+    for pattern, style in HIGHLIGHTS:
+        text.highlight_regex(pattern, style)
+    return text
+
+
 KIND_STYLE: dict[Kind, str] = {
     Kind.REPLY: "green",
     Kind.ERROR: "red",
@@ -79,7 +113,7 @@ class TableView:
             subtitle = Text(self.audience(item), style="dim" if not item.private else "italic")
             self.console.print(
                 Panel(
-                    Text(item.body),
+                    styled(item.body) if item.kind is not Kind.POST else Text(item.body),
                     title=title,
                     title_align="left",
                     subtitle=subtitle,

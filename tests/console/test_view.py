@@ -65,3 +65,13 @@ def test_a_replay_shows_every_item_with_its_audience():
     assert "Mira: 3/3 AP committed" in text
     assert "only bob (Mira)" in text
     assert "#table · everyone" in text
+
+
+def test_discord_bold_is_shown_bold_and_levels_are_coloured():
+    from fappo_bot.console.view import styled
+
+    text = styled("**Turn 1 results**\n- Kael attacks: 7 vs 2 (+5), Great Success\n2 ** odd")
+    assert text.plain == "Turn 1 results\n- Kael attacks: 7 vs 2 (+5), Great Success\n2 ** odd"
+    styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+    assert styles["Turn 1 results"] == "bold"
+    assert styles["Great Success"] == "bold green"
