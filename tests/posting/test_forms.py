@@ -392,3 +392,49 @@ def test_a_line_may_start_with_the_name_of_a_character_the_poster_controls() -> 
     assert [(o["actor"], len(o["actions"])) for o in orders] == [("Goblin 1", 1), ("Goblin 2", 2)]
     assert parse("Kael: he thinks about it").prose == ("Kael: he thinks about it",)
     assert parse("Troll: 1 AP defend").prose == ("Troll: 1 AP defend",)
+
+
+EXTENSIONS = [
+    ("2 AP attacks Goblin 1", {"kind": "attack", "target": "Goblin 1"}),
+    ("1 AP dodge", {"kind": "defend"}), ("1 AP block vs Troll", {"kind": "defend"}),
+    ("1 AP walk 2", {"kind": "move", "ranges": 2}),
+    ("1 AP unsling Long Bow", {"kind": "ready", "item": "Long Bow"}),
+    ("1 AP sheathe Broadsword", {"kind": "stow", "item": "Broadsword"}),
+    ("2 AP swap to Long Bow", {"kind": "switch", "item": "Long Bow"}),
+    ("1 AP grab the torch", {"kind": "pickup", "item": "Torch"}),
+    ("2 AP get up", {"kind": "stand"}),
+    ("3 AP tend to Mira", {"kind": "tend", "target": "Mira"}),
+    ("3 AP bind Mira", {"kind": "tend", "target": "Mira"}),
+    ("1 AP watch out for archers", {"kind": "watch", "task": "archers"}),
+    ("1 AP be watchful", {"kind": "watch"}), ("1 AP keep watch", {"kind": "watch"}),
+    ("2 AP steady on Goblin Archer", {"kind": "aim", "target": "Goblin Archer"}),
+    ("2 AP attack Goblin 1, 1SP Nimble", {"kind": "attack", "sp": {"Nimble": 1}}),
+    ("2 AP attack Goblin 1, a SP Nimble", {"kind": "attack", "sp": {"Nimble": 1}}),
+    ("2 AP attack Goblin 1, +1 (high ground), -1 (mud)",
+     {"kind": "attack", "claim": {"value": 0, "reason": "high ground; mud"}}),
+    ("If the troll moves, 2 AP attack it", {"kind": "attack", "if": "the troll moves"}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), EXTENSIONS, ids=[e[0] for e in EXTENSIONS])
+def test_extensions(line: str, expected: dict[str, object]) -> None:
+    """docs/posting.md "Extensions"."""
+    got = action(line)
+    assert subset(expected, got), got
+
+
+def test_extension_keyword_forms() -> None:
+    sheet = [{**SKIRMISH[0], "health": "Incapacitated"}, *SKIRMISH[1:]]
+    post = parse("Endure\n1 AP defend\nGuard: 1 SP Nimble\nGuard: 1 SP Highborn against anyone\n"
+                 "Guard: 1 SP floating against each trolls", state=state_of(sheet))
+    (order,) = post.to_case_orders()
+    assert order["endure"] is True
+    assert order["guard"] == [{"against": "any", "sp": {"Nimble": 1}},
+                              {"against": "any", "sp": {"Highborn": 1}},
+                              {"against": "Troll", "sp": {"floating": 1}}]
+
+
+def test_headings_and_code_fences() -> None:
+    post = parse("# Turn 3\n```\n1 AP defend\n```\n-# 2 AP attack Goblin 1")
+    assert [a["kind"] for a in actions(post)] == ["defend", "attack"]
+    assert post.prose == ("# Turn 3", "```", "```")
