@@ -42,9 +42,28 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.review import apply_answers, review_items
-from fappo_bot.service.scene import InForce, build_state, in_scene, orders_in_force, player_run
+from fappo_bot.service.scene import (
+    InForce,
+    build_state,
+    in_scene,
+    orders_in_force,
+    player_run,
+    visible_to_gm,
+)
 from fappo_bot.service.turnflow import open_turn, seal_turn
-from fappo_bot.service.views import ResolutionView, TurnSummary
+from fappo_bot.service.views import ResolutionView, ReviewItem, TurnSummary
+
+
+def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> None:
+    """R1: nothing is guessed; the refusal names every missing GM input."""
+    missing = [i.question for i in items if i.required and not i.answered]
+    if missing:
+        later = (f" ({hidden} secret order(s) will be shown for review once the NPC orders are "
+                 "sealed.)" if hidden else "")
+        raise InvalidInput(
+            f"Turn {turn.number} cannot be resolved yet; answer these first (/review):{later}",
+            tuple(missing),
+        )
 
 
 def _concerns(action: ActionResult, names: set[str]) -> bool:
@@ -68,8 +87,10 @@ class ResolutionService(UseCases):
         """Resolve the current turn (F7) and publish its results through the outbox.
 
         With `number`, only that turn: a repeated /resolve for a turn that is already resolved
-        is refused instead of resolving the next one.
+        is refused instead of resolving the next one. Unsealed NPC orders are sealed first, in
+        their own transaction: the review may then show the secret orders (F29).
         """
+        await self._seal_first(game_id, actor)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -87,12 +108,7 @@ class ResolutionService(UseCases):
             state = build_state(game, turn, records)
             in_force = await orders_in_force(uow, turn)
             items = review_items(state, in_force, turn.gm_answers)
-            missing = [i.question for i in items if i.required and not i.answered]
-            if missing:
-                raise InvalidInput(
-                    f"Turn {turn.number} cannot be resolved yet; answer these first (/review):",
-                    tuple(missing),
-                )
+            _refuse_if_incomplete(turn, items, 0)
             now = self.now()
             if turn.status is TurnStatus.OPEN:
                 turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
@@ -190,6 +206,27 @@ class ResolutionService(UseCases):
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------
+    async def _seal_first(self, game_id: str, actor: str) -> None:
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            require_running(game)
+            turn = await live_turn(uow, game)
+            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+                return
+            turn = await uow.lock_turn(turn.id)
+            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+                return
+            records = list(await uow.characters.list(game.id))
+            shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
+            _refuse_if_incomplete(
+                turn, review_items(build_state(game, turn, records), shown, turn.gm_answers),
+                hidden)
+            turn, count = await seal_turn(uow, self, game, turn)
+            await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
+                        commitment=turn.npc_commitment, orders=count, by="resolve")
+            await uow.commit()
+
     async def _write_characters(
         self,
         uow: UnitOfWork,

@@ -12,6 +12,7 @@ not the skill's Suggested Trait (F2 Amb-2 / F4 Amb-14, default no veto), end pos
 movement (F7 Amb-4, default: as moved).
 
 An answer is keyed by the post revision it concerns, so an edit after the review asks again.
+The players' secret orders appear in the review only once the NPC orders are sealed (F29).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from fappo_bot.rules.results import GMInputs, TurnState
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import Turn, TurnStatus
-from fappo_bot.service.scene import InForce, build_state, orders_in_force
+from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
 
 PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever"})
@@ -226,9 +227,9 @@ class ReviewService(UseCases):
             await require_gm(uow, game, actor)
             turn = await live_turn(uow, game)
             records = list(await uow.characters.list(game.id))
-            items = review_items(build_state(game, turn, records),
-                                 await orders_in_force(uow, turn), turn.gm_answers)
-            return ReviewView(turn=turn.number, items=tuple(items))
+            shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
+            items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
+            return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
         """Record GM answers by item key; every bad answer is named and nothing is stored."""
@@ -238,7 +239,7 @@ class ReviewService(UseCases):
             turn = await uow.lock_turn((await live_turn(uow, game)).id)
             records = list(await uow.characters.list(game.id))
             state = build_state(game, turn, records)
-            in_force = await orders_in_force(uow, turn)
+            in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
             stored = dict(turn.gm_answers)
             problems: list[str] = []
             # two passes: a "triggered: yes" makes its "target" question appear
@@ -264,7 +265,7 @@ class ReviewService(UseCases):
                         answers=dict(answers))
             items = review_items(state, in_force, stored)
             await uow.commit()
-            return ReviewView(turn=turn.number, items=tuple(items))
+            return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
     async def set_inputs(
         self,

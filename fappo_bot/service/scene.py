@@ -106,3 +106,19 @@ def everyone_in(
     players_in = all(r.name.casefold() in in_force for r in player_run(records))
     npcs_in = turn.npc_commitment is not None or not gm_run(records)
     return players_in and npcs_in
+
+
+def secrets_hidden(turn: Turn, records: Sequence[CharacterRecord]) -> bool:
+    """The players' secret orders stay hidden from the GM until the GM's NPC orders are sealed,
+    so the NPC orders cannot be fitted to them (F29, the NPC commitment)."""
+    return turn.npc_commitment is None and bool(gm_run(records))
+
+
+def visible_to_gm(
+    turn: Turn, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
+) -> tuple[dict[str, InForce], int]:
+    """The orders in force the GM may see now, and how many secret ones are still hidden."""
+    if not secrets_hidden(turn, records):
+        return in_force, 0
+    shown = {k: v for k, v in in_force.items() if not v.post.secret}
+    return shown, len(in_force) - len(shown)

@@ -48,6 +48,7 @@ from fappo_bot.service.scene import (
     in_scene,
     orders_in_force,
     player_run,
+    visible_to_gm,
 )
 from fappo_bot.service.text import GM_POSTER
 from fappo_bot.service.turnflow import open_turn, refuse_unless_open, seal_turn, turn_status
@@ -277,15 +278,18 @@ class TurnService(UseCases):
             return await turn_status(uow, game, turn)
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
-        """The orders in force this turn: every one for a GM, a player's own characters' for a
-        player (secret orders stay private until resolution, F29)."""
+        """The orders in force this turn: a player's own characters'; for a GM every one, the
+        players' secret orders once the NPC orders are sealed (F29)."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             roles = await require_member(uow, game, viewer)
             turn = await current_turn(uow, game)
             records = {r.name.casefold(): r for r in await uow.characters.list(game.id)}
             found = []
-            for key, item in sorted((await orders_in_force(uow, turn)).items()):
+            in_force = await orders_in_force(uow, turn)
+            if Role.GM in roles:
+                in_force, _ = visible_to_gm(turn, list(records.values()), in_force)
+            for key, item in sorted(in_force.items()):
                 record = records.get(key)
                 if Role.GM not in roles and (record is None or record.runner() != viewer):
                     continue

@@ -234,6 +234,8 @@ class ReviewView(BaseModel):
 
     turn: int
     items: tuple[ReviewItem, ...]
+    #: secret orders not shown yet: they appear once the NPC orders are sealed
+    hidden_secret: int = 0
 
     @property
     def missing(self) -> tuple[ReviewItem, ...]:

@@ -273,3 +273,29 @@ async def test_undo_is_refused_when_characters_changed_since(services, table, uo
     with pytest.raises(Conflict, match="Kael.*changed after turn 1"):
         await services.resolution.undo(game, GM)
     assert await snapshot(uow_factory) == before
+
+
+async def test_f29_secret_orders_reach_the_gms_review_only_after_the_seal(
+    services, table, uow_factory
+):
+    game = table["game"]
+    reply = await services.turns.post(game, BOB, channel_key="dm-bob", message_key="d1",
+                                      text="2 AP Stealth: slip behind Skarg\n1 AP defend",
+                                      secret=True)
+    assert reply.ok
+    await post(services, game, ALICE, "m1", KAEL)  # a claim to rule on, in the open
+    await post(services, game, GM, "g1", NPCS)
+    review, items = await by_field(services, game)
+    assert review.hidden_secret == 1 and ("Mira", "difficulty") not in items
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput, match="1 secret order"):
+        await services.resolution.resolve(game, GM)
+    assert await snapshot(uow_factory) == before  # not even sealed
+    await services.review.answer(game, GM, {items[("Kael", "claim")].key: "refuse"})
+    with pytest.raises(InvalidInput, match="slip behind Skarg"):
+        await services.resolution.resolve(game, GM)  # sealed now; Mira's difficulty is due
+    assert (await services.turns.status(game)).npc_sealed
+    review, items = await by_field(services, game)
+    await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
+    view = await services.resolution.resolve(game, GM)
+    assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)

@@ -237,9 +237,15 @@ async def test_players_see_their_own_orders_and_gms_see_all(services, table):
     await post(services, game, GM, "g1", NPC_ORDERS)
     mine = await services.turns.orders(game, ALICE)
     assert [(o.character, o.author) for o in mine] == [("Kael", ALICE)]
+    # Mira's secret order stays hidden from the GM until the NPC orders are sealed
+    before_seal = await services.turns.orders(game, GM)
+    assert [o.character for o in before_seal] == ["Goblins", "Kael", "Skarg"]
+    assert (await services.review.review(game, GM)).hidden_secret == 1
+    await services.turns.seal(game, GM)
     everything = await services.turns.orders(game, GM)
     assert [o.character for o in everything] == ["Goblins", "Kael", "Mira", "Skarg"]
     assert next(o for o in everything if o.character == "Mira").secret
+    assert (await services.review.review(game, GM)).hidden_secret == 0
     with pytest.raises(Forbidden):
         await services.turns.orders(game, EVE)
 
