@@ -102,3 +102,35 @@ def test_the_commands_round_trip(tmp_path):
     again = json.loads(back.stdout)
     again["exported_at"] = original["exported_at"]
     assert again == original
+
+
+async def test_a_game_played_at_the_table_round_trips_whole(tmp_path):
+    """The example adventure (posts and their revisions, secret posts, three resolutions, the
+    outbox, the audit log) exported, imported elsewhere and exported again: the same document."""
+    import argparse
+    import io
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from fappo_bot.console.app import run_script
+    from fappo_bot.console.table import open_table
+
+    adventure = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
+    args = argparse.Namespace(config=None, data_dir=tmp_path / "a", database_url=None,
+                              script=adventure)
+    table = await open_table(args)
+    try:
+        code = await run_script(table, adventure, Console(file=io.StringIO(), width=100))
+    finally:
+        await table.close()
+    assert code == 0
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        first = await export_game(storage.uow_factory, "The Goblin Warren")
+    assert len(first.resolutions) == 3
+    assert any(p.post.secret for p in first.posts)
+    assert sum(len(p.revisions) for p in first.posts) >= len(first.posts)
+    async with open_storage(settings_in(tmp_path / "b")) as storage:
+        await import_game(storage.uow_factory, loads(dumps(first)))
+        again = await export_game(storage.uow_factory, first.game.id)
+    assert dumps(again.model_copy(update={"exported_at": first.exported_at})) == dumps(first)
