@@ -90,7 +90,7 @@ class ResolutionService(UseCases):
         is refused instead of resolving the next one. Unsealed NPC orders are sealed first, in
         their own transaction: the review may then show the secret orders (F29).
         """
-        await self._seal_first(game_id, actor)
+        await self._seal_first(game_id, actor, number)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -206,7 +206,7 @@ class ResolutionService(UseCases):
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------
-    async def _seal_first(self, game_id: str, actor: str) -> None:
+    async def _seal_first(self, game_id: str, actor: str, number: int | None) -> None:
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -214,6 +214,8 @@ class ResolutionService(UseCases):
             turn = await live_turn(uow, game)
             if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
                 return
+            if number is not None and number != turn.number:
+                return  # the resolve itself refuses, changing nothing
             turn = await uow.lock_turn(turn.id)
             if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
                 return
