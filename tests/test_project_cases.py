@@ -37,6 +37,13 @@ ENGINE_WRONG: dict[str, str] = {
         "declaration; both targets reach great (8 vs 5 -> +3; 8 vs 6 -> +2 +1 floating SP) so both "
         "take 4 + Fire, the engine gives no Fire (same cause as F25-learned-fireball-bought-special)"
     ),
+    "F18-disarmed-cannot-strike-with-dropped-weapon": (
+        "engine: F18.10 a disarmed character's weapon 'falls to his feet' (1 AP to retrieve, 1 to "
+        "ready); with the case format's plain `status: [disarmed]` the engine still strikes with "
+        "the wielded Broadsword (3 + 3 AP = 6 vs 1 -> great -> 4 levels, goblin Incapacitated) "
+        "because combat.in_hand only honours a disarmed status that names its item (s.item is not "
+        "None); a bare 'disarmed' should mean the wielded weapon"
+    ),
 }
 
 
