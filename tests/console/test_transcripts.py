@@ -114,3 +114,25 @@ def test_play_sits_down_at_the_newest_game_and_reads_typed_input(tmp_path):
     assert 'Now at "Duel at Dawn"' in done.stdout
     assert "Turn 2: open" in done.stdout
     assert "Kael: 1/3 AP committed" in done.stdout
+
+
+@pytest.mark.postgres
+async def test_the_table_plays_on_postgresql(tmp_path):
+    """`--database-url`: the same table on PostgreSQL; the table upgrades the empty database."""
+    from tests.conftest import create_postgres_database, drop_postgres_database
+
+    url = create_postgres_database()
+    try:
+        drill = Path(__file__).parent / "data" / "secret.txt"
+        args = table_args(tmp_path / "unused", drill)
+        args.database_url = url
+        out = io.StringIO()
+        table = await open_table(args)
+        try:
+            code = await run_script(table, drill, Console(file=out, width=110, color_system=None))
+        finally:
+            await table.close()
+        assert code == 0, out.getvalue()[-3000:]
+        assert not (tmp_path / "unused").exists()  # no SQLite file was made
+    finally:
+        drop_postgres_database(url)
