@@ -188,6 +188,9 @@ async def prompt_loop(
         if question is not None and not first.strip().startswith("/"):
             text = "> " + first.strip().removeprefix(">").strip()
         else:
+            if question is not None:  # a command leaves the review; the answers given are kept
+                table.review = None
+                view.note("(review left; the answers given are kept: /resolve goes on from there)")
             try:
                 text = read_block(first, ask)
             except EOFError:
