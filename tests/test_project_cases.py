@@ -44,6 +44,17 @@ ENGINE_WRONG: dict[str, str] = {
         "because combat.in_hand only honours a disarmed status that names its item (s.item is not "
         "None); a bare 'disarmed' should mean the wielded weapon"
     ),
+    "F8-two-turn-cast-is-concentration": (
+        "engine: F24 Amb-5 'the casting becomes a multi-turn concentration action' and F8 Amb-3 "
+        "'multi-turn spell concentration' cover conc_2turns ('two full turns of uninterrupted "
+        "concentration'); rules/validate_actions.py is_concentration only checks conc_minute, "
+        "conc_hour and conc_day, so cast + attack passes instead of concentration-conflict"
+    ),
+    "F8-learned-concentration-spell": (
+        "engine: F8 Amb-3 / F24 Amb-5 a learned spell whose effects carry a concentration modifier "
+        "is a concentration action too; is_concentration only looks at inline `effects` "
+        "(action.effects), never at the learned spell's effects, so cast Ward + attack passes"
+    ),
 }
 
 
