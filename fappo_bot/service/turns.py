@@ -136,7 +136,8 @@ class TurnService(UseCases):
                                  problems=read.problems, secret=secret, revision=0)
             self._check_orders(turn, read.orders, controls, records)
             if poster != GM_POSTER:
-                self._check_pvp_secret(read.orders, author, records, secret)
+                self._check_pvp_secret(read.orders, author, records, secret,
+                                       game.rules.hide_all_allocations)
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -191,7 +192,8 @@ class TurnService(UseCases):
                                  reply_key=post.reply_key)
             self._check_orders(turn, read.orders, controls, records)
             if poster != GM_POSTER:
-                self._check_pvp_secret(read.orders, author, records, post.secret)
+                self._check_pvp_secret(read.orders, author, records, post.secret,
+                                       game.rules.hide_all_allocations)
             now = self.now()
             revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
                                     orders=read.orders, ok=True, reply=read.reply, created_at=now)
@@ -363,12 +365,21 @@ class TurnService(UseCases):
 
     @staticmethod
     def _check_pvp_secret(
-        orders: tuple[Order, ...], author: str, records: list[CharacterRecord], secret: bool
+        orders: tuple[Order, ...],
+        author: str,
+        records: list[CharacterRecord],
+        secret: bool,
+        hide_all: bool = False,
     ) -> None:
         """F29 Rule: "if an action targets a PC controlled by another player -> its AP/SP
         declaration (and the target's pledges and def_ap) must come by DM to the bot"."""
         if secret:
             return
+        if hide_all:
+            raise InvalidInput(
+                "This game keeps every AP and SP allocation secret (hide_all_allocations, F29 "
+                "Amb-4): send your orders to the bot by DM. Nothing of this post was recorded."
+            )
         others = {r.name.casefold(): r.name for r in player_run(records)
                   if r.runner() is not None and r.runner() != author}
         named: list[str] = []

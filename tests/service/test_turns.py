@@ -286,3 +286,14 @@ async def test_editing_a_post_of_a_resolved_turn_changes_nothing(services, table
     with pytest.raises(Conflict, match="Turn 1 is resolved"):
         await services.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
     assert await snapshot(uow_factory) == before
+
+
+async def test_f29_amb4_hide_all_allocations_wants_every_player_order_by_dm(services, table):
+    """F29 Amb-4: "public by default (config hide_all_allocations)"."""
+    game = table["game"]
+    await services.games.configure(game, GM, rules={"hide_all_allocations": True})
+    with pytest.raises(InvalidInput, match="by DM"):
+        await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    assert (await post(services, game, ALICE, "d1", KAEL_ATTACK, channel="dm-alice",
+                       secret=True)).ok
+    assert (await post(services, game, GM, "g1", NPC_ORDERS)).ok  # the GM's own are sealed
