@@ -20,33 +20,26 @@ _HEADINGS = ("### ", "## ", "# ", "-# ")
 _DASHES = frozenset("-–—")
 _MARKED = re.compile(r"[*~`|_\\]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
+_PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
 
 
 def strip_prefixes(line: str) -> str:
     """Remove leading bullets, numbered-list markers, block quotes and headings (any order)."""
     text = line.strip()
-    if text[:1] not in _PREFIX_STARTS:
-        return text
-    changed = True
-    while changed and text:
-        changed = False
-        for prefix in (*_QUOTES, *_BULLETS, *_HEADINGS):
-            if text.startswith(prefix):
-                text = text[len(prefix):].lstrip()
-                changed = True
-                break
-        else:
-            digits = 0
+    while text and text[0] in _PREFIX_STARTS:
+        if text[0].isdecimal():
+            digits = 1
             while digits < len(text) and digits < 3 and text[digits].isdecimal():
                 digits += 1
-            if (
-                0 < digits < len(text) - 1
-                and text[digits] in ".)"
-                and text[digits + 1] == " "
-            ):
-                text = text[digits + 2:].lstrip()
-                changed = True
+            if text[digits: digits + 2] not in (". ", ") "):
+                return text  # "2 AP ...": a number, not a list marker
+            text = text[digits + 2:].lstrip()
+            continue
+        prefix = next((p for p in _PREFIXES if text.startswith(p)), None)
+        if prefix is None:
+            return text
+        text = text[len(prefix):].lstrip()
     return text
 
 

@@ -91,7 +91,7 @@ def test_pathological_posts(text: str) -> None:
 
 def _seconds(text: str) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):  # the best of five: other jobs share the machine
         start = time.perf_counter()
         parse(text, state=STATE)
         best = min(best, time.perf_counter() - start)

@@ -127,24 +127,33 @@ def unit_follows(cur: Cursor, k: int, units: frozenset[str]) -> bool:
     return number_of(cur.peek(k), words=False) is not None and cur.key(k + 1) in units
 
 
-def ap_count(cur: Cursor) -> int | None:
-    """An AP count: `N AP`, `N AP:`, `N AP -`, `(N AP)`, `N APs` (posting.md). Consumed if found."""
-    tok = cur.peek()
+def ap_at(cur: Cursor, k: int = 0) -> tuple[int | None, int]:
+    """The AP count `k` tokens ahead and how many tokens it takes (`N AP`, `N APs`, `(N AP)`),
+    without consuming it; (None, 0) when there is none."""
+    tok = cur.peek(k)
     if tok is None:
-        return None
+        return None, 0
     if tok.kind is TokKind.PAREN:
+        if len(tok.text) > 12:
+            return None, 0
         inner = tokenize(tok.text)
         if len(inner) == 2 and inner[1].key in AP_WORDS and (n := number_of(inner[0])) is not None:
-            cur.i += 1
-            cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
-            return n
-        return None
+            return n, 1
+        return None, 0
     n = number_of(tok)
-    if n is not None and cur.key(1) in AP_WORDS:
-        cur.i += 2
-        cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
-        return n
-    return None
+    if n is not None and cur.key(k + 1) in AP_WORDS:
+        return n, 2
+    return None, 0
+
+
+def ap_count(cur: Cursor) -> int | None:
+    """An AP count: `N AP`, `N AP:`, `N AP -`, `(N AP)`, `N APs` (posting.md). Consumed if found."""
+    n, width = ap_at(cur)
+    if n is None:
+        return None
+    cur.i += width
+    cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
+    return n
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,12 +321,17 @@ def text_until_clause(cur: Cursor) -> tuple[str, int, int]:
 
 
 def _clause_follows(cur: Cursor, k: int) -> bool:
+    """Whether an SP clause, a claim, `to hit`, another action (an AP count in any form, or a
+    `move N`) or nothing comes `k` tokens ahead: the end of free text."""
     tok = cur.peek(k)
     if tok is None:
         return True
     if tok.kind in (TokKind.SIGNED, TokKind.SEP):
         return True
-    if number_of(tok) is not None and (cur.key(k + 1) in SP_WORDS | AP_WORDS
-                                       or cur.key(k + 2) in SP_WORDS):
+    if ap_at(cur, k)[0] is not None:
+        return True
+    if number_of(tok) is not None and (cur.key(k + 1) in SP_WORDS or cur.key(k + 2) in SP_WORDS):
+        return True
+    if cur.key(k) in ("move", "run") and number_of(cur.peek(k + 1), words=False) is not None:
         return True
     return cur.key(k) == "to" and cur.key(k + 1) == "hit"

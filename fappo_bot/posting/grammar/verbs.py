@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fappo_bot.posting.grammar.clauses import AP_WORDS, SP_WORDS, Cursor
+from fappo_bot.posting.grammar.clauses import SP_WORDS, Cursor, ap_at
 from fappo_bot.posting.lexer import TokKind, number_of
 from fappo_bot.posting.names import one_typo
 from fappo_bot.posting.scene import Scene
@@ -45,13 +45,15 @@ _FIXED_COST = {K.READY: AP_COSTS["ready"], K.STOW: AP_COSTS["stow"], K.SWITCH: A
                K.RIPOUT: AP_COSTS["ripout"]}
 
 
+_BY_FIRST: dict[str, list[tuple[tuple[str, ...], ActionKind]]] = {}
+for _words, _kind in VERBS:  # longest forms first, as listed
+    _BY_FIRST.setdefault(_words[0], []).append((_words, _kind))
+
+
 def verb_at(cur: Cursor, k: int = 0) -> tuple[ActionKind, int] | None:
     """The action verb starting `k` tokens ahead and how many words it takes."""
-    first = cur.key(k)
-    if not first:
-        return None
-    for words, kind in VERBS:
-        if words[0] == first and all(cur.key(k + j) == w for j, w in enumerate(words[1:], 1)):
+    for words, kind in _BY_FIRST.get(cur.key(k), ()):
+        if len(words) == 1 or all(cur.key(k + j) == w for j, w in enumerate(words[1:], 1)):
             return kind, len(words)
     return None
 
@@ -100,14 +102,8 @@ def next_action_at(cur: Cursor) -> int:
 
 
 def _ap_then_words(cur: Cursor, k: int) -> bool:
-    tok = cur.peek(k)
-    if tok is None:
-        return False
-    if tok.kind is TokKind.PAREN:
-        width = 1 if tok.key.replace(" ", "").rstrip("s").endswith("ap") else 0
-    else:
-        width = 2 if number_of(tok) is not None and cur.key(k + 1) in AP_WORDS else 0
-    if not width:
+    n, width = ap_at(cur, k)
+    if n is None:
         return False
     after = cur.peek(k + width)
     if after is not None and after.kind in (TokKind.COLON, TokKind.DASH):
