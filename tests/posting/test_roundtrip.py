@@ -168,3 +168,53 @@ def test_any_documented_form_parses_back(post: tuple[list[dict[str, Any]], str])
     for action in got:  # nothing invented: only the fields written
         assert set(action) <= {"kind", "ap", "target", "weapon", "special", "against", "skill",
                                "task", "ranges", "toward", "away", "sp", "claim", "if"}, action
+
+
+PENDING = [{"id": "h1", "target": "Kael", "attacker": "Goblin 1", "weapon": "Dagger", "levels": 2},
+           {"id": "h2", "target": "Kael", "attacker": "Troll", "weapon": "Fist", "levels": 3}]
+HIT_STATE = state_of([RICH, *SKIRMISH[1:]], PENDING)
+HIT_NAMES = {"h1": ["h1", "the dagger hit", "Goblin 1's hit", "the Goblin 1 hit",
+                    "the dagger"],
+             "h2": ["h2", "the Troll's hit", "the fist hit", "troll's attack", "the fist"]}
+WHYS = ["I rolled with it", "it glanced off, barely", "armour held"]
+
+
+@st.composite
+def guard_lines(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    sp, texts = draw(sp_clauses().filter(lambda x: bool(x[0])))
+    against = draw(st.sampled_from([*TARGETS, "any", "all"]))
+    sep = draw(st.sampled_from([", ", " + "]))
+    keyword = draw(st.sampled_from(["Guard:", "guard:", "GUARD -", "Guard"]))
+    if keyword == "Guard" and not texts[0][0].isdigit():
+        keyword = "Guard:"
+    text = f"{keyword} {sep.join(texts)} {draw(st.sampled_from(['against', 'vs']))} {against}"
+    return {"against": "any" if against in ("any", "all") else against, "sp": sp}, text
+
+
+@st.composite
+def reduce_lines(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    sp, texts = draw(sp_clauses().filter(lambda x: bool(x[0])))
+    hit = draw(st.sampled_from(["h1", "h2"]))
+    why = draw(st.sampled_from(WHYS))
+    written_hit = draw(st.sampled_from(HIT_NAMES[hit]))
+    tail = draw(st.sampled_from([f" ({why})", f" - {why}", f": {why}", f", {why}"]))
+    text = f"Reduce: {' + '.join(texts)} {draw(st.sampled_from(['on', 'from']))} {written_hit}"
+    return {"hit": hit, "sp": sp, "why": why}, text + tail
+
+
+@given(st.lists(guard_lines(), max_size=3), st.lists(reduce_lines(), max_size=2),
+       st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_guard_and_reduce_lines_parse_back(guards: list[tuple[dict[str, Any], str]],
+                                           reduces: list[tuple[dict[str, Any], str]],
+                                           brackets: bool) -> None:
+    lines = [t for _, t in guards] + [t for _, t in reduces]
+    if brackets:
+        lines = [f"Kael grits his teeth [{line}]" for line in lines]
+    text = "\n".join(["1 AP defend", *lines])
+    parsed = parse(text, state=HIT_STATE)
+    reading = [p for p in parsed.problems if p.code.value in READING_CODES]
+    assert not reading, (text, [str(p) for p in reading])
+    order = order_to_case(parsed.blocks[0].order)
+    assert order.get("guard", []) == [g for g, _ in guards], text
+    assert order.get("reduce", []) == [r for r, _ in reduces], text
