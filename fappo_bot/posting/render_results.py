@@ -3,6 +3,9 @@ summary (RULINGS F7 step 8 PUBLISH; hits stay provisional until their targets' p
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from fappo_bot.posting.names import fold
 from fappo_bot.posting.safety import safe
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.health import level_name
@@ -10,29 +13,45 @@ from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult
 
 
-def render_turn(result: TurnResult) -> str:
+def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> str:
     """A resolution for the channel: each action, then each character touched, then events
-    (F7 step 8; hits stay provisional until their targets' next posts, F13)."""
+    (F7 step 8; hits stay provisional until their targets' next posts, F13).
+
+    With an `audience` (secret PvP orders, F29: "results published per GM choice: public |
+    parties-only"), only what concerns those characters: their actions and the actions aimed at
+    them, the characters those actions touched, their refused orders and their events.
+    """
+    wanted = None if audience is None else {fold(n) for n in audience}
+    actions = [a for a in result.actions if wanted is None or _concerns(a, wanted)]
     lines = [f"**Turn {result.turn} results**"]
-    for action in result.actions:
+    for action in actions:
         lines.append("- " + describe_result(action))
         lines.extend(f"    - {describe_target(t)}" for t in action.targets)
     for error in result.errors:
-        lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
-    touched = _touched(result)
+        if wanted is None or fold(error.actor) in wanted:
+            lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
+    touched = _touched(result, actions, wanted)
     if touched:
         lines.append("**Where things stand**")
         for character in result.state.characters:
-            if character.name in touched:
+            if fold(character.name) in touched:
                 lines.append("- " + describe_character(character, result))
-    if result.events:
+    events = [e for e in result.events if wanted is None or fold(e.character) in touched]
+    if events:
         lines.append("**Also**")
-        for event in result.events:
+        for event in events:
             detail = f": {safe(event.detail)}" if event.detail else ""
             levels = f" ({event.levels} level{'s' if event.levels != 1 else ''})" \
                 if event.levels else ""
             lines.append(f"- {safe(event.character)} {safe(event.kind)}{detail}{levels}")
     return "\n".join(lines)
+
+
+def _concerns(action: ActionResult, wanted: set[str]) -> bool:
+    names = {action.actor, *(t.name for t in action.targets)}
+    if action.target:
+        names.add(action.target)
+    return any(fold(n) in wanted for n in names)
 
 
 def describe_result(action: ActionResult) -> str:
@@ -95,13 +114,20 @@ def _effects(damage: int, specials: tuple[str, ...], eliminated: int, effective:
     return text
 
 
-def _touched(result: TurnResult) -> set[str]:
-    names = {a.actor for a in result.actions}
-    names.update(a.target for a in result.actions if a.target)
-    names.update(t.name for a in result.actions for t in a.targets)
-    names.update(e.character for e in result.events)
-    names.update(h.target for h in result.hits)
-    return names
+def _touched(result: TurnResult, actions: list[ActionResult], wanted: set[str] | None
+             ) -> set[str]:
+    """The characters to show (case-folded): those the shown actions touched, and (for everyone)
+    those with events or new hits, or (for an audience) the audience itself."""
+    names = {a.actor for a in actions}
+    names.update(a.target for a in actions if a.target)
+    names.update(t.name for a in actions for t in a.targets)
+    folded = {fold(n) for n in names}
+    if wanted is None:
+        folded.update(fold(e.character) for e in result.events)
+        folded.update(fold(h.target) for h in result.hits)
+    else:
+        folded.update(wanted)
+    return folded
 
 
 def describe_character(character: Character, result: TurnResult) -> str:

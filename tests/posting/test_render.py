@@ -157,3 +157,19 @@ def test_problem_list_counts_lines_not_problems() -> None:
     post = parse("2 AP attack Gobbo with Spoon")
     assert len(post.problems) == 2
     assert render_problems(post.problems).startswith("I couldn't use 1 line of this post")
+
+
+def test_turn_results_for_an_audience_show_only_what_concerns_it() -> None:
+    """F29: secret PvP results go "to the interested parties"."""
+    state = state_of()
+    orders = [
+        *parse("2 AP attack Goblin 1 with Broadsword", "Kael", state).orders,
+        *parse("2 AP attack Goblin 2 with Dagger", "Mira", state).orders,
+    ]
+    result = resolve_turn(state, orders)
+    everyone = render_turn(result)
+    assert "Mira attacks Goblin 2" in everyone and "Kael attacks Goblin 1" in everyone
+    kael_only = render_turn(result, audience=["kael"])
+    assert "Kael attacks Goblin 1" in kael_only
+    assert "Mira" not in kael_only and "Goblin 2" not in kael_only
+    assert "- Goblin 1: " in kael_only and "- Kael: " in kael_only
