@@ -8,6 +8,7 @@ shock, Dying counters (F15), ammo, steadying and learned spells (F24, F26).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -155,8 +156,17 @@ def spell_from_case(value: Any, where: str) -> Spell:
     )
 
 
+_STATUS_ITEM = re.compile(r"^(?P<kind>\w+)\s*(?::|\(|\s+by\s+)\s*(?P<item>[^()]+?)\s*\)?$", re.I)
+
+
 def status_from_case(value: Any, where: str) -> Status:
-    """A status name (`prone`), or an entry {kind, item, source, turns, ...} (F18)."""
+    """A status name (`prone`), a status with the weapon concerned (`impaled: Spear`,
+    `impaled (Spear)`, `impaled by Spear`), or an entry {kind, item, source, turns, ...} (F18)."""
+    if isinstance(value, str):
+        match = _STATUS_ITEM.match(value.strip())
+        if match:
+            return Status(kind=enum_value(StatusKind, match["kind"], where),
+                          item=match["item"].strip())
     if isinstance(value, Mapping):
         data = dict(value)
         data["kind"] = enum_value(StatusKind, data.get("kind"), f"{where}.kind")

@@ -254,3 +254,14 @@ def test_r2_options_in_their_rulings_spelling() -> None:
 def test_an_empty_id_is_a_bad_case() -> None:
     [case] = load_case_text("cases:\n- {id: '', kind: spell, effects: {}}\n", "f.yaml")
     assert isinstance(case, BadCase) and case.id == "f.yaml#1" and "no `id`" in case.problem
+
+
+@pytest.mark.parametrize(
+    ("written", "item"),
+    [("impaled: Spear", "Spear"), ("Impaled (Thrown Spear)", "Thrown Spear"),
+     ("barbed by Horse Bow", "Horse Bow"), ({"kind": "transfixed", "item": "Polearm"}, "Polearm")],
+)
+def test_f18_statuses_with_the_weapon_concerned(written: object, item: str) -> None:
+    """F18.12-14: Impale, Barbed and Transfix leave a weapon to remove; a case may name it."""
+    [status] = character_from_case({"name": "K", "status": [written]}).statuses
+    assert status.item == item
