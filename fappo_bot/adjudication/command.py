@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -49,7 +50,18 @@ def run(args: argparse.Namespace) -> int:
             unreadable = True
     passed = sum(1 for o in outcomes if o.passed)
     failed = len(outcomes) - passed
-    if args.json:
+    try:
+        _print(args.json, outcomes, passed, failed)
+    except BrokenPipeError:  # the reader stopped early (`| head`): no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    if unreadable:
+        return 2
+    return 0 if failed == 0 else 1
+
+
+def _print(as_json: bool, outcomes: list[Any], passed: int, failed: int) -> None:
+    if as_json:
         document: dict[str, Any] = {"cases": [o.as_json() for o in outcomes]}
         print(json.dumps(document, indent=2, default=str))
     else:
@@ -60,6 +72,3 @@ def run(args: argparse.Namespace) -> int:
             for difference in outcome.differences:
                 print(f"  {difference.line()}")
         print(f"{passed} passed, {failed} failed")
-    if unreadable:
-        return 2
-    return 0 if failed == 0 else 1
