@@ -55,6 +55,12 @@ ENGINE_WRONG: dict[str, str] = {
         "is a concentration action too; is_concentration only looks at inline `effects` "
         "(action.effects), never at the learned spell's effects, so cast Ward + attack passes"
     ),
+    "F25-caster-immune": (
+        "engine: F25 Amb-7 'the caster included unless caster_immune was bought' (F24 row '+2: The "
+        "caster is immune to the effect of an area effect spell'); D = 3 + 2 + 2 + 2 = 9, cast 5 + "
+        "4 = 9 bare, attack 9 vs Zara's own 1 -> great -> 2: the engine hurts the immune caster "
+        "(Battered) because rules/casting.py plan_casts never reads SpellProfile.caster_immune"
+    ),
 }
 
 
