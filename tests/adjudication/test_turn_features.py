@@ -1,6 +1,6 @@
 """The runner with the real engine and parser on rules the public cases do not cover: casts with
 an attack stage (F25), swarms (F20), Collaborate (F21), Endure (F10), move pricing (F16), post
-orders in a turn, statuses (F18). Each note gives the arithmetic from RULINGS."""
+orders in a turn, statuses (F18), area weapons (F19) and overflow eliminations (F20). Each note gives the arithmetic from RULINGS."""
 
 from __future__ import annotations
 
@@ -126,6 +126,42 @@ cases:
     actions: [{kind: attack, ap: 2, target: Brute, special: Knockdown}]
   expect:
     characters: [{name: Brute, status: [prone, bleeding]}]
+- id: F19-grenade
+  note: >-
+    F19 Amb-3: one throw, Throwing 3 + 2 AP = 5; each creature in the blast defends alone with the penalty to the impact point (Short, 2 Ranges: +4): Goblin 1 + 4 = 5 -> bare -> floor(4 / 2) = 2; Orc (Swordfighting 4 - 1 = 3) 3 + 4 = 7 -> -2 miss.
+  characters:
+  - {name: Tess, traits: {Clever: 3}, skills: {Throwing: 3}, weapons: [Grenade], position: 0}
+  - {name: Goblin, traits: {Brawny: 3}, skills: {Knife Fighting: 2}, weapons: [Dagger], position: 2}
+  - {name: Orc, traits: {Brawny: 3}, skills: {Swordfighting: 4}, weapons: [Broadsword], position: 2}
+  orders:
+  - actor: Tess
+    actions:
+    - {kind: attack, ap: 2, target: Goblin, weapon: Grenade, targets: [Goblin, Orc]}
+  expect:
+    actions:
+    - {actor: Tess, index: 0, total: 5,
+       targets: [{name: Goblin, total: 5, difficulty: 5, margin: 0, level: bare, damage: 2},
+                 {name: Orc, total: 5, difficulty: 7, margin: -2, level: failure, damage: 0}]}
+    characters:
+    - {name: Goblin, health: Battered}
+    - {name: Orc, health: Healthy}
+- id: F20-overflow-also
+  note: >-
+    F20 Amb-4: 3 x em 3 = 9 eliminations spill from the 4 rats onto the engaged bats (GM input `also`): 4 + 5, 1 bat left.
+  characters:
+  - {name: Kael, traits: {Nimble: 3}, skills: {Swordfighting: 3}, weapons: [Broadsword]}
+  - {name: Rats, tier: nuisance, count: 4, skills: {Fisticuffs: 1}, weapons: [Fist]}
+  - {name: Bats, tier: nuisance, count: 6, skills: {Fisticuffs: 1}, weapons: [Fist]}
+  orders:
+  - actor: Kael
+    actions:
+    - {kind: attack, ap: 1, target: Rats, also: [Bats]}
+  expect:
+    actions:
+    - {actor: Kael, index: 0, total: 4, difficulty: 1, margin: 3, level: great, eliminated: 9}
+    characters:
+    - {name: Rats, count: 0}
+    - {name: Bats, count: 1}
 """
 
 
@@ -133,7 +169,7 @@ def test_turn_features_through_the_real_engine(case_file, capsys) -> None:
     code = main(["adjudicate", str(case_file(CASES))])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.splitlines()[-1] == "8 passed, 0 failed"
+    assert out.splitlines()[-1] == "10 passed, 0 failed"
 
 
 def test_cast_json_reports_the_attack_stage(case_file, capsys) -> None:
