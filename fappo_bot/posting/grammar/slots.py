@@ -17,8 +17,8 @@ from fappo_bot.posting.grammar.clauses import (
 )
 from fappo_bot.posting.grammar.verbs import ANYONE, Draft, Slot
 from fappo_bot.posting.lexer import Tok, TokKind, number_of
-from fappo_bot.posting.names import resolve
-from fappo_bot.posting.scene import SPECIALS, Scene
+from fappo_bot.posting.names import Tier, resolve
+from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ErrorCode
 
@@ -88,9 +88,11 @@ def _weapon_head(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
         cur.issue(ErrorCode.SYNTAX, f"{verb.text} what?", verb.start, verb.end,
                   expected=f"{verb.text} WEAPON")
         return
-    name = name_in(cur, words, scene.weapons, "weapon you carry")
-    if name is not None:
-        draft.fields["item"] = name
+    mine = resolve(words_text(words), scene.weapons)
+    if mine.ok or mine.ambiguous or not _not_carried(cur, scene, words):
+        name = name_in(cur, words, scene.weapons, "weapon you carry")
+        if name is not None:
+            draft.fields["item"] = name
 
 
 def _head_switch(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
@@ -180,8 +182,20 @@ def _with_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     found = resolve(query, things)
     if found.ok and found.found is not None:
         draft.fields["skill" if found.found.kind == "skill" else "weapon"] = found.name
-    else:
+    elif found.ambiguous or not _not_carried(cur, scene, words):
         name_in(cur, words, things, "weapon or skill")
+    return True
+
+
+def _not_carried(cur: Cursor, scene: Scene, words: list[Tok]) -> bool:
+    """A weapon of the table the actor does not carry: say so, and list what it carries."""
+    table = resolve(words_text(words), TABLE_WEAPONS)
+    if scene.actor is None or not table.ok or table.tier not in (Tier.EXACT, Tier.ALIAS):
+        return False
+    carried = tuple(w.name for w in scene.weapons)
+    cur.issue(ErrorCode.UNKNOWN_NAME, f"{scene.actor.name} carries no {table.name}",
+              words[0].start, words[-1].end, expected="a weapon you carry",
+              hint="you carry " + ", ".join(carried), candidates=carried)
     return True
 
 
