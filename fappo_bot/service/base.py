@@ -96,14 +96,14 @@ class UseCases:
 async def load_game(uow: UnitOfWork, game_id: str) -> Game:
     game = await uow.games.get(game_id)
     if game is None:
-        raise NotFound("There is no such game. Start one with /game create in its channel.")
+        raise NotFound("There is no such game. A GM starts one with /newgame in its channel.")
     return game
 
 
 async def game_in_channel(uow: UnitOfWork, channel_key: str) -> Game:
     game = await uow.games.by_channel(channel_key)
     if game is None:
-        raise NotFound("There is no game in this channel. A GM can start one with /game create.")
+        raise NotFound("There is no game in this channel. A GM can start one with /newgame.")
     return game
 
 
@@ -152,7 +152,7 @@ def require_not_retired(character: CharacterRecord) -> None:
 async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
     turn = await uow.turns.latest(game.id)
     if turn is None:
-        raise Conflict("No turn has been opened yet; a GM opens one with /turn open.")
+        raise Conflict("No turn has been opened yet; a GM opens one with /open.")
     return turn
 
 
