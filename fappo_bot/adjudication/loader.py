@@ -198,7 +198,7 @@ def load_case_file(path: str | Path) -> list[Case]:
     cannot be read; a malformed case becomes a `BadCase` instead."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError as exc:
         raise CaseFileError(f"{path}: no such file") from exc
     except (OSError, UnicodeDecodeError) as exc:
