@@ -61,6 +61,13 @@ ENGINE_WRONG: dict[str, str] = {
         "4 = 9 bare, attack 9 vs Zara's own 1 -> great -> 2: the engine hurts the immune caster "
         "(Battered) because rules/casting.py plan_casts never reads SpellProfile.caster_immune"
     ),
+    "F25-mind-spell-mood-difficulty": (
+        "engine: F25 mind payload TN_a = mood difficulty M, a GM input (R1) that a case gives as "
+        "the cast's `difficulty` (spec: GM inputs ride on the action); 'flee!' attack 5 + 2 = 7 "
+        "vs M 10 -> -3 -> failure, but the engine reads only the non-spec `mood` field and "
+        "defaults M to 0 (casting.py plan_casts fixed_tn = action.mood or 0): 7 vs 0 -> great, "
+        "a guessed GM input"
+    ),
 }
 
 
