@@ -22,6 +22,7 @@ from fappo_bot.posting.grammar.verbs import (
 from fappo_bot.posting.lexer import TokKind, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.scene import Scene
+from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ErrorCode
 
 __all__ = ["Read", "read_statement"]
@@ -168,8 +169,14 @@ def _ap_required(cur: Cursor) -> Read:
     found = verb_at(cur)
     tok = cur.toks[cur.i]
     cost = fixed_cost(found[0]) if found is not None else None
-    hint = f"this action costs {cost} AP: write {cost} AP {cur.slice(tok.start, len(cur.text))}" \
-        if cost else f"write how many AP it takes: 1 AP {cur.slice(tok.start, len(cur.text))}"
+    words = cur.slice(tok.start, len(cur.text))
+    if cost:
+        hint = f"this action costs {cost} AP: write {cost} AP {words}"
+    elif found is not None and found[0] is ActionKind.DEFEND:
+        hint = f"defending without AP is the free base defense and needs no line; to put AP " \
+               f"into it, write 1 AP {words}"
+    else:
+        hint = f"write how many AP it takes: 1 AP {words}"
     cur.issue(ErrorCode.AP_REQUIRED, "this action needs at least 1 AP", tok.start, len(cur.text),
               expected="N AP ACTION", hint=hint)
     return Read(StatementKind.ACTION, issues=cur.issues)
