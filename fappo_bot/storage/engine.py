@@ -44,13 +44,25 @@ def create_engine(settings: Settings, **kwargs: Any) -> AsyncEngine:
     return create_engine_for_url(database_url(settings), echo=settings.database.echo, **kwargs)
 
 
-def create_engine_for_url(url: str | URL, *, echo: bool = False, **kwargs: Any) -> AsyncEngine:
-    """An async engine for `url`, configured for the unit of work's transactions and locks."""
+def create_engine_for_url(
+    url: str | URL, *, echo: bool = False, sqlite_inline: bool = True, **kwargs: Any
+) -> AsyncEngine:
+    """An async engine for `url`, configured for the unit of work's transactions and locks.
+
+    SQLite runs its calls on the loop's thread (`sqlite_inline`, see `sqlite_inline.py`) unless
+    `sqlite_inline=False`, which keeps aiosqlite's worker thread for every call.
+    """
     url = make_url(url)
     backend = url.get_backend_name()
     if backend == "sqlite":
         if url.drivername == "sqlite":
             url = url.set(drivername="sqlite+aiosqlite")
+        if sqlite_inline and not _in_memory(url):
+            from fappo_bot.storage.sqlite_inline import inline_creator
+
+            kwargs.setdefault(
+                "async_creator", inline_creator(str(url.database), SQLITE_BUSY_TIMEOUT_MS)
+            )
         engine = create_async_engine(url, echo=echo, **kwargs)
         _configure_sqlite(engine)
         return engine
@@ -77,11 +89,14 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
         # SQLAlchemy emits BEGIN itself (below); sqlite3 would begin lazily, at the first write.
-        dbapi_connection.isolation_level = None
+        if dbapi_connection.isolation_level is not None:
+            dbapi_connection.isolation_level = None
+        inline = getattr(getattr(dbapi_connection, "_connection", None), "inline", False)
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys = ON")
-            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+            if not inline:  # an inline connection waits for locks off the loop by itself
+                cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             if not _in_memory(engine.url):
                 cursor.execute("PRAGMA journal_mode = WAL")
                 # In WAL mode NORMAL survives a process crash (kill -9); only an OS crash or power

@@ -253,24 +253,25 @@ def post_record(row: PostRow) -> Post:
     )
 
 
-def revision_rows(revision: PostRevision) -> tuple[PostRevisionRow, list[OrderRow]]:
-    row = PostRevisionRow(
-        post_id=revision.post_id,
-        number=revision.number,
-        text=revision.text,
-        ok=revision.ok,
-        problems=list(revision.problems),
-        reply=revision.reply,
-        created_at=to_db_time(revision.created_at),
-    )
+def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The revision's row and its orders' rows (one per order, in order)."""
+    row = {
+        "post_id": revision.post_id,
+        "number": revision.number,
+        "text": revision.text,
+        "ok": revision.ok,
+        "problems": list(revision.problems),
+        "reply": revision.reply,
+        "created_at": to_db_time(revision.created_at),
+    }
     orders = [
-        OrderRow(
-            post_id=revision.post_id,
-            revision=revision.number,
-            position=position,
-            actor=order.actor,
-            body=_json(order),
-        )
+        {
+            "post_id": revision.post_id,
+            "revision": revision.number,
+            "position": position,
+            "actor": order.actor,
+            "body": _json(order),
+        }
         for position, order in enumerate(revision.orders)
     ]
     return row, orders

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import CursorResult
@@ -52,15 +52,21 @@ from fappo_bot.storage.tables import (
     TurnRow,
 )
 
+#: `AsyncSession.info` key of the rows read in the current transaction (cleared at its end)
+KEPT_ROWS = "fappo_kept_rows"
+
 
 class _Repository:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
 
-    async def _add(self, *rows: Base) -> None:
+    async def _add(self, row_type: type[Base], *rows: dict[str, Any]) -> None:
+        # A Core INSERT, executed now: no ORM flush bookkeeping on the hot path. The identity map
+        # stays right: a row added here is loaded from the database when it is next read.
+        if not rows:
+            return
         async with database_errors():
-            self._session.add_all(rows)
-            await self._session.flush()
+            await self._session.execute(insert(row_type.__table__), list(rows))
 
     async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
         async with database_errors():
@@ -73,22 +79,35 @@ class _Repository:
             if name != "id":
                 setattr(row, name, value)
 
+    def _keep(self, rows: Sequence[Any]) -> None:
+        # The identity map holds rows weakly; holding them for the transaction lets `update` and
+        # `lock` (SQLite) find a row read earlier without reading it again.
+        self._session.info.setdefault(KEPT_ROWS, []).extend(rows)
+
     async def _get(self, row_type: type[Any], key: Any) -> Any:
         async with database_errors():
-            return await self._session.get(row_type, key)
+            row = await self._session.get(row_type, key)
+        if row is not None:
+            self._keep([row])
+        return row
 
     async def _rows(self, statement: Any) -> Sequence[Any]:
         async with database_errors():
-            return (await self._session.scalars(statement)).all()
+            rows = (await self._session.scalars(statement)).all()
+        self._keep(rows)
+        return rows
 
     async def _first(self, statement: Any) -> Any:
         async with database_errors():
-            return (await self._session.scalars(statement.limit(1))).first()
+            row = (await self._session.scalars(statement.limit(1))).first()
+        if row is not None:
+            self._keep([row])
+        return row
 
 
 class SqlGames(_Repository):
     async def add(self, game: Game) -> None:
-        await self._add(GameRow(**m.game_values(game)))
+        await self._add(GameRow, m.game_values(game))
 
     async def get(self, game_id: str) -> Game | None:
         row = await self._get(GameRow, game_id)
@@ -112,7 +131,7 @@ class SqlMembers(_Repository):
     async def add(self, membership: Membership) -> None:
         key = (membership.game_id, membership.user_id, membership.role.value)
         if await self._get(MembershipRow, key) is None:
-            await self._add(MembershipRow(**m.membership_values(membership)))
+            await self._add(MembershipRow, m.membership_values(membership))
 
     async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
         row = await self._get(MembershipRow, (game_id, user_id, role.value))
@@ -142,7 +161,7 @@ class SqlMembers(_Repository):
 
 class SqlCharacters(_Repository):
     async def add(self, character: CharacterRecord) -> None:
-        await self._add(CharacterRow(**m.character_values(character)))
+        await self._add(CharacterRow, m.character_values(character))
 
     async def get(self, character_id: str) -> CharacterRecord | None:
         row = await self._get(CharacterRow, character_id)
@@ -169,7 +188,7 @@ class SqlCharacters(_Repository):
 
 class SqlTurns(_Repository):
     async def add(self, turn: Turn) -> None:
-        await self._add(TurnRow(**m.turn_values(turn)))
+        await self._add(TurnRow, m.turn_values(turn))
 
     async def get(self, turn_id: str) -> Turn | None:
         row = await self._get(TurnRow, turn_id)
@@ -213,12 +232,19 @@ class SqlTurns(_Repository):
 
         On SQLite the unit of work's `BEGIN IMMEDIATE` holds the database's write lock already.
         """
-        statement = (
-            select(TurnRow).where(TurnRow.id == turn_id).execution_options(populate_existing=True)
-        )
-        if self._session.bind is not None and self._session.bind.dialect.name == "postgresql":
-            statement = statement.with_for_update()
-        row = await self._first(statement)
+        bind = self._session.bind
+        if bind is not None and bind.dialect.name == "sqlite":
+            # BEGIN IMMEDIATE: nobody else has written since this transaction began, so a row
+            # already read in it is current (no statement needed); else it is read now.
+            row = await self._get(TurnRow, turn_id)
+        else:
+            statement = (
+                select(TurnRow)
+                .where(TurnRow.id == turn_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
+            row = await self._first(statement)
         if row is None:
             raise NotFound("That turn does not exist (any more).")
         return m.turn_record(row)
@@ -226,8 +252,8 @@ class SqlTurns(_Repository):
 
 class SqlPosts(_Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
-        revision_row, order_rows = m.revision_rows(revision)
-        await self._add(PostRow(**m.post_values(post)), revision_row, *order_rows)
+        await self._add(PostRow, m.post_values(post))
+        await self.add_revision(revision)
 
     async def get(self, post_id: str) -> Post | None:
         row = await self._get(PostRow, post_id)
@@ -244,8 +270,9 @@ class SqlPosts(_Repository):
         await self._update(PostRow, m.post_values(post), "post")
 
     async def add_revision(self, revision: PostRevision) -> None:
-        revision_row, order_rows = m.revision_rows(revision)
-        await self._add(revision_row, *order_rows)
+        revision_values, order_values = m.revision_values(revision)
+        await self._add(PostRevisionRow, revision_values)
+        await self._add(OrderRow, *order_values)
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
         revisions = await self._rows(
@@ -308,7 +335,7 @@ class SqlPosts(_Repository):
 
 class SqlResolutions(_Repository):
     async def add(self, resolution: Resolution) -> None:
-        await self._add(ResolutionRow(**m.resolution_values(resolution)))
+        await self._add(ResolutionRow, m.resolution_values(resolution))
 
     async def get(self, resolution_id: str) -> Resolution | None:
         row = await self._get(ResolutionRow, resolution_id)
@@ -394,7 +421,7 @@ class SqlOutbox(_Repository):
 
 class SqlAudit(_Repository):
     async def add(self, entry: AuditEntry) -> None:
-        await self._add(AuditRow(**m.audit_values(entry)))
+        await self._add(AuditRow, m.audit_values(entry))
 
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
         statement = select(AuditRow).where(AuditRow.game_id == game_id)
@@ -407,7 +434,7 @@ class SqlAudit(_Repository):
 
 class SqlLedger(_Repository):
     async def add(self, entry: LedgerEntry) -> None:
-        await self._add(LedgerRow(**m.ledger_values(entry)))
+        await self._add(LedgerRow, m.ledger_values(entry))
 
     async def for_player(self, player: str) -> Sequence[LedgerEntry]:
         statement = (

@@ -21,6 +21,7 @@ from fappo_bot.service.records import Turn
 from fappo_bot.storage.engine import writer
 from fappo_bot.storage.errors import database_errors
 from fappo_bot.storage.repositories import (
+    KEPT_ROWS,
     SqlAudit,
     SqlCharacters,
     SqlGames,
@@ -91,19 +92,24 @@ class SqlUnitOfWork:
                 await session.commit()
         except BaseException:
             await session.rollback()
-            session.expunge_all()
+            _forget(session)
             raise
         # The next transaction reads rows afresh (nothing lazy-loads in async code).
-        session.expunge_all()
+        _forget(session)
 
     async def rollback(self) -> None:
         """Drop everything not committed."""
         await self.session.rollback()
-        self.session.expunge_all()
+        _forget(self.session)
 
     async def lock_turn(self, turn_id: str) -> Turn:
         """Lock the turn until the transaction ends and return it as committed now."""
         return await self.turns.lock(turn_id)
+
+
+def _forget(session: AsyncSession) -> None:
+    session.info.pop(KEPT_ROWS, None)
+    session.expunge_all()
 
 
 class SqlUnitOfWorkFactory:

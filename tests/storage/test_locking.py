@@ -87,15 +87,41 @@ async def test_a_reader_does_not_wait_for_a_writer(uow_factory):
 
 
 @pytest.mark.integration
-async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path):
-    engine = create_engine_for_url(f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}")
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "aiosqlite-thread"])
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path, inline):
+    engine = create_engine_for_url(
+        f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}", sqlite_inline=inline
+    )
     try:
         async with engine.connect() as connection:
             pragma = lambda name: connection.scalar(text(f"PRAGMA {name}"))  # noqa: E731
             assert await pragma("journal_mode") == "wal"
             assert await pragma("foreign_keys") == 1
-            assert await pragma("busy_timeout") == SQLITE_BUSY_TIMEOUT_MS
             assert await pragma("synchronous") == 1  # NORMAL
+            raw = await connection.get_raw_connection()
+            if inline:
+                # statements never block the loop; a locked database is waited for in a thread
+                assert await pragma("busy_timeout") == 0
+                assert raw.driver_connection.busy_timeout_ms == SQLITE_BUSY_TIMEOUT_MS
+            else:
+                assert await pragma("busy_timeout") == SQLITE_BUSY_TIMEOUT_MS
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.integration
+async def test_aiosqlite_threads_serialise_writers_too(tmp_path):
+    """The plain aiosqlite driver (`sqlite_inline=False`) keeps the same locking."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'thread.sqlite3'}"
+    engine = create_engine_for_url(url, sqlite_inline=False)
+    try:
+        from fappo_bot.storage.tables import Base
+
+        async with engine.begin() as connection:
+            await connection.run_sync(Base.metadata.create_all)
+        factory = SqlUnitOfWorkFactory(engine)
+        await _seed(factory)
+        await _second_locker_sees_first_commit(factory, factory, engine)
     finally:
         await engine.dispose()
 
