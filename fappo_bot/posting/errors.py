@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules.results import ErrorCode
 
 #: Codes that concern the sheet's budgets (AP and SP): reported on the first line that goes over.
@@ -41,7 +42,9 @@ class Problem:
         return "illegal"
 
     def __str__(self) -> str:
-        return f'line {self.line} "{self.words}": {self.message}'
+        """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here`, safe to echo (no mentions,
+        no markdown)."""
+        return f'line {self.line} "{safe(self.words)}": {safe(self.message)}'
 
 
 class PostError(ValueError):

@@ -211,3 +211,26 @@ def test_a_poster_without_a_character_in_the_scene() -> None:
     post = parse("1 AP defend\n2 AP attack Goblin 1", poster="Nobody")
     assert codes(post) == [(1, "cannot-act")]
     assert "in this scene" in post.problems[0].message
+
+
+def test_raise_for_problems_gives_the_packages_own_error_family() -> None:
+    from fappo_bot.posting.errors import (
+        PostAmbiguityError,
+        PostError,
+        PostIllegalError,
+        PostSyntaxError,
+    )
+
+    parse("1 AP defend").raise_for_problems()  # no problem: nothing raised
+    for text, family in [("Guard: against Troll", PostSyntaxError),
+                         ("2 AP attack Goblin", PostAmbiguityError),
+                         ("2 AP attack Gobbo", PostIllegalError)]:
+        with pytest.raises(family) as caught:
+            parse(text).raise_for_problems()
+        assert isinstance(caught.value, PostError)
+        assert caught.value.problems and str(caught.value).startswith('line 1 "')
+
+
+def test_problem_text_is_safe_to_echo() -> None:
+    post = parse("2 AP attack @everyone")
+    assert "@everyone" not in str(post.problems[0])
