@@ -90,7 +90,7 @@ class Resolution:
 
 def one_typo(a: str, b: str) -> bool:
     """Whether `a` and `b` differ by exactly one edit: a letter added, removed, changed, or two
-    neighbours swapped (optimal string alignment distance 1)."""
+    neighbours swapped (optimal string alignment distance 1; posting.md "one typo away")."""
     la, lb = len(a), len(b)
     if a == b or abs(la - lb) > 1:
         return False

@@ -62,6 +62,7 @@ class _Reader:
     controlled: tuple[Character, ...] = ()
 
     def scene(self) -> Scene:
+        """What the current (or default) actor's statements may name, built once per context."""
         actor = self.current.actor if self.current is not None else self.default_actor()
         key = actor.name if actor is not None else ""
         found = self.ctx.scenes.get(key)
@@ -71,6 +72,7 @@ class _Reader:
         return found
 
     def start_block(self, actor: Character) -> None:
+        """Make `actor`'s block current (a character line, posting.md "Character")."""
         block = self.blocks.get(actor.name)
         if block is None:
             block = self.blocks[actor.name] = _Block(actor)

@@ -55,7 +55,8 @@ def _concerns(action: ActionResult, wanted: set[str]) -> bool:
 
 
 def describe_result(action: ActionResult) -> str:
-    """`Kael attack Goblin 1: 6 vs 3 (+3), Great Success · 4 levels · Bleeding`."""
+    """`Kael attacks Goblin 1: 6 vs 3 (+3), Great Success · 4 levels of damage · Bleeding` (F4
+    levels, F12 damage and Specials, F20/F21 eliminations)."""
     who = safe(action.actor)
     verb = _RESULT_VERBS.get(action.kind, action.kind)
     if action.target:
@@ -131,7 +132,8 @@ def _touched(result: TurnResult, actions: list[ActionResult], wanted: set[str] |
 
 
 def describe_character(character: Character, result: TurnResult) -> str:
-    """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding`."""
+    """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding` (F11
+    level names, F13 provisional hits, F18 statuses)."""
     config = result.state.config
     if character.is_fodder:
         left = f"{character.count} left" if character.count else "all eliminated"
@@ -158,7 +160,8 @@ def _total(own: int, per_target: list[int]) -> int:
 
 
 def render_gm_summary(result: TurnResult) -> str:
-    """A short summary for the GM: counts, refused orders, pending hits and statuses."""
+    """A short summary for the GM: counts, refused orders, pending hits and deaths (F7 step 8,
+    F13, F15)."""
     damage = sum(_total(a.damage, [t.damage for t in a.targets]) for a in result.actions)
     eliminated = sum(_total(a.eliminated, [t.eliminated for t in a.targets])
                      for a in result.actions)

@@ -19,7 +19,7 @@ def no_mentions(text: str) -> str:
 
 
 def safe(text: str) -> str:
-    """A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
+    """(BRIEF: nothing a user writes can ping anyone.) A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
     text = " ".join(text.split())
     if _UNSAFE.search(text) is None:
         return text
@@ -34,7 +34,7 @@ def safe_prose(text: str) -> str:
 
 
 def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """`text` in messages of at most `limit` characters, split on line boundaries (a longer line
+    """(Discord: at most 2,000 characters a message.) `text` in messages of at most `limit` characters, split on line boundaries (a longer line
     is cut at its last blank before the limit, or at the limit)."""
     if limit < 1:
         raise ValueError("limit must be positive")

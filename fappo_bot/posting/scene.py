@@ -62,7 +62,8 @@ class Scene:
 
     @classmethod
     def build(cls, state: TurnState, actor: Character | None) -> Scene:
-        """The scene as `actor` sees it."""
+        """The scene as `actor` sees it: targets present, weapons carried (F19: everyone's Fist),
+        skills (F2), spells (F26), hits pending on it (F13)."""
         characters = Names(Named(c.name, (), "character") for c in state.characters)
         if actor is None:
             return cls(state, None, characters, opponents=characters)

@@ -35,7 +35,8 @@ _WHERE_KIND = {
 
 def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = frozenset()
                 ) -> tuple[list[Problem], int | None]:
-    """The rules' problems with one block's order, each on its line, and the actor's AP budget.
+    """The rules' problems with one block's order, each on its line, and the actor's AP budget
+    (F8 budget, F10 wounds and shock, F13 reductions, F4/F5 SP pools, via `validate_order`).
 
     Lines in `faulty` already have a parse problem; the validator's view of them is not repeated.
     """

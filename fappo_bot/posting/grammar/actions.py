@@ -29,7 +29,7 @@ K = ActionKind
 
 def parse_action(cur: Cursor, scene: Scene, ap: int | None, condition: str | None) -> Draft | None:
     """Read the action at the cursor (after any `If ...:` and AP count); None if no action starts
-    here (then nothing is consumed)."""
+    here (then nothing is consumed). F8: the AP go to this action; F9: a condition rides on it."""
     found = verb_at(cur)
     if found is None:
         return _skill_use(cur, scene, ap, condition)

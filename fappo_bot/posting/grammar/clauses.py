@@ -129,7 +129,7 @@ def unit_follows(cur: Cursor, k: int, units: frozenset[str]) -> bool:
 
 def ap_at(cur: Cursor, k: int = 0) -> tuple[int | None, int]:
     """The AP count `k` tokens ahead and how many tokens it takes (`N AP`, `N APs`, `(N AP)`),
-    without consuming it; (None, 0) when there is none."""
+    without consuming it; (None, 0) when there is none (posting.md "Actions"; F8)."""
     tok = cur.peek(k)
     if tok is None:
         return None, 0
@@ -168,7 +168,9 @@ class SPClause:
 
 
 def sp_clause(cur: Cursor) -> SPClause | None:
-    """`N SP TRAIT [(why)]`, also `N SP from TRAIT` and `N TRAIT SP` (an extension)."""
+    """`N SP TRAIT [(why)]`, also `N SP from TRAIT` and `N TRAIT SP` (an extension): SP declared
+    with the action (F4: "The player must declare the use of Success Points when the action is
+    declared"; F2 Amb-2: the optional explanation)."""
     first = cur.peek()
     amount = number_of(first)
     if first is None or amount is None:
@@ -267,7 +269,8 @@ def words_text(words: Sequence[Tok]) -> str:
 
 
 def name_in(cur: Cursor, words: Sequence[Tok], things: Sequence[Named], what: str) -> str | None:
-    """Resolve a phrase against `things`; record unknown or ambiguous names."""
+    """Resolve a phrase against `things`; record unknown or ambiguous names (posting.md "Names
+    match forgivingly": the nearest names as suggestions, the candidates when ambiguous)."""
     query = words_text(words)
     found = resolve(query, things)
     if found.ok:

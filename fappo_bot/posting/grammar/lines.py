@@ -83,7 +83,8 @@ def could_be_statement(text: str, bracket: bool, word: str | None = None) -> boo
 
 
 def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
-    """Read one statement (a whole line, or the inside of `[...]`); None when it is prose."""
+    """Read one statement (a whole line, or the inside of `[...]`); None when it is prose (F29:
+    the structured declarations are authoritative, the prose is kept for the GM)."""
     word = first_word(text)
     if not could_be_statement(text, bracket, word):
         return None

@@ -26,6 +26,7 @@ K = ActionKind
 
 
 def skill_name(cur: Cursor, scene: Scene, draft: Draft, words: list[Tok]) -> None:
+    """The skill of a skill use, by the rulebook's or the actor's skill names (F2)."""
     name = name_in(cur, words, scene.skills, "action or skill")
     if name is not None:
         draft.fields["skill"] = name
@@ -228,6 +229,7 @@ def _missing(cur: Cursor, message: str, expected: str) -> None:
 
 
 def target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
+    """`on/at/against/vs TARGET`: the opposed party of a skill use (F5)."""
     if not (cur.accept("on") or cur.accept("at") or cur.accept("against") or cur.accept("vs")):
         return False
     _target(cur, scene, draft, "target", phrase(cur, known=scene.characters))
@@ -235,6 +237,7 @@ def target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 
 def task_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
+    """`: what you try`, kept for the GM who sets the difficulty (F4 Amb-10)."""
     if cur.accept_kind(TokKind.COLON) is None:
         return False
     text, _, _ = text_until_clause(cur)
