@@ -74,6 +74,12 @@ ENGINE_WRONG: dict[str, str] = {
         "- a 60+ range has no top, so the F3 example Master of 12 + 10 + 30 + 8 + 6 = 66 is within "
         "it; rules/sheet.py MASTER_DEFAULT_BUDGET = 60 makes it an over-budget warning"
     ),
+    "F18-bleeding-cannot-be-bound-during-combat": (
+        "engine: F18.2 binding takes 60 uninterrupted turns and Amb-3 'Binding before combat "
+        "ends: not possible'; one turn of `tend` on a bleeding (not Dying) patient mid-fight "
+        "clears the bleeding status at once (rules/actions.py resolve_tend adds to "
+        "changes.bound, apply.py _bind drops the flag) without checking combat or duration"
+    ),
 }
 
 
