@@ -234,3 +234,11 @@ def test_raise_for_problems_gives_the_packages_own_error_family() -> None:
 def test_problem_text_is_safe_to_echo() -> None:
     post = parse("2 AP attack @everyone")
     assert "@everyone" not in str(post.problems[0])
+
+
+def test_sp_on_a_line_of_their_own_are_not_guessed_onto_an_action() -> None:
+    """F4: SP are declared "when the action is declared"; the bot does not guess which."""
+    post = parse("2 AP attack Goblin 1\n1 SP Nimble")
+    assert codes(post) == [(2, "syntax")]
+    assert "on their action's line" in (post.problems[0].hint or "")
+    assert parse("3 goblins burst in.\n1 AP defend").ok  # a number starting prose is prose

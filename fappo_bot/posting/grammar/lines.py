@@ -125,6 +125,8 @@ def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
             return None
         if (bracket or condition is not None) and starts_action(cur):
             return _ap_required(cur)
+        if condition is None and number_of(start_tok) is not None and cur.key(1) in SP_WORDS:
+            return _orphan_sp(cur)
         return None
     if ap is None and cur.key() in ("drop", "drops") and not bracket and condition is None:
         if len(cur.toks) - cur.i > _LINE_DROP_MAX_TOKENS or any(
@@ -164,6 +166,15 @@ def _condition(cur: Cursor) -> str | None:
                 cur.i = j + 1
                 return cur.slice(cur.toks[0].end, tok.start) or None
     return None
+
+
+def _orphan_sp(cur: Cursor) -> Read:
+    """`1 SP Nimble` on a line of its own: SP belong to an action, a Guard or a Reduce line (F4:
+    declared "when the action is declared"), so the bot will not guess which."""
+    cur.issue(ErrorCode.SYNTAX, "SP need the action, Guard or Reduce line they are for",
+              0, len(cur.text), expected="N AP ACTION, N SP TRAIT on one line",
+              hint=f"put them on their action's line: 2 AP attack Goblin, {cur.text.strip()}")
+    return Read(StatementKind.ACTION, issues=cur.issues)
 
 
 def _ap_required(cur: Cursor) -> Read:
