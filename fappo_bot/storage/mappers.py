@@ -1,19 +1,28 @@
 """Rows to and from the service's records. Rules values are JSON, validated by pydantic on load.
 
-Times go in as UTC (SQLite keeps no offset) and come out timezone-aware UTC, so a record read back
+JSON columns hold pydantic's own serialisation (`RawJSON`): written with `model_dump_json` and read
+with `model_validate_json`, so a document is parsed and validated in one pass (no `json` module, no
+intermediate dicts). Times go in as UTC (SQLite keeps no offset) and come out timezone-aware UTC, so a record read back
 equals the record written. Durations are exact microseconds.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, TypeAdapter
+
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
     Game,
+    GameSettings,
     LedgerEntry,
     Membership,
     OutboxMessage,
@@ -70,8 +79,56 @@ def _td(value: int | None) -> timedelta | None:
     return None if value is None else timedelta(microseconds=value)
 
 
-def _json(model: Any) -> Any:
-    return model.model_dump(mode="json")
+class RawJSON(str):
+    """A JSON document as text, serialised by pydantic: the engine stores and returns it as it is
+    (its `json_serializer`/`json_deserializer`), and pydantic parses and validates it in one go."""
+
+
+def json_serializer(value: Any) -> str:
+    """The engines' JSON serializer: pydantic's documents as they are, anything else by `json`."""
+    if isinstance(value, RawJSON):
+        return value
+    return json.dumps(value)
+
+
+def json_deserializer(text: str) -> RawJSON:
+    """The engines' JSON deserializer: the text, for the mappers to validate."""
+    return RawJSON(text)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+#: parsed documents by (model, exact text): the values are frozen, so equal text is an equal
+#: value; the same sheets, states and orders are read again by every use case of a turn
+_PARSED: dict[tuple[type[BaseModel], str], BaseModel] = {}
+_PARSED_LIMIT = 20_000
+
+
+def parse(model: type[M], text: str) -> M:
+    """`model.model_validate_json(text)`, remembered for text seen before."""
+    key = (model, text)
+    found = _PARSED.get(key)
+    if found is None:
+        found = model.model_validate_json(text)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[key] = found
+    return found  # type: ignore[return-value]
+
+
+def doc(model: BaseModel) -> RawJSON:
+    return RawJSON(model.model_dump_json())
+
+
+def docs(adapter: TypeAdapter[Any], value: Any) -> RawJSON:
+    return RawJSON(adapter.dump_json(value).decode())
+
+
+_HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
+_ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
+_RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
+_STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
+_ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
 # ---- games --------------------------------------------------------------------------------------
@@ -82,9 +139,9 @@ def game_values(game: Game) -> dict[str, Any]:
         "guild_key": game.guild_key,
         "name": game.name,
         "ruleset": game.ruleset,
-        "rules": _json(game.rules),
+        "rules": doc(game.rules),
         "status": game.status.value,
-        "settings": _json(game.settings),
+        "settings": doc(game.settings),
         "created_at": to_db_time(game.created_at),
         "version": game.version,
     }
@@ -98,9 +155,9 @@ def game_record(row: GameRow) -> Game:
             "guild_key": row.guild_key,
             "name": row.name,
             "ruleset": row.ruleset,
-            "rules": row.rules,
+            "rules": parse(RulesConfig, row.rules),
             "status": row.status,
-            "settings": row.settings,
+            "settings": parse(GameSettings, row.settings),
             "created_at": from_db_time(row.created_at),
             "version": row.version,
         }
@@ -130,8 +187,8 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "name_key": character.name.casefold(),
         "owner": character.owner,
         "kind": character.kind.value,
-        "sheet": _json(character.sheet),
-        "state": _json(character.state),
+        "sheet": doc(character.sheet),
+        "state": doc(character.state),
         "status": character.status.value,
         "missed_turns": character.missed_turns,
         "controller": character.controller,
@@ -149,8 +206,8 @@ def character_record(row: CharacterRow) -> CharacterRecord:
             "name": row.name,
             "owner": row.owner,
             "kind": row.kind,
-            "sheet": row.sheet,
-            "state": row.state,
+            "sheet": parse(Character, row.sheet),
+            "state": parse(Character, row.state),
             "status": row.status,
             "missed_turns": row.missed_turns,
             "controller": row.controller,
@@ -175,14 +232,14 @@ def turn_values(turn: Turn) -> dict[str, Any]:
         "paused_remaining_us": _us(turn.paused_remaining),
         "reminders_sent": turn.reminders_sent,
         "alarm_at": opt_to_db_time(turn.alarm_at),
-        "pending": [_json(hit) for hit in turn.pending],
+        "pending": docs(_HITS, turn.pending),
         "npc_commitment": turn.npc_commitment,
         "npc_sealed_at": opt_to_db_time(turn.npc_sealed_at),
         "npc_salt": turn.npc_salt,
         "npc_canonical": turn.npc_canonical,
         "npc_revealed": turn.npc_revealed,
-        "gm_inputs": _json(turn.gm_inputs),
-        "gm_answers": dict(turn.gm_answers),
+        "gm_inputs": doc(turn.gm_inputs),
+        "gm_answers": docs(_ANY_MAP, turn.gm_answers),
         "version": turn.version,
     }
 
@@ -201,14 +258,14 @@ def turn_record(row: TurnRow) -> Turn:
             "paused_remaining": _td(row.paused_remaining_us),
             "reminders_sent": row.reminders_sent,
             "alarm_at": opt_from_db_time(row.alarm_at),
-            "pending": [PendingHit.model_validate(hit) for hit in row.pending],
+            "pending": _HITS.validate_json(row.pending),
             "npc_commitment": row.npc_commitment,
             "npc_sealed_at": opt_from_db_time(row.npc_sealed_at),
             "npc_salt": row.npc_salt,
             "npc_canonical": row.npc_canonical,
             "npc_revealed": row.npc_revealed,
-            "gm_inputs": row.gm_inputs,
-            "gm_answers": row.gm_answers,
+            "gm_inputs": GMInputs.model_validate_json(row.gm_inputs),
+            "gm_answers": _ANY_MAP.validate_json(row.gm_answers),
             "version": row.version,
         }
     )
@@ -260,7 +317,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
         "number": revision.number,
         "text": revision.text,
         "ok": revision.ok,
-        "problems": list(revision.problems),
+        "problems": docs(_STRINGS, revision.problems),
         "reply": revision.reply,
         "created_at": to_db_time(revision.created_at),
     }
@@ -270,7 +327,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
             "revision": revision.number,
             "position": position,
             "actor": order.actor,
-            "body": _json(order),
+            "body": doc(order),
         }
         for position, order in enumerate(revision.orders)
     ]
@@ -284,9 +341,9 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
             "post_id": row.post_id,
             "number": row.number,
             "text": row.text,
-            "orders": [Order.model_validate(order.body) for order in ordered],
+            "orders": [parse(Order, order.body) for order in ordered],
             "ok": row.ok,
-            "problems": row.problems,
+            "problems": _STRINGS.validate_json(row.problems),
             "reply": row.reply,
             "created_at": from_db_time(row.created_at),
         }
@@ -300,12 +357,12 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "game_id": resolution.game_id,
         "turn_id": resolution.turn_id,
         "turn_number": resolution.turn_number,
-        "orders": [_json(order) for order in resolution.orders],
-        "gm_inputs": _json(resolution.gm_inputs),
-        "result": _json(resolution.result),
-        "state_before": _json(resolution.state_before),
-        "state_after": _json(resolution.state_after),
-        "characters_before": [_json(c) for c in resolution.characters_before],
+        "orders": docs(_ORDERS, resolution.orders),
+        "gm_inputs": doc(resolution.gm_inputs),
+        "result": doc(resolution.result),
+        "state_before": doc(resolution.state_before),
+        "state_after": doc(resolution.state_after),
+        "characters_before": docs(_RECORDS, resolution.characters_before),
         "next_turn_id": resolution.next_turn_id,
         "undone": resolution.undone,
         "undone_at": opt_to_db_time(resolution.undone_at),
@@ -320,12 +377,12 @@ def resolution_record(row: ResolutionRow) -> Resolution:
             "game_id": row.game_id,
             "turn_id": row.turn_id,
             "turn_number": row.turn_number,
-            "orders": row.orders,
-            "gm_inputs": row.gm_inputs,
-            "result": row.result,
-            "state_before": row.state_before,
-            "state_after": row.state_after,
-            "characters_before": row.characters_before,
+            "orders": _ORDERS.validate_json(row.orders),
+            "gm_inputs": GMInputs.model_validate_json(row.gm_inputs),
+            "result": TurnResult.model_validate_json(row.result),
+            "state_before": TurnState.model_validate_json(row.state_before),
+            "state_after": TurnState.model_validate_json(row.state_after),
+            "characters_before": _RECORDS.validate_json(row.characters_before),
             "next_turn_id": row.next_turn_id,
             "undone": row.undone,
             "undone_at": opt_from_db_time(row.undone_at),
@@ -374,7 +431,7 @@ def audit_values(entry: AuditEntry) -> dict[str, Any]:
         "game_id": entry.game_id,
         "actor": entry.actor,
         "action": entry.action,
-        "detail": dict(entry.detail),
+        "detail": docs(_ANY_MAP, entry.detail),
         "at": to_db_time(entry.at),
     }
 
@@ -386,7 +443,7 @@ def audit_record(row: AuditRow) -> AuditEntry:
             "game_id": row.game_id,
             "actor": row.actor,
             "action": row.action,
-            "detail": row.detail,
+            "detail": _ANY_MAP.validate_json(row.detail),
             "at": from_db_time(row.at),
         }
     )
