@@ -19,6 +19,7 @@ _QUOTES = (">>> ", ">>>", "> ", ">")
 _HEADINGS = ("### ", "## ", "# ", "-# ")
 _DASHES = frozenset("-–—")
 _MARKED = re.compile(r"[*~`|_\\]")
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
@@ -48,11 +49,14 @@ def _is_word_char(ch: str) -> bool:
 
 
 def strip_markup(text: str) -> str:
-    """Discord formatting removed: `**`, `*`, `__`, `_` at word edges, `~~`, `||`, backticks.
+    """Discord formatting removed: `**`, `*`, `__`, `_` at word edges, `~~`, `||`, backticks,
+    and zero-width characters.
 
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
+    if _INVISIBLE.search(text) is not None:
+        text = _INVISIBLE.sub("", text)  # zero-width characters would split words
     if _MARKED.search(text) is None:
         return " ".join(text.split())
     out: list[str] = []

@@ -71,3 +71,13 @@ def test_spans_point_into_the_text() -> None:
     text = "2 AP attack Goblin 1"
     for tok in tokenize(text):
         assert text[tok.start:tok.end].replace("’", "'") == tok.text
+
+
+def test_zero_width_characters_do_not_split_words() -> None:
+    assert clean("2 AP attack Gob\u200blin 1\ufeff") == "2 AP attack Goblin 1"
+
+
+def test_unicode_digits_count() -> None:
+    from tests.posting.helpers import action
+
+    assert action("２ AP attack Goblin 1")["ap"] == 2
