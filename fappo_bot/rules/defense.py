@@ -203,7 +203,6 @@ def assign_shields(
     defense AP, no projectile limit, F17 Amb-7). Light shields skip projectiles, Medium ones cover
     one, Heavy ones any number [F:L241].
     """
-    ordered = sorted((a for a in incoming if a.attack), key=Incoming.order)
     covered: set[str] = set()
     sources: list[tuple[int, int | None]] = []
     capacity = shield_capacity(defender)
@@ -211,6 +210,9 @@ def assign_shields(
         sources.append((capacity, SHIELD_RANGED_CAP[defender.shield]))
     if deflect > 0:
         sources.append((deflect, None))
+    if not sources:
+        return frozenset()
+    ordered = sorted((a for a in incoming if a.attack), key=Incoming.order)
     for cap, ranged_cap in sources:
         used = ranged_used = 0
         for attack in ordered:
@@ -254,6 +256,8 @@ def match_pledges(pledges: Sequence[PledgeLine], incoming: Iterable[Incoming]) -
     takes the first action in its scope, in the shield order, not yet matched by another pledge.
     One pledge covers one action; unmatched pledges are lost.
     """
+    if not pledges:
+        return {}
     ordered = sorted(incoming, key=Incoming.order)
     taken: dict[str, int] = {}
     named = [p for p in pledges if p.against is not None]
