@@ -82,6 +82,10 @@ def _statuses(c: Character, changes: Changes) -> Character:
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue
+        if status.kind is StatusKind.DISARMED and any(
+            fold(s.item or "") == fold(status.item or "") for s in same
+        ):
+            continue  # one item can be dropped only once
         if status.kind is StatusKind.UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
             kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
