@@ -248,3 +248,43 @@ def test_f18_6_mortal_poison_ticks_three_times():
         ticks += len(result.hits)
         st_ = result.state
     assert ticks == 3
+
+
+def test_f13_a_fire_tick_is_reducible_next_turn():
+    """F13 example: "A Fire tick of 1 level: 1 SP (any Trait) -> 0. The burning status
+    remains."; F10 Amb-4: ticks cause shock."""
+    vic = char("Vic", traits={"Nimble": 3}, status=["burning"])
+    burnt = run(state(vic))
+    assert health(burnt, "Vic") == "Staggered" and who(burnt, "Vic").shock
+    [tick] = burnt.hits
+    saved = run(burnt.state, order("Vic", {"kind": "defend", "ap": 3},
+                                   reduce=[{"hit": tick.id, "sp": {"Nimble": 1}}]))
+    assert saved.errors == ()
+    assert kinds(saved, "Vic") == ["burning"]
+    # the new tick of this turn is shown; the reduced one is gone
+    assert health(saved, "Vic") == "Staggered"
+
+
+def test_f18_15_frozen_character_can_only_wrestle():
+    """[F:L261] "The character can take no action until the sheath is broken"."""
+    from fappo_bot.rules.validate import validate_order
+
+    ice = char("Ice", skills={"Wrestling": 2, "Swordfighting": 3}, weapons=["Broadsword"],
+               status=["frozen"])
+    foe = char("Foe")
+    st_ = state(ice, foe)
+    swing = validate_order(st_, order("Ice", {"kind": "attack", "ap": 1, "target": "Foe"}))
+    assert [e.code.value for e in swing] == ["cannot-act"]
+    assert validate_order(st_, order("Ice", {"kind": "skill", "ap": 2,
+                                             "skill": "Wrestling"})) == []
+
+
+def test_f18_9_prone_character_must_stand_before_moving():
+    """F16 Amb-7: "Prone characters must stand (2 AP) before moving"."""
+    down = char("Down", status=["prone"], position=0)
+    foe = char("Foe", position=5)
+    stuck = run(state(down, foe), order("Down", {"kind": "move", "ranges": 2, "toward": "Foe"}))
+    assert act(stuck, "Down").effective is False and who(stuck, "Down").position == 0
+    up = run(state(down, foe), order("Down", {"kind": "stand", "ap": 2},
+                                     {"kind": "move", "ranges": 1, "toward": "Foe"}))
+    assert who(up, "Down").position == 1 and kinds(up, "Down") == []
