@@ -438,3 +438,14 @@ def test_headings_and_code_fences() -> None:
     post = parse("# Turn 3\n```\n1 AP defend\n```\n-# 2 AP attack Goblin 1")
     assert [a["kind"] for a in actions(post)] == ["defend", "attack"]
     assert post.prose == ("# Turn 3", "```", "```")
+
+
+def test_several_pledges_on_one_guard_line() -> None:
+    """Extension: `Guard: 1 SP Nimble against Troll, 1 SP Tireless against Goblin 1`."""
+    post = parse("Guard: 1 SP Nimble against Troll, 1 SP Tireless against Goblin 1, 1 SP Highborn")
+    (order,) = post.to_case_orders()
+    assert order["guard"] == [{"against": "Troll", "sp": {"Nimble": 1}},
+                              {"against": "Goblin 1", "sp": {"Tireless": 1}},
+                              {"against": "any", "sp": {"Highborn": 1}}]
+    (statement,) = post.blocks[0].statements
+    assert (statement.index, statement.count) == (0, 3)

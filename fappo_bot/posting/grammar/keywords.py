@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fappo_bot.posting.grammar.clauses import (
+    SP_WORDS,
     Cursor,
     Issue,
     SPClause,
@@ -15,7 +16,7 @@ from fappo_bot.posting.grammar.clauses import (
     words_text,
 )
 from fappo_bot.posting.grammar.verbs import Draft
-from fappo_bot.posting.lexer import Tok, TokKind
+from fappo_bot.posting.lexer import Tok, TokKind, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.names import fold, resolve, suggest
 from fappo_bot.posting.scene import Scene
@@ -68,23 +69,39 @@ def _head(cur: Cursor) -> None:
 
 
 def guard_line(cur: Cursor, scene: Scene) -> Read:
-    """`Guard: N SP TRAIT against NAME | each PREFIX | any | all` (F5)."""
+    """`Guard: N SP TRAIT against NAME | each PREFIX | any | all` (F5: "a character under attack
+    by three goblins could spend Success Points against any one attack by each of his
+    opponents"). Several pledges may share the line, separated by commas (an extension)."""
     read = Read(StatementKind.GUARD, issues=cur.issues)
     _head(cur)
+    while True:
+        if not _pledge(cur, scene, read):
+            return read
+        cur.skip_separators()
+        if cur.done:
+            return read
+        if sp_clause_ahead(cur):
+            continue
+        _leftover(cur, "Guard: N SP TRAIT against NAME")
+        return read
+
+
+def _pledge(cur: Cursor, scene: Scene, read: Read) -> bool:
+    """One `N SP TRAIT [+ ...] against WHOM [(note)]`; False when the line cannot go on."""
     pools, clauses = _sp_list(cur)
-    read.sp_spans = [(c.start, c.end) for c in clauses]
+    read.sp_spans.extend((c.start, c.end) for c in clauses)
     if not clauses:
         start = cur.rest_start()
         cur.issue(ErrorCode.SYNTAX, "a Guard line needs an SP amount and a Trait", start,
                   len(cur.text), expected="Guard: N SP TRAIT against NAME",
                   hint="for example: Guard: 2 SP Nimble against Troll")
-        return read
+        return False
     cur.skip_separators()
     cur.accept("against") or cur.accept("vs") or cur.accept("versus") or cur.accept("from") \
         or cur.accept("on")
-    if cur.done:
+    if cur.done or sp_clause_ahead(cur):
         read.pledges.append((ANY, pools))  # extension: no "against" means any attack
-        return read
+        return True
     each = cur.key() in _EACH_WORDS
     if each:
         cur.i += 1
@@ -93,7 +110,8 @@ def guard_line(cur: Cursor, scene: Scene) -> Read:
         start, end = cur.skip_clause()
         cur.issue(ErrorCode.SYNTAX, "against whom?", start, end,
                   expected="against NAME, against each PREFIX, or against any")
-    elif not each and words_text(words).casefold() in _ANY_WORDS:
+        return False
+    if not each and words_text(words).casefold() in _ANY_WORDS:
         read.pledges.append((ANY, pools))
     elif each:
         _each(cur, scene, read, words, pools)
@@ -102,8 +120,13 @@ def guard_line(cur: Cursor, scene: Scene) -> Read:
         if name is not None:
             read.pledges.append((name, pools))
     cur.accept_kind(TokKind.PAREN)
-    _leftover(cur, "Guard: N SP TRAIT against NAME")
-    return read
+    return True
+
+
+def sp_clause_ahead(cur: Cursor) -> bool:
+    """Whether an SP clause (`1 SP ...`, `1 Nimble SP`) starts at the cursor."""
+    return number_of(cur.peek()) is not None and (cur.key(1) in SP_WORDS
+                                                  or cur.key(2) in SP_WORDS)
 
 
 def _each(cur: Cursor, scene: Scene, read: Read, words: list[Tok], pools: dict[str, int]) -> None:
