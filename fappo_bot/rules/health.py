@@ -142,10 +142,12 @@ def is_dying(character: Character, config: RulesConfig) -> bool:
 
 def is_unconscious(character: Character, config: RulesConfig) -> bool:
     """Dying, Dead, or knocked out: no actions and defense 1 (F6 Amb-6, F10)."""
-    return (
-        LEVELS[base_level_name(character, config)].unconscious
-        or is_dead(character, config)
-        or character.has_status(StatusKind.UNCONSCIOUS)
+    level = LEVELS[base_level_name(character, config)]
+    if level.unconscious or level.dead:
+        return True
+    return any(
+        s.kind is StatusKind.UNCONSCIOUS or s.kind is StatusKind.VAPORIZED
+        for s in character.statuses
     )
 
 

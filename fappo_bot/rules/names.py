@@ -58,6 +58,7 @@ def match_name(query: str, names: Iterable[str]) -> Match:
     return Match(query, None, tuple(prefixed))
 
 
+@lru_cache(maxsize=1024)
 def pool_key(name: str) -> str | None:
     """The canonical SP pool key for a written pool name: a Trait's default name or `floating`."""
     if fold(name) in {FLOATING, "float", "floating sp"}:
