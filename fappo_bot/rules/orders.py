@@ -112,6 +112,9 @@ class Action(BaseModel):
     hold: bool = False
     #: Dismemberment: the body part or item the GM picks (F18.8)
     part: str | None = None
+    #: GM data for a Poison or Disease Special (F18.6, F18.7): {kind: mortal|nerve|custom,
+    #: ticks, penalty, ap_loss, duration} or {onset, effect, duration}; None: the suggested defaults
+    profile: dict[str, Any] | None = None
 
     @property
     def conditional(self) -> bool:
