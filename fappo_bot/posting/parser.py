@@ -248,7 +248,7 @@ def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, b
     if kind is StatementKind.GUARD:
         index = len(block.guard)
         block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
-        return Statement(number, text, kind, index, max(1, len(read.pledges)), bracket, sp_words)
+        return Statement(number, text, kind, index, len(read.pledges), bracket, sp_words)
     if kind is StatementKind.REDUCE:
         index = len(block.reduce)
         if read.reduction is not None:
