@@ -68,12 +68,6 @@ ENGINE_WRONG: dict[str, str] = {
         "defaults M to 0 (casting.py plan_casts fixed_tn = action.mood or 0): 7 vs 0 -> great, "
         "a guessed GM input"
     ),
-    "F3-master-sixty-six-within-range": (
-        "engine: F3 'Master creatures are built on 60+ character creation points' (tier table "
-        "'60+'; spec: the default budget is the top of the tier's range, going over it a warning) "
-        "- a 60+ range has no top, so the F3 example Master of 12 + 10 + 30 + 8 + 6 = 66 is within "
-        "it; rules/sheet.py MASTER_DEFAULT_BUDGET = 60 makes it an over-budget warning"
-    ),
     "F18-bleeding-cannot-be-bound-during-combat": (
         "engine: F18.2 binding takes 60 uninterrupted turns and Amb-3 'Binding before combat "
         "ends: not possible'; one turn of `tend` on a bleeding (not Dying) patient mid-fight "

@@ -36,8 +36,8 @@ FLOATING_COST = 3
 AP_COST = 8
 """[F:L29] "Extra APs: 8 pts each"."""
 MASTER_DEFAULT_BUDGET = 60
-"""A Master is built on "60+" points [F:L348]: with no top, the default budget is the stated 60
-(going over it is only a warning for NPCs, F3 Amb-8); the GM gives the real budget."""
+"""A Master is built on "60+" points [F:L348]: the default budget is the stated 60, and since the
+range has no top, a Master sheet with no budget given is never over it (the GM may give one)."""
 
 
 def default_budget(tier: Tier) -> int:
@@ -236,6 +236,8 @@ def check_sheet(
     }
     cost = sum(breakdown.values())
     budget = sheet.effective_budget
+    if sheet.budget is None and row.budget_high is None:
+        budget = max(budget, cost)  # "60+": an open range has no top to go over (F3)
     if cost > budget:
         problem = Problem(code="over-budget", field="budget",
                           message=f"The sheet costs {cost} CC but the budget is {budget} "

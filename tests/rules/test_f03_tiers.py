@@ -94,3 +94,14 @@ def test_f3_enemies_get_a_racial_package_free() -> None:
     package = {"name": "Orc", "cost": 3, "abilities": {"Darkvision": 1}}
     assert check_sheet(Sheet(tier=Tier.MINION, packages=[package])).breakdown["packages"] == 0
     assert check_sheet(Sheet(tier=Tier.PC, packages=[package])).breakdown["packages"] == 3
+
+
+def test_f3_master_range_has_no_top() -> None:
+    """[F:L348] "Master creatures are built on 60+ character creation points": the RULINGS F3
+    example Master of 66 points is within its range, so no over-budget warning."""
+    sheet = Sheet(tier=Tier.MASTER, traits={"Brawny": 10, "Nimble": 8},
+                  skills={"Swordfighting": 8, "Fisticuffs": 8, "Stealth": 6, "Searching": 6,
+                          "Lifting": 2}, floating=2, ap=7)
+    check = check_sheet(sheet)
+    assert (check.valid, check.cost, check.warnings, check.unspent) == (True, 66, (), 0)
+    assert check_sheet(sheet.model_copy(update={"budget": 60})).warnings[0].code == "over-budget"
