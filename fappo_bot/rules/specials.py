@@ -6,6 +6,9 @@ removes a status (F13)." Extra Damage is part of the damage (F18.1) and is not h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.combat import StrikeResult
@@ -84,10 +87,12 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
         elif special is Special.CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
         elif special is Special.POISON:
-            changes.status(victim.name, _poison(action.part, attacker.name))
+            changes.status(victim.name, _poison(action.profile, attacker.name))
         elif special is Special.DISEASE:
+            profile = action.profile or {}
             changes.status(victim.name, Status(
-                kind=StatusKind.DISEASED, source=attacker.name, note=action.part,
+                kind=StatusKind.DISEASED, source=attacker.name,
+                turns=_int(profile.get("duration")), note=_text(profile),
             ))
         elif special is Special.DISMEMBERMENT:
             tier = dismember_tier(em, turn)
@@ -118,12 +123,33 @@ def _weapon_part(part: str | None) -> bool:
     return any(word in text for word in ("weapon", "sword", "shield"))
 
 
-def _poison(profile: str | None, source: str) -> Status:
-    """A poison status: nerve (penalty and AP loss) if the GM names it, else mortal (F18.6)."""
-    if profile is not None and "nerve" in profile.casefold():
-        return Status(kind=StatusKind.POISONED, source=source, turns=NERVE_TURNS,
-                      penalty=NERVE_PENALTY, ap_loss=NERVE_AP_LOSS, note="nerve")
-    return Status(kind=StatusKind.POISONED, source=source, turns=MORTAL_TICKS, note="mortal")
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _text(profile: Mapping[str, Any]) -> str | None:
+    """A disease's GM profile as a note for the GM (onset, effect, duration, cure)."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(profile.items())) or None
+
+
+def _poison(profile: Mapping[str, Any] | None, source: str) -> Status:
+    """A poison status from the GM's profile (F18.6): mortal ticks 1 level a turn for `ticks`
+    turns; nerve gives `penalty` to all actions and loses `ap_loss` AP for `duration` turns.
+    Without a profile: the suggested mortal default (3 ticks, Amb-1)."""
+    data = profile or {}
+    kind = str(data.get("kind", "mortal")).casefold()
+    if kind == "nerve":
+        return Status(
+            kind=StatusKind.POISONED, source=source, note="nerve",
+            turns=_int(data.get("duration")) or NERVE_TURNS,
+            penalty=_int(data.get("penalty")) or NERVE_PENALTY,
+            ap_loss=_int(data.get("ap_loss")) or NERVE_AP_LOSS,
+        )
+    if kind == "mortal":
+        return Status(kind=StatusKind.POISONED, source=source, note="mortal",
+                      turns=_int(data.get("ticks")) or MORTAL_TICKS)
+    return Status(kind=StatusKind.POISONED, source=source, note=_text(data),
+                  turns=_int(data.get("duration")))
 
 
 def _grasp(

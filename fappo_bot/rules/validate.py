@@ -79,7 +79,8 @@ def _check_reductions(
         hit = next((h for h in roster.hits(actor.name) if h.id == found.name), None)
         if hit is None:
             yield OrderError(
-                actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=Where.REDUCE, index=i,
+                actor=actor.name, where=Where.REDUCE, index=i,
+                code=ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME,
                 message=f"Reduce: there is no hit '{line.hit}' on {actor.name} to reduce.",
                 words=line.hit, expected="the id of a hit you took last turn",
                 hint=("Your hits: " + ", ".join(mine)) if mine else "You took no hits last turn.",

@@ -167,3 +167,12 @@ def test_every_error_is_explained():
                                             {"kind": "skill", "ap": 1, "skill": "Spellcasting",
                                              "difficulty": 3})):
         assert problem.message and problem.expected and problem.hint and problem.words
+
+
+def test_f13_ambiguous_hit_id():
+    """spec/cases.md: names (hits too) that could mean several things are `ambiguous-name`."""
+    hits = (PendingHit(id="h10", target="Kael", levels=1), PendingHit(id="h11", target="Kael",
+                                                                       levels=1))
+    st = state(KAEL, GOB, pending=hits)
+    assert errs(order("Kael", reduce=[{"hit": "h1", "sp": {"Nimble": 1}}]), st) == {
+        ErrorCode.AMBIGUOUS_NAME}

@@ -288,3 +288,22 @@ def test_f18_9_prone_character_must_stand_before_moving():
     up = run(state(down, foe), order("Down", {"kind": "stand", "ap": 2},
                                      {"kind": "move", "ranges": 1, "toward": "Foe"}))
     assert who(up, "Down").position == 1 and kinds(up, "Down") == []
+
+
+def test_f18_6_nerve_poison_profile_penalises_and_costs_ap():
+    """[F:L252] "nerve poisons may give a healthy penalty to all the victim's actions and reduce
+    or eliminate the victim's APs for a time" (GM profile, F18.6)."""
+    from fappo_bot.rules.data import Special
+    from fappo_bot.rules.defense import effective_skill
+    from fappo_bot.rules.health import ap_next
+
+    a, v, x = great("Dagger", "Poison", skill="Knife Fighting")
+    a = a.model_copy(update={"weapons": tuple(
+        w.model_copy(update={"specials": (Special.POISON,)}) for w in a.weapons)})
+    x["profile"] = {"kind": "nerve", "penalty": 2, "ap_loss": 1, "duration": 10}
+    result = run(state(a, v), order("Att", x))
+    vic = who(result, "Vic")
+    [status] = vic.statuses
+    assert (status.note, status.penalty, status.ap_loss, status.turns) == ("nerve", 2, 1, 10)
+    assert ap_next(vic, result.state.config) == 3 - 1 - 1  # Battered: shock, nerve
+    assert effective_skill(vic, "Swordfighting") == -2
