@@ -98,6 +98,7 @@ def _seconds(text: str) -> float:
     return best
 
 
+@pytest.mark.slow
 def test_linear_time() -> None:
     """A 10,000-line post takes less than 20 times the 1,000-line post (linear, generously)."""
     block = "\n".join(GOOD[:5] + ["Kael ducks [1 AP defend] and waits.", "", "plain prose line"])
@@ -107,6 +108,7 @@ def test_linear_time() -> None:
     assert _seconds(large) < 20 * _seconds(small)
 
 
+@pytest.mark.slow
 def test_one_huge_line_is_linear_too() -> None:
     """The lexer on one line (bracket scans, parentheses, markdown); no orders, so that the
     rules validator's own cost stays out of it."""
