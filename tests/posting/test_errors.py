@@ -242,3 +242,21 @@ def test_sp_on_a_line_of_their_own_are_not_guessed_onto_an_action() -> None:
     assert codes(post) == [(2, "syntax")]
     assert "on their action's line" in (post.problems[0].hint or "")
     assert parse("3 goblins burst in.\n1 AP defend").ok  # a number starting prose is prose
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("attack Goblin 1 with Broadsword", [(1, "ap-required")]),
+    ("draw Long Bow", [(1, "ap-required")]),
+    ("Tend Mira", [(1, "ap-required")]),
+    ("Attack Goblin 1!", []),           # a sentence: prose
+    ("Watch the door", []),             # names nothing of the scene: prose
+    ("Stand up and fight", []),         # does not read as an action: prose
+    ("attack Gobbo", []),               # names nothing of the scene: prose
+])
+def test_a_bare_order_line_without_ap(line: str, code: list[tuple[int, str]]) -> None:
+    """F8 Amb-1: every action but a drop or a 1-Range move needs an AP count; a line that reads
+    wholly as an order naming something of the scene is one, missing its AP."""
+    post = parse(line)
+    assert codes(post) == code
+    if not code:
+        assert post.prose == (line,)

@@ -8,6 +8,8 @@ action (`move 2`, `run 2`, `drop Bow`), a condition (`If ...:`) or a keyword (`G
 
 from __future__ import annotations
 
+import re
+
 from fappo_bot.posting.grammar.actions import parse_action
 from fappo_bot.posting.grammar.clauses import AP_WORDS, SP_WORDS, Cursor, ap_count
 from fappo_bot.posting.grammar.keywords import Read, endure_line, guard_line, reduce_line
@@ -36,6 +38,8 @@ _KEYWORDS = {
 _TEXT_KEYWORDS = {k: v for k, v in _KEYWORDS.items()
                   if v in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER)}
 _LINE_DROP_MAX_TOKENS = 6
+_SENTENCE_END = re.compile(r"[.!?\"“”…]\s*$")
+_NAMED_FIELDS = ("target", "against", "weapon", "skill", "item", "spell", "toward", "away")
 #: how much of a statement the keyword check tokenizes
 _HEAD = 48
 
@@ -79,7 +83,10 @@ def could_be_statement(text: str, bracket: bool, word: str | None = None) -> boo
     if first.isdecimal() or first == "(":
         return True
     word = first_word(text) if word is None else word
-    return word in (_BRACKET_STARTS if bracket else _LINE_STARTS)
+    if bracket:
+        return word in _BRACKET_STARTS
+    # a line starting with a verb is an order without AP only if it reads as one (_bare_order)
+    return word in _BRACKET_STARTS and (word in _LINE_STARTS or not _SENTENCE_END.search(text))
 
 
 def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
@@ -125,6 +132,8 @@ def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
             return None
         if (bracket or condition is not None) and starts_action(cur):
             return _ap_required(cur)
+        if condition is None and starts_action(cur) and _bare_order(cur, scene):
+            return _ap_required(cur)
         if condition is None and number_of(start_tok) is not None and cur.key(1) in SP_WORDS:
             return _orphan_sp(cur)
         return None
@@ -166,6 +175,18 @@ def _condition(cur: Cursor) -> str | None:
                 cur.i = j + 1
                 return cur.slice(cur.toks[0].end, tok.start) or None
     return None
+
+
+def _bare_order(cur: Cursor, scene: Scene) -> bool:
+    """A line like `attack Goblin 1 with Broadsword`: an action verb, then only words that read
+    as that action's slots and clauses, naming at least one thing of the scene. Such a line is an
+    order missing its AP count (`ap-required`), not prose; `Watch the door` or `Attack them!`
+    stay prose (nothing named, or a sentence)."""
+    trial = Cursor(cur.text, cur.toks, cur.i)
+    draft = parse_action(trial, scene, None, None)
+    if draft is None or trial.issues or not trial.done:
+        return False
+    return any(draft.fields.get(key) for key in _NAMED_FIELDS)
 
 
 def _orphan_sp(cur: Cursor) -> Read:
