@@ -323,8 +323,10 @@ def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResu
             outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
         )
         if outcome.level is SuccessLevel.GREAT:
-            result.specials = great_specials(profile.specials, action.special, action.invoke,
-                                             config)
+            declared = action.special
+            if action.kind is ActionKind.CAST and profile.specials:
+                declared = profile.specials[0].value  # bought: nothing to declare (F25)
+            result.specials = great_specials(profile.specials, declared, action.invoke, config)
     if (
         outcome.level is SuccessLevel.ABJECT
         and strike.weapon.self_hit_on_abject

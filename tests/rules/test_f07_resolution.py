@@ -202,3 +202,29 @@ def test_r2_floating_sp_for_reduction_flag():
     assert codes(run(state(kael, pending=(hit,)), o)) == set()
     strict = RulesConfig(floating_sp_for_reduction=False)
     assert codes(run(state(kael, pending=(hit,), config=strict), o)) == {"sp-insufficient"}
+
+
+@given(scenes(), st.lists(st.booleans(), min_size=3, max_size=3))
+@settings(max_examples=30, deadline=None)
+def test_f7_resolved_state_resolves_again_for_several_turns(scene, reduce_flags):
+    """F7/F13: each resolution's state (provisional hits in `pending`) feeds the next one; the
+    track never leaves its bounds and every pending hit names a character of the scene."""
+    st_, orders, _ = scene
+    for reduce in reduce_flags:
+        result = run(st_, *orders)
+        names = {c.name for c in result.state.characters}
+        assert all(h.target in names and h.levels >= 0 for h in result.hits)
+        for c in result.state.characters:
+            assert 0 <= c.health <= dead_index(c)
+        st_ = result.state
+        orders = [
+            o.model_copy(update={"reduce": tuple(
+                {"hit": h.id, "sp": {"Brawny": 1}} for h in result.hits
+                if h.target == o.actor)[:1] if reduce else ()})
+            for o in orders
+        ]
+        orders = [order(o.actor, *[a.model_dump(by_alias=True, exclude_defaults=True,
+                                                 mode="json") for a in o.actions],
+                        guard=[p.model_dump() for p in o.guard],
+                        reduce=[r if isinstance(r, dict) else r.model_dump() for r in o.reduce])
+                  for o in orders]

@@ -161,3 +161,35 @@ def test_f25_mind_spell_against_mood():
     assert (a.total, a.difficulty, a.level) == (7, 7, SuccessLevel.BARE)
     [stage] = a.targets
     assert (stage.difficulty, stage.margin, stage.level) == (10, -3, SuccessLevel.FAILURE)
+
+
+def test_f26_learned_spell_with_effects_attacks_and_applies_its_special():
+    """spec/cases.md: "A spell given by `effects` has its difficulty computed (F24) and can attack
+    (F25) ... its Special, if bought, is `special`"; "A spell's bought `special` applies on a
+    Great Success of its attack stage (nothing to declare)". Learned Fireball: 12 -> 6, at 1
+    Range 7."""
+    zara = char("Zara", traits={"Uncanny": 3}, skills={"Spellcasting": 5}, position=0,
+                spells=[{"name": "Fireball", "effects": {"damage": 4, "specials": 1,
+                                                         "locus": True, "radius": 2,
+                                                         "loud": True, "traceable": True},
+                         "special": "Fire"}])
+    goblin = char("Goblin", traits={"Alluring": 3}, position=1)
+    result = run(state(zara, goblin), order("Zara", {"kind": "cast", "ap": 2, "spell": "Fireball",
+                                                     "target": "Goblin"}))
+    a = act(result, "Zara")
+    assert (a.total, a.difficulty, a.level) == (7, 7, SuccessLevel.BARE)
+    [stage] = a.targets
+    assert (stage.difficulty, stage.margin, stage.level) == (1, 6, SuccessLevel.GREAT)
+    assert stage.damage == 4 and stage.specials == ("Fire",)
+    assert health(result, "Goblin") == "Incapacitated"
+
+
+def test_f25_spell_on_minions_eliminates_by_damage():
+    """F21: elimination = the damage the hit deals, whatever deals it."""
+    zara = char("Zara", traits={"Uncanny": 3}, skills={"Spellcasting": 5})
+    thugs = char("Thugs", tier="minion", count=6, skills={"Swordfighting": 2})
+    result = run(state(zara, thugs), order("Zara", {
+        "kind": "cast", "ap": 2, "effects": {"damage": 2}, "target": "Thugs"}))
+    [stage] = act(result, "Zara").targets
+    assert stage.eliminated == stage.damage == 2
+    assert who(result, "Thugs").count == 4
