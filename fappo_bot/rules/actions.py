@@ -21,6 +21,8 @@ from fappo_bot.rules.validate_actions import EMBEDDED, embedded_status, move_ran
 
 #: F9: "be watchful" adds its AP to spotting and Searching checks the GM calls
 SPOTTING_SKILLS = frozenset({"searching"})
+#: F6 Amb-4: the awareness defense against Stealth and Pickpocket is Searching-type (+ watch AP)
+AWARENESS_DEFENSE = "Searching"
 FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
@@ -81,10 +83,12 @@ def resolve_skill(
             difficulty = 1
         else:
             ap, modifier = turn.defend_ap(target.name, actor.name)
+            relevant = None
             if fold(skill) in AWARENESS_SKILLS:
                 ap += turn.watch_ap(target.name)
-            difficulty = noncombat_defense(target, skill, opponent=actor, defend_ap=ap,
-                                           modifier=modifier)
+                relevant = AWARENESS_DEFENSE
+            difficulty = noncombat_defense(target, skill, relevant_skill=relevant,
+                                           opponent=actor, defend_ap=ap, modifier=modifier)
         down = pledged.get(contest_key(actor.name, index), 0)
     elif action.difficulty is not None:
         difficulty = action.difficulty

@@ -176,3 +176,18 @@ def test_f13_ambiguous_hit_id():
     st = state(KAEL, GOB, pending=hits)
     assert errs(order("Kael", reduce=[{"hit": "h1", "sp": {"Nimble": 1}}]), st) == {
         ErrorCode.AMBIGUOUS_NAME}
+
+
+def test_f9_watch_adds_to_the_awareness_defense():
+    """F9: "be watchful": "its APs are added to the character's awareness totals this turn,
+    i.e. to the defense vs Stealth/Pickpocket"; F6 Amb-4: the awareness defense is Searching-type.
+    Rogue: Stealth 3 + 2 AP = 5 vs the guard's Searching 2 + 1 watch AP = 3 -> +2 solid."""
+    from engine_helpers import act, run
+
+    rogue = char("Rogue", traits={"Nimble": 3}, skills={"Stealth": 3})
+    guard = char("Guard", traits={"Vigilant": 3}, skills={"Searching": 2})
+    result = run(state(rogue, guard),
+                 order("Rogue", {"kind": "skill", "ap": 2, "skill": "Stealth", "target": "Guard"}),
+                 order("Guard", {"kind": "watch", "ap": 1}))
+    a = act(result, "Rogue")
+    assert (a.total, a.difficulty, a.margin) == (5, 3, 2)
