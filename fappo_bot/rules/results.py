@@ -47,6 +47,10 @@ class GMInputs(BaseModel):
     extinguished: tuple[str, ...] = ()
     #: characters freed from a Freeze sheath or a held Transfix by the GM's ruling
     freed: tuple[str, ...] = ()
+    #: orders were valid when posted (the service validates at posting): an order that became
+    #: over budget by resolution keeps its actions in declared order and drops the overflow
+    #: (F7 step 3 amendment) instead of being refused; case files leave this off
+    trim_overflow: bool = False
 
 
 class ErrorCode(str, Enum):
