@@ -59,6 +59,8 @@ class _Reader:
     missing_reported: bool = False
     problems: list[Problem] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
+    #: prose before any block (it joins the default actor's block when that starts)
+    loose_prose: list[str] = field(default_factory=list)
     controlled: tuple[Character, ...] = ()
 
     def scene(self) -> Scene:
@@ -96,6 +98,10 @@ class _Reader:
         actor = self.default_actor()
         if actor is not None:
             self.start_block(actor)
+            assert self.current is not None
+            # the story before the first order is this character's (no character line came)
+            self.current.prose[:0] = self.loose_prose
+            self.loose_prose.clear()
         return self.current
 
 
@@ -175,6 +181,8 @@ def _prose(reader: _Reader, raw: str) -> None:
     reader.prose.append(raw)
     if reader.current is not None:
         reader.current.prose.append(raw)
+    elif not reader.lost:
+        reader.loose_prose.append(raw)
 
 
 def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: bool) -> bool:

@@ -449,3 +449,11 @@ def test_several_pledges_on_one_guard_line() -> None:
                               {"against": "any", "sp": {"Highborn": 1}}]
     (statement,) = post.blocks[0].statements
     assert (statement.index, statement.count) == (0, 3)
+
+
+def test_block_prose_includes_the_story_before_the_first_order() -> None:
+    post = parse("Kael vaults the cart.\n\n2 AP attack Goblin 1\nHe grins.")
+    assert post.blocks[0].prose == ("Kael vaults the cart.", "", "He grins.")
+    gm = parse("The goblins split up.\nCharacter: Goblin 1\n1 AP defend\nIt hides.", poster="gm")
+    assert gm.blocks[0].prose == ("It hides.",)  # scene prose before a character line is no one's
+    assert gm.prose == ("The goblins split up.", "It hides.")
