@@ -27,7 +27,9 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
 from fappo_bot.rules.context import Turn
+from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
+from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
@@ -45,6 +47,7 @@ from fappo_bot.rules.results import (
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.validate import validate_order
+from fappo_bot.rules.validate_actions import action_ap
 
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
@@ -58,7 +61,7 @@ def resolve_turn(
     """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
     gm = gm or GMInputs()
     roster = Roster(state.characters, state.pending)
-    errors, valid = _validate_all(state, orders, roster)
+    errors, valid, trimmed = _validate_all(state, orders, roster, gm.trim_overflow)
     snap: dict[str, Character] = {}
     for character in state.characters:
         done = finalize(character, roster.hits(character.name),
@@ -71,6 +74,8 @@ def resolve_turn(
     })
     turn = Turn(state.turn, state.config, gm, snap, valid)
     changes = Changes()
+    for name, dropped in sorted(trimmed.items()):
+        changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
     _strike_effects(turn, strikes, changes)
@@ -95,13 +100,25 @@ def resolve_turn(
 
 
 def _validate_all(
-    state: TurnState, orders: Sequence[Order], roster: Roster
-) -> tuple[list[OrderError], dict[str, Order]]:
-    """Validate each order; an actor with two orders has both refused (one post per turn)."""
+    state: TurnState, orders: Sequence[Order], roster: Roster, trim: bool = False
+) -> tuple[list[OrderError], dict[str, Order], dict[str, int]]:
+    """Validate each order; an actor with two orders has both refused (one post per turn).
+
+    With `trim` (orders valid when posted), an order whose only problem is its AP budget keeps
+    its actions in declared order and drops the overflow (F7 step 3 amendment).
+    """
     by_actor: dict[str, list[Order]] = {}
     errors: list[OrderError] = []
+    trimmed: dict[str, int] = {}
     for order in orders:
         problems = validate_order(state, order, roster=roster)
+        if problems and trim and all(p.code is ErrorCode.AP_OVER_BUDGET for p in problems):
+            kept = _trim(state, order, roster)
+            if not validate_order(state, kept, roster=roster):
+                name = roster.match(order.actor).name
+                assert name is not None
+                trimmed[name] = len(order.actions) - len(kept.actions)
+                order, problems = kept, []
         if problems:
             errors.extend(problems)
             continue
@@ -120,7 +137,26 @@ def _validate_all(
             hint="Merge the orders into one post.",
         ))
     errors.sort(key=lambda e: (fold(e.actor), e.where.value, e.index or 0, e.code.value))
-    return errors, valid
+    return errors, valid, trimmed
+
+
+def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
+    """The order with the actions that no longer fit the budget dropped, in declared order."""
+    actor = roster.get(order.actor)
+    assert actor is not None
+    current = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
+    budget = ap_budget(current.character, state.config)
+    if actor.is_fodder:
+        budget = min(budget, TIERS[actor.tier].base_ap)
+    kept: list[Action] = []
+    spent = 0
+    for action in order.actions:
+        cost = action_ap(action)
+        if spent + cost > budget:
+            break  # the overflow: this action and every later one
+        spent += cost
+        kept.append(action)
+    return order.model_copy(update={"actions": tuple(kept)})
 
 
 def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:

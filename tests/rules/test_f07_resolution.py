@@ -228,3 +228,17 @@ def test_f7_resolved_state_resolves_again_for_several_turns(scene, reduce_flags)
                         guard=[p.model_dump() for p in o.guard],
                         reduce=[r if isinstance(r, dict) else r.model_dump() for r in o.reduce])
                   for o in orders]
+
+
+def test_f7_step3_overflow_dropped_for_orders_valid_when_posted():
+    """F7 amendment: "Dropping the overflow in declared order applies only to orders that were
+    valid when posted and became over budget by resolution time"."""
+    kael = char("Kael", skills={"Swordfighting": 3}, weapons=["Broadsword"], health="Wounded")
+    gob = char("Gob")
+    o = order("Kael", {"kind": "attack", "ap": 1, "target": "Gob"}, {"kind": "defend", "ap": 1},
+              {"kind": "defend", "ap": 1})
+    assert codes(run(state(kael, gob), o)) == {"ap-over-budget"}
+    kept = run(state(kael, gob), o, gm=GMInputs(trim_overflow=True))
+    assert kept.errors == ()
+    assert [a.index for a in kept.actions] == [0, 1]
+    assert any(e.kind == "overflow" for e in kept.events)
