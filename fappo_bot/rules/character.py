@@ -119,6 +119,8 @@ class StatusKind(str, Enum):
     VAPORIZED = "vaporized"
     CORRODED = "corroded"
     ALERTED = "alerted"
+    #: a multi-turn cast under way: `item` the spell, `elapsed` the turns done (F24 Amb-5)
+    CONCENTRATING = "concentrating"
 
 
 class Status(BaseModel):
