@@ -159,6 +159,7 @@ class PostgresDatabase(Database):
         await self._admin(f'CREATE DATABASE "{self.name}"')
 
     async def snapshot(self) -> None:
+        await self._admin(f'DROP DATABASE IF EXISTS "{self.name}_snap" WITH (FORCE)')
         await self._admin(f'CREATE DATABASE "{self.name}_snap" TEMPLATE "{self.name}"')
 
     async def replay(self, writes: Sequence[tuple[str, Any]]) -> float:
@@ -247,6 +248,7 @@ async def bench_ingest(db: Database, posts: int, games: int = 50) -> dict[str, f
     try:
         services = Services(SqlUnitOfWorkFactory(engine), ids=Ids("i"))
         tables = [await _game(services, f"c{g}", pcs=4, enemies=2) for g in range(games)]
+        await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
         log = WriteLog(engine)
         work = []
@@ -315,6 +317,7 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
                 )
                 assert reply.ok, reply.reply
             games.append(game_id)
+        await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
         log = WriteLog(engine)
         log.recording = True

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, insert, select
+from sqlalchemy import Table, and_, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import CursorResult
@@ -66,7 +66,7 @@ class _Repository:
         if not rows:
             return
         async with database_errors():
-            await self._session.execute(insert(row_type.__table__), list(rows))
+            await self._session.execute(insert(cast(Table, row_type.__table__)), list(rows))
 
     async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
         async with database_errors():

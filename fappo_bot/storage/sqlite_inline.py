@@ -34,7 +34,7 @@ class InlineCursor:
 
     def __init__(self, connection: InlineConnection) -> None:
         self._connection = connection
-        self._cursor = connection.sqlite.cursor()
+        self._cursor = connection._live().cursor()
 
     async def __aenter__(self) -> InlineCursor:
         return self

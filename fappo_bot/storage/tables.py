@@ -2,7 +2,9 @@
 
 Relational columns carry what is queried, joined, constrained or indexed; the rules values
 (`Character`, `Order`, `TurnResult`, `TurnState`, `RulesConfig`, `GMInputs`, ...) are JSON documents
-validated through their pydantic models on load (`fappo_bot.storage.mappers`). Times are stored in
+validated through their pydantic models on load (`fappo_bot.storage.mappers`). A JSON column's
+Python value is the document's text (`Mapped[str]`): the engines' JSON (de)serializers pass
+pydantic's serialisation through as it is. Times are stored in
 UTC. Rows that are updated in place carry `version` for the optimistic check: the ORM's version
 counter, with the new value chosen by the service (`version_id_generator=False`), so every UPDATE is
 `... WHERE id = ? AND version = <the version read>`.
@@ -14,7 +16,6 @@ the migrations on SQLite and PostgreSQL.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -51,7 +52,7 @@ class Base(DeclarativeBase):
     """The declarative base of every row; its metadata is the schema alembic compares against."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: TIME}
+    type_annotation_map = {datetime: TIME}
 
 
 class GameRow(Base):
@@ -62,9 +63,9 @@ class GameRow(Base):
     guild_key: Mapped[str | None] = mapped_column(KEY)
     name: Mapped[str] = mapped_column(String(200))
     ruleset: Mapped[str] = mapped_column(String(20))
-    rules: Mapped[dict[str, Any]]
+    rules: Mapped[str] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(20))
-    settings: Mapped[dict[str, Any]]
+    settings: Mapped[str] = mapped_column(JSON)
     created_at: Mapped[datetime]
     version: Mapped[int] = mapped_column(Integer)
 
@@ -93,8 +94,8 @@ class CharacterRow(Base):
     owner: Mapped[str | None] = mapped_column(KEY)
     kind: Mapped[str] = mapped_column(String(20))
     #: Character as approved (JSON), and the current rules state (JSON)
-    sheet: Mapped[dict[str, Any]]
-    state: Mapped[dict[str, Any]]
+    sheet: Mapped[str] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(20))
     missed_turns: Mapped[int] = mapped_column(Integer)
     controller: Mapped[str | None] = mapped_column(KEY)
@@ -126,14 +127,14 @@ class TurnRow(Base):
     reminders_sent: Mapped[int] = mapped_column(Integer)
     alarm_at: Mapped[datetime | None]
     #: PendingHit list (JSON)
-    pending: Mapped[list[Any]]
+    pending: Mapped[str] = mapped_column(JSON)
     npc_commitment: Mapped[str | None] = mapped_column(String(64))
     npc_sealed_at: Mapped[datetime | None]
     npc_salt: Mapped[str | None] = mapped_column(String(128))
     npc_canonical: Mapped[str | None] = mapped_column(Text)
     npc_revealed: Mapped[bool] = mapped_column(Boolean)
-    gm_inputs: Mapped[dict[str, Any]]
-    gm_answers: Mapped[dict[str, Any]]
+    gm_inputs: Mapped[str] = mapped_column(JSON)
+    gm_answers: Mapped[str] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (
@@ -188,7 +189,7 @@ class PostRevisionRow(Base):
     text: Mapped[str] = mapped_column(Text)
     ok: Mapped[bool] = mapped_column(Boolean)
     #: the problems reported to the player (list of strings, JSON)
-    problems: Mapped[list[Any]]
+    problems: Mapped[str] = mapped_column(JSON)
     reply: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime]
     #: never loaded: declared so a flush inserts a revision before its orders
@@ -205,7 +206,7 @@ class OrderRow(Base):
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     actor: Mapped[str] = mapped_column(String(200))
     #: the Order (JSON)
-    body: Mapped[dict[str, Any]]
+    body: Mapped[str] = mapped_column(JSON)
 
     __table_args__ = (
         ForeignKeyConstraint(
@@ -222,13 +223,13 @@ class ResolutionRow(Base):
     turn_id: Mapped[str] = mapped_column(ID, ForeignKey("turns.id"))
     turn_number: Mapped[int] = mapped_column(Integer)
     #: the orders resolved, the GM inputs, the TurnResult, the states around it (JSON)
-    orders: Mapped[list[Any]]
-    gm_inputs: Mapped[dict[str, Any]]
-    result: Mapped[dict[str, Any]]
-    state_before: Mapped[dict[str, Any]]
-    state_after: Mapped[dict[str, Any]]
+    orders: Mapped[str] = mapped_column(JSON)
+    gm_inputs: Mapped[str] = mapped_column(JSON)
+    result: Mapped[str] = mapped_column(JSON)
+    state_before: Mapped[str] = mapped_column(JSON)
+    state_after: Mapped[str] = mapped_column(JSON)
     #: every CharacterRecord as it was before (restored by undo)
-    characters_before: Mapped[list[Any]]
+    characters_before: Mapped[str] = mapped_column(JSON)
     next_turn_id: Mapped[str | None] = mapped_column(ID)
     undone: Mapped[bool] = mapped_column(Boolean)
     undone_at: Mapped[datetime | None]
@@ -270,7 +271,7 @@ class AuditRow(Base):
     game_id: Mapped[str | None] = mapped_column(ID, ForeignKey("games.id"))
     actor: Mapped[str] = mapped_column(KEY)
     action: Mapped[str] = mapped_column(String(80))
-    detail: Mapped[dict[str, Any]]
+    detail: Mapped[str] = mapped_column(JSON)
     at: Mapped[datetime]
 
     __table_args__ = (Index(None, "game_id", "at", "id"),)

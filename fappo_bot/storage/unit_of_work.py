@@ -13,10 +13,23 @@ Transactions and locks (docs/storage.md):
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self, cast
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from fappo_bot.service.ports import (
+    AuditRepository,
+    CharacterRepository,
+    GameRepository,
+    LedgerRepository,
+    MembershipRepository,
+    OutboxRepository,
+    PostRepository,
+    ResolutionRepository,
+    TurnRepository,
+    UnitOfWork,
+    UowFactory,
+)
 from fappo_bot.service.records import Turn
 from fappo_bot.storage.engine import writer
 from fappo_bot.storage.errors import database_errors
@@ -37,19 +50,20 @@ from fappo_bot.storage.repositories import (
 class SqlUnitOfWork:
     """`fappo_bot.service.ports.UnitOfWork` over one `AsyncSession`."""
 
-    games: SqlGames
-    members: SqlMembers
-    characters: SqlCharacters
-    turns: SqlTurns
-    posts: SqlPosts
-    resolutions: SqlResolutions
-    outbox: SqlOutbox
-    audit: SqlAudit
-    ledger: SqlLedger
+    games: GameRepository
+    members: MembershipRepository
+    characters: CharacterRepository
+    turns: TurnRepository
+    posts: PostRepository
+    resolutions: ResolutionRepository
+    outbox: OutboxRepository
+    audit: AuditRepository
+    ledger: LedgerRepository
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
         self._session: AsyncSession | None = None
+        self._turns: SqlTurns
 
     @property
     def session(self) -> AsyncSession:
@@ -63,7 +77,8 @@ class SqlUnitOfWork:
         self.games = SqlGames(session)
         self.members = SqlMembers(session)
         self.characters = SqlCharacters(session)
-        self.turns = SqlTurns(session)
+        self._turns = SqlTurns(session)
+        self.turns = self._turns
         self.posts = SqlPosts(session)
         self.resolutions = SqlResolutions(session)
         self.outbox = SqlOutbox(session)
@@ -104,7 +119,7 @@ class SqlUnitOfWork:
 
     async def lock_turn(self, turn_id: str) -> Turn:
         """Lock the turn until the transaction ends and return it as committed now."""
-        return await self.turns.lock(turn_id)
+        return await self._turns.lock(turn_id)
 
 
 def _forget(session: AsyncSession) -> None:
@@ -128,3 +143,8 @@ class SqlUnitOfWorkFactory:
         lock: it reads the last committed snapshot while a writer works. Use-case code that
         writes always uses `factory()`."""
         return SqlUnitOfWork(self._readers)
+
+
+if TYPE_CHECKING:  # mypy proves the factory and its units of work fit the service's ports
+    _PORT_CHECK: UowFactory = SqlUnitOfWorkFactory(cast(AsyncEngine, None))
+    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(async_sessionmaker[AsyncSession], None))
