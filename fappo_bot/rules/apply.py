@@ -38,6 +38,7 @@ _FLAGS = frozenset({
 def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Character, ...]:
     """The characters at the start of the next turn (F7 steps 5e, 6, 7)."""
     deal_ticks(turn, changes)
+    _interrupt(turn, changes)
     changes.index_hits()
     out: list[Character] = []
     for original in state.characters:
@@ -52,6 +53,14 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             c = c.model_copy(update={"count": max(0, c.count - changes.eliminated[name])})
         out.append(c)
     return tuple(out)
+
+
+def _interrupt(turn: Turn, changes: Changes) -> None:
+    """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
+    for name, c in turn.chars.items():
+        if c.has_status(StatusKind.CONCENTRATING) and name not in changes.concentrating:
+            changes.clear(name, StatusKind.CONCENTRATING)
+            changes.event("interrupted", name, "the concentration was broken")
 
 
 def _pay(turn: Turn, c: Character) -> Character:

@@ -43,6 +43,8 @@ class CastStage:
     profile: magic.SpellProfile | None
     spell: Spell | None
     note: str | None = None
+    #: a multi-turn cast still under way: the turns of concentration done with this one
+    progress: int = 0
 
 
 def _spell_of(caster: Character, action: Action) -> tuple[Spell | None, magic.SpellProfile,
@@ -81,6 +83,17 @@ def cast_stage(turn: Turn, caster: Character, action: Action) -> CastStage:
     return CastStage(total, difficulty, outcome, profile, spell)
 
 
+def concentration_done(caster: Character, spell: str) -> int:
+    """Turns of concentration already spent on `spell` (F24 Amb-5); damage last turn, or a
+    different spell, starts it over (F7 Amb-5)."""
+    if caster.shock:
+        return 0
+    for status in caster.statuses:
+        if status.kind is StatusKind.CONCENTRATING and fold(status.item or "") == fold(spell):
+            return status.elapsed
+    return 0
+
+
 def spell_weapon(spell: Spell, profile: magic.SpellProfile, ranged: bool) -> Weapon:
     """The attack payload as a weapon: its SS damage and bought Special, no range penalty."""
     specials = (spell.special,) if spell.special is not None else ()
@@ -102,10 +115,16 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
                 void[(name, index)] = "not triggered"
                 continue
             stage = cast_stage(turn, caster, action)
+            profile, spell = stage.profile, stage.spell
+            if profile is not None and spell is not None and profile.concentration_turns > 1:
+                done = concentration_done(caster, spell.name) + 1
+                if done < profile.concentration_turns:
+                    stage = CastStage(stage.total, stage.difficulty, None, profile, spell,
+                                      f"concentrating: turn {done} of "
+                                      f"{profile.concentration_turns}", done)
             stages[(name, index)] = stage
             if stage.outcome is None or not stage.outcome.level.succeeded:
                 continue
-            profile, spell = stage.profile, stage.spell
             assert profile is not None and spell is not None
             if not profile.attacks:
                 continue
@@ -137,6 +156,11 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
     action = turn.orders[actor].actions[index]
     outcome = stage.outcome
     notes: tuple[str, ...] = (stage.note,) if stage.note else ()
+    changes.clear(actor, StatusKind.CONCENTRATING)
+    if stage.progress and stage.spell is not None:
+        changes.status(actor, Status(kind=StatusKind.CONCENTRATING, item=stage.spell.name,
+                                     elapsed=stage.progress))
+        changes.concentrating.add(actor)
     targets: list[TargetResult] = []
     for r in strikes:
         targets.append(TargetResult(

@@ -35,6 +35,8 @@ class Changes:
     stabilized: set[str] = field(default_factory=set)
     #: bleeding wounds bound this turn (F18.2)
     bound: set[str] = field(default_factory=set)
+    #: casters who carried a multi-turn cast on this turn (F24 Amb-5)
+    concentrating: set[str] = field(default_factory=set)
     #: sniper steadying: name -> target steadied on this turn (F19 Amb-6)
     aiming: dict[str, str | None] = field(default_factory=dict)
 

@@ -89,7 +89,8 @@ def is_concentration(action: Action) -> bool:
         definition = skill_def(action.skill)
         return definition is not None and definition.concentration
     if action.kind is ActionKind.CAST and action.effects:
-        return any(action.effects.get(k) for k in ("conc_minute", "conc_hour", "conc_day"))
+        return any(action.effects.get(k) for k in ("conc_2turns", "conc_minute", "conc_hour",
+                                                     "conc_day"))
     return False
 
 

@@ -193,3 +193,23 @@ def test_f25_spell_on_minions_eliminates_by_damage():
     [stage] = act(result, "Zara").targets
     assert stage.eliminated == stage.damage == 2
     assert who(result, "Thugs").count == 4
+
+
+def test_f24_two_turn_concentration_cast():
+    """[F:L396] "-1: Takes two full turns of uninterrupted concentration to cast" (F24 Amb-5:
+    a multi-turn concentration action, F7 Amb-5: broken off when not carried on)."""
+    mage = char("Mage", traits={"Uncanny": 3}, skills={"Spellcasting": 5})
+    orc = char("Orc", traits={"Alluring": 3})
+    cast = {"kind": "cast", "ap": 3, "effects": {"damage": 2, "conc_2turns": True},
+            "target": "Orc", "ranges": 0}
+    first = run(state(mage, orc), order("Mage", cast))
+    a = act(first, "Mage")
+    assert a.effective is False and a.level is None and a.targets == ()
+    assert [s.kind.value for s in who(first, "Mage").statuses] == ["concentrating"]
+    second = run(first.state, order("Mage", cast))
+    b = act(second, "Mage")
+    assert b.level is not None and b.level.succeeded and b.targets[0].damage > 0
+    assert who(second, "Mage").statuses == ()
+    broken = run(first.state, order("Mage", {"kind": "defend", "ap": 1}))
+    assert who(broken, "Mage").statuses == ()
+    assert any(e.kind == "interrupted" for e in broken.events)
