@@ -13,7 +13,7 @@ from typing import Any
 
 from fappo_bot.posting.errors import Problem
 from fappo_bot.posting.grammar.clauses import Issue
-from fappo_bot.posting.grammar.lines import Read, read_statement
+from fappo_bot.posting.grammar.lines import KEYWORDS, Read, first_word, read_statement, sp_first
 from fappo_bot.posting.lexer import bold_name, brackets, clean
 from fappo_bot.posting.models import (
     ParsedBlock,
@@ -136,6 +136,8 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     if not cleaned:
         _prose(reader, raw)
         return
+    if _keyword_named(reader, cleaned) and _named_statement(reader, number, cleaned):
+        return  # "Guard: 2 AP attack Mira" from the GM of an NPC called Guard
     read = None if cleaned.startswith("[") else read_statement(cleaned, reader.scene(), False)
     if read is not None:
         _statement(reader, number, cleaned, read, bracket=False)
@@ -149,6 +151,16 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
             found = read_statement(inner, reader.scene(), bracket=True)
             if found is not None:
                 _statement(reader, number, inner, found, bracket=True)
+
+
+def _keyword_named(reader: _Reader, cleaned: str) -> bool:
+    """A line starting `Guard:` (or another keyword) where a character the poster controls is
+    called just that, and no SP clause follows (a real Guard line starts with its SP)."""
+    word = first_word(cleaned)
+    if word not in KEYWORDS or not any(fold(c.name) == word for c in reader.controlled):
+        return False
+    rest = cleaned[len(word):].lstrip()
+    return rest[:1] == ":" and not sp_first(rest[1:])
 
 
 def _named_statement(reader: _Reader, number: int, cleaned: str) -> bool:

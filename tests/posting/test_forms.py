@@ -457,3 +457,16 @@ def test_block_prose_includes_the_story_before_the_first_order() -> None:
     gm = parse("The goblins split up.\nCharacter: Goblin 1\n1 AP defend\nIt hides.", poster="gm")
     assert gm.blocks[0].prose == ("It hides.",)  # scene prose before a character line is no one's
     assert gm.prose == ("The goblins split up.", "It hides.")
+
+
+def test_an_npc_called_guard() -> None:
+    """`Guard: 2 AP attack Mira` is the Guard's order when the GM controls a character called
+    Guard; `Guard: 1 SP ...` stays a Guard line."""
+    sheet = [*SKIRMISH, {"name": "Guard", "traits": {"Vigilant": 3}, "weapons": ["Club"]}]
+    state = state_of(sheet)
+    post = parse("Guard: 2 AP attack Mira with Club\nGuard: 1 SP Vigilant against Kael", "gm",
+                 state)
+    (order,) = post.to_case_orders()
+    assert order["actor"] == "Guard"
+    assert order["actions"] == [{"kind": "attack", "ap": 2, "target": "Mira", "weapon": "Club"}]
+    assert order["guard"] == [{"against": "Kael", "sp": {"Vigilant": 1}}]

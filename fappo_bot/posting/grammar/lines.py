@@ -27,7 +27,7 @@ from fappo_bot.posting.scene import Scene
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ErrorCode
 
-__all__ = ["Read", "read_statement"]
+__all__ = ["KEYWORDS", "Read", "first_word", "read_statement", "sp_first"]
 
 _KEYWORDS = {
     "character": StatementKind.CHARACTER, "char": StatementKind.CHARACTER,
@@ -66,6 +66,16 @@ _NUMBER_STARTS = frozenset({"one", "two", "three", "four", "five", "six", "seven
 _LINE_STARTS = frozenset(_KEYWORDS) | _NUMBER_STARTS | {
     "if", "move", "moves", "run", "runs", "walk", "sprint", "drop", "drops"}
 _BRACKET_STARTS = _LINE_STARTS | frozenset(words[0] for words, _ in VERBS)
+
+
+KEYWORDS = frozenset(_KEYWORDS)
+
+
+def sp_first(text: str) -> bool:
+    """Whether `text` starts with an SP clause (`1 SP Nimble`, `2 Nimble SP`)."""
+    cur = Cursor.of(text[:_HEAD])
+    return number_of(cur.peek()) is not None and (cur.key(1) in SP_WORDS
+                                                  or cur.key(2) in SP_WORDS)
 
 
 def first_word(text: str) -> str:
