@@ -17,7 +17,7 @@ from fappo_bot.rules.orders import Action, ActionKind, PendingHit
 from fappo_bot.rules.ranges import distance, step_away, step_toward
 from fappo_bot.rules.results import ActionResult
 from fappo_bot.rules.spending import canonical, vetoed_refund
-from fappo_bot.rules.validate_actions import EMBEDDED, embedded_status, move_ranges
+from fappo_bot.rules.validate_actions import embedded_status, move_ranges
 
 #: F9: "be watchful" adds its AP to spotting and Searching checks the GM calls
 SPOTTING_SKILLS = frozenset({"searching"})
@@ -257,5 +257,3 @@ def resolve_aim(turn: Turn, actor: Character, index: int, action: Action,
 def _slug(name: str) -> str:
     return "-".join(fold(name).split())
 
-
-__all__ = ["EMBEDDED", "contests", "resolve_skill"]

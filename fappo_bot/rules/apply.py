@@ -23,7 +23,7 @@ from fappo_bot.rules.health import (
     uses_pips,
 )
 from fappo_bot.rules.names import fold
-from fappo_bot.rules.orders import ActionKind, PendingHit
+from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import pay, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
@@ -275,5 +275,3 @@ def _bind(c: Character) -> Character:
         update["health"] = bleeding.restore_to
     return c.model_copy(update=update)
 
-
-__all__ = ["PendingHit", "apply_changes"]
