@@ -38,8 +38,9 @@ def contests(turn: Turn) -> dict[str, list[Incoming]]:
     out: dict[str, list[Incoming]] = {}
     for name in sorted(turn.orders, key=fold):
         for index, action in enumerate(turn.orders[name].actions):
-            if action.kind is not ActionKind.SKILL or not action.effective_now:
-                continue
+            if (action.kind is not ActionKind.SKILL or not action.effective_now
+                    or action.difficulty is not None):
+                continue  # the GM's difficulty makes it unopposed (the target is its subject)
             target = turn.find(action.target)
             if target is None or action.skill is None:
                 continue
@@ -61,7 +62,8 @@ def resolve_skill(
     turn: Turn, actor: Character, index: int, action: Action, pledged: dict[str, int],
     changes: Changes,
 ) -> ActionResult:
-    """A skill use: opposed by the target's defense (F5) or against the GM's difficulty (F4)."""
+    """A skill use against the GM's difficulty (F4 Amb-10), else opposed by the target's defense
+    (F5). With a difficulty the target is only the subject (a patient, a lock's owner)."""
     base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
                         target=action.target)
     if not action.effective_now:
@@ -78,6 +80,8 @@ def resolve_skill(
     frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
     if frozen:
         difficulty = FREEZE_INSIDE_HEAT if action.heat else FREEZE_INSIDE
+    elif action.difficulty is not None:
+        difficulty = action.difficulty
     elif target is not None:
         if action.flat_footed or is_unconscious(target, turn.config):
             difficulty = 1
@@ -90,8 +94,6 @@ def resolve_skill(
             difficulty = noncombat_defense(target, skill, relevant_skill=relevant,
                                            opponent=actor, defend_ap=ap, modifier=modifier)
         down = pledged.get(contest_key(actor.name, index), 0)
-    elif action.difficulty is not None:
-        difficulty = action.difficulty
     else:
         return base.model_copy(update={"total": total, "notes": ("no difficulty given",)})
     spend = canonical(action.sp)

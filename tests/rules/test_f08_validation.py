@@ -191,3 +191,15 @@ def test_f9_watch_adds_to_the_awareness_defense():
                  order("Guard", {"kind": "watch", "ap": 1}))
     a = act(result, "Rogue")
     assert (a.total, a.difficulty, a.margin) == (5, 3, 2)
+
+
+def test_f4_gm_difficulty_wins_over_a_target():
+    """F4 Amb-10: "GM input per action: difficulty"; a Healing check on a patient is unopposed
+    (Battered: difficulty 3, F14)."""
+    from engine_helpers import act, run
+
+    sela = char("Sela", traits={"Sagacious": 3}, skills={"Healing": 2})
+    kael = char("Kael", health="Battered", skills={"Healing": 5})
+    result = run(state(sela, kael), order("Sela", {"kind": "skill", "ap": 1, "skill": "Healing",
+                                                   "target": "Kael", "difficulty": 3}))
+    assert (act(result, "Sela").difficulty, act(result, "Sela").margin) == (3, 0)
