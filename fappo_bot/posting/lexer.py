@@ -107,11 +107,6 @@ def bold_name(line: str) -> str | None:
     return None
 
 
-def is_fence(line: str) -> bool:
-    """A code-fence line (```): formatting only."""
-    return line.strip().startswith("```")
-
-
 @dataclass(frozen=True, slots=True)
 class Bracket:
     """A `[...]` statement inside a prose line: its inner text."""

@@ -198,8 +198,3 @@ def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...
     best = scored[0][0] if scored else 0
     limit_score = max(best, min(3, max(1, len(key) // 2)))
     return tuple(name for score, name in scored if score <= limit_score)[:limit]
-
-
-def phrase_of(words: Sequence[str]) -> str:
-    """A name phrase as written, articles dropped."""
-    return " ".join(strip_articles(words))

@@ -114,10 +114,3 @@ class Scene:
     def others(self) -> Names:
         """The characters present other than the actor."""
         return self.opponents
-
-    def skill_rating(self, skill: str) -> int:
-        """The actor's points in `skill` (0 without it)."""
-        if self.actor is None:
-            return 0
-        key = fold(skill)
-        return next((v for k, v in self.actor.skills.items() if fold(k) == key), 0)

@@ -122,11 +122,6 @@ class Cursor:
         return start, end
 
 
-def unit_follows(cur: Cursor, k: int, units: frozenset[str]) -> bool:
-    """Whether token `k` ahead is a number followed by one of `units` ("2 SP", "3 ranges")."""
-    return number_of(cur.peek(k), words=False) is not None and cur.key(k + 1) in units
-
-
 def ap_at(cur: Cursor, k: int = 0) -> tuple[int | None, int]:
     """The AP count `k` tokens ahead and how many tokens it takes (`N AP`, `N APs`, `(N AP)`),
     without consuming it; (None, 0) when there is none (posting.md "Actions"; F8)."""

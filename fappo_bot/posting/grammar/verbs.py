@@ -36,7 +36,6 @@ VERBS: tuple[tuple[tuple[str, ...], ActionKind], ...] = (
     (("stabilise",), K.TEND), (("watch",), K.WATCH), (("extinguish",), K.EXTINGUISH),
     (("aim",), K.AIM), (("steady",), K.AIM),
 )
-_SINGLE_VERBS = frozenset(words[0] for words, _ in VERBS if len(words) == 1)
 ANYONE = frozenset({"all", "any", "anyone", "everyone", "anybody", "everybody", "everything",
                      "attacks", "attackers", "all attacks"})
 #: fixed AP costs (F8 table), for the hint of a missing AP count
