@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fappo_bot.posting.errors import Problem
-from fappo_bot.posting.models import ParsedBlock, ParsedPost
+from fappo_bot.posting.models import ParsedPost
 from fappo_bot.posting.render_results import (
     describe_character,
     describe_result,
@@ -27,9 +27,9 @@ from fappo_bot.rules.results import TurnState
 
 __all__ = [
     "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",
-    "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_orders",
-    "render_problems", "render_reply", "render_turn", "safe", "safe_prose", "split_message",
-    "sp_left",
+    "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_order",
+    "render_orders", "render_problems", "render_reply", "render_turn", "safe", "safe_prose",
+    "split_message", "sp_left",
 ]
 
 
@@ -43,14 +43,19 @@ def render_reply(parsed: ParsedPost, state: TurnState) -> str:
 
 def render_orders(parsed: ParsedPost, state: TurnState) -> str:
     """Each order in canonical form with AP committed of the budget and SP left (F29)."""
-    parts = [_block(block, state.character(block.actor)) for block in parsed.blocks]
+    parts = [render_order(block.order, state.character(block.actor), block.ap_budget)
+             for block in parsed.blocks]
     return "\n".join(parts) if parts else "No orders in this post (only prose)."
 
 
-def _block(block: ParsedBlock, character: Character | None) -> str:
-    budget = f"/{block.ap_budget}" if block.ap_budget is not None else ""
-    lines = [f"{safe(block.actor)}: {block.ap_committed}{budget} AP committed"]
-    order = block.order
+def render_order(order: Order, character: Character | None = None,
+                 ap_budget: int | None = None) -> str:
+    """One order in canonical form (posting.md "The reply"): `Kael: 3/3 AP committed`, one line
+    per action, Guard (F5), Reduce (F13), Endure (F10), Intent and OOC, then `SP left: ...`.
+    Also for orders already recorded (the GM's review before resolution)."""
+    committed = sum(a.ap or 0 for a in order.actions)
+    budget = f"/{ap_budget}" if ap_budget is not None else ""
+    lines = [f"{safe(order.actor)}: {committed}{budget} AP committed"]
     for action in order.actions:
         ap = f"{action.ap or 0} AP"
         lines.append(f"  {ap:<5} {describe_action(action, character)}")

@@ -173,3 +173,13 @@ def test_turn_results_for_an_audience_show_only_what_concerns_it() -> None:
     assert "Kael attacks Goblin 1" in kael_only
     assert "Mira" not in kael_only and "Goblin 2" not in kael_only
     assert "- Goblin 1: " in kael_only and "- Kael: " in kael_only
+
+
+def test_render_order_for_a_recorded_order() -> None:
+    from fappo_bot.posting.render import render_order
+
+    state = state_of(KAEL)
+    (order,) = parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble", state=state).orders
+    text = render_order(order, state.character("Kael"), 3)
+    assert text.splitlines()[0] == "Kael: 2/3 AP committed"
+    assert render_order(order).splitlines()[0] == "Kael: 2 AP committed"
