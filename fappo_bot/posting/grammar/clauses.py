@@ -45,6 +45,11 @@ class Cursor:
     toks: list[Tok]
     i: int = 0
     issues: list[Issue] = field(default_factory=list)
+    #: each token's case-folded word ("" for a token that is no word), looked up very often
+    keys: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.keys = [t.key if t.kind is TokKind.WORD else "" for t in self.toks]
 
     @classmethod
     def of(cls, text: str) -> Cursor:
@@ -59,11 +64,14 @@ class Cursor:
     def key(self, k: int = 0) -> str:
         """The case-folded word `k` ahead ("" when it is not a word)."""
         j = self.i + k
-        if 0 <= j < len(self.toks):
-            tok = self.toks[j]
-            if tok.kind is TokKind.WORD:
-                return tok.key
-        return ""
+        return self.keys[j] if 0 <= j < len(self.keys) else ""
+
+    def accept_any(self, words: frozenset[str]) -> bool:
+        """Consume one word if it is one of `words`."""
+        if self.i < len(self.keys) and self.keys[self.i] in words:
+            self.i += 1
+            return True
+        return False
 
     @property
     def done(self) -> bool:
@@ -78,10 +86,15 @@ class Cursor:
 
     def accept(self, *words: str) -> bool:
         """Consume `words` if they come next (case-insensitive)."""
-        for k, word in enumerate(words):
-            if self.key(k) != word:
+        j = self.i
+        keys = self.keys
+        if j + len(words) > len(keys):
+            return False
+        for word in words:
+            if keys[j] != word:
                 return False
-        self.i += len(words)
+            j += 1
+        self.i = j
         return True
 
     def accept_kind(self, kind: TokKind) -> Tok | None:

@@ -23,6 +23,10 @@ from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ErrorCode
 
 K = ActionKind
+_WITH = frozenset({"with", "using"})
+_ON = frozenset({"on", "at", "against", "vs"})
+_TOWARD = frozenset({"toward", "towards", "to", "at"})
+_AGAINST = frozenset({"against", "vs", "versus", "from"})
 
 
 def skill_name(cur: Cursor, scene: Scene, draft: Draft, words: list[Tok]) -> None:
@@ -172,7 +176,7 @@ HEADS: dict[ActionKind, Callable[[Cursor, Scene, Draft, Tok], None]] = {
 
 # ---- slots after the object --------------------------------------------------------------------
 def _with_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    if not (cur.accept("with") or cur.accept("using")):
+    if not cur.accept_any(_WITH):
         return False
     words = phrase(cur, known=scene.arms)
     if not words:
@@ -212,8 +216,7 @@ def _special_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 
 def _against_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    if not (cur.accept("against") or cur.accept("vs") or cur.accept("versus")
-            or cur.accept("from")):
+    if not cur.accept_any(_AGAINST):
         return False
     words = phrase(cur, known=scene.characters)
     if not words:
@@ -230,7 +233,7 @@ def _missing(cur: Cursor, message: str, expected: str) -> None:
 
 def target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     """`on/at/against/vs TARGET`: the opposed party of a skill use (F5)."""
-    if not (cur.accept("on") or cur.accept("at") or cur.accept("against") or cur.accept("vs")):
+    if not cur.accept_any(_ON):
         return False
     _target(cur, scene, draft, "target", phrase(cur, known=scene.characters))
     return True
@@ -249,7 +252,7 @@ def task_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 def _direction_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     if cur.accept("away", "from") or cur.accept("away"):
         key = "away"
-    elif cur.accept("toward") or cur.accept("towards") or cur.accept("to") or cur.accept("at"):
+    elif cur.accept_any(_TOWARD):
         key = "toward"
     else:
         return False
