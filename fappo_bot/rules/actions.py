@@ -21,8 +21,6 @@ from fappo_bot.rules.validate_actions import embedded_status, move_ranges
 
 #: F9: "be watchful" adds its AP to spotting and Searching checks the GM calls
 SPOTTING_SKILLS = frozenset({"searching"})
-#: F6 Amb-4: the awareness defense against Stealth and Pickpocket is Searching-type (+ watch AP)
-AWARENESS_DEFENSE = "Searching"
 FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
@@ -87,12 +85,11 @@ def resolve_skill(
             difficulty = 1
         else:
             ap, modifier = turn.defend_ap(target.name, actor.name)
-            relevant = None
             if fold(skill) in AWARENESS_SKILLS:
                 ap += turn.watch_ap(target.name)
-                relevant = AWARENESS_DEFENSE
-            difficulty = noncombat_defense(target, skill, relevant_skill=relevant,
-                                           opponent=actor, defend_ap=ap, modifier=modifier)
+            # F5: the defender's relevant skill defaults to the one the actor uses
+            difficulty = noncombat_defense(target, skill, opponent=actor, defend_ap=ap,
+                                           modifier=modifier)
         down = pledged.get(contest_key(actor.name, index), 0)
     else:
         return base.model_copy(update={"total": total, "notes": ("no difficulty given",)})
@@ -220,9 +217,16 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
     elif patient.has_status(StatusKind.BLEEDING):
         qualified = (actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
                      or skill_rating(actor, "Healing") >= 1)
-        if qualified:
+        dropped = any(s.kind is StatusKind.BLEEDING and s.restore_to is not None
+                      for s in patient.statuses)
+        if not qualified:
+            notes.append("binding needs Sagacious, Highborn or the Healing skill")
+        elif not (dropped or not turn.in_combat):
+            notes.append("a wound cannot be bound before the fight ends (F18.2 Amb-3)")
+        else:
             changes.bound.add(patient.name)
-            notes.append("wounds bound")
+            return base.model_copy(update={"notes": ("binding the wounds",)})
+        return base.model_copy(update={"notes": tuple(notes), "effective": False})
     return base.model_copy(update={"notes": tuple(notes), "effective": bool(notes)})
 
 

@@ -28,6 +28,8 @@ from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import pay, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
+BINDING_TURNS = 60
+"""[F:L248] "Binding his wounds takes 10 uninterrupted minutes of attention" (60 turns)."""
 #: statuses that are one flag however often they are inflicted (F18.2 Amb-2, F18.4 Amb-3)
 _FLAGS = frozenset({
     StatusKind.PRONE, StatusKind.BLEEDING, StatusKind.BURNING, StatusKind.FROZEN,
@@ -203,8 +205,8 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
-    if name in changes.bound:
-        c = _bind(c)
+    if c.has_status(StatusKind.BLEEDING):
+        c = _binding(c, name in changes.bound, changes)
     return c
 
 
@@ -263,15 +265,23 @@ def _bleed(turn: Turn, c: Character) -> Character:
     return c.model_copy(update=update)
 
 
-def _bind(c: Character) -> Character:
-    """Binding a bleeding wound restores the level at the end of the fight (F18.2)."""
-    bleeding = next((s for s in c.statuses if s.kind is StatusKind.BLEEDING), None)
-    if bleeding is None:
-        return c
+def _binding(c: Character, tended: bool, changes: Changes) -> Character:
+    """Binding a bleeding wound: 10 uninterrupted minutes (60 turns) of attention restore the
+    level at the end of the fight (F18.2); a turn without it starts over (Amb-6)."""
+    bleeding = next(s for s in c.statuses if s.kind is StatusKind.BLEEDING)
+    if not tended:
+        if not bleeding.elapsed:
+            return c
+        kept = bleeding.model_copy(update={"elapsed": 0})
+    else:
+        kept = bleeding.model_copy(update={"elapsed": bleeding.elapsed + 1})
+    if kept.elapsed < BINDING_TURNS:
+        statuses = tuple(kept if s is bleeding else s for s in c.statuses)
+        return c.model_copy(update={"statuses": statuses})
+    changes.event("bound", c.name, "the bleeding wounds are bound")
     update: dict[str, object] = {
-        "statuses": tuple(s for s in c.statuses if s.kind is not StatusKind.BLEEDING)
+        "statuses": tuple(s for s in c.statuses if s is not bleeding)
     }
     if bleeding.restore_to is not None and bleeding.restore_to < c.health:
         update["health"] = bleeding.restore_to
     return c.model_copy(update=update)
-

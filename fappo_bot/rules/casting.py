@@ -9,7 +9,7 @@ the cast), or vs the GM's mood difficulty for mind magic; the attack SP apply to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from fappo_bot.rules import magic
@@ -130,6 +130,14 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
                 continue
             names = list(action.targets) if action.targets else [action.target]
             targets = [c for c in (turn.find(n) for n in names if n) if c is not None]
+            if profile.caster_immune:
+                targets = [c for c in targets if c.name != name]  # F25 Amb-7
+            mind = profile.mind and profile.damage == 0
+            mood = action.mood if action.mood is not None else action.difficulty
+            if mind and mood is None:
+                stages[(name, index)] = replace(stage, note="the GM's mood difficulty is needed "
+                                                "for the attack stage (F25)")
+                continue
             value = effective_skill(caster, SPELLCASTING)
             total = (value + profile.accuracy + action.accuracy + max(0, action.ap or 0)
                      + action.modifier)
@@ -137,14 +145,13 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
                 d = distance(caster, target)
                 ranged = d >= 1 and turn.config.spells_at_range_are_ranged
                 weapon = spell_weapon(spell, profile, ranged)
-                mind = profile.mind and profile.damage == 0
                 strikes.append(Strike(
                     key=f"{name}#{index}#0#{t_index}", actor=name, index=index, entity=SINGLE,
                     action=action, target=target.name, weapon=weapon, skill=SPELLCASTING,
                     skill_value=value, total=total, potential=profile.damage, dist=d,
                     area=bool(action.targets) or profile.area, sub=t_index,
                     spend=canonical(action.attack_sp),
-                    fixed_tn=(action.mood if action.mood is not None else 0) if mind else None,
+                    fixed_tn=mood if mind else None,
                     shieldable=not mind and not action.flat_footed,
                 ))
 

@@ -33,7 +33,7 @@ class Changes:
     #: Dying characters attended for a full turn, or stabilized by the 2-SP route (F15)
     attended: set[str] = field(default_factory=set)
     stabilized: set[str] = field(default_factory=set)
-    #: bleeding wounds bound this turn (F18.2)
+    #: bleeding wounds tended this turn, toward the 60 turns of binding (F18.2)
     bound: set[str] = field(default_factory=set)
     #: casters who carried a multi-turn cast on this turn (F24 Amb-5)
     concentrating: set[str] = field(default_factory=set)

@@ -130,15 +130,15 @@ def _readies(order: Order, weapon: Weapon) -> bool:
 
 def in_hand(attacker: Character, weapon: Weapon, order: Order) -> bool:
     """Whether the weapon can strike this turn: in hand, or readied in the same order (F8)."""
-    dropped = any(
-        s.kind is StatusKind.DISARMED and s.item is not None and fold(s.item) == fold(weapon.name)
-        for s in attacker.statuses
-    )
-    if dropped:
-        return _readies(order, weapon)
     if fold(weapon.name) == "fist":
         return True
     held = attacker.weapon()
+    for s in attacker.statuses:
+        if s.kind is not StatusKind.DISARMED:
+            continue
+        lost = s.item if s.item is not None else (held.name if held is not None else None)
+        if lost is not None and fold(lost) == fold(weapon.name):
+            return _readies(order, weapon)  # it lies at his feet (F18.10)
     if held is not None and fold(held.name) == fold(weapon.name):
         return True
     if held is not None and held.ammo_cost and weapon.ammo_cost:

@@ -28,6 +28,7 @@ class Turn:
     gm: GMInputs
     chars: dict[str, Character]
     orders: dict[str, Order]
+    in_combat: bool = True
     _roster: Roster = field(default_factory=lambda: Roster(()))
     _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     _base: dict[tuple[str, str | None, str], int] = field(default_factory=dict)

@@ -72,7 +72,7 @@ def resolve_turn(
     finalized = state.model_copy(update={
         "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
     })
-    turn = Turn(state.turn, state.config, gm, snap, valid)
+    turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat)
     changes = Changes()
     for name, dropped in sorted(trimmed.items()):
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")

@@ -155,24 +155,19 @@ def _poison(profile: Mapping[str, Any] | None, source: str) -> Status:
 def _grasp(
     victim: Character, attacker: Character, em: int, item: str | None, changes: Changes
 ) -> None:
-    """Grasp (F18.11): em 3 disarms; exactly 4 pulls the item to the attacker's feet; 5 or more
-    puts it in the attacker's hand (still 1 AP to ready)."""
+    """Grasp (F18.11): "the victim is Disarmed as above" in every tier; at em exactly 4 the item
+    is pulled to the attacker's feet, at 5 or more the attacker holds it (either way it is the
+    attacker's to pick up or ready, and no longer the victim's)."""
     held = _held_item(victim, item)
     if held is None:
         return
-    if em <= 3:
-        _disarm(victim, held, changes, attacker.name)
+    _disarm(victim, held, changes, attacker.name)
+    if em < 4:
         return
     weapon = victim.weapon(held)
     changes.lose_weapon.setdefault(victim.name, []).append(held)
-    if victim.weapon() is not None and fold(victim.weapon().name) == fold(held):  # type: ignore[union-attr]
-        changes.wielding[victim.name] = "Fist"
     if weapon is not None:
         changes.gain_weapon.setdefault(attacker.name, []).append(weapon)
-    if em == 4:
-        changes.status(attacker.name, Status(
-            kind=StatusKind.DISARMED, item=held, source=victim.name, note="at your feet",
-        ))
 
 
 def _embed(

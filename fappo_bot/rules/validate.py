@@ -51,7 +51,7 @@ def validate_order(
     errors.extend(_check_ability(state, current, order, able, checks))
     if able:
         errors.extend(_check_budget(state, current, order, checks))
-        errors.extend(_check_concentration(actor.name, order))
+        errors.extend(_check_concentration(actor, order))
     errors.extend(_check_guards(roster, actor, order))
     errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors
@@ -151,11 +151,11 @@ def _check_budget(
         )
 
 
-def _check_concentration(name: str, order: Order) -> Iterator[OrderError]:
+def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]:
     """F8 Amb-3: one concentration action, alone but for defense and a free move (conditionals
     do not count; the GM's `concentration_ok` lifts the limit)."""
     live = [(i, a) for i, a in enumerate(order.actions) if not a.conditional]
-    focus = [(i, a) for i, a in live if is_concentration(a)]
+    focus = [(i, a) for i, a in live if is_concentration(a, actor)]
     if not focus or any(a.concentration_ok for _, a in focus):
         return
     first = focus[0][0]
@@ -168,7 +168,7 @@ def _check_concentration(name: str, order: Order) -> Iterator[OrderError]:
         if action.kind is ActionKind.DROP:
             continue
         yield OrderError(
-            actor=name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
+            actor=actor.name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
             message=(
                 f"{_label(action)} cannot share a turn with {label}, which needs concentration."
             ),

@@ -81,16 +81,25 @@ def min_ap(action: Action, actor: Character) -> int:
     return _MIN_AP.get(action.kind, 1)
 
 
-def is_concentration(action: Action) -> bool:
-    """F8 Amb-3: concentration skills, attending the Dying, sniper steadying, long casts."""
+_CONC_KEYS = ("conc_2turns", "conc_minute", "conc_hour", "conc_day")
+
+
+def is_concentration(action: Action, actor: Character | None = None) -> bool:
+    """F8 Amb-3: concentration skills, attending the Dying, sniper steadying, and casts that take
+    turns of concentration (F24 Amb-5), inline or learned (the actor's spell's effects)."""
     if action.kind in _CONCENTRATION_KINDS:
         return True
     if action.kind is ActionKind.SKILL and action.skill:
         definition = skill_def(action.skill)
         return definition is not None and definition.concentration
-    if action.kind is ActionKind.CAST and action.effects:
-        return any(action.effects.get(k) for k in ("conc_2turns", "conc_minute", "conc_hour",
-                                                     "conc_day"))
+    if action.kind is ActionKind.CAST:
+        effects = action.effects
+        if not effects and actor is not None and action.spell:
+            spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
+            effects = spell.effects if spell is not None else None
+        if not effects:
+            return False
+        return any(effects.get(k) for k in _CONC_KEYS)
     return False
 
 

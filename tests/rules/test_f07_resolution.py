@@ -106,9 +106,28 @@ def test_f18_bleeding_drops_at_end_of_combat_and_binding_restores():
     assert health(ended, "Kael") == "Incapacitated"
     medic = char("Medic", skills={"Healing": 1})
     st2 = ended.state.model_copy(update={"characters": (*ended.state.characters, medic)})
-    bound = run(st2, order("Medic", {"kind": "tend", "ap": 1, "target": "Kael"}))
+    tend = order("Medic", {"kind": "tend", "ap": 1, "target": "Kael"})
+    once = run(st2, tend)
+    assert health(once, "Kael") == "Incapacitated"
+    assert who(once, "Kael").statuses[0].elapsed == 1
+    lapsed = run(once.state)
+    assert who(lapsed, "Kael").statuses[0].elapsed == 0  # interrupted: starts over (Amb-6)
+    kael = who(once, "Kael")
+    almost = kael.model_copy(update={"statuses": (kael.statuses[0].model_copy(
+        update={"elapsed": 59}),)})
+    st3 = once.state.model_copy(update={"characters": (almost, medic)})
+    bound = run(st3, tend)
     assert health(bound, "Kael") == "Battered"
     assert not who(bound, "Kael").statuses
+
+
+def test_f18_2_no_binding_during_combat():
+    """F18.2 Amb-3: "Binding before combat ends: not possible"."""
+    kael = char("Kael", health="Battered", status=["bleeding"])
+    medic = char("Medic", skills={"Healing": 2})
+    result = run(state(kael, medic), order("Medic", {"kind": "tend", "ap": 3, "target": "Kael"}))
+    assert act(result, "Medic").effective is False
+    assert [s.kind.value for s in who(result, "Kael").statuses] == ["bleeding"]
 
 
 # ---- properties ------------------------------------------------------------------------------

@@ -180,12 +180,12 @@ def test_f13_ambiguous_hit_id():
 
 def test_f9_watch_adds_to_the_awareness_defense():
     """F9: "be watchful": "its APs are added to the character's awareness totals this turn,
-    i.e. to the defense vs Stealth/Pickpocket"; F6 Amb-4: the awareness defense is Searching-type.
-    Rogue: Stealth 3 + 2 AP = 5 vs the guard's Searching 2 + 1 watch AP = 3 -> +2 solid."""
+    i.e. to the defense vs Stealth/Pickpocket"; F5: the defender's relevant skill defaults to
+    the actor's. Rogue: Stealth 3 + 2 AP = 5 vs the guard's Stealth 2 + 1 watch AP = 3."""
     from engine_helpers import act, run
 
     rogue = char("Rogue", traits={"Nimble": 3}, skills={"Stealth": 3})
-    guard = char("Guard", traits={"Vigilant": 3}, skills={"Searching": 2})
+    guard = char("Guard", traits={"Vigilant": 3}, skills={"Stealth": 2, "Searching": 4})
     result = run(state(rogue, guard),
                  order("Rogue", {"kind": "skill", "ap": 2, "skill": "Stealth", "target": "Guard"}),
                  order("Guard", {"kind": "watch", "ap": 1}))

@@ -149,10 +149,10 @@ def test_f18_11_grasp_tiers():
                                   "special": "Grasp"}))
         assert act(result, "Wh").margin == margin
         wh = who(result, "Wh")
-        has = any(w.name == "Broadsword" for w in wh.weapons)
-        assert has is (at_feet or grabbed)
-        assert wh.has_status(StatusKind.DISARMED) is at_feet
+        assert any(w.name == "Broadsword" for w in wh.weapons) is (at_feet or grabbed)
+        assert wh.statuses == ()  # "the victim is Disarmed as above", never the attacker
         vic = who(result, "Vic")
+        assert [s.kind.value for s in vic.statuses] == ["disarmed"]
         assert any(w.name == "Broadsword" for w in vic.weapons) is (margin == 3)
 
 
