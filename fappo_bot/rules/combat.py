@@ -24,7 +24,6 @@ from fappo_bot.rules.defense import (
     Incoming,
     assign_shields,
     combat_defense,
-    effective_skill,
     is_attack_skill,
     match_pledges,
     skill_def,
@@ -221,9 +220,7 @@ def _strike(
     target: Character, weapon: Weapon, skill: str | None, ap_bonus: int, dist: int,
     area: bool, t_index: int,
 ) -> Strike:
-    value = (
-        effective_skill(attacker, skill, opponent=target) if skill else 0
-    ) + entity.skill_bonus
+    value = (turn.skill_value(attacker, skill, target) if skill else 0) + entity.skill_bonus
     total = value + max(0, action.ap or 0) + ap_bonus + action.modifier + weapon.accuracy
     steady = steadied(attacker, target)
     if entity.swarm:
@@ -286,7 +283,7 @@ def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResu
     definition = skill_def(strike.skill) if strike.skill else None
     suggested = definition.suggested if definition is not None else None
     spend = dict(strike.spend)
-    if action.kind is ActionKind.ATTACK:
+    if action.kind is ActionKind.ATTACK and action.sp_vetoed:
         for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
             spend[key] -= amount
     shift = sp_levels(spend, suggested.value if suggested else None)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import PledgeLine, combat_base_defense
+from fappo_bot.rules.defense import PledgeLine, combat_base_defense, effective_skill
 from fappo_bot.rules.health import is_dead, is_unconscious
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
@@ -32,6 +32,8 @@ class Turn:
     _roster: Roster = field(default_factory=lambda: Roster(()))
     _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     _base: dict[tuple[str, str | None, str], int] = field(default_factory=dict)
+    _skills: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._roster = Roster(self.chars.values())
@@ -84,8 +86,29 @@ class Turn:
             return []
         return [a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now]
 
+    def skill_value(self, actor: Character, skill: str, opponent: Character | None) -> int:
+        """`effective_skill` against an opponent, cached for the turn: it depends on the
+        opponent only through whether he is prone (F18.9)."""
+        if opponent is None:
+            stance = "none"
+        else:
+            stance = "prone" if opponent.has_status(StatusKind.PRONE) else "standing"
+        key = (actor.name, skill, stance)
+        found = self._skills.get(key)
+        if found is None:
+            found = effective_skill(actor, skill, opponent=opponent)
+            self._skills[key] = found
+        return found
+
     def defend_ap(self, defender: str, attacker: str) -> tuple[int, int]:
         """(AP, modifier) of the defender's defense that apply against `attacker` (F5 Amb-3)."""
+        found = self._defend.get((defender, attacker))
+        if found is None:
+            found = self._defend_ap(defender, attacker)
+            self._defend[(defender, attacker)] = found
+        return found
+
+    def _defend_ap(self, defender: str, attacker: str) -> tuple[int, int]:
         ap = modifier = 0
         for action in self.defend_actions(defender):
             scope = action.against
