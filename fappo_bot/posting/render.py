@@ -9,7 +9,7 @@ Nothing a player writes can ping anyone: every echoed name and prose goes throug
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from fappo_bot.posting.errors import Problem
 from fappo_bot.posting.models import ParsedPost
@@ -22,7 +22,7 @@ from fappo_bot.posting.render_results import (
 )
 from fappo_bot.posting.safety import DISCORD_LIMIT, no_mentions, safe, safe_prose, split_message
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
 from fappo_bot.rules.results import TurnState
 
 __all__ = [
@@ -43,13 +43,13 @@ def render_reply(parsed: ParsedPost, state: TurnState) -> str:
 
 def render_orders(parsed: ParsedPost, state: TurnState) -> str:
     """Each order in canonical form with AP committed of the budget and SP left (F29)."""
-    parts = [render_order(block.order, state.character(block.actor), block.ap_budget)
-             for block in parsed.blocks]
+    parts = [render_order(block.order, state.character(block.actor), block.ap_budget,
+                          state.pending) for block in parsed.blocks]
     return "\n".join(parts) if parts else "No orders in this post (only prose)."
 
 
 def render_order(order: Order, character: Character | None = None,
-                 ap_budget: int | None = None) -> str:
+                 ap_budget: int | None = None, hits: Sequence[PendingHit] = ()) -> str:
     """One order in canonical form (posting.md "The reply"): `Kael: 3/3 AP committed`, one line
     per action, Guard (F5), Reduce (F13), Endure (F10), Intent and OOC, then `SP left: ...`.
     Also for orders already recorded (the GM's review before resolution)."""
@@ -64,7 +64,9 @@ def render_order(order: Order, character: Character | None = None,
         lines.append(f"  Guard {_sp_text(pledge.sp)} against {against}")
     for reduction in order.reduce:
         why = f" ({safe(reduction.why)})" if reduction.why else ""
-        lines.append(f"  Reduce {_sp_text(reduction.sp)} on hit {safe(reduction.hit)}{why}")
+        hit = next((h for h in hits if h.id == reduction.hit), None)
+        what = f"hit {safe(reduction.hit)}" + (f" ({_hit_text(hit)})" if hit is not None else "")
+        lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
     if order.endure:
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
     if order.intent:
@@ -74,6 +76,14 @@ def render_order(order: Order, character: Character | None = None,
     if character is not None:
         lines.append("SP left: " + sp_left(character, order))
     return "\n".join(lines)
+
+
+def _hit_text(hit: PendingHit) -> str:
+    """`Bandit's Longsword, 3 levels` (F13: the hit a Reduce line lowers)."""
+    source = safe(hit.attacker) if hit.attacker else "a hit"
+    if hit.weapon:
+        source += f"'s {safe(hit.weapon)}" if hit.attacker else f" of {safe(hit.weapon)}"
+    return f"{source}, {hit.levels} level{'s' if hit.levels != 1 else ''}"
 
 
 def sp_left(character: Character, order: Order) -> str:
