@@ -18,6 +18,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.util import identity_key
 
 from fappo_bot.service.errors import NotFound, StaleVersion
 from fappo_bot.service.records import (
@@ -51,6 +52,7 @@ from fappo_bot.storage.tables import (
     ResolutionRow,
     TurnRow,
 )
+from fappo_bot.storage.updates import flush_updates, queue_update
 
 #: `AsyncSession.info` key of the rows read in the current transaction (cleared at its end)
 KEPT_ROWS = "fappo_kept_rows"
@@ -65,19 +67,22 @@ class _Repository:
         # stays right: a row added here is loaded from the database when it is next read.
         if not rows:
             return
+        await self._flush()
         async with database_errors():
             await self._session.execute(insert(cast(Table, row_type.__table__)), list(rows))
 
     async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
-        async with database_errors():
-            row = await self._session.get(row_type, values["id"])
+        row = await self._get(row_type, values["id"])
         if row is None:
             raise NotFound(f"That {what} does not exist (any more).")
         if row.version != values["version"] - 1:
             raise StaleVersion(STALE_MESSAGE)
-        for name, value in values.items():
-            if name != "id":
-                setattr(row, name, value)
+        queue_update(self._session, row, values)
+
+    async def _flush(self) -> None:
+        """Send the queued updates before a statement that could read what they change."""
+        async with database_errors():
+            await flush_updates(self._session)
 
     def _keep(self, rows: Sequence[Any]) -> None:
         # The identity map holds rows weakly; holding them for the transaction lets `update` and
@@ -85,6 +90,11 @@ class _Repository:
         self._session.info.setdefault(KEPT_ROWS, []).extend(rows)
 
     async def _get(self, row_type: type[Any], key: Any) -> Any:
+        ident = key if isinstance(key, tuple) else (key,)
+        row = self._session.sync_session.identity_map.get(identity_key(row_type, ident))
+        if row is not None:  # read in this transaction already: no statement, no flush
+            return row
+        await self._flush()
         async with database_errors():
             row = await self._session.get(row_type, key)
         if row is not None:
@@ -92,12 +102,14 @@ class _Repository:
         return row
 
     async def _rows(self, statement: Any) -> Sequence[Any]:
+        await self._flush()
         async with database_errors():
             rows = (await self._session.scalars(statement)).all()
         self._keep(rows)
         return rows
 
     async def _first(self, statement: Any) -> Any:
+        await self._flush()
         async with database_errors():
             row = (await self._session.scalars(statement.limit(1))).first()
         if row is not None:
@@ -305,6 +317,7 @@ class SqlPosts(_Repository):
             PostRevisionRow.post_id == PostRow.id, PostRevisionRow.number == PostRow.revision
         )
         live = (PostRow.turn_id == turn_id, PostRow.deleted.is_(False))
+        await self._flush()
         async with database_errors():
             pairs = (
                 await self._session.execute(
@@ -373,7 +386,9 @@ class SqlOutbox(_Repository):
         dialect = self._session.bind.dialect.name if self._session.bind is not None else ""
         insert = pg_insert if dialect == "postgresql" else sqlite_insert
         statement = (
-            insert(OutboxRow).values(**values).on_conflict_do_nothing(index_elements=["dedupe_key"])
+            insert(cast(Table, OutboxRow.__table__))
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=["dedupe_key"])
         )
         async with database_errors():
             result = await self._session.execute(statement)

@@ -4,10 +4,9 @@ Relational columns carry what is queried, joined, constrained or indexed; the ru
 (`Character`, `Order`, `TurnResult`, `TurnState`, `RulesConfig`, `GMInputs`, ...) are JSON documents
 validated through their pydantic models on load (`fappo_bot.storage.mappers`). A JSON column's
 Python value is the document's text (`Mapped[str]`): the engines' JSON (de)serializers pass
-pydantic's serialisation through as it is. Times are stored in
-UTC. Rows that are updated in place carry `version` for the optimistic check: the ORM's version
-counter, with the new value chosen by the service (`version_id_generator=False`), so every UPDATE is
-`... WHERE id = ? AND version = <the version read>`.
+pydantic's serialisation through as it is. Times are stored in UTC. Rows that are updated in place
+carry `version` for the optimistic check: every UPDATE is `... WHERE id = ? AND version = <the
+version read>` (`fappo_bot.storage.updates`), with the new version chosen by the service.
 
 Any change here needs a migration: `tests/storage/test_migrations.py` compares these tables with
 the migrations on SQLite and PostgreSQL.
@@ -70,7 +69,6 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (Index(None, "status", "created_at", "id"),)
-    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
 class MembershipRow(Base):
@@ -108,7 +106,6 @@ class CharacterRow(Base):
         Index(None, "game_id", "created_at", "id"),
         Index(None, "owner"),
     )
-    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
 class TurnRow(Base):
@@ -151,7 +148,6 @@ class TurnRow(Base):
         # the scheduler's query: open, unpaused turns whose alarm is due
         Index(None, "status", "paused", "alarm_at"),
     )
-    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
 class PostRow(Base):
@@ -178,7 +174,6 @@ class PostRow(Base):
         UniqueConstraint("channel_key", "message_key"),
         Index(None, "turn_id", "created_at", "id"),
     )
-    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
 class PostRevisionRow(Base):

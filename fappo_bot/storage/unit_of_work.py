@@ -45,6 +45,7 @@ from fappo_bot.storage.repositories import (
     SqlResolutions,
     SqlTurns,
 )
+from fappo_bot.storage.updates import PENDING, flush_updates
 
 
 class SqlUnitOfWork:
@@ -104,6 +105,7 @@ class SqlUnitOfWork:
         session = self.session
         try:
             async with database_errors():
+                await flush_updates(session)
                 await session.commit()
         except BaseException:
             await session.rollback()
@@ -124,6 +126,7 @@ class SqlUnitOfWork:
 
 def _forget(session: AsyncSession) -> None:
     session.info.pop(KEPT_ROWS, None)
+    session.info.pop(PENDING, None)
     session.expunge_all()
 
 

@@ -288,3 +288,48 @@ async def test_commit_then_reuse_reads_afresh(uow_factory):
         await uow.games.update(again.model_copy(update={"name": "Two", "version": 2}))
         await uow.rollback()
         assert (await uow.games.get("g1")).name == "One"
+
+
+async def test_postgres_a_row_changed_after_it_was_read_fails_the_commit(
+    uow_factory, database_kind
+):
+    """READ COMMITTED: the UPDATE's `WHERE version = <read>` catches a change committed after the
+    read (on SQLite the other writer could not have run: BEGIN IMMEDIATE)."""
+    if database_kind != "postgres":
+        pytest.skip("SQLite serialises writers from BEGIN; nothing can commit in between")
+    await _seed(uow_factory)
+    async with uow_factory() as slow:
+        mine = await slow.characters.get("c1")
+        async with uow_factory() as fast:
+            theirs = await fast.characters.get("c1")
+            await fast.characters.update(
+                theirs.model_copy(update={"missed_turns": 5, "version": 1})
+            )
+            await fast.commit()
+        await slow.characters.update(mine.model_copy(update={"missed_turns": 1, "version": 1}))
+        with pytest.raises(StaleVersion):
+            await slow.commit()
+    async with uow_factory() as uow:
+        assert (await uow.characters.get("c1")).missed_turns == 5
+
+
+async def test_many_updates_in_one_transaction_are_all_written(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        for i in range(2, 12):
+            await uow.characters.add(r.character(id=f"c{i}", name=f"Hero {i}"))
+        await uow.commit()
+    async with uow_factory() as uow:
+        records = await uow.characters.list("g1")
+        for record in records:
+            await uow.characters.update(record.model_copy(update={"missed_turns": 2, "version": 1}))
+        # read-your-writes before the commit, then a second update of the same row
+        again = await uow.characters.get("c3")
+        assert (again.missed_turns, again.version) == (2, 1)
+        await uow.characters.update(again.model_copy(update={"missed_turns": 3, "version": 2}))
+        assert [c.id for c in await uow.characters.list("g1") if c.missed_turns == 3] == ["c3"]
+        await uow.commit()
+    async with uow_factory() as uow:
+        stored = {c.id: (c.missed_turns, c.version) for c in await uow.characters.list("g1")}
+        assert stored.pop("c3") == (3, 2)
+        assert set(stored.values()) == {(2, 1)}
