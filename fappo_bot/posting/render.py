@@ -63,7 +63,7 @@ def render_order(order: Order, character: Character | None = None,
         against = "any attack" if pledge.general else safe(pledge.against)
         lines.append(f"  Guard {_sp_text(pledge.sp)} against {against}")
     for reduction in order.reduce:
-        why = f" ({safe(reduction.why)})" if reduction.why else ""
+        why = f": {safe(reduction.why)}" if reduction.why else ""
         hit = next((h for h in hits if h.id == reduction.hit), None)
         what = f"hit {safe(reduction.hit)}" + (f" ({_hit_text(hit)})" if hit is not None else "")
         lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
