@@ -184,3 +184,35 @@ def test_render_order_for_a_recorded_order() -> None:
     text = render_order(order, state.character("Kael"), 3)
     assert text.splitlines()[0] == "Kael: 2/3 AP committed"
     assert render_order(order).splitlines()[0] == "Kael: 2 AP committed"
+
+
+def test_events_deaths_and_statuses_in_results() -> None:
+    """F7 step 8: results list what happened besides actions (ticks, deaths, statuses)."""
+    from fappo_bot.rules.character import Status, StatusKind
+    from fappo_bot.rules.levels import SuccessLevel
+    from fappo_bot.rules.results import ActionResult, Event, TurnResult
+
+    state = state_of()
+    kael = state.characters[0].model_copy(update={
+        "health": 5, "statuses": (Status(kind=StatusKind.BLEEDING),)})
+    after = state.model_copy(update={"characters": (kael, *state.characters[1:])})
+    result = TurnResult(
+        turn=4, state=after,
+        actions=(ActionResult(actor="Goblin 1", index=0, kind="attack", target="Kael", total=5,
+                              difficulty=2, margin=3, level=SuccessLevel.GREAT, damage=2,
+                              specials=("Bleeding",), notes=("flat-footed",)),
+                 ActionResult(actor="Mira", index=0, kind="attack", target="Goblin 2",
+                              effective=False, notes=("not triggered",))),
+        events=(Event(kind="tick", character="Kael", detail="Fire", levels=1),
+                Event(kind="died", character="Goblin 2", detail="ten turns Dying")),
+    )
+    text = render_turn(result)
+    assert "- Goblin 1 attacks Kael: 5 vs 2 (+3), Great Success · 2 levels of damage · " \
+           "Bleeding · flat-footed" in text
+    assert "- Mira attacks Goblin 2 · no effect · not triggered" in text
+    assert "- Kael: Dying · bleeding" in text
+    assert "- Kael tick: Fire (1 level)" in text
+    summary = render_gm_summary(result)
+    assert summary.splitlines()[0] == ("Turn 4: 2 action(s), 2 level(s) of damage, 0 eliminated, "
+                                       "0 order(s) refused.")
+    assert "Died: Goblin 2" in summary
