@@ -54,7 +54,7 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
     for error in errors:
         if error.code is ErrorCode.SP_INSUFFICIENT and sp_lines:
             if not sp_done:
-                problems.extend(p for p in sp_lines if p.line not in faulty)
+                problems.extend(sp_lines)  # the amounts are known even on a faulty line
                 sp_done = True
             continue
         if error.code is ErrorCode.AP_OVER_BUDGET:
