@@ -271,10 +271,8 @@ def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, b
         return Statement(number, text, kind, index, len(read.pledges), bracket, sp_words)
     if kind is StatementKind.REDUCE:
         index = len(block.reduce)
-        if read.reduction is not None:
-            hit, sp, why = read.reduction
-            block.reduce.append(Reduction(hit=hit, sp=sp, why=why))
-        return Statement(number, text, kind, index, 1 if read.reduction else 0, bracket, sp_words)
+        block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
+        return Statement(number, text, kind, index, len(read.reductions), bracket, sp_words)
     if not read.drafts:
         return None
     index = len(block.actions)

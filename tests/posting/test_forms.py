@@ -470,3 +470,22 @@ def test_an_npc_called_guard() -> None:
     assert order["actor"] == "Guard"
     assert order["actions"] == [{"kind": "attack", "ap": 2, "target": "Mira", "weapon": "Club"}]
     assert order["guard"] == [{"against": "Kael", "sp": {"Vigilant": 1}}]
+
+
+def test_several_reductions_on_one_reduce_line() -> None:
+    """Extension: a separator followed by an SP clause starts the next reduction (F13: "up to
+    two levels per attack")."""
+    state = state_of(pending=PENDING_TWO)
+    post = parse("Reduce: 2 SP Nimble on the dagger hit (ducked), 1 SP Tireless on the Troll's hit"
+                 " - rolled with it, mostly", state=state)
+    (order,) = post.to_case_orders()
+    assert order["reduce"] == [
+        {"hit": "h1", "sp": {"Nimble": 2}, "why": "ducked"},
+        {"hit": "h2", "sp": {"Tireless": 1}, "why": "rolled with it, mostly"},
+    ]
+    (statement,) = post.blocks[0].statements
+    assert (statement.index, statement.count) == (0, 2)
+    post = parse("Reduce: 1 SP Nimble on h1, it hurt, 1 SP Tireless on h2", state=state)
+    assert post.to_case_orders()[0]["reduce"] == [
+        {"hit": "h1", "sp": {"Nimble": 1}, "why": "it hurt"},
+        {"hit": "h2", "sp": {"Tireless": 1}}]

@@ -29,6 +29,7 @@ _ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybod
                         "any attack", "all attacks", "any attacker", "all attackers"})
 _EACH_WORDS = frozenset({"each", "every"})
 _HIT_STOPS = frozenset({"with", "using"})
+_HIT_WORDS = frozenset({"on", "from", "against", "for", "to", "vs"})
 
 
 @dataclass(slots=True)
@@ -40,7 +41,8 @@ class Read:
     #: the actions of an action statement (usually one; `[2 AP attack X, 1 AP defend]` has two)
     drafts: list[Draft] = field(default_factory=list)
     pledges: list[tuple[str, dict[str, int]]] = field(default_factory=list)
-    reduction: tuple[str, dict[str, int], str | None] | None = None
+    #: Reduce lines: (hit id, SP, why) for each reduction
+    reductions: list[tuple[str, dict[str, int], str | None]] = field(default_factory=list)
     text: str = ""
     sp_spans: list[tuple[int, int]] = field(default_factory=list)
 
@@ -125,8 +127,7 @@ def _pledge(cur: Cursor, scene: Scene, read: Read) -> bool:
 
 def sp_clause_ahead(cur: Cursor) -> bool:
     """Whether an SP clause (`1 SP ...`, `1 Nimble SP`) starts at the cursor."""
-    return number_of(cur.peek()) is not None and (cur.key(1) in SP_WORDS
-                                                  or cur.key(2) in SP_WORDS)
+    return _sp_at(cur, 0)
 
 
 def _each(cur: Cursor, scene: Scene, read: Read, words: list[Tok], pools: dict[str, int]) -> None:
@@ -150,35 +151,65 @@ def _each(cur: Cursor, scene: Scene, read: Read, words: list[Tok], pools: dict[s
 
 
 def reduce_line(cur: Cursor, scene: Scene) -> Read:
-    """`Reduce: N SP TRAIT [on HIT] [(why) | - why | : why | , why]` (F13)."""
+    """`Reduce: N SP TRAIT [on HIT] [(why) | - why | : why | , why]` (F13: "Characters can reduce
+    incoming damage by up to two levels per attack by spending Success Points"). Several
+    reductions may share the line: a separator followed by an SP clause starts the next one."""
     read = Read(StatementKind.REDUCE, issues=cur.issues)
     _head(cur)
+    while True:
+        if not _reduction(cur, scene, read):
+            return read
+        if cur.done:
+            return read
+        cur.skip_separators()  # at a separator before the next SP clause
+
+
+def _reduction(cur: Cursor, scene: Scene, read: Read) -> bool:
+    """One `N SP TRAIT [on HIT] [why]`; False when the line cannot go on."""
     pools, clauses = _sp_list(cur)
-    read.sp_spans = [(c.start, c.end) for c in clauses]
+    read.sp_spans.extend((c.start, c.end) for c in clauses)
     why = "; ".join(c.why for c in clauses if c.why) or None
     if not clauses:
         start = cur.rest_start()
         cur.issue(ErrorCode.SYNTAX, "a Reduce line needs an SP amount and a Trait", start,
                   len(cur.text), expected="Reduce: N SP TRAIT on the HIT (why)",
                   hint="for example: Reduce: 2 SP Nimble on the longsword hit (I twisted aside)")
-        return read
-    named = cur.accept("on") or cur.accept("from") or cur.accept("against") \
-        or cur.accept("for") or cur.accept("to") or cur.accept("vs")
+        return False
+    named = cur.accept_any(_HIT_WORDS)
     hit_words = phrase(cur, _HIT_STOPS) if named or _word_next(cur) else []
     tok = cur.peek()
     if tok is not None and tok.kind is TokKind.PAREN:
         cur.i += 1
         why = _why(why, tok.text)
-    elif tok is not None:
-        if tok.kind in (TokKind.SEP, TokKind.DASH, TokKind.COLON):
-            why = _why(why, cur.text[tok.end:])
-        else:
-            why = _why(why, cur.text[tok.start:])
-        cur.i = len(cur.toks)
+    elif tok is not None and not _next_reduction(cur, 0):
+        skip = 1 if tok.kind in (TokKind.SEP, TokKind.DASH, TokKind.COLON) else 0
+        start = tok.end if skip else tok.start
+        end = _why_end(cur)
+        why = _why(why, cur.text[start:end])
     hit = _hit(cur, scene, hit_words)
     if hit is not None:
-        read.reduction = (hit, pools, why)
-    return read
+        read.reductions.append((hit, pools, why))
+    return True
+
+
+def _next_reduction(cur: Cursor, k: int) -> bool:
+    """A separator `k` tokens ahead followed by an SP clause: the next reduction starts."""
+    tok = cur.peek(k)
+    return tok is not None and tok.kind is TokKind.SEP and _sp_at(cur, k + 1)
+
+
+def _sp_at(cur: Cursor, k: int) -> bool:
+    return number_of(cur.peek(k)) is not None and (cur.key(k + 1) in SP_WORDS
+                                                   or cur.key(k + 2) in SP_WORDS)
+
+
+def _why_end(cur: Cursor) -> int:
+    """Move the cursor to the next reduction (or the end); the offset where the why stops."""
+    while not cur.done:
+        if cur.i > 0 and _next_reduction(cur, 0):
+            return cur.toks[cur.i].start
+        cur.i += 1
+    return len(cur.text)
 
 
 def _word_next(cur: Cursor) -> bool:
