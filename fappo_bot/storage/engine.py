@@ -52,7 +52,7 @@ def create_engine_for_url(
     SQLite runs its calls on the loop's thread (`sqlite_inline`, see `sqlite_inline.py`) unless
     `sqlite_inline=False`, which keeps aiosqlite's worker thread for every call.
     """
-    from fappo_bot.storage.mappers import json_deserializer, json_serializer
+    from fappo_bot.storage.values import json_deserializer, json_serializer
 
     kwargs.setdefault("json_serializer", json_serializer)
     kwargs.setdefault("json_deserializer", json_deserializer)

@@ -1,18 +1,11 @@
-"""Rows to and from the service's records. Rules values are JSON, validated by pydantic on load.
-
-JSON columns hold pydantic's own serialisation (`RawJSON`): written with `model_dump_json` and read
-with `model_validate_json`, so a document is parsed and validated in one pass (no `json` module, no
-intermediate dicts). Times go in as UTC (SQLite keeps no offset) and come out timezone-aware UTC, so a record read back
-equals the record written. Durations are exact microseconds.
-"""
+"""Rows to and from the service's records. Rules values are JSON documents validated by pydantic
+on load (`fappo_bot.storage.values`); a record read back equals the record written."""
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
@@ -44,85 +37,17 @@ from fappo_bot.storage.tables import (
     ResolutionRow,
     TurnRow,
 )
-
-
-# ---- scalars ------------------------------------------------------------------------------------
-def to_db_time(value: datetime) -> datetime:
-    """A time as stored: UTC (naive times are taken to be UTC already)."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def opt_to_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else to_db_time(value)
-
-
-def from_db_time(value: datetime) -> datetime:
-    """A stored time as the service sees it: timezone-aware UTC."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def opt_from_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else from_db_time(value)
-
-
-def _us(value: timedelta | None) -> int | None:
-    if value is None:
-        return None
-    return (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
-
-
-def _td(value: int | None) -> timedelta | None:
-    return None if value is None else timedelta(microseconds=value)
-
-
-class RawJSON(str):
-    """A JSON document as text, serialised by pydantic: the engine stores and returns it as it is
-    (its `json_serializer`/`json_deserializer`), and pydantic parses and validates it in one go."""
-
-
-def json_serializer(value: Any) -> str:
-    """The engines' JSON serializer: pydantic's documents as they are, anything else by `json`."""
-    if isinstance(value, RawJSON):
-        return value
-    return json.dumps(value)
-
-
-def json_deserializer(text: str) -> RawJSON:
-    """The engines' JSON deserializer: the text, for the mappers to validate."""
-    return RawJSON(text)
-
-
-M = TypeVar("M", bound=BaseModel)
-
-#: parsed documents by (model, exact text): the values are frozen, so equal text is an equal
-#: value; the same sheets, states and orders are read again by every use case of a turn
-_PARSED: dict[tuple[type[BaseModel], str], BaseModel] = {}
-_PARSED_LIMIT = 20_000
-
-
-def parse(model: type[M], text: str) -> M:
-    """`model.model_validate_json(text)`, remembered for text seen before."""
-    key = (model, text)
-    found = _PARSED.get(key)
-    if found is None:
-        found = model.model_validate_json(text)
-        if len(_PARSED) >= _PARSED_LIMIT:
-            _PARSED.clear()
-        _PARSED[key] = found
-    return found  # type: ignore[return-value]
-
-
-def doc(model: BaseModel) -> RawJSON:
-    return RawJSON(model.model_dump_json())
-
-
-def docs(adapter: TypeAdapter[Any], value: Any) -> RawJSON:
-    return RawJSON(adapter.dump_json(value).decode())
-
+from fappo_bot.storage.values import (
+    doc,
+    docs,
+    from_db_time,
+    from_us,
+    opt_from_db_time,
+    opt_to_db_time,
+    parse,
+    to_db_time,
+    to_us,
+)
 
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
 _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
@@ -229,7 +154,7 @@ def turn_values(turn: Turn) -> dict[str, Any]:
         "closed_at": opt_to_db_time(turn.closed_at),
         "deadline": opt_to_db_time(turn.deadline),
         "paused": turn.paused,
-        "paused_remaining_us": _us(turn.paused_remaining),
+        "paused_remaining_us": to_us(turn.paused_remaining),
         "reminders_sent": turn.reminders_sent,
         "alarm_at": opt_to_db_time(turn.alarm_at),
         "pending": docs(_HITS, turn.pending),
@@ -255,7 +180,7 @@ def turn_record(row: TurnRow) -> Turn:
             "closed_at": opt_from_db_time(row.closed_at),
             "deadline": opt_from_db_time(row.deadline),
             "paused": row.paused,
-            "paused_remaining": _td(row.paused_remaining_us),
+            "paused_remaining": from_us(row.paused_remaining_us),
             "reminders_sent": row.reminders_sent,
             "alarm_at": opt_from_db_time(row.alarm_at),
             "pending": _HITS.validate_json(row.pending),

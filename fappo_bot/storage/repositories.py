@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, insert, select
+from sqlalchemy import Table, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import CursorResult
@@ -37,6 +37,7 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.storage import mappers as m
+from fappo_bot.storage import queries as q
 from fappo_bot.storage.errors import STALE_MESSAGE, database_errors
 from fappo_bot.storage.tables import (
     AuditRow,
@@ -53,6 +54,7 @@ from fappo_bot.storage.tables import (
     TurnRow,
 )
 from fappo_bot.storage.updates import flush_updates, queue_update
+from fappo_bot.storage.values import to_db_time
 
 #: `AsyncSession.info` key of the rows read in the current transaction (cleared at its end)
 KEPT_ROWS = "fappo_kept_rows"
@@ -69,7 +71,7 @@ class _Repository:
             return
         await self._flush()
         async with database_errors():
-            await self._session.execute(insert(cast(Table, row_type.__table__)), list(rows))
+            await self._session.execute(q.insert_into(row_type), list(rows))
 
     async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
         row = await self._get(row_type, values["id"])
@@ -101,17 +103,18 @@ class _Repository:
             self._keep([row])
         return row
 
-    async def _rows(self, statement: Any) -> Sequence[Any]:
+    async def _rows(self, statement: Any, **params: Any) -> Sequence[Any]:
         await self._flush()
         async with database_errors():
-            rows = (await self._session.scalars(statement)).all()
+            rows = (await self._session.scalars(statement, params)).all()
         self._keep(rows)
         return rows
 
-    async def _first(self, statement: Any) -> Any:
+    async def _first(self, statement: Any, **params: Any) -> Any:
+        """The first row of a statement that has its LIMIT 1."""
         await self._flush()
         async with database_errors():
-            row = (await self._session.scalars(statement.limit(1))).first()
+            row = (await self._session.scalars(statement, params)).first()
         if row is not None:
             self._keep([row])
         return row
@@ -126,7 +129,7 @@ class SqlGames(_Repository):
         return None if row is None else m.game_record(row)
 
     async def by_channel(self, channel_key: str) -> Game | None:
-        row = await self._first(select(GameRow).where(GameRow.channel_key == channel_key))
+        row = await self._first(q.GAME_BY_CHANNEL, channel_key=channel_key)
         return None if row is None else m.game_record(row)
 
     async def update(self, game: Game) -> None:
@@ -155,12 +158,8 @@ class SqlMembers(_Repository):
         return True
 
     async def list(self, game_id: str) -> Sequence[Membership]:
-        statement = (
-            select(MembershipRow)
-            .where(MembershipRow.game_id == game_id)
-            .order_by(MembershipRow.role, MembershipRow.user_id)
-        )
-        return [m.membership_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.MEMBERS_OF_GAME, game_id=game_id)
+        return [m.membership_record(row) for row in rows]
 
     async def games_of(self, user_id: str) -> Sequence[Membership]:
         statement = (
@@ -180,19 +179,12 @@ class SqlCharacters(_Repository):
         return None if row is None else m.character_record(row)
 
     async def by_name(self, game_id: str, name: str) -> CharacterRecord | None:
-        statement = select(CharacterRow).where(
-            CharacterRow.game_id == game_id, CharacterRow.name_key == name.casefold()
-        )
-        row = await self._first(statement)
+        row = await self._first(q.CHARACTER_BY_NAME, game_id=game_id, name_key=name.casefold())
         return None if row is None else m.character_record(row)
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
-        statement = (
-            select(CharacterRow)
-            .where(CharacterRow.game_id == game_id)
-            .order_by(CharacterRow.created_at, CharacterRow.id)
-        )
-        return [m.character_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.CHARACTERS_OF_GAME, game_id=game_id)
+        return [m.character_record(row) for row in rows]
 
     async def update(self, character: CharacterRecord) -> None:
         await self._update(CharacterRow, m.character_values(character), "character")
@@ -207,21 +199,11 @@ class SqlTurns(_Repository):
         return None if row is None else m.turn_record(row)
 
     async def latest(self, game_id: str) -> Turn | None:
-        statement = (
-            select(TurnRow)
-            .where(TurnRow.game_id == game_id, TurnRow.status != TurnStatus.VOID.value)
-            .order_by(TurnRow.number.desc(), TurnRow.opened_at.desc())
-        )
-        row = await self._first(statement)
+        row = await self._first(q.LATEST_TURN, game_id=game_id)
         return None if row is None else m.turn_record(row)
 
     async def list(self, game_id: str) -> Sequence[Turn]:
-        statement = (
-            select(TurnRow)
-            .where(TurnRow.game_id == game_id)
-            .order_by(TurnRow.number, TurnRow.opened_at)
-        )
-        return [m.turn_record(row) for row in await self._rows(statement)]
+        return [m.turn_record(row) for row in await self._rows(q.TURNS_OF_GAME, game_id=game_id)]
 
     async def update(self, turn: Turn) -> None:
         await self._update(TurnRow, m.turn_values(turn), "turn")
@@ -233,7 +215,7 @@ class SqlTurns(_Repository):
                 TurnRow.status == TurnStatus.OPEN.value,
                 TurnRow.paused.is_(False),
                 TurnRow.alarm_at.is_not(None),
-                TurnRow.alarm_at <= m.to_db_time(now),
+                TurnRow.alarm_at <= to_db_time(now),
             )
             .order_by(TurnRow.alarm_at, TurnRow.id)
         )
@@ -254,6 +236,7 @@ class SqlTurns(_Repository):
                 select(TurnRow)
                 .where(TurnRow.id == turn_id)
                 .with_for_update()
+                .limit(1)
                 .execution_options(populate_existing=True)
             )
             row = await self._first(statement)
@@ -272,10 +255,7 @@ class SqlPosts(_Repository):
         return None if row is None else m.post_record(row)
 
     async def by_message(self, channel_key: str, message_key: str) -> Post | None:
-        statement = select(PostRow).where(
-            PostRow.channel_key == channel_key, PostRow.message_key == message_key
-        )
-        row = await self._first(statement)
+        row = await self._first(q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key)
         return None if row is None else m.post_record(row)
 
     async def update(self, post: Post) -> None:
@@ -287,16 +267,8 @@ class SqlPosts(_Repository):
         await self._add(OrderRow, *order_values)
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
-        revisions = await self._rows(
-            select(PostRevisionRow)
-            .where(PostRevisionRow.post_id == post_id)
-            .order_by(PostRevisionRow.number)
-        )
-        orders = await self._rows(
-            select(OrderRow)
-            .where(OrderRow.post_id == post_id)
-            .order_by(OrderRow.revision, OrderRow.position)
-        )
+        revisions = await self._rows(q.REVISIONS_OF_POST, post_id=post_id)
+        orders = await self._rows(q.ORDERS_OF_POST, post_id=post_id)
         by_revision: dict[int, list[OrderRow]] = {}
         for order in orders:
             by_revision.setdefault(order.revision, []).append(order)
@@ -313,30 +285,10 @@ class SqlPosts(_Repository):
         return [m.post_record(row) for row in await self._rows(statement)]
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
-        newest = and_(
-            PostRevisionRow.post_id == PostRow.id, PostRevisionRow.number == PostRow.revision
-        )
-        live = (PostRow.turn_id == turn_id, PostRow.deleted.is_(False))
         await self._flush()
         async with database_errors():
-            pairs = (
-                await self._session.execute(
-                    select(PostRow, PostRevisionRow)
-                    .join(PostRevisionRow, newest)
-                    .where(*live)
-                    .order_by(PostRow.updated_at, PostRow.id)
-                )
-            ).all()
-            orders = (
-                await self._session.scalars(
-                    select(OrderRow)
-                    .join(
-                        PostRow,
-                        and_(OrderRow.post_id == PostRow.id, OrderRow.revision == PostRow.revision),
-                    )
-                    .where(*live)
-                )
-            ).all()
+            pairs = (await self._session.execute(q.NEWEST_REVISIONS, {"turn_id": turn_id})).all()
+            orders = (await self._session.scalars(q.NEWEST_ORDERS, {"turn_id": turn_id})).all()
         by_post: dict[str, list[OrderRow]] = {}
         for order in orders:
             by_post.setdefault(order.post_id, []).append(order)
@@ -359,6 +311,7 @@ class SqlResolutions(_Repository):
             select(ResolutionRow)
             .where(ResolutionRow.turn_id == turn_id, ResolutionRow.undone.is_(False))
             .order_by(ResolutionRow.created_at.desc(), ResolutionRow.id.desc())
+            .limit(1)
         )
         row = await self._first(statement)
         return None if row is None else m.resolution_record(row)
@@ -368,6 +321,7 @@ class SqlResolutions(_Repository):
             select(ResolutionRow)
             .where(ResolutionRow.game_id == game_id, ResolutionRow.undone.is_(False))
             .order_by(ResolutionRow.created_at.desc(), ResolutionRow.turn_number.desc())
+            .limit(1)
         )
         row = await self._first(statement)
         return None if row is None else m.resolution_record(row)
@@ -377,7 +331,7 @@ class SqlResolutions(_Repository):
         if row is None:
             raise NotFound("That resolution does not exist.")
         row.undone = True
-        row.undone_at = m.to_db_time(at)
+        row.undone_at = to_db_time(at)
 
 
 class SqlOutbox(_Repository):
@@ -419,7 +373,7 @@ class SqlOutbox(_Repository):
     async def mark_sent(self, message_id: str, at: datetime) -> None:
         row = await self._message(message_id)
         if row.sent_at is None:  # the first delivery's time stays
-            row.sent_at = m.to_db_time(at)
+            row.sent_at = to_db_time(at)
 
     async def mark_failed(self, message_id: str, error: str) -> None:
         row = await self._message(message_id)
