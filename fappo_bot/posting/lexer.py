@@ -19,6 +19,7 @@ _QUOTES = (">>> ", ">>>", "> ", ">")
 _HEADINGS = ("### ", "## ", "# ", "-# ")
 _DASHES = frozenset("-–—")
 _MARKED = re.compile(r"[*~`|_\\]")
+_BRACKET = re.compile(r"[\[\]]")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
@@ -117,35 +118,31 @@ class Bracket:
 
 
 def brackets(line: str) -> list[Bracket]:
-    """The top-level `[...]` groups of a line, in order; unbalanced brackets are prose.
-
-    A masked link `[text](url)` is not a statement. Nested brackets stay inside their group.
-    Escaped brackets (`\\[`) are text. Each `find` starts after the last one: linear.
-    """
-    found: list[Bracket] = []
-    n = len(line)
-    i = line.find("[")
-    while 0 <= i < n:
-        if i > 0 and line[i - 1] == "\\":
-            i = line.find("[", i + 1)
+    """The outermost matched `[...]` groups of a line, in order (`[`s without a partner are
+    prose, and do not hide the groups after them). A masked link `[text](url)` is not a
+    statement; an escaped bracket (`\\[`) is text. One pass with a stack: linear."""
+    if "[" not in line:
+        return []
+    pairs: list[tuple[int, int]] = []
+    stack: list[int] = []
+    for found in _BRACKET.finditer(line):
+        at = found.start()
+        if at > 0 and line[at - 1] == "\\":
             continue
-        depth, j = 1, i + 1
-        opening, closing = line.find("[", j), line.find("]", j)
-        while depth and closing >= 0:
-            if 0 <= opening < closing:
-                depth += 1
-                opening = line.find("[", opening + 1)
-            else:
-                depth -= 1
-                j = closing + 1
-                if depth:
-                    closing = line.find("]", j)
-        if depth:
-            return found  # unbalanced to the end: prose
-        if not (j < n and line[j] == "("):
-            found.append(Bracket(line[i + 1: j - 1], i, j))
-        i = line.find("[", j)
-    return found
+        if found.group() == "[":
+            stack.append(at)
+        elif stack:
+            pairs.append((stack.pop(), at))
+    pairs.sort()
+    groups: list[Bracket] = []
+    reach = -1
+    for start, end in pairs:
+        if start < reach:
+            continue  # inside a group already taken
+        reach = end
+        if not (end + 1 < len(line) and line[end + 1] == "("):
+            groups.append(Bracket(line[start + 1: end], start, end + 1))
+    return groups
 
 
 class TokKind(StrEnum):

@@ -81,3 +81,9 @@ def test_unicode_digits_count() -> None:
     from tests.posting.helpers import action
 
     assert action("２ AP attack Goblin 1")["ap"] == 2
+
+
+def test_a_lone_bracket_does_not_hide_the_statements_after_it() -> None:
+    assert [b.text for b in brackets("a [ b [1 AP defend] c")] == ["1 AP defend"]
+    assert [b.text for b in brackets(r"a \[not\] [1 AP defend]")] == ["1 AP defend"]
+    assert [b.text for b in brackets("]]][a] [b]")] == ["a", "b"]
