@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 DISCORD_LIMIT = 2000
 _ZWSP = "\u200b"
@@ -18,8 +19,11 @@ def no_mentions(text: str) -> str:
     return text.replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP)
 
 
+@lru_cache(maxsize=4096)
 def safe(text: str) -> str:
-    """(BRIEF: nothing a user writes can ping anyone.) A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks."""
+    """A name or phrase a player wrote, made inert: no mentions, no markdown, no line breaks
+    (BRIEF: "Nothing a user writes can ping @everyone/@here/users/roles"). Pure, so the many
+    repeated names of replies are remembered."""
     text = " ".join(text.split())
     if _UNSAFE.search(text) is None:
         return text
@@ -34,8 +38,8 @@ def safe_prose(text: str) -> str:
 
 
 def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """(Discord: at most 2,000 characters a message.) `text` in messages of at most `limit` characters, split on line boundaries (a longer line
-    is cut at its last blank before the limit, or at the limit)."""
+    """`text` in messages of at most `limit` characters (Discord takes 2,000), split on line
+    boundaries; a longer line is cut at its last blank before the limit, or at the limit."""
     if limit < 1:
         raise ValueError("limit must be positive")
     messages: list[str] = []
