@@ -66,10 +66,11 @@ def json_deserializer(text: str) -> RawJSON:
 
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 #: parsed documents by (model, exact text): the values are frozen, so equal text is an equal
 #: value; the same sheets, states and orders are read again by every use case of a turn
-_PARSED: dict[tuple[type[BaseModel], str], BaseModel] = {}
+_PARSED: dict[tuple[object, str], Any] = {}
 _PARSED_LIMIT = 20_000
 
 
@@ -82,7 +83,19 @@ def parse(model: type[M], text: str) -> M:
         if len(_PARSED) >= _PARSED_LIMIT:
             _PARSED.clear()
         _PARSED[key] = found
-    return found  # type: ignore[return-value]
+    return found
+
+
+def parse_as(adapter: TypeAdapter[T], text: str) -> T:
+    """`adapter.validate_json(text)`, remembered for text seen before (frozen values only)."""
+    key = (adapter, text)
+    found = _PARSED.get(key)
+    if found is None:
+        found = adapter.validate_json(text)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[key] = found
+    return found
 
 
 def doc(model: BaseModel) -> RawJSON:
