@@ -54,14 +54,14 @@ def check(text: str, poster: str = "Kael") -> ParsedPost:
 
 
 @given(st.text(max_size=400))
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_arbitrary_text(text: str) -> None:
     check(text)
 
 
 @given(st.lists(st.sampled_from(GOOD), max_size=12), st.lists(
     st.tuples(st.integers(min_value=0, max_value=10_000), NASTY), max_size=8))
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_mutated_posts(lines: list[str], edits: list[tuple[int, str]]) -> None:
     text = "\n".join(lines)
     for at, insert in edits:
@@ -72,7 +72,7 @@ def test_mutated_posts(lines: list[str], edits: list[tuple[int, str]]) -> None:
 
 
 @given(st.lists(st.sampled_from(GOOD), min_size=1, max_size=8), st.integers(0, 2000))
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 def test_truncated_posts(lines: list[str], cut: int) -> None:
     text = "\n".join(lines)
     check(text[: cut % (len(text) + 1)])

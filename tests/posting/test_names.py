@@ -4,7 +4,7 @@ alternate Trait names are display aliases of one canonical Trait)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fappo_bot.posting.names import Named, Tier, one_typo, resolve
@@ -90,6 +90,7 @@ def test_targets_are_the_characters_present_weapons_those_carried() -> None:
     assert codes(parse("2 AP attack Zorg")) == [(1, "unknown-name")]
 
 
+@settings(deadline=None)
 @given(st.text(max_size=30), st.text(max_size=30))
 def test_one_typo_is_symmetric_and_means_distance_one(a: str, b: str) -> None:
     assert one_typo(a, b) == one_typo(b, a)
@@ -97,6 +98,7 @@ def test_one_typo_is_symmetric_and_means_distance_one(a: str, b: str) -> None:
         assert a != b and abs(len(a) - len(b)) <= 1
 
 
+@settings(deadline=None)
 @given(st.text(min_size=1, max_size=12), st.integers(min_value=0, max_value=11),
        st.characters())
 def test_every_single_edit_is_one_typo(word: str, at: int, ch: str) -> None:

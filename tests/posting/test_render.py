@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fappo_bot.posting.render import (
@@ -95,6 +95,7 @@ def test_code_fences_cannot_swallow_a_message() -> None:
     assert "```" not in safe("```")
 
 
+@settings(deadline=None)
 @given(st.text(max_size=500))
 def test_safe_never_leaves_a_mention(text: str) -> None:
     out = safe(text)
@@ -115,6 +116,7 @@ def test_split_message_cuts_a_line_longer_than_the_limit() -> None:
     assert split_message("short") == ["short"]
 
 
+@settings(deadline=None)
 @given(st.text(max_size=3000), st.integers(min_value=1, max_value=300))
 def test_split_message_keeps_every_character_within_the_limit(text: str, limit: int) -> None:
     parts = split_message(text, limit)
