@@ -86,6 +86,10 @@ def next_action_at(cur: Cursor) -> int:
     statement (`[2 AP attack Goblin 1, 1 AP defend]`, an extension); 0 when none starts here.
 
     Another action starts with an AP count followed by more words, or with a free action."""
+    first = cur.peek()
+    if first is None or (first.kind is TokKind.WORD and first.key not in _JOINERS
+                         and number_of(first) is None):
+        return 0  # a plain word: the same action goes on
     k = 0
     while True:
         tok = cur.peek(k)
