@@ -252,7 +252,10 @@ class Character(BaseModel):
 
     def has_status(self, kind: StatusKind) -> bool:
         """Whether a status of that kind is in force."""
-        return any(s.kind is kind for s in self.statuses)
+        for status in self.statuses:  # a plain loop: called thousands of times a turn
+            if status.kind is kind:
+                return True
+        return False
 
     def weapon(self, name: str | None = None) -> Weapon | None:
         """The carried weapon called `name` (case-insensitive), else the one in hand."""
