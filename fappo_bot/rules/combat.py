@@ -14,6 +14,7 @@ from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
+    WeaponProfile,
     damage_for_level,
     great_specials,
     heavy_armored,
@@ -26,6 +27,7 @@ from fappo_bot.rules.defense import (
     combat_defense,
     is_attack_skill,
     match_pledges,
+    shield_capacity,
     skill_def,
 )
 from fappo_bot.rules.fodder import (
@@ -73,6 +75,8 @@ class Strike:
     fixed_tn: int | None = None
     #: whether the defender may raise a shield against it (F17: flat-footed gets none)
     shieldable: bool = True
+    #: the weapon in the attacker's hands (D, ED, Specials), when planning already worked it out
+    profile: WeaponProfile | None = None
 
 
 @dataclass
@@ -162,36 +166,38 @@ def plan_strikes(turn: Turn) -> Plan:
         for index, action in enumerate(order.actions):
             if action.kind is not ActionKind.ATTACK:
                 continue
-            reason = _void_reason(turn, attacker, order, action)
+            _, weapon = attack_weapon(attacker, action.weapon)
+            targets = _targets(turn, action)
+            reason = _void_reason(attacker, order, action, weapon, targets)
             if reason is not None:
                 plan.void[(name, index)] = reason
                 continue
-            _, weapon = attack_weapon(attacker, action.weapon)
             assert weapon is not None
-            targets = _targets(turn, action)
             area = bool(action.targets) or weapon.area
             impact = _impact_distance(turn, attacker, action, targets)
             skill = attack_skill(attacker, weapon, action, turn)
+            spend = canonical(action.sp)
             for entity in entities(attacker, turn.config):
                 ap_bonus = entity.ap_bonus if index == bonus_index else 0
                 for t_index, target in enumerate(targets):
                     plan.strikes.append(_strike(
                         turn, attacker, index, entity, action, target, weapon, skill,
                         ap_bonus, impact if area else distance(attacker, target), area, t_index,
+                        spend,
                     ))
     plan_casts(turn, plan.strikes, plan.casts, plan.void)
     return plan
 
 
-def _void_reason(turn: Turn, attacker: Character, order: Order, action: Action) -> str | None:
+def _void_reason(attacker: Character, order: Order, action: Action, weapon: Weapon | None,
+                 targets: list[Character]) -> str | None:
     if not action.effective_now:
         return "not triggered"
-    _, weapon = attack_weapon(attacker, action.weapon)
     if weapon is None:
         return "no such weapon"
     if not in_hand(attacker, weapon, order):
         return f"the {weapon.name} is not in hand"
-    if not _targets(turn, action):
+    if not targets:
         return "no target"
     return None
 
@@ -218,19 +224,17 @@ def _impact_distance(
 def _strike(
     turn: Turn, attacker: Character, index: int, entity: Entity, action: Action,
     target: Character, weapon: Weapon, skill: str | None, ap_bonus: int, dist: int,
-    area: bool, t_index: int,
+    area: bool, t_index: int, spend: dict[str, int],
 ) -> Strike:
     value = (turn.skill_value(attacker, skill, target) if skill else 0) + entity.skill_bonus
     total = value + max(0, action.ap or 0) + ap_bonus + action.modifier + weapon.accuracy
     steady = steadied(attacker, target)
-    if entity.swarm:
-        potential = SWARM_DAMAGE[SuccessLevel.SOLID]
-    else:
-        potential = weapon_profile(weapon, attacker, steadied=steady).damage
+    profile = weapon_profile(weapon, attacker, steadied=steady)
+    potential = SWARM_DAMAGE[SuccessLevel.SOLID] if entity.swarm else profile.damage
     key = f"{attacker.name}#{index}#{entity.sub}#{t_index}"
     return Strike(key, attacker.name, index, entity, action, target.name, weapon, skill, value,
-                  total, potential, dist, steady, area, t_index, canonical(action.sp),
-                  shieldable=not action.flat_footed)
+                  total, potential, dist, steady, area, t_index, spend,
+                  shieldable=not action.flat_footed, profile=profile)
 
 
 def swarming(turn: Turn, name: str) -> bool:
@@ -266,37 +270,63 @@ def grade_strikes(
     for name in sorted(set(by_target) | set(extra), key=fold):
         defender = turn.chars[name]
         strikes = by_target.get(name, [])
-        incoming = [_incoming(turn, s) for s in strikes]
-        covered = assign_shields(defender, incoming, deflect=turn.deflects(defender))
-        pledged = match_pledges(turn.pledges(defender), [*incoming, *extra.get(name, [])])
-        drawn.update(pledged)
+        covered: frozenset[str] = frozenset()
+        pledged: dict[str, int] = {}
+        pledges = turn.pledges(defender)
+        deflect = turn.deflects(defender)
+        if pledges or deflect or shield_capacity(defender):
+            incoming = [_incoming(turn, s) for s in strikes]
+            covered = assign_shields(defender, incoming, deflect=deflect)
+            pledged = match_pledges(pledges, [*incoming, *extra.get(name, [])])
+            drawn.update(pledged)
+        side = _side(turn, defender)
         for strike in strikes:
-            results.append(_grade(turn, strike, strike.key in covered, pledged.get(strike.key, 0)))
+            results.append(_grade(turn, strike, side, strike.key in covered,
+                                  pledged.get(strike.key, 0)))
     return results, drawn
 
 
-def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResult:
+@dataclass(frozen=True)
+class _Side:
+    """What a defender brings to every strike on it this turn, worked out once (P2)."""
+
+    character: Character
+    frozen: bool
+    helpless: bool
+    swarm: bool
+    heavy: bool
+
+
+def _side(turn: Turn, defender: Character) -> _Side:
+    return _Side(
+        defender, defender.has_status(StatusKind.FROZEN), turn.unconscious(defender.name),
+        forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
+    )
+
+
+def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) -> StrikeResult:
     attacker = turn.chars[strike.actor]
-    defender = turn.chars[strike.target]
+    defender = side.character
     action = strike.action
     config = turn.config
     definition = skill_def(strike.skill) if strike.skill else None
     suggested = definition.suggested if definition is not None else None
-    spend = dict(strike.spend)
+    spend = strike.spend
     if action.kind is ActionKind.ATTACK and action.sp_vetoed:
+        spend = dict(spend)
         for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
             spend[key] -= amount
-    shift = sp_levels(spend, suggested.value if suggested else None)
+    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
     protected = attacker.owns(suggested)
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
-    if defender.has_status(StatusKind.FROZEN):
+    if side.frozen:
         heat = action.heat or Special.FIRE in strike.weapon.specials
         difficulty = (FREEZE_SHEATH_HEAT if heat else FREEZE_SHEATH) + penalty
         outcome = resolve_check(strike.total, difficulty, protected=protected, shift_up=shift)
         return _sheath(strike, difficulty, outcome, attacker)
     if strike.fixed_tn is not None:
         defense, shield = strike.fixed_tn, False
-    elif action.flat_footed or turn.unconscious(defender.name):
+    elif action.flat_footed or side.helpless:
         defense, shield = 1, False
     else:
         ap, modifier = turn.defend_ap(defender.name, attacker.name)
@@ -304,15 +334,15 @@ def _grade(turn: Turn, strike: Strike, shield: bool, pledged: int) -> StrikeResu
             defender, strike.skill, config, attacker=attacker, defend_ap=ap, shield=shield,
             modifier=modifier, base=turn.base_defense(defender.name, strike.skill, attacker.name),
         )
-        if forms_swarm(defender) and swarming(turn, defender.name):
+        if side.swarm:
             defense = swarm_defense(defense)
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
     outcome = resolve_check(
         strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged
     )
     result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
-    heavy = heavy_armored(defender)
-    profile = weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
+    heavy = side.heavy
+    profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
     if strike.entity.swarm:
         result.damage = swarm_damage(outcome.level, heavy_target=heavy)
     else:

@@ -143,12 +143,15 @@ def is_dying(character: Character, config: RulesConfig) -> bool:
 def is_unconscious(character: Character, config: RulesConfig) -> bool:
     """Dying, Dead, or knocked out: no actions and defense 1 (F6 Amb-6, F10)."""
     level = LEVELS[base_level_name(character, config)]
-    if level.unconscious or level.dead:
-        return True
-    return any(
-        s.kind is StatusKind.UNCONSCIOUS or s.kind is StatusKind.VAPORIZED
-        for s in character.statuses
-    )
+    return level.unconscious or level.dead or _knocked_out(character)
+
+
+def _knocked_out(character: Character) -> bool:
+    """Knocked out or vaporized, whatever the level (F18.3, F18.16)."""
+    for s in character.statuses:
+        if s.kind is StatusKind.UNCONSCIOUS or s.kind is StatusKind.VAPORIZED:
+            return True
+    return False
 
 
 def is_incapacitated(character: Character, config: RulesConfig) -> bool:
@@ -163,9 +166,11 @@ def can_act(character: Character, config: RulesConfig, *, endure: bool = False) 
     (1 Tireless SP, F10 Amb-7). A frozen character's one allowed action (a Wrestling break attempt,
     F18.15) is checked where actions are validated.
     """
-    if is_unconscious(character, config):
+    name = base_level_name(character, config)
+    level = LEVELS[name]
+    if level.unconscious or level.dead or _knocked_out(character):
         return False
-    if is_incapacitated(character, config):
+    if name == "Incapacitated":
         return endure
     return True
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 
 class SuccessLevel(IntEnum):
@@ -124,13 +125,22 @@ def resolve_check(
     then the defender's pledges lower the level, never below Failure for a protected actor unless
     the margin is -5 or worse (Amb-8).
     """
-    margin = total - difficulty
+    return _graded(total - difficulty, protected, max(0, shift_up), max(0, shift_down))
+
+
+_BY_RANK = tuple(SuccessLevel)
+
+
+@lru_cache(maxsize=4096)
+def _graded(margin: int, protected: bool, shift_up: int, shift_down: int) -> Outcome:
+    """`resolve_check` by margin; an `Outcome` is immutable, so one value serves every check
+    with the same margin, protection and shifts (a turn grades thousands of them)."""
     level0 = chart(margin, protected)
-    level1 = min(int(SuccessLevel.GREAT), int(level0) + max(0, shift_up))
+    level1 = min(int(SuccessLevel.GREAT), int(level0) + shift_up)
     floor = (
         SuccessLevel.FAILURE
         if protected and margin > PROTECTED_ABJECT_MARGIN
         else SuccessLevel.ABJECT
     )
-    level = SuccessLevel(max(int(floor), level1 - max(0, shift_down)))
+    level = _BY_RANK[max(int(floor), level1 - shift_down)]
     return Outcome(margin, level, effective_margin(margin, level, protected), protected)

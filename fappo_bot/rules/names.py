@@ -175,5 +175,8 @@ class Roster:
         """The character a written name means, or None."""
         if name is None:
             return None
+        exact = self._by_key.get(fold(name))
+        if exact is not None:
+            return exact
         found = self.match(name)
         return self._by_key[fold(found.name)] if found.name is not None else None

@@ -115,16 +115,16 @@ def _validate_all(
         if problems and trim and all(p.code is ErrorCode.AP_OVER_BUDGET for p in problems):
             kept = _trim(state, order, roster)
             if not validate_order(state, kept, roster=roster):
-                name = roster.match(order.actor).name
-                assert name is not None
-                trimmed[name] = len(order.actions) - len(kept.actions)
+                found = roster.get(order.actor)
+                assert found is not None
+                trimmed[found.name] = len(order.actions) - len(kept.actions)
                 order, problems = kept, []
         if problems:
             errors.extend(problems)
             continue
-        actor = roster.match(order.actor).name
-        assert actor is not None
-        by_actor.setdefault(actor, []).append(order)
+        character = roster.get(order.actor)
+        assert character is not None
+        by_actor.setdefault(character.name, []).append(order)
     valid: dict[str, Order] = {}
     for actor, listed in by_actor.items():
         if len(listed) == 1:

@@ -33,10 +33,9 @@ def validate_order(
     `roster` (the scene's names indexed) may be passed by a caller validating many orders.
     """
     roster = roster or Roster(state.characters, state.pending)
-    found = roster.match(order.actor)
     actor = roster.get(order.actor)
     if actor is None:
-        return [_unknown_actor(order, found.candidates)]
+        return [_unknown_actor(order, roster.match(order.actor).candidates)]
     errors: list[OrderError] = []
     errors.extend(_check_reductions(state, actor, order, roster))
     fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
@@ -106,6 +105,8 @@ def _check_ability(
     state: TurnState, current: Character, order: Order, able: bool, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F10: Dying, Dead and unconscious characters cannot act; Incapacitated only with endure."""
+    if able and not any(check.frozen_forbidden for check in checks):
+        return
     out = is_unconscious(current, state.config)
     for i, (action, check) in enumerate(zip(order.actions, checks, strict=True)):
         if able and not check.frozen_forbidden:

@@ -132,11 +132,10 @@ def check_action(
     def character(name: str | None) -> Character | None:
         if name is None:
             return None
-        found = names.match(name)
-        if not found.ok:
-            name_error(found, "character of this scene", "a character's name")
-            return None
-        return names.get(name)
+        found = names.get(name)
+        if found is None:
+            name_error(names.match(name), "character of this scene", "a character's name")
+        return found
 
     kind = action.kind
     if kind is ActionKind.MOVE:
