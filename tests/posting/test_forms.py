@@ -489,3 +489,15 @@ def test_several_reductions_on_one_reduce_line() -> None:
     assert post.to_case_orders()[0]["reduce"] == [
         {"hit": "h1", "sp": {"Nimble": 1}, "why": "it hurt"},
         {"hit": "h2", "sp": {"Tireless": 1}}]
+
+
+def test_character_lines_ambiguous_and_repeated() -> None:
+    post = parse("Character: Goblin\n1 AP defend", poster="gm")
+    assert codes(post) == [(1, "ambiguous-name")]
+    assert {"Goblin 1", "Goblin 2"} <= set(post.problems[0].candidates)
+    post = parse("**Goblin 1**\n1 AP defend\n**Goblin 2**\n1 AP defend\n**Goblin 1**\n"
+                 "1 AP watch", poster="gm")
+    assert [(o["actor"], [a["kind"] for a in o["actions"]]) for o in post.to_case_orders()] == [
+        ("Goblin 1", ["defend", "watch"]), ("Goblin 2", ["defend"])]
+    assert parse("**Goblin**\n1 AP defend", poster="gm").to_case_errors() == [
+        {"line": 2, "code": "syntax"}]  # an ambiguous bold name is prose; then whose order?
