@@ -15,6 +15,7 @@ Every comparison is linear in the lengths compared.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -24,8 +25,11 @@ ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our
 
 
 def fold(name: str) -> str:
-    """The comparison key of a name: case-folded, blanks made single, curly quotes straight."""
-    return " ".join(name.replace("’", "'").split()).casefold()
+    """The comparison key of a name: compatibility-normalised (full-width letters, ligatures),
+    case-folded, blanks made single, curly quotes straight."""
+    if not name.isascii():
+        name = unicodedata.normalize("NFKC", name).replace("’", "'")
+    return " ".join(name.split()).casefold()
 
 
 def strip_articles(words: Sequence[str]) -> list[str]:

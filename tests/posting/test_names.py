@@ -109,3 +109,9 @@ def test_every_single_edit_is_one_typo(word: str, at: int, ch: str) -> None:
             assert one_typo(word, edited)
     if i + 1 < len(word) and word[i] != word[i + 1]:
         assert one_typo(word, word[:i] + word[i + 1] + word[i] + word[i + 2:])
+
+
+def test_full_width_and_curly_names_match() -> None:
+    assert resolve("Ｔｒｏｌｌ", PEOPLE).name == "Troll"
+    assert resolve("ﬁst", [Named("Fist")]).name == "Fist"
+    assert resolve("Kael’s", [Named("Kael's")]).name == "Kael's"
