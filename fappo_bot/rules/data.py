@@ -137,11 +137,10 @@ class Special(str, Enum):
 
 def special_by_name(name: str) -> Special | None:
     """The Special called `name` (case-insensitive), or None."""
-    key = name.strip().casefold()
-    for special in Special:
-        if special.value.casefold() == key:
-            return special
-    return None
+    return _SPECIALS_BY_KEY.get(name.strip().casefold())
+
+
+_SPECIALS_BY_KEY = {special.value.casefold(): special for special in Special}
 
 
 @dataclass(frozen=True)
