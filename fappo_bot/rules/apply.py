@@ -14,8 +14,8 @@ from fappo_bot.rules.damage import corrode
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.health import (
-    apply_damage,
     current_index,
+    damaged,
     dead_index,
     index_of_level,
     is_dying,
@@ -107,9 +107,9 @@ def _statuses(c: Character, changes: Changes) -> Character:
 
 def _equipment(c: Character, changes: Changes) -> Character:
     name = c.name
-    if not any(name in table for table in (changes.lose_weapon, changes.gain_weapon,
-                                           changes.wielding, changes.positions, changes.ammo,
-                                           changes.corrode)):
+    if (name not in changes.lose_weapon and name not in changes.gain_weapon
+            and name not in changes.wielding and name not in changes.positions
+            and name not in changes.ammo and name not in changes.corrode):
         return c
     weapons = list(c.weapons)
     for lost in changes.lose_weapon.get(name, []):
@@ -142,9 +142,9 @@ def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
     before = c.pips if uses_pips(c, config) else current_index(c, config)
     update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
     if levels > 0 and not c.is_fodder:
-        hurt = apply_damage(c, levels, config)
-        after = hurt.pips if uses_pips(c, config) else current_index(hurt, config)
-        update.update(health=hurt.health, pips=hurt.pips, shock=after > before,
+        health, pips = damaged(c, levels, config)
+        after = pips if uses_pips(c, config) else health
+        update.update(health=health, pips=pips, shock=after > before,
                       settled_health=c.health, settled_pips=c.pips)
     c = c.model_copy(update=update)
     if c.name in changes.heal:
@@ -198,9 +198,11 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
         statuses.append(s)
-    update: dict[str, object] = {"statuses": tuple(statuses)}
-    update["steadied_turns"], update["steady_target"] = _steady(turn, c, changes)
-    c = c.model_copy(update=update)
+    steady = _steady(turn, c, changes)
+    if not _same_items(statuses, c.statuses) or steady != (c.steadied_turns, c.steady_target):
+        c = c.model_copy(update={
+            "statuses": tuple(statuses), "steadied_turns": steady[0], "steady_target": steady[1],
+        })
     if is_dying(snap, turn.config) and not snap.has_status(StatusKind.STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
@@ -208,6 +210,11 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     if c.has_status(StatusKind.BLEEDING):
         c = _binding(c, name in changes.bound, changes)
     return c
+
+
+def _same_items(new: list[Status], old: tuple[Status, ...]) -> bool:
+    """The very same statuses: nothing to copy."""
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True))
 
 
 def _dying(turn: Turn, name: str, c: Character, changes: Changes) -> Character:

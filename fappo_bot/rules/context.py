@@ -42,7 +42,8 @@ class Turn:
         found = self._flags.get(name)
         if found is None:
             c = self.chars[name]
-            found = (is_dead(c, self.config), is_unconscious(c, self.config))
+            dead = is_dead(c, self.config)
+            found = (dead, dead or is_unconscious(c, self.config))
             self._flags[name] = found
         return found
 

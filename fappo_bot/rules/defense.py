@@ -51,6 +51,8 @@ def wound_skill_penalty(character: Character) -> int:
     Impale and Barbed give -1 each (F18.12 Amb-1, F18.13); a Transfix gives -2 and replaces the
     Impale penalty rather than adding to it (F18.14); a nerve poison gives its own penalty (F18.6).
     """
+    if not character.statuses:
+        return 0
     impales = sum(
         1 for s in character.statuses if s.kind in (StatusKind.IMPALED, StatusKind.BARBED)
     )

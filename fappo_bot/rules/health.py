@@ -111,11 +111,18 @@ def apply_damage(character: Character, levels: int, config: RulesConfig) -> Char
     """
     if levels <= 0:
         return character
+    health, pips = damaged(character, levels, config)
+    if uses_pips(character, config):
+        return character.model_copy(update={"pips": pips, "health": health})
+    return character.model_copy(update={"health": health})
+
+
+def damaged(character: Character, levels: int, config: RulesConfig) -> tuple[int, int]:
+    """`(health, pips)` after `levels` (> 0) of damage, as `apply_damage` sets them (F11)."""
     if uses_pips(character, config):
         pips = min(pips_dead(), character.pips + levels)
-        return character.model_copy(update={"pips": pips, "health": index_from_pips(pips)})
-    index = min(dead_index(character), current_index(character, config) + levels)
-    return character.model_copy(update={"health": index})
+        return index_from_pips(pips), pips
+    return min(dead_index(character), current_index(character, config) + levels), character.pips
 
 
 def wound_penalty(character: Character, config: RulesConfig) -> int:

@@ -179,6 +179,9 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
         key = (strike.actor, strike.index)
         nth = seen.get(key, 0)
         seen[key] = nth + 1
+        if not (result.frees or result.eliminated or result.damage > 0 or result.specials
+                or result.self_hit):
+            continue  # a miss changes nothing
         victim = turn.chars[strike.target]
         hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
         if result.frees:
