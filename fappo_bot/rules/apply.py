@@ -72,6 +72,8 @@ def _pay(turn: Turn, c: Character) -> Character:
         return c
     spent = total_spend(order)
     for action in order.actions:
+        if not action.sp_vetoed:
+            continue
         definition = skill_def(action.skill) if action.skill else None
         suggested = definition.suggested.value if definition and definition.suggested else None
         for key, amount in vetoed_refund(action, suggested).items():
@@ -178,7 +180,7 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     step 7, F15, F18.2, F19 Amb-6)."""
     snap = turn.chars[name]
     if (not c.statuses and not c.steadied_turns and name not in changes.aiming
-            and not is_dying(snap, turn.config) and name not in changes.bound):
+            and name not in changes.bound and not is_dying(snap, turn.config)):
         return c
     statuses: list[Status] = []
     for s in c.statuses:

@@ -9,6 +9,7 @@ in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -45,12 +46,14 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, range_penalty
 from fappo_bot.rules.spending import canonical, vetoed_refund
 
+#: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
+SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 FREEZE_SHEATH = 10
 FREEZE_SHEATH_HEAT = 5
 STEADY_TURNS = 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Strike:
     """One incoming attack: an entity of an attacker against one defender."""
 
@@ -79,7 +82,7 @@ class Strike:
     profile: WeaponProfile | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class StrikeResult:
     """The grade and effects of one strike (F4, F12)."""
 
@@ -177,13 +180,22 @@ def plan_strikes(turn: Turn) -> Plan:
             impact = _impact_distance(turn, attacker, action, targets)
             skill = attack_skill(attacker, weapon, action, turn)
             spend = canonical(action.sp)
+            aims = [
+                _aim(turn, attacker, weapon, skill, target,
+                     impact if area else distance(attacker, target))
+                for target in targets
+            ]
+            base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
             for entity in entities(attacker, turn.config):
                 ap_bonus = entity.ap_bonus if index == bonus_index else 0
-                for t_index, target in enumerate(targets):
-                    plan.strikes.append(_strike(
-                        turn, attacker, index, entity, action, target, weapon, skill,
-                        ap_bonus, impact if area else distance(attacker, target), area, t_index,
-                        spend,
+                for t_index, aim in enumerate(aims):
+                    value = aim.value + entity.skill_bonus
+                    potential = SWARM_POTENTIAL if entity.swarm else aim.profile.damage
+                    plan.strikes.append(Strike(
+                        f"{name}#{index}#{entity.sub}#{t_index}", name, index, entity, action,
+                        aim.target, weapon, skill, value, value + base + ap_bonus, potential,
+                        aim.dist, aim.steadied, area, t_index, spend,
+                        shieldable=not action.flat_footed, profile=aim.profile,
                     ))
     plan_casts(turn, plan.strikes, plan.casts, plan.void)
     return plan
@@ -221,20 +233,22 @@ def _impact_distance(
     return min((distance(attacker, t) for t in targets), default=0)
 
 
-def _strike(
-    turn: Turn, attacker: Character, index: int, entity: Entity, action: Action,
-    target: Character, weapon: Weapon, skill: str | None, ap_bonus: int, dist: int,
-    area: bool, t_index: int, spend: dict[str, int],
-) -> Strike:
-    value = (turn.skill_value(attacker, skill, target) if skill else 0) + entity.skill_bonus
-    total = value + max(0, action.ap or 0) + ap_bonus + action.modifier + weapon.accuracy
+class _Aim(NamedTuple):
+    """One attack action against one target, the same for every entity of the attacker."""
+
+    target: str
+    dist: int
+    steadied: bool
+    #: the attacker's effective skill against this target (entity bonuses apart)
+    value: int
+    profile: WeaponProfile
+
+
+def _aim(turn: Turn, attacker: Character, weapon: Weapon, skill: str | None, target: Character,
+         dist: int) -> _Aim:
+    value = turn.skill_value(attacker, skill, target) if skill else 0
     steady = steadied(attacker, target)
-    profile = weapon_profile(weapon, attacker, steadied=steady)
-    potential = SWARM_DAMAGE[SuccessLevel.SOLID] if entity.swarm else profile.damage
-    key = f"{attacker.name}#{index}#{entity.sub}#{t_index}"
-    return Strike(key, attacker.name, index, entity, action, target.name, weapon, skill, value,
-                  total, potential, dist, steady, area, t_index, spend,
-                  shieldable=not action.flat_footed, profile=profile)
+    return _Aim(target.name, dist, steady, value, weapon_profile(weapon, attacker, steadied=steady))
 
 
 def swarming(turn: Turn, name: str) -> bool:
@@ -286,7 +300,7 @@ def grade_strikes(
     return results, drawn
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Side:
     """What a defender brings to every strike on it this turn, worked out once (P2)."""
 
@@ -295,6 +309,8 @@ class _Side:
     helpless: bool
     swarm: bool
     heavy: bool
+    #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
+    defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
 
 
 def _side(turn: Turn, defender: Character) -> _Side:
@@ -302,6 +318,24 @@ def _side(turn: Turn, defender: Character) -> _Side:
         defender, defender.has_status(StatusKind.FROZEN), turn.unconscious(defender.name),
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
     )
+
+
+def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, shield: bool) -> int:
+    """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
+    less); a group's entities all meet the same one."""
+    key = (attacker.name, skill, shield)
+    found = side.defenses.get(key)
+    if found is None:
+        defender = side.character
+        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        found = combat_defense(
+            defender, skill, turn.config, attacker=attacker, defend_ap=ap, shield=shield,
+            modifier=modifier, base=turn.base_defense(defender.name, skill, attacker.name),
+        )
+        if side.swarm:
+            found = swarm_defense(found)
+        side.defenses[key] = found
+    return found
 
 
 def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) -> StrikeResult:
@@ -318,7 +352,9 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
             spend[key] -= amount
     shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
     protected = attacker.owns(suggested)
-    penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
+    penalty = 0
+    if strike.dist > 0:
+        penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     if side.frozen:
         heat = action.heat or Special.FIRE in strike.weapon.specials
         difficulty = (FREEZE_SHEATH_HEAT if heat else FREEZE_SHEATH) + penalty
@@ -329,13 +365,7 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     elif action.flat_footed or side.helpless:
         defense, shield = 1, False
     else:
-        ap, modifier = turn.defend_ap(defender.name, attacker.name)
-        defense = combat_defense(
-            defender, strike.skill, config, attacker=attacker, defend_ap=ap, shield=shield,
-            modifier=modifier, base=turn.base_defense(defender.name, strike.skill, attacker.name),
-        )
-        if side.swarm:
-            defense = swarm_defense(defense)
+        defense = _defense(turn, side, attacker, strike.skill, shield)
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
     outcome = resolve_check(
         strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged

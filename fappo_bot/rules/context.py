@@ -8,8 +8,13 @@ from dataclasses import dataclass, field
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import PledgeLine, combat_base_defense, effective_skill
-from fappo_bot.rules.health import is_dead, is_unconscious
+from fappo_bot.rules.defense import (
+    PledgeLine,
+    effective_skill,
+    fallback_defense,
+    trained_defense,
+)
+from fappo_bot.rules.health import dead_or_out
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
@@ -31,7 +36,8 @@ class Turn:
     in_combat: bool = True
     _roster: Roster = field(default_factory=lambda: Roster(()))
     _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
-    _base: dict[tuple[str, str | None, str], int] = field(default_factory=dict)
+    _trained: dict[tuple[str, bool], int] = field(default_factory=dict)
+    _defends: dict[str, list[Action]] = field(default_factory=dict)
     _skills: dict[tuple[str, str, str], int] = field(default_factory=dict)
     _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
@@ -41,9 +47,7 @@ class Turn:
     def _flag(self, name: str) -> tuple[bool, bool]:
         found = self._flags.get(name)
         if found is None:
-            c = self.chars[name]
-            dead = is_dead(c, self.config)
-            found = (dead, dead or is_unconscious(c, self.config))
+            found = dead_or_out(self.chars[name], self.config)
             self._flags[name] = found
         return found
 
@@ -59,13 +63,13 @@ class Turn:
         """max(highest attack skill - 1, fallback) against one attacker (F5), cached: it depends
         on the attacker only through the prone penalty (F18.9)."""
         prone = self.chars[attacker].has_status(StatusKind.PRONE)
-        key = (defender, skill, "prone" if prone else "standing")
-        found = self._base.get(key)
-        if found is None:
-            found = combat_base_defense(self.chars[defender], skill, self.config,
-                                        attacker=self.chars[attacker])
-            self._base[key] = found
-        return found
+        key = (defender, prone)
+        trained = self._trained.get(key)
+        if trained is None:
+            trained = trained_defense(self.chars[defender], self.config,
+                                      attacker=self.chars[attacker])
+            self._trained[key] = trained
+        return max(trained, fallback_defense(self.chars[defender], skill))
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""
@@ -82,10 +86,14 @@ class Turn:
 
     def defend_actions(self, defender: str) -> list[Action]:
         """The defender's defend actions that come to pass (F5 Amb-3, F9 Amb-5)."""
-        order = self.orders.get(defender)
-        if order is None:
-            return []
-        return [a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now]
+        found = self._defends.get(defender)
+        if found is None:
+            order = self.orders.get(defender)
+            found = [] if order is None else [
+                a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now
+            ]
+            self._defends[defender] = found
+        return found
 
     def skill_value(self, actor: Character, skill: str, opponent: Character | None) -> int:
         """`effective_skill` against an opponent, cached for the turn: it depends on the

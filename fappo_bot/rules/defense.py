@@ -104,13 +104,21 @@ def combat_base_defense(
     attacker: Character | None = None,
 ) -> int:
     """max(highest effective attack skill - 1, fallback) (F5 Amb-1 (c), F17 Amb-9)."""
+    trained = trained_defense(defender, config, attacker=attacker)
+    return max(trained, fallback_defense(defender, attacking_skill))
+
+
+def trained_defense(
+    defender: Character, config: RulesConfig, *, attacker: Character | None = None
+) -> int:
+    """The highest effective attack skill - 1 (0 - 1 without one), whatever the attacking skill
+    (F5 Amb-1 (c)); it depends on the attacker only through the prone penalty (F18.9)."""
     best: int | None = None
     for name in defender.skills:
         if is_attack_skill(name, config):
             value = effective_skill(defender, name, opponent=attacker)
             best = value if best is None else max(best, value)
-    trained = (best if best is not None else 0) - 1
-    return max(trained, fallback_defense(defender, attacking_skill))
+    return (best if best is not None else 0) - 1
 
 
 def armor_rating(character: Character) -> int:

@@ -142,6 +142,13 @@ def is_dead(character: Character, config: RulesConfig) -> bool:
     )
 
 
+def dead_or_out(character: Character, config: RulesConfig) -> tuple[bool, bool]:
+    """(`is_dead`, `is_unconscious`) at once, from one reading of the level (F6 Amb-6, F11)."""
+    level = LEVELS[base_level_name(character, config)]
+    dead = level.dead or character.has_status(StatusKind.VAPORIZED)
+    return dead, dead or level.unconscious or _knocked_out(character)
+
+
 def is_dying(character: Character, config: RulesConfig) -> bool:
     """At the Dying level (F15)."""
     return base_level_name(character, config) == "Dying"

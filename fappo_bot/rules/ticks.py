@@ -35,8 +35,8 @@ def deal_ticks(turn: Turn, changes: Changes) -> None:
     """Add this turn's ticks to `changes.hits` (ids `t{turn}-{name}-{what}`)."""
     for name in sorted(turn.chars, key=fold):
         c = turn.chars[name]
-        if c.is_fodder or is_dead(c, turn.config):
-            continue
+        if not c.statuses or c.is_fodder or is_dead(c, turn.config):
+            continue  # every tick comes from a status
         slug = "-".join(fold(name).split())
         ticks: list[tuple[str, str, str | None]] = []
         if c.has_status(StatusKind.BURNING) and name not in changes.extinguished and not any(

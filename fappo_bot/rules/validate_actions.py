@@ -222,11 +222,12 @@ def check_action(
                 "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
 
     if skill is not None:
-        found = match_skill(actor, skill)
+        definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
+        found = Match(skill, definition.name) if definition else match_skill(actor, skill)
         if not found.ok:
             name_error(found, "skill", "a skill of the rulebook or of your sheet")
         else:
-            definition = skill_def(found.name or "")
+            definition = definition or skill_def(found.name or "")
             restricted = definition.restricted_by if definition else None
             if restricted is not None and not actor.owns(restricted):
                 err(ErrorCode.SKILL_FORBIDDEN,
