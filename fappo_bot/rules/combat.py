@@ -165,7 +165,6 @@ def plan_strikes(turn: Turn) -> Plan:
     for name in sorted(turn.orders, key=fold):
         order = turn.orders[name]
         attacker = turn.chars[name]
-        bonus_index = next((i for i, a in enumerate(order.actions) if (a.ap or 0) >= 1), None)
         for index, action in enumerate(order.actions):
             if action.kind is not ActionKind.ATTACK:
                 continue
@@ -177,7 +176,7 @@ def plan_strikes(turn: Turn) -> Plan:
                 continue
             assert weapon is not None
             area = bool(action.targets) or weapon.area
-            impact = _impact_distance(turn, attacker, action, targets)
+            impact = _impact_distance(turn, attacker, action, targets) if area else 0
             skill = attack_skill(attacker, weapon, action, turn)
             spend = canonical(action.sp)
             aims = [
@@ -187,7 +186,7 @@ def plan_strikes(turn: Turn) -> Plan:
             ]
             base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
             for entity in entities(attacker, turn.config):
-                ap_bonus = entity.ap_bonus if index == bonus_index else 0
+                ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
                 for t_index, aim in enumerate(aims):
                     value = aim.value + entity.skill_bonus
                     potential = SWARM_POTENTIAL if entity.swarm else aim.profile.damage
@@ -199,6 +198,11 @@ def plan_strikes(turn: Turn) -> Plan:
                     ))
     plan_casts(turn, plan.strikes, plan.casts, plan.void)
     return plan
+
+
+def _ap_action(order: Order) -> int | None:
+    """The first action with AP: a swarm's +1 AP goes to it (F20)."""
+    return next((i for i, a in enumerate(order.actions) if (a.ap or 0) >= 1), None)
 
 
 def _void_reason(attacker: Character, order: Order, action: Action, weapon: Weapon | None,

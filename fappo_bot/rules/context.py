@@ -111,6 +111,8 @@ class Turn:
 
     def defend_ap(self, defender: str, attacker: str) -> tuple[int, int]:
         """(AP, modifier) of the defender's defense that apply against `attacker` (F5 Amb-3)."""
+        if not self.defend_actions(defender):
+            return 0, 0
         found = self._defend.get((defender, attacker))
         if found is None:
             found = self._defend_ap(defender, attacker)

@@ -197,7 +197,10 @@ def ap_budget(character: Character, config: RulesConfig, *, shock: bool | None =
     `shock` defaults to the character's `shock` flag (it moved down in the previous resolution).
     """
     moved = character.shock if shock is None else shock
-    nerve = sum(s.ap_loss for s in character.statuses if s.kind is StatusKind.POISONED)
+    nerve = 0
+    for s in character.statuses:
+        if s.kind is StatusKind.POISONED:
+            nerve += s.ap_loss
     return max(
         0, character.ap_base - (1 if moved else 0) - wound_penalty(character, config) - nerve
     )

@@ -243,14 +243,20 @@ def _attack_results(
         out.append(cast_result(turn, actor, index, stage, group, changes))
     for (actor, index), group in grouped.items():
         _spend_ammo(turn, actor, group[0].strike.weapon, changes)
-        group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
+        if len(group) > 1:
+            group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
         first = group[0]
         strike = first.strike
-        specials = tuple(dict.fromkeys(s.value for r in group for s in r.specials))
+        damage = eliminated = 0
+        specials: dict[str, None] = {}  # in order, once each
+        for r in group:
+            damage += r.damage
+            eliminated += r.eliminated
+            for special in r.specials:
+                specials[special.value] = None
         common = {
             "actor": actor, "index": index, "kind": strike.action.kind.value,
-            "damage": sum(r.damage for r in group),
-            "eliminated": sum(r.eliminated for r in group), "specials": specials,
+            "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
         }
         if strike.area:
             out.append(_area_result(turn, group, common))

@@ -31,8 +31,10 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
     for i, action in enumerate(order.actions):
-        for name, amount in action_spends(action):
-            yield Where.ACTION, i, pool_key(name), amount, name
+        for table in (action.sp, action.cast_sp, action.attack_sp):  # as `action_spends`
+            for name, amount in table.items():
+                if amount > 0:
+                    yield Where.ACTION, i, pool_key(name), amount, name
     for i, pledge in enumerate(order.guard):
         for name, amount in pledge.sp.items():
             if amount > 0:
@@ -85,7 +87,14 @@ def pay(character: Character, spent: dict[str, int]) -> Character:
 def total_spend(order: Order) -> dict[str, int]:
     """All SP an order spends, by canonical pool (P4: spent even when wasted)."""
     out: dict[str, int] = {}
-    for _, _, key, amount, _ in declared_lines(order):
-        if key is not None:
-            out[key] = out.get(key, 0) + amount
+    tables = [t for a in order.actions for t in (a.sp, a.cast_sp, a.attack_sp) if t]
+    tables += [pledge.sp for pledge in order.guard if pledge.sp]
+    tables += [line.sp for line in order.reduce if line.sp]
+    for table in tables:  # the lines of `declared_lines`, without their places
+        for name, amount in table.items():
+            key = pool_key(name) if amount > 0 else None
+            if key is not None:
+                out[key] = out.get(key, 0) + amount
+    if order.endure:
+        out[TIRELESS] = out.get(TIRELESS, 0) + 1
     return out

@@ -37,7 +37,8 @@ def validate_order(
     if actor is None:
         return [_unknown_actor(order, roster.match(order.actor).candidates)]
     errors: list[OrderError] = []
-    errors.extend(_check_reductions(state, actor, order, roster))
+    if order.reduce:
+        errors.extend(_check_reductions(state, actor, order, roster))
     fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
     current = fin.character
     able = can_act(current, state.config, endure=order.endure)
@@ -46,12 +47,14 @@ def validate_order(
         for i, action in enumerate(order.actions)
     ]
     for check in checks:
-        errors.extend(check.errors)
+        if check.errors:
+            errors.extend(check.errors)
     errors.extend(_check_ability(state, current, order, able, checks))
     if able:
         errors.extend(_check_budget(state, current, order, checks))
         errors.extend(_check_concentration(actor, order))
-    errors.extend(_check_guards(roster, actor, order))
+    if order.guard:
+        errors.extend(_check_guards(roster, actor, order))
     errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors
 
@@ -132,7 +135,9 @@ def _check_budget(
     state: TurnState, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
-    spent = sum(c.ap for c in checks)
+    spent = 0
+    for check in checks:
+        spent += check.ap
     budget = ap_budget(current, state.config)
     if current.is_fodder:
         budget = min(budget, TIERS[current.tier].base_ap)
@@ -155,10 +160,13 @@ def _check_budget(
 def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]:
     """F8 Amb-3: one concentration action, alone but for defense and a free move (conditionals
     do not count; the GM's `concentration_ok` lifts the limit)."""
-    live = [(i, a) for i, a in enumerate(order.actions) if not a.conditional]
-    focus = [(i, a) for i, a in live if is_concentration(a, actor)]
+    focus = [
+        (i, a) for i, a in enumerate(order.actions)
+        if not a.conditional and is_concentration(a, actor)
+    ]
     if not focus or any(a.concentration_ok for _, a in focus):
         return
+    live = [(i, a) for i, a in enumerate(order.actions) if not a.conditional]
     first = focus[0][0]
     label = _label(focus[0][1])
     for i, action in live:
@@ -181,7 +189,7 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
 def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[OrderError]:
     """Guard lines name a character of the scene, or `any`/`all` (F5)."""
     for i, pledge in enumerate(order.guard):
-        if pledge.general:
+        if pledge.general or roster.get(pledge.against) is not None:
             continue
         found = roster.match(pledge.against)
         if not found.ok:
@@ -214,7 +222,8 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
                 words=label, expected="SP from a Trait", hint="Reduce with Trait SP (F13).",
             )
             continue
-        left.setdefault(key, actor.pool(key))
+        if key not in left:
+            left[key] = actor.pool(key)
         left[key] -= amount
         if left[key] < 0 and key not in reported:
             reported.add(key)

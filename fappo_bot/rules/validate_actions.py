@@ -37,7 +37,7 @@ EMBEDDED = tuple(_EMBED_COST)
 _CONCENTRATION_KINDS = frozenset({ActionKind.TEND, ActionKind.AIM})
 
 
-@dataclass
+@dataclass(slots=True)
 class ActionCheck:
     """What validation learnt of one action: its AP, Ranges moved and its problems."""
 
