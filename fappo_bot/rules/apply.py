@@ -71,6 +71,8 @@ def _pay(turn: Turn, c: Character) -> Character:
     if order is None:
         return c
     spent = total_spend(order)
+    if not spent:
+        return c  # a veto only refunds what was declared
     for action in order.actions:
         if not action.sp_vetoed:
             continue

@@ -9,7 +9,7 @@ desires it or not."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
@@ -17,8 +17,7 @@ from fappo_bot.rules.data import ArmorType, Special, Trait, special_by_name
 from fappo_bot.rules.levels import SuccessLevel
 
 
-@dataclass(frozen=True)
-class WeaponProfile:
+class WeaponProfile(NamedTuple):
     """What a weapon does in one attacker's hands this turn: D, ED and the Specials on offer."""
 
     damage: int

@@ -174,7 +174,7 @@ def noncombat_defense(
 # ---- shields (F17) ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Incoming:
     """One action aimed at a defender this turn, with the keys that order shields and pledges.
 
@@ -250,7 +250,7 @@ def _shield_lost(defender: Character) -> bool:
 # ---- pledges (F5) ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PledgeLine:
     """A Guard line reduced to what matching needs: scope (None = any) and levels."""
 

@@ -9,7 +9,7 @@ declares the use of SPs to reduce damage in the same post as declaring his next 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
@@ -28,8 +28,7 @@ MAX_REDUCTION = 2
 """[F:L199] "up to two levels per attack"."""
 
 
-@dataclass(frozen=True)
-class Finalized:
+class Finalized(NamedTuple):
     """A character after its pending hits were settled, and whether it moved down (shock)."""
 
     character: Character

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from fappo_bot.rules.character import FLOATING, Character, Weapon, fist
 from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name, weapon_by_name
@@ -24,8 +24,7 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """The outcome of matching one name: the canonical name, or the candidates it could mean."""
 
     query: str
