@@ -211,7 +211,9 @@ def render_problems(problems: Iterable[Problem]) -> str:
 def problem_text(problem: Problem) -> str:
     """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here. Did you mean "Goblin 1"?`
     (posting.md "The reply": line, words, what was expected, a suggestion)."""
-    text = f'line {problem.line} "{safe(problem.words)}": {safe_sentence(problem.message)}.'
+    message = safe_sentence(problem.message)
+    text = f'line {problem.line} "{safe(problem.words)}": {message}'
+    text += "" if message.endswith(("?", ".", "!")) else "."
     if problem.hint:
         text += f" {_capital(safe_sentence(problem.hint))}"
         if not problem.hint.endswith(("?", ".", "!")):
