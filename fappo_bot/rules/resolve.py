@@ -46,7 +46,7 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.validate import validate_order
+from fappo_bot.rules.validate import checked_order
 from fappo_bot.rules.validate_actions import action_ap
 
 _EQUIPMENT = frozenset({
@@ -61,14 +61,16 @@ def resolve_turn(
     """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
     gm = gm or GMInputs()
     roster = Roster(state.characters, state.pending)
-    errors, valid, trimmed = _validate_all(state, orders, roster, gm.trim_overflow)
+    errors, valid, trimmed, ready = _validate_all(state, orders, roster, gm.trim_overflow)
     snap: dict[str, Character] = {}
     for character in state.characters:
-        done = finalize(character, roster.hits(character.name),
-                        reductions_of(valid.get(character.name)), state.config)
-        snap[character.name] = done.character
+        current = ready.get(character.name)  # step 2 as validation did it for the order
+        if current is None:
+            current = finalize(character, roster.hits(character.name),
+                               reductions_of(valid.get(character.name)), state.config).character
+        snap[character.name] = current
         if not state.in_combat and roster.hits(character.name):
-            snap[character.name] = bleed_out(done.character, state.config)
+            snap[character.name] = bleed_out(current, state.config)
     finalized = state.model_copy(update={
         "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
     })
@@ -101,20 +103,22 @@ def resolve_turn(
 
 def _validate_all(
     state: TurnState, orders: Sequence[Order], roster: Roster, trim: bool = False
-) -> tuple[list[OrderError], dict[str, Order], dict[str, int]]:
+) -> tuple[list[OrderError], dict[str, Order], dict[str, int], dict[str, Character]]:
     """Validate each order; an actor with two orders has both refused (one post per turn).
 
     With `trim` (orders valid when posted), an order whose only problem is its AP budget keeps
-    its actions in declared order and drops the overflow (F7 step 3 amendment).
+    its actions in declared order and drops the overflow (F7 step 3 amendment). Also returns
+    each valid order's actor after step 2, as validation finalised it.
     """
-    by_actor: dict[str, list[Order]] = {}
+    by_actor: dict[str, list[tuple[Order, Character]]] = {}
     errors: list[OrderError] = []
     trimmed: dict[str, int] = {}
     for order in orders:
-        problems = validate_order(state, order, roster=roster)
+        problems, current = checked_order(state, order, roster)
         if problems and trim and all(p.code is ErrorCode.AP_OVER_BUDGET for p in problems):
             kept = _trim(state, order, roster)
-            if not validate_order(state, kept, roster=roster):
+            again, current = checked_order(state, kept, roster)
+            if not again:
                 found = roster.get(order.actor)
                 assert found is not None
                 trimmed[found.name] = len(order.actions) - len(kept.actions)
@@ -123,12 +127,13 @@ def _validate_all(
             errors.extend(problems)
             continue
         character = roster.get(order.actor)
-        assert character is not None
-        by_actor.setdefault(character.name, []).append(order)
+        assert character is not None and current is not None
+        by_actor.setdefault(character.name, []).append((order, current))
     valid: dict[str, Order] = {}
+    ready: dict[str, Character] = {}
     for actor, listed in by_actor.items():
         if len(listed) == 1:
-            valid[actor] = listed[0]
+            valid[actor], ready[actor] = listed[0]
             continue
         errors.append(OrderError(
             actor=actor, code=ErrorCode.BAD_CASE, where=Where.ORDER,
@@ -137,7 +142,7 @@ def _validate_all(
             hint="Merge the orders into one post.",
         ))
     errors.sort(key=lambda e: (fold(e.actor), e.where.value, e.index or 0, e.code.value))
-    return errors, valid, trimmed
+    return errors, valid, trimmed, ready
 
 
 def _trim(state: TurnState, order: Order, roster: Roster) -> Order:

@@ -32,10 +32,18 @@ def validate_order(
 
     `roster` (the scene's names indexed) may be passed by a caller validating many orders.
     """
-    roster = roster or Roster(state.characters, state.pending)
+    return checked_order(state, order, roster or Roster(state.characters, state.pending))[0]
+
+
+def checked_order(
+    state: TurnState, order: Order, roster: Roster
+) -> tuple[list[OrderError], Character | None]:
+    """`validate_order`, and the actor after step 2 (its pending hits finalised with the order's
+    reductions, F7 step 2), which resolution reuses for a valid order; None for an unknown actor.
+    """
     actor = roster.get(order.actor)
     if actor is None:
-        return [_unknown_actor(order, roster.match(order.actor).candidates)]
+        return [_unknown_actor(order, roster.match(order.actor).candidates)], None
     errors: list[OrderError] = []
     if order.reduce:
         errors.extend(_check_reductions(state, actor, order, roster))
@@ -56,7 +64,7 @@ def validate_order(
     if order.guard:
         errors.extend(_check_guards(roster, actor, order))
     errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
-    return errors
+    return errors, current
 
 
 def _unknown_actor(order: Order, candidates: tuple[str, ...]) -> OrderError:

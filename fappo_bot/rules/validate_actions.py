@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -154,8 +155,10 @@ def check_action(
                 f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
                 f"{given} AP", f"{need} AP or more",
                 "Put AP on the action; only dropping and a 1-Range move are free [F:L78-82].")
-    for name in (action.toward, action.away):
-        character(name)
+    if action.toward is not None:
+        character(action.toward)
+    if action.away is not None:
+        character(action.away)
     target = character(action.target)
     for name in action.targets or ():
         character(name)
@@ -164,10 +167,11 @@ def check_action(
     if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
         character(action.against)
     for special in (action.special, action.invoke):
-        if special is not None and special_by_name(special) is None:
-            err(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
-                "one of the 16 Specials (Bleeding, Knockdown...)",
-                "Name a Special of the weapon [F:L247-262].")
+        if special is None or special_by_name(special) is not None:
+            continue
+        err(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
+            "one of the 16 Specials (Bleeding, Knockdown...)",
+            "Name a Special of the weapon [F:L247-262].")
 
     skill: str | None = None
     weapon: Weapon | None = None
@@ -222,25 +226,36 @@ def check_action(
                 "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
 
     if skill is not None:
-        definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
-        found = Match(skill, definition.name) if definition else match_skill(actor, skill)
-        if not found.ok:
-            name_error(found, "skill", "a skill of the rulebook or of your sheet")
-        else:
-            definition = definition or skill_def(found.name or "")
-            restricted = definition.restricted_by if definition else None
-            if restricted is not None and not actor.owns(restricted):
-                err(ErrorCode.SKILL_FORBIDDEN,
-                    f"{found.name} needs the {restricted.value} Trait, which {actor.name} lacks.",
-                    found.name or skill, f"a character with {restricted.value}",
-                    "Characters without Uncanny or Fantastical may not use those skills "
-                    "[F:L158].")
-            skill = found.name
+        skill = _check_skill(actor, skill, err, name_error)
     check.frozen_forbidden = actor.has_status(StatusKind.FROZEN) and not (
         skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK,
                                                                        ActionKind.SKILL)
     )
     return check
+
+
+def _check_skill(
+    actor: Character, skill: str, err: Callable[[ErrorCode, str, str, str, str], None],
+    name_error: Callable[[Match, str, str], None],
+) -> str | None:
+    """The skill's name as the rules know it, after checking it exists and is allowed (F1 Amb-6,
+    F2: "Characters without Uncanny or Fantastical may not buy or use" those skills)."""
+    definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
+    name = definition.name if definition is not None else None
+    if definition is None:
+        found = match_skill(actor, skill)
+        if not found.ok:
+            name_error(found, "skill", "a skill of the rulebook or of your sheet")
+            return skill
+        name = found.name
+        definition = skill_def(name or "")
+    restricted = definition.restricted_by if definition else None
+    if restricted is not None and not actor.owns(restricted):
+        err(ErrorCode.SKILL_FORBIDDEN,
+            f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
+            name or skill, f"a character with {restricted.value}",
+            "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
+    return name
 
 
 def _holds(actor: Character, item: str) -> bool:
