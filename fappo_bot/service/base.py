@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fappo_bot.posting.safety import split_message
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
@@ -201,23 +202,37 @@ async def queue(
     deps: Deps,
     game: Game,
     kind: str,
-    content: str,
+    content: str | Sequence[str],
     dedupe_key: str,
     dm_to: str | None = None,
-) -> None:
-    """Queue a message in the same transaction as the change it reports (the outbox)."""
-    await uow.outbox.add(
-        OutboxMessage(
-            id=deps.ids(),
-            game_id=game.id,
-            dest_kind=DestinationKind.DM if dm_to else DestinationKind.CHANNEL,
-            dest_key=dm_to or game.channel_key,
-            kind=kind,
-            content=content,
-            dedupe_key=dedupe_key,
-            created_at=deps.clock.now(),
+) -> int:
+    """Queue a message in the same transaction as the change it reports (the outbox).
+
+    `content` is one text, or several that go out as separate messages in that order. A text
+    longer than Discord takes is queued as several messages of at most 2,000 characters
+    (`split_message`). They keep their order in the outbox (created_at, id): they share one time,
+    and the parts after the first take the first's id plus `part002`, `part003`... (ids that
+    sort right after it, under any collation); their dedupe keys add `#2`, `#3`... Returns how
+    many messages were queued.
+    """
+    texts = [content] if isinstance(content, str) else list(content)
+    parts = [part for text in texts for part in split_message(text)]
+    at = deps.clock.now()
+    first = deps.ids()
+    for number, part in enumerate(parts, start=1):
+        await uow.outbox.add(
+            OutboxMessage(
+                id=first if number == 1 else f"{first}part{number:03d}",
+                game_id=game.id,
+                dest_kind=DestinationKind.DM if dm_to else DestinationKind.CHANNEL,
+                dest_key=dm_to or game.channel_key,
+                kind=kind,
+                content=part,
+                dedupe_key=dedupe_key if number == 1 else f"{dedupe_key}#{number}",
+                created_at=at,
+            )
         )
-    )
+    return len(parts)
 
 
 async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:

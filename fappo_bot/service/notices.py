@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from fappo_bot.posting.render import safe
+from fappo_bot.posting.render import DISCORD_LIMIT, safe
 
 
 def _names(names: Sequence[str]) -> str:
@@ -53,11 +53,38 @@ def sealed(number: int, digest: str) -> str:
     )
 
 
-def revealed(number: int, digest: str, salt: str, canonical: str) -> str:
+def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
+    """The sealed NPC orders of a resolved turn in the canonical form of a post reply
+    (`posting.render.render_order`, already made inert), with the commitment, the salt and how
+    anyone checks them (F29, issue 5: "verifiable after resolution")."""
+    shown = "\n".join(orders) if orders else "(no NPC orders this turn)"
     return (
-        f"NPC orders of turn {number} as sealed (SHA-256 of salt, newline, orders = {digest}):\n"
-        f"salt: {salt}\norders: {canonical}"
+        f"NPC orders of turn {number}, as sealed before the players' orders were revealed:\n"
+        f"{shown}\n"
+        f"Commitment (SHA-256): {digest}\n"
+        f"Salt: {salt}\n"
+        'How to check: sha256(salt + "\\n" + canonical JSON) equals the commitment, where the '
+        "canonical JSON is the code block that follows (join its parts with nothing between)."
     )
+
+
+#: room left for the part's heading and the code fence of a canonical JSON message
+_BLOCK_FRAME = 120
+
+
+def canonical_blocks(number: int, canonical: str, limit: int = DISCORD_LIMIT) -> list[str]:
+    """The canonical JSON of the NPC orders exactly as hashed, in code blocks of at most `limit`
+    characters each. It holds no mention and no backtick (`scene.canonical_orders` escapes them),
+    so it cannot ping anyone nor break out of its block; a long text is cut into parts that are
+    joined back with nothing between them."""
+    size = max(1, limit - _BLOCK_FRAME)
+    pieces = [canonical[i:i + size] for i in range(0, len(canonical), size)] or [""]
+    count = len(pieces)
+    return [
+        f"Canonical JSON of the NPC orders of turn {number} (part {i} of {count}; hashed exactly "
+        f"as written):\n```json\n{piece}\n```"
+        for i, piece in enumerate(pieces, start=1)
+    ]
 
 
 def undone(number: int, actor: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from fappo_bot.rules.results import ActionResult, TurnResult
+from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,
@@ -29,6 +29,7 @@ from fappo_bot.service.base import (
     require_gm,
     require_running,
 )
+from fappo_bot.service.disclosure import reveal_messages
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -126,8 +127,8 @@ class ResolutionService(UseCases):
             await uow.turns.update(turn)
             resolution_id = self.deps.ids()
             # the results go out before the next turn's announcement
-            text, queued = await self._publish(uow, game, turn, records, in_force, result,
-                                               resolution_id, inactive)
+            text, queued = await self._publish(uow, game, turn, state, records, in_force,
+                                               result, resolution_id, inactive)
             next_turn: Turn | None = None
             if game.settings.auto_open_next:
                 next_turn = await open_turn(uow, self, game, turn.number + 1, result.state.pending)
@@ -269,6 +270,7 @@ class ResolutionService(UseCases):
         uow: UnitOfWork,
         game: Game,
         turn: Turn,
+        state: TurnState,
         records: list[CharacterRecord],
         in_force: dict[str, InForce],
         result: TurnResult,
@@ -283,8 +285,7 @@ class ResolutionService(UseCases):
         hidden = secret if parties_only else set()
         public = _filtered(result, (a for a in result.actions if a.actor.casefold() not in hidden))
         text = self.deps.text.results(public)
-        await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
-        count += 1
+        count += await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
         if hidden:
             runners: dict[str, set[str]] = {}
             for record in records:
@@ -296,20 +297,18 @@ class ResolutionService(UseCases):
                            if a.actor.casefold() in hidden and _concerns(a, names)]
                 if private:
                     audience = sorted(names)
-                    await queue(uow, self.deps, game, "results_private",
-                                self.deps.text.results(_filtered(result, private), audience),
-                                f"results:{resolution_id}:{user}", dm_to=user)
-                    count += 1
+                    count += await queue(
+                        uow, self.deps, game, "results_private",
+                        self.deps.text.results(_filtered(result, private), audience),
+                        f"results:{resolution_id}:{user}", dm_to=user)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
-            await queue(uow, self.deps, game, "revealed",
-                        notices.revealed(turn.number, turn.npc_commitment, turn.npc_salt,
-                                         turn.npc_canonical),
-                        f"revealed:{resolution_id}")
-            count += 1
+            reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
+                                     turn.npc_canonical, state)
+            count += await queue(uow, self.deps, game, "revealed", reveal,
+                                 f"revealed:{resolution_id}")
         if inactive:
             for gm in await gm_ids(uow, game):
-                await queue(uow, self.deps, game, "inactive",
-                            notices.inactive(inactive, game.rules.inactive_threshold),
-                            f"inactive:{resolution_id}:{gm}", dm_to=gm)
-                count += 1
+                count += await queue(uow, self.deps, game, "inactive",
+                                     notices.inactive(inactive, game.rules.inactive_threshold),
+                                     f"inactive:{resolution_id}:{gm}", dm_to=gm)
         return text, count

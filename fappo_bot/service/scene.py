@@ -74,13 +74,14 @@ async def orders_in_force(uow: UnitOfWork, turn: Turn) -> dict[str, InForce]:
 def canonical_orders(orders: Iterable[Order]) -> str:
     """The canonical text of a set of orders (sorted by actor; stable JSON).
 
-    `@` and `<` (only ever inside JSON strings) are written as `\\u0040` and `\\u003c`: the text
-    is published as it is hashed, and so can never hold a mention.
+    `@`, `<` and a backtick (only ever inside JSON strings) are written as `\\u0040`, `\\u003c`
+    and `\\u0060`: the text is published as it is hashed, in a code block, and so can never hold
+    a mention nor close its code block. Parsing the JSON gives the orders back unchanged.
     """
     ordered = sorted(orders, key=lambda o: o.actor.casefold())
     data = [o.model_dump(mode="json", by_alias=True) for o in ordered]
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("@", "\\u0040").replace("<", "\\u003c")
+    return text.replace("@", "\\u0040").replace("<", "\\u003c").replace("`", "\\u0060")
 
 
 def commitment(salt: str, canonical: str) -> str:
