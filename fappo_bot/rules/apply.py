@@ -150,7 +150,8 @@ def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
         after = pips if uses_pips(c, config) else health
         update.update(health=health, pips=pips, shock=after > before,
                       settled_health=c.health, settled_pips=c.pips)
-    c = c.model_copy(update=update)
+    if any(getattr(c, key) != value for key, value in update.items()):
+        c = c.model_copy(update=update)
     if c.name in changes.heal:
         c = _healed(turn, c, changes.heal[c.name])
     if c.name in changes.vaporize:

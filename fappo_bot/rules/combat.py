@@ -313,6 +313,7 @@ class _Side:
     helpless: bool
     swarm: bool
     heavy: bool
+    fodder: bool
     #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
     defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
 
@@ -321,6 +322,7 @@ def _side(turn: Turn, defender: Character) -> _Side:
     return _Side(
         defender, defender.has_status(StatusKind.FROZEN), turn.unconscious(defender.name),
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
+        defender.is_fodder,
     )
 
 
@@ -394,7 +396,7 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         and not attacker.owns(Trait.UNCANNY)
     ):
         result.self_hit = strike.weapon.effective_damage
-    if defender.is_fodder:
+    if side.fodder:
         if config.fodder_elimination_by_any_attacker or attacker.tier is Tier.PC:
             result.eliminated = eliminations(
                 defender, outcome.level, outcome.em, result.damage, profile.damage, config

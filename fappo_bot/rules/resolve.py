@@ -9,6 +9,7 @@ loop runs in a fixed order of names and indices.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from fappo_bot.rules.actions import (
@@ -173,15 +174,12 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
     """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees."""
     ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
                                              r.strike.entity.sub, r.strike.sub))
-    per_action: dict[tuple[str, int], int] = {}
-    for result in ordered:
-        key = (result.strike.actor, result.strike.index)
-        per_action[key] = per_action.get(key, 0) + 1
+    keys = [(r.strike.actor, r.strike.index) for r in ordered]
+    per_action = Counter(keys)
     seen: dict[tuple[str, int], int] = {}
-    remaining = {name: c.count for name, c in turn.chars.items() if c.is_fodder}
-    for result in ordered:
+    remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
+    for result, key in zip(ordered, keys, strict=True):
         strike = result.strike
-        key = (strike.actor, strike.index)
         nth = seen.get(key, 0)
         seen[key] = nth + 1
         if not (result.frees or result.eliminated or result.damage > 0 or result.specials
@@ -221,7 +219,10 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
         c.name for c in (turn.find(n) for n in action.also) if c is not None and c.is_fodder
     ]
     for name in dict.fromkeys(pools):
-        take = min(count - removed, remaining.get(name, 0))
+        if name not in remaining:
+            pool = turn.chars[name]
+            remaining[name] = pool.count if pool.is_fodder else 0
+        take = min(count - removed, remaining[name])
         if take <= 0:
             continue
         remaining[name] -= take

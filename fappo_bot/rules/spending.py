@@ -47,6 +47,13 @@ def declared_lines(order: Order) -> Iterator[Line]:
         yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
 
 
+def declares_sp(order: Order) -> bool:
+    """Whether `declared_lines` has anything to yield (most orders spend no SP)."""
+    return order.endure or any(
+        a.sp or a.cast_sp or a.attack_sp for a in order.actions
+    ) or any(p.sp for p in order.guard) or any(r.sp for r in order.reduce)
+
+
 def canonical(spend: dict[str, int]) -> dict[str, int]:
     """An SP map with canonical pool keys (unknown names dropped; validation reports them)."""
     out: dict[str, int] = {}
