@@ -1,7 +1,7 @@
 """The process the crash test kills: resolve turn 1 of a game, then deliver the outbox like an
 adapter does, into a sink file. Run by tests/storage/test_crash.py, and in-process as the restart.
 
-    python tests/storage/crash_worker.py URL GAME_ID SINK      (env FAPPO_CRASH_AT=N)
+    python tests/storage/crash_worker.py URL GAME_ID [SINK]    (env FAPPO_CRASH_AT=N, FAPPO_HOLD_AT=N)
 
 With FAPPO_CRASH_AT=N the worker stops at its N-th step (before an SQL statement, before a
 commit, before sending a message, before marking one sent), prints `PAUSED N <where>` and waits
@@ -31,19 +31,22 @@ GM = "gm-1"
 
 
 class Steps:
-    """Counts the worker's steps and parks the process at the chosen one."""
+    """Counts the worker's steps and parks the process at the chosen one: to be killed there
+    (`crash_at`), or to go on when the test writes a line (`hold_at`, to start racers together)."""
 
-    def __init__(self, crash_at: int | None) -> None:
+    def __init__(self, crash_at: int | None, hold_at: int | None = None) -> None:
         self.count = 0
         self.crash_at = crash_at
+        self.hold_at = hold_at
 
     def tick(self, where: str) -> None:
         self.count += 1
-        if self.count == self.crash_at:
+        if self.count in (self.crash_at, self.hold_at):
             sys.stdout.write(f"PAUSED {self.count} {where}\n")
             sys.stdout.flush()
-            sys.stdin.readline()  # the test kills us here
-            raise SystemExit("the crash test did not kill the worker")
+            sys.stdin.readline()  # the crash test kills us here; a hold goes on
+            if self.count == self.crash_at:
+                raise SystemExit("the crash test did not kill the worker")
 
 
 def delivered(sink: Path) -> list[str]:
@@ -72,10 +75,17 @@ async def deliver(services: Services, sink: Path, steps: Steps) -> None:
             await services.outbox.mark_sent(message.id)
 
 
-async def run(url: str, game_id: str, sink: Path, crash_at: int | None = None) -> int:
-    """Resolve (unless already resolved) and deliver; returns the number of steps taken."""
+async def run(
+    url: str,
+    game_id: str,
+    sink: Path | None,
+    crash_at: int | None = None,
+    hold_at: int | None = None,
+) -> int:
+    """Resolve (unless already resolved) and deliver (unless `sink` is None); returns the number
+    of steps taken."""
     engine = create_engine_for_url(url)
-    steps = Steps(crash_at)
+    steps = Steps(crash_at, hold_at)
     event.listen(engine.sync_engine, "before_cursor_execute", lambda *_: steps.tick("sql"))
     event.listen(engine.sync_engine, "commit", lambda *_: steps.tick("commit"))
     try:
@@ -84,7 +94,11 @@ async def run(url: str, game_id: str, sink: Path, crash_at: int | None = None) -
             await services.resolution.resolve(game_id, GM, 1)
         except Conflict as exc:  # resolved before the crash: only the delivery is left
             assert "already resolved" in str(exc), exc
-        await deliver(services, sink, steps)
+            print("REFUSED", exc)
+        else:
+            print("RESOLVED")
+        if sink is not None:
+            await deliver(services, sink, steps)
     finally:
         await engine.dispose()
     return steps.count
@@ -92,7 +106,15 @@ async def run(url: str, game_id: str, sink: Path, crash_at: int | None = None) -
 
 if __name__ == "__main__":
     crash = os.environ.get("FAPPO_CRASH_AT")
+    hold = os.environ.get("FAPPO_HOLD_AT")
+    sink_arg = sys.argv[3] if len(sys.argv) > 3 else ""
     total = asyncio.run(
-        run(sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(crash) if crash else None)
+        run(
+            sys.argv[1],
+            sys.argv[2],
+            Path(sink_arg) if sink_arg else None,
+            int(crash) if crash else None,
+            int(hold) if hold else None,
+        )
     )
     print(f"DONE {total}")

@@ -86,3 +86,51 @@ async def test_a_post_on_one_shard_racing_a_resolve_on_another_is_never_lost(sha
             any(o.actor == "Mira" for o in resolution.orders)
             or kept[0].turn_id != data["turns"][0].id
         )
+
+
+@pytest.mark.e2e
+async def test_two_processes_resolving_at_once_give_one_resolution(database_url):
+    """Two real processes, held at their first statement and released together, race to resolve."""
+    import sys
+
+    from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+
+    from . import crash_worker
+
+    engine = create_engine_for_url(database_url)
+    try:
+        game = await build_table(Services(SqlUnitOfWorkFactory(engine)))
+    finally:
+        await engine.dispose()
+    env = {**__import__("os").environ, "FAPPO_HOLD_AT": "1"}
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            crash_worker.__file__,
+            database_url,
+            game,
+            "",
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
+    for worker in workers:  # both are parked before their first statement
+        line = await asyncio.wait_for(worker.stdout.readline(), 60)
+        assert line.startswith(b"PAUSED 1"), (line, await worker.stderr.read())
+    for worker in workers:
+        worker.stdin.write(b"go\n")
+        await worker.stdin.drain()
+    outputs = [await asyncio.wait_for(worker.communicate(), 60) for worker in workers]
+    assert [w.returncode for w in workers] == [0, 0], [o[1].decode() for o in outputs]
+    said = sorted(o[0].decode().split()[0] for o in outputs)
+    assert said == ["REFUSED", "RESOLVED"], outputs
+    engine = create_engine_for_url(database_url)
+    try:
+        data = await stored(SqlUnitOfWorkFactory(engine), game)
+    finally:
+        await engine.dispose()
+    assert sum(r is not None for r in data["resolutions"]) == 1
+    assert [m.kind for m in data["outbox"]].count("results") == 1
