@@ -2,16 +2,21 @@
 
 - The NPC reveal: the sealed orders in the canonical form of a post reply, the commitment, the
   salt, how to check, and the canonical JSON exactly as hashed in code blocks.
+- The results: the public part (no parties-only order, no allocation that must stay hidden)
+  and the parties' part (F29 secret PvP, R2 `hide_all_allocations`).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping, Set
+from dataclasses import dataclass
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
 from fappo_bot.service import notices
 
 
@@ -39,3 +44,111 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
         rendered.append("\n".join(lines))
     return [notices.revealed(number, digest, salt, rendered),
             *notices.canonical_blocks(number, canonical)]
+
+
+# ---- results: who sees what (F29) ----------------------------------------------------------------
+_ALLOCATION_NOTE = re.compile(r"\b(AP|SP)\b")
+
+
+@dataclass(frozen=True)
+class Audiences:
+    """Who may see what of one resolution (case-folded character names).
+
+    - `parties_only`: actors whose results go only to the parties and the GMs (F29: secret PvP
+      orders with results "parties-only", the default `results_visibility`).
+    - `masked`: characters whose AP/SP allocations the public results must not show: the
+      secret orders' actors shown publicly and, with `hide_all_allocations` (R2), every
+      player-run character. Actions by or against them show only their outcome.
+    """
+
+    parties_only: frozenset[str]
+    masked: frozenset[str]
+
+
+def audiences(secret: Set[str], pvp: Set[str], players: Set[str], *, parties_only: bool,
+              hide_all: bool) -> Audiences:
+    """F29 Amb-4 and R2: `secret` are the actors of orders sent by DM, `pvp` those of them whose
+    orders concern another player's character, `players` every player-run character.
+
+    Without `hide_all_allocations` a DM is the player's choice to keep the orders to the
+    parties, so every secret actor's results stay private (parties-only) or, when the GM
+    publishes them (public), show outcomes only. With it every player order comes by DM (F29
+    Amb-4), so only PvP orders stay with the parties; the rest are public, outcomes only."""
+    private = pvp if hide_all else secret
+    masked = set(secret) | (set(players) if hide_all else set())
+    return Audiences(frozenset(private if parties_only else ()), frozenset(masked))
+
+
+def _party_names(action: ActionResult) -> set[str]:
+    names = {action.actor, *(t.name for t in action.targets)}
+    if action.target:
+        names.add(action.target)
+    return {n.casefold() for n in names}
+
+
+def _outcome_only(action: ActionResult) -> ActionResult:
+    """An action without the numbers that tell allocations: totals, difficulties, margins and
+    Guard levels (the AP and SP behind them); success level, damage and effects stay."""
+    blank = {"total": None, "difficulty": None, "margin": None, "em": None}
+    targets = tuple(t.model_copy(update=blank) for t in action.targets)
+    notes = tuple(n for n in action.notes if not _ALLOCATION_NOTE.search(n))
+    return action.model_copy(update={**blank, "targets": targets, "pledged": 0,
+                                     "notes": notes})
+
+
+def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
+    """The part of a resolution everyone may see (F29): no action, refusal, hit or event of a
+    parties-only order or of its parties, and only outcomes where a masked character acts or is
+    the target."""
+    hidden = seen.parties_only
+    parties: set[str] = set(hidden)
+    for action in result.actions:
+        if action.actor.casefold() in hidden:
+            parties |= _party_names(action)
+    actions = tuple(
+        _outcome_only(a) if _party_names(a) & seen.masked else a
+        for a in result.actions if a.actor.casefold() not in hidden)
+    errors = tuple(
+        e.model_copy(update={"message": "the GM has the details"})
+        if e.actor.casefold() in seen.masked else e
+        for e in result.errors if e.actor.casefold() not in hidden)
+    hits = tuple(h for h in result.hits
+                 if (h.attacker or "").casefold() not in hidden)
+    events = tuple(e for e in result.events if e.character.casefold() not in parties)
+    return result.model_copy(update={"actions": actions, "errors": errors, "hits": hits,
+                                     "events": events})
+
+
+def private_result(result: TurnResult, hidden: Set[str]) -> TurnResult:
+    """The parties-only part of a resolution: the hidden actors' actions and refusals (each
+    party's DM narrows it further to its own characters with `render_turn`'s audience)."""
+    return result.model_copy(update={
+        "actions": tuple(a for a in result.actions if a.actor.casefold() in hidden),
+        "errors": tuple(e for e in result.errors if e.actor.casefold() in hidden),
+    })
+
+
+def concerns(action: ActionResult, names: Set[str]) -> bool:
+    """Whether a party of `action` is one of `names` (case-folded)."""
+    return bool(_party_names(action) & names)
+
+
+def pvp_actors(secret: Set[str], orders: Mapping[str, Order],
+               runners: Mapping[str, str | None]) -> set[str]:
+    """The secret actors whose orders concern another player's character (F29 Rule: "if an
+    action targets a PC controlled by another player"). `orders` and `runners` (the user who
+    gives a character's orders, None for the GMs) are keyed by case-folded name."""
+    found: set[str] = set()
+    for key in secret:
+        order = orders.get(key)
+        if order is None:
+            continue
+        mine = runners.get(key)
+        named: list[str | None] = [p.against for p in order.guard]
+        for action in order.actions:
+            named.extend((action.target, action.against, *(action.targets or ())))
+        for name in named:
+            other = runners.get(name.casefold()) if name else None
+            if other is not None and other != mine:
+                found.add(key)
+    return found

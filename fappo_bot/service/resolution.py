@@ -14,10 +14,9 @@ posts stay stored) and puts the resolved turn back to closed, to be reviewed and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 
-from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
+from fappo_bot.rules.results import TurnResult, TurnState
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,
@@ -29,7 +28,14 @@ from fappo_bot.service.base import (
     require_gm,
     require_running,
 )
-from fappo_bot.service.disclosure import reveal_messages
+from fappo_bot.service.disclosure import (
+    audiences,
+    concerns,
+    private_result,
+    public_result,
+    pvp_actors,
+    reveal_messages,
+)
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -65,18 +71,6 @@ def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> N
             f"Turn {turn.number} cannot be resolved yet; answer these first (/review):{later}",
             tuple(missing),
         )
-
-
-def _concerns(action: ActionResult, names: set[str]) -> bool:
-    if action.actor.casefold() in names:
-        return True
-    if action.target and action.target.casefold() in names:
-        return True
-    return any(t.name.casefold() in names for t in action.targets)
-
-
-def _filtered(result: TurnResult, keep: Iterable[ActionResult]) -> TurnResult:
-    return result.model_copy(update={"actions": tuple(keep)})
 
 
 class ResolutionService(UseCases):
@@ -277,30 +271,42 @@ class ResolutionService(UseCases):
         resolution_id: str,
         inactive: list[str],
     ) -> tuple[str, int]:
-        """Results to the channel and, for secret orders, to the parties (F29); the NPC reveal;
-        the inactivity notice. All in the resolution's transaction (the outbox)."""
+        """Results to the channel and, for secret orders, to the parties and the GMs (F29); the
+        NPC reveal; the inactivity notice. All in the resolution's transaction (the outbox).
+
+        The channel never sees a parties-only order, nor an AP/SP allocation that must stay
+        hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
+        `disclosure.public_result`. Each party's DM holds what concerns its characters only."""
         secret = {k for k, f in in_force.items() if f.post.secret}
-        count = 0
-        parties_only = game.settings.results_visibility is ResultsVisibility.PARTIES
-        hidden = secret if parties_only else set()
-        public = _filtered(result, (a for a in result.actions if a.actor.casefold() not in hidden))
-        text = self.deps.text.results(public)
-        count += await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
-        if hidden:
+        runner_of = {r.name.casefold(): r.runner() for r in records}
+        seen = audiences(
+            secret,
+            pvp_actors(secret, {k: f.order for k, f in in_force.items()}, runner_of),
+            {r.name.casefold() for r in player_run(records)},
+            parties_only=game.settings.results_visibility is ResultsVisibility.PARTIES,
+            hide_all=game.rules.hide_all_allocations,
+        )
+        text = self.deps.text.results(public_result(result, seen))
+        count = await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
+        hidden = set(seen.parties_only)
+        secret_part = private_result(result, hidden)
+        if secret_part.actions or secret_part.errors:
             runners: dict[str, set[str]] = {}
             for record in records:
                 user = record.runner()
                 if user is not None:
                     runners.setdefault(user, set()).add(record.name.casefold())
             for user, names in sorted(runners.items()):
-                private = [a for a in result.actions
-                           if a.actor.casefold() in hidden and _concerns(a, names)]
-                if private:
-                    audience = sorted(names)
+                if any(concerns(a, names) for a in secret_part.actions) or any(
+                        e.actor.casefold() in names for e in secret_part.errors):
                     count += await queue(
                         uow, self.deps, game, "results_private",
-                        self.deps.text.results(_filtered(result, private), audience),
+                        self.deps.text.results(secret_part, sorted(names)),
                         f"results:{resolution_id}:{user}", dm_to=user)
+            for gm in await gm_ids(uow, game):
+                count += await queue(uow, self.deps, game, "results_private",
+                                     self.deps.text.results(secret_part),
+                                     f"results:{resolution_id}:gm:{gm}", dm_to=gm)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
                                      turn.npc_canonical, state)

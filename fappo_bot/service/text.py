@@ -64,4 +64,5 @@ class PostingText:
         return ReadPost(tuple(parsed.orders), (), reply)
 
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
-        return render_turn(result)
+        """`render_turn`; with an audience, only what concerns those characters (F29)."""
+        return render_turn(result, audience)

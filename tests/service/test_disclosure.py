@@ -68,3 +68,105 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     assert parts == list(range(1, len(parts) + 1)) and len(parts) >= 2
     assert [m.dedupe_key for m in reveal][1:] == [
         f"{reveal[0].dedupe_key}#{n}" for n in range(2, len(reveal) + 1)]
+
+
+# ---- secret PvP and hidden allocations (F29, R2) -------------------------------------------------
+
+
+async def _duel(services, **game):
+    """Kael (alice), Mira (bob), Bran (carol) and the GM's Skarg; turn 1 open."""
+    from fappo_bot.service.records import Role
+    from tests.service.conftest import BOB, CAROL, sheet
+
+    view = await services.games.create(channel_key="c1", name="Duel", creator=GM, **game)
+    for player in (ALICE, BOB, CAROL):
+        await services.games.add_member(view.id, GM, player, Role.PLAYER)
+    for player, name in ((ALICE, "Kael"), (BOB, "Mira"), (CAROL, "Bran")):
+        assert (await services.characters.create(view.id, player, sheet(name))).ok
+    assert (await services.characters.add_enemy(view.id, GM, sheet("Skarg"))).ok
+    await services.turns.open(view.id, GM)
+    return view.id
+
+
+async def _orders(services, game, *, bran_secret):
+    from tests.service.conftest import BOB, CAROL
+
+    async def post(user, text, secret):
+        reply = await services.turns.post(game, user, channel_key=f"dm-{user}" if secret
+                                          else "c1", message_key=user, text=text, secret=secret)
+        assert reply.ok, reply.reply
+
+    await post(BOB, "3 AP attack Kael with Dagger, 2 SP Clever", True)
+    await post(ALICE, "1 AP defend against Mira\nGuard: 1 SP Nimble against Mira\n"
+                      "2 AP attack Skarg with Broadsword, 1 SP Nimble", True)
+    await post(CAROL, "2 AP attack Skarg with Long Bow, 1 SP Highborn", bran_secret)
+    await post(GM, "**Skarg**\n2 AP attack Kael with Broadsword, 1 SP Brawny\n1 AP defend", False)
+    return await services.resolution.resolve(game, GM)
+
+
+def _numbers(action):
+    return f"{action.total} vs {action.difficulty} ({action.margin:+d})"
+
+
+async def test_f29_secret_pvp_results_go_to_the_parties_and_the_gm_only(services, uow_factory):
+    """F29: "keep AP/SP allocations secret ... the GM can divulge the results of these actions
+    ... by email/PM to the interested parties"; results "parties-only" by default."""
+    from tests.service.conftest import BOB, CAROL
+
+    game = await _duel(services)
+    view = await _orders(services, game, bran_secret=False)
+    by = {(a.actor, a.target): a for a in view.result.actions}
+    mira, kael, bran = by[("Mira", "Kael")], by[("Kael", "Skarg")], by[("Bran", "Skarg")]
+    assert mira.total is not None and mira.damage and mira.pledged  # a hit, lowered by Guard
+    messages = await _outbox(uow_factory, game)
+    public = "\n".join(m.content for m in messages if m.kind == "results")
+    dms = {m.dest_key: m.content for m in messages if m.kind == "results_private"}
+    # the channel: nothing of the secret orders, their numbers or their hits
+    assert "Mira" not in public and "Dagger" not in public and "Guard" not in public
+    assert "Kael attacks" not in public and _numbers(mira) not in public
+    assert _numbers(bran) in public  # a public order keeps its numbers
+    # the parties and the GM: the secret result in full; nobody else
+    assert set(dms) == {ALICE, BOB, GM} and CAROL not in dms
+    for user in (ALICE, BOB, GM):
+        assert f"Mira attacks Kael: {_numbers(mira)}" in dms[user]
+        assert f"lowered {mira.pledged} by Guard" in dms[user]
+    # each party only what concerns its characters: Bob is no party to Kael's attack on Skarg
+    assert _numbers(kael) in dms[ALICE] and _numbers(kael) in dms[GM]
+    assert "Kael attacks Skarg" not in dms[BOB] and "Kael's Broadsword" not in dms[BOB]
+
+
+async def test_f29_secret_pvp_results_made_public_show_outcomes_only(services, uow_factory):
+    """F29: results "per GM choice: public | parties-only"; public still keeps the secret
+    allocations (the AP/SP behind totals, difficulties and Guard) hidden."""
+    game = await _duel(services, settings={"results_visibility": "public"})
+    view = await _orders(services, game, bran_secret=False)
+    mira = next(a for a in view.result.actions if a.actor == "Mira")
+    public = "\n".join(m.content for m in await _outbox(uow_factory, game, "results"))
+    assert f"Mira attacks Kael, {mira.level.title}" in public
+    assert _numbers(mira) not in public and "by Guard" not in public
+    # no line of an action by or against a secret party shows its numbers
+    secret_lines = [line for line in public.splitlines()
+                    if line.startswith(("- Mira ", "- Kael ")) or " Mira" in line
+                    or "attacks Kael" in line]
+    assert len(secret_lines) >= 3
+    assert not [line for line in secret_lines if " vs " in line or "Guard" in line]
+
+
+async def test_r2_hide_all_allocations_shows_only_outcomes(services, uow_factory):
+    """R2 `hide_all_allocations` (F29 Amb-4 "Secrecy of non-PvP allocations"): with it on, the
+    public results show no player's AP/SP allocations, only outcomes."""
+    game = await _duel(services, rules={"hide_all_allocations": True})
+    view = await _orders(services, game, bran_secret=True)
+    public = "\n".join(m.content for m in await _outbox(uow_factory, game, "results"))
+    bran = next(a for a in view.result.actions if a.actor == "Bran")
+    skarg = next(a for a in view.result.actions if a.actor == "Skarg" and a.target == "Kael")
+    # outcomes of non-PvP orders are public ...
+    assert f"Bran attacks Skarg, {bran.level.title}" in public
+    assert f"Skarg attacks Kael, {skarg.level.title}" in public
+    # ... but no total, difficulty, margin or Guard that tells a player's AP or SP
+    for action in view.result.actions:
+        if action.total is not None and action.difficulty is not None:
+            assert f"{action.total} vs {action.difficulty}" not in public, action
+    assert " vs " not in public and "by Guard" not in public and " SP" not in public
+    # the PvP duel still goes to its parties only
+    assert "Mira" not in public

@@ -212,7 +212,7 @@ async def test_secret_results_go_to_the_parties_only(services, table, uow_factor
     public = next(m for m in outbox if m.kind == "results")
     private = {m.dest_key: m for m in outbox if m.kind == "results_private"}
     assert "Mira attack" not in public.content
-    assert set(private) == {ALICE, BOB}
+    assert set(private) == {ALICE, BOB, GM}  # the parties and the GM (F29)
     assert "Mira attack" in private[ALICE].content
 
 
