@@ -26,10 +26,11 @@ from fappo_bot.rules.apply import apply_changes
 from fappo_bot.rules.casting import cast_result
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.combat import Plan, StrikeResult, grade_strikes, plan_strikes
+from fappo_bot.rules.combat import Plan, StrikeResult, plan_strikes
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
+from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold

@@ -1,0 +1,206 @@
+"""Grading the turn's strikes: shields and pledges per defender, then each strike against its
+defense (RULINGS F4, F5, F6, F12, F17, F18.15, F20, F21).
+
+Everything a defender brings to every strike on it (frozen, helpless, swarming, armor, its defense
+against each attacker) is worked out once per defender per turn (P2: one snapshot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fappo_bot.rules.character import Character, StatusKind
+from fappo_bot.rules.combat import Plan, Strike, StrikeResult
+from fappo_bot.rules.context import Turn
+from fappo_bot.rules.damage import (
+    damage_for_level,
+    great_specials,
+    heavy_armored,
+    weapon_profile,
+)
+from fappo_bot.rules.data import Special, Tier, Trait
+from fappo_bot.rules.defense import (
+    Incoming,
+    assign_shields,
+    combat_defense,
+    match_pledges,
+    shield_capacity,
+    skill_def,
+)
+from fappo_bot.rules.fodder import (
+    eliminations,
+    forms_swarm,
+    swarm_damage,
+    swarm_defense,
+)
+from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.orders import ActionKind
+from fappo_bot.rules.ranges import range_penalty
+from fappo_bot.rules.spending import vetoed_refund
+
+FREEZE_SHEATH = 10
+FREEZE_SHEATH_HEAT = 5
+
+
+def swarming(turn: Turn, name: str) -> bool:
+    """A nuisance group swarms this turn when it attacks (F20: "five Nuisance creatures
+    attacking a character"); attacks on it then face the swarm's defense."""
+    order = turn.orders.get(name)
+    return order is not None and any(
+        a.kind is ActionKind.ATTACK and a.effective_now for a in order.actions
+    )
+
+
+def _incoming(turn: Turn, strike: Strike) -> Incoming:
+    return Incoming(
+        key=strike.key, attacker=strike.actor, index=strike.index, potential=strike.potential,
+        skill=strike.skill_value, ranged=strike.weapon.ranged,
+        attack=strike.shieldable, sub=strike.entity.sub * 1000 + strike.sub,
+    )
+
+
+def grade_strikes(
+    turn: Turn, plan: Plan, extra: dict[str, list[Incoming]]
+) -> tuple[list[StrikeResult], dict[str, int]]:
+    """Assign shields and pledges per defender (F17, F5), then grade every strike.
+
+    `extra` holds the other opposed actions aimed at each defender (skill uses), which pledges
+    may match too (F5 Amb-8); the pledge levels they drew are returned by key.
+    """
+    by_target: dict[str, list[Strike]] = {}
+    for strike in plan.strikes:
+        by_target.setdefault(strike.target, []).append(strike)
+    results: list[StrikeResult] = []
+    drawn: dict[str, int] = {}
+    for name in sorted(set(by_target) | set(extra), key=fold):
+        defender = turn.chars[name]
+        strikes = by_target.get(name, [])
+        covered: frozenset[str] = frozenset()
+        pledged: dict[str, int] = {}
+        pledges = turn.pledges(defender)
+        deflect = turn.deflects(defender)
+        if pledges or deflect or shield_capacity(defender):
+            incoming = [_incoming(turn, s) for s in strikes]
+            covered = assign_shields(defender, incoming, deflect=deflect)
+            pledged = match_pledges(pledges, [*incoming, *extra.get(name, [])])
+            drawn.update(pledged)
+        side = _side(turn, defender)
+        for strike in strikes:
+            results.append(_grade(turn, strike, side, strike.key in covered,
+                                  pledged.get(strike.key, 0)))
+    return results, drawn
+
+
+@dataclass(slots=True)
+class _Side:
+    """What a defender brings to every strike on it this turn, worked out once (P2)."""
+
+    character: Character
+    frozen: bool
+    helpless: bool
+    swarm: bool
+    heavy: bool
+    fodder: bool
+    #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
+    defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
+
+
+def _side(turn: Turn, defender: Character) -> _Side:
+    return _Side(
+        defender, defender.has_status(StatusKind.FROZEN), turn.unconscious(defender.name),
+        forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
+        defender.is_fodder,
+    )
+
+
+def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, shield: bool) -> int:
+    """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
+    less); a group's entities all meet the same one."""
+    key = (attacker.name, skill, shield)
+    found = side.defenses.get(key)
+    if found is None:
+        defender = side.character
+        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        found = combat_defense(
+            defender, skill, turn.config, attacker=attacker, defend_ap=ap, shield=shield,
+            modifier=modifier, base=turn.base_defense(defender.name, skill, attacker.name),
+        )
+        if side.swarm:
+            found = swarm_defense(found)
+        side.defenses[key] = found
+    return found
+
+
+def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) -> StrikeResult:
+    attacker = turn.chars[strike.actor]
+    defender = side.character
+    action = strike.action
+    config = turn.config
+    definition = skill_def(strike.skill) if strike.skill else None
+    suggested = definition.suggested if definition is not None else None
+    spend = strike.spend
+    if action.kind is ActionKind.ATTACK and action.sp_vetoed:
+        spend = dict(spend)
+        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
+            spend[key] -= amount
+    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
+    protected = attacker.owns(suggested)
+    penalty = 0
+    if strike.dist > 0:
+        penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
+    if side.frozen:
+        heat = action.heat or Special.FIRE in strike.weapon.specials
+        difficulty = (FREEZE_SHEATH_HEAT if heat else FREEZE_SHEATH) + penalty
+        outcome = resolve_check(strike.total, difficulty, protected=protected, shift_up=shift)
+        return _sheath(strike, difficulty, outcome, attacker)
+    if strike.fixed_tn is not None:
+        defense, shield = strike.fixed_tn, False
+    elif action.flat_footed or side.helpless:
+        defense, shield = 1, False
+    else:
+        defense = _defense(turn, side, attacker, strike.skill, shield)
+    difficulty = defense + (penalty if strike.fixed_tn is None else 0)
+    outcome = resolve_check(
+        strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged
+    )
+    result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
+    heavy = side.heavy
+    profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
+    if strike.entity.swarm:
+        result.damage = swarm_damage(outcome.level, heavy_target=heavy)
+    else:
+        result.damage = damage_for_level(
+            outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
+        )
+        if outcome.level is SuccessLevel.GREAT:
+            declared = action.special
+            if action.kind is ActionKind.CAST and profile.specials:
+                declared = profile.specials[0].value  # bought: nothing to declare (F25)
+            result.specials = great_specials(profile.specials, declared, action.invoke, config)
+    if (
+        outcome.level is SuccessLevel.ABJECT
+        and strike.weapon.self_hit_on_abject
+        and not attacker.owns(Trait.UNCANNY)
+    ):
+        result.self_hit = strike.weapon.effective_damage
+    if side.fodder:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is Tier.PC:
+            result.eliminated = eliminations(
+                defender, outcome.level, outcome.em, result.damage, profile.damage, config
+            )
+        result.specials = ()
+    return result
+
+
+def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Character) -> StrikeResult:
+    """An attack on a frozen character strikes the sheath (F18.15 Amb-5): a success frees him,
+    a Failure hits him for 1 level, an Abject Failure for the weapon's full (SS) damage."""
+    result = StrikeResult(strike, difficulty, outcome)
+    if outcome.level.succeeded:
+        result.frees = True
+    elif outcome.level is SuccessLevel.FAILURE:
+        result.damage = 1
+    else:
+        result.damage = weapon_profile(strike.weapon, attacker).damage
+    return result
