@@ -45,7 +45,12 @@ def create_engine(settings: Settings, **kwargs: Any) -> AsyncEngine:
 
 
 def create_engine_for_url(
-    url: str | URL, *, echo: bool = False, sqlite_inline: bool = True, **kwargs: Any
+    url: str | URL,
+    *,
+    echo: bool = False,
+    sqlite_inline: bool = True,
+    sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    **kwargs: Any,
 ) -> AsyncEngine:
     """An async engine for `url`, configured for the unit of work's transactions and locks.
 
@@ -65,10 +70,10 @@ def create_engine_for_url(
             from fappo_bot.storage.sqlite_inline import inline_creator
 
             kwargs.setdefault(
-                "async_creator", inline_creator(str(url.database), SQLITE_BUSY_TIMEOUT_MS)
+                "async_creator", inline_creator(str(url.database), sqlite_busy_timeout_ms)
             )
         engine = create_async_engine(url, echo=echo, **kwargs)
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, sqlite_busy_timeout_ms)
         return engine
     if backend == "postgresql":
         if url.drivername in {"postgresql", "postgres"}:
@@ -87,7 +92,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -100,7 +105,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         try:
             cursor.execute("PRAGMA foreign_keys = ON")
             if not inline:  # an inline connection waits for locks off the loop by itself
-                cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+                cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if not _in_memory(engine.url):
                 cursor.execute("PRAGMA journal_mode = WAL")
                 # In WAL mode NORMAL survives a process crash (kill -9); only an OS crash or power

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from fappo_bot.service.errors import Conflict, StaleVersion
@@ -22,6 +22,7 @@ _UNIQUE_MESSAGES = {
 }
 
 STALE_MESSAGE = "Somebody changed this at the same time; please try again."
+BUSY_MESSAGE = "The game is busy with another command; please try again in a moment."
 
 
 def conflict_from(error: IntegrityError) -> Conflict:
@@ -37,10 +38,18 @@ def conflict_from(error: IntegrityError) -> Conflict:
 
 @asynccontextmanager
 async def database_errors() -> AsyncIterator[None]:
-    """Raise the service's Conflict / StaleVersion for constraint and version failures."""
+    """Raise the service's Conflict / StaleVersion for constraint and version failures, a busy
+    SQLite database and PostgreSQL deadlocks (the service runs a StaleVersion use case again)."""
     try:
         yield
     except IntegrityError as exc:
         raise conflict_from(exc) from exc
     except StaleDataError as exc:
         raise StaleVersion(STALE_MESSAGE) from exc
+    except DBAPIError as exc:
+        text = str(exc.orig).casefold()
+        if "database is locked" in text:  # SQLite: the write lock was not free within the timeout
+            raise Conflict(BUSY_MESSAGE) from exc
+        if "deadlock detected" in text or "could not serialize" in text:  # PostgreSQL: retry
+            raise StaleVersion(STALE_MESSAGE) from exc
+        raise

@@ -147,3 +147,34 @@ def test_the_settings_choose_the_database(tmp_path):
     assert (pg.dialect.name, pg.dialect.driver) == ("postgresql", "asyncpg")
     with pytest.raises(ValueError, match="unsupported database"):
         create_engine(Settings(database=DatabaseSettings(url="mysql://x@y/z")))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "aiosqlite-thread"])
+async def test_a_write_lock_held_past_the_timeout_is_a_busy_message(tmp_path, inline):
+    """Another process holds SQLite's write lock longer than the busy timeout: the use case is
+    refused with a sentence to try again, not a traceback, and nothing is written."""
+    import sqlite3
+
+    from fappo_bot.service.errors import Conflict
+    from fappo_bot.storage.tables import Base
+
+    path = tmp_path / "busy.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    engine = create_engine_for_url(url, sqlite_inline=inline, sqlite_busy_timeout_ms=50)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(Base.metadata.create_all)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            async with SqlUnitOfWorkFactory(engine)() as uow:
+                with pytest.raises(Conflict, match="busy with another command"):
+                    await uow.games.add(r.game())
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        async with SqlUnitOfWorkFactory(engine)() as uow:
+            assert await uow.games.get("g1") is None
+    finally:
+        await engine.dispose()
