@@ -134,3 +134,23 @@ async def test_two_processes_resolving_at_once_give_one_resolution(database_url)
         await engine.dispose()
     assert sum(r is not None for r in data["resolutions"]) == 1
     assert [m.kind for m in data["outbox"]].count("results") == 1
+
+
+async def test_many_concurrent_posts_are_all_stored(shards):
+    """More simultaneous use cases than the pool has connections; writers queue, none is lost."""
+    one, two = (Services(factory) for factory in shards)
+    game = await build_table(one, posts=False)
+    posts = [
+        (one if i % 2 else two).turns.post(
+            game,
+            ALICE if i % 2 else BOB,
+            channel_key="c1",
+            message_key=f"m{i}",
+            text="3 AP defend",
+        )
+        for i in range(24)
+    ]
+    replies = await asyncio.gather(*posts)
+    assert all(reply.ok for reply in replies)
+    data = await stored(shards[0], game)
+    assert len(data["posts"]) == 24
