@@ -1,10 +1,11 @@
 """SQLAlchemy repositories: the ports of `fappo_bot.service.ports` over one `AsyncSession`.
 
-Writes go through ORM rows in the session, so the session's identity map never holds a stale row:
-`update` loads the row (usually from the identity map), checks the version the service expects,
-and assigns the new values; the UPDATE at flush is `WHERE id = ? AND version = <read>`, so a change
-committed by somebody else in between fails the flush (StaleVersion) instead of being overwritten.
-`add` flushes at once, so a unique key clash is a Conflict at the call, not at commit.
+Reads load ORM rows and keep them for the transaction, so a row read once is found again without
+a statement. `add` is a Core INSERT executed at once, so a unique key clash is a Conflict at the
+call. `update` checks the version the service expects against the row as read, puts the new
+values on the row and queues `UPDATE ... WHERE id = ? AND version = <read>` (`updates.py`): the
+queue goes out in batches before the next read and at commit, and a row somebody else changed
+in between makes it StaleVersion instead of a lost update.
 """
 
 from __future__ import annotations
