@@ -34,7 +34,7 @@ def contest_key(actor: str, index: int) -> str:
 def contests(turn: Turn) -> dict[str, list[Incoming]]:
     """Opposed skill uses per defender, for pledge matching (F5 Amb-8); potential damage 0."""
     out: dict[str, list[Incoming]] = {}
-    for name in sorted(turn.orders, key=fold):
+    for name in turn.actors():
         for index, action in enumerate(turn.orders[name].actions):
             if (action.kind is not ActionKind.SKILL or not action.effective_now
                     or action.difficulty is not None):

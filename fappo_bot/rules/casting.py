@@ -106,7 +106,7 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
     """Cast stages of every cast action, and the attack-stage strikes of successful ones."""
     from fappo_bot.rules.combat import Strike
 
-    for name in sorted(turn.orders, key=fold):
+    for name in turn.actors():
         caster = turn.chars[name]
         for index, action in enumerate(turn.orders[name].actions):
             if action.kind is not ActionKind.CAST:

@@ -148,7 +148,7 @@ def steadied(attacker: Character, target: Character) -> bool:
 def plan_strikes(turn: Turn) -> Plan:
     """Every strike of the turn, in a fixed order (actor name, action index, entity, target)."""
     plan = Plan()
-    for name in sorted(turn.orders, key=fold):
+    for name in turn.actors():
         order = turn.orders[name]
         attacker = turn.chars[name]
         for index, action in enumerate(order.actions):

@@ -35,6 +35,7 @@ class Turn:
     orders: dict[str, Order]
     in_combat: bool = True
     _roster: Roster = field(default_factory=lambda: Roster(()))
+    _actors: list[str] = field(default_factory=list)
     _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     _trained: dict[tuple[str, bool], int] = field(default_factory=dict)
     _defends: dict[str, list[Action]] = field(default_factory=dict)
@@ -43,6 +44,12 @@ class Turn:
 
     def __post_init__(self) -> None:
         self._roster = Roster(self.chars.values())
+        self._actors = sorted(self.orders, key=fold)
+
+    def actors(self) -> list[str]:
+        """The names of the characters with a valid order, in the fixed order every loop over
+        actions follows (case-folded name, F7: nothing depends on the order of posting)."""
+        return self._actors
 
     def _flag(self, name: str) -> tuple[bool, bool]:
         found = self._flags.get(name)

@@ -84,7 +84,7 @@ def resolve_turn(
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
     _strike_effects(turn, strikes, changes)
     results = _attack_results(turn, plan, strikes, changes)
-    for name in sorted(valid, key=fold):
+    for name in turn.actors():
         actor = snap[name]
         for index, action in enumerate(valid[name].actions):
             result = _other_action(turn, actor, index, action, drawn, changes)
