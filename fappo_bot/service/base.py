@@ -15,7 +15,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
-from fappo_bot.service.errors import Conflict, Forbidden, NotFound, StaleVersion
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
 from fappo_bot.service.ports import UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -143,6 +143,22 @@ async def load_character(uow: UnitOfWork, game: Game, name: str) -> CharacterRec
         hint = f" Characters: {', '.join(names)}." if names else ""
         raise NotFound(f'There is no character called "{name.strip()}" in this game.{hint}')
     return character
+
+
+MAX_NAME = 100
+"""The longest game or character name (Discord's own channel names stop at 100; the stores keep
+200). A longer one is refused with a message, never a database error."""
+
+
+def check_name(name: str, what: str) -> str:
+    """`name` stripped, or a specific refusal when it is empty or too long."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput(f"A {what} needs a name.")
+    if len(name) > MAX_NAME:
+        raise InvalidInput(f"A {what}'s name can be at most {MAX_NAME} characters; this one has "
+                           f"{len(name)}. Choose a shorter name.")
+    return name
 
 
 def require_not_retired(character: CharacterRecord) -> None:

@@ -16,6 +16,7 @@ from fappo_bot.rules.sheet import Sheet, character_from_sheet, check_sheet
 from fappo_bot.service.base import (
     UseCases,
     audit,
+    check_name,
     is_gm,
     load_character,
     load_game,
@@ -187,9 +188,7 @@ class CharacterService(UseCases):
                     raise Forbidden("You can only create a character for yourself.")
             else:
                 owner = None
-            name = new.name.strip()
-            if not name:
-                raise InvalidInput("A character needs a name.")
+            name = check_name(new.name, "character")
             if await uow.characters.by_name(game.id, name) is not None:
                 raise Conflict(f'There is already a character called "{name}" here.')
             if isinstance(new, NewCharacter):
@@ -257,6 +256,7 @@ class CharacterService(UseCases):
             await require_gm(uow, game, actor)
             record = await load_character(uow, game, name)
             require_not_retired(record)
+            check_name(new.name, "character")
             if new.name.casefold() != record.name.casefold():
                 clash = await uow.characters.by_name(game.id, new.name)
                 if clash is not None:

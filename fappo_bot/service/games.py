@@ -12,6 +12,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.service.base import (
     UseCases,
     audit,
+    check_name,
     game_in_channel,
     load_game,
     require_gm,
@@ -81,8 +82,7 @@ class GameService(UseCases):
         settings: Mapping[str, Any] | None = None,
     ) -> GameView:
         """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2)."""
-        if not name.strip():
-            raise InvalidInput("A game needs a name.")
+        name = check_name(name, "game")
         if ruleset not in RULESETS:
             raise InvalidInput(
                 f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
