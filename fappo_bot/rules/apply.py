@@ -25,7 +25,7 @@ from fappo_bot.rules.health import (
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import TurnState
-from fappo_bot.rules.spending import pay, total_spend, vetoed_refund
+from fappo_bot.rules.spending import paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
 BINDING_TURNS = 60
@@ -46,13 +46,17 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     for original in state.characters:
         name = original.name
         c = turn.chars[name]
-        c = _pay(turn, c)
-        c = _statuses(c, changes)
-        c = _equipment(c, changes)
-        c = _damage(turn, c, changes)
-        c = _clocks(turn, name, c, changes)
+        # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
+        update = _pay(turn, c) | _statuses(c, changes) | _equipment(c, changes)
+        update |= _damage(turn, c, changes)
         if name in changes.eliminated:
-            c = c.model_copy(update={"count": max(0, c.count - changes.eliminated[name])})
+            update["count"] = max(0, c.count - changes.eliminated[name])
+        if update:
+            c = c.model_copy(update=update)
+        for _ in range(changes.corrode.get(name, 0)):
+            c = corrode(c)
+        c = _healed_or_vaporized(turn, c, changes)
+        c = _clocks(turn, name, c, changes)
         out.append(c)
     return tuple(out)
 
@@ -65,14 +69,14 @@ def _interrupt(turn: Turn, changes: Changes) -> None:
             changes.event("interrupted", name, "the concentration was broken")
 
 
-def _pay(turn: Turn, c: Character) -> Character:
+def _pay(turn: Turn, c: Character) -> dict[str, object]:
     """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14)."""
     order = turn.orders.get(c.name)
     if order is None:
-        return c
+        return {}
     spent = total_spend(order)
     if not spent:
-        return c  # a veto only refunds what was declared
+        return {}  # a veto only refunds what was declared
     for action in order.actions:
         if not action.sp_vetoed:
             continue
@@ -80,12 +84,12 @@ def _pay(turn: Turn, c: Character) -> Character:
         suggested = definition.suggested.value if definition and definition.suggested else None
         for key, amount in vetoed_refund(action, suggested).items():
             spent[key] = spent.get(key, 0) - amount
-    return pay(c, {k: v for k, v in spent.items() if v > 0})
+    return paid(c, {k: v for k, v in spent.items() if v > 0})
 
 
-def _statuses(c: Character, changes: Changes) -> Character:
+def _statuses(c: Character, changes: Changes) -> dict[str, object]:
     if c.name not in changes.drop_status and c.name not in changes.add_status:
-        return c
+        return {}
     kept = list(c.statuses)
     for kind, item in changes.drop_status.get(c.name, []):
         kept = [
@@ -106,15 +110,17 @@ def _statuses(c: Character, changes: Changes) -> Character:
             kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
             status = status.model_copy(update={"turns": longest})
         kept.append(status)
-    return c.model_copy(update={"statuses": tuple(kept)})
+    return {"statuses": tuple(kept)}
 
 
-def _equipment(c: Character, changes: Changes) -> Character:
+def _equipment(c: Character, changes: Changes) -> dict[str, object]:
+    """Weapons lost, gained or wielded, the new position, the ammo spent (Corrosion, which
+    needs the weapon in hand after these, comes after them)."""
     name = c.name
     if (name not in changes.lose_weapon and name not in changes.gain_weapon
             and name not in changes.wielding and name not in changes.positions
-            and name not in changes.ammo and name not in changes.corrode):
-        return c
+            and name not in changes.ammo):
+        return {}
     weapons = list(c.weapons)
     for lost in changes.lose_weapon.get(name, []):
         for i, w in enumerate(weapons):
@@ -130,19 +136,16 @@ def _equipment(c: Character, changes: Changes) -> Character:
         update["position"] = changes.positions[name]
     if name in changes.ammo and c.ammo is not None:
         update["ammo"] = max(0, c.ammo - changes.ammo[name])
-    c = c.model_copy(update=update)
-    for _ in range(changes.corrode.get(name, 0)):
-        c = corrode(c)
-    return c
+    return update
 
 
-def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
+def _damage(turn: Turn, c: Character, changes: Changes) -> dict[str, object]:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
     levels = changes.levels_on.get(c.name, 0)
     quiet = not (c.shock or c.settled_health is not None or c.settled_pips is not None)
-    if levels <= 0 and quiet and c.name not in changes.heal and c.name not in changes.vaporize:
-        return c
+    if levels <= 0 and quiet:
+        return {}
     before = c.pips if uses_pips(c, config) else current_index(c, config)
     update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
     if levels > 0 and not c.is_fodder:
@@ -151,7 +154,12 @@ def _damage(turn: Turn, c: Character, changes: Changes) -> Character:
         update.update(health=health, pips=pips, shock=after > before,
                       settled_health=c.health, settled_pips=c.pips)
     if any(getattr(c, key) != value for key, value in update.items()):
-        c = c.model_copy(update=update)
+        return update
+    return {}
+
+
+def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Character:
+    """Healing spells (F14 Amb-9) and Vaporize (F18.16) on top of the damage shown."""
     if c.name in changes.heal:
         c = _healed(turn, c, changes.heal[c.name])
     if c.name in changes.vaporize:

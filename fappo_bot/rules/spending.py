@@ -77,8 +77,15 @@ def vetoed_refund(action: Action, suggested: str | None) -> dict[str, int]:
 
 def pay(character: Character, spent: dict[str, int]) -> Character:
     """The character with `spent` SP taken out of its pools, never below 0 (F4)."""
+    update = paid(character, spent)
+    return character.model_copy(update=update) if update else character
+
+
+def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
+    """`pay` as the fields it changes (none when nothing was spent), for one copy of the
+    character with every change of the turn."""
     if not spent:
-        return character
+        return {}
     traits = dict(character.traits)
     floating = character.floating
     for key, amount in spent.items():
@@ -88,7 +95,7 @@ def pay(character: Character, spent: dict[str, int]) -> Character:
         for trait in traits:
             if trait.value == key:
                 traits[trait] = max(0, traits[trait] - amount)
-    return character.model_copy(update={"traits": traits, "floating": floating})
+    return {"traits": traits, "floating": floating}
 
 
 def total_spend(order: Order) -> dict[str, int]:
