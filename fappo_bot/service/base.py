@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -213,6 +214,18 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+_RAW_MENTION = re.compile("<(?=[@#])|@(?!\u200b)")
+
+
+def inert(text: str) -> str:
+    """The last guard before the outbox (BRIEF: "Nothing a user writes can ping
+    @everyone/@here/users/roles"): a zero-width space after every `@` and every `<` that opens a
+    mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. The renderers' `safe`
+    leaves `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that, and covers any
+    text that reached a message without them. Idempotent; the bot never means to mention."""
+    return _RAW_MENTION.sub(lambda m: m.group() + "\u200b", text)
+
+
 async def queue(
     uow: UnitOfWork,
     deps: Deps,
@@ -229,10 +242,10 @@ async def queue(
     (`split_message`). They keep their order in the outbox (created_at, id): they share one time,
     and the parts after the first take the first's id plus `part002`, `part003`... (ids that
     sort right after it, under any collation); their dedupe keys add `#2`, `#3`... Returns how
-    many messages were queued.
+    many messages were queued. Every text passes `inert` first: nothing queued can ping anyone.
     """
     texts = [content] if isinstance(content, str) else list(content)
-    parts = [part for text in texts for part in split_message(text)]
+    parts = [part for text in texts for part in split_message(inert(text))]
     at = deps.clock.now()
     first = deps.ids()
     for number, part in enumerate(parts, start=1):

@@ -9,6 +9,7 @@ import re
 
 from fappo_bot.posting.render import describe_action
 from fappo_bot.rules.orders import Order
+from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
 
 LONG_INTENT = "crush them " * 300  # 3,300 characters: the canonical JSON takes several parts
@@ -50,7 +51,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     orders = [Order.model_validate(o) for o in json.loads(
         (await services.turns.reveal(game, 1)).canonical)]
     skarg = next(o for o in orders if o.actor == "Skarg")
-    assert describe_action(skarg.actions[0], skarg_sheet.state) in first
+    assert inert(describe_action(skarg.actions[0], skarg_sheet.state)) in first
     assert "@everyone" not in first and "@\u200beveryone" in first
     # the commitment, the salt and how to check, all in the published text
     published = "\n".join(m.content for m in reveal)

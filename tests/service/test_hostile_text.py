@@ -3,11 +3,13 @@ characters a message: a whole turn with hostile names and prose, every outbox me
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fappo_bot.service import InvalidInput
 from fappo_bot.service.records import Role
-from tests.service.conftest import ALICE, GM, sheet
+from tests.service.conftest import ALICE, BOB, GM, sheet
 from tests.service.helpers import snapshot
 
 MENTIONS = "@everyone @here <@123> <@&456> <#789>"
@@ -47,3 +49,58 @@ async def test_a_name_too_long_is_refused_with_a_message_and_nothing_stored(
         await services.games.create(channel_key="c2", name=OGRE, creator=GM)
     assert await snapshot(uow_factory) == before
     assert (await services.characters.add_enemy(game, GM, sheet("Skarg", name="S" * 100))).ok
+
+
+async def test_no_outbox_message_of_a_hostile_turn_can_ping_or_exceed_2000_characters(
+    services, uow_factory
+):
+    game = (await services.games.create(channel_key="c1", name=f"Road {MENTIONS} {FENCE}",
+                                        creator=GM)).id
+    for player in (ALICE, BOB):
+        await services.games.add_member(game, GM, player, Role.PLAYER)
+    assert (await services.characters.create(game, ALICE, sheet("Kael", name=KAEL))).ok
+    assert (await services.characters.create(game, BOB, sheet("Mira", name=MIRA))).ok
+    assert (await services.characters.add_enemy(game, GM, sheet("Skarg", name=SKARG))).ok
+    assert (await services.characters.add_enemy(game, GM, sheet("Goblins", name="Ogre"))).ok
+    await services.turns.open(game, GM)
+    await _post(services, game, ALICE,
+                f"Kael shouts {MENTIONS} and {FENCE}\n{LONG}\n"
+                f"2 AP attack Skarg with Broadsword, +1 ({MENTIONS} high ground)\n1 AP defend\n"
+                f"Intent: {MENTIONS} {LONG}\nOOC: {MENTIONS} {FENCE} {LONG}")
+    await _post(services, game, BOB, f"{FENCE} {MENTIONS}\n{LONG}\n"
+                                     f"2 AP attack Kael with Dagger ({MENTIONS} {LONG})\n"
+                                     f"1 AP defend\nIntent: {FENCE}{MENTIONS}", secret=True)
+    await _post(services, game, GM, f"**Skarg**\n2 AP attack Kael with Broadsword ({MENTIONS} "
+                                    f"{LONG})\nIntent: {MENTIONS} {FENCE} {LONG}\n**Ogre**\n"
+                                    "2 AP attack Mira")
+    review = await services.review.review(game, GM)
+    answers = {i.key: "accept" for i in review.items if i.required and i.field == "claim"}
+    assert answers  # the claim's reason is prose too
+    await services.review.answer(game, GM, answers)
+    view = await services.resolution.resolve(game, GM)
+    assert view.result.actions
+    async with uow_factory() as uow:
+        messages = list(await uow.outbox.for_game(game))
+    kinds = {m.kind for m in messages}
+    assert {"turn_opened", "sealed", "results", "results_private", "revealed"} <= kinds
+    for message in messages:
+        assert len(message.content) <= 2000, (message.kind, len(message.content))
+        for live in LIVE:
+            assert live not in message.content, (message.kind, live, message.content[:300])
+    # the names are there, only made inert, and the long lines are split, not cut off
+    assert any("Kael @\u200beveryone" in m.content for m in messages if m.kind == "results")
+    assert any("Mira @\u200bhere" in m.content for m in messages
+               if m.kind == "results_private")
+    revealed = [m for m in messages if m.kind == "revealed"]
+    shown = [m for m in revealed if "```json" not in m.content]
+    assert len(shown) >= 3  # two 3,000-character lines need three messages at least
+    assert "".join(m.content for m in shown).count(LONG) == 2  # the why and the intent, whole
+    # split parts keep their order and their dedupe keys follow the first
+    keys = [m.dedupe_key for m in revealed]
+    assert keys[1:] == [f"{keys[0]}#{n}" for n in range(2, len(keys) + 1)]
+    # the code fences a user wrote cannot open a block: every block is the bot's own JSON
+    for message in messages:
+        fences = re.findall(r"```", message.content)
+        if fences:
+            assert message.kind == "revealed" and "```json\n" in message.content
+            assert len(fences) == 2
