@@ -48,7 +48,7 @@ def declared_lines(order: Order) -> Iterator[Line]:
 
 
 def declares_sp(order: Order) -> bool:
-    """Whether `declared_lines` has anything to yield (most orders spend no SP)."""
+    """Whether `declared_lines` has anything to yield (P4, F13: most orders spend no SP)."""
     return order.endure or any(
         a.sp or a.cast_sp or a.attack_sp for a in order.actions
     ) or any(p.sp for p in order.guard) or any(r.sp for r in order.reduce)
@@ -83,7 +83,7 @@ def pay(character: Character, spent: dict[str, int]) -> Character:
 
 def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
     """`pay` as the fields it changes (none when nothing was spent), for one copy of the
-    character with every change of the turn."""
+    character with every change of the turn (F4)."""
     if not spent:
         return {}
     traits = dict(character.traits)
