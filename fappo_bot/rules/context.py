@@ -34,7 +34,7 @@ class Turn:
     chars: dict[str, Character]
     orders: dict[str, Order]
     in_combat: bool = True
-    _roster: Roster = field(default_factory=lambda: Roster(()))
+    _roster: Roster | None = None
     _actors: list[str] = field(default_factory=list)
     _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     _trained: dict[tuple[str, bool], int] = field(default_factory=dict)
@@ -43,7 +43,6 @@ class Turn:
     _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._roster = Roster(self.chars.values())
         self._actors = sorted(self.orders, key=fold)
 
     def actors(self) -> list[str]:
@@ -84,6 +83,8 @@ class Turn:
             return None
         if name in self.chars:
             return self.chars[name]
+        if self._roster is None:  # built on the first name that is not written exactly
+            self._roster = Roster(self.chars.values())
         found = self._roster.get(name)
         return self.chars.get(found.name) if found is not None else None
 

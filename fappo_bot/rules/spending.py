@@ -49,9 +49,15 @@ def declared_lines(order: Order) -> Iterator[Line]:
 
 def declares_sp(order: Order) -> bool:
     """Whether `declared_lines` has anything to yield (P4, F13: most orders spend no SP)."""
-    return order.endure or any(
-        a.sp or a.cast_sp or a.attack_sp for a in order.actions
-    ) or any(p.sp for p in order.guard) or any(r.sp for r in order.reduce)
+    if order.endure:
+        return True
+    for action in order.actions:
+        if action.sp or action.cast_sp or action.attack_sp:
+            return True
+    for pledge in order.guard:
+        if pledge.sp:
+            return True
+    return any(line.sp for line in order.reduce)
 
 
 def canonical(spend: dict[str, int]) -> dict[str, int]:

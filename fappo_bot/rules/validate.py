@@ -54,13 +54,18 @@ def checked_order(
         check_action(state, current, order, i, action, able, roster)
         for i, action in enumerate(order.actions)
     ]
-    for check in checks:
+    frozen = focus = False
+    for action, check in zip(order.actions, checks, strict=True):
         if check.errors:
             errors.extend(check.errors)
-    errors.extend(_check_ability(state, current, order, able, checks))
+        frozen = frozen or check.frozen_forbidden
+        focus = focus or (not action.conditional and is_concentration(action, actor))
+    if frozen or not able:
+        errors.extend(_check_ability(state, current, order, able, checks))
     if able:
         errors.extend(_check_budget(state, current, order, checks))
-        errors.extend(_check_concentration(actor, order))
+        if focus:
+            errors.extend(_check_concentration(actor, order))
     if order.guard:
         errors.extend(_check_guards(roster, actor, order))
     if declares_sp(order):
