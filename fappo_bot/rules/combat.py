@@ -205,9 +205,12 @@ def _void_reason(attacker: Character, order: Order, action: Action, weapon: Weap
 
 
 def _targets(turn: Turn, action: Action) -> list[Character]:
-    names = list(action.targets) if action.targets else [action.target]
-    found = [turn.find(n) for n in names if n is not None]
-    return [c for c in found if c is not None and not turn.dead(c.name)]
+    out: list[Character] = []
+    for name in action.targets or (action.target,):
+        found = turn.find(name)
+        if found is not None and not turn.dead(found.name):
+            out.append(found)
+    return out
 
 
 def _impact_distance(

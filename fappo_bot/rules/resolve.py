@@ -197,7 +197,8 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
         elif result.damage > 0 and not victim.is_fodder:
             changes.hits.append(PendingHit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
-                levels=result.damage, specials=tuple(s.value for s in result.specials),
+                levels=result.damage,
+                specials=tuple(s.value for s in result.specials) if result.specials else (),
                 source="sheath" if victim.has_status(StatusKind.FROZEN) else "attack",
                 turn=turn.number,
             ))
