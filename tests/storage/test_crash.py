@@ -65,11 +65,17 @@ async def _crash(url: str, game_id: str, sink: Path, step: int) -> str:
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+    said: list[str] = []
     try:
-        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        while True:  # the worker may say RESOLVED before it reaches a delivery step
+            line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+            said.append(line)
+            if line.startswith("PAUSED") or not line:
+                break
         if not line.startswith("PAUSED"):
-            error = (await process.stderr.read()).decode()
-            pytest.fail(f"the worker did not reach step {step}: {line!r}\n{error}")
+            process.kill()
+            error = (await asyncio.wait_for(process.stderr.read(), 60)).decode()
+            pytest.fail(f"the worker did not reach step {step}: {said!r}\n{error}")
         process.send_signal(signal.SIGKILL)
     finally:
         if process.returncode is None:
