@@ -22,7 +22,7 @@ from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 from fappo_bot.rules.spending import action_spends
 from fappo_bot.rules.validate import validate_order
-from fappo_bot.rules.validate_actions import action_ap
+from fappo_bot.rules.validate_actions import order_ap_costs
 
 _CANONICAL = frozenset({*(t.value for t in Trait), "floating"})
 _WHERE_KIND = {
@@ -121,8 +121,9 @@ def _sentence(message: str) -> str:
 def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
     """ap-over-budget on the first action, in post order, whose AP go over the budget (F8)."""
     spent = 0
-    for action, statement in _actions(block):
-        cost = action_ap(action)
+    costs = order_ap_costs(block.order.actions)
+    for index, _action, statement in _actions(block):
+        cost = costs[index]
         if spent + cost > budget:
             before = f"{spent} already on earlier lines" if spent else "nothing before it"
             return Problem(
@@ -132,15 +133,16 @@ def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
                 expected=f"at most {max(0, budget - spent)} AP here",
                 hint=error.hint or "take AP off an action or drop one", actor=block.actor)
         spent += cost
-    first = next((s for _, s in _actions(block)), None)
+    first = next((s for _, _, s in _actions(block)), None)
     return _from_error(error, first, first.line if first is not None else _first_line(block))
 
 
-def _actions(block: ParsedBlock) -> Iterable[tuple[Action, Statement]]:
+def _actions(block: ParsedBlock) -> Iterable[tuple[int, Action, Statement]]:
     for statement in block.statements:
         if statement.kind is StatementKind.ACTION and statement.index is not None:
-            for action in block.order.actions[statement.index: statement.index + statement.count]:
-                yield action, statement
+            start = statement.index
+            for offset, action in enumerate(block.order.actions[start: start + statement.count]):
+                yield start + offset, action, statement
 
 
 def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:

@@ -22,6 +22,7 @@ from fappo_bot.rules.validate_actions import (
     action_ap,
     check_action,
     is_concentration,
+    order_ap_costs,
 )
 
 
@@ -152,6 +153,9 @@ def _check_budget(
     spent = 0
     for check in checks:
         spent += check.ap
+    moves = sum(1 for action in order.actions if action.kind is ActionKind.MOVE)
+    if moves > 1:  # one free Range a turn, not one per move line (F16)
+        spent = sum(order_ap_costs(order.actions))
     budget = ap_budget(current, state.config)
     if current.is_fodder:
         budget = min(budget, TIERS[current.tier].base_ap)
@@ -167,7 +171,9 @@ def _check_budget(
             actor=current.name, code=ErrorCode.AP_OVER_BUDGET, where=Where.ORDER,
             message=f"{current.name} allocates {spent} AP but has {budget} this turn{why}.",
             words=f"{spent} AP", expected=f"at most {budget} AP",
-            hint="Take AP off an action or drop one.",
+            hint=("Take AP off an action or drop one."
+                  + (" Only one Range a turn is free: a second move pays for all its Ranges."
+                     if moves > 1 else "")),
         )
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -62,6 +62,22 @@ def action_ap(action: Action) -> int:
     if action.kind is ActionKind.MOVE and action.ap is None:
         return max(0, move_ranges(action) - 1)
     return max(0, action.ap or 0)
+
+
+def order_ap_costs(actions: Sequence[Action]) -> list[int]:
+    """AP each action of an order costs, in declared order. "A character can move one Range per
+    turn without penalty" [F:L225]: the free Range goes to the first move, so every later move pays
+    for all of its Ranges (F16, F8)."""
+    costs: list[int] = []
+    free_range_used = False
+    for action in actions:
+        cost = action_ap(action)
+        if action.kind is ActionKind.MOVE:
+            if free_range_used:
+                cost = move_ranges(action)
+            free_range_used = True
+        costs.append(cost)
+    return costs
 
 
 def embedded_status(character: Character, item: str | None) -> StatusKind | None:

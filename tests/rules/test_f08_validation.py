@@ -54,6 +54,19 @@ def test_f16_move_ap_must_match_ranges():
     assert errs(order("Kael", {"kind": "move", "ranges": 3, "ap": 2})) == set()
 
 
+def test_f16_one_free_range_a_turn_not_one_per_move_line():
+    """[F:L225] "A character can move one Range per turn without penalty": two move lines of 2
+    Ranges cover 4 Ranges, which cost 3 AP, not 1 + 1."""
+    two_moves = order("Kael", {"kind": "move", "ranges": 2}, {"kind": "move", "ranges": 2},
+                      {"kind": "defend", "ap": 1})
+    problems = validate_order(ST, two_moves)
+    assert [p.code for p in problems] == [ErrorCode.AP_OVER_BUDGET]
+    assert "one Range a turn is free" in (problems[0].hint or "")
+    assert errs(order("Kael", {"kind": "move", "ranges": 2}, {"kind": "move", "ranges": 2})) == set()
+    assert errs(order("Kael", {"kind": "move", "ranges": 4}, {"kind": "defend", "ap": 1})) == {
+        ErrorCode.AP_OVER_BUDGET}
+
+
 def test_f4_sp_shared_across_actions_guard_reduce_endure():
     """F4/F5: SP on actions and Guard lines come out of the same pools."""
     o = order("Kael", {"kind": "attack", "ap": 1, "target": "Goblin 1", "sp": {"Nimble": 2}},
