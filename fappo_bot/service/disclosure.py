@@ -35,7 +35,13 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
     The reply's last line, the SP each pool keeps, is left out: it tells the NPC's remaining
     pools, which are the GM's and no part of the orders sealed."""
     rendered: list[str] = []
-    for order in sealed_orders(canonical):
+    try:
+        orders = sealed_orders(canonical)
+    except ValueError:  # sealed by an older version of the orders: the JSON below still checks
+        orders = []
+        rendered.append("(these orders cannot be shown as a reply; the JSON below is what was "
+                        "sealed)")
+    for order in orders:
         character = state.character(order.actor)
         budget = ap_budget(character, state.config) if character is not None else None
         lines = render_order(order, character, budget, state.pending).split("\n")

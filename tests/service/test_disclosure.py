@@ -7,6 +7,8 @@ import hashlib
 import json
 import re
 
+import pytest
+
 from fappo_bot.posting.render import describe_action
 from fappo_bot.rules.orders import Order
 from fappo_bot.service.base import inert
@@ -171,3 +173,20 @@ async def test_r2_hide_all_allocations_shows_only_outcomes(services, uow_factory
     assert " vs " not in public and "by Guard" not in public and " SP" not in public
     # the PvP duel still goes to its parties only
     assert "Mira" not in public
+
+
+@pytest.mark.unit
+def test_a_reveal_that_cannot_be_read_back_still_publishes_the_json_that_checks():
+    """Orders sealed by an older version of the orders model: the resolution must not fail, and
+    the hash still recomputes from the code blocks."""
+    from fappo_bot.rules.results import TurnState
+    from fappo_bot.service.disclosure import reveal_messages
+    from fappo_bot.service.scene import commitment
+
+    canonical = '[{"actor":"Skarg","retired_field":' + '"x",' * 900 + '"end"}]'
+    digest = commitment("salt", canonical)
+    messages = reveal_messages(3, digest, "salt", canonical, TurnState(turn=3, characters=()))
+    assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
+    assert len(messages) >= 3 and all(len(m) <= 2000 for m in messages)
+    blocks = "".join(re.search(r"```json\n(.*)\n```", m, re.S).group(1) for m in messages[1:])
+    assert blocks == canonical
