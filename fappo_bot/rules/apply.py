@@ -18,7 +18,6 @@ from fappo_bot.rules.health import (
     damaged,
     dead_index,
     index_of_level,
-    is_dying,
     pips_dead,
     uses_pips,
 )
@@ -190,8 +189,9 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     """Knockout countdowns, the Dying deadline, steadying, Bleeding and the GM's events (F7
     step 7, F15, F18.2, F19 Amb-6)."""
     snap = turn.chars[name]
+    dying = turn.facts.of(snap).level.name == "Dying"  # `health.is_dying`
     if (not c.statuses and not c.steadied_turns and name not in changes.aiming
-            and name not in changes.bound and not is_dying(snap, turn.config)):
+            and name not in changes.bound and not dying):
         return c
     statuses: list[Status] = []
     for s in c.statuses:
@@ -216,7 +216,7 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         c = c.model_copy(update={
             "statuses": tuple(statuses), "steadied_turns": steady[0], "steady_target": steady[1],
         })
-    if is_dying(snap, turn.config) and not snap.has_status(StatusKind.STABILIZED):
+    if dying and not snap.has_status(StatusKind.STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)

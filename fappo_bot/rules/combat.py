@@ -29,7 +29,7 @@ from fappo_bot.rules.fodder import (
     entities,
 )
 from fappo_bot.rules.levels import Outcome, SuccessLevel
-from fappo_bot.rules.names import attack_weapon, fold, skill_rating
+from fappo_bot.rules.names import fold, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.spending import canonical
@@ -154,7 +154,7 @@ def plan_strikes(turn: Turn) -> Plan:
         for index, action in enumerate(order.actions):
             if action.kind is not ActionKind.ATTACK:
                 continue
-            _, weapon = attack_weapon(attacker, action.weapon)
+            _, weapon = turn.facts.attack_weapon(attacker, action.weapon)
             targets = _targets(turn, action)
             reason = _void_reason(attacker, order, action, weapon, targets)
             if reason is not None:
@@ -239,6 +239,6 @@ class _Aim(NamedTuple):
 
 def _aim(turn: Turn, attacker: Character, weapon: Weapon, skill: str | None, target: Character,
          dist: int) -> _Aim:
-    value = turn.skill_value(attacker, skill, target) if skill else 0
+    value = turn.facts.skill(attacker, skill, target) if skill else 0
     steady = steadied(attacker, target)
     return _Aim(target.name, dist, steady, value, weapon_profile(weapon, attacker, steadied=steady))

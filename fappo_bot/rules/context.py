@@ -3,18 +3,12 @@ valid orders, the GM inputs and the lookups every action needs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
-from fappo_bot.rules.character import Character, StatusKind
+from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import (
-    PledgeLine,
-    effective_skill,
-    fallback_defense,
-    trained_defense,
-)
-from fappo_bot.rules.health import dead_or_out
+from fappo_bot.rules.defense import PledgeLine, fallback_defense
+from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
@@ -34,48 +28,37 @@ class Turn:
     chars: dict[str, Character]
     orders: dict[str, Order]
     in_combat: bool = True
+    #: the characters' facts as validation learnt them (a fresh cache without it)
+    shared: InitVar[Facts | None] = None
+    facts: Facts = field(init=False)
     _roster: Roster | None = None
     _actors: list[str] = field(default_factory=list)
-    _flags: dict[str, tuple[bool, bool]] = field(default_factory=dict)
-    _trained: dict[tuple[str, bool], int] = field(default_factory=dict)
     _defends: dict[str, list[Action]] = field(default_factory=dict)
-    _skills: dict[tuple[str, str, str], int] = field(default_factory=dict)
     _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, shared: Facts | None) -> None:
         self._actors = sorted(self.orders, key=fold)
+        self.facts = shared if shared is not None else Facts(self.config)
 
     def actors(self) -> list[str]:
         """The names of the characters with a valid order, in the fixed order every loop over
         actions follows (case-folded name, F7: nothing depends on the order of posting)."""
         return self._actors
 
-    def _flag(self, name: str) -> tuple[bool, bool]:
-        found = self._flags.get(name)
-        if found is None:
-            found = dead_or_out(self.chars[name], self.config)
-            self._flags[name] = found
-        return found
-
     def dead(self, name: str) -> bool:
         """Dead (or vaporized) at the snapshot (cached for the turn)."""
-        return self._flag(name)[0]
+        return self.facts.of(self.chars[name]).dead
 
     def unconscious(self, name: str) -> bool:
         """Unable to react at the snapshot: defense 1 (F6 Amb-6; cached for the turn)."""
-        return self._flag(name)[1]
+        return self.facts.of(self.chars[name]).unconscious
 
     def base_defense(self, defender: str, skill: str | None, attacker: str) -> int:
-        """max(highest attack skill - 1, fallback) against one attacker (F5), cached: it depends
-        on the attacker only through the prone penalty (F18.9)."""
-        prone = self.chars[attacker].has_status(StatusKind.PRONE)
-        key = (defender, prone)
-        trained = self._trained.get(key)
-        if trained is None:
-            trained = trained_defense(self.chars[defender], self.config,
-                                      attacker=self.chars[attacker])
-            self._trained[key] = trained
-        return max(trained, fallback_defense(self.chars[defender], skill))
+        """max(highest attack skill - 1, fallback) against one attacker (F5); the trained part
+        is worked out once per defender (`Facts.trained_defense`)."""
+        character = self.chars[defender]
+        trained = self.facts.trained_defense(character, self.chars[attacker])
+        return max(trained, fallback_defense(character, skill))
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""
@@ -101,20 +84,6 @@ class Turn:
                 a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now
             ]
             self._defends[defender] = found
-        return found
-
-    def skill_value(self, actor: Character, skill: str, opponent: Character | None) -> int:
-        """`effective_skill` against an opponent, cached for the turn: it depends on the
-        opponent only through whether he is prone (F18.9)."""
-        if opponent is None:
-            stance = "none"
-        else:
-            stance = "prone" if opponent.has_status(StatusKind.PRONE) else "standing"
-        key = (actor.name, skill, stance)
-        found = self._skills.get(key)
-        if found is None:
-            found = effective_skill(actor, skill, opponent=opponent)
-            self._skills[key] = found
         return found
 
     def defend_ap(self, defender: str, attacker: str) -> tuple[int, int]:
@@ -153,10 +122,7 @@ class Turn:
 
     def deflects(self, defender: Character) -> int:
         """Lightsword-as-shield capacity: an Uncanny wielder's defense AP (F17 Amb-7)."""
-        weapon = defender.weapon()
-        if weapon is None or not weapon.uncanny_only_specials:
-            return 0
-        if not defender.owns(Trait.UNCANNY) or defender.has_status(StatusKind.DISARMED):
+        if not self.facts.deflects_with(defender):
             return 0
         return self.total_defend_ap(defender.name)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fappo_bot.rules.character import Character, StatusKind
+from fappo_bot.rules.character import Character
 from fappo_bot.rules.combat import Plan, Strike, StrikeResult
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
@@ -107,8 +107,9 @@ class _Side:
 
 
 def _side(turn: Turn, defender: Character) -> _Side:
+    facts = turn.facts.of(defender)
     return _Side(
-        defender, defender.has_status(StatusKind.FROZEN), turn.unconscious(defender.name),
+        defender, facts.frozen, facts.unconscious,
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
         defender.is_fodder,
     )

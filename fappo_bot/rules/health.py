@@ -196,14 +196,17 @@ def ap_budget(character: Character, config: RulesConfig, *, shock: bool | None =
 
     `shock` defaults to the character's `shock` flag (it moved down in the previous resolution).
     """
+    return budget_after(character, wound_penalty(character, config), shock=shock)
+
+
+def budget_after(character: Character, wound: int, *, shock: bool | None = None) -> int:
+    """`ap_budget` with the wound penalty of the character's level already known (F10)."""
     moved = character.shock if shock is None else shock
     nerve = 0
     for s in character.statuses:
         if s.kind is StatusKind.POISONED:
             nerve += s.ap_loss
-    return max(
-        0, character.ap_base - (1 if moved else 0) - wound_penalty(character, config) - nerve
-    )
+    return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
 
 
 def ap_next(character: Character, config: RulesConfig, *, shock: bool | None = None) -> int:

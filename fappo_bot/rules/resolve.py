@@ -29,6 +29,7 @@ from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, StrikeResult, plan_strikes
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import TIERS
+from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
 from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.health import ap_budget
@@ -63,7 +64,8 @@ def resolve_turn(
     """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
     gm = gm or GMInputs()
     roster = Roster(state.characters, state.pending)
-    errors, valid, trimmed, ready = _validate_all(state, orders, roster, gm.trim_overflow)
+    facts = Facts(state.config)  # what validation learns of each character, resolution reuses
+    errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
     snap: dict[str, Character] = {}
     for character in state.characters:
         current = ready.get(character.name)  # step 2 as validation did it for the order
@@ -76,7 +78,7 @@ def resolve_turn(
     finalized = state.model_copy(update={
         "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
     })
-    turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat)
+    turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
     for name, dropped in sorted(trimmed.items()):
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
@@ -104,7 +106,7 @@ def resolve_turn(
 
 
 def _validate_all(
-    state: TurnState, orders: Sequence[Order], roster: Roster, trim: bool = False
+    state: TurnState, orders: Sequence[Order], roster: Roster, facts: Facts, trim: bool = False
 ) -> tuple[list[OrderError], dict[str, Order], dict[str, int], dict[str, Character]]:
     """Validate each order; an actor with two orders has both refused (one post per turn).
 
@@ -116,10 +118,10 @@ def _validate_all(
     errors: list[OrderError] = []
     trimmed: dict[str, int] = {}
     for order in orders:
-        problems, current = checked_order(state, order, roster)
+        problems, current = checked_order(state, order, roster, facts)
         if problems and trim and all(p.code is ErrorCode.AP_OVER_BUDGET for p in problems):
             kept = _trim(state, order, roster)
-            again, current = checked_order(state, kept, roster)
+            again, current = checked_order(state, kept, roster, facts)
             if not again:
                 found = roster.get(order.actor)
                 assert found is not None

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import TIERS
+from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, reductions_of
-from fappo_bot.rules.health import ap_budget, can_act, is_unconscious, wound_penalty
+from fappo_bot.rules.health import budget_after, is_unconscious
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
@@ -37,10 +38,12 @@ def validate_order(
 
 
 def checked_order(
-    state: TurnState, order: Order, roster: Roster
+    state: TurnState, order: Order, roster: Roster, facts: Facts | None = None
 ) -> tuple[list[OrderError], Character | None]:
     """`validate_order`, and the actor after step 2 (its pending hits finalised with the order's
     reductions, F7 step 2), which resolution reuses for a valid order; None for an unknown actor.
+
+    `facts` (the turn's `Facts`) keeps what validation learns of the actor for resolution.
     """
     actor = roster.get(order.actor)
     if actor is None:
@@ -50,9 +53,10 @@ def checked_order(
         errors.extend(_check_reductions(state, actor, order, roster))
     fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
     current = fin.character
-    able = can_act(current, state.config, endure=order.endure)
+    facts = facts or Facts(state.config)
+    able = facts.can_act(current, endure=order.endure)
     checks = [
-        check_action(state, current, order, i, action, able, roster)
+        check_action(state, current, order, i, action, able, roster, facts)
         for i, action in enumerate(order.actions)
     ]
     frozen = focus = False
@@ -64,7 +68,7 @@ def checked_order(
     if frozen or not able:
         errors.extend(_check_ability(state, current, order, able, checks))
     if able:
-        errors.extend(_check_budget(state, current, order, checks))
+        errors.extend(_check_budget(facts, current, order, checks))
         if focus:
             errors.extend(_check_concentration(actor, order))
     if order.guard:
@@ -147,7 +151,7 @@ def _check_ability(
 
 
 def _check_budget(
-    state: TurnState, current: Character, order: Order, checks: list[ActionCheck]
+    facts: Facts, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
     spent = 0
@@ -156,14 +160,14 @@ def _check_budget(
     moves = sum(1 for action in order.actions if action.kind is ActionKind.MOVE)
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
-    budget = ap_budget(current, state.config)
+    wound = facts.of(current).level.ap_penalty  # `health.wound_penalty`
+    budget = budget_after(current, wound)
     if current.is_fodder:
         budget = min(budget, TIERS[current.tier].base_ap)
     if spent > budget:
         reasons = []
         if current.shock:
             reasons.append("1 for last turn's shock")
-        wound = wound_penalty(current, state.config)
         if wound:
             reasons.append(f"{wound} for wounds")
         why = f" (base {current.ap_base}, less " + ", ".join(reasons) + ")" if reasons else ""

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
 from fappo_bot.rules.defense import skill_def
+from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.names import (
     Match,
     Roster,
-    attack_weapon,
     fold,
     match_name,
     match_skill,
@@ -122,11 +122,12 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 
 def check_action(
     state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
-    roster: Roster | None = None,
+    roster: Roster | None = None, facts: Facts | None = None,
 ) -> ActionCheck:
     """Every problem of one action (codes of spec/cases.md)."""
     check = ActionCheck(ap=action_ap(action))
     names = roster or Roster(state.characters)
+    known = facts or Facts(state.config)
     out = check.errors
 
     def err(code: ErrorCode, message: str, words: str, expected: str, hint: str,
@@ -192,7 +193,7 @@ def check_action(
     skill: str | None = None
     weapon: Weapon | None = None
     if kind is ActionKind.ATTACK:
-        found_weapon, weapon = attack_weapon(actor, action.weapon)
+        found_weapon, weapon = known.attack_weapon(actor, action.weapon)
         if weapon is None and found_weapon is not None:
             name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
         skill = action.skill or (weapon.skill if weapon else None)
@@ -208,7 +209,7 @@ def check_action(
                 target.name, "a target within reach, or a move toward it this turn",
                 "Add a move toward the target, or use a ranged weapon [F:L221-225].")
         if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
-            spent = _ammo_before(order, actor, index) + weapon.ammo_cost
+            spent = _ammo_before(order, actor, index, known) + weapon.ammo_cost
             if spent > actor.ammo:
                 err(ErrorCode.OUT_OF_RANGE,
                     f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
@@ -243,7 +244,7 @@ def check_action(
 
     if skill is not None:
         skill = _check_skill(actor, skill, err, name_error)
-    check.frozen_forbidden = actor.has_status(StatusKind.FROZEN) and not (
+    check.frozen_forbidden = known.of(actor).frozen and not (
         skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK,
                                                                        ActionKind.SKILL)
     )
@@ -297,11 +298,11 @@ def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon
     return False
 
 
-def _ammo_before(order: Order, actor: Character, index: int) -> int:
+def _ammo_before(order: Order, actor: Character, index: int, facts: Facts) -> int:
     spent = 0
     for action in order.actions[:index]:
         if action.kind is ActionKind.ATTACK:
-            _, weapon = attack_weapon(actor, action.weapon)
+            _, weapon = facts.attack_weapon(actor, action.weapon)
             if weapon is not None:
                 spent += weapon.ammo_cost
     return spent

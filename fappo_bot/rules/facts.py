@@ -1,0 +1,147 @@
+"""What each character brings to every check of one turn, worked out once (RULINGS P2; F5, F10,
+F11, F17, F18.9, F18.12-14, F19).
+
+Validation and resolution ask the same questions of the same characters: the level and whether it
+lets them act, the weapon an attack uses, effective skills and the trained defense. Characters are
+frozen values and a turn reads one snapshot (P2), so `Facts` answers each question once per
+character object; validation's finalised actor is the very object the snapshot holds, so what
+validation learnt, planning and grading reuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fappo_bot.rules.character import Character, StatusKind, Weapon
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.data import LEVELS, HealthLevelDef, Trait
+from fappo_bot.rules.defense import (
+    PRONE_PENALTY,
+    effective_skill,
+    is_attack_skill,
+)
+from fappo_bot.rules.health import base_level_name
+from fappo_bot.rules.names import Match, attack_weapon
+
+_NO_ATTACK_SKILL = -1
+"""`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
+
+
+@dataclass(slots=True)
+class Fighter:
+    """One character's facts for the turn (the character is kept: its id keys the cache)."""
+
+    character: Character
+    level: HealthLevelDef
+    #: Dead, or vaporized (F11, F18.16)
+    dead: bool
+    #: Dying, Dead or knocked out: no actions and defense 1 (F6 Amb-6, F10, F18.3)
+    unconscious: bool
+    #: whether the level and statuses let it allocate AP (F10; Incapacitated: with endure)
+    able: bool
+    prone: bool
+    frozen: bool
+    #: the weapon in hand (`Character.weapon()`)
+    held: Weapon | None
+    #: effective skill by skill name as written, before the prone penalty (F18.9)
+    skills: dict[str, int] = field(default_factory=dict)
+    #: the highest attack skill's effective value before the prone penalty (None without one),
+    #: once `attack_known`
+    best_attack: int | None = None
+    attack_known: bool = False
+    #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
+    weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
+
+
+def _fighter(character: Character, config: RulesConfig) -> Fighter:
+    """A character's facts, from one reading of its level and statuses (`health.dead_or_out`,
+    `health.can_act`)."""
+    level = LEVELS[base_level_name(character, config)]
+    vaporized = knocked_out = prone = frozen = False
+    for s in character.statuses:
+        kind = s.kind
+        if kind is StatusKind.VAPORIZED:
+            vaporized = knocked_out = True
+        elif kind is StatusKind.UNCONSCIOUS:
+            knocked_out = True
+        elif kind is StatusKind.PRONE:
+            prone = True
+        elif kind is StatusKind.FROZEN:
+            frozen = True
+    unconscious = level.unconscious or level.dead or knocked_out
+    return Fighter(
+        character, level, dead=level.dead or vaporized, unconscious=unconscious,
+        able=not unconscious, prone=prone, frozen=frozen, held=character.weapon(),
+    )
+
+
+class Facts:
+    """The per-turn cache of `Fighter`s, by character object (P2: one snapshot)."""
+
+    def __init__(self, config: RulesConfig) -> None:
+        self.config = config
+        self._by_id: dict[int, Fighter] = {}
+
+    def of(self, character: Character) -> Fighter:
+        """The facts of one character, worked out on the first question."""
+        found = self._by_id.get(id(character))
+        if found is None:  # the Fighter keeps the character alive, so its id stays its own
+            found = self._by_id[id(character)] = _fighter(character, self.config)
+        return found
+
+    def can_act(self, character: Character, *, endure: bool = False) -> bool:
+        """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
+        `endure` (F10 Amb-7)."""
+        fighter = self.of(character)
+        if fighter.able and fighter.level.name == "Incapacitated":
+            return endure
+        return fighter.able
+
+    def attack_weapon(
+        self, character: Character, weapon: str | None
+    ) -> tuple[Match | None, Weapon | None]:
+        """`names.attack_weapon`, once per character and written weapon name (F19)."""
+        cache = self.of(character).weapons
+        found = cache.get(weapon)
+        if found is None:
+            found = attack_weapon(character, weapon)
+            cache[weapon] = found
+        return found
+
+    def skill(self, character: Character, skill: str, opponent: Character | None) -> int:
+        """`defense.effective_skill` (F5 Amb-10, F17, F18.9, F18.12-14): the opponent counts
+        only through whether he is prone, so the rest is worked out once per skill."""
+        fighter = self.of(character)
+        value = fighter.skills.get(skill)
+        if value is None:
+            value = effective_skill(character, skill)
+            fighter.skills[skill] = value
+        if fighter.prone and opponent is not None and not self.of(opponent).prone:
+            return value - PRONE_PENALTY
+        return value
+
+    def trained_defense(self, defender: Character, attacker: Character | None) -> int:
+        """`defense.trained_defense`: the highest effective attack skill - 1 (F5 Amb-1 (c));
+        the prone penalty (F18.9) is the same for every skill."""
+        fighter = self.of(defender)
+        if not fighter.attack_known:
+            values = [
+                self.skill(defender, name, None)
+                for name in defender.skills
+                if is_attack_skill(name, self.config)
+            ]
+            fighter.best_attack = max(values) if values else None
+            fighter.attack_known = True
+        if fighter.best_attack is None:
+            return _NO_ATTACK_SKILL
+        if fighter.prone and attacker is not None and not self.of(attacker).prone:
+            return fighter.best_attack - PRONE_PENALTY - 1
+        return fighter.best_attack - 1
+
+    def deflects_with(self, defender: Character) -> bool:
+        """Whether the defender's weapon in hand can serve as a shield: a lightsword of an
+        Uncanny wielder who is not disarmed (F17 Amb-7)."""
+        weapon = self.of(defender).held
+        if weapon is None or not weapon.uncanny_only_specials:
+            return False
+        return defender.owns(Trait.UNCANNY) and not defender.has_status(StatusKind.DISARMED)
