@@ -63,7 +63,8 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
 def _interrupt(turn: Turn, changes: Changes) -> None:
     """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
     for name, c in turn.chars.items():
-        if c.has_status(StatusKind.CONCENTRATING) and name not in changes.concentrating:
+        if c.statuses and c.has_status(StatusKind.CONCENTRATING) and (
+                name not in changes.concentrating):
             changes.clear(name, StatusKind.CONCENTRATING)
             changes.event("interrupted", name, "the concentration was broken")
 

@@ -164,9 +164,10 @@ def plan_strikes(turn: Turn) -> Plan:
             area = bool(action.targets) or weapon.area
             impact = _impact_distance(turn, attacker, action, targets) if area else 0
             skill = attack_skill(attacker, weapon, action, turn)
-            spend = canonical(action.sp)
+            spend = canonical(action.sp) if action.sp else {}
+            profile = weapon_profile(weapon, attacker)
             aims = [
-                _aim(turn, attacker, weapon, skill, target,
+                _aim(turn, attacker, weapon, profile, skill, target,
                      impact if area else distance(attacker, target))
                 for target in targets
             ]
@@ -208,7 +209,7 @@ def _targets(turn: Turn, action: Action) -> list[Character]:
     out: list[Character] = []
     for name in action.targets or (action.target,):
         found = turn.find(name)
-        if found is not None and not turn.dead(found.name):
+        if found is not None and not turn.facts.of(found).dead:
             out.append(found)
     return out
 
@@ -237,8 +238,11 @@ class _Aim(NamedTuple):
     profile: WeaponProfile
 
 
-def _aim(turn: Turn, attacker: Character, weapon: Weapon, skill: str | None, target: Character,
-         dist: int) -> _Aim:
+def _aim(turn: Turn, attacker: Character, weapon: Weapon, profile: WeaponProfile,
+         skill: str | None, target: Character, dist: int) -> _Aim:
+    """`profile` is the weapon's unsteadied one; a steadied sniper's is worked out here."""
     value = turn.facts.skill(attacker, skill, target) if skill else 0
     steady = steadied(attacker, target)
-    return _Aim(target.name, dist, steady, value, weapon_profile(weapon, attacker, steadied=steady))
+    if steady:
+        profile = weapon_profile(weapon, attacker, steadied=True)
+    return _Aim(target.name, dist, steady, value, profile)
