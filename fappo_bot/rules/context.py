@@ -7,7 +7,7 @@ from dataclasses import InitVar, dataclass, field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.defense import PledgeLine, fallback_defense
+from fappo_bot.rules.defense import PledgeLine
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
@@ -52,13 +52,6 @@ class Turn:
     def unconscious(self, name: str) -> bool:
         """Unable to react at the snapshot: defense 1 (F6 Amb-6; cached for the turn)."""
         return self.facts.of(self.chars[name]).unconscious
-
-    def base_defense(self, defender: str, skill: str | None, attacker: str) -> int:
-        """max(highest attack skill - 1, fallback) against one attacker (F5); the trained part
-        is worked out once per defender (`Facts.trained_defense`)."""
-        character = self.chars[defender]
-        trained = self.facts.trained_defense(character, self.chars[attacker])
-        return max(trained, fallback_defense(character, skill))
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""

@@ -23,6 +23,7 @@ from fappo_bot.rules.defense import (
     Incoming,
     assign_shields,
     combat_defense,
+    fallback_defense,
     match_pledges,
     shield_capacity,
     skill_def,
@@ -102,8 +103,12 @@ class _Side:
     swarm: bool
     heavy: bool
     fodder: bool
+    #: whether it defends this turn (else no defense AP or modifier against anyone, F5 Amb-3)
+    defends: bool
     #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
     defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
+    #: the untrained basic defense by attacking skill (F5)
+    fallback: dict[str | None, int] = field(default_factory=dict)
 
 
 def _side(turn: Turn, defender: Character) -> _Side:
@@ -111,7 +116,7 @@ def _side(turn: Turn, defender: Character) -> _Side:
     return _Side(
         defender, facts.frozen, facts.unconscious,
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
-        defender.is_fodder,
+        defender.is_fodder, bool(turn.defend_actions(defender.name)),
     )
 
 
@@ -122,10 +127,17 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
     found = side.defenses.get(key)
     if found is None:
         defender = side.character
-        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        ap = modifier = 0
+        if side.defends:
+            ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        fallback = side.fallback.get(skill)
+        if fallback is None:
+            fallback = side.fallback[skill] = fallback_defense(defender, skill)
+        # max(highest attack skill - 1, fallback) against this attacker (F5)
+        base = max(turn.facts.trained_defense(defender, attacker), fallback)
         found = combat_defense(
             defender, skill, turn.config, attacker=attacker, defend_ap=ap, shield=shield,
-            modifier=modifier, base=turn.base_defense(defender.name, skill, attacker.name),
+            modifier=modifier, base=base,
         )
         if side.swarm:
             found = swarm_defense(found)
