@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from fappo_bot.service.errors import Conflict, StaleVersion
+from fappo_bot.service.errors import Conflict, InvalidInput, StaleVersion
 
 #: table -> what a clash of its unique key means to a user
 _UNIQUE_MESSAGES = {
@@ -23,6 +23,10 @@ _UNIQUE_MESSAGES = {
 
 STALE_MESSAGE = "Somebody changed this at the same time; please try again."
 BUSY_MESSAGE = "The game is busy with another command; please try again in a moment."
+NUL_MESSAGE = (
+    "The text contains a NUL character (U+0000), which cannot be stored; remove it and send it "
+    "again."
+)
 
 
 def conflict_from(error: IntegrityError) -> Conflict:
@@ -52,4 +56,6 @@ async def database_errors() -> AsyncIterator[None]:
             raise Conflict(BUSY_MESSAGE) from exc
         if "deadlock detected" in text or "could not serialize" in text:  # PostgreSQL: retry
             raise StaleVersion(STALE_MESSAGE) from exc
+        if "0x00" in text:  # PostgreSQL text cannot hold U+0000
+            raise InvalidInput(NUL_MESSAGE) from exc
         raise
