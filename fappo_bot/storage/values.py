@@ -71,7 +71,8 @@ T = TypeVar("T")
 #: parsed documents by (model, exact text): the values are frozen, so equal text is an equal
 #: value; the same sheets, states and orders are read again by every use case of a turn
 _PARSED: dict[tuple[object, str], Any] = {}
-_PARSED_LIMIT = 20_000
+#: about 5,000 documents of a few kB each: a few tens of MB at most, enough for a 600-combatant turn
+_PARSED_LIMIT = 5_000
 
 
 def parse(model: type[M], text: str) -> M:
