@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return asyncio.run(_go())
+    except FileNotFoundError as exc:
+        print(f"fappo-bot migrate: {exc}", file=sys.stderr)
+        return 2
     except (OSError, ValueError) as exc:
         print(f"fappo-bot migrate: cannot reach the database: {exc}", file=sys.stderr)
         return 1

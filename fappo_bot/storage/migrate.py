@@ -8,6 +8,7 @@ SQLite the transaction begins IMMEDIATE for the same reason.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,8 +23,27 @@ if TYPE_CHECKING:
 
     from fappo_bot.settings import Settings
 
-#: where the alembic scripts are (a sibling of the package)
+#: where the alembic scripts are in a checkout (a sibling of the package)
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def migrations_dir() -> Path:
+    """The alembic scripts: `$FAPPO_MIGRATIONS_DIR`, else next to the package (a checkout, an
+    editable install), else `./migrations` (an installed package run from the project directory,
+    as in the Docker image)."""
+    candidates = (
+        [Path(os.environ["FAPPO_MIGRATIONS_DIR"])] if "FAPPO_MIGRATIONS_DIR" in os.environ else []
+    )
+    candidates += [MIGRATIONS_DIR, Path.cwd() / "migrations"]
+    for candidate in candidates:
+        if (candidate / "env.py").exists():
+            return candidate
+    raise FileNotFoundError(
+        "the migration scripts are missing: looked in "
+        + ", ".join(str(c) for c in candidates)
+        + " (set FAPPO_MIGRATIONS_DIR to the migrations directory)"
+    )
+
 
 #: pg_advisory_xact_lock key for schema upgrades ("FAPPO" in ASCII)
 _MIGRATION_LOCK_KEY = 0x4641505050
@@ -33,10 +53,8 @@ def alembic_config(url: str | None = None) -> Config:
     """An alembic configuration for the scripts in `migrations/` (and `url`, if given)."""
     from alembic.config import Config
 
-    if not (MIGRATIONS_DIR / "env.py").exists():
-        raise FileNotFoundError(f"the migration scripts are missing: {MIGRATIONS_DIR}")
     config = Config()
-    config.set_main_option("script_location", MIGRATIONS_DIR.as_posix())
+    config.set_main_option("script_location", migrations_dir().as_posix())
     if url is not None:
         config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return config

@@ -53,3 +53,19 @@ def test_the_migrate_subcommand_imports_sqlalchemy_only_when_it_runs():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_migration_scripts_are_found_from_an_installed_package(tmp_path, monkeypatch):
+    """The Docker image installs the package and keeps migrations/ in its working directory."""
+    from fappo_bot.storage import migrate
+
+    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", tmp_path / "site-packages" / "migrations")
+    monkeypatch.delenv("FAPPO_MIGRATIONS_DIR", raising=False)
+    monkeypatch.chdir(ROOT)
+    assert migrate.migrations_dir() == ROOT / "migrations"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="FAPPO_MIGRATIONS_DIR"):
+        migrate.migrations_dir()
+    monkeypatch.setenv("FAPPO_MIGRATIONS_DIR", str(ROOT / "migrations"))
+    assert migrate.migrations_dir() == ROOT / "migrations"
+    assert migrate.head_revision()
