@@ -44,7 +44,7 @@ async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
     await upgrade_database(settings)
     engine = create_engine(settings)
     try:
-        factory: UowFactory = SqlUnitOfWorkFactory(engine)  # type: ignore[assignment]
+        factory: UowFactory = SqlUnitOfWorkFactory(engine)
         yield Storage(settings, factory)
     finally:
         await engine.dispose()
