@@ -19,44 +19,65 @@ from fappo_bot.storage.tables import (
     TurnRow,
 )
 
-GAME_BY_CHANNEL = select(GameRow).where(GameRow.channel_key == bindparam("channel_key")).limit(1)
+
+def table(row_type: type[Base]) -> Table:
+    return cast(Table, row_type.__table__)
+
+
+# The versioned tables (games, characters, turns, posts) are read by Core SELECTs of the table's
+# columns: loading ORM instances costs about 60 us more per statement than the statement itself
+# (repositories.py keeps the rows read for the transaction in its own map).
+GAMES, CHARACTERS, TURNS, POSTS = (table(t) for t in (GameRow, CharacterRow, TurnRow, PostRow))
+MEMBERSHIPS = table(MembershipRow)
+BY_ID = {t: select(t).where(t.c.id == bindparam("id")).limit(1)
+         for t in (GAMES, CHARACTERS, TURNS, POSTS)}
+TURN_FOR_UPDATE = select(TURNS).where(TURNS.c.id == bindparam("id")).with_for_update().limit(1)
+GAMES_BY_AGE = select(GAMES).order_by(GAMES.c.created_at, GAMES.c.id)
+GAME_BY_CHANNEL = select(GAMES).where(GAMES.c.channel_key == bindparam("channel_key")).limit(1)
 MEMBERS_OF_GAME = (
-    select(MembershipRow)
-    .where(MembershipRow.game_id == bindparam("game_id"))
-    .order_by(MembershipRow.role, MembershipRow.user_id)
+    select(MEMBERSHIPS)
+    .where(MEMBERSHIPS.c.game_id == bindparam("game_id"))
+    .order_by(MEMBERSHIPS.c.role, MEMBERSHIPS.c.user_id)
 )
 CHARACTER_BY_NAME = (
-    select(CharacterRow)
+    select(CHARACTERS)
     .where(
-        CharacterRow.game_id == bindparam("game_id"),
-        CharacterRow.name_key == bindparam("name_key"),
+        CHARACTERS.c.game_id == bindparam("game_id"),
+        CHARACTERS.c.name_key == bindparam("name_key"),
     )
     .limit(1)
 )
 CHARACTERS_OF_GAME = (
-    select(CharacterRow)
-    .where(CharacterRow.game_id == bindparam("game_id"))
-    .order_by(CharacterRow.created_at, CharacterRow.id)
+    select(CHARACTERS)
+    .where(CHARACTERS.c.game_id == bindparam("game_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
 )
 LATEST_TURN = (
-    select(TurnRow)
-    .where(TurnRow.game_id == bindparam("game_id"), TurnRow.status != TurnStatus.VOID.value)
-    .order_by(TurnRow.number.desc(), TurnRow.opened_at.desc())
+    select(TURNS)
+    .where(TURNS.c.game_id == bindparam("game_id"), TURNS.c.status != TurnStatus.VOID.value)
+    .order_by(TURNS.c.number.desc(), TURNS.c.opened_at.desc())
     .limit(1)
 )
 TURNS_OF_GAME = (
-    select(TurnRow)
-    .where(TurnRow.game_id == bindparam("game_id"))
-    .order_by(TurnRow.number, TurnRow.opened_at)
+    select(TURNS)
+    .where(TURNS.c.game_id == bindparam("game_id"))
+    .order_by(TURNS.c.number, TURNS.c.opened_at)
 )
 POST_BY_MESSAGE = (
-    select(PostRow)
+    select(POSTS)
     .where(
-        PostRow.channel_key == bindparam("channel_key"),
-        PostRow.message_key == bindparam("message_key"),
+        POSTS.c.channel_key == bindparam("channel_key"),
+        POSTS.c.message_key == bindparam("message_key"),
     )
     .limit(1)
 )
+POSTS_OF_TURN = (
+    select(POSTS)
+    .where(POSTS.c.turn_id == bindparam("turn_id"))
+    .order_by(POSTS.c.created_at, POSTS.c.id)
+)
+LIVE_POSTS_OF_TURN = POSTS_OF_TURN.where(POSTS.c.deleted.is_(False))
+
 REVISIONS_OF_POST = (
     select(PostRevisionRow)
     .where(PostRevisionRow.post_id == bindparam("post_id"))
@@ -88,5 +109,5 @@ _INSERTS: dict[type[Base], Any] = {}
 def insert_into(row_type: type[Base]) -> Any:
     statement = _INSERTS.get(row_type)
     if statement is None:
-        statement = _INSERTS[row_type] = insert(cast(Table, row_type.__table__))
+        statement = _INSERTS[row_type] = insert(table(row_type))
     return statement

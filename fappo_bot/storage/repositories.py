@@ -57,8 +57,21 @@ from fappo_bot.storage.tables import (
 from fappo_bot.storage.updates import flush_updates, queue_update
 from fappo_bot.storage.values import to_db_time
 
-#: `AsyncSession.info` key of the rows read in the current transaction (cleared at its end)
+#: `AsyncSession.info` key of the ORM rows read in the current transaction (cleared at its end)
 KEPT_ROWS = "fappo_kept_rows"
+#: `AsyncSession.info` key of the versioned rows (games, characters, turns, posts) read by Core in
+#: the current transaction: {(table name, id): Kept} (cleared at its end)
+READ_ROWS = "fappo_read_rows"
+
+
+class Kept:
+    """A versioned row as read in this transaction: the columns as attributes (the mappers read
+    it like an ORM row). The first read of a row is kept for the transaction, like the ORM's
+    identity map: a later read of the same row returns it unchanged, so `update` checks the
+    version the use case decided on. An update puts its new values on it."""
+
+    def __init__(self, columns: Any) -> None:
+        self.__dict__.update(columns)
 
 
 class _Repository:
@@ -74,13 +87,13 @@ class _Repository:
         async with database_errors():
             await self._session.execute(q.insert_into(row_type), list(rows))
 
-    async def _update(self, row_type: type[Any], values: dict[str, Any], what: str) -> None:
-        row = await self._get(row_type, values["id"])
+    async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
+        row = await self._load(table, values["id"])
         if row is None:
             raise NotFound(f"That {what} does not exist (any more).")
         if row.version != values["version"] - 1:
             raise StaleVersion(STALE_MESSAGE)
-        queue_update(self._session, row, values)
+        queue_update(self._session, table, row, values)
 
     async def _flush(self) -> None:
         """Send the queued updates before a statement that could read what they change."""
@@ -111,6 +124,44 @@ class _Repository:
         self._keep(rows)
         return rows
 
+    # ---- the versioned tables, read by Core (queries.py) ----
+    def _read(self) -> dict[tuple[str, Any], Kept]:
+        read: dict[tuple[str, Any], Kept] = self._session.info.setdefault(READ_ROWS, {})
+        return read
+
+    async def _load(self, table: Table, key: Any) -> Any:
+        """The row with that id (None if there is none): read once per transaction."""
+        kept = self._read().get((table.name, key))
+        if kept is not None:  # read in this transaction already: no statement, no flush
+            return kept
+        return await self._load_first(table, q.BY_ID[table], id=key)
+
+    async def _load_rows(
+        self, table: Table, statement: Any, *, fresh: bool = False, **params: Any
+    ) -> list[Any]:
+        """The rows of a Core SELECT of `table`, each as first read in this transaction (with
+        `fresh`, as read now: SELECT ... FOR UPDATE)."""
+        await self._flush()
+        async with database_errors():
+            result = await self._session.execute(statement, params)
+        read = self._read()
+        rows = []
+        for columns in result.mappings():
+            key = (table.name, columns["id"])
+            kept = read.get(key)
+            if kept is None:
+                kept = read[key] = Kept(columns)
+            elif fresh:
+                kept.__dict__.update(columns)
+            rows.append(kept)
+        return rows
+
+    async def _load_first(
+        self, table: Table, statement: Any, *, fresh: bool = False, **params: Any
+    ) -> Any:
+        rows = await self._load_rows(table, statement, fresh=fresh, **params)
+        return rows[0] if rows else None
+
     async def _first(self, statement: Any, **params: Any) -> Any:
         """The first row of a statement that has its LIMIT 1."""
         await self._flush()
@@ -126,21 +177,21 @@ class SqlGames(_Repository):
         await self._add(GameRow, m.game_values(game))
 
     async def get(self, game_id: str) -> Game | None:
-        row = await self._get(GameRow, game_id)
+        row = await self._load(q.GAMES, game_id)
         return None if row is None else m.game_record(row)
 
     async def by_channel(self, channel_key: str) -> Game | None:
-        row = await self._first(q.GAME_BY_CHANNEL, channel_key=channel_key)
+        row = await self._load_first(q.GAMES, q.GAME_BY_CHANNEL, channel_key=channel_key)
         return None if row is None else m.game_record(row)
 
     async def update(self, game: Game) -> None:
-        await self._update(GameRow, m.game_values(game), "game")
+        await self._update(q.GAMES, m.game_values(game), "game")
 
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
-        statement = select(GameRow).order_by(GameRow.created_at, GameRow.id)
+        statement = q.GAMES_BY_AGE
         if status is not None:
-            statement = statement.where(GameRow.status == status.value)
-        return [m.game_record(row) for row in await self._rows(statement)]
+            statement = statement.where(q.GAMES.c.status == status.value)
+        return [m.game_record(row) for row in await self._load_rows(q.GAMES, statement)]
 
 
 class SqlMembers(_Repository):
@@ -159,7 +210,11 @@ class SqlMembers(_Repository):
         return True
 
     async def list(self, game_id: str) -> Sequence[Membership]:
-        rows = await self._rows(q.MEMBERS_OF_GAME, game_id=game_id)
+        # a Core read (no ORM instances): `add` and `remove` read the row they need themselves
+        await self._flush()
+        async with database_errors():
+            result = await self._session.execute(q.MEMBERS_OF_GAME, {"game_id": game_id})
+        rows: Sequence[Any] = result.all()
         return [m.membership_record(row) for row in rows]
 
     async def games_of(self, user_id: str) -> Sequence[Membership]:
@@ -176,19 +231,21 @@ class SqlCharacters(_Repository):
         await self._add(CharacterRow, m.character_values(character))
 
     async def get(self, character_id: str) -> CharacterRecord | None:
-        row = await self._get(CharacterRow, character_id)
+        row = await self._load(q.CHARACTERS, character_id)
         return None if row is None else m.character_record(row)
 
     async def by_name(self, game_id: str, name: str) -> CharacterRecord | None:
-        row = await self._first(q.CHARACTER_BY_NAME, game_id=game_id, name_key=name.casefold())
+        row = await self._load_first(
+            q.CHARACTERS, q.CHARACTER_BY_NAME, game_id=game_id, name_key=name.casefold()
+        )
         return None if row is None else m.character_record(row)
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
-        rows = await self._rows(q.CHARACTERS_OF_GAME, game_id=game_id)
+        rows = await self._load_rows(q.CHARACTERS, q.CHARACTERS_OF_GAME, game_id=game_id)
         return [m.character_record(row) for row in rows]
 
     async def update(self, character: CharacterRecord) -> None:
-        await self._update(CharacterRow, m.character_values(character), "character")
+        await self._update(q.CHARACTERS, m.character_values(character), "character")
 
 
 class SqlTurns(_Repository):
@@ -196,31 +253,33 @@ class SqlTurns(_Repository):
         await self._add(TurnRow, m.turn_values(turn))
 
     async def get(self, turn_id: str) -> Turn | None:
-        row = await self._get(TurnRow, turn_id)
+        row = await self._load(q.TURNS, turn_id)
         return None if row is None else m.turn_record(row)
 
     async def latest(self, game_id: str) -> Turn | None:
-        row = await self._first(q.LATEST_TURN, game_id=game_id)
+        row = await self._load_first(q.TURNS, q.LATEST_TURN, game_id=game_id)
         return None if row is None else m.turn_record(row)
 
     async def list(self, game_id: str) -> Sequence[Turn]:
-        return [m.turn_record(row) for row in await self._rows(q.TURNS_OF_GAME, game_id=game_id)]
+        rows = await self._load_rows(q.TURNS, q.TURNS_OF_GAME, game_id=game_id)
+        return [m.turn_record(row) for row in rows]
 
     async def update(self, turn: Turn) -> None:
-        await self._update(TurnRow, m.turn_values(turn), "turn")
+        await self._update(q.TURNS, m.turn_values(turn), "turn")
 
     async def due(self, now: datetime) -> Sequence[Turn]:
+        turns = q.TURNS
         statement = (
-            select(TurnRow)
+            select(turns)
             .where(
-                TurnRow.status == TurnStatus.OPEN.value,
-                TurnRow.paused.is_(False),
-                TurnRow.alarm_at.is_not(None),
-                TurnRow.alarm_at <= to_db_time(now),
+                turns.c.status == TurnStatus.OPEN.value,
+                turns.c.paused.is_(False),
+                turns.c.alarm_at.is_not(None),
+                turns.c.alarm_at <= to_db_time(now),
             )
-            .order_by(TurnRow.alarm_at, TurnRow.id)
+            .order_by(turns.c.alarm_at, turns.c.id)
         )
-        return [m.turn_record(row) for row in await self._rows(statement)]
+        return [m.turn_record(row) for row in await self._load_rows(turns, statement)]
 
     async def lock(self, turn_id: str) -> Turn:
         """The turn as committed now, locked (FOR UPDATE on PostgreSQL) until the transaction ends.
@@ -231,16 +290,9 @@ class SqlTurns(_Repository):
         if bind is not None and bind.dialect.name == "sqlite":
             # BEGIN IMMEDIATE: nobody else has written since this transaction began, so a row
             # already read in it is current (no statement needed); else it is read now.
-            row = await self._get(TurnRow, turn_id)
+            row = await self._load(q.TURNS, turn_id)
         else:
-            statement = (
-                select(TurnRow)
-                .where(TurnRow.id == turn_id)
-                .with_for_update()
-                .limit(1)
-                .execution_options(populate_existing=True)
-            )
-            row = await self._first(statement)
+            row = await self._load_first(q.TURNS, q.TURN_FOR_UPDATE, fresh=True, id=turn_id)
         if row is None:
             raise NotFound("That turn does not exist (any more).")
         return m.turn_record(row)
@@ -252,15 +304,17 @@ class SqlPosts(_Repository):
         await self.add_revision(revision)
 
     async def get(self, post_id: str) -> Post | None:
-        row = await self._get(PostRow, post_id)
+        row = await self._load(q.POSTS, post_id)
         return None if row is None else m.post_record(row)
 
     async def by_message(self, channel_key: str, message_key: str) -> Post | None:
-        row = await self._first(q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key)
+        row = await self._load_first(
+            q.POSTS, q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key
+        )
         return None if row is None else m.post_record(row)
 
     async def update(self, post: Post) -> None:
-        await self._update(PostRow, m.post_values(post), "post")
+        await self._update(q.POSTS, m.post_values(post), "post")
 
     async def add_revision(self, revision: PostRevision) -> None:
         revision_values, order_values = m.revision_values(revision)
@@ -276,14 +330,9 @@ class SqlPosts(_Repository):
         return [m.revision_record(row, by_revision.get(row.number, [])) for row in revisions]
 
     async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
-        statement = (
-            select(PostRow)
-            .where(PostRow.turn_id == turn_id)
-            .order_by(PostRow.created_at, PostRow.id)
-        )
-        if not include_deleted:
-            statement = statement.where(PostRow.deleted.is_(False))
-        return [m.post_record(row) for row in await self._rows(statement)]
+        statement = q.POSTS_OF_TURN if include_deleted else q.LIVE_POSTS_OF_TURN
+        rows = await self._load_rows(q.POSTS, statement, turn_id=turn_id)
+        return [m.post_record(row) for row in rows]
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
         await self._flush()

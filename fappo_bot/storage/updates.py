@@ -1,8 +1,8 @@
 """Versioned updates, batched: `UPDATE ... WHERE id = ? AND version = <read>` per row, sent together.
 
 `update` of a versioned record checks the version the transaction read, puts the new values on
-the row in the session (as committed values: the ORM itself never writes them) and queues the
-UPDATE. The queue goes out, one `executemany` per table and column set, before the next statement
+the row as kept for the transaction (`repositories.Kept`, not an ORM instance: the ORM never
+writes these tables) and queues the UPDATE. The queue goes out, one `executemany` per table and column set, before the next statement
 that reads, and at commit; so a use case that writes 60 characters sends one statement, not 60.
 A row that somebody else changed in between matches no row: the count comes up short and the
 unit of work raises StaleVersion. (PostgreSQL's asyncpg reports no count for an executemany, so
@@ -11,12 +11,11 @@ there a batch is one `UPDATE ... FROM (VALUES ...)` whose single count says the 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Table, bindparam, column, update, values
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
 
 from fappo_bot.service.errors import StaleVersion
 from fappo_bot.storage.errors import STALE_MESSAGE
@@ -25,13 +24,13 @@ from fappo_bot.storage.errors import STALE_MESSAGE
 PENDING = "fappo_pending_updates"
 
 
-def queue_update(session: AsyncSession, row: Any, values: dict[str, Any]) -> None:
-    """Put `values` on `row` (read in this transaction at `row.version`) and queue its UPDATE."""
+def queue_update(session: AsyncSession, table: Table, row: Any, values: dict[str, Any]) -> None:
+    """Put `values` on `row` (a row of `table` as read in this transaction, at `row.version`;
+    `repositories.Kept`) and queue its UPDATE."""
     read_version = row.version
     for name, value in values.items():
         if name != "id":
-            set_committed_value(row, name, value)
-    table = cast(Table, type(row).__table__)
+            setattr(row, name, value)
     session.info.setdefault(PENDING, []).append((table, values["id"], read_version, values))
 
 
