@@ -34,6 +34,14 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.spending import canonical
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_ATTACK = ActionKind.ATTACK
+_PICKUP = ActionKind.PICKUP
+_READY = ActionKind.READY
+_SWITCH = ActionKind.SWITCH
+_DISARMED = StatusKind.DISARMED
+
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
@@ -113,20 +121,20 @@ def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn
 
 def _readies(order: Order, weapon: Weapon) -> bool:
     return any(
-        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
+        a.kind in (_READY, _SWITCH, _PICKUP)
         and a.item is not None
         and fold(a.item) == fold(weapon.name)
         for a in order.actions
     )
 
 
-def in_hand(attacker: Character, weapon: Weapon, order: Order) -> bool:
-    """Whether the weapon can strike this turn: in hand, or readied in the same order (F8)."""
+def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | None) -> bool:
+    """Whether the weapon can strike this turn: in hand (`held`, the attacker's `weapon()`), or
+    readied in the same order (F8)."""
     if fold(weapon.name) == "fist":
         return True
-    held = attacker.weapon()
     for s in attacker.statuses:
-        if s.kind is not StatusKind.DISARMED:
+        if s.kind is not _DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -152,11 +160,11 @@ def plan_strikes(turn: Turn) -> Plan:
         order = turn.orders[name]
         attacker = turn.chars[name]
         for index, action in enumerate(order.actions):
-            if action.kind is not ActionKind.ATTACK:
+            if action.kind is not _ATTACK:
                 continue
             _, weapon = turn.facts.attack_weapon(attacker, action.weapon)
             targets = _targets(turn, action)
-            reason = _void_reason(attacker, order, action, weapon, targets)
+            reason = _void_reason(turn, attacker, order, action, weapon, targets)
             if reason is not None:
                 plan.void[(name, index)] = reason
                 continue
@@ -192,13 +200,13 @@ def _ap_action(order: Order) -> int | None:
     return next((i for i, a in enumerate(order.actions) if (a.ap or 0) >= 1), None)
 
 
-def _void_reason(attacker: Character, order: Order, action: Action, weapon: Weapon | None,
-                 targets: list[Character]) -> str | None:
+def _void_reason(turn: Turn, attacker: Character, order: Order, action: Action,
+                 weapon: Weapon | None, targets: list[Character]) -> str | None:
     if not action.effective_now:
         return "not triggered"
     if weapon is None:
         return "no such weapon"
-    if not in_hand(attacker, weapon, order):
+    if not in_hand(attacker, weapon, order, turn.facts.of(attacker).held):
         return f"the {weapon.name} is not in hand"
     if not targets:
         return "no target"

@@ -16,6 +16,12 @@ from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
 from fappo_bot.rules.data import ArmorType, Special, Trait, special_by_name
 from fappo_bot.rules.levels import SuccessLevel
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_BARE = SuccessLevel.BARE
+_GREAT = SuccessLevel.GREAT
+_SOLID = SuccessLevel.SOLID
+
 
 class WeaponProfile(NamedTuple):
     """What a weapon does in one attacker's hands this turn: D, ED and the Specials on offer."""
@@ -54,11 +60,11 @@ def damage_for_level(
     AF and F miss; BS deals floor(D/2) but nothing to a Heavy-armored target (Amb-5); SS deals D;
     GS deals D + ED.
     """
-    if level is SuccessLevel.BARE:
+    if level is _BARE:
         return 0 if heavy_target else damage // 2
-    if level is SuccessLevel.SOLID:
+    if level is _SOLID:
         return damage
-    if level is SuccessLevel.GREAT:
+    if level is _GREAT:
         return damage + extra_damage
     return 0
 

@@ -40,6 +40,15 @@ from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_ATTACK = ActionKind.ATTACK
+_CAST = ActionKind.CAST
+_ABJECT = SuccessLevel.ABJECT
+_FAILURE = SuccessLevel.FAILURE
+_GREAT = SuccessLevel.GREAT
+_PC = Tier.PC
+
 FREEZE_SHEATH = 10
 FREEZE_SHEATH_HEAT = 5
 
@@ -49,7 +58,7 @@ def swarming(turn: Turn, name: str) -> bool:
     attacking a character"); attacks on it then face the swarm's defense."""
     order = turn.orders.get(name)
     return order is not None and any(
-        a.kind is ActionKind.ATTACK and a.effective_now for a in order.actions
+        a.kind is _ATTACK and a.effective_now for a in order.actions
     )
 
 
@@ -153,7 +162,7 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     definition = skill_def(strike.skill) if strike.skill else None
     suggested = definition.suggested if definition is not None else None
     spend = strike.spend
-    if action.kind is ActionKind.ATTACK and action.sp_vetoed:
+    if action.kind is _ATTACK and action.sp_vetoed:
         spend = dict(spend)
         for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
             spend[key] -= amount
@@ -186,19 +195,19 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         result.damage = damage_for_level(
             outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
         )
-        if outcome.level is SuccessLevel.GREAT:
+        if outcome.level is _GREAT:
             declared = action.special
-            if action.kind is ActionKind.CAST and profile.specials:
+            if action.kind is _CAST and profile.specials:
                 declared = profile.specials[0].value  # bought: nothing to declare (F25)
             result.specials = great_specials(profile.specials, declared, action.invoke, config)
     if (
-        outcome.level is SuccessLevel.ABJECT
+        outcome.level is _ABJECT
         and strike.weapon.self_hit_on_abject
         and not attacker.owns(Trait.UNCANNY)
     ):
         result.self_hit = strike.weapon.effective_damage
     if side.fodder:
-        if config.fodder_elimination_by_any_attacker or attacker.tier is Tier.PC:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
             result.eliminated = eliminations(
                 defender, outcome.level, outcome.em, result.damage, profile.damage, config
             )
@@ -212,7 +221,7 @@ def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Charact
     result = StrikeResult(strike, difficulty, outcome)
     if outcome.level.succeeded:
         result.frees = True
-    elif outcome.level is SuccessLevel.FAILURE:
+    elif outcome.level is _FAILURE:
         result.damage = 1
     else:
         result.damage = weapon_profile(strike.weapon, attacker).damage

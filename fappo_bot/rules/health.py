@@ -15,6 +15,12 @@ from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TRACKS, TrackKind
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_POISONED = StatusKind.POISONED
+_UNCONSCIOUS = StatusKind.UNCONSCIOUS
+_VAPORIZED = StatusKind.VAPORIZED
+
 #: Level names that repeat on the Master track carry a slot number (F11 Amb-6).
 _MASTER_SLOTTED = frozenset({"Battered", "Wounded"})
 
@@ -138,14 +144,14 @@ def is_dead(character: Character, config: RulesConfig) -> bool:
     """Dead, or vaporized (F11, F18.16)."""
     return (
         LEVELS[base_level_name(character, config)].dead
-        or character.has_status(StatusKind.VAPORIZED)
+        or character.has_status(_VAPORIZED)
     )
 
 
 def dead_or_out(character: Character, config: RulesConfig) -> tuple[bool, bool]:
     """(`is_dead`, `is_unconscious`) at once, from one reading of the level (F6 Amb-6, F11)."""
     level = LEVELS[base_level_name(character, config)]
-    dead = level.dead or character.has_status(StatusKind.VAPORIZED)
+    dead = level.dead or character.has_status(_VAPORIZED)
     return dead, dead or level.unconscious or _knocked_out(character)
 
 
@@ -163,7 +169,7 @@ def is_unconscious(character: Character, config: RulesConfig) -> bool:
 def _knocked_out(character: Character) -> bool:
     """Knocked out or vaporized, whatever the level (F18.3, F18.16)."""
     for s in character.statuses:
-        if s.kind is StatusKind.UNCONSCIOUS or s.kind is StatusKind.VAPORIZED:
+        if s.kind is _UNCONSCIOUS or s.kind is _VAPORIZED:
             return True
     return False
 
@@ -204,7 +210,7 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
     moved = character.shock if shock is None else shock
     nerve = 0
     for s in character.statuses:
-        if s.kind is StatusKind.POISONED:
+        if s.kind is _POISONED:
             nerve += s.ap_loss
     return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
 

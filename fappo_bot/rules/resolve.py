@@ -52,6 +52,19 @@ from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.validate import checked_order
 from fappo_bot.rules.validate_actions import action_ap
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_AIM = ActionKind.AIM
+_ATTACK = ActionKind.ATTACK
+_CAST = ActionKind.CAST
+_EXTINGUISH = ActionKind.EXTINGUISH
+_MOVE = ActionKind.MOVE
+_REMOVE = ActionKind.REMOVE
+_RIPOUT = ActionKind.RIPOUT
+_SKILL = ActionKind.SKILL
+_TEND = ActionKind.TEND
+_FROZEN = StatusKind.FROZEN
+
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
     ActionKind.STAND,
@@ -191,7 +204,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
         victim = turn.chars[strike.target]
         hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
         if result.frees:
-            changes.clear(victim.name, StatusKind.FROZEN)
+            changes.clear(victim.name, _FROZEN)
             changes.event("freed", victim.name, f"sheath broken by {strike.actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
@@ -201,7 +214,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
                 specials=tuple(s.value for s in result.specials) if result.specials else (),
-                source="sheath" if victim.has_status(StatusKind.FROZEN) else "attack",
+                source="sheath" if victim.has_status(_FROZEN) else "attack",
                 turn=turn.number,
             ))
         if result.specials and not victim.is_fodder:
@@ -316,21 +329,21 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
                   drawn: dict[str, int], changes: Changes) -> ActionResult | None:
     """Every action that is neither an attack nor a cast."""
     kind = action.kind
-    if kind in (ActionKind.ATTACK, ActionKind.CAST):
+    if kind in (_ATTACK, _CAST):
         return None
-    if kind is ActionKind.SKILL:
+    if kind is _SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
-    if kind is ActionKind.MOVE:
+    if kind is _MOVE:
         return resolve_move(turn, actor, index, action, changes)
     if kind in _EQUIPMENT:
         return resolve_equipment(turn, actor, index, action, changes)
-    if kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
+    if kind in (_REMOVE, _RIPOUT):
         return resolve_removal(turn, actor, index, action, changes)
-    if kind is ActionKind.TEND:
+    if kind is _TEND:
         return resolve_tend(turn, actor, index, action, changes)
-    if kind is ActionKind.EXTINGUISH:
+    if kind is _EXTINGUISH:
         return resolve_extinguish(turn, actor, index, action, changes)
-    if kind is ActionKind.AIM:
+    if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
     return ActionResult(actor=actor.name, index=index, kind=kind.value, target=action.against,

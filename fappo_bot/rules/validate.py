@@ -26,6 +26,14 @@ from fappo_bot.rules.validate_actions import (
     order_ap_costs,
 )
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_ATTACK = ActionKind.ATTACK
+_DEFEND = ActionKind.DEFEND
+_DROP = ActionKind.DROP
+_MOVE = ActionKind.MOVE
+_SKILL = ActionKind.SKILL
+
 
 def validate_order(
     state: TurnState, order: Order, *, roster: Roster | None = None
@@ -133,7 +141,7 @@ def _check_ability(
     for i, (action, check) in enumerate(zip(order.actions, checks, strict=True)):
         if able and not check.frozen_forbidden:
             continue
-        allocates = check.ap > 0 or (action.kind is ActionKind.MOVE and check.ranges > 1)
+        allocates = check.ap > 0 or (action.kind is _MOVE and check.ranges > 1)
         if not (out or allocates or check.frozen_forbidden):
             continue
         if check.frozen_forbidden:
@@ -157,7 +165,7 @@ def _check_budget(
     spent = 0
     for check in checks:
         spent += check.ap
-    moves = sum(1 for action in order.actions if action.kind is ActionKind.MOVE)
+    moves = sum(1 for action in order.actions if action.kind is _MOVE)
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
     wound = facts.of(current).level.ap_penalty  # `health.wound_penalty`
@@ -194,11 +202,11 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
     first = focus[0][0]
     label = _label(focus[0][1])
     for i, action in live:
-        if i == first or action.kind is ActionKind.DEFEND:
+        if i == first or action.kind is _DEFEND:
             continue
-        if action.kind is ActionKind.MOVE and action_ap(action) == 0:
+        if action.kind is _MOVE and action_ap(action) == 0:
             continue
-        if action.kind is ActionKind.DROP:
+        if action.kind is _DROP:
             continue
         yield OrderError(
             actor=actor.name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
@@ -262,9 +270,9 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
 
 
 def _label(action: Action) -> str:
-    if action.kind is ActionKind.SKILL and action.skill:
+    if action.kind is _SKILL and action.skill:
         return action.skill
-    if action.kind is ActionKind.ATTACK and action.target:
+    if action.kind is _ATTACK and action.target:
         return f"the attack on {action.target}"
     return action.kind.value
 

@@ -22,6 +22,20 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+_ATTACK = ActionKind.ATTACK
+_CAST = ActionKind.CAST
+_DEFEND = ActionKind.DEFEND
+_DROP = ActionKind.DROP
+_MOVE = ActionKind.MOVE
+_READY = ActionKind.READY
+_REMOVE = ActionKind.REMOVE
+_RIPOUT = ActionKind.RIPOUT
+_SKILL = ActionKind.SKILL
+_STOW = ActionKind.STOW
+_SWITCH = ActionKind.SWITCH
+
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
 _MIN_AP: dict[ActionKind, int] = {
     ActionKind.DROP: 0,
@@ -59,7 +73,7 @@ def move_ranges(action: Action) -> int:
 
 def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
-    if action.kind is ActionKind.MOVE and action.ap is None:
+    if action.kind is _MOVE and action.ap is None:
         return max(0, move_ranges(action) - 1)
     return max(0, action.ap or 0)
 
@@ -72,7 +86,7 @@ def order_ap_costs(actions: Sequence[Action]) -> list[int]:
     free_range_used = False
     for action in actions:
         cost = action_ap(action)
-        if action.kind is ActionKind.MOVE:
+        if action.kind is _MOVE:
             if free_range_used:
                 cost = move_ranges(action)
             free_range_used = True
@@ -90,9 +104,9 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
 
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
-    if action.kind is ActionKind.MOVE:
+    if action.kind is _MOVE:
         return max(0, move_ranges(action) - 1)
-    if action.kind is ActionKind.REMOVE:
+    if action.kind is _REMOVE:
         kind = embedded_status(actor, action.item)
         return _EMBED_COST.get(kind, 1) if kind is not None else 1
     return _MIN_AP.get(action.kind, 1)
@@ -106,10 +120,10 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
     turns of concentration (F24 Amb-5), inline or learned (the actor's spell's effects)."""
     if action.kind in _CONCENTRATION_KINDS:
         return True
-    if action.kind is ActionKind.SKILL and action.skill:
+    if action.kind is _SKILL and action.skill:
         definition = skill_def(action.skill)
         return definition is not None and definition.concentration
-    if action.kind is ActionKind.CAST:
+    if action.kind is _CAST:
         effects = action.effects
         if not effects and actor is not None and action.spell:
             spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
@@ -156,7 +170,7 @@ def check_action(
         return found
 
     kind = action.kind
-    if kind is ActionKind.MOVE:
+    if kind is _MOVE:
         check.ranges = move_ranges(action)
         if action.ap is not None and action.ranges is not None and action.ap != action.ranges - 1:
             err(ErrorCode.AP_MISMATCH,
@@ -167,7 +181,7 @@ def check_action(
     if able:
         need = min_ap(action, actor)
         given = check.ap
-        if kind is not ActionKind.MOVE and given < need:
+        if kind is not _MOVE and given < need:
             err(ErrorCode.AP_REQUIRED,
                 f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
                 f"{given} AP", f"{need} AP or more",
@@ -181,7 +195,7 @@ def check_action(
         character(name)
     for name in action.also:
         character(name)
-    if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
+    if kind is _DEFEND and action.against and fold(action.against) not in {"any", "all"}:
         character(action.against)
     for special in (action.special, action.invoke):
         if special is None or special_by_name(special) is not None:
@@ -192,7 +206,7 @@ def check_action(
 
     skill: str | None = None
     weapon: Weapon | None = None
-    if kind is ActionKind.ATTACK:
+    if kind is _ATTACK:
         found_weapon, weapon = known.attack_weapon(actor, action.weapon)
         if weapon is None and found_weapon is not None:
             name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
@@ -216,12 +230,12 @@ def check_action(
                     f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
                     weapon.name, f"ammo {weapon.ammo_cost} or more",
                     "Pick a lower setting or recharge [F:L320].")
-    elif kind is ActionKind.SKILL:
+    elif kind is _SKILL:
         skill = action.skill
         if skill is None:
             err(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
                 "a skill name", "Name the skill you use.")
-    elif kind is ActionKind.CAST:
+    elif kind is _CAST:
         skill = "Spellcasting"
         if action.spell is not None and not action.effects:
             found = match_name(action.spell, [s.name for s in actor.spells])
@@ -230,11 +244,11 @@ def check_action(
         elif action.spell is None and not action.effects:
             err(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
                 "a learned spell or inline effects", "Name the spell.")
-    elif kind in (ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH):
+    elif kind in (_READY, _STOW, _DROP, _SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)
             name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
-    elif kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
+    elif kind in (_REMOVE, _RIPOUT):
         patient = target or actor
         if embedded_status(patient, action.item) is None:
             err(ErrorCode.UNKNOWN_NAME,
@@ -245,8 +259,8 @@ def check_action(
     if skill is not None:
         skill = _check_skill(actor, skill, err, name_error)
     check.frozen_forbidden = known.of(actor).frozen and not (
-        skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK,
-                                                                       ActionKind.SKILL)
+        skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
+                                                                       _SKILL)
     )
     return check
 
@@ -290,7 +304,7 @@ def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon
     if in_reach(weapon, d):
         return True
     for action in order.actions:
-        if action.kind is ActionKind.MOVE and action.toward is not None:
+        if action.kind is _MOVE and action.toward is not None:
             if fold(action.toward) == fold(target.name) or target.name.casefold().startswith(
                 fold(action.toward)
             ):
@@ -301,7 +315,7 @@ def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon
 def _ammo_before(order: Order, actor: Character, index: int, facts: Facts) -> int:
     spent = 0
     for action in order.actions[:index]:
-        if action.kind is ActionKind.ATTACK:
+        if action.kind is _ATTACK:
             _, weapon = facts.attack_weapon(actor, action.weapon)
             if weapon is not None:
                 spent += weapon.ammo_cost
