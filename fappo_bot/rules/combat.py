@@ -159,12 +159,13 @@ def plan_strikes(turn: Turn) -> Plan:
     for name in turn.actors():
         order = turn.orders[name]
         attacker = turn.chars[name]
+        fighter = turn.facts.of(attacker)
         for index, action in enumerate(order.actions):
             if action.kind is not _ATTACK:
                 continue
-            _, weapon = turn.facts.attack_weapon(attacker, action.weapon)
+            _, weapon = fighter.attack_weapon(action.weapon)
             targets = _targets(turn, action)
-            reason = _void_reason(turn, attacker, order, action, weapon, targets)
+            reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
             if reason is not None:
                 plan.void[(name, index)] = reason
                 continue
@@ -200,13 +201,13 @@ def _ap_action(order: Order) -> int | None:
     return next((i for i, a in enumerate(order.actions) if (a.ap or 0) >= 1), None)
 
 
-def _void_reason(turn: Turn, attacker: Character, order: Order, action: Action,
+def _void_reason(attacker: Character, held: Weapon | None, order: Order, action: Action,
                  weapon: Weapon | None, targets: list[Character]) -> str | None:
     if not action.effective_now:
         return "not triggered"
     if weapon is None:
         return "no such weapon"
-    if not in_hand(attacker, weapon, order, turn.facts.of(attacker).held):
+    if not in_hand(attacker, weapon, order, held):
         return f"the {weapon.name} is not in hand"
     if not targets:
         return "no target"

@@ -52,6 +52,13 @@ class Fighter:
     #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
     weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
 
+    def attack_weapon(self, weapon: str | None) -> tuple[Match | None, Weapon | None]:
+        """`names.attack_weapon`, once per written weapon name (F19)."""
+        found = self.weapons.get(weapon)
+        if found is None:
+            found = self.weapons[weapon] = attack_weapon(self.character, weapon)
+        return found
+
 
 def _fighter(character: Character, config: RulesConfig) -> Fighter:
     """A character's facts, from one reading of its level and statuses (`health.dead_or_out`,
@@ -96,17 +103,6 @@ class Facts:
         if fighter.able and fighter.level.name == "Incapacitated":
             return endure
         return fighter.able
-
-    def attack_weapon(
-        self, character: Character, weapon: str | None
-    ) -> tuple[Match | None, Weapon | None]:
-        """`names.attack_weapon`, once per character and written weapon name (F19)."""
-        cache = self.of(character).weapons
-        found = cache.get(weapon)
-        if found is None:
-            found = attack_weapon(character, weapon)
-            cache[weapon] = found
-        return found
 
     def skill(self, character: Character, skill: str, opponent: Character | None) -> int:
         """`defense.effective_skill` (F5 Amb-10, F17, F18.9, F18.12-14): the opponent counts

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
 from fappo_bot.rules.defense import skill_def
-from fappo_bot.rules.facts import Facts
+from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -141,7 +141,7 @@ def check_action(
     """Every problem of one action (codes of spec/cases.md)."""
     check = ActionCheck(ap=action_ap(action))
     names = roster or Roster(state.characters)
-    known = facts or Facts(state.config)
+    me = (facts or Facts(state.config)).of(actor)
     out = check.errors
 
     def err(code: ErrorCode, message: str, words: str, expected: str, hint: str,
@@ -207,7 +207,7 @@ def check_action(
     skill: str | None = None
     weapon: Weapon | None = None
     if kind is _ATTACK:
-        found_weapon, weapon = known.attack_weapon(actor, action.weapon)
+        found_weapon, weapon = me.attack_weapon(action.weapon)
         if weapon is None and found_weapon is not None:
             name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
         skill = action.skill or (weapon.skill if weapon else None)
@@ -223,7 +223,7 @@ def check_action(
                 target.name, "a target within reach, or a move toward it this turn",
                 "Add a move toward the target, or use a ranged weapon [F:L221-225].")
         if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
-            spent = _ammo_before(order, actor, index, known) + weapon.ammo_cost
+            spent = _ammo_before(order, me, index) + weapon.ammo_cost
             if spent > actor.ammo:
                 err(ErrorCode.OUT_OF_RANGE,
                     f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
@@ -258,7 +258,7 @@ def check_action(
 
     if skill is not None:
         skill = _check_skill(actor, skill, err, name_error)
-    check.frozen_forbidden = known.of(actor).frozen and not (
+    check.frozen_forbidden = me.frozen and not (
         skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
                                                                        _SKILL)
     )
@@ -312,11 +312,11 @@ def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon
     return False
 
 
-def _ammo_before(order: Order, actor: Character, index: int, facts: Facts) -> int:
+def _ammo_before(order: Order, actor: Fighter, index: int) -> int:
     spent = 0
     for action in order.actions[:index]:
         if action.kind is _ATTACK:
-            _, weapon = facts.attack_weapon(actor, action.weapon)
+            _, weapon = actor.attack_weapon(action.weapon)
             if weapon is not None:
                 spent += weapon.ammo_cost
     return spent
