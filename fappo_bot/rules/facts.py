@@ -52,6 +52,20 @@ class Fighter:
     #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
     weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
 
+    def can_act(self, endure: bool = False) -> bool:
+        """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
+        `endure` (F10 Amb-7)."""
+        if self.able and self.level.name == "Incapacitated":
+            return endure
+        return self.able
+
+    def base_skill(self, skill: str) -> int:
+        """`defense.effective_skill` without an opponent (F5 Amb-10, F17, F18.12-14)."""
+        value = self.skills.get(skill)
+        if value is None:
+            value = self.skills[skill] = effective_skill(self.character, skill)
+        return value
+
     def attack_weapon(self, weapon: str | None) -> tuple[Match | None, Weapon | None]:
         """`names.attack_weapon`, once per written weapon name (F19)."""
         found = self.weapons.get(weapon)
@@ -96,22 +110,11 @@ class Facts:
             found = self._by_id[id(character)] = _fighter(character, self.config)
         return found
 
-    def can_act(self, character: Character, *, endure: bool = False) -> bool:
-        """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
-        `endure` (F10 Amb-7)."""
-        fighter = self.of(character)
-        if fighter.able and fighter.level.name == "Incapacitated":
-            return endure
-        return fighter.able
-
     def skill(self, character: Character, skill: str, opponent: Character | None) -> int:
         """`defense.effective_skill` (F5 Amb-10, F17, F18.9, F18.12-14): the opponent counts
         only through whether he is prone, so the rest is worked out once per skill."""
         fighter = self.of(character)
-        value = fighter.skills.get(skill)
-        if value is None:
-            value = effective_skill(character, skill)
-            fighter.skills[skill] = value
+        value = fighter.base_skill(skill)
         if fighter.prone and opponent is not None and not self.of(opponent).prone:
             return value - PRONE_PENALTY
         return value
@@ -122,7 +125,7 @@ class Facts:
         fighter = self.of(defender)
         if not fighter.attack_known:
             values = [
-                self.skill(defender, name, None)
+                fighter.base_skill(name)
                 for name in defender.skills
                 if is_attack_skill(name, self.config)
             ]

@@ -62,7 +62,8 @@ def checked_order(
     fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
     current = fin.character
     facts = facts or Facts(state.config)
-    able = facts.can_act(current, endure=order.endure)
+    me = facts.of(current)
+    able = me.can_act(order.endure)
     checks = [
         check_action(state, current, order, i, action, able, roster, facts)
         for i, action in enumerate(order.actions)
@@ -76,7 +77,8 @@ def checked_order(
     if frozen or not able:
         errors.extend(_check_ability(state, current, order, able, checks))
     if able:
-        errors.extend(_check_budget(facts, current, order, checks))
+        # the wound penalty of the level (`health.wound_penalty`, F10)
+        errors.extend(_check_budget(me.level.ap_penalty, current, order, checks))
         if focus:
             errors.extend(_check_concentration(actor, order))
     if order.guard:
@@ -159,7 +161,7 @@ def _check_ability(
 
 
 def _check_budget(
-    facts: Facts, current: Character, order: Order, checks: list[ActionCheck]
+    wound: int, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
     spent = 0
@@ -168,7 +170,6 @@ def _check_budget(
     moves = sum(1 for action in order.actions if action.kind is _MOVE)
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
-    wound = facts.of(current).level.ap_penalty  # `health.wound_penalty`
     budget = budget_after(current, wound)
     if current.is_fodder:
         budget = min(budget, TIERS[current.tier].base_ap)

@@ -39,7 +39,7 @@ def test_f10_f11_level_and_ability_read_once(status: StatusKind | None) -> None:
         fighter = facts.of(c)
         assert (fighter.dead, fighter.unconscious) == dead_or_out(c, CFG)
         for endure in (False, True):
-            assert facts.can_act(c, endure=endure) == can_act(c, CFG, endure=endure)
+            assert fighter.can_act(endure) == can_act(c, CFG, endure=endure)
         assert fighter.prone == c.has_status(StatusKind.PRONE)
         assert fighter.frozen == c.has_status(StatusKind.FROZEN)
         assert facts.of(c) is fighter  # one reading per character object
