@@ -17,7 +17,7 @@ from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
-from fappo_bot.service.ports import UnitOfWork, UowFactory
+from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -102,6 +102,14 @@ async def load_game(uow: UnitOfWork, game_id: str) -> Game:
     return game
 
 
+async def load_game_at_play(uow: UnitOfWork, game_id: str, user: str) -> GameAtPlay:
+    """`load_game`, with the game's current turn and the user's roles read along (one read)."""
+    found = await uow.games.at_play(game_id, user)
+    if found is None:
+        raise NotFound("There is no such game. A GM starts one with /newgame in its channel.")
+    return found
+
+
 async def game_in_channel(uow: UnitOfWork, channel_key: str) -> Game:
     game = await uow.games.by_channel(channel_key)
     if game is None:
@@ -131,7 +139,11 @@ async def require_gm(uow: UnitOfWork, game: Game, user: str) -> None:
 
 
 async def require_member(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
-    roles = await roles_of(uow, game, user)
+    return check_member(game, await roles_of(uow, game, user))
+
+
+def check_member(game: Game, roles: set[Role]) -> set[Role]:
+    """The user's roles in `game`, refused when there are none."""
     if not roles:
         raise Forbidden(f'You are not in the game "{game.name}"; ask a GM to add you.')
     return roles
@@ -168,7 +180,11 @@ def require_not_retired(character: CharacterRecord) -> None:
 
 
 async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
-    turn = await uow.turns.latest(game.id)
+    return some_turn(await uow.turns.latest(game.id))
+
+
+def some_turn(turn: Turn | None) -> Turn:
+    """The game's current turn, refused when no turn was opened yet."""
     if turn is None:
         raise Conflict("No turn has been opened yet; a GM opens one with /open.")
     return turn

@@ -25,6 +25,7 @@ fappo_bot/storage/):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
 from typing import Protocol, Self
@@ -45,9 +46,25 @@ from fappo_bot.service.records import (
 )
 
 
+@dataclass(frozen=True)
+class GameAtPlay:
+    """A game, its current turn and one user's roles in it, read together (a post's first read)."""
+
+    game: Game
+    #: as `TurnRepository.latest`: the turn with the highest number that is not VOID, or None
+    turn: Turn | None
+    #: the user's memberships of the game, as `MembershipRepository.list` has them
+    roles: frozenset[Role]
+
+
 class GameRepository(Protocol):
     async def add(self, game: Game) -> None: ...
     async def get(self, game_id: str) -> Game | None: ...
+    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
+        """`get`, `TurnRepository.latest` and the user's roles in one read; None when there is
+        no such game."""
+        ...
+
     async def by_channel(self, channel_key: str) -> Game | None: ...
     async def update(self, game: Game) -> None: ...
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:

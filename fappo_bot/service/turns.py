@@ -20,13 +20,16 @@ from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,
     audit,
+    check_member,
     current_turn,
     gm_ids,
     load_game,
+    load_game_at_play,
     queue,
     require_gm,
     require_member,
     require_running,
+    some_turn,
 )
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
@@ -63,13 +66,17 @@ from fappo_bot.service.views import (
 
 
 async def _controls(
-    uow: UnitOfWork, game: Game, user: str
+    uow: UnitOfWork, game: Game, user: str, roles: frozenset[Role] | None = None
 ) -> tuple[str, list[CharacterRecord], list[CharacterRecord]]:
-    """The poster name for the parser, the characters the user gives orders for, and all."""
-    roles = await require_member(uow, game, user)
+    """The poster name for the parser, the characters the user gives orders for, and all
+    (`roles`: the user's roles when they were read already)."""
+    if roles is None:
+        member_of = await require_member(uow, game, user)
+    else:
+        member_of = check_member(game, set(roles))
     records = list(await uow.characters.list(game.id))
     own = [r for r in records if r.status is CharacterStatus.ACTIVE and r.runner() == user]
-    if Role.GM in roles:
+    if Role.GM in member_of:
         return GM_POSTER, gm_run(records) + own, records
     if not own:
         idle = [r.name for r in records if r.runner() == user or r.owner == user]
@@ -119,15 +126,16 @@ class TurnService(UseCases):
         `secret` marks orders sent by DM: private until resolution (F29 secret PvP).
         """
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
+            at_play = await load_game_at_play(uow, game_id, author)
+            game = at_play.game
             require_running(game)
-            turn = await current_turn(uow, game)
+            turn = some_turn(at_play.turn)
             refuse_unless_open(turn)
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
-            poster, controls, records = await _controls(uow, game, author)
+            poster, controls, records = await _controls(uow, game, author, at_play.roles)
             read = self.deps.text.read(
                 text, build_state(game, turn, records), poster, [c.name for c in controls]
             )
@@ -235,13 +243,14 @@ class TurnService(UseCases):
         """An explicit "no action this turn" for one character (all of the author's when
         None). It counts as a post (F30: the missed-turn counter resets) and forfeits Reduce."""
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
+            at_play = await load_game_at_play(uow, game_id, author)
+            game = at_play.game
             require_running(game)
-            turn = await current_turn(uow, game)
+            turn = some_turn(at_play.turn)
             refuse_unless_open(turn)
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
-            _, controls, records = await _controls(uow, game, author)
+            _, controls, records = await _controls(uow, game, author, at_play.roles)
             if character is not None:
                 wanted = character.strip().casefold()
                 controls = [c for c in controls if c.name.casefold() == wanted]

@@ -58,6 +58,22 @@ LATEST_TURN = (
     .order_by(TURNS.c.number.desc(), TURNS.c.opened_at.desc())
     .limit(1)
 )
+#: a game, its latest turn that is not void and one user's memberships (0..n rows, one per role)
+GAME_AT_PLAY = select(GAMES, TURNS, MEMBERSHIPS.c.role).select_from(
+    GAMES.outerjoin(
+        TURNS,
+        TURNS.c.id
+        == select(TURNS.c.id)
+        .where(TURNS.c.game_id == GAMES.c.id, TURNS.c.status != TurnStatus.VOID.value)
+        .order_by(TURNS.c.number.desc(), TURNS.c.opened_at.desc())
+        .limit(1)
+        .correlate(GAMES)
+        .scalar_subquery(),
+    ).outerjoin(
+        MEMBERSHIPS,
+        and_(MEMBERSHIPS.c.game_id == GAMES.c.id, MEMBERSHIPS.c.user_id == bindparam("user_id")),
+    )
+).where(GAMES.c.id == bindparam("id"))
 TURNS_OF_GAME = (
     select(TURNS)
     .where(TURNS.c.game_id == bindparam("game_id"))

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.util import identity_key
 
 from fappo_bot.service.errors import NotFound, StaleVersion
+from fappo_bot.service.ports import GameAtPlay
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -144,17 +145,19 @@ class _Repository:
         await self._flush()
         async with database_errors():
             result = await self._session.execute(statement, params)
+        return [self._kept(table, columns, fresh) for columns in result.mappings()]
+
+    def _kept(self, table: Table, columns: Any, fresh: bool = False) -> Any:
+        """The row with these column values as kept for the transaction: the first read of it
+        (with `fresh`, these values)."""
         read = self._read()
-        rows = []
-        for columns in result.mappings():
-            key = (table.name, columns["id"])
-            kept = read.get(key)
-            if kept is None:
-                kept = read[key] = Kept(columns)
-            elif fresh:
-                kept.__dict__.update(columns)
-            rows.append(kept)
-        return rows
+        key = (table.name, columns["id"])
+        kept = read.get(key)
+        if kept is None:
+            kept = read[key] = Kept(columns)
+        elif fresh:
+            kept.__dict__.update(columns)
+        return kept
 
     async def _load_first(
         self, table: Table, statement: Any, *, fresh: bool = False, **params: Any
@@ -183,6 +186,25 @@ class SqlGames(_Repository):
     async def by_channel(self, channel_key: str) -> Game | None:
         row = await self._load_first(q.GAMES, q.GAME_BY_CHANNEL, channel_key=channel_key)
         return None if row is None else m.game_record(row)
+
+    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
+        """One SELECT: the game, its latest turn and the user's roles (a LEFT JOIN each)."""
+        await self._flush()
+        async with database_errors():
+            result = await self._session.execute(
+                q.GAME_AT_PLAY, {"id": game_id, "user_id": user_id}
+            )
+        rows = result.all()
+        if not rows:
+            return None
+        first = rows[0]._mapping
+        game = self._kept(q.GAMES, {c.name: first[c] for c in q.GAMES.c})
+        turn = None
+        if first[q.TURNS.c.id] is not None:
+            turn = m.turn_record(self._kept(q.TURNS, {c.name: first[c] for c in q.TURNS.c}))
+        role = q.MEMBERSHIPS.c.role
+        roles = frozenset(Role(row._mapping[role]) for row in rows if row._mapping[role])
+        return GameAtPlay(m.game_record(game), turn, roles)
 
     async def update(self, game: Game) -> None:
         await self._update(q.GAMES, m.game_values(game), "game")

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
+from fappo_bot.service.ports import GameAtPlay
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -98,6 +99,14 @@ class FakeGames(_Repo):
 
     async def by_channel(self, channel_key: str) -> Game | None:
         return next((g for g in self.t("games").values() if g.channel_key == channel_key), None)
+
+    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
+        game = await self.get(game_id)
+        if game is None:
+            return None
+        turn = await self.uow.turns.latest(game_id)
+        members = await self.uow.members.list(game_id)
+        return GameAtPlay(game, turn, frozenset(m.role for m in members if m.user_id == user_id))
 
     async def update(self, game: Game) -> None:
         self._update_versioned("games", game)

@@ -141,6 +141,45 @@ async def test_games_list_by_status_oldest_first(uow_factory):
         assert [g.id for g in await uow.games.list(GameStatus.ACTIVE)] == ["g1", "g2"]
 
 
+async def test_at_play_reads_the_game_its_latest_turn_and_the_users_roles_together(uow_factory):
+    async with uow_factory() as uow:
+        assert await uow.games.at_play("g1", "u2") is None
+    await _seed(uow_factory, turn=False)
+    async with uow_factory() as uow:
+        found = await uow.games.at_play("g1", "u2")
+        assert found is not None
+        assert (found.game, found.turn, found.roles) == (await uow.games.get("g1"), None, set())
+        await uow.members.add(Membership(game_id="g1", user_id="u2", role=Role.GM))
+        await uow.members.add(Membership(game_id="g1", user_id="u2", role=Role.PLAYER))
+        await uow.members.add(Membership(game_id="g1", user_id="u3", role=Role.PLAYER))
+        await uow.turns.add(r.turn())
+        await uow.turns.add(r.turn(id="t2", number=2, opened_at=r.at(5)))
+        await uow.commit()
+    async with uow_factory() as uow:  # turn 2 voided and opened again: the new one is current
+        turn = await uow.turns.get("t2")
+        await uow.turns.update(turn.model_copy(update={"status": TurnStatus.VOID, "version": 1}))
+        await uow.turns.add(r.turn(id="t2b", number=2, opened_at=r.at(9)))
+        await uow.commit()
+    async with uow_factory() as uow:
+        found = await uow.games.at_play("g1", "u2")
+        assert found is not None
+        assert found.game == await uow.games.get("g1")
+        assert found.turn == await uow.turns.latest("g1")
+        assert found.turn is not None and found.turn.id == "t2b"
+        assert found.roles == {Role.GM, Role.PLAYER}
+        other = await uow.games.at_play("g1", "u3")
+        assert other is not None and other.roles == {Role.PLAYER}
+        # the rows read are kept: an update checks the version read here
+        await uow.turns.update(
+            found.turn.model_copy(update={"paused": True, "version": found.turn.version + 1})
+        )
+        with pytest.raises(StaleVersion):
+            await uow.games.update(found.game.model_copy(update={"version": found.game.version + 2}))
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert (await uow.lock_turn("t2b")).paused
+
+
 async def test_memberships_are_idempotent_and_removable(uow_factory):
     await _seed(uow_factory)
     gm = Membership(game_id="g1", user_id="u2", role=Role.GM)
