@@ -19,6 +19,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from fappo_bot.service.errors import NotFound, StaleVersion
@@ -80,13 +81,27 @@ class _Repository:
         self._session = session
 
     async def _add(self, row_type: type[Base], *rows: dict[str, Any]) -> None:
-        # A Core INSERT, executed now: no ORM flush bookkeeping on the hot path. The identity map
-        # stays right: a row added here is loaded from the database when it is next read.
-        if not rows:
+        await self._add_all((row_type, rows))
+
+    async def _add_all(self, *batches: tuple[type[Base], Sequence[dict[str, Any]]]) -> None:
+        """Core INSERTs, executed now and in order: no ORM flush bookkeeping on the hot path, and
+        one call into SQLAlchemy's async layer for all of them (the post, its revision and its
+        orders). A row added here is read from the database when it is next read."""
+        work = [
+            (q.insert_into(row_type), rows[0] if len(rows) == 1 else list(rows))
+            for row_type, rows in batches
+            if rows
+        ]
+        if not work:
             return
         await self._flush()
+
+        def insert(session: Session) -> None:
+            for statement, params in work:
+                session.execute(statement, params)
+
         async with database_errors():
-            await self._session.execute(q.insert_into(row_type), list(rows))
+            await self._session.run_sync(insert)
 
     async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
         row = await self._load(table, values["id"])
@@ -322,8 +337,12 @@ class SqlTurns(_Repository):
 
 class SqlPosts(_Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
-        await self._add(PostRow, m.post_values(post))
-        await self.add_revision(revision)
+        revision_values, order_values = m.revision_values(revision)
+        await self._add_all(
+            (PostRow, [m.post_values(post)]),
+            (PostRevisionRow, [revision_values]),
+            (OrderRow, order_values),
+        )
 
     async def get(self, post_id: str) -> Post | None:
         row = await self._load(q.POSTS, post_id)
@@ -340,8 +359,7 @@ class SqlPosts(_Repository):
 
     async def add_revision(self, revision: PostRevision) -> None:
         revision_values, order_values = m.revision_values(revision)
-        await self._add(PostRevisionRow, revision_values)
-        await self._add(OrderRow, *order_values)
+        await self._add_all((PostRevisionRow, [revision_values]), (OrderRow, order_values))
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
         revisions = await self._rows(q.REVISIONS_OF_POST, post_id=post_id)
