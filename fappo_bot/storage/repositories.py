@@ -1,8 +1,9 @@
 """SQLAlchemy repositories: the ports of `fappo_bot.service.ports` over one `AsyncSession`.
 
-Reads load ORM rows and keep them for the transaction, so a row read once is found again without
-a statement. `add` is a Core INSERT executed at once, so a unique key clash is a Conflict at the
-call. `update` checks the version the service expects against the row as read, puts the new
+Reads keep the rows they load for the transaction, so a row read once is found again without a
+statement: the versioned tables (games, characters, turns, posts) by Core SELECTs into `Kept`
+rows (cheaper than ORM instances), the others as ORM rows. `add` is a Core INSERT executed at
+once, so a unique key clash is a Conflict at the call. `update` checks the version the service expects against the row as read, puts the new
 values on the row and queues `UPDATE ... WHERE id = ? AND version = <read>` (`updates.py`): the
 queue goes out in batches before the next read and at commit, and a row somebody else changed
 in between makes it StaleVersion instead of a lost update.
