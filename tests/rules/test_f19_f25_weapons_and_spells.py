@@ -116,6 +116,26 @@ def test_f19_plaser_spends_its_setting_in_ammo():
     assert switched.errors == () and who(switched, "Gun").ammo == 6
 
 
+def test_r3_13_plaser_battery_three_three_four_then_empty():
+    """R3 row 13, [F:L284] "A plaser has a battery with "ammo" 10, losing a number of "ammo"
+    points equal to its current setting number when fired": 10 -> setting 3 (7) -> setting 3 (4)
+    -> setting 4 (0) -> empty; a further setting-1 shot is invalid (3 + 3 + 4 = 10)."""
+    gunner = char("Gun", traits={"Clever": 3}, skills={"Firearms": 3}, weapons=["Plaser 3"],
+                  ammo=10)
+    vic = char("Vic")
+    scene = state(gunner, vic)
+    for weapon, left in (("Plaser 3", 7), ("Plaser 3", 4), ("Plaser 4", 0)):
+        result = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
+                                          "weapon": weapon}))
+        assert result.errors == () and who(result, "Gun").ammo == left
+        scene = scene.model_copy(update={"characters": tuple(
+            c.model_copy(update={"ammo": left}) if c.name == "Gun" else c
+            for c in scene.characters)})
+    empty = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
+                                     "weapon": "Plaser"}))
+    assert [e.code.value for e in empty.errors] == ["out-of-range"]
+
+
 def test_f25_two_stage_cast_then_attack():
     """F25 example: "General Fireball at 2 Ranges, D_cast = 14 ... total_c = 6 -> m = -8 -> AF
     (protected) + 2 = BS -> the spell goes off. Attack: 4 + 0 accuracy + 2 AP = 6 vs an orc (def
