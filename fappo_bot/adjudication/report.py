@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fappo_bot.posting.models import order_to_case
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.levels import SuccessLevel
@@ -120,26 +121,11 @@ def action_case_dict(action: Action) -> dict[str, Any]:
 
 
 def order_case_dict(order: Order) -> dict[str, Any]:
-    """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc)."""
-    out: dict[str, Any] = {
-        "actor": order.actor,
-        "actions": [action_case_dict(a) for a in order.actions],
-    }
-    if order.guard:
-        out["guard"] = [
-            {"against": p.against, "sp": dict(p.sp)} for p in order.guard
-        ]
-    if order.reduce:
-        out["reduce"] = [
-            {"hit": r.hit, "sp": dict(r.sp), **({"why": r.why} if r.why else {})}
-            for r in order.reduce
-        ]
-    if order.endure:
-        out["endure"] = True
-    if order.intent is not None:
-        out["intent"] = order.intent
-    if order.ooc is not None:
-        out["ooc"] = order.ooc
+    """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc): the
+    post language's own rendering (`posting.models.order_to_case`), with every set field of each
+    action and the explicit pass."""
+    out = order_to_case(order)
+    out["actions"] = [action_case_dict(a) for a in order.actions]
     if order.passed:
         out["passed"] = True
     return out
