@@ -64,7 +64,8 @@ def sp_dict(character: Character) -> dict[str, int]:
 def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
     """A character as `expect.characters` lists it (F10, F11): health by level name (Master slots
     numbered), AP next turn as things stand, statuses in force from the next turn, and the pips
-    filled where the pips option applies to the character (else None)."""
+    filled where the pips option applies to the character (else 0: no pips are filled, as the
+    spec's own example lists `damage: 0` for a goblin without pips)."""
     from fappo_bot.rules.health import ap_next, level_name, uses_pips
 
     return {
@@ -75,7 +76,7 @@ def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
         "floating": character.floating,
         "ap_next": ap_next(character, config),
         "status": [s.kind.value for s in character.statuses],
-        "damage": character.pips if uses_pips(character, config) else None,
+        "damage": character.pips if uses_pips(character, config) else 0,
     }
 
 

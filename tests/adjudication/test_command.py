@@ -113,7 +113,7 @@ def test_json_has_every_computed_field(fake_engine, case_file, capsys, duel) -> 
     assert (attack["total"], attack["level"], defend["kind"]) == (5, "solid", "defend")
     goblin = next(c for c in result["characters"] if c["name"] == "Goblin")
     assert goblin == {"name": "Goblin", "health": "Wounded", "count": 1, "sp": {"Clever": 3},
-                      "floating": 0, "ap_next": 2, "status": [], "damage": None}
+                      "floating": 0, "ap_next": 2, "status": [], "damage": 0}
     assert duel["differences"] == [{"path": "actions[Kael #0].total", "expected": 6, "got": 5}]
     assert (odd["passed"], odd["code"]) == (False, "bad-case")
 
