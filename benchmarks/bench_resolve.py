@@ -1,5 +1,10 @@
 """How long `resolve_turn` takes for 10, 100 and 1,000 combatants (goal: 1,000 < 50 ms, linear).
 
+Scenes are built in blocks of 10 entries (characters or fodder groups) holding 27 creatures, so a
+scene is sized two ways: by entries (orders to resolve) and by creatures (combatants in the fight).
+The default sizes include 370 entries, the scene of 999 creatures, and the verdict is printed for
+both readings of "1,000 combatants": 1,000 creatures, and 1,000 entries (2,700 creatures).
+
 A realistic mix: duels of PCs with shields and pledges, groups ganging up on one defender, Great
 Successes with Specials, nuisance swarms and minion trios, area attacks (grenades), ranged shots,
 skill uses and moves. Run:
@@ -152,11 +157,12 @@ def measure(n: int, repeat: int) -> Row:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5, help="timed turns per size (default 5)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000],
-                        help="entries per scene (default 10 100 1000)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 370, 1000],
+                        help="entries per scene (default 10 100 370 1000; 370 entries hold 999 "
+                             "creatures)")
     args = parser.parse_args()
     rows = {n: measure(n, args.repeat) for n in args.sizes}
-    print(f"resolve_turn, {args.repeat} timed turns per size (goal: 1,000 entries < {GOAL_MS} ms)")
+    print(f"resolve_turn, {args.repeat} timed turns per size (goal: 1,000 combatants < {GOAL_MS} ms)")
     print(f"{'entries':>8} {'creatures':>9} {'attacks':>8} {'strikes':>8} {'best ms':>9} "
           f"{'median ms':>10} {'us/entry':>9} {'us/creature':>12}")
     for row in rows.values():
@@ -167,12 +173,14 @@ def main() -> None:
         small = rows[100]
         print(f"growth 100 -> 1,000 entries: x{rows[1000].median_ms / small.median_ms:.1f} "
               f"median, x{rows[1000].best_ms / small.best_ms:.1f} best (linear = x10.0)")
-    if 1000 not in rows:
-        return
-    large = rows[1000]
-    verdict = "meets" if large.best_ms < GOAL_MS else "misses"
-    print(f"1,000 entries: best {large.best_ms:.1f} ms, median {large.median_ms:.1f} ms: "
-          f"{verdict} the {GOAL_MS} ms goal (best)")
+    for size, label in ((370, "1,000 combatants as creatures (370 entries, 999 creatures)"),
+                        (1000, "1,000 combatants as entries (2,700 creatures)")):
+        if size not in rows:
+            continue
+        row = rows[size]
+        verdict = "meets" if row.best_ms < GOAL_MS else "misses"
+        print(f"{label}: best {row.best_ms:.1f} ms, median {row.median_ms:.1f} ms: "
+              f"{verdict} the {GOAL_MS} ms goal (best)")
 
 
 if __name__ == "__main__":
