@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from casefiles import assert_case_passes, case_params
 
-from fappo_bot.adjudication.loader import CaseFileError, load_case_file
-from fappo_bot.adjudication.runner import run_case
+from fappo_bot.adjudication.loader import load_case_file
 
 CASES_DIR = Path(__file__).parent / "cases"
 
@@ -23,31 +23,14 @@ ENGINE_WRONG: dict[str, str] = {}
 
 
 def _params() -> list[object]:
-    params: list[object] = []
-    for path in sorted(CASES_DIR.glob("*.yaml")):
-        try:
-            cases = load_case_file(path)
-        except CaseFileError as exc:
-            params.append(pytest.param(path, exc, id=path.name))
-            continue
-        for case in cases:
-            marks = []
-            if case.id in ENGINE_WRONG:
-                marks.append(pytest.mark.xfail(reason=ENGINE_WRONG[case.id], strict=True))
-            params.append(pytest.param(path, case, id=f"{path.stem}::{case.id}", marks=marks))
-    return params
+    return case_params(sorted(CASES_DIR.glob("*.yaml")), ENGINE_WRONG)
 
 
 @pytest.mark.unit
 @pytest.mark.parametrize(("path", "case"), _params())
 def test_project_case(path: Path, case: object) -> None:
     """Every project case resolves to the values RULINGS gives (its note shows the arithmetic)."""
-    if isinstance(case, CaseFileError):
-        pytest.fail(str(case))
-    outcome = run_case(case)  # type: ignore[arg-type]
-    details = [outcome.problem] if outcome.problem else []
-    details += [d.line() for d in outcome.differences]
-    assert outcome.passed, f"{path.name} {outcome.id}:\n  " + "\n  ".join(details)
+    assert_case_passes(path, case)
 
 
 @pytest.mark.unit

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from casefiles import assert_case_passes, case_params
 
-from fappo_bot.adjudication.loader import CaseFileError, load_case_file
-from fappo_bot.adjudication.runner import run_case
+from fappo_bot.adjudication.loader import load_case_file
 
 CASES_DIR = Path(__file__).parents[1].parent / "shared" / "cases"
 EXAMPLES_DIR = Path(__file__).parents[1] / "examples"
@@ -29,29 +29,13 @@ def _params() -> list[object]:
         params.append(pytest.param(None, None, id="no-public-cases",
                                    marks=pytest.mark.skip(reason=f"{CASES_DIR} is absent")))
     paths = sorted(CASES_DIR.glob("*.yaml")) + sorted(EXAMPLES_DIR.glob("*.yaml"))
-    for path in paths:
-        try:
-            cases = load_case_file(path)
-        except CaseFileError as exc:
-            params.append(pytest.param(path, exc, id=path.name))
-            continue
-        for case in cases:
-            marks = []
-            if case.id in NOT_YET:
-                marks.append(pytest.mark.xfail(reason=NOT_YET[case.id], strict=True))
-            params.append(pytest.param(path, case, id=f"{path.stem}::{case.id}", marks=marks))
-    return params
+    return params + case_params(paths, NOT_YET)
 
 
 @pytest.mark.unit
 @pytest.mark.parametrize(("path", "case"), _params())
 def test_public_case(path: Path, case: object) -> None:
-    if isinstance(case, CaseFileError):
-        pytest.fail(str(case))
-    outcome = run_case(case)  # type: ignore[arg-type]
-    details = [outcome.problem] if outcome.problem else []
-    details += [d.line() for d in outcome.differences]
-    assert outcome.passed, f"{path.name} {outcome.id}:\n  " + "\n  ".join(details)
+    assert_case_passes(path, case)
 
 
 def test_not_yet_names_only_real_cases() -> None:
