@@ -124,9 +124,12 @@ def action_case_dict(action: Action) -> dict[str, Any]:
 def order_case_dict(order: Order) -> dict[str, Any]:
     """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc): the
     post language's own rendering (`posting.models.order_to_case`), with every set field of each
-    action and the explicit pass."""
+    action, the order's empty fields filled in and the explicit pass."""
     out = order_to_case(order)
     out["actions"] = [action_case_dict(a) for a in order.actions]
+    # `--json` gives every field of the expect shape (spec/cases.md), also the empty ones.
+    for key, empty in (("guard", []), ("reduce", []), ("endure", False), ("intent", ""), ("ooc", "")):
+        out.setdefault(key, empty)
     if order.passed:
         out["passed"] = True
     return out

@@ -83,7 +83,8 @@ def test_orders_as_json(fake_parser, case_file, tmp_path: Path, capsys) -> None:
     code, out, err = parse(capsys, "--sheet", str(case_file(SHEET)), str(post), "--poster", "kael")
     assert (code, err) == (0, "")
     assert json.loads(out) == {"orders": [
-        {"actor": "Kael", "actions": [{"kind": "attack", "ap": 2, "target": "Goblin"}]}]}
+        {"actor": "Kael", "actions": [{"kind": "attack", "ap": 2, "target": "Goblin"}],
+         "guard": [], "reduce": [], "endure": False, "intent": "", "ooc": ""}]}
 
 
 def test_gm_poster(fake_parser, case_file, tmp_path: Path, capsys) -> None:

@@ -181,3 +181,16 @@ def test_cast_json_reports_the_attack_stage(case_file, capsys) -> None:
     assert {"name", "total", "difficulty", "margin", "level", "damage", "specials", "eliminated",
             "effective"} <= set(stage)
     assert (stage["name"], stage["eliminated"]) == ("Goblins", 4)
+
+
+def test_spec_json_result_fills_every_order_field() -> None:
+    """spec/cases.md: `--json` gives "the shape of that kind's expect with every field filled in";
+    a parsed order without Guard, Reduce, Endure, Intent or OOC still lists them, empty."""
+    from fappo_bot.adjudication.report import order_case_dict
+    from fappo_bot.rules.orders import Action, ActionKind, Order
+
+    order = Order(actor="Kael", actions=(Action(kind=ActionKind.DEFEND, ap=1),))
+    assert order_case_dict(order) == {
+        "actor": "Kael", "actions": [{"kind": "defend", "ap": 1}], "guard": [], "reduce": [],
+        "endure": False, "intent": "", "ooc": "",
+    }
