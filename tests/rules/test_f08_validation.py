@@ -149,6 +149,22 @@ def test_f10_cannot_act_reports_each_allocation_and_no_budget_error():
                                                      (ErrorCode.CANNOT_ACT, 1)]
 
 
+def test_f10_cannot_act_refused_actions_spend_no_sp():
+    """spec: "An actor that cannot act reports `cannot-act` for its allocations and no budget
+    error besides": SP on its refused actions are no SP budget error (posting.md: "A problem with
+    a budget (AP or SP)"); its Guard still draws on the pool and is checked."""
+    dying = char("Dy", health="Dying", traits={"Nimble": 3})
+    st = state(dying, GOB)
+    attack = {"kind": "attack", "ap": 1, "target": "Goblin 1", "sp": {"Nimble": 3}}
+    problems = validate_order(st, order("Dy", attack, guard=[{"against": "any", "sp": {"Nimble": 2}}]))
+    assert [(p.code, p.index) for p in problems] == [(ErrorCode.CANNOT_ACT, 0)]
+    over = validate_order(st, order("Dy", guard=[{"against": "any", "sp": {"Nimble": 4}}]))
+    assert [p.code for p in over] == [ErrorCode.SP_INSUFFICIENT]
+    incap = char("In", health="Incapacitated", traits={"Nimble": 1, "Tireless": 1})
+    problems = validate_order(state(incap, GOB), order("In", {**attack, "sp": {"Nimble": 2}}))
+    assert [p.code for p in problems] == [ErrorCode.CANNOT_ACT]
+
+
 def test_f10_incapacitated_acts_with_endure():
     """F10 Amb-7 amendment: the Tireless SP "is declared with an `Endure:` line"."""
     incap = char("In", health="Incapacitated", traits={"Tireless": 1}, skills={"Fisticuffs": 2})
