@@ -218,9 +218,10 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
 def ap_next(character: Character, config: RulesConfig, *, shock: bool | None = None) -> int:
     """AP the character would have next turn as things stand (F10; spec: `ap_next`).
 
-    0 for a character that cannot act next turn (Dying, Dead, unconscious); otherwise the base,
-    less the shock from this resolution's hits (provisional), less the wound penalty of its level.
+    0 for a character that cannot act next turn (Dying, Dead, unconscious, or a nuisance or
+    minion group whose every creature was eliminated, F20/F21); otherwise the base, less the shock
+    from this resolution's hits (provisional), less the wound penalty of its level.
     """
-    if is_unconscious(character, config):
+    if is_unconscious(character, config) or (character.is_fodder and character.count == 0):
         return 0
     return ap_budget(character, config, shock=shock)

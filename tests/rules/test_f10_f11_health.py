@@ -90,3 +90,11 @@ def test_f10_incapacitated_needs_tireless_sp():
     assert ap_next(dying, CFG) == 0
     out = char("K", status=["unconscious"])
     assert ap_next(out, CFG) == 0
+
+
+def test_f20_f21_a_wiped_out_group_has_no_ap_next():
+    """[F:L340] "knock ... Nuisance creatures out of the fight at once": a group with no creature
+    left cannot act next turn, so spec's `ap_next` is 0; one survivor keeps the tier's AP."""
+    rats = char("Rats", tier="nuisance", count=0)
+    assert ap_next(rats, CFG) == 0
+    assert ap_next(char("Thugs", tier="minion", count=1), CFG) == 2
