@@ -31,6 +31,7 @@ GM commands (the slash commands' names and options):
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
+  /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
   BREAK: immediate, same_day, night, week_plus, adventure_end
 Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);

@@ -1,8 +1,9 @@
-"""Table commands between fights and around games: /endscene (/rest), /endadventure, /export,
-/import. Each calls the use case of its slash command (or the CLI's export and import)."""
+"""Table commands between fights and around games: /advance, /endscene (/rest), /endadventure,
+/export, /import. Each calls the use case of its slash command (or the CLI's export and import)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fappo_bot.console.seats import Kind, Shown, only
@@ -47,6 +48,55 @@ def _allocations(words: list[str]) -> dict[str, dict[str, int]]:
             pools[pool.strip()] = int(number)
         out[name] = pools
     return out
+
+
+#: duration units of /advance, in seconds (F14 Amb-10: a week is 7 days)
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_PART = re.compile(r"(\d+)([smhdw])")
+
+
+def parse_duration(text: str) -> int:
+    """`10m`, `2d`, `90s`, `1w`, `1h30m` as seconds (units s, m, h, d, w)."""
+    word = text.strip().casefold()
+    parts = _PART.findall(word)
+    if not parts or "".join(n + u for n, u in parts) != word:
+        raise TableError(f'"{text}" is no duration; write a number and a unit (s, m, h, d or w), '
+                         "e.g. 90s, 10m, 2d, 1w or 1h30m.")
+    return sum(int(n) * UNITS[u] for n, u in parts)
+
+
+def parse_checks(words: list[str]) -> dict[str, Any]:
+    """`PATIENT=TOTAL[:HEALER]` tokens as {patient: HealingCheck}."""
+    from fappo_bot.rules.healing import HealingCheck
+
+    out: dict[str, Any] = {}
+    for word in words:
+        patient, eq, spec = word.partition("=")
+        total, _, healer = spec.partition(":")
+        if not eq or not patient.strip() or not total.strip().lstrip("-").isdigit():
+            raise TableError(f'"{word}" is no Healing check; write PATIENT=TOTAL or '
+                             "PATIENT=TOTAL:HEALER (e.g. Kael=4:Mira).")
+        if patient.strip().casefold() in {p.casefold() for p in out}:
+            raise TableError(f"{patient.strip()} gets one Healing check at a time.")
+        out[patient.strip()] = HealingCheck(total=int(total), healer=healer.strip() or None)
+    return out
+
+
+@command("advance")
+async def advance(table: LocalTable, step: Step) -> list[Shown]:
+    """/advance DURATION [--check PATIENT=TOTAL[:HEALER] ...]: time passes between turns or
+    scenes (F7 Amb-7) and wounds heal by it (F14); a check is a Healing check's total (skill +
+    AP + modifiers) by an assisting character, which halves the level's time on a Solid Success
+    or better. The table notice lists who healed and how long until each one's next level."""
+    parser = command_parser("advance")
+    parser.add_argument("duration")
+    parser.add_argument("--check", action="append", default=[])
+    args = parser.parse_args(list(step.args))
+    seconds = parse_duration(args.duration)
+    await table.services.aftermath.advance_time(
+        table.need_game(), table.user, seconds, checks=parse_checks(args.check)
+    )
+    return []
 
 
 @command("endscene", "rest")

@@ -1,11 +1,14 @@
-"""After the fight: scene end with SP restoration (F27), adventure end with advancement and the
-tournament ledger (F28)."""
+"""After the fight: the GM's "advance time" with healing (F7 Amb-7, F14), scene end with SP
+restoration (F27), adventure end with advancement and the tournament ledger (F28)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
+from fappo_bot.posting.render import safe
 from fappo_bot.rules.advancement import (
     MAX_AWARD,
     Purchase,
@@ -15,6 +18,7 @@ from fappo_bot.rules.advancement import (
     spend_cc,
 )
 from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.healing import HealingCheck, heal, track
 from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
 from fappo_bot.rules.results import RulesError
 from fappo_bot.service import notices
@@ -42,9 +46,58 @@ from fappo_bot.service.views import CharacterView, LedgerView
 SceneGap = BreakKind
 """F27: how long until the next scene (the rules core's `BreakKind`)."""
 
+HEALTHY = "Healthy"
+"""The top of every health track (F11)."""
+
+MAX_ADVANCE_SECONDS = 366 * 24 * 3600
+"""The longest single `advance_time`: a year (F14's longest heal is Dying's 30 days)."""
+
+
+class Healed(BaseModel):
+    """One wounded character's heal in an `advance_time` (F14)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    start_level: str
+    level: str
+    levels_healed: int
+    #: time still needed at the level reached; None when it cannot heal by time
+    seconds_to_next: int | None
+    #: the Healing check's success level name, when one was made
+    check: str | None = None
+    notes: tuple[str, ...] = ()
+
 
 def _rules_error(name: str, exc: RulesError) -> InvalidInput:
     return InvalidInput(f"{name}: {exc}")
+
+
+def duration(seconds: int) -> str:
+    """`seconds` for people: "10 min", "1 d 2 h", "6 s" (F14 Amb-10: 1 d = 24 h)."""
+    if seconds == 0:
+        return "0 s"
+    parts = []
+    rest = seconds
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60), ("s", 1)):
+        amount, rest = divmod(rest, size)
+        if amount:
+            parts.append(f"{amount} {unit}")
+    return " ".join(parts)
+
+
+def _healed_line(h: Healed) -> str:
+    check = f" (Healing check: {h.check})" if h.check else ""
+    moved = (f"{h.start_level} -> {h.level}" if h.levels_healed
+             else f"still {h.level}")
+    if h.level == HEALTHY:
+        return f"{safe(h.name)}: {moved}{check}"
+    if h.seconds_to_next is None:
+        nxt = "does not heal by time" + (
+            " until stabilized (F15)" if h.level == "Dying" else "")
+    else:
+        nxt = f"next level in {duration(h.seconds_to_next)}"
+    return f"{safe(h.name)}: {moved}{check}; {nxt}"
 
 
 class AftermathService(UseCases):
@@ -182,6 +235,73 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    async def advance_time(
+        self,
+        game_id: str,
+        actor: str,
+        seconds: int,
+        *,
+        checks: Mapping[str, HealingCheck] | None = None,
+    ) -> list[Healed]:
+        """The GM lets `seconds` pass without new damage (F7 Amb-7 GM input `advance_time`):
+        every non-retired, non-fodder character heals by F14 (Dying only once stabilized, F15;
+        Dead never). `checks` gives at most one Healing check per patient (F14: by an assisting
+        character, once per level episode, Solid+ halves the level's time).
+
+        Allowed between turns only: refused while the latest turn is closed for resolution, is
+        open with a post in it, or still carries provisional hits a post may Reduce (F13); time
+        passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns every wounded character's heal, by name."""
+        checks = checks or {}
+        if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
+            raise InvalidInput(
+                f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a year), not {seconds}.")
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            await require_gm(uow, game, actor)
+            await self._between_turns(uow, game)
+            everyone = await self._scene(uow, game)
+            records = [r for r in everyone if not r.state.is_fodder]
+            self._known(everyone, checks)
+            fodder = {r.name.casefold() for r in everyone if r.state.is_fodder}
+            problems = [f"{name}: fodder does not heal by time (F3 Amb-2)."
+                        for name in checks if name.casefold() in fodder]
+            known = {r.name.casefold() for r in everyone}
+            problems += [f"{name}: nobody in this game is called {check.healer}."
+                         for name, check in checks.items()
+                         if check.healer is not None and check.healer.casefold() not in known]
+            outcomes = []
+            for record in records:
+                check = next((v for k, v in checks.items()
+                              if k.casefold() == record.name.casefold()), None)
+                try:
+                    outcome = heal(record.state, seconds, check=check, config=game.rules)
+                except RulesError as exc:
+                    problems.append(f"{record.name}: {exc}")
+                    continue
+                outcomes.append((record, outcome))
+            if problems:
+                raise InvalidInput("No time passed:", tuple(problems))
+            report: list[Healed] = []
+            for record, outcome in outcomes:
+                if outcome.character != record.state:
+                    await self._save(uow, record, outcome.character)
+                if outcome.start_level == outcome.level == track(record.state)[0]:
+                    continue
+                report.append(Healed(
+                    name=record.name, start_level=outcome.start_level, level=outcome.level,
+                    levels_healed=outcome.levels_healed, seconds_to_next=outcome.seconds_to_next,
+                    check=outcome.check_level.title if outcome.check_level is not None else None,
+                    notes=outcome.notes))
+            lines = [_healed_line(h) for h in report]
+            await queue(uow, self.deps, game, "time_advanced",
+                        notices.time_advanced(duration(seconds), lines),
+                        f"time-advanced:{game.id}:{self.deps.ids()}")
+            await audit(uow, self.deps, game.id, actor, "time.advance", seconds=seconds,
+                        checks={k: v.model_dump(mode="json") for k, v in checks.items()},
+                        healed={h.name: [h.start_level, h.level] for h in report})
+            await uow.commit()
+            return report
+
     async def spend_cc(
         self, game_id: str, actor: str, name: str, purchase: Purchase
     ) -> CharacterView:
@@ -227,6 +347,25 @@ class AftermathService(UseCases):
         unknown = [n for n in names if n.casefold() not in known]
         if unknown:
             raise InvalidInput(f"Nobody in this game is called {', '.join(unknown)}.")
+
+    @staticmethod
+    async def _between_turns(uow: UnitOfWork, game: Game) -> None:
+        """F7 Amb-7: time is advanced between turns: not while a turn is closed for resolution,
+        nor while the open turn already has posts (resolve it first, or advance before anyone
+        posts), nor while its posts may still Reduce the last turn's provisional hits (F13: the
+        next resolution finalises them from the level before, which would undo any healing)."""
+        turn = await uow.turns.latest(game.id)
+        if turn is None:
+            return
+        if turn.status is TurnStatus.CLOSED:
+            raise Conflict(f"Turn {turn.number} is closed; resolve it (or reopen it) before "
+                           "time passes.")
+        if turn.status is TurnStatus.OPEN and await uow.posts.list(turn.id):
+            raise Conflict(f"Turn {turn.number} already has posts; resolve it before time "
+                           "passes (time advances between turns).")
+        if turn.status is TurnStatus.OPEN and turn.pending:
+            raise Conflict(f"Turn {turn.number}'s posts can still Reduce hits of the turn "
+                           f"before (F13); resolve turn {turn.number} first, then let time pass.")
 
     @staticmethod
     async def _no_turn_in_flight(uow: UnitOfWork, game: Game) -> None:

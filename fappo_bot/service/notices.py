@@ -105,3 +105,11 @@ def scene_ended(points: str) -> str:
 def adventure_ended(awards: Sequence[str]) -> str:
     listed = "; ".join(safe(a) for a in awards) if awards else "no awards"
     return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
+
+
+def time_advanced(elapsed: str, healed: Sequence[str]) -> str:
+    """The GM's "advance time" (F7 Amb-7, F14): who healed from what to what, and how long
+    until each one's next level. Each line's name is already `safe` (the caller's job: the
+    level arrows must stay readable)."""
+    listed = "\n".join(healed) if healed else "Nobody is wounded."
+    return f"{elapsed} pass (F14).\n{listed}"
