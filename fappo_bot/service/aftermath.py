@@ -18,7 +18,7 @@ from fappo_bot.rules.advancement import (
     spend_cc,
 )
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.healing import HealingCheck, heal, track
+from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
 from fappo_bot.rules.results import RulesError
 from fappo_bot.service import notices
@@ -97,7 +97,8 @@ def _healed_line(h: Healed) -> str:
             " until stabilized (F15)" if h.level == "Dying" else "")
     else:
         nxt = f"next level in {duration(h.seconds_to_next)}"
-    return f"{safe(h.name)}: {moved}{check}; {nxt}"
+    notes = "".join(f" ({n.rstrip('.')})" for n in h.notes if not n.startswith("Dying"))
+    return f"{safe(h.name)}: {moved}{check}{notes}; {nxt}"
 
 
 class AftermathService(UseCases):
@@ -250,7 +251,8 @@ class AftermathService(UseCases):
 
         Allowed between turns only: refused while the latest turn is closed for resolution, is
         open with a post in it, or still carries provisional hits a post may Reduce (F13); time
-        passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns every wounded character's heal, by name."""
+        passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
+        the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
         if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
             raise InvalidInput(
@@ -266,6 +268,12 @@ class AftermathService(UseCases):
             problems = [f"{name}: fodder does not heal by time (F3 Amb-2)."
                         for name in checks if name.casefold() in fodder]
             known = {r.name.casefold() for r in everyone}
+            patients = [name.casefold() for name in checks]
+            problems += [f"{name}: one Healing check per patient at a time (F14 Amb-3)."
+                         for i, name in enumerate(checks) if name.casefold() in patients[:i]]
+            problems += [f"{r.name} is {HEALTHY}: there is no level to heal, so no Healing check."
+                         for r in records if r.name.casefold() in patients
+                         and level_index(r.state, game.rules) == 0]
             problems += [f"{name}: nobody in this game is called {check.healer}."
                          for name, check in checks.items()
                          if check.healer is not None and check.healer.casefold() not in known]
@@ -285,7 +293,7 @@ class AftermathService(UseCases):
             for record, outcome in outcomes:
                 if outcome.character != record.state:
                     await self._save(uow, record, outcome.character)
-                if outcome.start_level == outcome.level == track(record.state)[0]:
+                if level_index(record.state, game.rules) == 0:
                     continue
                 report.append(Healed(
                     name=record.name, start_level=outcome.start_level, level=outcome.level,

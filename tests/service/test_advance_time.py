@@ -155,6 +155,13 @@ async def test_non_gm_and_bad_input_are_refused_and_nothing_changes(
     with pytest.raises(InvalidInput, match="nobody in this game is called Zed"):
         await services.aftermath.advance_time(
             game, GM, 600, checks={"Kael": HealingCheck(total=5, healer="Zed")})
+    with pytest.raises(InvalidInput, match="Mira is Healthy: there is no level to heal"):
+        await services.aftermath.advance_time(game, GM, 600,
+                                              checks={"Mira": HealingCheck(total=5)})
+    with pytest.raises(InvalidInput, match="one Healing check per patient"):
+        await services.aftermath.advance_time(game, GM, 600, checks={
+            "Kael": HealingCheck(total=5, healer="Mira"),
+            "kael": HealingCheck(total=6, healer="Mira")})
     with pytest.raises(InvalidInput, match="fodder"):
         await services.aftermath.advance_time(game, GM, 600,
                                               checks={"Goblins": HealingCheck(total=5)})
@@ -186,6 +193,20 @@ async def test_nobody_wounded_still_reports_the_time(services, table, uow_factor
     game = table["game"]
     assert await services.aftermath.advance_time(game, GM, 3600) == []
     assert await notices(uow_factory, game) == ["1 h pass (F14).\nNobody is wounded."]
+
+
+async def test_f14_staggered_needs_no_check_and_the_notice_says_so(
+    services, table, uow_factory
+):
+    """F14 Amb-8: Staggered and Unaffected have no difficulty: no check is made."""
+    game = table["game"]
+    await wound(uow_factory, game, "Kael", STAGGERED)
+    healed = await services.aftermath.advance_time(
+        game, GM, 5, checks={"Kael": HealingCheck(total=9, healer="Mira")})
+    assert (healed[0].level, healed[0].check) == ("Staggered", None)
+    assert (await notices(uow_factory, game)) == [
+        "5 s pass (F14).\nKael: still Staggered (Staggered needs no Healing check: no check was "
+        "made); next level in 5 s"]
 
 
 def test_durations_read_as_people_write_them():
