@@ -102,9 +102,12 @@ async def load_game(uow: UnitOfWork, game_id: str) -> Game:
     return game
 
 
-async def load_game_at_play(uow: UnitOfWork, game_id: str, user: str) -> GameAtPlay:
-    """`load_game`, with the game's current turn and the user's roles read along (one read)."""
-    found = await uow.games.at_play(game_id, user)
+async def load_game_at_play(
+    uow: UnitOfWork, game_id: str, user: str, message: tuple[str, str] | None = None
+) -> GameAtPlay:
+    """`load_game`, with the game's current turn and the user's roles read along (one read;
+    `message`: the (channel_key, message_key) the use case will look up, see `at_play`)."""
+    found = await uow.games.at_play(game_id, user, message)
     if found is None:
         raise NotFound("There is no such game. A GM starts one with /newgame in its channel.")
     return found

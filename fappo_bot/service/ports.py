@@ -60,9 +60,13 @@ class GameAtPlay:
 class GameRepository(Protocol):
     async def add(self, game: Game) -> None: ...
     async def get(self, game_id: str) -> Game | None: ...
-    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
+    async def at_play(
+        self, game_id: str, user_id: str, message: tuple[str, str] | None = None
+    ) -> GameAtPlay | None:
         """`get`, `TurnRepository.latest` and the user's roles in one read; None when there is
-        no such game."""
+        no such game. `message` (channel_key, message_key) is a hint: the repository may read
+        along whether a post of that message exists, so that `PostRepository.by_message` of it
+        later in this unit of work needs no read of its own (it must answer the same)."""
         ...
 
     async def by_channel(self, channel_key: str) -> Game | None: ...

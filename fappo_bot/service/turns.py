@@ -126,7 +126,7 @@ class TurnService(UseCases):
         `secret` marks orders sent by DM: private until resolution (F29 secret PvP).
         """
         async with self.uow() as uow:
-            at_play = await load_game_at_play(uow, game_id, author)
+            at_play = await load_game_at_play(uow, game_id, author, (channel_key, message_key))
             game = at_play.game
             require_running(game)
             turn = some_turn(at_play.turn)

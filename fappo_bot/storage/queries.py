@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, insert, select
+from sqlalchemy import Table, and_, bindparam, exists, insert, select
 
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.storage.tables import (
@@ -74,6 +74,15 @@ GAME_AT_PLAY = select(GAMES, TURNS, MEMBERSHIPS.c.role).select_from(
         and_(MEMBERSHIPS.c.game_id == GAMES.c.id, MEMBERSHIPS.c.user_id == bindparam("user_id")),
     )
 ).where(GAMES.c.id == bindparam("id"))
+#: GAME_AT_PLAY with `message_taken`: whether a post of (channel_key, message_key) exists
+GAME_AT_PLAY_MESSAGE = GAME_AT_PLAY.add_columns(
+    exists()
+    .where(
+        POSTS.c.channel_key == bindparam("channel_key"),
+        POSTS.c.message_key == bindparam("message_key"),
+    )
+    .label("message_taken")
+)
 TURNS_OF_GAME = (
     select(TURNS)
     .where(TURNS.c.game_id == bindparam("game_id"))

@@ -65,6 +65,9 @@ KEPT_ROWS = "fappo_kept_rows"
 #: `AsyncSession.info` key of the versioned rows (games, characters, turns, posts) read by Core in
 #: the current transaction: {(table name, id): Kept} (cleared at its end)
 READ_ROWS = "fappo_read_rows"
+#: `AsyncSession.info` key of the (channel_key, message_key) pairs known to have no post in the
+#: current transaction (read along by `SqlGames.at_play` on SQLite; cleared at its end)
+NO_POST = "fappo_no_post"
 
 
 class Kept:
@@ -203,17 +206,36 @@ class SqlGames(_Repository):
         row = await self._load_first(q.GAMES, q.GAME_BY_CHANNEL, channel_key=channel_key)
         return None if row is None else m.game_record(row)
 
-    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
-        """One SELECT: the game, its latest turn and the user's roles (a LEFT JOIN each)."""
+    async def at_play(
+        self, game_id: str, user_id: str, message: tuple[str, str] | None = None
+    ) -> GameAtPlay | None:
+        """One SELECT: the game, its latest turn and the user's roles (a LEFT JOIN each).
+
+        On SQLite, whether a post of `message` exists is read along: a SQLite transaction reads
+        one snapshot (and a writer holds the write lock from BEGIN IMMEDIATE), so the answer
+        holds for the rest of the transaction unless it adds that post itself (`SqlPosts.add`
+        forgets it). On PostgreSQL (READ COMMITTED) a post committed after this read must still
+        be seen after `lock_turn`, so `by_message` reads then."""
+        bind = self._session.bind
+        along = message is not None and bind is not None and bind.dialect.name == "sqlite"
         await self._flush()
         async with database_errors():
-            result = await self._session.execute(
-                q.GAME_AT_PLAY, {"id": game_id, "user_id": user_id}
-            )
+            if along and message is not None:
+                result = await self._session.execute(
+                    q.GAME_AT_PLAY_MESSAGE,
+                    {"id": game_id, "user_id": user_id, "channel_key": message[0],
+                     "message_key": message[1]},
+                )
+            else:
+                result = await self._session.execute(
+                    q.GAME_AT_PLAY, {"id": game_id, "user_id": user_id}
+                )
         rows = result.all()
         if not rows:
             return None
         first = rows[0]._mapping
+        if along and message is not None and not first["message_taken"]:
+            self._session.info.setdefault(NO_POST, set()).add(message)
         game = self._kept(q.GAMES, {c.name: first[c] for c in q.GAMES.c})
         turn = None
         if first[q.TURNS.c.id] is not None:
@@ -338,6 +360,9 @@ class SqlTurns(_Repository):
 
 class SqlPosts(_Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
+        no_post: set[tuple[str, str]] | None = self._session.info.get(NO_POST)
+        if no_post:
+            no_post.discard((post.channel_key, post.message_key))
         revision_values, order_values = m.revision_values(revision)
         await self._add_all(
             (PostRow, [m.post_values(post)]),
@@ -350,6 +375,9 @@ class SqlPosts(_Repository):
         return None if row is None else m.post_record(row)
 
     async def by_message(self, channel_key: str, message_key: str) -> Post | None:
+        no_post = self._session.info.get(NO_POST)
+        if no_post and (channel_key, message_key) in no_post:
+            return None  # read along by `SqlGames.at_play` in this transaction
         row = await self._load_first(
             q.POSTS, q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key
         )

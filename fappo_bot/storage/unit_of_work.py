@@ -35,6 +35,7 @@ from fappo_bot.storage.engine import writer
 from fappo_bot.storage.errors import database_errors
 from fappo_bot.storage.repositories import (
     KEPT_ROWS,
+    NO_POST,
     READ_ROWS,
     SqlAudit,
     SqlCharacters,
@@ -128,6 +129,7 @@ class SqlUnitOfWork:
 def _forget(session: AsyncSession) -> None:
     session.info.pop(KEPT_ROWS, None)
     session.info.pop(READ_ROWS, None)
+    session.info.pop(NO_POST, None)
     session.info.pop(PENDING, None)
     session.expunge_all()
 

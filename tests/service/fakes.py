@@ -100,7 +100,9 @@ class FakeGames(_Repo):
     async def by_channel(self, channel_key: str) -> Game | None:
         return next((g for g in self.t("games").values() if g.channel_key == channel_key), None)
 
-    async def at_play(self, game_id: str, user_id: str) -> GameAtPlay | None:
+    async def at_play(
+        self, game_id: str, user_id: str, message: tuple[str, str] | None = None
+    ) -> GameAtPlay | None:
         game = await self.get(game_id)
         if game is None:
             return None

@@ -180,6 +180,29 @@ async def test_at_play_reads_the_game_its_latest_turn_and_the_users_roles_togeth
         assert (await uow.lock_turn("t2b")).paused
 
 
+async def test_at_play_with_a_message_answers_by_message_as_a_read_of_its_own_would(uow_factory):
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        assert await uow.games.at_play("g1", "u2", ("chan-1", "m1")) is not None
+        assert await uow.posts.by_message("chan-1", "m1") is None
+        await uow.posts.add(r.post(), r.revision())  # added here: read from now on
+        found = await uow.posts.by_message("chan-1", "m1")
+        assert found is not None and found.id == "p1"
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.games.at_play("g1", "u2", ("chan-1", "m1")) is not None
+        found = await uow.posts.by_message("chan-1", "m1")
+        assert found is not None and found.id == "p1"
+        assert await uow.games.at_play("g1", "u2", ("chan-1", "m2")) is not None
+        assert await uow.posts.by_message("chan-1", "m2") is None
+    async with uow_factory() as uow:  # a new transaction knows nothing of the last one's read
+        await uow.posts.add(r.post(id="p2", message="m2"), r.revision(post_id="p2"))
+        await uow.commit()
+    async with uow_factory() as uow:
+        found = await uow.posts.by_message("chan-1", "m2")
+        assert found is not None and found.id == "p2"
+
+
 async def test_memberships_are_idempotent_and_removable(uow_factory):
     await _seed(uow_factory)
     gm = Membership(game_id="g1", user_id="u2", role=Role.GM)
