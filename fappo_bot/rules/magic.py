@@ -317,10 +317,10 @@ def learned_cast_difficulty(
     accuracy: int = 0,
     flooded: bool = False,
 ) -> int:
-    """TN_cast of a learned spell: max(1, floor(D_nr / 2) + 1 per Range) (F26)."""
-    _check_ranges(ranges)
-    learned = learned_difficulty(d_general)
-    return _floor(learned + ranges + accuracy + (2 if flooded else 0), min_difficulty)
+    """TN_cast of a learned spell: max(1, floor(D_nr / 2) + 1 per Range) (F26): the General Magic
+    casting difficulty of the halved base."""
+    return cast_difficulty(learned_difficulty(d_general), ranges, min_difficulty,
+                           accuracy=accuracy, flooded=flooded)
 
 
 def spell_cost(learned: int) -> int:
