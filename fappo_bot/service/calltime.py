@@ -67,11 +67,7 @@ class CallTimeService(UseCases):
     async def close(self, game_id: str, actor: str) -> TurnSummary:
         """A GM calls time now: posts are refused from here on (F7 step 1 LOCK)."""
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            turn = await uow.lock_turn((await current_turn(uow, game)).id)
-            if turn.status is not TurnStatus.OPEN:
-                raise Conflict(f"Turn {turn.number} is not open.")
+            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
             turn = await close_turn(uow, self, game, turn)
             await audit(uow, self.deps, game.id, actor, "turn.close", turn=turn.number)
             await uow.commit()
@@ -80,11 +76,7 @@ class CallTimeService(UseCases):
     async def reopen(self, game_id: str, actor: str) -> TurnSummary:
         """A GM takes back a call time: the closed turn takes posts again (no deadline)."""
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            turn = await uow.lock_turn((await current_turn(uow, game)).id)
-            if turn.status is not TurnStatus.CLOSED:
-                raise Conflict(f"Turn {turn.number} is not closed.")
+            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.CLOSED)
             turn = turn.model_copy(update={"status": TurnStatus.OPEN, "closed_at": None,
                                            "deadline": None, "alarm_at": None,
                                            "version": turn.version + 1})
@@ -147,11 +139,7 @@ class CallTimeService(UseCases):
         paused: bool | None = None,
     ) -> TurnSummary:
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            turn = await uow.lock_turn((await current_turn(uow, game)).id)
-            if turn.status is not TurnStatus.OPEN:
-                raise Conflict(f"Turn {turn.number} is not open.")
+            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
             now = self.now()
             update: dict[str, object] = {"version": turn.version + 1}
             if paused is None:
@@ -205,3 +193,15 @@ async def close_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -
         await queue(uow, cases.deps, game, "time_called", text, f"time-called:{turn.id}:{now.isoformat()}:{gm}",
                     dm_to=gm)
     return turn
+
+
+async def _gm_turn(
+    uow: UnitOfWork, game_id: str, actor: str, status: TurnStatus
+) -> tuple[Game, Turn]:
+    """The game and its current turn, locked, for a GM's call-time command on a turn in `status`."""
+    game = await load_game(uow, game_id)
+    await require_gm(uow, game, actor)
+    turn = await uow.lock_turn((await current_turn(uow, game)).id)
+    if turn.status is not status:
+        raise Conflict(f"Turn {turn.number} is not {status.value}.")
+    return game, turn
