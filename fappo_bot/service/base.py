@@ -267,19 +267,19 @@ async def queue(
     parts = [part for text in texts for part in split_message(inert(text))]
     at = deps.clock.now()
     first = deps.ids()
-    for number, part in enumerate(parts, start=1):
-        await uow.outbox.add(
-            OutboxMessage(
-                id=first if number == 1 else f"{first}part{number:03d}",
-                game_id=game.id,
-                dest_kind=DestinationKind.DM if dm_to else DestinationKind.CHANNEL,
-                dest_key=dm_to or game.channel_key,
-                kind=kind,
-                content=part,
-                dedupe_key=dedupe_key if number == 1 else f"{dedupe_key}#{number}",
-                created_at=at,
-            )
+    await uow.outbox.add_many([
+        OutboxMessage(
+            id=first if number == 1 else f"{first}part{number:03d}",
+            game_id=game.id,
+            dest_kind=DestinationKind.DM if dm_to else DestinationKind.CHANNEL,
+            dest_key=dm_to or game.channel_key,
+            kind=kind,
+            content=part,
+            dedupe_key=dedupe_key if number == 1 else f"{dedupe_key}#{number}",
+            created_at=at,
         )
+        for number, part in enumerate(parts, start=1)
+    ])
     return len(parts)
 
 

@@ -166,6 +166,11 @@ class OutboxRepository(Protocol):
         """Queue a message; False (nothing queued) when its dedupe_key is already there."""
         ...
 
+    async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
+        """Queue messages in this order (one statement); how many were queued: a message whose
+        dedupe_key is already there is skipped."""
+        ...
+
     async def get(self, message_id: str) -> OutboxMessage | None: ...
     async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
         """Unsent messages, oldest first (created_at, id)."""

@@ -468,6 +468,9 @@ class SqlOutbox(_Repository):
         assert isinstance(result, CursorResult)
         return result.rowcount == 1
 
+    async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
+        return sum([await self.add(message) for message in messages])
+
     async def get(self, message_id: str) -> OutboxMessage | None:
         row = await self._get(OutboxRow, message_id)
         return None if row is None else m.outbox_record(row)

@@ -291,6 +291,9 @@ class FakeOutbox(_Repo):
         self.t("outbox")[message.id] = message
         return True
 
+    async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
+        return sum([await self.add(message) for message in messages])
+
     async def get(self, message_id: str) -> OutboxMessage | None:
         return self.t("outbox").get(message_id)
 
