@@ -37,9 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
@@ -193,30 +191,21 @@ def _batches(writes: Sequence[tuple[str, Any]]) -> list[tuple[str, list[Any]]]:
 
 
 class WriteLog:
-    """Captures the data-changing statements an engine sends, with their parameters."""
+    """Captures the data-changing statements the units of work send, with their driver
+    arguments (the factory's statement tap, `fappo_bot.storage.driver.Tap`)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self) -> None:
         self.writes: list[tuple[str, Any]] = []
         self.recording = False
-        event.listen(engine.sync_engine, "before_cursor_execute", self._seen)
 
-    def _seen(
-        self,
-        conn: Any,
-        cursor: Any,
-        statement: str,
-        parameters: Any,
-        context: Any,
-        executemany: bool,
-    ) -> None:
+    def __call__(self, what: str, statement: str, args: Any) -> None:
         if not self.recording:
             return
         verb = statement.lstrip()[:6].upper()
         if verb not in {"INSERT", "UPDATE", "DELETE"}:
             return
-        rows = parameters if executemany else [parameters]
-        for row in rows:
-            self.writes.append((statement, tuple(row) if isinstance(row, list) else row))
+        for row in args if what == "many" else [args]:
+            self.writes.append((statement, tuple(row)))
 
 
 # ---- the scenarios ------------------------------------------------------------------------------
@@ -244,11 +233,11 @@ async def _game(services: Services, channel: str, pcs: int, enemies: int) -> tup
 async def bench_ingest(db: Database, posts: int, games: int = 50) -> dict[str, float]:
     engine = create_engine_for_url(db.url)
     try:
-        services = Services(SqlUnitOfWorkFactory(engine), ids=Ids("i"))
+        log = WriteLog()
+        services = Services(SqlUnitOfWorkFactory(engine, tap=log), ids=Ids("i"))
         tables = [await _game(services, f"c{g}", pcs=4, enemies=2) for g in range(games)]
         await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
-        log = WriteLog(engine)
         work = []
         for n in range(posts):
             game_id, players = tables[n % games]
@@ -293,7 +282,10 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
 
     totals: list[float] = []
     try:
-        services = Services(SqlUnitOfWorkFactory(engine), ids=Ids(f"r{size}-"), resolve=timed)
+        log = WriteLog()
+        services = Services(
+            SqlUnitOfWorkFactory(engine, tap=log), ids=Ids(f"r{size}-"), resolve=timed
+        )
         games = []
         for r in range(repeat):
             game_id, players = await _game(services, f"s{size}-{r}", pcs, enemies)
@@ -319,7 +311,6 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
             games.append(game_id)
         await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
-        log = WriteLog(engine)
         log.recording = True
         for game_id in games:
             start = time.perf_counter()

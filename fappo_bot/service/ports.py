@@ -166,9 +166,9 @@ class OutboxRepository(Protocol):
         """Queue a message; False (nothing queued) when its dedupe_key is already there."""
         ...
 
-    async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
-        """Queue messages in this order (one statement); how many were queued: a message whose
-        dedupe_key is already there is skipped."""
+    async def add_many(self, messages: Sequence[OutboxMessage]) -> None:
+        """Queue messages in this order, in one statement; a message whose dedupe_key is already
+        there is skipped (as `add` would)."""
         ...
 
     async def get(self, message_id: str) -> OutboxMessage | None: ...

@@ -61,6 +61,11 @@ def create_engine_for_url(
 
     kwargs.setdefault("json_serializer", json_serializer)
     kwargs.setdefault("json_deserializer", json_deserializer)
+    # A connection goes back to the pool with no transaction open: the unit of work commits or
+    # rolls back itself (invalidating the connection when it cannot), and SQLAlchemy's own
+    # `Connection` ends its transactions on close. The pool's "reset" ROLLBACK would be a
+    # statement for nothing on every use case.
+    kwargs.setdefault("pool_reset_on_return", None)
     url = make_url(url)
     backend = url.get_backend_name()
     if backend == "sqlite":

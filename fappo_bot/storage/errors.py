@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -29,9 +30,9 @@ NUL_MESSAGE = (
 )
 
 
-def conflict_from(error: IntegrityError) -> Conflict:
+def conflict_from(error: BaseException) -> Conflict:
     """The Conflict a constraint violation means (unique keys name their table in the message)."""
-    text = str(error.orig)
+    text = str(error.orig if isinstance(error, IntegrityError) else error)
     for table, message in _UNIQUE_MESSAGES.items():
         if f"{table}." in text or f"uq_{table}_" in text or f"pk_{table}" in text:
             return Conflict(message)
@@ -43,7 +44,8 @@ def conflict_from(error: IntegrityError) -> Conflict:
 @asynccontextmanager
 async def database_errors() -> AsyncIterator[None]:
     """Raise the service's Conflict / StaleVersion for constraint and version failures, a busy
-    SQLite database and PostgreSQL deadlocks (the service runs a StaleVersion use case again)."""
+    SQLite database and PostgreSQL deadlocks (the service runs a StaleVersion use case again),
+    whether SQLAlchemy or the driver itself (`driver.py`) raised them."""
     try:
         yield
     except IntegrityError as exc:
@@ -51,11 +53,44 @@ async def database_errors() -> AsyncIterator[None]:
     except StaleDataError as exc:
         raise StaleVersion(STALE_MESSAGE) from exc
     except DBAPIError as exc:
-        text = str(exc.orig).casefold()
-        if "database is locked" in text:  # SQLite: the write lock was not free within the timeout
-            raise Conflict(BUSY_MESSAGE) from exc
-        if "deadlock detected" in text or "could not serialize" in text:  # PostgreSQL: retry
-            raise StaleVersion(STALE_MESSAGE) from exc
-        if "0x00" in text:  # PostgreSQL text cannot hold U+0000
-            raise InvalidInput(NUL_MESSAGE) from exc
-        raise
+        meaning = _meaning(exc.orig)
+        if meaning is None:
+            raise
+        raise meaning from exc
+    except sqlite3.IntegrityError as exc:
+        raise conflict_from(exc) from exc
+    except sqlite3.OperationalError as exc:
+        meaning = _meaning(exc)
+        if meaning is None:
+            raise
+        raise meaning from exc
+    except Exception as exc:
+        if not _postgres_error(exc):
+            raise
+        if getattr(exc, "sqlstate", "").startswith("23"):  # integrity constraint violation
+            raise conflict_from(exc) from exc
+        meaning = _meaning(exc)
+        if meaning is None:
+            raise
+        raise meaning from exc
+
+
+def _meaning(error: BaseException | None) -> Exception | None:
+    """The service's error for a driver error (None when it means none of them)."""
+    text = str(error).casefold()
+    if "database is locked" in text:  # SQLite: the write lock was not free within the timeout
+        return Conflict(BUSY_MESSAGE)
+    if "deadlock detected" in text or "could not serialize" in text:  # PostgreSQL: retry
+        return StaleVersion(STALE_MESSAGE)
+    if "0x00" in text:  # PostgreSQL text cannot hold U+0000
+        return InvalidInput(NUL_MESSAGE)
+    return None
+
+
+def _postgres_error(exc: BaseException) -> bool:
+    """Whether `exc` is an error the PostgreSQL server sent (asyncpg's PostgresError), without
+    importing asyncpg where only SQLite is used."""
+    return any(
+        cls.__name__ == "PostgresError" and cls.__module__.startswith("asyncpg")
+        for cls in type(exc).__mro__
+    )

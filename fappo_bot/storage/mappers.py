@@ -3,7 +3,8 @@ on load (`fappo_bot.storage.values`); a record read back equals the record writt
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -56,6 +57,30 @@ _RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[Character
 _STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 _ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
+R = TypeVar("R")
+#: records built from rows, by the row's column values: records are frozen, so equal rows give
+#: equal records, and a turn's use cases read the same game, turn and characters again and again
+_BUILT: dict[tuple[Any, ...], Any] = {}
+_BUILT_LIMIT = 5_000
+
+
+def _remembered(build: Callable[[Any], R]) -> Callable[[Any], R]:
+    """`build(row)`, remembered by the row's values (a `repositories.Kept` row: its columns,
+    in the table's order, are its attributes)."""
+
+    def remembered(row: Any) -> R:
+        key = (build, *vars(row).values())
+        found = _BUILT.get(key)
+        if found is None:
+            found = build(row)
+            if len(_BUILT) >= _BUILT_LIMIT:
+                _BUILT.clear()
+            _BUILT[key] = found
+        return found
+
+    remembered.__doc__ = build.__doc__
+    return remembered
+
 
 # ---- games --------------------------------------------------------------------------------------
 def game_values(game: Game) -> dict[str, Any]:
@@ -73,6 +98,7 @@ def game_values(game: Game) -> dict[str, Any]:
     }
 
 
+@_remembered
 def game_record(row: GameRow) -> Game:
     return Game.model_validate(
         {
@@ -124,6 +150,7 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
     }
 
 
+@_remembered
 def character_record(row: CharacterRow) -> CharacterRecord:
     return CharacterRecord.model_validate(
         {
@@ -170,6 +197,7 @@ def turn_values(turn: Turn) -> dict[str, Any]:
     }
 
 
+@_remembered
 def turn_record(row: TurnRow) -> Turn:
     return Turn.model_validate(
         {
@@ -216,6 +244,7 @@ def post_values(post: Post) -> dict[str, Any]:
     }
 
 
+@_remembered
 def post_record(row: PostRow) -> Post:
     return Post.model_validate(
         {

@@ -1,21 +1,40 @@
-"""The repositories' statements, built once: building a SELECT and its cache key costs more than
-SQLite takes to run it."""
+"""Every statement the repositories run, built once with SQLAlchemy Core and compiled once per
+dialect (`driver.Sql`): building a statement and its cache key costs more than SQLite takes to run
+it. Parameters are named `bindparam`s; a statement's fixed values (LIMIT 1, 'void') are bound in it.
+"""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, exists, insert, select
+from sqlalchemy import (
+    Table,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    literal_column,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from fappo_bot.service.records import TurnStatus
+from fappo_bot.storage.driver import Sql
 from fappo_bot.storage.tables import (
+    AuditRow,
     Base,
     CharacterRow,
     GameRow,
+    LedgerRow,
     MembershipRow,
     OrderRow,
+    OutboxRow,
     PostRevisionRow,
     PostRow,
+    ResolutionRow,
     TurnRow,
 )
 
@@ -24,58 +43,97 @@ def table(row_type: type[Base]) -> Table:
     return cast(Table, row_type.__table__)
 
 
-# The versioned tables (games, characters, turns, posts) are read by Core SELECTs of the table's
-# columns: loading ORM instances costs about 60 us more per statement than the statement itself
-# (repositories.py keeps the rows read for the transaction in its own map).
 GAMES, CHARACTERS, TURNS, POSTS = (table(t) for t in (GameRow, CharacterRow, TurnRow, PostRow))
-MEMBERSHIPS = table(MembershipRow)
-BY_ID = {t: select(t).where(t.c.id == bindparam("id")).limit(1)
-         for t in (GAMES, CHARACTERS, TURNS, POSTS)}
-TURN_FOR_UPDATE = select(TURNS).where(TURNS.c.id == bindparam("id")).with_for_update().limit(1)
-GAMES_BY_AGE = select(GAMES).order_by(GAMES.c.created_at, GAMES.c.id)
-GAME_BY_CHANNEL = select(GAMES).where(GAMES.c.channel_key == bindparam("channel_key")).limit(1)
-MEMBERS_OF_GAME = (
+MEMBERSHIPS, REVISIONS, ORDERS = (table(t) for t in (MembershipRow, PostRevisionRow, OrderRow))
+RESOLUTIONS, OUTBOX = table(ResolutionRow), table(OutboxRow)
+AUDIT, LEDGER = table(AuditRow), table(LedgerRow)
+
+#: the tables whose rows carry `version` (updated in place, `updates.py`)
+VERSIONED = (GAMES, CHARACTERS, TURNS, POSTS)
+
+
+def _insert(target: Table) -> Sql:
+    """INSERT of every column (the mappers give every column a value)."""
+    return Sql(insert(target).values({c.name: bindparam(c.name) for c in target.c}))
+
+
+INSERT = {t: _insert(t) for t in (GAMES, CHARACTERS, TURNS, POSTS, REVISIONS, ORDERS,
+                                   RESOLUTIONS, AUDIT, LEDGER)}
+
+
+def _insert_or_skip(target: Table, *key: str) -> Sql:
+    """INSERT of every column that does nothing when the row's `key` is taken."""
+    def build(dialect: str) -> Any:
+        dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        return (
+            dialect_insert(target)
+            .values({c.name: bindparam(c.name) for c in target.c})
+            .on_conflict_do_nothing(index_elements=list(key))
+        )
+
+    return Sql(build)
+
+
+OUTBOX_INSERT = _insert_or_skip(OUTBOX, "dedupe_key")
+MEMBERSHIP_INSERT = _insert_or_skip(MEMBERSHIPS, "game_id", "user_id", "role")
+
+BY_ID = {t: Sql(select(t).where(t.c.id == bindparam("id")).limit(1))
+         for t in (GAMES, CHARACTERS, TURNS, POSTS, RESOLUTIONS, OUTBOX)}
+TURN_FOR_UPDATE = Sql(
+    select(TURNS).where(TURNS.c.id == bindparam("id")).with_for_update().limit(1)
+)
+
+# ---- games and members --------------------------------------------------------------------------
+GAMES_BY_AGE = Sql(select(GAMES).order_by(GAMES.c.created_at, GAMES.c.id))
+GAMES_BY_STATUS = Sql(
+    select(GAMES)
+    .where(GAMES.c.status == bindparam("status"))
+    .order_by(GAMES.c.created_at, GAMES.c.id)
+)
+GAME_BY_CHANNEL = Sql(
+    select(GAMES).where(GAMES.c.channel_key == bindparam("channel_key")).limit(1)
+)
+MEMBERS_OF_GAME = Sql(
     select(MEMBERSHIPS)
     .where(MEMBERSHIPS.c.game_id == bindparam("game_id"))
     .order_by(MEMBERSHIPS.c.role, MEMBERSHIPS.c.user_id)
 )
-CHARACTER_BY_NAME = (
-    select(CHARACTERS)
-    .where(
-        CHARACTERS.c.game_id == bindparam("game_id"),
-        CHARACTERS.c.name_key == bindparam("name_key"),
+GAMES_OF_USER = Sql(
+    select(MEMBERSHIPS)
+    .where(MEMBERSHIPS.c.user_id == bindparam("user_id"))
+    .order_by(MEMBERSHIPS.c.game_id, MEMBERSHIPS.c.role)
+)
+MEMBERSHIP_DELETE = Sql(
+    delete(MEMBERSHIPS).where(
+        MEMBERSHIPS.c.game_id == bindparam("game_id"),
+        MEMBERSHIPS.c.user_id == bindparam("user_id"),
+        MEMBERSHIPS.c.role == bindparam("role"),
     )
-    .limit(1)
 )
-CHARACTERS_OF_GAME = (
-    select(CHARACTERS)
-    .where(CHARACTERS.c.game_id == bindparam("game_id"))
-    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
-)
-LATEST_TURN = (
-    select(TURNS)
-    .where(TURNS.c.game_id == bindparam("game_id"), TURNS.c.status != TurnStatus.VOID.value)
-    .order_by(TURNS.c.number.desc(), TURNS.c.opened_at.desc())
+
+#: a turn that is not void, written as the partial unique index `uq_turns_game_id_number` is
+#: (`status <> 'void'`, a literal: SQLite uses a partial index only for a WHERE that implies its
+#: own), so the latest turn is the index's last entry for the game; a bound 'void' made it a scan
+#: and a sort, five times slower. The number alone orders them: it is unique among them.
+NOT_VOID = TURNS.c.status != literal_column(f"'{TurnStatus.VOID.value}'")
+_LATEST_TURN_ID = (
+    select(TURNS.c.id)
+    .where(TURNS.c.game_id == GAMES.c.id, NOT_VOID)
+    .order_by(TURNS.c.number.desc())
     .limit(1)
+    .correlate(GAMES)
+    .scalar_subquery()
 )
 #: a game, its latest turn that is not void and one user's memberships (0..n rows, one per role)
-GAME_AT_PLAY = select(GAMES, TURNS, MEMBERSHIPS.c.role).select_from(
-    GAMES.outerjoin(
-        TURNS,
-        TURNS.c.id
-        == select(TURNS.c.id)
-        .where(TURNS.c.game_id == GAMES.c.id, TURNS.c.status != TurnStatus.VOID.value)
-        .order_by(TURNS.c.number.desc(), TURNS.c.opened_at.desc())
-        .limit(1)
-        .correlate(GAMES)
-        .scalar_subquery(),
-    ).outerjoin(
+_AT_PLAY = select(GAMES, TURNS, MEMBERSHIPS.c.role).select_from(
+    GAMES.outerjoin(TURNS, TURNS.c.id == _LATEST_TURN_ID).outerjoin(
         MEMBERSHIPS,
         and_(MEMBERSHIPS.c.game_id == GAMES.c.id, MEMBERSHIPS.c.user_id == bindparam("user_id")),
     )
 ).where(GAMES.c.id == bindparam("id"))
+GAME_AT_PLAY = Sql(_AT_PLAY)
 #: GAME_AT_PLAY with `message_taken`: whether a post of (channel_key, message_key) exists
-GAME_AT_PLAY_MESSAGE = GAME_AT_PLAY.add_columns(
+MESSAGE_TAKEN = (
     exists()
     .where(
         POSTS.c.channel_key == bindparam("channel_key"),
@@ -83,12 +141,49 @@ GAME_AT_PLAY_MESSAGE = GAME_AT_PLAY.add_columns(
     )
     .label("message_taken")
 )
-TURNS_OF_GAME = (
+GAME_AT_PLAY_MESSAGE = Sql(_AT_PLAY.add_columns(MESSAGE_TAKEN))
+
+# ---- characters ---------------------------------------------------------------------------------
+CHARACTER_BY_NAME = Sql(
+    select(CHARACTERS)
+    .where(
+        CHARACTERS.c.game_id == bindparam("game_id"),
+        CHARACTERS.c.name_key == bindparam("name_key"),
+    )
+    .limit(1)
+)
+CHARACTERS_OF_GAME = Sql(
+    select(CHARACTERS)
+    .where(CHARACTERS.c.game_id == bindparam("game_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
+)
+
+# ---- turns --------------------------------------------------------------------------------------
+LATEST_TURN = Sql(
+    select(TURNS)
+    .where(TURNS.c.game_id == bindparam("game_id"), NOT_VOID)
+    .order_by(TURNS.c.number.desc())
+    .limit(1)
+)
+TURNS_OF_GAME = Sql(
     select(TURNS)
     .where(TURNS.c.game_id == bindparam("game_id"))
     .order_by(TURNS.c.number, TURNS.c.opened_at)
 )
-POST_BY_MESSAGE = (
+#: the scheduler's query: open, unpaused turns whose alarm is due
+TURNS_DUE = Sql(
+    select(TURNS)
+    .where(
+        TURNS.c.status == TurnStatus.OPEN.value,
+        TURNS.c.paused.is_(False),
+        TURNS.c.alarm_at.is_not(None),
+        TURNS.c.alarm_at <= bindparam("now", type_=TURNS.c.alarm_at.type),
+    )
+    .order_by(TURNS.c.alarm_at, TURNS.c.id)
+)
+
+# ---- posts --------------------------------------------------------------------------------------
+POST_BY_MESSAGE = Sql(
     select(POSTS)
     .where(
         POSTS.c.channel_key == bindparam("channel_key"),
@@ -96,43 +191,88 @@ POST_BY_MESSAGE = (
     )
     .limit(1)
 )
-POSTS_OF_TURN = (
+_POSTS_OF_TURN = (
     select(POSTS)
     .where(POSTS.c.turn_id == bindparam("turn_id"))
     .order_by(POSTS.c.created_at, POSTS.c.id)
 )
-LIVE_POSTS_OF_TURN = POSTS_OF_TURN.where(POSTS.c.deleted.is_(False))
+POSTS_OF_TURN = Sql(_POSTS_OF_TURN)
+LIVE_POSTS_OF_TURN = Sql(_POSTS_OF_TURN.where(POSTS.c.deleted.is_(False)))
+REVISIONS_OF_POST = Sql(
+    select(REVISIONS)
+    .where(REVISIONS.c.post_id == bindparam("post_id"))
+    .order_by(REVISIONS.c.number)
+)
+ORDERS_OF_POST = Sql(
+    select(ORDERS)
+    .where(ORDERS.c.post_id == bindparam("post_id"))
+    .order_by(ORDERS.c.revision, ORDERS.c.position)
+)
+_LIVE_POSTS = (POSTS.c.turn_id == bindparam("turn_id"), POSTS.c.deleted.is_(False))
+#: each live post of a turn with its newest revision (one row per post)
+NEWEST_REVISIONS = Sql(
+    select(POSTS, REVISIONS)
+    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
+    .where(*_LIVE_POSTS)
+    .order_by(POSTS.c.updated_at, POSTS.c.id)
+)
+#: the orders of those revisions
+NEWEST_ORDERS = Sql(
+    select(ORDERS)
+    .join(POSTS, and_(ORDERS.c.post_id == POSTS.c.id, ORDERS.c.revision == POSTS.c.revision))
+    .where(*_LIVE_POSTS)
+    .order_by(ORDERS.c.post_id, ORDERS.c.position)
+)
 
-REVISIONS_OF_POST = (
-    select(PostRevisionRow)
-    .where(PostRevisionRow.post_id == bindparam("post_id"))
-    .order_by(PostRevisionRow.number)
+# ---- resolutions --------------------------------------------------------------------------------
+RESOLUTION_FOR_TURN = Sql(
+    select(RESOLUTIONS)
+    .where(RESOLUTIONS.c.turn_id == bindparam("turn_id"), RESOLUTIONS.c.undone.is_(False))
+    .order_by(RESOLUTIONS.c.created_at.desc(), RESOLUTIONS.c.id.desc())
+    .limit(1)
 )
-ORDERS_OF_POST = (
-    select(OrderRow)
-    .where(OrderRow.post_id == bindparam("post_id"))
-    .order_by(OrderRow.revision, OrderRow.position)
+LATEST_RESOLUTION = Sql(
+    select(RESOLUTIONS)
+    .where(RESOLUTIONS.c.game_id == bindparam("game_id"), RESOLUTIONS.c.undone.is_(False))
+    .order_by(RESOLUTIONS.c.created_at.desc(), RESOLUTIONS.c.turn_number.desc())
+    .limit(1)
 )
-LIVE_POSTS = (PostRow.turn_id == bindparam("turn_id"), PostRow.deleted.is_(False))
-NEWEST_REVISIONS = (
-    select(PostRow, PostRevisionRow)
-    .join(
-        PostRevisionRow,
-        and_(PostRevisionRow.post_id == PostRow.id, PostRevisionRow.number == PostRow.revision),
-    )
-    .where(*LIVE_POSTS)
-    .order_by(PostRow.updated_at, PostRow.id)
+RESOLUTION_UNDONE = Sql(
+    update(RESOLUTIONS)
+    .where(RESOLUTIONS.c.id == bindparam("match_id"))
+    .values(undone=True, undone_at=bindparam("undone_at", type_=RESOLUTIONS.c.undone_at.type))
 )
-NEWEST_ORDERS = (
-    select(OrderRow)
-    .join(PostRow, and_(OrderRow.post_id == PostRow.id, OrderRow.revision == PostRow.revision))
-    .where(*LIVE_POSTS)
-)
-_INSERTS: dict[type[Base], Any] = {}
 
-
-def insert_into(row_type: type[Base]) -> Any:
-    statement = _INSERTS.get(row_type)
-    if statement is None:
-        statement = _INSERTS[row_type] = insert(table(row_type))
-    return statement
+# ---- the outbox, the audit log, the ledger ------------------------------------------------------
+OUTBOX_PENDING = Sql(
+    select(OUTBOX)
+    .where(OUTBOX.c.sent_at.is_(None))
+    .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
+    .limit(bindparam("limit"))
+)
+OUTBOX_OF_GAME = Sql(
+    select(OUTBOX)
+    .where(OUTBOX.c.game_id == bindparam("game_id"))
+    .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
+)
+#: the first delivery's time stays
+OUTBOX_SENT = Sql(
+    update(OUTBOX)
+    .where(OUTBOX.c.id == bindparam("match_id"), OUTBOX.c.sent_at.is_(None))
+    .values(sent_at=bindparam("sent_at", type_=OUTBOX.c.sent_at.type))
+)
+OUTBOX_FAILED = Sql(
+    update(OUTBOX)
+    .where(OUTBOX.c.id == bindparam("match_id"))
+    .values(attempts=OUTBOX.c.attempts + 1, last_error=bindparam("last_error"))
+)
+_AUDIT_OF_GAME = select(AUDIT).where(AUDIT.c.game_id == bindparam("game_id"))
+AUDIT_OF_GAME = Sql(_AUDIT_OF_GAME.order_by(AUDIT.c.at, AUDIT.c.id))
+AUDIT_NEWEST = Sql(
+    _AUDIT_OF_GAME.order_by(AUDIT.c.at.desc(), AUDIT.c.id.desc()).limit(bindparam("limit"))
+)
+LEDGER_OF_PLAYER = Sql(
+    select(LEDGER)
+    .where(LEDGER.c.player == bindparam("player"))
+    .order_by(LEDGER.c.at, LEDGER.c.id)
+)

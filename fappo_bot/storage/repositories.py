@@ -1,27 +1,22 @@
-"""SQLAlchemy repositories: the ports of `fappo_bot.service.ports` over one `AsyncSession`.
+"""The repositories: the ports of `fappo_bot.service.ports` over one transaction (`Tx`).
 
-Reads keep the rows they load for the transaction, so a row read once is found again without a
-statement: the versioned tables (games, characters, turns, posts) by Core SELECTs into `Kept`
-rows (cheaper than ORM instances), the others as ORM rows. `add` is a Core INSERT executed at
-once, so a unique key clash is a Conflict at the call. `update` checks the version the service expects against the row as read, puts the new
-values on the row and queues `UPDATE ... WHERE id = ? AND version = <read>` (`updates.py`): the
-queue goes out in batches before the next read and at commit, and a row somebody else changed
-in between makes it StaleVersion instead of a lost update.
+Every statement is a prebuilt `queries` statement run through the transaction's `driver.Link`.
+The versioned tables (games, characters, turns, posts) keep the rows they read for the
+transaction (`Kept`, the identity map's rule: the first read of a row is what later reads return,
+so `update` checks the version the use case decided on); `update` queues
+`UPDATE ... WHERE id = ? AND version = <read>` (`updates.py`), sent before the next statement and
+at commit, and a row somebody else changed in between makes it StaleVersion instead of a lost
+update. The other tables are read afresh and written at once. `add` is an INSERT run at once, so
+a unique key clash is a Conflict at the call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import CursorResult
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
-from sqlalchemy.orm.util import identity_key
+from sqlalchemy import Table
 
 from fappo_bot.service.errors import NotFound, StaleVersion
 from fappo_bot.service.ports import GameAtPlay
@@ -38,74 +33,131 @@ from fappo_bot.service.records import (
     Resolution,
     Role,
     Turn,
-    TurnStatus,
 )
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
+from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE, database_errors
-from fappo_bot.storage.tables import (
-    AuditRow,
-    Base,
-    CharacterRow,
-    GameRow,
-    LedgerRow,
-    MembershipRow,
-    OrderRow,
-    OutboxRow,
-    PostRevisionRow,
-    PostRow,
-    ResolutionRow,
-    TurnRow,
-)
-from fappo_bot.storage.updates import flush_updates, queue_update
+from fappo_bot.storage.updates import Pending, flush_updates, queue_update
 from fappo_bot.storage.values import to_db_time
-
-#: `AsyncSession.info` key of the ORM rows read in the current transaction (cleared at its end)
-KEPT_ROWS = "fappo_kept_rows"
-#: `AsyncSession.info` key of the versioned rows (games, characters, turns, posts) read by Core in
-#: the current transaction: {(table name, id): Kept} (cleared at its end)
-READ_ROWS = "fappo_read_rows"
-#: `AsyncSession.info` key of the (channel_key, message_key) pairs known to have no post in the
-#: current transaction (read along by `SqlGames.at_play` on SQLite; cleared at its end)
-NO_POST = "fappo_no_post"
 
 
 class Kept:
-    """A versioned row as read in this transaction: the columns as attributes (the mappers read
-    it like an ORM row). The first read of a row is kept for the transaction, like the ORM's
-    identity map: a later read of the same row returns it unchanged, so `update` checks the
-    version the use case decided on. An update puts its new values on it."""
+    """A row as read: the columns as attributes (the mappers read it like an ORM row). A row of a
+    versioned table is kept for the transaction; an update puts its new values on it."""
 
-    def __init__(self, columns: Any) -> None:
+    def __init__(self, columns: dict[str, Any]) -> None:
         self.__dict__.update(columns)
 
 
-class _Repository:
-    def __init__(self, session: AsyncSession) -> None:
-        self._session = session
+class Tx:
+    """One transaction: its link to the database and what it remembers until it ends. It begins
+    at its first statement (`BEGIN IMMEDIATE` on SQLite when it may write)."""
 
-    async def _add(self, row_type: type[Base], *rows: dict[str, Any]) -> None:
-        await self._add_all((row_type, rows))
+    def __init__(self, link: Link, write: bool = True) -> None:
+        self.link = link
+        self.write = write
+        self.sqlite = link.dialect.name == "sqlite"
+        self.begun = False
+        #: the versioned rows read in this transaction: {(table name, id): Kept}
+        self.kept: dict[tuple[str, Any], Kept] = {}
+        #: the versioned updates not sent yet
+        self.pending: list[Pending] = []
+        #: (channel_key, message_key) pairs known to have no post (read along by `at_play`)
+        self.no_post: set[tuple[str, str]] = set()
 
-    async def _add_all(self, *batches: tuple[type[Base], Sequence[dict[str, Any]]]) -> None:
-        """Core INSERTs, executed now and in order: no ORM flush bookkeeping on the hot path, and
-        one call into SQLAlchemy's async layer for all of them (the post, its revision and its
-        orders). A row added here is read from the database when it is next read."""
-        work = [
-            (q.insert_into(row_type), rows[0] if len(rows) == 1 else list(rows))
-            for row_type, rows in batches
-            if rows
-        ]
-        if not work:
-            return
-        await self._flush()
+    async def _ready(self) -> None:
+        """Begin, if this is the first statement; send the queued updates before a statement
+        that could read what they change."""
+        if not self.begun:
+            await self.link.begin(self.write)
+            self.begun = True
+        if self.pending:
+            await flush_updates(self.link, self.pending)
 
-        def insert(session: Session) -> None:
-            for statement, params in work:
-                session.execute(statement, params)
-
+    async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         async with database_errors():
-            await self._session.run_sync(insert)
+            await self._ready()
+            return await self.link.fetch(sql, params)
+
+    async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
+        async with database_errors():
+            await self._ready()
+            return await self.link.execute(sql, params)
+
+    async def insert(self, sql: Sql, rows: Sequence[Params]) -> None:
+        """INSERT `rows` (one statement; nothing when there are none)."""
+        if not rows:
+            return
+        async with database_errors():
+            await self._ready()
+            if len(rows) == 1:
+                await self.link.execute(sql, rows[0])
+            else:
+                await self.link.execute_many(sql, rows)
+
+    async def commit(self) -> None:
+        """Send what is queued and commit; StaleVersion when a versioned row lost its race."""
+        if not self.begun:
+            return
+        async with database_errors():
+            await self._ready()
+            await self.link.commit()
+        self.begun = False
+
+    async def rollback(self) -> None:
+        if self.begun:
+            self.begun = False
+            self.pending.clear()
+            await self.link.rollback()
+
+
+class _Repository:
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    async def _rows(self, sql: Sql, table: Table, **params: Any) -> list[Any]:
+        """The rows of a SELECT of `table`'s columns, read now."""
+        compiled = sql.compiled(self._tx.link.dialect)
+        return [Kept(compiled.columns(table, row)) for row in await self._tx.fetch(sql, params)]
+
+    async def _first(self, sql: Sql, table: Table, **params: Any) -> Any:
+        rows = await self._rows(sql, table, **params)
+        return rows[0] if rows else None
+
+    # ---- the versioned tables: rows kept for the transaction ----
+    async def _load(self, table: Table, key: Any) -> Any:
+        """The row with that id (None if there is none): read once per transaction."""
+        kept = self._tx.kept.get((table.name, key))
+        if kept is not None:  # read in this transaction already: no statement
+            return kept
+        return await self._load_first(table, q.BY_ID[table], id=key)
+
+    async def _load_rows(
+        self, table: Table, sql: Sql, *, fresh: bool = False, **params: Any
+    ) -> list[Any]:
+        """The rows of a SELECT of `table`, each as first read in this transaction (with
+        `fresh`, as read now: SELECT ... FOR UPDATE)."""
+        compiled = sql.compiled(self._tx.link.dialect)
+        return [self._kept(table, compiled.columns(table, row), fresh)
+                for row in await self._tx.fetch(sql, params)]
+
+    async def _load_first(
+        self, table: Table, sql: Sql, *, fresh: bool = False, **params: Any
+    ) -> Any:
+        rows = await self._load_rows(table, sql, fresh=fresh, **params)
+        return rows[0] if rows else None
+
+    def _kept(self, table: Table, columns: dict[str, Any], fresh: bool = False) -> Any:
+        """The row with these column values as kept for the transaction: the first read of it
+        (with `fresh`, these values)."""
+        key = (table.name, columns["id"])
+        kept = self._tx.kept.get(key)
+        if kept is None:
+            kept = self._tx.kept[key] = Kept(columns)
+        elif fresh:
+            kept.__dict__.update(columns)
+        return kept
 
     async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
         row = await self._load(table, values["id"])
@@ -113,90 +165,12 @@ class _Repository:
             raise NotFound(f"That {what} does not exist (any more).")
         if row.version != values["version"] - 1:
             raise StaleVersion(STALE_MESSAGE)
-        queue_update(self._session, table, row, values)
-
-    async def _flush(self) -> None:
-        """Send the queued updates before a statement that could read what they change."""
-        async with database_errors():
-            await flush_updates(self._session)
-
-    def _keep(self, rows: Sequence[Any]) -> None:
-        # The identity map holds rows weakly; holding them for the transaction lets `update` and
-        # `lock` (SQLite) find a row read earlier without reading it again.
-        self._session.info.setdefault(KEPT_ROWS, []).extend(rows)
-
-    async def _get(self, row_type: type[Any], key: Any) -> Any:
-        ident = key if isinstance(key, tuple) else (key,)
-        row = self._session.sync_session.identity_map.get(identity_key(row_type, ident))
-        if row is not None:  # read in this transaction already: no statement, no flush
-            return row
-        await self._flush()
-        async with database_errors():
-            row = await self._session.get(row_type, key)
-        if row is not None:
-            self._keep([row])
-        return row
-
-    async def _rows(self, statement: Any, **params: Any) -> Sequence[Any]:
-        await self._flush()
-        async with database_errors():
-            rows = (await self._session.scalars(statement, params)).all()
-        self._keep(rows)
-        return rows
-
-    # ---- the versioned tables, read by Core (queries.py) ----
-    def _read(self) -> dict[tuple[str, Any], Kept]:
-        read: dict[tuple[str, Any], Kept] = self._session.info.setdefault(READ_ROWS, {})
-        return read
-
-    async def _load(self, table: Table, key: Any) -> Any:
-        """The row with that id (None if there is none): read once per transaction."""
-        kept = self._read().get((table.name, key))
-        if kept is not None:  # read in this transaction already: no statement, no flush
-            return kept
-        return await self._load_first(table, q.BY_ID[table], id=key)
-
-    async def _load_rows(
-        self, table: Table, statement: Any, *, fresh: bool = False, **params: Any
-    ) -> list[Any]:
-        """The rows of a Core SELECT of `table`, each as first read in this transaction (with
-        `fresh`, as read now: SELECT ... FOR UPDATE)."""
-        await self._flush()
-        async with database_errors():
-            result = await self._session.execute(statement, params)
-        return [self._kept(table, columns, fresh) for columns in result.mappings()]
-
-    def _kept(self, table: Table, columns: Any, fresh: bool = False) -> Any:
-        """The row with these column values as kept for the transaction: the first read of it
-        (with `fresh`, these values)."""
-        read = self._read()
-        key = (table.name, columns["id"])
-        kept = read.get(key)
-        if kept is None:
-            kept = read[key] = Kept(columns)
-        elif fresh:
-            kept.__dict__.update(columns)
-        return kept
-
-    async def _load_first(
-        self, table: Table, statement: Any, *, fresh: bool = False, **params: Any
-    ) -> Any:
-        rows = await self._load_rows(table, statement, fresh=fresh, **params)
-        return rows[0] if rows else None
-
-    async def _first(self, statement: Any, **params: Any) -> Any:
-        """The first row of a statement that has its LIMIT 1."""
-        await self._flush()
-        async with database_errors():
-            row = (await self._session.scalars(statement, params)).first()
-        if row is not None:
-            self._keep([row])
-        return row
+        queue_update(self._tx.pending, table, row, values)
 
 
 class SqlGames(_Repository):
     async def add(self, game: Game) -> None:
-        await self._add(GameRow, m.game_values(game))
+        await self._tx.insert(q.INSERT[q.GAMES], [m.game_values(game)])
 
     async def get(self, game_id: str) -> Game | None:
         row = await self._load(q.GAMES, game_id)
@@ -216,79 +190,58 @@ class SqlGames(_Repository):
         holds for the rest of the transaction unless it adds that post itself (`SqlPosts.add`
         forgets it). On PostgreSQL (READ COMMITTED) a post committed after this read must still
         be seen after `lock_turn`, so `by_message` reads then."""
-        bind = self._session.bind
-        along = message is not None and bind is not None and bind.dialect.name == "sqlite"
-        await self._flush()
-        async with database_errors():
-            if along and message is not None:
-                result = await self._session.execute(
-                    q.GAME_AT_PLAY_MESSAGE,
-                    {"id": game_id, "user_id": user_id, "channel_key": message[0],
-                     "message_key": message[1]},
-                )
-            else:
-                result = await self._session.execute(
-                    q.GAME_AT_PLAY, {"id": game_id, "user_id": user_id}
-                )
-        rows = result.all()
+        along = message is not None and self._tx.sqlite
+        sql = q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY
+        params: dict[str, Any] = {"id": game_id, "user_id": user_id}
+        if along and message is not None:
+            params["channel_key"], params["message_key"] = message
+        rows = await self._tx.fetch(sql, params)
         if not rows:
             return None
-        first = rows[0]._mapping
-        if along and message is not None and not first["message_taken"]:
-            self._session.info.setdefault(NO_POST, set()).add(message)
-        game = self._kept(q.GAMES, {c.name: first[c] for c in q.GAMES.c})
+        compiled = sql.compiled(self._tx.link.dialect)
+        first = rows[0]
+        if along and message is not None and not first[compiled.position(q.MESSAGE_TAKEN)]:
+            self._tx.no_post.add(message)
+        game = self._kept(q.GAMES, compiled.columns(q.GAMES, first))
         turn = None
-        if first[q.TURNS.c.id] is not None:
-            turn = m.turn_record(self._kept(q.TURNS, {c.name: first[c] for c in q.TURNS.c}))
-        role = q.MEMBERSHIPS.c.role
-        roles = frozenset(Role(row._mapping[role]) for row in rows if row._mapping[role])
+        if first[compiled.position(q.TURNS.c.id)] is not None:
+            turn = m.turn_record(self._kept(q.TURNS, compiled.columns(q.TURNS, first)))
+        role = compiled.position(q.MEMBERSHIPS.c.role)
+        roles = frozenset(Role(row[role]) for row in rows if row[role])
         return GameAtPlay(m.game_record(game), turn, roles)
 
     async def update(self, game: Game) -> None:
         await self._update(q.GAMES, m.game_values(game), "game")
 
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
-        statement = q.GAMES_BY_AGE
-        if status is not None:
-            statement = statement.where(q.GAMES.c.status == status.value)
-        return [m.game_record(row) for row in await self._load_rows(q.GAMES, statement)]
+        if status is None:
+            rows = await self._load_rows(q.GAMES, q.GAMES_BY_AGE)
+        else:
+            rows = await self._load_rows(q.GAMES, q.GAMES_BY_STATUS, status=status.value)
+        return [m.game_record(row) for row in rows]
 
 
 class SqlMembers(_Repository):
     async def add(self, membership: Membership) -> None:
-        key = (membership.game_id, membership.user_id, membership.role.value)
-        if await self._get(MembershipRow, key) is None:
-            await self._add(MembershipRow, m.membership_values(membership))
+        """Nothing happens when the member already has that role."""
+        await self._tx.insert(q.MEMBERSHIP_INSERT, [m.membership_values(membership)])
 
     async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
-        row = await self._get(MembershipRow, (game_id, user_id, role.value))
-        if row is None:
-            return False
-        async with database_errors():
-            await self._session.delete(row)
-            await self._session.flush()
-        return True
+        params = {"game_id": game_id, "user_id": user_id, "role": role.value}
+        return await self._tx.execute(q.MEMBERSHIP_DELETE, params) > 0
 
     async def list(self, game_id: str) -> Sequence[Membership]:
-        # a Core read (no ORM instances): `add` and `remove` read the row they need themselves
-        await self._flush()
-        async with database_errors():
-            result = await self._session.execute(q.MEMBERS_OF_GAME, {"game_id": game_id})
-        rows: Sequence[Any] = result.all()
+        rows = await self._rows(q.MEMBERS_OF_GAME, q.MEMBERSHIPS, game_id=game_id)
         return [m.membership_record(row) for row in rows]
 
     async def games_of(self, user_id: str) -> Sequence[Membership]:
-        statement = (
-            select(MembershipRow)
-            .where(MembershipRow.user_id == user_id)
-            .order_by(MembershipRow.game_id, MembershipRow.role)
-        )
-        return [m.membership_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.GAMES_OF_USER, q.MEMBERSHIPS, user_id=user_id)
+        return [m.membership_record(row) for row in rows]
 
 
 class SqlCharacters(_Repository):
     async def add(self, character: CharacterRecord) -> None:
-        await self._add(CharacterRow, m.character_values(character))
+        await self._tx.insert(q.INSERT[q.CHARACTERS], [m.character_values(character)])
 
     async def get(self, character_id: str) -> CharacterRecord | None:
         row = await self._load(q.CHARACTERS, character_id)
@@ -310,7 +263,7 @@ class SqlCharacters(_Repository):
 
 class SqlTurns(_Repository):
     async def add(self, turn: Turn) -> None:
-        await self._add(TurnRow, m.turn_values(turn))
+        await self._tx.insert(q.INSERT[q.TURNS], [m.turn_values(turn)])
 
     async def get(self, turn_id: str) -> Turn | None:
         row = await self._load(q.TURNS, turn_id)
@@ -328,26 +281,15 @@ class SqlTurns(_Repository):
         await self._update(q.TURNS, m.turn_values(turn), "turn")
 
     async def due(self, now: datetime) -> Sequence[Turn]:
-        turns = q.TURNS
-        statement = (
-            select(turns)
-            .where(
-                turns.c.status == TurnStatus.OPEN.value,
-                turns.c.paused.is_(False),
-                turns.c.alarm_at.is_not(None),
-                turns.c.alarm_at <= to_db_time(now),
-            )
-            .order_by(turns.c.alarm_at, turns.c.id)
-        )
-        return [m.turn_record(row) for row in await self._load_rows(turns, statement)]
+        rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=to_db_time(now))
+        return [m.turn_record(row) for row in rows]
 
     async def lock(self, turn_id: str) -> Turn:
         """The turn as committed now, locked (FOR UPDATE on PostgreSQL) until the transaction ends.
 
         On SQLite the unit of work's `BEGIN IMMEDIATE` holds the database's write lock already.
         """
-        bind = self._session.bind
-        if bind is not None and bind.dialect.name == "sqlite":
+        if self._tx.sqlite:
             # BEGIN IMMEDIATE: nobody else has written since this transaction began, so a row
             # already read in it is current (no statement needed); else it is read now.
             row = await self._load(q.TURNS, turn_id)
@@ -360,23 +302,21 @@ class SqlTurns(_Repository):
 
 class SqlPosts(_Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
-        no_post: set[tuple[str, str]] | None = self._session.info.get(NO_POST)
-        if no_post:
-            no_post.discard((post.channel_key, post.message_key))
+        self._tx.no_post.discard((post.channel_key, post.message_key))
+        await self._tx.insert(q.INSERT[q.POSTS], [m.post_values(post)])
+        await self._add_revision(revision)
+
+    async def _add_revision(self, revision: PostRevision) -> None:
         revision_values, order_values = m.revision_values(revision)
-        await self._add_all(
-            (PostRow, [m.post_values(post)]),
-            (PostRevisionRow, [revision_values]),
-            (OrderRow, order_values),
-        )
+        await self._tx.insert(q.INSERT[q.REVISIONS], [revision_values])
+        await self._tx.insert(q.INSERT[q.ORDERS], order_values)
 
     async def get(self, post_id: str) -> Post | None:
         row = await self._load(q.POSTS, post_id)
         return None if row is None else m.post_record(row)
 
     async def by_message(self, channel_key: str, message_key: str) -> Post | None:
-        no_post = self._session.info.get(NO_POST)
-        if no_post and (channel_key, message_key) in no_post:
+        if (channel_key, message_key) in self._tx.no_post:
             return None  # read along by `SqlGames.at_play` in this transaction
         row = await self._load_first(
             q.POSTS, q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key
@@ -387,148 +327,111 @@ class SqlPosts(_Repository):
         await self._update(q.POSTS, m.post_values(post), "post")
 
     async def add_revision(self, revision: PostRevision) -> None:
-        revision_values, order_values = m.revision_values(revision)
-        await self._add_all((PostRevisionRow, [revision_values]), (OrderRow, order_values))
+        await self._add_revision(revision)
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
-        revisions = await self._rows(q.REVISIONS_OF_POST, post_id=post_id)
-        orders = await self._rows(q.ORDERS_OF_POST, post_id=post_id)
-        by_revision: dict[int, list[OrderRow]] = {}
+        revisions = await self._rows(q.REVISIONS_OF_POST, q.REVISIONS, post_id=post_id)
+        orders = await self._rows(q.ORDERS_OF_POST, q.ORDERS, post_id=post_id)
+        by_revision: dict[int, list[Any]] = {}
         for order in orders:
             by_revision.setdefault(order.revision, []).append(order)
         return [m.revision_record(row, by_revision.get(row.number, [])) for row in revisions]
 
     async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
-        statement = q.POSTS_OF_TURN if include_deleted else q.LIVE_POSTS_OF_TURN
-        rows = await self._load_rows(q.POSTS, statement, turn_id=turn_id)
+        sql = q.POSTS_OF_TURN if include_deleted else q.LIVE_POSTS_OF_TURN
+        rows = await self._load_rows(q.POSTS, sql, turn_id=turn_id)
         return [m.post_record(row) for row in rows]
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
-        await self._flush()
-        async with database_errors():
-            pairs = (await self._session.execute(q.NEWEST_REVISIONS, {"turn_id": turn_id})).all()
-            orders = (await self._session.scalars(q.NEWEST_ORDERS, {"turn_id": turn_id})).all()
-        by_post: dict[str, list[OrderRow]] = {}
+        sql = q.NEWEST_REVISIONS
+        compiled = sql.compiled(self._tx.link.dialect)
+        pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
+        orders = await self._rows(q.NEWEST_ORDERS, q.ORDERS, turn_id=turn_id)
+        by_post: dict[str, list[Any]] = {}
         for order in orders:
             by_post.setdefault(order.post_id, []).append(order)
-        return [
-            (m.post_record(post), m.revision_record(revision, by_post.get(post.id, [])))
-            for post, revision in pairs
-        ]
+        found = []
+        for row in pairs:
+            post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
+            revision: Any = Kept(compiled.columns(q.REVISIONS, row))
+            found.append(
+                (m.post_record(post), m.revision_record(revision, by_post.get(post.id, [])))
+            )
+        return found
 
 
 class SqlResolutions(_Repository):
     async def add(self, resolution: Resolution) -> None:
-        await self._add(ResolutionRow, m.resolution_values(resolution))
+        await self._tx.insert(q.INSERT[q.RESOLUTIONS], [m.resolution_values(resolution)])
 
     async def get(self, resolution_id: str) -> Resolution | None:
-        row = await self._get(ResolutionRow, resolution_id)
+        row = await self._first(q.BY_ID[q.RESOLUTIONS], q.RESOLUTIONS, id=resolution_id)
         return None if row is None else m.resolution_record(row)
 
     async def for_turn(self, turn_id: str) -> Resolution | None:
-        statement = (
-            select(ResolutionRow)
-            .where(ResolutionRow.turn_id == turn_id, ResolutionRow.undone.is_(False))
-            .order_by(ResolutionRow.created_at.desc(), ResolutionRow.id.desc())
-            .limit(1)
-        )
-        row = await self._first(statement)
+        row = await self._first(q.RESOLUTION_FOR_TURN, q.RESOLUTIONS, turn_id=turn_id)
         return None if row is None else m.resolution_record(row)
 
     async def latest(self, game_id: str) -> Resolution | None:
-        statement = (
-            select(ResolutionRow)
-            .where(ResolutionRow.game_id == game_id, ResolutionRow.undone.is_(False))
-            .order_by(ResolutionRow.created_at.desc(), ResolutionRow.turn_number.desc())
-            .limit(1)
-        )
-        row = await self._first(statement)
+        row = await self._first(q.LATEST_RESOLUTION, q.RESOLUTIONS, game_id=game_id)
         return None if row is None else m.resolution_record(row)
 
     async def mark_undone(self, resolution_id: str, at: datetime) -> None:
-        row = await self._get(ResolutionRow, resolution_id)
-        if row is None:
+        params = {"match_id": resolution_id, "undone_at": to_db_time(at)}
+        if not await self._tx.execute(q.RESOLUTION_UNDONE, params):
             raise NotFound("That resolution does not exist.")
-        row.undone = True
-        row.undone_at = to_db_time(at)
 
 
 class SqlOutbox(_Repository):
     async def add(self, message: OutboxMessage) -> bool:
-        values = m.outbox_values(message)
-        dialect = self._session.bind.dialect.name if self._session.bind is not None else ""
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        statement = (
-            insert(cast(Table, OutboxRow.__table__))
-            .values(**values)
-            .on_conflict_do_nothing(index_elements=["dedupe_key"])
-        )
-        async with database_errors():
-            result = await self._session.execute(statement)
-        assert isinstance(result, CursorResult)
-        return result.rowcount == 1
+        return await self._tx.execute(q.OUTBOX_INSERT, m.outbox_values(message)) == 1
 
-    async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
-        return sum([await self.add(message) for message in messages])
+    async def add_many(self, messages: Sequence[OutboxMessage]) -> None:
+        await self._tx.insert(q.OUTBOX_INSERT, [m.outbox_values(message) for message in messages])
 
     async def get(self, message_id: str) -> OutboxMessage | None:
-        row = await self._get(OutboxRow, message_id)
+        row = await self._first(q.BY_ID[q.OUTBOX], q.OUTBOX, id=message_id)
         return None if row is None else m.outbox_record(row)
 
     async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
-        statement = (
-            select(OutboxRow)
-            .where(OutboxRow.sent_at.is_(None))
-            .order_by(OutboxRow.created_at, OutboxRow.id)
-            .limit(limit)
-        )
-        return [m.outbox_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.OUTBOX_PENDING, q.OUTBOX, limit=limit)
+        return [m.outbox_record(row) for row in rows]
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
-        statement = (
-            select(OutboxRow)
-            .where(OutboxRow.game_id == game_id)
-            .order_by(OutboxRow.created_at, OutboxRow.id)
-        )
-        return [m.outbox_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
+        return [m.outbox_record(row) for row in rows]
 
     async def mark_sent(self, message_id: str, at: datetime) -> None:
-        row = await self._message(message_id)
-        if row.sent_at is None:  # the first delivery's time stays
-            row.sent_at = to_db_time(at)
+        params = {"match_id": message_id, "sent_at": to_db_time(at)}
+        if not await self._tx.execute(q.OUTBOX_SENT, params):
+            await self._must_exist(message_id)  # sent already: the first delivery's time stays
 
     async def mark_failed(self, message_id: str, error: str) -> None:
-        row = await self._message(message_id)
-        row.attempts += 1
-        row.last_error = error
+        params = {"match_id": message_id, "last_error": error}
+        if not await self._tx.execute(q.OUTBOX_FAILED, params):
+            await self._must_exist(message_id)
 
-    async def _message(self, message_id: str) -> OutboxRow:
-        row = await self._get(OutboxRow, message_id)
-        if row is None:
+    async def _must_exist(self, message_id: str) -> None:
+        if await self.get(message_id) is None:
             raise NotFound("That message is not in the outbox.")
-        assert isinstance(row, OutboxRow)
-        return row
 
 
 class SqlAudit(_Repository):
     async def add(self, entry: AuditEntry) -> None:
-        await self._add(AuditRow, m.audit_values(entry))
+        await self._tx.insert(q.INSERT[q.AUDIT], [m.audit_values(entry)])
 
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
-        statement = select(AuditRow).where(AuditRow.game_id == game_id)
         if limit:
-            newest = statement.order_by(AuditRow.at.desc(), AuditRow.id.desc()).limit(limit)
-            return [m.audit_record(row) for row in reversed(await self._rows(newest))]
-        statement = statement.order_by(AuditRow.at, AuditRow.id)
-        return [m.audit_record(row) for row in await self._rows(statement)]
+            newest = await self._rows(q.AUDIT_NEWEST, q.AUDIT, game_id=game_id, limit=limit)
+            return [m.audit_record(row) for row in reversed(newest)]
+        rows = await self._rows(q.AUDIT_OF_GAME, q.AUDIT, game_id=game_id)
+        return [m.audit_record(row) for row in rows]
 
 
 class SqlLedger(_Repository):
     async def add(self, entry: LedgerEntry) -> None:
-        await self._add(LedgerRow, m.ledger_values(entry))
+        await self._tx.insert(q.INSERT[q.LEDGER], [m.ledger_values(entry)])
 
     async def for_player(self, player: str) -> Sequence[LedgerEntry]:
-        statement = (
-            select(LedgerRow).where(LedgerRow.player == player).order_by(LedgerRow.at, LedgerRow.id)
-        )
-        return [m.ledger_record(row) for row in await self._rows(statement)]
+        rows = await self._rows(q.LEDGER_OF_PLAYER, q.LEDGER, player=player)
+        return [m.ledger_record(row) for row in rows]

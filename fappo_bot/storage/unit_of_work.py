@@ -13,9 +13,10 @@ Transactions and locks (docs/storage.md):
 from __future__ import annotations
 
 from types import TracebackType
-from typing import TYPE_CHECKING, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 from fappo_bot.service.ports import (
     AuditRepository,
@@ -31,12 +32,8 @@ from fappo_bot.service.ports import (
     UowFactory,
 )
 from fappo_bot.service.records import Turn
-from fappo_bot.storage.engine import writer
-from fappo_bot.storage.errors import database_errors
+from fappo_bot.storage.driver import Tap, link_for
 from fappo_bot.storage.repositories import (
-    KEPT_ROWS,
-    NO_POST,
-    READ_ROWS,
     SqlAudit,
     SqlCharacters,
     SqlGames,
@@ -46,12 +43,13 @@ from fappo_bot.storage.repositories import (
     SqlPosts,
     SqlResolutions,
     SqlTurns,
+    Tx,
 )
-from fappo_bot.storage.updates import PENDING, flush_updates
 
 
 class SqlUnitOfWork:
-    """`fappo_bot.service.ports.UnitOfWork` over one `AsyncSession`."""
+    """`fappo_bot.service.ports.UnitOfWork`: transactions on one pooled connection, run at the
+    driver (`driver.py`). A `write` unit of work begins `BEGIN IMMEDIATE` on SQLite."""
 
     games: GameRepository
     members: MembershipRepository
@@ -63,31 +61,45 @@ class SqlUnitOfWork:
     audit: AuditRepository
     ledger: LedgerRepository
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
-        self._sessions = sessions
-        self._session: AsyncSession | None = None
+    def __init__(self, engine: AsyncEngine, write: bool = True, tap: Tap | None = None) -> None:
+        self._engine = engine
+        self._write = write
+        self._tap = tap
+        self._connection: Any = None
+        self._tx: Tx | None = None
         self._turns: SqlTurns
 
     @property
-    def session(self) -> AsyncSession:
-        if self._session is None:
+    def tx(self) -> Tx:
+        if self._tx is None:
             raise RuntimeError("use the unit of work inside `async with`")
-        return self._session
+        return self._tx
 
     async def __aenter__(self) -> Self:
-        session = self._sessions()
-        self._session = session
-        self.games = SqlGames(session)
-        self.members = SqlMembers(session)
-        self.characters = SqlCharacters(session)
-        self._turns = SqlTurns(session)
-        self.turns = self._turns
-        self.posts = SqlPosts(session)
-        self.resolutions = SqlResolutions(session)
-        self.outbox = SqlOutbox(session)
-        self.audit = SqlAudit(session)
-        self.ledger = SqlLedger(session)
+        # the pool's connection itself (no `AsyncConnection` around it: a third of the cost);
+        # `engine.dispose()` replaces the pool, so it is looked up each time
+        pooled = await greenlet_spawn(self._engine.sync_engine.pool.connect)
+        try:
+            link = link_for(pooled.driver_connection, self._engine.dialect, self._tap)
+        except BaseException:
+            await greenlet_spawn(pooled.close)
+            raise
+        self._connection = pooled
+        self._begin(Tx(link, self._write))
         return self
+
+    def _begin(self, tx: Tx) -> None:
+        self._tx = tx
+        self.games = SqlGames(tx)
+        self.members = SqlMembers(tx)
+        self.characters = SqlCharacters(tx)
+        self._turns = SqlTurns(tx)
+        self.turns = self._turns
+        self.posts = SqlPosts(tx)
+        self.resolutions = SqlResolutions(tx)
+        self.outbox = SqlOutbox(tx)
+        self.audit = SqlAudit(tx)
+        self.ledger = SqlLedger(tx)
 
     async def __aexit__(
         self,
@@ -95,63 +107,61 @@ class SqlUnitOfWork:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        session, self._session = self._session, None
-        if session is not None:
-            try:
-                await session.rollback()
-            finally:
-                await session.close()
+        connection, self._connection = self._connection, None
+        tx, self._tx = self._tx, None
+        if connection is None or tx is None:
+            return
+        try:
+            await tx.rollback()
+        except BaseException:
+            # the connection is in an unknown state (cancelled mid-statement, server gone): the
+            # pool must not hand it out again
+            await greenlet_spawn(connection.invalidate)
+            raise
+        finally:
+            await greenlet_spawn(connection.close)
 
     async def commit(self) -> None:
-        """Make everything of this unit of work visible; a lost race raises StaleVersion."""
-        session = self.session
+        """Make everything of this unit of work visible; a lost race raises StaleVersion. What
+        follows in this unit of work is a new transaction that reads rows afresh."""
+        tx = self.tx
         try:
-            async with database_errors():
-                await flush_updates(session)
-                await session.commit()
+            await tx.commit()
         except BaseException:
-            await session.rollback()
-            _forget(session)
+            await tx.rollback()
             raise
-        # The next transaction reads rows afresh (nothing lazy-loads in async code).
-        _forget(session)
+        finally:
+            self._begin(Tx(tx.link, self._write))
 
     async def rollback(self) -> None:
-        """Drop everything not committed."""
-        await self.session.rollback()
-        _forget(self.session)
+        """Drop everything not committed; what follows is a new transaction."""
+        tx = self.tx
+        await tx.rollback()
+        self._begin(Tx(tx.link, self._write))
 
     async def lock_turn(self, turn_id: str) -> Turn:
         """Lock the turn until the transaction ends and return it as committed now."""
         return await self._turns.lock(turn_id)
 
 
-def _forget(session: AsyncSession) -> None:
-    session.info.pop(KEPT_ROWS, None)
-    session.info.pop(READ_ROWS, None)
-    session.info.pop(NO_POST, None)
-    session.info.pop(PENDING, None)
-    session.expunge_all()
-
-
 class SqlUnitOfWorkFactory:
     """`fappo_bot.service.ports.UowFactory` for one engine: `factory()` is a new unit of work."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, tap: Tap | None = None) -> None:
+        """`tap`: see `driver.Tap` (tests and benchmarks)."""
         self.engine = engine
-        self._writers = async_sessionmaker(writer(engine), expire_on_commit=False)
-        self._readers = async_sessionmaker(engine, expire_on_commit=False)
+        self.tap = tap
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self._writers)
+        return SqlUnitOfWork(self.engine, tap=self.tap)
 
     def reader(self) -> SqlUnitOfWork:
         """A unit of work for reads only. On SQLite it neither waits for nor holds the write
         lock: it reads the last committed snapshot while a writer works. Use-case code that
         writes always uses `factory()`."""
-        return SqlUnitOfWork(self._readers)
+        return SqlUnitOfWork(self.engine, write=False, tap=self.tap)
 
 
 if TYPE_CHECKING:  # mypy proves the factory and its units of work fit the service's ports
     _PORT_CHECK: UowFactory = SqlUnitOfWorkFactory(cast(AsyncEngine, None))
-    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(async_sessionmaker[AsyncSession], None))
+    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(AsyncEngine, None))

@@ -1,48 +1,50 @@
 """Versioned updates, batched: `UPDATE ... WHERE id = ? AND version = <read>` per row, sent together.
 
 `update` of a versioned record checks the version the transaction read, puts the new values on
-the row as kept for the transaction (`repositories.Kept`, not an ORM instance: the ORM never
-writes these tables) and queues the UPDATE. The queue goes out, one `executemany` per table and column set, before the next statement
-that reads, and at commit; so a use case that writes 60 characters sends one statement, not 60.
-A row that somebody else changed in between matches no row: the count comes up short and the
-unit of work raises StaleVersion. (PostgreSQL's asyncpg reports no count for an executemany, so
-there a batch is one `UPDATE ... FROM (VALUES ...)` whose single count says the same.)
+the row as kept for the transaction (`repositories.Kept`) and queues the UPDATE. The queue goes
+out before the next statement and at commit, one `executemany` per table and column set, so a use
+case that writes 60 characters sends one statement, not 60. A row that somebody else changed in
+between matches no row: the count comes up short and the unit of work raises StaleVersion.
+(asyncpg reports no count for an executemany, so on PostgreSQL a batch of several rows is one
+`UPDATE ... FROM (VALUES ...)` whose single count says the same.)
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import Table, bindparam, column, update, values
-from sqlalchemy.engine import CursorResult
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from fappo_bot.service.errors import StaleVersion
+from fappo_bot.storage.driver import Link, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE
 
-#: `AsyncSession.info` key of the queued updates: (table, id, version read, new values)
-PENDING = "fappo_pending_updates"
+#: a queued update: (table, id, version read, new values)
+Pending = tuple[Table, Any, int, dict[str, Any]]
 
 
-def queue_update(session: AsyncSession, table: Table, row: Any, values: dict[str, Any]) -> None:
-    """Put `values` on `row` (a row of `table` as read in this transaction, at `row.version`;
+def queue_update(pending: list[Pending], table: Table, row: Any, new: dict[str, Any]) -> None:
+    """Put `new` on `row` (a row of `table` as read in this transaction, at `row.version`;
     `repositories.Kept`) and queue its UPDATE."""
     read_version = row.version
-    for name, value in values.items():
+    for name, value in new.items():
         if name != "id":
             setattr(row, name, value)
-    session.info.setdefault(PENDING, []).append((table, values["id"], read_version, values))
+    pending.append((table, new["id"], read_version, new))
 
 
-async def flush_updates(session: AsyncSession) -> None:
-    """Send the queued updates; StaleVersion when any row was changed by somebody else."""
-    pending = session.info.pop(PENDING, None)
+async def flush_updates(link: Link, pending: list[Pending]) -> None:
+    """Send the queued updates (and empty the queue); StaleVersion when any row was changed by
+    somebody else."""
     if not pending:
         return
+    queued = list(pending)
+    pending.clear()
     # a row updated twice in the transaction: one UPDATE from the version first read to the last
     # values (PostgreSQL's UPDATE ... FROM would apply only one of two matching source rows)
     merged: dict[tuple[Table, Any], tuple[int, dict[str, Any]]] = {}
-    for table, key, read_version, new_values in pending:
+    for table, key, read_version, new_values in queued:
         first = merged.get((table, key))
         merged[(table, key)] = (first[0] if first else read_version, new_values)
     batches: list[tuple[Table, tuple[str, ...], list[dict[str, Any]]]] = []
@@ -54,52 +56,67 @@ async def flush_updates(session: AsyncSession) -> None:
             batches[-1][2].append(params)
         else:
             batches.append((table, columns, [params]))
-    dialect = session.bind.dialect if session.bind is not None else None
     for table, columns, rows in batches:
-        if dialect is not None and dialect.name == "postgresql" and len(rows) > 1:
-            statement = _from_values(table, columns, len(rows))
-            result = await session.execute(statement, _flat(columns, rows))
-            matched = [result]
-        elif dialect is not None and dialect.supports_sane_multi_rowcount:
-            matched = [await session.execute(_by_id(table, columns), rows)]
+        if link.dialect.name == "postgresql" and len(rows) > 1:
+            count = await link.execute(_from_values(table, columns, len(rows)), _flat(columns, rows))
+        elif len(rows) == 1:
+            count = await link.execute(_by_id(table, columns), rows[0])
         else:
-            matched = [await session.execute(_by_id(table, columns), [row]) for row in rows]
-        count = 0
-        for result in matched:
-            assert isinstance(result, CursorResult)
-            count += result.rowcount
+            count = await link.execute_many(_by_id(table, columns), rows) or 0
         if count != len(rows):
             raise StaleVersion(STALE_MESSAGE)
 
 
-def _by_id(table: Table, columns: tuple[str, ...]) -> Any:
-    return (
-        update(table)
+_STATEMENTS: OrderedDict[tuple[Any, ...], Sql] = OrderedDict()
+#: compiled UPDATE forms kept (by table, column set and, on PostgreSQL, batch size)
+_STATEMENTS_LIMIT = 256
+
+
+def _remembered(key: tuple[Any, ...], build: Any) -> Sql:
+    found = _STATEMENTS.get(key)
+    if found is None:
+        found = _STATEMENTS[key] = Sql(build())
+        if len(_STATEMENTS) > _STATEMENTS_LIMIT:
+            _STATEMENTS.popitem(last=False)
+    else:
+        _STATEMENTS.move_to_end(key)
+    return found
+
+
+def _by_id(table: Table, columns: tuple[str, ...]) -> Sql:
+    return _remembered(
+        (table.name, columns),
+        lambda: update(table)
         .where(
             table.c.id == bindparam("match_id"),
             table.c.version == bindparam("match_version"),
         )
-        .values({name: bindparam(f"new_{name}") for name in columns})
+        .values({name: bindparam(f"new_{name}", type_=table.c[name].type) for name in columns}),
     )
 
 
-def _from_values(table: Table, columns: tuple[str, ...], count: int) -> Any:
+def _from_values(table: Table, columns: tuple[str, ...], count: int) -> Sql:
     """PostgreSQL: `UPDATE t SET ... FROM (VALUES ...) v WHERE t.id = v.id AND t.version = v.read`,
     one statement (one round trip) whose row count says whether every row still had its version."""
-    names = ("match_id", "match_version", *(f"new_{name}" for name in columns))
-    types = (table.c.id.type, table.c.version.type, *(table.c[name].type for name in columns))
-    rows = [
-        tuple(bindparam(f"{name}_{i}", type_=kind) for name, kind in zip(names, types, strict=True))
-        for i in range(count)
-    ]
-    data = values(
-        *(column(name, kind) for name, kind in zip(names, types, strict=True)), name="v"
-    ).data(rows)
-    return (
-        update(table)
-        .where(table.c.id == data.c.match_id, table.c.version == data.c.match_version)
-        .values({name: data.c[f"new_{name}"] for name in columns})
-    )
+
+    def build() -> Any:
+        names = ("match_id", "match_version", *(f"new_{name}" for name in columns))
+        types = (table.c.id.type, table.c.version.type, *(table.c[name].type for name in columns))
+        rows = [
+            tuple(bindparam(f"{name}_{i}", type_=kind)
+                  for name, kind in zip(names, types, strict=True))
+            for i in range(count)
+        ]
+        data = values(
+            *(column(name, kind) for name, kind in zip(names, types, strict=True)), name="v"
+        ).data(rows)
+        return (
+            update(table)
+            .where(table.c.id == data.c.match_id, table.c.version == data.c.match_version)
+            .values({name: data.c[f"new_{name}"] for name in columns})
+        )
+
+    return _remembered((table.name, columns, count), build)
 
 
 def _flat(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> dict[str, Any]:

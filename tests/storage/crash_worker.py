@@ -21,8 +21,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sqlalchemy import event
-
 from fappo_bot.service import Conflict, Services
 from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
@@ -86,10 +84,9 @@ async def run(
     of steps taken."""
     engine = create_engine_for_url(url)
     steps = Steps(crash_at, hold_at)
-    event.listen(engine.sync_engine, "before_cursor_execute", lambda *_: steps.tick("sql"))
-    event.listen(engine.sync_engine, "commit", lambda *_: steps.tick("commit"))
     try:
-        services = Services(SqlUnitOfWorkFactory(engine))
+        tap = lambda what, *_: steps.tick("commit" if what == "commit" else "sql")  # noqa: E731
+        services = Services(SqlUnitOfWorkFactory(engine, tap=tap))
         try:
             await services.resolution.resolve(game_id, GM, 1)
         except Conflict as exc:  # resolved before the crash: only the delivery is left

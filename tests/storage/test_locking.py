@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.storage.engine import SQLITE_BUSY_TIMEOUT_MS, create_engine_for_url
@@ -18,16 +18,16 @@ from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 from . import records as r
 
 
-def _lock_requests(engine) -> asyncio.Queue:
-    """A queue that gets an item each time a connection asks for a lock (BEGIN IMMEDIATE or FOR UPDATE)."""
+def _lock_requests(engine) -> tuple[asyncio.Queue, SqlUnitOfWorkFactory]:
+    """A queue that gets an item each time a unit of work of the factory returned asks for a
+    lock (BEGIN IMMEDIATE or FOR UPDATE): the factory's statement tap (`driver.Tap`)."""
     requests: asyncio.Queue = asyncio.Queue()
 
-    @event.listens_for(engine.sync_engine, "before_cursor_execute")
-    def _seen(conn, cursor, statement, parameters, context, executemany):
+    def seen(what: str, statement: str, args: object) -> None:
         if "BEGIN IMMEDIATE" in statement or "FOR UPDATE" in statement:
             requests.put_nowait(statement)
 
-    return requests
+    return requests, SqlUnitOfWorkFactory(engine, tap=seen)
 
 
 async def _seed(uow_factory) -> None:
@@ -37,8 +37,8 @@ async def _seed(uow_factory) -> None:
         await uow.commit()
 
 
-async def _second_locker_sees_first_commit(first_factory, second_factory, second_engine) -> None:
-    requests = _lock_requests(second_engine)
+async def _second_locker_sees_first_commit(first_factory, second_engine) -> None:
+    requests, second_factory = _lock_requests(second_engine)
     async with first_factory() as first:
         turn = await first.lock_turn("t1")
         while not requests.empty():
@@ -60,7 +60,7 @@ async def _second_locker_sees_first_commit(first_factory, second_factory, second
 
 async def test_lock_turn_serialises_two_units_of_work(uow_factory, engine):
     await _seed(uow_factory)
-    await _second_locker_sees_first_commit(uow_factory, uow_factory, engine)
+    await _second_locker_sees_first_commit(uow_factory, engine)
 
 
 async def test_two_engines_on_one_database_serialise_on_the_turn(uow_factory, database_url):
@@ -68,7 +68,7 @@ async def test_two_engines_on_one_database_serialise_on_the_turn(uow_factory, da
     await _seed(uow_factory)
     other = create_engine_for_url(database_url)
     try:
-        await _second_locker_sees_first_commit(uow_factory, SqlUnitOfWorkFactory(other), other)
+        await _second_locker_sees_first_commit(uow_factory, other)
     finally:
         await other.dispose()
 
@@ -121,7 +121,7 @@ async def test_aiosqlite_threads_serialise_writers_too(tmp_path):
             await connection.run_sync(Base.metadata.create_all)
         factory = SqlUnitOfWorkFactory(engine)
         await _seed(factory)
-        await _second_locker_sees_first_commit(factory, factory, engine)
+        await _second_locker_sees_first_commit(factory, engine)
     finally:
         await engine.dispose()
 

@@ -1,0 +1,282 @@
+"""Statements SQLAlchemy compiled once, executed on the pooled driver connection.
+
+SQLAlchemy owns the schema (`tables.py`, typed ORM declarations), builds every statement
+(`queries.py`), compiles it for the dialect and supplies the type conversions (its bind and result
+processors: times, booleans, JSON) and the connection pool; alembic migrates. What it does not do
+on the hot path is execute: its execution layer (session, compiled-cache lookup, cache keys,
+result objects, the greenlet bridge of the async extension) cost 60-100 us a statement here, more
+than SQLite takes to run one, and a post is seven statements. So a statement is compiled once per
+dialect into a `Compiled` (the driver's SQL text, its parameters in order with their bind
+processors, its result columns with their result processors) and a `Link` runs it on the
+connection the pool handed out: sqlite3 (called on the loop's thread, `sqlite_inline.py`), aiosqlite,
+or asyncpg (which prepares each statement once per connection). docs/storage.md has the figures.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Dialect
+
+Processor = Callable[[Any], Any] | None
+Params = Mapping[str, Any]
+NO_PARAMS: Params = {}
+
+Tap = Callable[[str, str, Any], None]
+"""Called before the driver runs anything: (what, the SQL, its arguments), where `what` is "sql",
+"many" (an executemany: a list of argument tuples) or "commit". For tests and benchmarks: the
+crash test stops a process there, the storage benchmark records the writes."""
+
+
+class Compiled:
+    """One statement compiled for one dialect."""
+
+    __slots__ = ("sql", "_params", "_binds", "_results", "_positions", "_layouts")
+
+    def __init__(self, statement: Any, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        names = tuple(compiled.positiontup or ())
+        defaults = compiled.params
+        #: (name, the statement's own value) of each positional parameter, in order
+        self._params: tuple[tuple[str, Any], ...] = tuple((n, defaults[n]) for n in names)
+        #: (position, bind processor) of the parameters that have one
+        self._binds: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
+            (position, bind)
+            for position, bind in enumerate(
+                compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+                for name in names
+            )
+            if bind is not None
+        )
+        columns = list(statement.selected_columns) if statement.is_select else []
+        #: (position, result processor) of the columns that have one
+        self._results: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
+            (position, process)
+            for position, process in enumerate(
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                for column in columns
+            )
+            if process is not None
+        )
+        self._positions: dict[Any, int] = {}
+        for position, column in enumerate(columns):
+            self._positions.setdefault(column, position)
+        self._layouts: dict[Any, tuple[tuple[str, ...], tuple[int, ...] | None]] = {}
+
+    def args(self, params: Params) -> list[Any]:
+        """The driver's positional arguments for `params` (names the statement does not bind
+        are ignored; a LIMIT's own value comes from the statement)."""
+        get = params.get
+        values = [get(name, default) for name, default in self._params]
+        for position, bind in self._binds:
+            value = values[position]
+            if value is not None:
+                values[position] = bind(value)
+        return values
+
+    def row(self, raw: Sequence[Any]) -> Sequence[Any]:
+        """A result row with SQLAlchemy's conversions applied (times, booleans, JSON)."""
+        if not self._results:
+            return raw
+        values = list(raw)
+        for position, process in self._results:
+            value = values[position]
+            if value is not None:
+                values[position] = process(value)
+        return values
+
+    def position(self, column: Any) -> int:
+        """Where `column` (a Column or label of the statement) is in each row."""
+        return self._positions[column]
+
+    def layout(self, table: Any) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
+        """The names of `table`'s columns and where each is in a row (None: the row starts
+        with them, in order)."""
+        found = self._layouts.get(table)
+        if found is None:
+            positions = tuple(self._positions[c] for c in table.c)
+            names = tuple(c.name for c in table.c)
+            leading = positions == tuple(range(len(positions)))
+            found = self._layouts[table] = (names, None if leading else positions)
+        return found
+
+    def columns(self, table: Any, row: Sequence[Any]) -> dict[str, Any]:
+        """`table`'s columns of a row, by name."""
+        names, positions = self.layout(table)
+        if positions is None:
+            return dict(zip(names, row, strict=False))
+        return {name: row[p] for name, p in zip(names, positions, strict=True)}
+
+
+class Sql:
+    """A statement built once, compiled at first use for each dialect.
+
+    `statement` is a Core statement, or a function of the dialect's name giving one (for
+    dialect-specific forms such as `INSERT ... ON CONFLICT`)."""
+
+    __slots__ = ("_statement", "_compiled")
+
+    def __init__(self, statement: Any) -> None:
+        self._statement = statement
+        self._compiled: dict[str, Compiled] = {}
+
+    @property
+    def statement(self) -> Any:
+        return self._statement
+
+    def compiled(self, dialect: Dialect) -> Compiled:
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            statement = self._statement
+            if callable(statement) and not hasattr(statement, "compile"):
+                statement = statement(dialect.name)
+            found = self._compiled[dialect.name] = Compiled(statement, dialect)
+        return found
+
+
+class Link(Protocol):
+    """One connection's transaction, at the driver."""
+
+    dialect: Dialect
+
+    async def begin(self, write: bool) -> None: ...
+    async def commit(self) -> None: ...
+    async def rollback(self) -> None: ...
+    async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]: ...
+    async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
+        """Run a statement; how many rows it changed."""
+        ...
+
+    async def execute_many(self, sql: Sql, rows: Sequence[Params]) -> int | None:
+        """Run a statement once per row; how many rows changed (None: the driver cannot say)."""
+        ...
+
+
+class SqliteLink:
+    """sqlite3 under SQLAlchemy's aiosqlite dialect: an inline connection (`sqlite_inline.py`) is
+    called directly, and waits off the loop only when the database is locked; a plain aiosqlite
+    connection runs every call in its worker thread."""
+
+    def __init__(self, driver: Any, dialect: Dialect, tap: Tap | None = None) -> None:
+        self.dialect = dialect
+        self._driver = driver
+        self._inline = getattr(driver, "inline", False)
+        self._tap = tap
+
+    async def _run(self, sql: str, args: Any, many: bool = False) -> Any:
+        driver = self._driver
+        if self._tap is not None:
+            self._tap("commit" if sql == "COMMIT" else "many" if many else "sql", sql, args)
+        if self._inline:
+            connection: sqlite3.Connection = driver._live()
+            method = connection.executemany if many else connection.execute
+            try:
+                return method(sql, args)
+            except sqlite3.OperationalError as error:
+                if not _sqlite_busy(error):
+                    raise
+            return await driver.call(method, sql, args)
+        if many:
+            return await driver.executemany(sql, args)
+        return await driver.execute(sql, args)
+
+    async def begin(self, write: bool) -> None:
+        await self._run("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", ())
+
+    async def commit(self) -> None:
+        await self._run("COMMIT", ())
+
+    async def rollback(self) -> None:
+        if self._inline:
+            connection: sqlite3.Connection = self._driver._live()
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            return
+        await self._driver.rollback()
+
+    async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
+        compiled = sql.compiled(self.dialect)
+        cursor = await self._run(compiled.sql, compiled.args(params))
+        rows = cursor.fetchall() if self._inline else await cursor.fetchall()
+        return [compiled.row(row) for row in rows]
+
+    async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
+        compiled = sql.compiled(self.dialect)
+        cursor = await self._run(compiled.sql, compiled.args(params))
+        return int(cursor.rowcount)
+
+    async def execute_many(self, sql: Sql, rows: Sequence[Params]) -> int | None:
+        compiled = sql.compiled(self.dialect)
+        cursor = await self._run(compiled.sql, [compiled.args(row) for row in rows], many=True)
+        return int(cursor.rowcount)
+
+
+class AsyncpgLink:
+    """asyncpg: the statements are prepared once per connection (asyncpg's statement cache)."""
+
+    def __init__(self, driver: Any, dialect: Dialect, tap: Tap | None = None) -> None:
+        self.dialect = dialect
+        self._driver = driver
+        self._tap = tap
+
+    async def begin(self, write: bool) -> None:
+        if self._tap is not None:
+            self._tap("sql", "BEGIN", ())
+        await self._driver.execute("BEGIN")
+
+    async def commit(self) -> None:
+        if self._tap is not None:
+            self._tap("commit", "COMMIT", ())
+        await self._driver.execute("COMMIT")
+
+    async def rollback(self) -> None:
+        if self._driver.is_in_transaction():
+            await self._driver.execute("ROLLBACK")
+
+    async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
+        compiled = sql.compiled(self.dialect)
+        args = compiled.args(params)
+        if self._tap is not None:
+            self._tap("sql", compiled.sql, args)
+        rows = await self._driver.fetch(compiled.sql, *args)
+        return [compiled.row(row) for row in rows]
+
+    async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
+        compiled = sql.compiled(self.dialect)
+        args = compiled.args(params)
+        if self._tap is not None:
+            self._tap("sql", compiled.sql, args)
+        return _count(await self._driver.execute(compiled.sql, *args))
+
+    async def execute_many(self, sql: Sql, rows: Sequence[Params]) -> int | None:
+        compiled = sql.compiled(self.dialect)
+        many = [compiled.args(row) for row in rows]
+        if self._tap is not None:
+            self._tap("many", compiled.sql, many)
+        await self._driver.executemany(compiled.sql, many)
+        return None
+
+
+def _count(status: str) -> int:
+    """The row count of a PostgreSQL command status ("UPDATE 3", "INSERT 0 1", "DELETE 0")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+def _sqlite_busy(error: sqlite3.OperationalError) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return bool(code & 0xFF == sqlite3.SQLITE_BUSY)
+    return "database is locked" in str(error)
+
+
+def link_for(driver: Any, dialect: Dialect, tap: Tap | None = None) -> Link:
+    """The link for a pooled connection's driver connection."""
+    if dialect.name == "sqlite":
+        return SqliteLink(driver, dialect, tap)
+    if dialect.name == "postgresql":
+        return AsyncpgLink(driver, dialect, tap)
+    raise ValueError(f"unsupported database {dialect.name!r}")
