@@ -8,7 +8,8 @@ whoever calls it (one lock for the whole store, held until commit or rollback, l
 A unit of work reads the committed tables as they were when it began (the store replaces a
 table at commit, never changes one in place) and copies a table the first time it writes to it.
 The unique keys it looks up have an index (a table of key -> id, written along with its table),
-so that a benchmark on the fake measures the service, not linear scans of the fake.
+and so have the groups it lists (a table of game or turn -> the ids in it, as a tuple), so that
+a benchmark on the fake measures the service, not linear scans of the fake.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ class Store:
     character_names: dict[tuple[str, str], str] = field(default_factory=dict)
     post_messages: dict[tuple[str, str], str] = field(default_factory=dict)
     outbox_keys: dict[str, str] = field(default_factory=dict)
+    # group indexes: game or turn id -> the ids in it
+    game_members: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    game_characters: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    game_turns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    turn_posts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     commits: int = 0
 
@@ -81,6 +87,10 @@ TABLES = (
     "character_names",
     "post_messages",
     "outbox_keys",
+    "game_members",
+    "game_characters",
+    "game_turns",
+    "turn_posts",
 )
 
 
@@ -95,6 +105,16 @@ class _Repo:
     def w(self, name: str) -> dict[Any, Any]:
         """A table to write: the transaction's own copy."""
         return self.uow.writable(name)
+
+    def group(self, index: str, key: str, table: str) -> list[Any]:
+        """The rows of `table` whose ids the group index `index` has under `key`."""
+        rows = self.t(table)
+        return [rows[i] for i in self.t(index).get(key, ())]
+
+    def join(self, index: str, key: str, row_id: Any) -> None:
+        """Add `row_id` to the group `key` of the group index `index`."""
+        groups = self.w(index)
+        groups[key] = (*groups.get(key, ()), row_id)
 
     def _update_versioned(self, table: str, record: Any) -> None:
         old = self.t(table).get(record.id)
@@ -149,13 +169,19 @@ class FakeMembers(_Repo):
         key = (membership.game_id, membership.user_id, membership.role.value)
         if key not in self.t("members"):
             self.w("members")[key] = membership
+            self.join("game_members", membership.game_id, key)
 
     async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
         key = (game_id, user_id, role.value)
-        return key in self.t("members") and self.w("members").pop(key) is not None
+        if key not in self.t("members"):
+            return False
+        del self.w("members")[key]
+        groups = self.w("game_members")
+        groups[game_id] = tuple(k for k in groups[game_id] if k != key)
+        return True
 
     async def list(self, game_id: str) -> Sequence[Membership]:
-        rows = [m for m in self.t("members").values() if m.game_id == game_id]
+        rows = self.group("game_members", game_id, "members")
         return sorted(rows, key=lambda m: (m.role.value, m.user_id))
 
     async def games_of(self, user_id: str) -> Sequence[Membership]:
@@ -168,6 +194,7 @@ class FakeCharacters(_Repo):
         if await self.by_name(character.game_id, character.name) is not None:
             raise Conflict(f'There is already a character called "{character.name}".')
         self.w("characters")[character.id] = character
+        self.join("game_characters", character.game_id, character.id)
         self.w("character_names")[(character.game_id, character.name.casefold())] = character.id
 
     async def get(self, character_id: str) -> CharacterRecord | None:
@@ -178,7 +205,7 @@ class FakeCharacters(_Repo):
         return None if character_id is None else self.t("characters")[character_id]
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
-        rows = [c for c in self.t("characters").values() if c.game_id == game_id]
+        rows = self.group("game_characters", game_id, "characters")
         return sorted(rows, key=lambda c: (c.created_at, c.id))
 
     async def update(self, character: CharacterRecord) -> None:
@@ -197,25 +224,24 @@ class FakeCharacters(_Repo):
 class FakeTurns(_Repo):
     async def add(self, turn: Turn) -> None:
         if any(
-            t.game_id == turn.game_id and t.number == turn.number and t.status is not TurnStatus.VOID
-            for t in self.t("turns").values()
+            t.number == turn.number and t.status is not TurnStatus.VOID
+            for t in self.group("game_turns", turn.game_id, "turns")
         ):
             raise Conflict(f"Turn {turn.number} already exists.")
         self.w("turns")[turn.id] = turn
+        self.join("game_turns", turn.game_id, turn.id)
 
     async def get(self, turn_id: str) -> Turn | None:
         return self.t("turns").get(turn_id)
 
     async def latest(self, game_id: str) -> Turn | None:
         rows = [
-            t
-            for t in self.t("turns").values()
-            if t.game_id == game_id and t.status is not TurnStatus.VOID
+            t for t in self.group("game_turns", game_id, "turns") if t.status is not TurnStatus.VOID
         ]
         return max(rows, key=lambda t: (t.number, t.opened_at), default=None)
 
     async def list(self, game_id: str) -> Sequence[Turn]:
-        rows = [t for t in self.t("turns").values() if t.game_id == game_id]
+        rows = self.group("game_turns", game_id, "turns")
         return sorted(rows, key=lambda t: (t.number, t.opened_at))
 
     async def update(self, turn: Turn) -> None:
@@ -239,6 +265,7 @@ class FakePosts(_Repo):
             raise Conflict("This message is already recorded as a post.")
         self.w("posts")[post.id] = post
         self.w("post_messages")[(post.channel_key, post.message_key)] = post.id
+        self.join("turn_posts", post.turn_id, post.id)
         await self.add_revision(revision)
 
     async def get(self, post_id: str) -> Post | None:
@@ -264,14 +291,14 @@ class FakePosts(_Repo):
     async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
         rows = [
             p
-            for p in self.t("posts").values()
-            if p.turn_id == turn_id and (include_deleted or not p.deleted)
+            for p in self.group("turn_posts", turn_id, "posts")
+            if include_deleted or not p.deleted
         ]
         return sorted(rows, key=lambda p: (p.created_at, p.id))
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
         posts = sorted(
-            (p for p in self.t("posts").values() if p.turn_id == turn_id and not p.deleted),
+            (p for p in self.group("turn_posts", turn_id, "posts") if not p.deleted),
             key=lambda p: (p.updated_at, p.id),
         )
         return [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
