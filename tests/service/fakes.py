@@ -39,59 +39,40 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 
+TABLES = (
+    "games",  # id -> Game
+    "members",  # (game_id, user_id, role) -> Membership
+    "characters",  # id -> CharacterRecord
+    "turns",  # id -> Turn
+    "posts",  # id -> Post
+    "revisions",  # (post_id, number) -> PostRevision
+    "resolutions",  # id -> Resolution
+    "outbox",  # id -> OutboxMessage
+    "audit",  # id -> AuditEntry
+    "ledger",  # id -> LedgerEntry
+    # unique-key indexes: key -> id
+    "game_channels",  # channel_key -> game id
+    "character_names",  # (game_id, name.casefold()) -> character id
+    "post_messages",  # (channel_key, message_key) -> post id
+    "outbox_keys",  # dedupe_key -> message id
+    # group indexes: game or turn id -> the ids in it
+    "game_members",  # game_id -> member keys
+    "game_characters",  # game_id -> character ids
+    "game_turns",  # game_id -> turn ids
+    "turn_posts",  # turn_id -> post ids
+)
+
 
 @dataclass
 class Store:
-    """The committed data, shared by every fake unit of work of one test."""
+    """The committed data, shared by every fake unit of work of one test: each table (and
+    index) by name. A commit replaces the tables it wrote; none is changed in place."""
 
-    games: dict[str, Game] = field(default_factory=dict)
-    members: dict[tuple[str, str, str], Membership] = field(default_factory=dict)
-    characters: dict[str, CharacterRecord] = field(default_factory=dict)
-    turns: dict[str, Turn] = field(default_factory=dict)
-    posts: dict[str, Post] = field(default_factory=dict)
-    revisions: dict[tuple[str, int], PostRevision] = field(default_factory=dict)
-    resolutions: dict[str, Resolution] = field(default_factory=dict)
-    outbox: dict[str, OutboxMessage] = field(default_factory=dict)
-    audit: dict[str, AuditEntry] = field(default_factory=dict)
-    ledger: dict[str, LedgerEntry] = field(default_factory=dict)
-    # unique-key indexes: key -> id
-    game_channels: dict[str, str] = field(default_factory=dict)
-    character_names: dict[tuple[str, str], str] = field(default_factory=dict)
-    post_messages: dict[tuple[str, str], str] = field(default_factory=dict)
-    outbox_keys: dict[str, str] = field(default_factory=dict)
-    # group indexes: game or turn id -> the ids in it
-    game_members: dict[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
-    game_characters: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    game_turns: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    turn_posts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    tables: dict[str, dict[Any, Any]] = field(
+        default_factory=lambda: {name: {} for name in TABLES}
+    )
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     commits: int = 0
-
-    def tables(self) -> dict[str, dict[Any, Any]]:
-        """The committed tables (and indexes) as they are now."""
-        return {name: getattr(self, name) for name in TABLES}
-
-
-TABLES = (
-    "games",
-    "members",
-    "characters",
-    "turns",
-    "posts",
-    "revisions",
-    "resolutions",
-    "outbox",
-    "audit",
-    "ledger",
-    "game_channels",
-    "character_names",
-    "post_messages",
-    "outbox_keys",
-    "game_members",
-    "game_characters",
-    "game_turns",
-    "turn_posts",
-)
 
 
 class _Repo:
@@ -409,7 +390,7 @@ class FakeUnitOfWork:
 
     def _begin(self) -> None:
         # the committed tables themselves: the store replaces a table at commit, never changes it
-        self.data = self.store.tables()
+        self.data = dict(self.store.tables)
         self.written: set[str] = set()
         self.touched: dict[tuple[str, str], int] = {}
 
@@ -434,12 +415,12 @@ class FakeUnitOfWork:
 
     async def commit(self) -> None:
         for (table, record_id), old_version in self.touched.items():
-            current = self.store.tables()[table].get(record_id)
+            current = self.store.tables[table].get(record_id)
             if current is not None and current.version != old_version:
                 await self.rollback()
                 raise StaleVersion("Someone else changed this at the same moment; please try again.")
         for name in self.written:
-            setattr(self.store, name, self.data[name])
+            self.store.tables[name] = self.data[name]
         self.store.commits += 1
         self.committed = True
         self._release()
