@@ -252,6 +252,8 @@ def inert(text: str) -> str:
     mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. The renderers' `safe`
     leaves `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that, and covers any
     text that reached a message without them. Idempotent; the bot never means to mention."""
+    if "@" not in text and "<#" not in text:
+        return text  # nothing to break (the regex would still visit every character)
     return _RAW_MENTION.sub(lambda m: m.group() + "\u200b", text)
 
 
