@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -137,7 +137,12 @@ async def is_gm(uow: UnitOfWork, game: Game, user: str) -> bool:
 
 
 async def require_gm(uow: UnitOfWork, game: Game, user: str) -> None:
-    if not await is_gm(uow, game, user):
+    check_gm(game, await roles_of(uow, game, user))
+
+
+def check_gm(game: Game, roles: Set[Role]) -> None:
+    """Refused unless `roles` (the user's roles in `game`) make the user a GM of it."""
+    if Role.GM not in roles:
         raise Forbidden(f'Only a GM of "{game.name}" can do that.')
 
 
@@ -195,7 +200,12 @@ def some_turn(turn: Turn | None) -> Turn:
 
 async def live_turn(uow: UnitOfWork, game: Game) -> Turn:
     """The turn that is open or closed (awaiting resolution)."""
-    turn = await current_turn(uow, game)
+    return some_live_turn(await uow.turns.latest(game.id))
+
+
+def some_live_turn(turn: Turn | None) -> Turn:
+    """The game's current turn, refused unless it is open or closed (awaiting resolution)."""
+    turn = some_turn(turn)
     if turn.status is TurnStatus.RESOLVED:
         raise Conflict(f"Turn {turn.number} is resolved and no turn is open; a GM opens the next.")
     return turn
@@ -242,6 +252,8 @@ def inert(text: str) -> str:
     mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. The renderers' `safe`
     leaves `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that, and covers any
     text that reached a message without them. Idempotent; the bot never means to mention."""
+    if "@" not in text and "<#" not in text:
+        return text  # nothing to break (the regex would still visit every character)
     return _RAW_MENTION.sub(lambda m: m.group() + "\u200b", text)
 
 
@@ -254,20 +266,35 @@ async def queue(
     dedupe_key: str,
     dm_to: str | None = None,
 ) -> int:
-    """Queue a message in the same transaction as the change it reports (the outbox).
+    """Queue a message in the same transaction as the change it reports (the outbox): the
+    messages of `outbox_messages`, in one `add_many`. Returns how many messages were queued."""
+    messages = outbox_messages(deps, game, kind, content, dedupe_key, dm_to)
+    await uow.outbox.add_many(messages)
+    return len(messages)
+
+
+def outbox_messages(
+    deps: Deps,
+    game: Game,
+    kind: str,
+    content: str | Sequence[str],
+    dedupe_key: str,
+    dm_to: str | None = None,
+) -> list[OutboxMessage]:
+    """The outbox messages of one text to the game's channel or to `dm_to`.
 
     `content` is one text, or several that go out as separate messages in that order. A text
     longer than Discord takes is queued as several messages of at most 2,000 characters
     (`split_message`). They keep their order in the outbox (created_at, id): they share one time,
     and the parts after the first take the first's id plus `part002`, `part003`... (ids that
-    sort right after it, under any collation); their dedupe keys add `#2`, `#3`... Returns how
-    many messages were queued. Every text passes `inert` first: nothing queued can ping anyone.
+    sort right after it, under any collation); their dedupe keys add `#2`, `#3`... Every text
+    passes `inert` first: nothing queued can ping anyone.
     """
     texts = [content] if isinstance(content, str) else list(content)
     parts = [part for text in texts for part in split_message(inert(text))]
     at = deps.clock.now()
     first = deps.ids()
-    await uow.outbox.add_many([
+    return [
         OutboxMessage(
             id=first if number == 1 else f"{first}part{number:03d}",
             game_id=game.id,
@@ -279,8 +306,36 @@ async def queue(
             created_at=at,
         )
         for number, part in enumerate(parts, start=1)
-    ])
-    return len(parts)
+    ]
+
+
+@dataclass
+class Outgoing:
+    """The messages a use case queues, gathered to go to the outbox in one `add_many` (one
+    statement) before it commits. Their ids and times are given as each is added, so the
+    outbox order (created_at, id) is the order they were added in."""
+
+    deps: Deps
+    game: Game
+    messages: list[OutboxMessage] = field(default_factory=list)
+
+    def add(
+        self,
+        kind: str,
+        content: str | Sequence[str],
+        dedupe_key: str,
+        dm_to: str | None = None,
+    ) -> int:
+        """As `queue`: how many messages the text makes."""
+        messages = outbox_messages(self.deps, self.game, kind, content, dedupe_key, dm_to)
+        self.messages.extend(messages)
+        return len(messages)
+
+    async def queue(self, uow: UnitOfWork) -> None:
+        """Everything added so far, to the outbox of `uow`'s transaction."""
+        if self.messages:
+            await uow.outbox.add_many(self.messages)
+            self.messages = []
 
 
 async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:

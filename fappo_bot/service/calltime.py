@@ -11,13 +11,16 @@ from datetime import datetime, timedelta
 
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
+    Outgoing,
     UseCases,
     audit,
+    check_gm,
     current_turn,
     gm_ids,
     load_game,
+    load_game_at_play,
     queue,
-    require_gm,
+    some_turn,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
@@ -68,7 +71,9 @@ class CallTimeService(UseCases):
         """A GM calls time now: posts are refused from here on (F7 step 1 LOCK)."""
         async with self.uow() as uow:
             game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
-            turn = await close_turn(uow, self, game, turn)
+            out = Outgoing(self.deps, game)
+            turn = await close_turn(uow, self, game, turn, out)
+            await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.close", turn=turn.number)
             await uow.commit()
             return TurnSummary.of(turn)
@@ -112,7 +117,9 @@ class CallTimeService(UseCases):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, game, turn, now)
                 if alarm.kind == "deadline":
-                    await close_turn(uow, self, game, turn)
+                    out = Outgoing(self.deps, game)
+                    await close_turn(uow, self, game, turn, out)
+                    await out.queue(uow)
                     await audit(uow, self.deps, game.id, "scheduler", "turn.close",
                                 turn=turn.number)
                 else:
@@ -180,18 +187,20 @@ async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alar
     return Alarm(game_id=game.id, turn=turn.number, kind=kind, at=at, missing=status.missing)
 
 
-async def close_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -> Turn:
-    """Call time: the turn takes no more posts; the channel and the GMs are told."""
+async def close_turn(
+    uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn, out: Outgoing
+) -> Turn:
+    """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`)."""
     status = await turn_status(uow, game, turn)
     now = cases.now()
     turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
                                    "alarm_at": None, "version": turn.version + 1})
     await uow.turns.update(turn)
     text = notices.time_called(turn.number, status.missing)
-    await queue(uow, cases.deps, game, "time_called", text, f"time-called:{turn.id}:{now.isoformat()}")
+    key = f"time-called:{turn.id}:{now.isoformat()}"
+    out.add("time_called", text, key)
     for gm in await gm_ids(uow, game):
-        await queue(uow, cases.deps, game, "time_called", text, f"time-called:{turn.id}:{now.isoformat()}:{gm}",
-                    dm_to=gm)
+        out.add("time_called", text, f"{key}:{gm}", dm_to=gm)
     return turn
 
 
@@ -199,9 +208,10 @@ async def _gm_turn(
     uow: UnitOfWork, game_id: str, actor: str, status: TurnStatus
 ) -> tuple[Game, Turn]:
     """The game and its current turn, locked, for a GM's call-time command on a turn in `status`."""
-    game = await load_game(uow, game_id)
-    await require_gm(uow, game, actor)
-    turn = await uow.lock_turn((await current_turn(uow, game)).id)
+    at_play = await load_game_at_play(uow, game_id, actor)
+    game = at_play.game
+    check_gm(game, at_play.roles)
+    turn = await uow.lock_turn(some_turn(at_play.turn).id)
     if turn.status is not status:
         raise Conflict(f"Turn {turn.number} is not {status.value}.")
     return game, turn

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
 from fappo_bot.posting.render import render_order
+from fappo_bot.rules.character import Character
 from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
@@ -41,8 +42,11 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
         orders = []
         rendered.append("(these orders cannot be shown as a reply; the JSON below is what was "
                         "sealed)")
+    by_key: dict[str, Character] = {}
+    for someone in state.characters:  # as `state.character`, without a scan per order
+        by_key.setdefault(someone.name.casefold(), someone)
     for order in orders:
-        character = state.character(order.actor)
+        character = by_key.get(order.actor.casefold())
         budget = ap_budget(character, state.config) if character is not None else None
         lines = render_order(order, character, budget, state.pending).split("\n")
         if character is not None and lines[-1].startswith("SP left: "):
@@ -105,8 +109,10 @@ def _outcome_only(action: ActionResult) -> ActionResult:
 def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
     """The part of a resolution everyone may see (F29): no action, refusal, hit or event of a
     parties-only order or of its parties, and only outcomes where a masked character acts or is
-    the target."""
+    the target. `result` itself when nobody is parties-only or masked."""
     hidden = seen.parties_only
+    if not hidden and not seen.masked:
+        return result
     parties: set[str] = set(hidden)
     for action in result.actions:
         if action.actor.casefold() in hidden:

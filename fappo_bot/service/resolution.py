@@ -14,19 +14,23 @@ posts stay stored) and puts the resolved turn back to closed, to be reviewed and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from fappo_bot.rules.results import TurnResult, TurnState
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
+    Outgoing,
     UseCases,
     audit,
+    check_gm,
     gm_ids,
-    live_turn,
     load_game,
+    load_game_at_play,
     queue,
     require_gm,
     require_running,
+    some_live_turn,
 )
 from fappo_bot.service.disclosure import (
     audiences,
@@ -87,10 +91,7 @@ class ResolutionService(UseCases):
         """
         await self._seal_first(game_id, actor, number)
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            require_running(game)
-            turn = await live_turn(uow, game)
+            game, turn = await _gm_live_turn(uow, game_id, actor)
             turn = await uow.lock_turn(turn.id)
             if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
                 raise Conflict(f"Turn {turn.number} is already resolved.")
@@ -109,8 +110,9 @@ class ResolutionService(UseCases):
                 turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
                                                "alarm_at": None, "version": turn.version + 1})
                 await uow.turns.update(turn)
+            out = Outgoing(self.deps, game)
             if turn.npc_commitment is None:
-                turn, _ = await seal_turn(uow, self, game, turn)
+                turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
             orders, gm_inputs = apply_answers(
                 {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
             )
@@ -121,11 +123,13 @@ class ResolutionService(UseCases):
             await uow.turns.update(turn)
             resolution_id = self.deps.ids()
             # the results go out before the next turn's announcement
-            text, queued = await self._publish(uow, game, turn, state, records, in_force,
-                                               result, resolution_id, inactive)
+            text, gm_text, queued = await self._publish(
+                uow, out, game, turn, state, records, in_force, result, resolution_id, inactive)
             next_turn: Turn | None = None
             if game.settings.auto_open_next:
-                next_turn = await open_turn(uow, self, game, turn.number + 1, result.state.pending)
+                next_turn = await open_turn(uow, self, game, turn.number + 1, out,
+                                            result.state.pending)
+            await out.queue(uow)
             resolution = Resolution(
                 id=resolution_id, game_id=game.id, turn_id=turn.id, turn_number=turn.number,
                 orders=tuple(orders), gm_inputs=gm_inputs, result=result, state_before=state,
@@ -139,7 +143,7 @@ class ResolutionService(UseCases):
             await uow.commit()
             return ResolutionView(
                 resolution_id=resolution.id, turn=turn.number, result=result, text=text,
-                gm_text=self.deps.text.results(result),
+                gm_text=gm_text,
                 messages_queued=queued, next_turn=next_turn.number if next_turn else None,
                 inactive_candidates=tuple(inactive),
             )
@@ -203,10 +207,7 @@ class ResolutionService(UseCases):
     # ---- helpers ------------------------------------------------------------------------------
     async def _seal_first(self, game_id: str, actor: str, number: int | None) -> None:
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            require_running(game)
-            turn = await live_turn(uow, game)
+            game, turn = await _gm_live_turn(uow, game_id, actor)
             if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
                 return
             if number is not None and number != turn.number:
@@ -215,11 +216,14 @@ class ResolutionService(UseCases):
             if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
                 return
             records = list(await uow.characters.list(game.id))
-            shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
+            in_force = await orders_in_force(uow, turn)
+            shown, hidden = visible_to_gm(turn, records, in_force)
             _refuse_if_incomplete(
                 turn, review_items(build_state(game, turn, records), shown, turn.gm_answers),
                 hidden)
-            turn, count = await seal_turn(uow, self, game, turn)
+            out = Outgoing(self.deps, game)
+            turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
+            await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                         commitment=turn.npc_commitment, orders=count, by="resolve")
             await uow.commit()
@@ -249,19 +253,22 @@ class ResolutionService(UseCases):
                     created_at=now))
                 continue
             update: dict[str, object] = {"state": character}
+            changed = character != record.state
             if record.id in players:
                 missed = 0 if record.name.casefold() in in_force else record.missed_turns + 1
                 update["missed_turns"] = missed
+                changed = changed or missed != record.missed_turns
                 if missed >= threshold:
                     inactive.append(record.name)
-            new = record.model_copy(update={**update, "version": record.version + 1})
-            if new.model_copy(update={"version": record.version}) != record:
-                await uow.characters.update(new)
+            if changed:
+                await uow.characters.update(
+                    record.model_copy(update={**update, "version": record.version + 1}))
         return inactive
 
     async def _publish(
         self,
         uow: UnitOfWork,
+        out: Outgoing,
         game: Game,
         turn: Turn,
         state: TurnState,
@@ -270,9 +277,10 @@ class ResolutionService(UseCases):
         result: TurnResult,
         resolution_id: str,
         inactive: list[str],
-    ) -> tuple[str, int]:
+    ) -> tuple[str, str, int]:
         """Results to the channel and, for secret orders, to the parties and the GMs (F29); the
-        NPC reveal; the inactivity notice. All in the resolution's transaction (the outbox).
+        NPC reveal; the inactivity notice. All in `out`, for the resolution's transaction (the
+        outbox). Returns the public text, the GMs' text (every result) and how many messages.
 
         The channel never sees a parties-only order, nor an AP/SP allocation that must stay
         hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
@@ -286,8 +294,11 @@ class ResolutionService(UseCases):
             parties_only=game.settings.results_visibility is ResultsVisibility.PARTIES,
             hide_all=game.rules.hide_all_allocations,
         )
-        text = self.deps.text.results(public_result(result, seen))
-        count = await queue(uow, self.deps, game, "results", text, f"results:{resolution_id}")
+        public = public_result(result, seen)
+        text = self.deps.text.results(public)
+        gm_text = text if public is result else self.deps.text.results(result)
+        count = out.add("results", text, f"results:{resolution_id}")
+        gms: Sequence[str] | None = None
         hidden = set(seen.parties_only)
         secret_part = private_result(result, hidden)
         if secret_part.actions or secret_part.errors:
@@ -299,22 +310,29 @@ class ResolutionService(UseCases):
             for user, names in sorted(runners.items()):
                 if any(concerns(a, names) for a in secret_part.actions) or any(
                         e.actor.casefold() in names for e in secret_part.errors):
-                    count += await queue(
-                        uow, self.deps, game, "results_private",
-                        self.deps.text.results(secret_part, sorted(names)),
+                    count += out.add(
+                        "results_private", self.deps.text.results(secret_part, sorted(names)),
                         f"results:{resolution_id}:{user}", dm_to=user)
-            for gm in await gm_ids(uow, game):
-                count += await queue(uow, self.deps, game, "results_private",
-                                     self.deps.text.results(secret_part),
-                                     f"results:{resolution_id}:gm:{gm}", dm_to=gm)
+            gms = await gm_ids(uow, game)
+            for gm in gms:
+                count += out.add("results_private", self.deps.text.results(secret_part),
+                                 f"results:{resolution_id}:gm:{gm}", dm_to=gm)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
                                      turn.npc_canonical, state)
-            count += await queue(uow, self.deps, game, "revealed", reveal,
-                                 f"revealed:{resolution_id}")
+            count += out.add("revealed", reveal, f"revealed:{resolution_id}")
         if inactive:
-            for gm in await gm_ids(uow, game):
-                count += await queue(uow, self.deps, game, "inactive",
-                                     notices.inactive(inactive, game.rules.inactive_threshold),
-                                     f"inactive:{resolution_id}:{gm}", dm_to=gm)
-        return text, count
+            for gm in gms if gms is not None else await gm_ids(uow, game):
+                count += out.add("inactive",
+                                 notices.inactive(inactive, game.rules.inactive_threshold),
+                                 f"inactive:{resolution_id}:{gm}", dm_to=gm)
+        return text, gm_text, count
+
+
+async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, Turn]:
+    """The running game and its live turn (open or closed), for a GM; one read."""
+    at_play = await load_game_at_play(uow, game_id, actor)
+    game = at_play.game
+    check_gm(game, at_play.roles)
+    require_running(game)
+    return game, some_live_turn(at_play.turn)

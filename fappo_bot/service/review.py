@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fappo_bot.rules.character import FLOATING
+from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import SKILLS_BY_KEY
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs, TurnState
@@ -43,19 +43,32 @@ def _key(found: InForce, actor: str, index: int | None, field: str) -> str:
     return f"{found.post.id}:{found.revision.number}:{actor}:{where}:{field}"
 
 
-def _skill_of(state: TurnState, actor: str, action: Action) -> str | None:
+class _Scene:
+    """The characters of a turn's state by case-folded name (`TurnState.character` without a
+    scan per question), and their names."""
+
+    def __init__(self, state: TurnState) -> None:
+        self.names = tuple(c.name for c in state.characters)
+        self._by_key: dict[str, Character] = {}
+        for character in state.characters:
+            self._by_key.setdefault(character.name.casefold(), character)
+
+    def character(self, name: str) -> Character | None:
+        return self._by_key.get(name.casefold())
+
+
+def _skill_of(character: Character | None, action: Action) -> str | None:
     if action.skill:
         return action.skill
     if action.kind is ActionKind.CAST:
         return "Spellcasting"
-    character = state.character(actor)
     weapon = character.weapon(action.weapon) if character else None
     return weapon.skill if weapon else None
 
 
-def _unsuggested_pools(state: TurnState, actor: str, action: Action) -> list[str]:
+def _unsuggested_pools(character: Character | None, action: Action) -> list[str]:
     """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
-    skill = _skill_of(state, actor, action)
+    skill = _skill_of(character, action)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
     suggested = row.suggested.value.casefold() if row and row.suggested else None
     pools = {**action.sp, **action.cast_sp, **action.attack_sp}
@@ -69,10 +82,11 @@ def _needs_target(action: Action) -> bool:
     ) and not action.targets
 
 
-def _items_for(state: TurnState, found: InForce, answers: Mapping[str, Any]) -> list[ReviewItem]:
+def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any]) -> list[ReviewItem]:
     order = found.order
     actor = order.actor
-    names = tuple(c.name for c in state.characters)
+    names = scene.names
+    character = scene.character(actor)
     items: list[ReviewItem] = []
 
     def add(index: int | None, field: str, question: str, required: bool,
@@ -91,7 +105,7 @@ def _items_for(state: TurnState, found: InForce, answers: Mapping[str, Any]) -> 
                       ("yes", "no"))
             if _coerce_bool(answers.get(key)) and _needs_target(action):
                 add(i, "target", f"{label}: who is the target? (F9)", True, names)
-        target_known = action.target and state.character(action.target) is not None
+        target_known = action.target and scene.character(action.target) is not None
         if action.kind in _DIFFICULTY_KINDS and action.difficulty is None and not target_known:
             what = f": {action.task}" if getattr(action, "task", None) else ""
             add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)", True)
@@ -99,7 +113,6 @@ def _items_for(state: TurnState, found: InForce, answers: Mapping[str, Any]) -> 
             reason = f" ({action.claim.reason})" if action.claim.reason else ""
             add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?",
                 True, ("accept", "refuse"))
-        character = state.character(actor)
         weapon = character.weapon(action.weapon) if character else None
         if action.kind is ActionKind.ATTACK and weapon is not None and weapon.area \
                 and action.targets is None:
@@ -111,7 +124,7 @@ def _items_for(state: TurnState, found: InForce, answers: Mapping[str, Any]) -> 
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
                              "none)", False, ("none", *(s.value for s in weapon.specials)))
-        vetoable = _unsuggested_pools(state, actor, action)
+        vetoable = _unsuggested_pools(character, action)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14;"
@@ -125,9 +138,10 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
                  answers: Mapping[str, Any]) -> list[ReviewItem]:
     """Every GM input the orders in force need, in actor order."""
     items: list[ReviewItem] = []
+    scene = _Scene(state)
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
-            items.extend(_items_for(state, found, answers))
+            items.extend(_items_for(scene, found, answers))
     return items
 
 
@@ -196,7 +210,10 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
     orders: list[Order] = []
     for found in in_force.values():
         order = found.order
-        changes = by_actor.get(order.actor, {})
+        changes = by_actor.get(order.actor)
+        if not changes:
+            orders.append(order)
+            continue
         actions = []
         for i, action in enumerate(order.actions):
             update: dict[str, Any] = {}

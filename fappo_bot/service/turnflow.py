@@ -3,12 +3,14 @@ is not open, seal the NPC orders (SHA-256 commitment), and who is in (F7, F29, F
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.service import notices
-from fappo_bot.service.base import UseCases, queue
+from fappo_bot.service.base import Outgoing, UseCases
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import CharacterStatus, Game, Turn, TurnStatus
+from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, Turn, TurnStatus
 from fappo_bot.service.scene import (
     InForce,
     canonical_orders,
@@ -36,25 +38,33 @@ def refuse_unless_open(turn: Turn) -> None:
 
 
 async def open_turn(
-    uow: UnitOfWork, cases: UseCases, game: Game, number: int,
+    uow: UnitOfWork, cases: UseCases, game: Game, number: int, out: Outgoing,
     pending: tuple[PendingHit, ...] = ()
 ) -> Turn:
-    """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it."""
+    """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
+    (in `out`)."""
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
     turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
                     deadline=deadline, pending=pending), game, now)
     await uow.turns.add(turn)
-    await queue(uow, cases.deps, game, "turn_opened",
-                notices.turn_opened(number, deadline, len(pending)), f"turn-opened:{turn.id}")
+    out.add("turn_opened", notices.turn_opened(number, deadline, len(pending)),
+            f"turn-opened:{turn.id}")
     return turn
 
 
-async def seal_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) -> tuple[Turn, int]:
-    """Commit to the NPC orders in force (SHA-256 of salt + canonical orders) and publish."""
-    records = list(await uow.characters.list(game.id))
+async def seal_turn(
+    uow: UnitOfWork,
+    cases: UseCases,
+    game: Game,
+    turn: Turn,
+    records: Sequence[CharacterRecord],
+    in_force: dict[str, InForce],
+    out: Outgoing,
+) -> tuple[Turn, int]:
+    """Commit to the NPC orders in force (SHA-256 of salt + canonical orders) and publish (in
+    `out`). `records` and `in_force`: the game's characters and every order in force now."""
     gm_names = {r.name.casefold() for r in gm_run(records)}
-    in_force = await orders_in_force(uow, turn)
     npc_orders = [f.order for key, f in in_force.items() if key in gm_names]
     canonical = canonical_orders(npc_orders)
     salt = cases.deps.salts()
@@ -64,8 +74,7 @@ async def seal_turn(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn) ->
         "npc_sealed_at": cases.now(), "version": turn.version + 1,
     })
     await uow.turns.update(turn)
-    await queue(uow, cases.deps, game, "sealed", notices.sealed(turn.number, digest),
-                f"sealed:{turn.id}:{digest}")
+    out.add("sealed", notices.sealed(turn.number, digest), f"sealed:{turn.id}:{digest}")
     return turn, len(npc_orders)
 
 

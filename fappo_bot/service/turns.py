@@ -18,6 +18,7 @@ from __future__ import annotations
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
+    Outgoing,
     UseCases,
     audit,
     check_member,
@@ -25,7 +26,6 @@ from fappo_bot.service.base import (
     gm_ids,
     load_game,
     load_game_at_play,
-    queue,
     require_gm,
     require_member,
     require_running,
@@ -44,6 +44,7 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.scene import (
+    InForce,
     build_state,
     commitment,
     everyone_in,
@@ -106,7 +107,10 @@ class TurnService(UseCases):
             if last is not None:
                 resolution = await uow.resolutions.for_turn(last.id)
                 pending = resolution.result.state.pending if resolution else ()
-            turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, pending)
+            out = Outgoing(self.deps, game)
+            turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, out,
+                                   pending)
+            await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
             await uow.commit()
             return TurnSummary.of(turn)
@@ -322,10 +326,14 @@ class TurnService(UseCases):
                 raise Conflict(f"Turn {turn.number} is not open.")
             if turn.npc_commitment is not None:
                 raise Conflict(f"The NPC orders of turn {turn.number} are already sealed.")
-            turn, count = await seal_turn(uow, self, game, turn)
+            records = list(await uow.characters.list(game.id))
+            in_force = await orders_in_force(uow, turn)
+            out = Outgoing(self.deps, game)
+            turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
+            await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                         commitment=turn.npc_commitment, orders=count)
-            await self._maybe_everyone_in(uow, game, turn)
+            await self._maybe_everyone_in(uow, game, turn, records, in_force)
             await uow.commit()
             assert turn.npc_commitment is not None and turn.npc_sealed_at is not None
             return SealView(turn=turn.number, commitment=turn.npc_commitment,
@@ -431,18 +439,22 @@ class TurnService(UseCases):
         uow: UnitOfWork,
         game: Game,
         turn: Turn,
-        records: list[CharacterRecord] | None = None,
+        records: list[CharacterRecord],
+        in_force: dict[str, InForce] | None = None,
     ) -> bool:
-        """Tell the GMs once per turn when every active character is in (F30 courtesy)."""
-        if records is None:
-            records = list(await uow.characters.list(game.id))
+        """Tell the GMs once per turn when every active character is in (F30 courtesy).
+        `in_force`: the orders in force, when they were read already."""
         if turn.npc_commitment is None and gm_run(records):
             return False  # the NPC orders are not sealed yet: no need to read every post
-        complete = everyone_in(turn, records, await orders_in_force(uow, turn))
+        if in_force is None:
+            in_force = await orders_in_force(uow, turn)
+        complete = everyone_in(turn, records, in_force)
         if complete:
+            out = Outgoing(self.deps, game)
             for gm in await gm_ids(uow, game):
-                await queue(uow, self.deps, game, "everyone_in", notices.everyone_in(turn.number),
-                            f"everyone-in:{turn.id}:{gm}", dm_to=gm)
+                out.add("everyone_in", notices.everyone_in(turn.number),
+                        f"everyone-in:{turn.id}:{gm}", dm_to=gm)
+            await out.queue(uow)
         return complete
 
 

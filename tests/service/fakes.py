@@ -4,6 +4,12 @@ It keeps the contract of `fappo_bot.service.ports`: changes are private to the u
 until `commit()`; `update` checks `version`; unique keys raise `Conflict`; `lock_turn` serialises
 whoever calls it (one lock for the whole store, held until commit or rollback, like SQLite's
 `BEGIN IMMEDIATE`); a commit whose versioned records changed underneath it raises `StaleVersion`.
+
+A unit of work reads the committed tables as they were when it began (the store replaces a
+table at commit, never changes one in place) and copies a table the first time it writes to it.
+The unique keys it looks up have an index (a table of key -> id, written along with its table),
+and so have the groups it lists (a table of game or turn -> the ids in it, as a tuple), so that
+a benchmark on the fake measures the service, not linear scans of the fake.
 """
 
 from __future__ import annotations
@@ -33,40 +39,40 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 
+TABLES = (
+    "games",  # id -> Game
+    "members",  # (game_id, user_id, role) -> Membership
+    "characters",  # id -> CharacterRecord
+    "turns",  # id -> Turn
+    "posts",  # id -> Post
+    "revisions",  # (post_id, number) -> PostRevision
+    "resolutions",  # id -> Resolution
+    "outbox",  # id -> OutboxMessage
+    "audit",  # id -> AuditEntry
+    "ledger",  # id -> LedgerEntry
+    # unique-key indexes: key -> id
+    "game_channels",  # channel_key -> game id
+    "character_names",  # (game_id, name.casefold()) -> character id
+    "post_messages",  # (channel_key, message_key) -> post id
+    "outbox_keys",  # dedupe_key -> message id
+    # group indexes: game or turn id -> the ids in it
+    "game_members",  # game_id -> member keys
+    "game_characters",  # game_id -> character ids
+    "game_turns",  # game_id -> turn ids
+    "turn_posts",  # turn_id -> post ids
+)
+
 
 @dataclass
 class Store:
-    """The committed data, shared by every fake unit of work of one test."""
+    """The committed data, shared by every fake unit of work of one test: each table (and
+    index) by name. A commit replaces the tables it wrote; none is changed in place."""
 
-    games: dict[str, Game] = field(default_factory=dict)
-    members: dict[tuple[str, str, str], Membership] = field(default_factory=dict)
-    characters: dict[str, CharacterRecord] = field(default_factory=dict)
-    turns: dict[str, Turn] = field(default_factory=dict)
-    posts: dict[str, Post] = field(default_factory=dict)
-    revisions: dict[tuple[str, int], PostRevision] = field(default_factory=dict)
-    resolutions: dict[str, Resolution] = field(default_factory=dict)
-    outbox: dict[str, OutboxMessage] = field(default_factory=dict)
-    audit: dict[str, AuditEntry] = field(default_factory=dict)
-    ledger: dict[str, LedgerEntry] = field(default_factory=dict)
+    tables: dict[str, dict[Any, Any]] = field(
+        default_factory=lambda: {name: {} for name in TABLES}
+    )
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     commits: int = 0
-
-    def tables(self) -> dict[str, dict[Any, Any]]:
-        return {
-            name: getattr(self, name)
-            for name in (
-                "games",
-                "members",
-                "characters",
-                "turns",
-                "posts",
-                "revisions",
-                "resolutions",
-                "outbox",
-                "audit",
-                "ledger",
-            )
-        }
 
 
 class _Repo:
@@ -74,31 +80,47 @@ class _Repo:
         self.uow = uow
 
     def t(self, name: str) -> dict[Any, Any]:
+        """A table to read."""
         return self.uow.data[name]
 
-    def _update_versioned(self, table: str, record: Any) -> None:
+    def w(self, name: str) -> dict[Any, Any]:
+        """A table to write: the transaction's own copy."""
+        return self.uow.writable(name)
+
+    def group(self, index: str, key: str, table: str) -> list[Any]:
+        """The rows of `table` whose ids the group index `index` has under `key`."""
         rows = self.t(table)
-        old = rows.get(record.id)
+        return [rows[i] for i in self.t(index).get(key, ())]
+
+    def join(self, index: str, key: str, row_id: Any) -> None:
+        """Add `row_id` to the group `key` of the group index `index`."""
+        groups = self.w(index)
+        groups[key] = (*groups.get(key, ()), row_id)
+
+    def _update_versioned(self, table: str, record: Any) -> None:
+        old = self.t(table).get(record.id)
         if old is None:
             raise NotFound(f"nothing to update: {record.id}")
         if old.version != record.version - 1:
             raise StaleVersion("Someone else changed this at the same moment; please try again.")
-        rows[record.id] = record
+        self.w(table)[record.id] = record
         # the version the transaction first saw: what the store must still hold at commit
         self.uow.touched.setdefault((table, record.id), old.version)
 
 
 class FakeGames(_Repo):
     async def add(self, game: Game) -> None:
-        if any(g.channel_key == game.channel_key for g in self.t("games").values()):
+        if game.channel_key in self.t("game_channels"):
             raise Conflict("There is already a game in this channel.")
-        self.t("games")[game.id] = game
+        self.w("games")[game.id] = game
+        self.w("game_channels")[game.channel_key] = game.id
 
     async def get(self, game_id: str) -> Game | None:
         return self.t("games").get(game_id)
 
     async def by_channel(self, channel_key: str) -> Game | None:
-        return next((g for g in self.t("games").values() if g.channel_key == channel_key), None)
+        game_id = self.t("game_channels").get(channel_key)
+        return None if game_id is None else self.t("games")[game_id]
 
     async def at_play(
         self, game_id: str, user_id: str, message: tuple[str, str] | None = None
@@ -111,7 +133,12 @@ class FakeGames(_Repo):
         return GameAtPlay(game, turn, frozenset(m.role for m in members if m.user_id == user_id))
 
     async def update(self, game: Game) -> None:
+        old = self.t("games").get(game.id)
         self._update_versioned("games", game)
+        if old is not None and old.channel_key != game.channel_key:
+            channels = self.w("game_channels")
+            del channels[old.channel_key]
+            channels[game.channel_key] = game.id
 
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
         games = [g for g in self.t("games").values() if status is None or g.status is status]
@@ -121,13 +148,21 @@ class FakeGames(_Repo):
 class FakeMembers(_Repo):
     async def add(self, membership: Membership) -> None:
         key = (membership.game_id, membership.user_id, membership.role.value)
-        self.t("members").setdefault(key, membership)
+        if key not in self.t("members"):
+            self.w("members")[key] = membership
+            self.join("game_members", membership.game_id, key)
 
     async def remove(self, game_id: str, user_id: str, role: Role) -> bool:
-        return self.t("members").pop((game_id, user_id, role.value), None) is not None
+        key = (game_id, user_id, role.value)
+        if key not in self.t("members"):
+            return False
+        del self.w("members")[key]
+        groups = self.w("game_members")
+        groups[game_id] = tuple(k for k in groups[game_id] if k != key)
+        return True
 
     async def list(self, game_id: str) -> Sequence[Membership]:
-        rows = [m for m in self.t("members").values() if m.game_id == game_id]
+        rows = self.group("game_members", game_id, "members")
         return sorted(rows, key=lambda m: (m.role.value, m.user_id))
 
     async def games_of(self, user_id: str) -> Sequence[Membership]:
@@ -139,55 +174,55 @@ class FakeCharacters(_Repo):
     async def add(self, character: CharacterRecord) -> None:
         if await self.by_name(character.game_id, character.name) is not None:
             raise Conflict(f'There is already a character called "{character.name}".')
-        self.t("characters")[character.id] = character
+        self.w("characters")[character.id] = character
+        self.join("game_characters", character.game_id, character.id)
+        self.w("character_names")[(character.game_id, character.name.casefold())] = character.id
 
     async def get(self, character_id: str) -> CharacterRecord | None:
         return self.t("characters").get(character_id)
 
     async def by_name(self, game_id: str, name: str) -> CharacterRecord | None:
-        key = name.casefold()
-        return next(
-            (
-                c
-                for c in self.t("characters").values()
-                if c.game_id == game_id and c.name.casefold() == key
-            ),
-            None,
-        )
+        character_id = self.t("character_names").get((game_id, name.casefold()))
+        return None if character_id is None else self.t("characters")[character_id]
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
-        rows = [c for c in self.t("characters").values() if c.game_id == game_id]
+        rows = self.group("game_characters", game_id, "characters")
         return sorted(rows, key=lambda c: (c.created_at, c.id))
 
     async def update(self, character: CharacterRecord) -> None:
         clash = await self.by_name(character.game_id, character.name)
         if clash is not None and clash.id != character.id:
             raise Conflict(f'There is already a character called "{character.name}".')
+        old = self.t("characters").get(character.id)
         self._update_versioned("characters", character)
+        assert old is not None
+        if old.name.casefold() != character.name.casefold():
+            names = self.w("character_names")
+            del names[(old.game_id, old.name.casefold())]
+            names[(character.game_id, character.name.casefold())] = character.id
 
 
 class FakeTurns(_Repo):
     async def add(self, turn: Turn) -> None:
         if any(
-            t.game_id == turn.game_id and t.number == turn.number and t.status is not TurnStatus.VOID
-            for t in self.t("turns").values()
+            t.number == turn.number and t.status is not TurnStatus.VOID
+            for t in self.group("game_turns", turn.game_id, "turns")
         ):
             raise Conflict(f"Turn {turn.number} already exists.")
-        self.t("turns")[turn.id] = turn
+        self.w("turns")[turn.id] = turn
+        self.join("game_turns", turn.game_id, turn.id)
 
     async def get(self, turn_id: str) -> Turn | None:
         return self.t("turns").get(turn_id)
 
     async def latest(self, game_id: str) -> Turn | None:
         rows = [
-            t
-            for t in self.t("turns").values()
-            if t.game_id == game_id and t.status is not TurnStatus.VOID
+            t for t in self.group("game_turns", game_id, "turns") if t.status is not TurnStatus.VOID
         ]
         return max(rows, key=lambda t: (t.number, t.opened_at), default=None)
 
     async def list(self, game_id: str) -> Sequence[Turn]:
-        rows = [t for t in self.t("turns").values() if t.game_id == game_id]
+        rows = self.group("game_turns", game_id, "turns")
         return sorted(rows, key=lambda t: (t.number, t.opened_at))
 
     async def update(self, turn: Turn) -> None:
@@ -209,21 +244,17 @@ class FakePosts(_Repo):
     async def add(self, post: Post, revision: PostRevision) -> None:
         if await self.by_message(post.channel_key, post.message_key) is not None:
             raise Conflict("This message is already recorded as a post.")
-        self.t("posts")[post.id] = post
+        self.w("posts")[post.id] = post
+        self.w("post_messages")[(post.channel_key, post.message_key)] = post.id
+        self.join("turn_posts", post.turn_id, post.id)
         await self.add_revision(revision)
 
     async def get(self, post_id: str) -> Post | None:
         return self.t("posts").get(post_id)
 
     async def by_message(self, channel_key: str, message_key: str) -> Post | None:
-        return next(
-            (
-                p
-                for p in self.t("posts").values()
-                if p.channel_key == channel_key and p.message_key == message_key
-            ),
-            None,
-        )
+        post_id = self.t("post_messages").get((channel_key, message_key))
+        return None if post_id is None else self.t("posts")[post_id]
 
     async def update(self, post: Post) -> None:
         self._update_versioned("posts", post)
@@ -232,7 +263,7 @@ class FakePosts(_Repo):
         key = (revision.post_id, revision.number)
         if key in self.t("revisions"):
             raise Conflict("This revision is already recorded.")
-        self.t("revisions")[key] = revision
+        self.w("revisions")[key] = revision
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
         rows = [r for (pid, _), r in self.t("revisions").items() if pid == post_id]
@@ -241,14 +272,14 @@ class FakePosts(_Repo):
     async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
         rows = [
             p
-            for p in self.t("posts").values()
-            if p.turn_id == turn_id and (include_deleted or not p.deleted)
+            for p in self.group("turn_posts", turn_id, "posts")
+            if include_deleted or not p.deleted
         ]
         return sorted(rows, key=lambda p: (p.created_at, p.id))
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
         posts = sorted(
-            (p for p in self.t("posts").values() if p.turn_id == turn_id and not p.deleted),
+            (p for p in self.group("turn_posts", turn_id, "posts") if not p.deleted),
             key=lambda p: (p.updated_at, p.id),
         )
         return [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
@@ -256,7 +287,7 @@ class FakePosts(_Repo):
 
 class FakeResolutions(_Repo):
     async def add(self, resolution: Resolution) -> None:
-        self.t("resolutions")[resolution.id] = resolution
+        self.w("resolutions")[resolution.id] = resolution
 
     async def get(self, resolution_id: str) -> Resolution | None:
         return self.t("resolutions").get(resolution_id)
@@ -278,7 +309,7 @@ class FakeResolutions(_Repo):
         return max(rows, key=lambda r: (r.created_at, r.turn_number), default=None)
 
     async def mark_undone(self, resolution_id: str, at: datetime) -> None:
-        rows = self.t("resolutions")
+        rows = self.w("resolutions")
         rows[resolution_id] = rows[resolution_id].model_copy(
             update={"undone": True, "undone_at": at}
         )
@@ -286,9 +317,10 @@ class FakeResolutions(_Repo):
 
 class FakeOutbox(_Repo):
     async def add(self, message: OutboxMessage) -> bool:
-        if any(m.dedupe_key == message.dedupe_key for m in self.t("outbox").values()):
+        if message.dedupe_key in self.t("outbox_keys"):
             return False
-        self.t("outbox")[message.id] = message
+        self.w("outbox")[message.id] = message
+        self.w("outbox_keys")[message.dedupe_key] = message.id
         return True
 
     async def add_many(self, messages: Sequence[OutboxMessage]) -> int:
@@ -306,11 +338,11 @@ class FakeOutbox(_Repo):
         return sorted(rows, key=lambda m: (m.created_at, m.id))
 
     async def mark_sent(self, message_id: str, at: datetime) -> None:
-        rows = self.t("outbox")
+        rows = self.w("outbox")
         rows[message_id] = rows[message_id].model_copy(update={"sent_at": at})
 
     async def mark_failed(self, message_id: str, error: str) -> None:
-        rows = self.t("outbox")
+        rows = self.w("outbox")
         old = rows[message_id]
         rows[message_id] = old.model_copy(
             update={"attempts": old.attempts + 1, "last_error": error}
@@ -319,7 +351,7 @@ class FakeOutbox(_Repo):
 
 class FakeAudit(_Repo):
     async def add(self, entry: AuditEntry) -> None:
-        self.t("audit")[entry.id] = entry
+        self.w("audit")[entry.id] = entry
 
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
         rows = sorted(
@@ -331,7 +363,7 @@ class FakeAudit(_Repo):
 
 class FakeLedger(_Repo):
     async def add(self, entry: LedgerEntry) -> None:
-        self.t("ledger")[entry.id] = entry
+        self.w("ledger")[entry.id] = entry
 
     async def for_player(self, player: str) -> Sequence[LedgerEntry]:
         rows = [e for e in self.t("ledger").values() if e.player == player]
@@ -357,8 +389,17 @@ class FakeUnitOfWork:
         self.ledger = FakeLedger(self)
 
     def _begin(self) -> None:
-        self.data = {name: dict(rows) for name, rows in self.store.tables().items()}
+        # the committed tables themselves: the store replaces a table at commit, never changes it
+        self.data = dict(self.store.tables)
+        self.written: set[str] = set()
         self.touched: dict[tuple[str, str], int] = {}
+
+    def writable(self, name: str) -> dict[Any, Any]:
+        """The transaction's own copy of a table, made on its first write."""
+        if name not in self.written:
+            self.data[name] = dict(self.data[name])
+            self.written.add(name)
+        return self.data[name]
 
     async def __aenter__(self) -> Self:
         self._begin()
@@ -374,14 +415,12 @@ class FakeUnitOfWork:
 
     async def commit(self) -> None:
         for (table, record_id), old_version in self.touched.items():
-            current = self.store.tables()[table].get(record_id)
+            current = self.store.tables[table].get(record_id)
             if current is not None and current.version != old_version:
                 await self.rollback()
                 raise StaleVersion("Someone else changed this at the same moment; please try again.")
-        for name, rows in self.data.items():
-            target = self.store.tables()[name]
-            target.clear()
-            target.update(rows)
+        for name in self.written:
+            self.store.tables[name] = self.data[name]
         self.store.commits += 1
         self.committed = True
         self._release()

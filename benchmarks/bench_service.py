@@ -1,0 +1,222 @@
+"""Service-layer benchmarks (issue 5) on the in-memory fake unit of work: what the use cases
+cost in CPU and in repository calls, without any database.
+
+The scenarios are those of `bench_storage.py` (same games, sheets and posts), run on
+`tests/service/fakes.FakeUowFactory`:
+1. Post: time per `services.turns.post` with 50 games active, the parser's share apart.
+2. Close and resolve a turn with 6, 60 and 600 combatants (`calltime.close` then
+   `resolution.resolve`), in ms, the pure `resolve_turn` share apart, and the repository calls
+   (every call on a repository, `lock_turn` and `commit`) the two use cases make: on PostgreSQL
+   each one is a network round trip.
+
+Run:
+    .venv/bin/python benchmarks/bench_service.py
+    .venv/bin/python benchmarks/bench_service.py --posts 2000 --sizes 6,60,600 --repeat 5
+    .venv/bin/python benchmarks/bench_service.py --calls      # the calls of one close+resolve
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_storage import GM, Ids, _game, name
+
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.service import Services
+from fappo_bot.service.base import rules_resolver
+from fappo_bot.service.text import PostingText, ReadPost
+from tests.service.fakes import FakeUnitOfWork, FakeUowFactory
+
+REPOSITORIES = ("games", "members", "characters", "turns", "posts", "resolutions", "outbox",
+                "audit", "ledger")
+
+
+class _Counted:
+    """A repository whose every method call is counted as `repo.method`."""
+
+    def __init__(self, repo: Any, prefix: str, calls: Counter[str]) -> None:
+        self._repo, self._prefix, self._calls = repo, prefix, calls
+
+    def __getattr__(self, attr: str) -> Any:
+        method = getattr(self._repo, attr)
+        calls, key = self._calls, f"{self._prefix}.{attr}"
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            calls[key] += 1
+            return await method(*args, **kwargs)
+
+        return counted
+
+
+class CountingUowFactory(FakeUowFactory):
+    """`FakeUowFactory` that counts repository calls, `lock_turn` and `commit` while
+    `recording`. The fake's repositories call one another (`at_play` reads the turn and the
+    members through them): those inner calls are not counted, as a store makes one read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: Counter[str] = Counter()
+        self.recording = False
+
+    def __call__(self) -> FakeUnitOfWork:
+        uow = super().__call__()
+        if not self.recording:
+            return uow
+        return _CountedUow(uow, self.calls)  # type: ignore[return-value]
+
+
+class _CountedUow:
+    def __init__(self, uow: FakeUnitOfWork, calls: Counter[str]) -> None:
+        self._uow, self._calls = uow, calls
+        for repo in REPOSITORIES:
+            setattr(self, repo, _Counted(getattr(uow, repo), repo, calls))
+
+    async def __aenter__(self) -> _CountedUow:
+        await self._uow.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._uow.__aexit__(*exc)
+
+    async def commit(self) -> None:
+        self._calls["commit"] += 1
+        await self._uow.commit()
+
+    async def rollback(self) -> None:
+        await self._uow.rollback()
+
+    async def lock_turn(self, turn_id: str) -> Any:
+        self._calls["lock_turn"] += 1
+        return await self._uow.lock_turn(turn_id)
+
+
+class TimedText(PostingText):
+    """The real post language, its time kept apart."""
+
+    def __init__(self) -> None:
+        self.read_time = 0.0
+
+    def read(self, text: str, state: TurnState, poster: str, controls: Sequence[str]) -> ReadPost:
+        start = time.perf_counter()
+        try:
+            return super().read(text, state, poster, controls)
+        finally:
+            self.read_time += time.perf_counter() - start
+
+
+async def bench_post(posts: int, games: int = 50) -> dict[str, float]:
+    text = TimedText()
+    services = Services(FakeUowFactory(), ids=Ids("i"), text=text)
+    tables = [await _game(services, f"c{g}", pcs=4, enemies=2) for g in range(games)]
+    work = []
+    for n in range(posts):
+        game_id, players = tables[n % games]
+        player, _pc = players[(n // games) % len(players)]
+        body = f"2 AP attack {name('Skarg', n % 2)} with Broadsword\n1 AP defend"
+        work.append((game_id, player, f"m{n}", body))
+    text.read_time = 0.0
+    start = time.perf_counter()
+    for game_id, player, key, body in work:
+        reply = await services.turns.post(
+            game_id, player, channel_key="chan", message_key=key, text=body
+        )
+        assert reply.ok, reply.reply
+    elapsed = time.perf_counter() - start
+    return {"posts": posts, "us": elapsed / posts * 1e6, "parse_us": text.read_time / posts * 1e6}
+
+
+async def _turn_ready(services: Services, size: int, channel: str) -> str:
+    """A game of `size` combatants whose every combatant posted an attack (bench_storage's)."""
+    pcs, enemies = size // 2, size - size // 2
+    game_id, players = await _game(services, channel, pcs, enemies)
+    for i, (player, _pc) in enumerate(players):
+        text = f"2 AP attack {name('Skarg', i % enemies)} with Broadsword\n1 AP defend"
+        reply = await services.turns.post(
+            game_id, player, channel_key="chan", message_key=f"{game_id}-{i}", text=text
+        )
+        assert reply.ok, reply.reply
+    lines = [
+        f"**{name('Skarg', i)}**\n2 AP attack {name('Kael', i % pcs)} with Broadsword\n1 AP defend"
+        for i in range(enemies)
+    ]
+    for start in range(0, len(lines), 50):  # a GM post holds up to 50 NPC blocks
+        reply = await services.turns.post(
+            game_id, GM, channel_key="chan", message_key=f"{game_id}-gm{start}",
+            text="\n".join(lines[start : start + 50]),
+        )
+        assert reply.ok, reply.reply
+    return game_id
+
+
+async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
+    rules_time: list[float] = []
+
+    def timed(state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None) -> TurnResult:
+        start = time.perf_counter()
+        result = rules_resolver(state, orders, gm)
+        rules_time.append(time.perf_counter() - start)
+        return result
+
+    factory = CountingUowFactory()
+    services = Services(factory, ids=Ids(f"r{size}-"), resolve=timed)
+    games = [await _turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]
+    totals: list[float] = []
+    factory.recording = True
+    for game_id in games:
+        start = time.perf_counter()
+        await services.calltime.close(game_id, GM)
+        await services.resolution.resolve(game_id, GM)
+        totals.append(time.perf_counter() - start)
+    factory.recording = False
+    median = statistics.median(totals)
+    return {
+        "size": size,
+        "ms": median * 1000,
+        "min_ms": min(totals) * 1000,
+        "rules_ms": statistics.median(rules_time) * 1000,
+        "calls": sum(factory.calls.values()) / repeat,
+        "by_call": {k: v / repeat for k, v in sorted(factory.calls.items())},
+    }
+
+
+async def run(posts: int, sizes: Sequence[int], repeat: int, show_calls: bool,
+              out: Callable[[str], None]) -> None:
+    post = await bench_post(posts)
+    out(f"fake     post     {post['posts']:6.0f} posts: {post['us']:7.0f} us per post "
+        f"(parse {post['parse_us']:.0f} us, service {post['us'] - post['parse_us']:.0f} us)")
+    for size in sizes:
+        figures = await bench_resolve(size, repeat)
+        out(f"fake     resolve  {size:4d} combatants: close+resolve {figures['ms']:7.1f} ms "
+            f"(min {figures['min_ms']:.1f}; rules core {figures['rules_ms']:.1f}; service "
+            f"{figures['ms'] - figures['rules_ms']:.1f}) | {figures['calls']:.0f} "
+            "repository calls")
+        if show_calls:
+            out("         " + ", ".join(f"{k} {v:g}" for k, v in figures["by_call"].items()))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--posts", type=int, default=2000)
+    parser.add_argument("--sizes", default="6,60,600")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--calls", action="store_true", help="list the calls by method")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    asyncio.run(run(args.posts, sizes, args.repeat, args.calls, print))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
