@@ -12,6 +12,7 @@ between matches no row: the count comes up short and the unit of work raises Sta
 from __future__ import annotations
 
 from collections import OrderedDict
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, bindparam, column, update, values
@@ -19,6 +20,7 @@ from sqlalchemy import Table, bindparam, column, update, values
 from fappo_bot.service.errors import StaleVersion
 from fappo_bot.storage.driver import Link, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE
+from fappo_bot.storage.values import to_db_time
 
 #: a queued update: (table, id, version read, new values)
 Pending = tuple[Table, Any, int, dict[str, Any]]
@@ -26,12 +28,22 @@ Pending = tuple[Table, Any, int, dict[str, Any]]
 
 def queue_update(pending: list[Pending], table: Table, row: Any, new: dict[str, Any]) -> None:
     """Put `new` on `row` (a row of `table` as read in this transaction, at `row.version`;
-    `repositories.Kept`) and queue its UPDATE."""
+    `repositories.Kept`) and queue its UPDATE of the columns that changed (and `version`): a
+    resolution changes a character's state, not its sheet, and the sheet need not travel."""
     read_version = row.version
+    changed = {"id": new["id"]}
     for name, value in new.items():
-        if name != "id":
+        if name == "version" or (name != "id" and not _same(getattr(row, name), value)):
+            changed[name] = value
             setattr(row, name, value)
-    pending.append((table, new["id"], read_version, new))
+    pending.append((table, new["id"], read_version, changed))
+
+
+def _same(stored: Any, value: Any) -> bool:
+    """Whether a column keeps its value (SQLite gives times back without their UTC offset)."""
+    if isinstance(stored, datetime) and isinstance(value, datetime):
+        return to_db_time(stored) == to_db_time(value)
+    return bool(stored == value)
 
 
 async def flush_updates(link: Link, pending: list[Pending]) -> None:
@@ -41,12 +53,16 @@ async def flush_updates(link: Link, pending: list[Pending]) -> None:
         return
     queued = list(pending)
     pending.clear()
-    # a row updated twice in the transaction: one UPDATE from the version first read to the last
-    # values (PostgreSQL's UPDATE ... FROM would apply only one of two matching source rows)
+    # a row updated twice in the transaction: one UPDATE from the version first read, with every
+    # column either changed (PostgreSQL's UPDATE ... FROM would apply only one of two matching
+    # source rows)
     merged: dict[tuple[Table, Any], tuple[int, dict[str, Any]]] = {}
     for table, key, read_version, new_values in queued:
         first = merged.get((table, key))
-        merged[(table, key)] = (first[0] if first else read_version, new_values)
+        if first is None:
+            merged[(table, key)] = (read_version, new_values)
+        else:
+            merged[(table, key)] = (first[0], {**first[1], **new_values})
     batches: list[tuple[Table, tuple[str, ...], list[dict[str, Any]]]] = []
     for (table, key), (read_version, new_values) in merged.items():
         columns = tuple(name for name in new_values if name != "id")
