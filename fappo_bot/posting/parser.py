@@ -23,8 +23,8 @@ from fappo_bot.posting.models import (
     StatementKind,
     join_text,
 )
-from fappo_bot.posting.names import Named, fold, resolve
-from fappo_bot.posting.scene import Scene
+from fappo_bot.posting.names import Names, fold, resolve
+from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.orders import Action, ActionKind, Order, Pledge, Reduction
@@ -62,6 +62,8 @@ class _Reader:
     #: prose before any block (it joins the default actor's block when that starts)
     loose_prose: list[str] = field(default_factory=list)
     controlled: tuple[Character, ...] = ()
+    #: the names of `controlled`, for character lines
+    controlled_names: Names = Names()
 
     def scene(self) -> Scene:
         """What the current (or default) actor's statements may name, built once per context."""
@@ -116,6 +118,7 @@ def parse_post(text: str, ctx: PostContext) -> ParsedPost:
     reader.controlled = tuple(
         c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None
     )
+    reader.controlled_names = characters_named(tuple(c.name for c in reader.controlled))
     for number, raw in enumerate(text.split("\n"), 1):
         _line(reader, number, raw.rstrip("\r"))
     blocks: list[ParsedBlock] = []
@@ -199,8 +202,7 @@ def _prose(reader: _Reader, raw: str) -> None:
 
 def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: bool) -> bool:
     """`**Kael**` (quiet: prose unless the poster controls Kael) or `Character: Kael`."""
-    things = [Named(c.name, (), "character") for c in reader.controlled]
-    found = resolve(name, things)
+    found = resolve(name, reader.controlled_names)
     if found.ok:
         actor = next(c for c in reader.controlled if c.name == found.name)
         reader.start_block(actor)

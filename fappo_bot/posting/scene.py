@@ -68,7 +68,7 @@ class Scene:
         skills (F2), spells (F26), hits pending on it (F13)."""
         present = tuple(c.name for c in state.characters)
         if actor is None:
-            characters = _characters(present)
+            characters = characters_named(present)
             return cls(state, None, characters, opponents=characters)
         names = _actor_names(
             present,
@@ -124,8 +124,8 @@ _NAMES_CACHE = 512
 
 
 @lru_cache(maxsize=_NAMES_CACHE)
-def _characters(present: tuple[str, ...]) -> Names:
-    """The characters present, as targets."""
+def characters_named(present: tuple[str, ...]) -> Names:
+    """Characters by their names (the ones present, as targets; the ones a poster controls)."""
     return Names(Named(name, (), "character") for name in present)
 
 
@@ -146,7 +146,7 @@ def _actor_names(present: tuple[str, ...], actor: str, weapons: tuple[str, ...],
                  skills: tuple[str, ...], spells: tuple[str, ...]) -> _ActorNames:
     """The names of `Scene.build` for an actor called `actor` among `present`, carrying
     `weapons` (and a shield), with `skills` on its sheet and `spells` learnt."""
-    characters = _characters(present)
+    characters = characters_named(present)
     carried = [_weapon_named(w) for w in weapons]
     if not any(w.key == "fist" for w in carried):
         carried.append(_FIST)
