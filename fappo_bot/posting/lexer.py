@@ -21,6 +21,8 @@ _DASHES = frozenset("-–—")
 _MARKED = re.compile(r"[*~`|_\\]")
 _BRACKET = re.compile(r"[\[\]]")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+#: either of the above: a line with none (most lines) only has its blanks made single
+_MARKED_OR_INVISIBLE = re.compile("[*~`|_\\\\\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
@@ -56,6 +58,8 @@ def strip_markup(text: str) -> str:
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
+    if _MARKED_OR_INVISIBLE.search(text) is None:
+        return " ".join(text.split())
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)  # zero-width characters would split words
     if _MARKED.search(text) is None:
@@ -92,9 +96,11 @@ def strip_markup(text: str) -> str:
 
 def clean(line: str) -> str:
     """A line's words without Discord markdown (bullets, quotes, emphasis, spoilers, code)."""
-    text = strip_markup(strip_prefixes(line))
-    # formatting around a bullet or quote (`**- 2 AP**`) hides it until the markup is off
-    return strip_prefixes(text) if text[:1] in _PREFIX_STARTS else text
+    bare = strip_prefixes(line)
+    text = strip_markup(bare)
+    # formatting around a bullet or quote (`**- 2 AP**`) hides it until the markup is off (when
+    # nothing changed, `bare` has no prefix left)
+    return strip_prefixes(text) if text != bare and text[:1] in _PREFIX_STARTS else text
 
 
 def bold_name(line: str) -> str | None:

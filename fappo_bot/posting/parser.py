@@ -139,9 +139,11 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     if not cleaned:
         _prose(reader, raw)
         return
-    if _keyword_named(reader, cleaned) and _named_statement(reader, number, cleaned):
+    word = first_word(cleaned)
+    if _keyword_named(reader, cleaned, word) and _named_statement(reader, number, cleaned):
         return  # "Guard: 2 AP attack Mira" from the GM of an NPC called Guard
-    read = None if cleaned.startswith("[") else read_statement(cleaned, reader.scene(), False)
+    read = (None if cleaned.startswith("[")
+            else read_statement(cleaned, reader.scene(), False, word))
     if read is not None:
         _statement(reader, number, cleaned, read, bracket=False)
         return
@@ -156,11 +158,11 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
                 _statement(reader, number, inner, found, bracket=True)
 
 
-def _keyword_named(reader: _Reader, cleaned: str) -> bool:
-    """A line starting `Guard:` (or another keyword) where a character the poster controls is
-    called just that, and no SP clause follows (a real Guard line starts with its SP)."""
-    word = first_word(cleaned)
-    if word not in KEYWORDS or not any(fold(c.name) == word for c in reader.controlled):
+def _keyword_named(reader: _Reader, cleaned: str, word: str) -> bool:
+    """A line starting `Guard:` (or another keyword, its `first_word`) where a character the
+    poster controls is called just that, and no SP clause follows (a real Guard line starts with
+    its SP)."""
+    if word not in KEYWORDS or not any(n.key == word for n in reader.controlled_names):
         return False
     rest = cleaned[len(word):].lstrip()
     return rest[:1] == ":" and not sp_first(rest[1:])

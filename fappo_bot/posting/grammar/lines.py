@@ -99,10 +99,13 @@ def could_be_statement(text: str, bracket: bool, word: str | None = None) -> boo
     return word in _BRACKET_STARTS and (word in _LINE_STARTS or not _SENTENCE_END.search(text))
 
 
-def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
+def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = None
+                   ) -> Read | None:
     """Read one statement (a whole line, or the inside of `[...]`); None when it is prose (F29:
-    the structured declarations are authoritative, the prose is kept for the GM)."""
-    word = first_word(text)
+    the structured declarations are authoritative, the prose is kept for the GM).
+
+    `word` is the text's `first_word` when the caller has it already."""
+    word = first_word(text) if word is None else word
     if not could_be_statement(text, bracket, word):
         return None
     if word in _TEXT_KEYWORDS:
