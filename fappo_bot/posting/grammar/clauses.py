@@ -30,6 +30,9 @@ from fappo_bot.rules.results import ErrorCode
 AP_WORDS = frozenset({"ap", "aps"})
 SP_WORDS = frozenset({"sp", "sps"})
 RANGE_WORDS = frozenset({"range", "ranges"})
+#: units a count may carry: a number before one of them ends a name or a free text
+_AP_OR_SP = AP_WORDS | SP_WORDS
+_COUNT_UNITS = _AP_OR_SP | RANGE_WORDS
 PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever", "whomever", "they"})
 #: words that end a name phrase in every slot
 BASE_STOPS = frozenset({"with", "using", "going", "against", "vs", "versus", "at", "on", "to",
@@ -266,7 +269,7 @@ def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS, known: Sequence[Name
             if words and number_of(tok) is not None and cur.key(1) in SP_WORDS:
                 break
         elif tok.kind is NUM:
-            if cur.key(1) in AP_WORDS | SP_WORDS | RANGE_WORDS:
+            if cur.key(1) in _COUNT_UNITS:
                 break
         else:
             break
@@ -332,7 +335,7 @@ def text_until_clause(cur: Cursor) -> tuple[str, int, int]:
     while (tok := cur.peek()) is not None:
         if tok.kind is SIGNED:
             break
-        if tok.kind is NUM and cur.key(1) in SP_WORDS | AP_WORDS:
+        if tok.kind is NUM and cur.key(1) in _AP_OR_SP:
             break
         if tok.kind is WORD and number_of(tok) is not None and cur.key(1) in SP_WORDS:
             break

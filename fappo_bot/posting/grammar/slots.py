@@ -27,6 +27,8 @@ _WITH = frozenset({"with", "using"})
 _ON = frozenset({"on", "at", "against", "vs"})
 _TOWARD = frozenset({"toward", "towards", "to", "at"})
 _AGAINST = frozenset({"against", "vs", "versus", "from"})
+#: first words of `going for SPECIAL` (most clauses of an attack are not one)
+_GOING = frozenset({"going", "go", "trying"})
 
 
 def skill_name(cur: Cursor, scene: Scene, draft: Draft, words: list[Tok]) -> None:
@@ -205,7 +207,8 @@ def _not_carried(cur: Cursor, scene: Scene, words: list[Tok]) -> bool:
 
 
 def _special_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    if not (cur.accept("going", "for") or cur.accept("go", "for") or cur.accept("trying", "for")):
+    if cur.key() not in _GOING or not (
+            cur.accept("going", "for") or cur.accept("go", "for") or cur.accept("trying", "for")):
         return False
     words = phrase(cur, known=SPECIALS)
     if words:
