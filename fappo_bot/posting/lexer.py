@@ -21,6 +21,8 @@ _DASHES = frozenset("-–—")
 _MARKED = re.compile(r"[*~`|_\\]")
 _BRACKET = re.compile(r"[\[\]]")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+#: either of the above: a line with none (most lines) only has its blanks made single
+_MARKED_OR_INVISIBLE = re.compile("[*~`|_\\\\\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
@@ -56,6 +58,8 @@ def strip_markup(text: str) -> str:
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
+    if _MARKED_OR_INVISIBLE.search(text) is None:
+        return " ".join(text.split())
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)  # zero-width characters would split words
     if _MARKED.search(text) is None:
@@ -92,9 +96,11 @@ def strip_markup(text: str) -> str:
 
 def clean(line: str) -> str:
     """A line's words without Discord markdown (bullets, quotes, emphasis, spoilers, code)."""
-    text = strip_markup(strip_prefixes(line))
-    # formatting around a bullet or quote (`**- 2 AP**`) hides it until the markup is off
-    return strip_prefixes(text) if text[:1] in _PREFIX_STARTS else text
+    bare = strip_prefixes(line)
+    text = strip_markup(bare)
+    # formatting around a bullet or quote (`**- 2 AP**`) hides it until the markup is off (when
+    # nothing changed, `bare` has no prefix left)
+    return strip_prefixes(text) if text != bare and text[:1] in _PREFIX_STARTS else text
 
 
 def bold_name(line: str) -> str | None:
@@ -157,6 +163,14 @@ class TokKind(StrEnum):
     PAREN = "paren"
 
 
+# The kinds as module constants for the grammar, which compares token kinds at every token: on
+# Python 3.11 each `TokKind.WORD`-style access costs about nine global lookups.
+WORD, NUM, SIGNED, SEP, COLON, DASH, PAREN = (
+    TokKind.WORD, TokKind.NUM, TokKind.SIGNED, TokKind.SEP, TokKind.COLON, TokKind.DASH,
+    TokKind.PAREN,
+)
+
+
 class Tok(NamedTuple):
     """One token: its kind, its text, its span in the text, and `key`, the case-folded text
     (words compare by it). A named tuple: tokens are many and small."""
@@ -186,9 +200,9 @@ def number_of(tok: Tok | None, words: bool = True) -> int | None:
     """The value of a number token, or of a small number word (`two` AP, `a` SP)."""
     if tok is None:
         return None
-    if tok.kind is TokKind.NUM:
+    if tok.kind is NUM:
         return int(tok.text) if len(tok.text) <= _MAX_DIGITS else None
-    if words and tok.kind is TokKind.WORD:
+    if words and tok.kind is WORD:
         return _NUMBER_WORDS.get(tok.key)
     return None
 
@@ -204,9 +218,7 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _new_tok = tuple.__new__
-_WORD = TokKind.WORD
-_SIMPLE = {"sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH,
-           "signed": TokKind.SIGNED}
+_SIMPLE = {"sep": SEP, "colon": COLON, "dash": DASH, "signed": SIGNED}
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -229,13 +241,13 @@ def tokenize(text: str) -> list[Tok]:
                 if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
                     _word(toks, word, found.start())
                 else:  # the common case, inline (tuple.__new__ skips the named tuple's __new__)
-                    toks.append(_new_tok(Tok, (_WORD, word, found.start(), found.end(),
+                    toks.append(_new_tok(Tok, (WORD, word, found.start(), found.end(),
                                                word.casefold())))
             elif kind == "paren":
                 pos = _paren(toks, text, found.start())
                 break  # resume after the parenthesis
             elif kind == "at":
-                toks.append(Tok(TokKind.WORD, "at", found.start(), found.end(), "at"))
+                toks.append(Tok(WORD, "at", found.start(), found.end(), "at"))
             else:
                 token = found.group()
                 toks.append(Tok(_SIMPLE[kind or ""], token, found.start(), found.end(), token))
@@ -254,7 +266,7 @@ def _paren(toks: list[Tok], text: str, i: int) -> int:
     closing = text.find(")", i + 1)
     while True:
         if closing < 0:
-            toks.append(_tok(TokKind.PAREN, text[i + 1:], i, len(text)))
+            toks.append(_tok(PAREN, text[i + 1:], i, len(text)))
             return len(text)
         if 0 <= opening < closing:
             depth += 1
@@ -262,7 +274,7 @@ def _paren(toks: list[Tok], text: str, i: int) -> int:
             continue
         depth -= 1
         if depth == 0:
-            toks.append(_tok(TokKind.PAREN, text[i + 1: closing], i, closing + 1))
+            toks.append(_tok(PAREN, text[i + 1: closing], i, closing + 1))
             return closing + 1
         closing = text.find(")", closing + 1)
 
@@ -276,17 +288,17 @@ def _word(toks: list[Tok], word: str, start: int) -> None:
         if not word:
             return
     if not word[0].isdecimal():
-        toks.append(Tok(TokKind.WORD, word, start, start + len(word), word.casefold()))
+        toks.append(Tok(WORD, word, start, start + len(word), word.casefold()))
         return
     if word.isdecimal():
-        toks.append(Tok(TokKind.NUM, word, start, start + len(word), word))
+        toks.append(Tok(NUM, word, start, start + len(word), word))
         return
     lowered = word.casefold()
     digits = 0
     while digits < len(word) and word[digits].isdecimal():
         digits += 1
     if lowered[digits:] in _UNIT_SUFFIXES:
-        toks.append(_tok(TokKind.NUM, word[:digits], start, start + digits))
-        toks.append(_tok(TokKind.WORD, word[digits:], start + digits, start + len(word)))
+        toks.append(_tok(NUM, word[:digits], start, start + digits))
+        toks.append(_tok(WORD, word[digits:], start + digits, start + len(word)))
         return
-    toks.append(Tok(TokKind.WORD, word, start, start + len(word), lowered))
+    toks.append(Tok(WORD, word, start, start + len(word), lowered))

@@ -19,14 +19,17 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
 ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our", "your"})
 
 
+@lru_cache(maxsize=4096)
 def fold(name: str) -> str:
     """The comparison key of a name: compatibility-normalised (full-width letters, ligatures),
-    case-folded, blanks made single, curly quotes straight."""
+    case-folded, blanks made single, curly quotes straight. Pure, and asked of the same few
+    names on every line, so remembered."""
     if not name.isascii():
         name = unicodedata.normalize("NFKC", name).replace("’", "'")
     return " ".join(name.split()).casefold()

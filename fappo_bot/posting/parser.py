@@ -23,8 +23,8 @@ from fappo_bot.posting.models import (
     StatementKind,
     join_text,
 )
-from fappo_bot.posting.names import Named, fold, resolve
-from fappo_bot.posting.scene import Scene
+from fappo_bot.posting.names import Names, fold, resolve
+from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.orders import Action, ActionKind, Order, Pledge, Reduction
@@ -32,6 +32,13 @@ from fappo_bot.rules.results import ErrorCode
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48
+# Enum members every statement is compared with, as module constants: on Python 3.11 each
+# `StatementKind.INTENT`-style access costs about nine global lookups.
+_CHARACTER, _INTENT, _OOC, _ENDURE, _GUARD, _REDUCE = (
+    StatementKind.CHARACTER, StatementKind.INTENT, StatementKind.OOC, StatementKind.ENDURE,
+    StatementKind.GUARD, StatementKind.REDUCE,
+)
+_DROP, _MOVE = ActionKind.DROP, ActionKind.MOVE
 
 
 @dataclass(slots=True)
@@ -62,6 +69,8 @@ class _Reader:
     #: prose before any block (it joins the default actor's block when that starts)
     loose_prose: list[str] = field(default_factory=list)
     controlled: tuple[Character, ...] = ()
+    #: the names of `controlled`, for character lines
+    controlled_names: Names = Names()
 
     def scene(self) -> Scene:
         """What the current (or default) actor's statements may name, built once per context."""
@@ -116,6 +125,7 @@ def parse_post(text: str, ctx: PostContext) -> ParsedPost:
     reader.controlled = tuple(
         c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None
     )
+    reader.controlled_names = characters_named(tuple(c.name for c in reader.controlled))
     for number, raw in enumerate(text.split("\n"), 1):
         _line(reader, number, raw.rstrip("\r"))
     blocks: list[ParsedBlock] = []
@@ -136,9 +146,11 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
     if not cleaned:
         _prose(reader, raw)
         return
-    if _keyword_named(reader, cleaned) and _named_statement(reader, number, cleaned):
+    word = first_word(cleaned)
+    if _keyword_named(reader, cleaned, word) and _named_statement(reader, number, cleaned):
         return  # "Guard: 2 AP attack Mira" from the GM of an NPC called Guard
-    read = None if cleaned.startswith("[") else read_statement(cleaned, reader.scene(), False)
+    read = (None if cleaned.startswith("[")
+            else read_statement(cleaned, reader.scene(), False, word))
     if read is not None:
         _statement(reader, number, cleaned, read, bracket=False)
         return
@@ -153,11 +165,11 @@ def _line(reader: _Reader, number: int, raw: str) -> None:
                 _statement(reader, number, inner, found, bracket=True)
 
 
-def _keyword_named(reader: _Reader, cleaned: str) -> bool:
-    """A line starting `Guard:` (or another keyword) where a character the poster controls is
-    called just that, and no SP clause follows (a real Guard line starts with its SP)."""
-    word = first_word(cleaned)
-    if word not in KEYWORDS or not any(fold(c.name) == word for c in reader.controlled):
+def _keyword_named(reader: _Reader, cleaned: str, word: str) -> bool:
+    """A line starting `Guard:` (or another keyword, its `first_word`) where a character the
+    poster controls is called just that, and no SP clause follows (a real Guard line starts with
+    its SP)."""
+    if word not in KEYWORDS or not any(n.key == word for n in reader.controlled_names):
         return False
     rest = cleaned[len(word):].lstrip()
     return rest[:1] == ":" and not sp_first(rest[1:])
@@ -178,13 +190,13 @@ def _named_statement(reader: _Reader, number: int, cleaned: str) -> bool:
     existed = actor.name in reader.blocks
     reader.start_block(actor)
     read = read_statement(rest, reader.scene(), bracket=False)
-    if read is None or read.kind is StatementKind.CHARACTER:
+    if read is None or read.kind is _CHARACTER:
         reader.current, reader.lost = previous, lost
         if not existed:
             del reader.blocks[actor.name]  # nothing was declared after all
         return False
     assert reader.current is not None
-    reader.current.statements.append(Statement(number, cleaned[:colon], StatementKind.CHARACTER))
+    reader.current.statements.append(Statement(number, cleaned[:colon], _CHARACTER))
     _statement(reader, number, rest, read, bracket=False)
     return True
 
@@ -199,14 +211,13 @@ def _prose(reader: _Reader, raw: str) -> None:
 
 def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: bool) -> bool:
     """`**Kael**` (quiet: prose unless the poster controls Kael) or `Character: Kael`."""
-    things = [Named(c.name, (), "character") for c in reader.controlled]
-    found = resolve(name, things)
+    found = resolve(name, reader.controlled_names)
     if found.ok:
         actor = next(c for c in reader.controlled if c.name == found.name)
         reader.start_block(actor)
         assert reader.current is not None
         reader.current.statements.append(
-            Statement(number, words.strip(), StatementKind.CHARACTER))
+            Statement(number, words.strip(), _CHARACTER))
         return True
     if quiet:
         return False
@@ -224,7 +235,7 @@ def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: 
 
 
 def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: bool) -> None:
-    if read.kind is StatementKind.CHARACTER:
+    if read.kind is _CHARACTER:
         _character_line(reader, number, read.text, text, quiet=False)
         return
     block = reader.default_block()
@@ -256,20 +267,20 @@ def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: boo
 def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, bracket: bool,
            sp_words: str) -> Statement | None:
     kind = read.kind
-    if kind is StatementKind.INTENT:
+    if kind is _INTENT:
         block.intent.append(read.text)
         return Statement(number, text, kind, bracket=bracket)
-    if kind is StatementKind.OOC:
+    if kind is _OOC:
         block.ooc.append(read.text)
         return Statement(number, text, kind, bracket=bracket)
-    if kind is StatementKind.ENDURE:
+    if kind is _ENDURE:
         block.endure = True
         return Statement(number, text, kind, bracket=bracket, sp_words=sp_words)
-    if kind is StatementKind.GUARD:
+    if kind is _GUARD:
         index = len(block.guard)
         block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
         return Statement(number, text, kind, index, len(read.pledges), bracket, sp_words)
-    if kind is StatementKind.REDUCE:
+    if kind is _REDUCE:
         index = len(block.reduce)
         block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
         return Statement(number, text, kind, index, len(read.reductions), bracket, sp_words)
@@ -288,9 +299,9 @@ def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionK
            fields: dict[str, Any]) -> bool:
     """Moves are priced by Ranges (F16: N Ranges cost N - 1 AP; a written count must agree);
     a drop costs nothing (F8)."""
-    if kind is ActionKind.DROP and fields.get("ap") is None:
+    if kind is _DROP and fields.get("ap") is None:
         fields["ap"] = 0
-    if kind is not ActionKind.MOVE or fields.get("ranges") is None:
+    if kind is not _MOVE or fields.get("ranges") is None:
         return True
     ranges = int(fields["ranges"])
     cost = max(0, ranges - 1)

@@ -9,6 +9,7 @@ F19); skills are the rulebook's and the actor's own; Traits answer to the seed's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fappo_bot.posting.names import Named, Names, fold
 from fappo_bot.rules.character import FLOATING, Character, StatusKind
@@ -36,6 +37,7 @@ _EMBEDDED = frozenset({StatusKind.IMPALED, StatusKind.BARBED, StatusKind.TRANSFI
 
 
 _TABLE_BY_KEY = {fold(w.name): w for w in WEAPONS}
+_TABLE_SKILL_KEYS = frozenset(s.key for s in TABLE_SKILLS)
 
 
 def _weapon_named(name: str) -> Named:
@@ -64,36 +66,34 @@ class Scene:
     def build(cls, state: TurnState, actor: Character | None) -> Scene:
         """The scene as `actor` sees it: targets present, weapons carried (F19: everyone's Fist),
         skills (F2), spells (F26), hits pending on it (F13)."""
-        characters = Names(Named(c.name, (), "character") for c in state.characters)
+        present = tuple(c.name for c in state.characters)
         if actor is None:
+            characters = characters_named(present)
             return cls(state, None, characters, opponents=characters)
-        weapons = [_weapon_named(w.name) for w in actor.weapons]
-        if not any(w.key == "fist" for w in weapons):
-            weapons.append(_FIST)
-        if actor.shield is not ArmorType.NONE:
-            weapons.append(Named(SHIELD, ("shield",), "shield"))
-        custom = [
-            Named(name, (), "skill")
-            for name in actor.skills
-            if all(fold(name) != s.key for s in TABLE_SKILLS)
-        ]
+        names = _actor_names(
+            present,
+            actor.name,
+            tuple(w.name for w in actor.weapons),
+            actor.shield is not ArmorType.NONE,
+            tuple(actor.skills),
+            tuple(s.name for s in actor.spells),
+        )
         own = fold(actor.name)
         hits = tuple(
             (Named(h.id, tuple(a for a in (h.attacker, h.weapon) if a), "hit"), h)
             for h in state.pending
             if fold(h.target) == own
         )
-        skills = Names((*TABLE_SKILLS, *custom))
         return cls(
             state,
             actor,
-            characters,
-            Names(weapons),
-            skills,
-            Names(Named(s.name, (), "spell") for s in actor.spells),
+            names.characters,
+            names.weapons,
+            names.skills,
+            names.spells,
             hits,
-            Names(c for c in characters if c.key != own),
-            Names((*weapons, *skills)),
+            names.opponents,
+            names.arms,
         )
 
     def loose_weapons(self) -> tuple[Named, ...]:
@@ -114,3 +114,52 @@ class Scene:
     def others(self) -> Names:
         """The characters present other than the actor."""
         return self.opponents
+
+
+# A scene's names depend only on the names of the characters present and of the actor's things,
+# not on the state's objects: the service reads every post against a freshly loaded state, and
+# keeping these collections lets the resolutions each `Names` remembers carry over from post to
+# post.
+_NAMES_CACHE = 512
+
+
+@lru_cache(maxsize=_NAMES_CACHE)
+def characters_named(present: tuple[str, ...]) -> Names:
+    """Characters by their names (the ones present, as targets; the ones a poster controls)."""
+    return Names(Named(name, (), "character") for name in present)
+
+
+@dataclass(frozen=True, slots=True)
+class _ActorNames:
+    """What one actor may name, apart from its pending hits."""
+
+    characters: Names
+    weapons: Names
+    skills: Names
+    spells: Names
+    opponents: Names
+    arms: Names
+
+
+@lru_cache(maxsize=_NAMES_CACHE)
+def _actor_names(present: tuple[str, ...], actor: str, weapons: tuple[str, ...], shield: bool,
+                 skills: tuple[str, ...], spells: tuple[str, ...]) -> _ActorNames:
+    """The names of `Scene.build` for an actor called `actor` among `present`, carrying
+    `weapons` (and a shield), with `skills` on its sheet and `spells` learnt."""
+    characters = characters_named(present)
+    carried = [_weapon_named(w) for w in weapons]
+    if not any(w.key == "fist" for w in carried):
+        carried.append(_FIST)
+    if shield:
+        carried.append(Named(SHIELD, ("shield",), "shield"))
+    custom = [Named(name, (), "skill") for name in skills if fold(name) not in _TABLE_SKILL_KEYS]
+    all_skills = Names((*TABLE_SKILLS, *custom))
+    own = fold(actor)
+    return _ActorNames(
+        characters,
+        Names(carried),
+        all_skills,
+        Names(Named(name, (), "spell") for name in spells),
+        Names(c for c in characters if c.key != own),
+        Names((*carried, *all_skills)),
+    )

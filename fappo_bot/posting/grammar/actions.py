@@ -18,7 +18,7 @@ from fappo_bot.posting.grammar.clauses import (
 )
 from fappo_bot.posting.grammar.slots import HEADS, SLOTS, skill_name, target_slot, task_slot
 from fappo_bot.posting.grammar.verbs import Draft, Slot, next_action_at, typo_verb, verb_at
-from fappo_bot.posting.lexer import TokKind
+from fappo_bot.posting.lexer import COLON, PAREN, SIGNED
 from fappo_bot.posting.names import resolve
 from fappo_bot.posting.scene import Scene
 from fappo_bot.rules.orders import ActionKind, Claim
@@ -125,7 +125,7 @@ def _sp(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 def _claim(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     tok = cur.peek()
-    if tok is None or tok.kind is not TokKind.SIGNED:
+    if tok is None or tok.kind is not SIGNED:
         return False
     if draft.kind is K.CAST and cur.key(1) == "accuracy":
         cur.i += 2
@@ -146,7 +146,7 @@ def _to_hit(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     tok = cur.peek()
     if not cur.accept("to", "hit"):
         return False
-    cur.accept_kind(TokKind.COLON)
+    cur.accept_kind(COLON)
     if draft.kind is not K.CAST:
         assert tok is not None
         cur.issue(ErrorCode.SYNTAX, '"to hit" splits the SP of a cast', tok.start, tok.end + 4,
@@ -169,7 +169,7 @@ def _trailing_ap(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 
 def _note(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    tok = cur.accept_kind(TokKind.PAREN)
+    tok = cur.accept_kind(PAREN)
     if tok is None:
         return False
     if tok.text.strip():

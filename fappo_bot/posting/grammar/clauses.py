@@ -10,7 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from fappo_bot.posting.lexer import Tok, TokKind, number_of, tokenize
+from fappo_bot.posting.lexer import (
+    COLON,
+    DASH,
+    NUM,
+    PAREN,
+    SEP,
+    SIGNED,
+    WORD,
+    Tok,
+    TokKind,
+    number_of,
+    tokenize,
+)
 from fappo_bot.posting.names import Named, Resolution, fold, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
 from fappo_bot.rules.results import ErrorCode
@@ -18,6 +30,9 @@ from fappo_bot.rules.results import ErrorCode
 AP_WORDS = frozenset({"ap", "aps"})
 SP_WORDS = frozenset({"sp", "sps"})
 RANGE_WORDS = frozenset({"range", "ranges"})
+#: units a count may carry: a number before one of them ends a name or a free text
+_AP_OR_SP = AP_WORDS | SP_WORDS
+_COUNT_UNITS = _AP_OR_SP | RANGE_WORDS
 PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever", "whomever", "they"})
 #: words that end a name phrase in every slot
 BASE_STOPS = frozenset({"with", "using", "going", "against", "vs", "versus", "at", "on", "to",
@@ -49,7 +64,7 @@ class Cursor:
     keys: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.keys = [t.key if t.kind is TokKind.WORD else "" for t in self.toks]
+        self.keys = [t.key if t.kind is WORD else "" for t in self.toks]
 
     @classmethod
     def of(cls, text: str) -> Cursor:
@@ -107,7 +122,7 @@ class Cursor:
 
     def skip_separators(self) -> None:
         """Consume separators and dashes between clauses."""
-        while (tok := self.peek()) is not None and tok.kind in (TokKind.SEP, TokKind.DASH):
+        while (tok := self.peek()) is not None and tok.kind in (SEP, DASH):
             self.i += 1
 
     def slice(self, start: int, end: int) -> str:
@@ -129,7 +144,7 @@ class Cursor:
         """Skip to the next separator; the span skipped."""
         start = self.rest_start()
         end = start
-        while (tok := self.peek()) is not None and tok.kind is not TokKind.SEP:
+        while (tok := self.peek()) is not None and tok.kind is not SEP:
             end = tok.end
             self.i += 1
         return start, end
@@ -141,7 +156,7 @@ def ap_at(cur: Cursor, k: int = 0) -> tuple[int | None, int]:
     tok = cur.peek(k)
     if tok is None:
         return None, 0
-    if tok.kind is TokKind.PAREN:
+    if tok.kind is PAREN:
         if len(tok.text) > 12:
             return None, 0
         inner = tokenize(tok.text)
@@ -160,7 +175,7 @@ def ap_count(cur: Cursor) -> int | None:
     if n is None:
         return None
     cur.i += width
-    cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
+    cur.accept_kind(COLON) or cur.accept_kind(DASH)
     return n
 
 
@@ -187,7 +202,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
         cur.i += 2
         cur.accept("from") or cur.accept("of")
         name_tok = cur.peek()
-        if name_tok is None or name_tok.kind is not TokKind.WORD:
+        if name_tok is None or name_tok.kind is not WORD:
             end = name_tok.start if name_tok is not None else len(cur.text)
             cur.issue(ErrorCode.SYNTAX, "an SP amount needs the Trait it comes from",
                       first.start, end, expected="N SP TRAIT, e.g. 1 SP Nimble or 1 SP floating")
@@ -205,7 +220,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
     end = cur.toks[cur.i - 1].end
     why: str | None = None
     paren = cur.peek()
-    if paren is not None and paren.kind is TokKind.PAREN:
+    if paren is not None and paren.kind is PAREN:
         cur.i += 1
         why = paren.text.strip() or None
         end = paren.end
@@ -229,12 +244,12 @@ def _pool_or_issue(cur: Cursor, found: Resolution, tok: Tok) -> str:
 def claim(cur: Cursor) -> tuple[int, str | None] | None:
     """A modifier claim `+1 (high ground)` / `-2 (in the dark)` (posting.md "A modifier")."""
     tok = cur.peek()
-    if tok is None or tok.kind is not TokKind.SIGNED:
+    if tok is None or tok.kind is not SIGNED:
         return None
     cur.i += 1
     reason = None
     paren = cur.peek()
-    if paren is not None and paren.kind is TokKind.PAREN:
+    if paren is not None and paren.kind is PAREN:
         cur.i += 1
         reason = paren.text.strip() or None
     return int(tok.text), reason
@@ -248,13 +263,13 @@ def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS, known: Sequence[Name
     """
     words: list[Tok] = []
     while (tok := cur.peek()) is not None:
-        if tok.kind is TokKind.WORD:
+        if tok.kind is WORD:
             if tok.key in stops and not (words and _inside_name(words, tok, known)):
                 break
             if words and number_of(tok) is not None and cur.key(1) in SP_WORDS:
                 break
-        elif tok.kind is TokKind.NUM:
-            if cur.key(1) in AP_WORDS | SP_WORDS | RANGE_WORDS:
+        elif tok.kind is NUM:
+            if cur.key(1) in _COUNT_UNITS:
                 break
         else:
             break
@@ -318,13 +333,13 @@ def text_until_clause(cur: Cursor) -> tuple[str, int, int]:
     start = cur.rest_start()
     end = start
     while (tok := cur.peek()) is not None:
-        if tok.kind is TokKind.SIGNED:
+        if tok.kind is SIGNED:
             break
-        if tok.kind is TokKind.NUM and cur.key(1) in SP_WORDS | AP_WORDS:
+        if tok.kind is NUM and cur.key(1) in _AP_OR_SP:
             break
-        if tok.kind is TokKind.WORD and number_of(tok) is not None and cur.key(1) in SP_WORDS:
+        if tok.kind is WORD and number_of(tok) is not None and cur.key(1) in SP_WORDS:
             break
-        if tok.kind in (TokKind.SEP, TokKind.DASH) and _clause_follows(cur, 1):
+        if tok.kind in (SEP, DASH) and _clause_follows(cur, 1):
             break
         end = tok.end
         cur.i += 1
@@ -337,7 +352,7 @@ def _clause_follows(cur: Cursor, k: int) -> bool:
     tok = cur.peek(k)
     if tok is None:
         return True
-    if tok.kind in (TokKind.SIGNED, TokKind.SEP):
+    if tok.kind in (SIGNED, SEP):
         return True
     if ap_at(cur, k)[0] is not None:
         return True

@@ -21,7 +21,7 @@ from fappo_bot.posting.grammar.verbs import (
     starts_action,
     verb_at,
 )
-from fappo_bot.posting.lexer import TokKind, number_of
+from fappo_bot.posting.lexer import COLON, DASH, NUM, SEP, WORD, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.scene import Scene
 from fappo_bot.rules.orders import ActionKind
@@ -51,7 +51,7 @@ def keyword(cur: Cursor) -> StatementKind | None:
     if kind is None:
         return None
     nxt = cur.peek(1)
-    if nxt is not None and nxt.kind in (TokKind.COLON, TokKind.DASH):
+    if nxt is not None and nxt.kind in (COLON, DASH):
         return kind
     if kind in (StatementKind.GUARD, StatementKind.REDUCE, StatementKind.ENDURE):
         if nxt is None and kind is StatementKind.ENDURE:
@@ -99,10 +99,13 @@ def could_be_statement(text: str, bracket: bool, word: str | None = None) -> boo
     return word in _BRACKET_STARTS and (word in _LINE_STARTS or not _SENTENCE_END.search(text))
 
 
-def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
+def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = None
+                   ) -> Read | None:
     """Read one statement (a whole line, or the inside of `[...]`); None when it is prose (F29:
-    the structured declarations are authoritative, the prose is kept for the GM)."""
-    word = first_word(text)
+    the structured declarations are authoritative, the prose is kept for the GM).
+
+    `word` is the text's `first_word` when the caller has it already."""
+    word = first_word(text) if word is None else word
     if not could_be_statement(text, bracket, word):
         return None
     if word in _TEXT_KEYWORDS:
@@ -115,7 +118,7 @@ def read_statement(text: str, scene: Scene, bracket: bool) -> Read | None:
         if kind in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER):
             assert kind is not None
             head.i = 1
-            mark = head.accept_kind(TokKind.COLON) or head.accept_kind(TokKind.DASH)
+            mark = head.accept_kind(COLON) or head.accept_kind(DASH)
             start = mark.end if mark is not None else head.toks[0].end
             return Read(kind, text=text[start:].strip())
         cur = head if len(text) <= _HEAD else Cursor.of(text)
@@ -149,7 +152,7 @@ def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
         return None
     if ap is None and cur.key() in ("drop", "drops") and not bracket and condition is None:
         if len(cur.toks) - cur.i > _LINE_DROP_MAX_TOKENS or any(
-            t.kind is not TokKind.WORD and t.kind is not TokKind.NUM for t in cur.toks[cur.i:]
+            t.kind is not WORD and t.kind is not NUM for t in cur.toks[cur.i:]
         ):
             return None  # "Drop it, he said." is prose
     read = Read(StatementKind.ACTION, issues=cur.issues)
@@ -175,10 +178,10 @@ def _condition(cur: Cursor) -> str | None:
     """`If CONDITION:` (or `If CONDITION, N AP ...`): the condition's text, cursor after it."""
     for j in range(1, len(cur.toks)):
         tok = cur.toks[j]
-        if tok.kind is TokKind.COLON:
+        if tok.kind is COLON:
             cur.i = j + 1
             return cur.slice(cur.toks[0].end, tok.start) or None
-        if tok.kind is TokKind.SEP and j + 1 < len(cur.toks):
+        if tok.kind is SEP and j + 1 < len(cur.toks):
             nxt = cur.toks[j + 1]
             if (number_of(nxt) is not None and j + 2 < len(cur.toks)
                     and cur.toks[j + 2].key in AP_WORDS):

@@ -16,7 +16,7 @@ from fappo_bot.posting.grammar.clauses import (
     words_text,
 )
 from fappo_bot.posting.grammar.verbs import ANYONE, Draft, Slot
-from fappo_bot.posting.lexer import Tok, TokKind, number_of
+from fappo_bot.posting.lexer import COLON, Tok, number_of
 from fappo_bot.posting.names import Tier, resolve
 from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
 from fappo_bot.rules.orders import ActionKind
@@ -27,6 +27,8 @@ _WITH = frozenset({"with", "using"})
 _ON = frozenset({"on", "at", "against", "vs"})
 _TOWARD = frozenset({"toward", "towards", "to", "at"})
 _AGAINST = frozenset({"against", "vs", "versus", "from"})
+#: first words of `going for SPECIAL` (most clauses of an attack are not one)
+_GOING = frozenset({"going", "go", "trying"})
 
 
 def skill_name(cur: Cursor, scene: Scene, draft: Draft, words: list[Tok]) -> None:
@@ -205,7 +207,8 @@ def _not_carried(cur: Cursor, scene: Scene, words: list[Tok]) -> bool:
 
 
 def _special_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    if not (cur.accept("going", "for") or cur.accept("go", "for") or cur.accept("trying", "for")):
+    if cur.key() not in _GOING or not (
+            cur.accept("going", "for") or cur.accept("go", "for") or cur.accept("trying", "for")):
         return False
     words = phrase(cur, known=SPECIALS)
     if words:
@@ -241,7 +244,7 @@ def target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 def task_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     """`: what you try`, kept for the GM who sets the difficulty (F4 Amb-10)."""
-    if cur.accept_kind(TokKind.COLON) is None:
+    if cur.accept_kind(COLON) is None:
         return False
     text, _, _ = text_until_clause(cur)
     if text:
