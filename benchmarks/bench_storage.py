@@ -201,8 +201,7 @@ class WriteLog:
     def __call__(self, what: str, statement: str, args: Any) -> None:
         if not self.recording:
             return
-        verb = statement.lstrip()[:6].upper()
-        if verb not in {"INSERT", "UPDATE", "DELETE"}:
+        if statement[:6] not in {"INSERT", "UPDATE", "DELETE"}:  # compiled SQL starts with its verb
             return
         for row in args if what == "many" else [args]:
             self.writes.append((statement, tuple(row)))

@@ -188,6 +188,9 @@ class SqliteLink:
 
     async def commit(self) -> None:
         await self._run("COMMIT", ())
+        checkpointer = getattr(self._driver, "checkpointer", None) if self._inline else None
+        if checkpointer is not None:
+            checkpointer.committed()
 
     async def rollback(self) -> None:
         if self._inline:

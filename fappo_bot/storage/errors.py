@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from typing import NoReturn
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -41,38 +40,32 @@ def conflict_from(error: BaseException) -> Conflict:
     return Conflict("That clashes with something already stored; please try again.")
 
 
-@asynccontextmanager
-async def database_errors() -> AsyncIterator[None]:
-    """Raise the service's Conflict / StaleVersion for constraint and version failures, a busy
-    SQLite database and PostgreSQL deadlocks (the service runs a StaleVersion use case again),
-    whether SQLAlchemy or the driver itself (`driver.py`) raised them."""
-    try:
-        yield
-    except IntegrityError as exc:
-        raise conflict_from(exc) from exc
-    except StaleDataError as exc:
-        raise StaleVersion(STALE_MESSAGE) from exc
-    except DBAPIError as exc:
-        meaning = _meaning(exc.orig)
-        if meaning is None:
-            raise
-        raise meaning from exc
-    except sqlite3.IntegrityError as exc:
-        raise conflict_from(exc) from exc
-    except sqlite3.OperationalError as exc:
-        meaning = _meaning(exc)
-        if meaning is None:
-            raise
-        raise meaning from exc
-    except Exception as exc:
-        if not _postgres_error(exc):
-            raise
+def reraise(exc: Exception) -> NoReturn:
+    """Raise the service's error that `exc` means: Conflict / StaleVersion for constraint and
+    version failures, a busy SQLite database and PostgreSQL deadlocks (the service runs a
+    StaleVersion use case again), InvalidInput for a NUL on PostgreSQL; else `exc` itself.
+    SQLAlchemy's errors and the drivers' own (`driver.py`) alike."""
+    meaning = service_error(exc)
+    if meaning is None:
+        raise exc
+    raise meaning from exc
+
+
+def service_error(exc: Exception) -> Exception | None:
+    """The service's error a database error means (None: it means none of them)."""
+    if isinstance(exc, IntegrityError | sqlite3.IntegrityError):
+        return conflict_from(exc)
+    if isinstance(exc, StaleDataError):
+        return StaleVersion(STALE_MESSAGE)
+    if isinstance(exc, DBAPIError):
+        return _meaning(exc.orig)
+    if isinstance(exc, sqlite3.OperationalError):
+        return _meaning(exc)
+    if _postgres_error(exc):
         if getattr(exc, "sqlstate", "").startswith("23"):  # integrity constraint violation
-            raise conflict_from(exc) from exc
-        meaning = _meaning(exc)
-        if meaning is None:
-            raise
-        raise meaning from exc
+            return conflict_from(exc)
+        return _meaning(exc)
+    return None
 
 
 def _meaning(error: BaseException | None) -> Exception | None:

@@ -37,7 +37,7 @@ from fappo_bot.service.records import (
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
-from fappo_bot.storage.errors import STALE_MESSAGE, database_errors
+from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
 from fappo_bot.storage.values import to_db_time
 
@@ -76,33 +76,41 @@ class Tx:
             await flush_updates(self.link, self.pending)
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
-        async with database_errors():
+        try:
             await self._ready()
             return await self.link.fetch(sql, params)
+        except Exception as exc:
+            reraise(exc)
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
-        async with database_errors():
+        try:
             await self._ready()
             return await self.link.execute(sql, params)
+        except Exception as exc:
+            reraise(exc)
 
     async def insert(self, sql: Sql, rows: Sequence[Params]) -> None:
         """INSERT `rows` (one statement; nothing when there are none)."""
         if not rows:
             return
-        async with database_errors():
+        try:
             await self._ready()
             if len(rows) == 1:
                 await self.link.execute(sql, rows[0])
             else:
                 await self.link.execute_many(sql, rows)
+        except Exception as exc:
+            reraise(exc)
 
     async def commit(self) -> None:
         """Send what is queued and commit; StaleVersion when a versioned row lost its race."""
         if not self.begun:
             return
-        async with database_errors():
+        try:
             await self._ready()
             await self.link.commit()
+        except Exception as exc:
+            reraise(exc)
         self.begun = False
 
     async def rollback(self) -> None:

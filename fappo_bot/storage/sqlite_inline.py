@@ -9,17 +9,61 @@ tasks while this one waits (the same waiting aiosqlite does, only when there is 
 for). In WAL mode the only statement that waits is the writer's `BEGIN IMMEDIATE`.
 
 SQLAlchemy's aiosqlite dialect drives it through `create_async_engine(..., async_creator=...)`.
+
+The WAL is checkpointed by a `Checkpointer` in a worker thread, not by the commit that happens to
+cross SQLite's 1,000-page mark: that commit would copy the pages into the database file and wait
+for two fsyncs on the loop's thread (measured: a post's own SQL 139 us without checkpoints, 220 us
+with them, of which 25 us CPU). Inline connections set `wal_autocheckpoint = 0`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+#: commits between two checkpoints: a post's commit writes about 11 pages, so the WAL stays
+#: under about 3,000 pages (12 MB)
+CHECKPOINT_EVERY = 256
+
+
+class Checkpointer:
+    """Checkpoints one database's WAL in a worker thread, every `every` commits.
+
+    PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
+    reader; what it cannot copy now, the next checkpoint does. A WAL that was not checkpointed
+    loses nothing (it is the durable log; SQLite reads through it and recovers it on open)."""
+
+    def __init__(self, path: str, uri: bool, every: int = CHECKPOINT_EVERY) -> None:
+        self.path, self.uri, self.every = path, uri, every
+        self.commits = 0
+        #: the checkpoint running now, if any (tests await it)
+        self.running: asyncio.Future[None] | None = None
+
+    def committed(self) -> None:
+        """Count a commit; start a checkpoint when it is time and none is running."""
+        self.commits += 1
+        if self.commits < self.every or (self.running is not None and not self.running.done()):
+            return
+        self.commits = 0
+        self.running = asyncio.get_running_loop().run_in_executor(None, self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        try:
+            connection = sqlite3.connect(self.path, uri=self.uri, timeout=0)
+            try:
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                connection.close()
+        except sqlite3.Error as error:  # busy, or the file is gone: the next one will do
+            log.debug("WAL checkpoint of %s skipped: %s", self.path, error)
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:
@@ -88,10 +132,18 @@ class InlineConnection:
 
     inline = True
 
-    def __init__(self, sqlite: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        sqlite: sqlite3.Connection,
+        busy_timeout_ms: int,
+        checkpointer: Checkpointer | None = None,
+    ) -> None:
         self.sqlite: sqlite3.Connection | None = sqlite
         self.busy_timeout_ms = busy_timeout_ms
+        self.checkpointer = checkpointer
         sqlite.execute("PRAGMA busy_timeout = 0")
+        if checkpointer is not None:
+            sqlite.execute("PRAGMA wal_autocheckpoint = 0")
 
     @property
     def _connection(self) -> sqlite3.Connection | None:  # SQLAlchemy checks it before COMMIT
@@ -151,8 +203,10 @@ class InlineConnection:
 
 
 def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
-    """The `async_creator` of an engine whose SQLite connections run inline."""
+    """The `async_creator` of an engine whose SQLite connections run inline (and share one
+    `Checkpointer`)."""
     uri = path.startswith("file:")
+    checkpointer = Checkpointer(path, uri)
 
     async def connect() -> InlineConnection:
         if not uri:
@@ -160,6 +214,6 @@ def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
         connection = sqlite3.connect(
             path, isolation_level=None, check_same_thread=False, uri=uri, timeout=0
         )
-        return InlineConnection(connection, busy_timeout_ms)
+        return InlineConnection(connection, busy_timeout_ms, checkpointer)
 
     return connect
