@@ -229,12 +229,18 @@ async def _game(services: Services, channel: str, pcs: int, enemies: int) -> tup
     return game.id, players
 
 
-async def bench_ingest(db: Database, posts: int, games: int = 50) -> dict[str, float]:
+async def bench_ingest(
+    db: Database, posts: int, games: int = 50, together: bool = False
+) -> dict[str, float]:
+    """`posts` posts over `games` games: one after another (each awaited before the next), or
+    `together`: every game's players post at once (a task per game, its posts in turn), as on a
+    busy server, where SQLite's writers commit in groups."""
     engine = create_engine_for_url(db.url)
     try:
         log = WriteLog()
-        services = Services(SqlUnitOfWorkFactory(engine, tap=log), ids=Ids("i"))
-        tables = [await _game(services, f"c{g}", pcs=4, enemies=2) for g in range(games)]
+        run = "t" if together else "c"  # the second run shares the database with the first
+        services = Services(SqlUnitOfWorkFactory(engine, tap=log), ids=Ids(f"i{run}"))
+        tables = [await _game(services, f"{run}{g}", pcs=4, enemies=2) for g in range(games)]
         await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
         work = []
@@ -243,14 +249,20 @@ async def bench_ingest(db: Database, posts: int, games: int = 50) -> dict[str, f
             player, _pc = players[(n // games) % len(players)]
             target = name("Skarg", n % 2)
             text = f"2 AP attack {target} with Broadsword\n1 AP defend"
-            work.append((game_id, player, f"m{n}", text))
+            work.append((game_id, player, f"{run}m{n}", text))
+        async def post_all(items: Sequence[tuple[str, str, str, str]]) -> None:
+            for game_id, player, key, text in items:
+                reply = await services.turns.post(
+                    game_id, player, channel_key="chan", message_key=key, text=text
+                )
+                assert reply.ok, reply.reply
+
         log.recording = True
         start, cpu = time.perf_counter(), time.process_time()
-        for game_id, player, key, text in work:
-            reply = await services.turns.post(
-                game_id, player, channel_key="chan", message_key=key, text=text
-            )
-            assert reply.ok, reply.reply
+        if together:
+            await asyncio.gather(*(post_all(work[g::games]) for g in range(games)))
+        else:
+            await post_all(work)
         elapsed = time.perf_counter() - start
         cpu = time.process_time() - cpu
         log.recording = False
@@ -350,13 +362,15 @@ async def run(
         engine = create_engine_for_url(db.url)
         await upgrade_engine(engine)
         await engine.dispose()
-        ingest = await bench_ingest(db, posts)
-        out(
-            f"{kind:8} ingest   {ingest['posts']:6.0f} posts in {ingest['seconds']:.2f} s = "
-            f"{ingest['per_second']:6.0f} posts/s ({ingest['cpu_per_second']:.0f} per CPU-second) | "
-            f"{ingest['rows']:.0f} rows written; raw "
-            f"executemany {ingest['raw_seconds'] * 1000:.1f} ms, ratio {ingest['ratio']:.0f}x"
-        )
+        for together in (False, True) if posts else ():
+            ingest = await bench_ingest(db, posts, together=together)
+            how = "50 games at once" if together else "one at a time"
+            out(
+                f"{kind:8} ingest   {ingest['posts']:6.0f} posts, {how:16}: "
+                f"{ingest['per_second']:6.0f} posts/s ({ingest['cpu_per_second']:.0f} per "
+                f"CPU-second) | {ingest['rows']:.0f} rows written; raw executemany "
+                f"{ingest['raw_seconds'] * 1000:.1f} ms, ratio {ingest['ratio']:.0f}x"
+            )
         for size in sizes:
             figures = await bench_resolve(db, size, repeat)
             out(

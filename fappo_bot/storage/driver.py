@@ -24,6 +24,9 @@ Processor = Callable[[Any], Any] | None
 Params = Mapping[str, Any]
 NO_PARAMS: Params = {}
 
+#: the name of a unit of work's savepoint (`group.WriteGroup`)
+SAVEPOINT = "fappo_unit"
+
 Tap = Callable[[str, str, Any], None]
 """Called before the driver runs anything: (what, the SQL, its arguments), where `what` is "sql",
 "many" (an executemany: a list of argument tuples) or "commit". For tests and benchmarks: the
@@ -145,6 +148,18 @@ class Link(Protocol):
     async def begin(self, write: bool) -> None: ...
     async def commit(self) -> None: ...
     async def rollback(self) -> None: ...
+    async def savepoint(self) -> None:
+        """Mark where a rollback_savepoint() goes back to (one at a time)."""
+        ...
+
+    async def release(self) -> None:
+        """Keep what was done since the savepoint, in the transaction."""
+        ...
+
+    async def rollback_savepoint(self) -> None:
+        """Undo what was done since the savepoint (the transaction goes on)."""
+        ...
+
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]: ...
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         """Run a statement; how many rows it changed."""
@@ -185,6 +200,16 @@ class SqliteLink:
 
     async def begin(self, write: bool) -> None:
         await self._run("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", ())
+
+    async def savepoint(self) -> None:
+        await self._run(f"SAVEPOINT {SAVEPOINT}", ())
+
+    async def release(self) -> None:
+        await self._run(f"RELEASE {SAVEPOINT}", ())
+
+    async def rollback_savepoint(self) -> None:
+        await self._run(f"ROLLBACK TO {SAVEPOINT}", ())
+        await self._run(f"RELEASE {SAVEPOINT}", ())
 
     async def commit(self) -> None:
         await self._run("COMMIT", ())
@@ -238,6 +263,16 @@ class AsyncpgLink:
     async def rollback(self) -> None:
         if self._driver.is_in_transaction():
             await self._driver.execute("ROLLBACK")
+
+    async def savepoint(self) -> None:
+        await self._driver.execute(f"SAVEPOINT {SAVEPOINT}")
+
+    async def release(self) -> None:
+        await self._driver.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
+
+    async def rollback_savepoint(self) -> None:
+        await self._driver.execute(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
+        await self._driver.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         compiled = sql.compiled(self.dialect)

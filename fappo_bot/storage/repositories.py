@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table
+from sqlalchemy.engine import Dialect
 
 from fappo_bot.service.errors import NotFound, StaleVersion
 from fappo_bot.service.ports import GameAtPlay
@@ -41,6 +42,9 @@ from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
 from fappo_bot.storage.values import to_db_time
 
+if TYPE_CHECKING:
+    from fappo_bot.storage.group import Source
+
 
 class Kept:
     """A row as read: the columns as attributes (the mappers read it like an ORM row). A row of a
@@ -51,14 +55,16 @@ class Kept:
 
 
 class Tx:
-    """One transaction: its link to the database and what it remembers until it ends. It begins
-    at its first statement (`BEGIN IMMEDIATE` on SQLite when it may write)."""
+    """One transaction: where it comes from (`group.Solo`, `group.Member`), its link to the
+    database once begun, and what it remembers until it ends. It begins at its first statement
+    (`BEGIN IMMEDIATE` on SQLite when it may write)."""
 
-    def __init__(self, link: Link, write: bool = True) -> None:
-        self.link = link
-        self.write = write
-        self.sqlite = link.dialect.name == "sqlite"
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.dialect: Dialect = source.dialect
+        self.sqlite = self.dialect.name == "sqlite"
         self.begun = False
+        self._link: Link | None = None
         #: the versioned rows read in this transaction: {(table name, id): Kept}
         self.kept: dict[tuple[str, Any], Kept] = {}
         #: the versioned updates not sent yet
@@ -66,26 +72,32 @@ class Tx:
         #: (channel_key, message_key) pairs known to have no post (read along by `at_play`)
         self.no_post: set[tuple[str, str]] = set()
 
-    async def _ready(self) -> None:
+    @property
+    def link(self) -> Link:
+        if self._link is None:
+            raise RuntimeError("the transaction has not begun")
+        return self._link
+
+    async def _ready(self) -> Link:
         """Begin, if this is the first statement; send the queued updates before a statement
         that could read what they change."""
         if not self.begun:
-            await self.link.begin(self.write)
+            self._link = await self.source.begin()
             self.begun = True
+        link = self.link
         if self.pending:
-            await flush_updates(self.link, self.pending)
+            await flush_updates(link, self.pending)
+        return link
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         try:
-            await self._ready()
-            return await self.link.fetch(sql, params)
+            return await (await self._ready()).fetch(sql, params)
         except Exception as exc:
             reraise(exc)
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         try:
-            await self._ready()
-            return await self.link.execute(sql, params)
+            return await (await self._ready()).execute(sql, params)
         except Exception as exc:
             reraise(exc)
 
@@ -94,11 +106,11 @@ class Tx:
         if not rows:
             return
         try:
-            await self._ready()
+            link = await self._ready()
             if len(rows) == 1:
-                await self.link.execute(sql, rows[0])
+                await link.execute(sql, rows[0])
             else:
-                await self.link.execute_many(sql, rows)
+                await link.execute_many(sql, rows)
         except Exception as exc:
             reraise(exc)
 
@@ -108,16 +120,15 @@ class Tx:
             return
         try:
             await self._ready()
-            await self.link.commit()
+            self.begun = False  # from here on, a failure is the source's to clean up
+            await self.source.commit()
         except Exception as exc:
             reraise(exc)
-        self.begun = False
 
     async def rollback(self) -> None:
-        if self.begun:
-            self.begun = False
-            self.pending.clear()
-            await self.link.rollback()
+        self.begun = False
+        self.pending.clear()
+        await self.source.rollback()
 
 
 class _Repository:
@@ -126,7 +137,7 @@ class _Repository:
 
     async def _rows(self, sql: Sql, table: Table, **params: Any) -> list[Any]:
         """The rows of a SELECT of `table`'s columns, read now."""
-        compiled = sql.compiled(self._tx.link.dialect)
+        compiled = sql.compiled(self._tx.dialect)
         return [Kept(compiled.columns(table, row)) for row in await self._tx.fetch(sql, params)]
 
     async def _first(self, sql: Sql, table: Table, **params: Any) -> Any:
@@ -146,7 +157,7 @@ class _Repository:
     ) -> list[Any]:
         """The rows of a SELECT of `table`, each as first read in this transaction (with
         `fresh`, as read now: SELECT ... FOR UPDATE)."""
-        compiled = sql.compiled(self._tx.link.dialect)
+        compiled = sql.compiled(self._tx.dialect)
         return [self._kept(table, compiled.columns(table, row), fresh)
                 for row in await self._tx.fetch(sql, params)]
 
@@ -206,7 +217,7 @@ class SqlGames(_Repository):
         rows = await self._tx.fetch(sql, params)
         if not rows:
             return None
-        compiled = sql.compiled(self._tx.link.dialect)
+        compiled = sql.compiled(self._tx.dialect)
         first = rows[0]
         if along and message is not None and not first[compiled.position(q.MESSAGE_TAKEN)]:
             self._tx.no_post.add(message)
@@ -352,7 +363,7 @@ class SqlPosts(_Repository):
 
     async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
         sql = q.NEWEST_REVISIONS
-        compiled = sql.compiled(self._tx.link.dialect)
+        compiled = sql.compiled(self._tx.dialect)
         pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
         orders = await self._rows(q.NEWEST_ORDERS, q.ORDERS, turn_id=turn_id)
         by_post: dict[str, list[Any]] = {}

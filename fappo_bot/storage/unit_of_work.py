@@ -12,11 +12,11 @@ Transactions and locks (docs/storage.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Self, cast
 
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.util import greenlet_spawn
 
 from fappo_bot.service.ports import (
     AuditRepository,
@@ -32,7 +32,8 @@ from fappo_bot.service.ports import (
     UowFactory,
 )
 from fappo_bot.service.records import Turn
-from fappo_bot.storage.driver import Tap, link_for
+from fappo_bot.storage.driver import Tap
+from fappo_bot.storage.group import Member, Solo, Source, WriteGroup
 from fappo_bot.storage.repositories import (
     SqlAudit,
     SqlCharacters,
@@ -48,8 +49,9 @@ from fappo_bot.storage.repositories import (
 
 
 class SqlUnitOfWork:
-    """`fappo_bot.service.ports.UnitOfWork`: transactions on one pooled connection, run at the
-    driver (`driver.py`). A `write` unit of work begins `BEGIN IMMEDIATE` on SQLite."""
+    """`fappo_bot.service.ports.UnitOfWork`: transactions run at the driver (`driver.py`), on the
+    unit of work's own pooled connection (`group.Solo`) or, for SQLite writers, in the factory's
+    group commit (`group.WriteGroup`)."""
 
     games: GameRepository
     members: MembershipRepository
@@ -61,11 +63,8 @@ class SqlUnitOfWork:
     audit: AuditRepository
     ledger: LedgerRepository
 
-    def __init__(self, engine: AsyncEngine, write: bool = True, tap: Tap | None = None) -> None:
-        self._engine = engine
-        self._write = write
-        self._tap = tap
-        self._connection: Any = None
+    def __init__(self, source: Callable[[], Source]) -> None:
+        self._new_source = source
         self._tx: Tx | None = None
         self._turns: SqlTurns
 
@@ -76,16 +75,7 @@ class SqlUnitOfWork:
         return self._tx
 
     async def __aenter__(self) -> Self:
-        # the pool's connection itself (no `AsyncConnection` around it: a third of the cost);
-        # `engine.dispose()` replaces the pool, so it is looked up each time
-        pooled = await greenlet_spawn(self._engine.sync_engine.pool.connect)
-        try:
-            link = link_for(pooled.driver_connection, self._engine.dialect, self._tap)
-        except BaseException:
-            await greenlet_spawn(pooled.close)
-            raise
-        self._connection = pooled
-        self._begin(Tx(link, self._write))
+        self._begin(Tx(self._new_source()))
         return self
 
     def _begin(self, tx: Tx) -> None:
@@ -107,23 +97,22 @@ class SqlUnitOfWork:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        connection, self._connection = self._connection, None
         tx, self._tx = self._tx, None
-        if connection is None or tx is None:
+        if tx is None:
             return
         try:
             await tx.rollback()
         except BaseException:
             # the connection is in an unknown state (cancelled mid-statement, server gone): the
             # pool must not hand it out again
-            await greenlet_spawn(connection.invalidate)
+            await tx.source.close(broken=True)
             raise
-        finally:
-            await greenlet_spawn(connection.close)
+        await tx.source.close()
 
     async def commit(self) -> None:
-        """Make everything of this unit of work visible; a lost race raises StaleVersion. What
-        follows in this unit of work is a new transaction that reads rows afresh."""
+        """Make everything of this unit of work visible (durably: a grouped writer returns after
+        the group's COMMIT); a lost race raises StaleVersion. What follows in this unit of work
+        is a new transaction that reads rows afresh."""
         tx = self.tx
         try:
             await tx.commit()
@@ -131,13 +120,13 @@ class SqlUnitOfWork:
             await tx.rollback()
             raise
         finally:
-            self._begin(Tx(tx.link, self._write))
+            self._begin(Tx(tx.source.renewed()))
 
     async def rollback(self) -> None:
         """Drop everything not committed; what follows is a new transaction."""
         tx = self.tx
         await tx.rollback()
-        self._begin(Tx(tx.link, self._write))
+        self._begin(Tx(tx.source.renewed()))
 
     async def lock_turn(self, turn_id: str) -> Turn:
         """Lock the turn until the transaction ends and return it as committed now."""
@@ -145,23 +134,30 @@ class SqlUnitOfWork:
 
 
 class SqlUnitOfWorkFactory:
-    """`fappo_bot.service.ports.UowFactory` for one engine: `factory()` is a new unit of work."""
+    """`fappo_bot.service.ports.UowFactory` for one engine: `factory()` is a new unit of work.
+
+    On SQLite the writers of one factory commit in groups (`group.WriteGroup`); use one factory
+    per process (the composition root's)."""
 
     def __init__(self, engine: AsyncEngine, tap: Tap | None = None) -> None:
         """`tap`: see `driver.Tap` (tests and benchmarks)."""
         self.engine = engine
         self.tap = tap
+        self.group = WriteGroup(engine, tap) if engine.dialect.name == "sqlite" else None
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.engine, tap=self.tap)
+        group = self.group
+        if group is not None:
+            return SqlUnitOfWork(lambda: Member(group))
+        return SqlUnitOfWork(lambda: Solo(self.engine, self.tap, write=True))
 
     def reader(self) -> SqlUnitOfWork:
         """A unit of work for reads only. On SQLite it neither waits for nor holds the write
         lock: it reads the last committed snapshot while a writer works. Use-case code that
         writes always uses `factory()`."""
-        return SqlUnitOfWork(self.engine, write=False, tap=self.tap)
+        return SqlUnitOfWork(lambda: Solo(self.engine, self.tap, write=False))
 
 
 if TYPE_CHECKING:  # mypy proves the factory and its units of work fit the service's ports
     _PORT_CHECK: UowFactory = SqlUnitOfWorkFactory(cast(AsyncEngine, None))
-    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(AsyncEngine, None))
+    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(Callable[[], Source], None))

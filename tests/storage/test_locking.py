@@ -194,13 +194,13 @@ async def test_the_wal_is_checkpointed_off_the_loop_every_so_many_commits(tmp_pa
     try:
         async with engine.begin() as connection:
             await connection.run_sync(Base.metadata.create_all)
+            driver = (await connection.get_raw_connection()).driver_connection
+            checkpointer = driver.checkpointer
+            assert driver.sqlite.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
         factory = SqlUnitOfWorkFactory(engine)
         async with factory() as uow:
             await uow.games.add(r.game())
             await uow.commit()
-            driver = uow.tx.link._driver
-            checkpointer = driver.checkpointer
-            assert driver.sqlite.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
         checkpointer.every = 3
         checkpointer.commits = 0
         for number in range(1, 4):
