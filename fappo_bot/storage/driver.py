@@ -213,9 +213,8 @@ class SqliteLink:
 
     async def commit(self) -> None:
         await self._run("COMMIT", ())
-        checkpointer = getattr(self._driver, "checkpointer", None) if self._inline else None
-        if checkpointer is not None:
-            checkpointer.committed()
+        if self._inline:
+            self._driver.committed()  # the WAL checkpointer counts the rows changed
 
     async def rollback(self) -> None:
         if self._inline:

@@ -90,7 +90,11 @@ class Solo:
 
     async def begin(self) -> Link:
         link = await self._connection.checkout()
-        await link.begin(self._write)
+        try:
+            await link.begin(self._write)
+        except BaseException:  # failed or cancelled while waiting for a lock: in doubt
+            await self._connection.checkin(broken=True)
+            raise
         self._begun = True
         return link
 
@@ -154,7 +158,9 @@ class WriteGroup:
                 await link.savepoint()
             self._members += 1
         except BaseException:
-            await self._leave(None)
+            # a BEGIN that failed or was cancelled (while waiting for another process's lock)
+            # leaves the connection in doubt: the pool drops it
+            await self._leave(None, broken=not self._begun)
             raise
         return link, own
 
@@ -179,7 +185,11 @@ class WriteGroup:
         if done is not None and self._queued == 1:
             # Nobody waits yet: let the tasks that are ready run up to their first statement
             # (one turn of the loop), so writers that arrived together commit together.
-            await asyncio.sleep(0)
+            try:
+                await asyncio.sleep(0)
+            except BaseException:  # cancelled: its work is in the transaction, which goes on
+                await self._leave(done)
+                raise
         await self._leave(done)
         if done is not None:
             await asyncio.shield(done)

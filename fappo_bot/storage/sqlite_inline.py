@@ -29,13 +29,14 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-#: commits between two checkpoints: a post's commit writes about 11 pages, so the WAL stays
-#: under about 3,000 pages (12 MB)
-CHECKPOINT_EVERY = 256
+#: rows changed between two checkpoints: a post changes 5 rows and its commit writes about 11
+#: pages, so the WAL is checkpointed every ~2,000 pages or less (8 MB; SQLite's own default is
+#: 1,000 pages)
+CHECKPOINT_EVERY = 1_000
 
 
 class Checkpointer:
-    """Checkpoints one database's WAL in a worker thread, every `every` commits.
+    """Checkpoints one database's WAL in a worker thread, every `every` rows changed.
 
     PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
     reader; what it cannot copy now, the next checkpoint does. A WAL that was not checkpointed
@@ -43,16 +44,17 @@ class Checkpointer:
 
     def __init__(self, path: str, uri: bool, every: int = CHECKPOINT_EVERY) -> None:
         self.path, self.uri, self.every = path, uri, every
-        self.commits = 0
+        self.changes = 0
         #: the checkpoint running now, if any (tests await it)
         self.running: asyncio.Future[None] | None = None
 
-    def committed(self) -> None:
-        """Count a commit; start a checkpoint when it is time and none is running."""
-        self.commits += 1
-        if self.commits < self.every or (self.running is not None and not self.running.done()):
+    def committed(self, changes: int) -> None:
+        """Count a commit of `changes` rows; start a checkpoint when it is time and none is
+        running."""
+        self.changes += changes
+        if self.changes < self.every or (self.running is not None and not self.running.done()):
             return
-        self.commits = 0
+        self.changes = 0
         self.running = asyncio.get_running_loop().run_in_executor(None, self._checkpoint)
 
     def _checkpoint(self) -> None:
@@ -141,6 +143,8 @@ class InlineConnection:
         self.sqlite: sqlite3.Connection | None = sqlite
         self.busy_timeout_ms = busy_timeout_ms
         self.checkpointer = checkpointer
+        #: `sqlite.total_changes` at the last commit
+        self.changes_seen = 0
         sqlite.execute("PRAGMA busy_timeout = 0")
         if checkpointer is not None:
             sqlite.execute("PRAGMA wal_autocheckpoint = 0")
@@ -184,6 +188,13 @@ class InlineConnection:
 
     async def commit(self) -> None:
         await self.call(self._live().commit)
+
+    def committed(self) -> None:
+        """Tell the checkpointer how many rows the commit just made changed."""
+        if self.checkpointer is not None:
+            total = self._live().total_changes
+            self.checkpointer.committed(total - self.changes_seen)
+            self.changes_seen = total
 
     async def rollback(self) -> None:
         await self.call(self._live().rollback)

@@ -155,3 +155,27 @@ async def test_a_write_unit_of_work_inside_another_in_the_same_task_is_refused(s
             with pytest.raises(RuntimeError, match="inside another"):
                 await inner.games.get("g1")
         await outer.commit()
+
+
+async def test_a_writer_cancelled_while_queued_leaves_the_group_working(setup):
+    factory, _recorder, path = setup
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with factory() as uow:
+            await uow.games.add(r.game(id="g0", channel="chan-g0"))
+            await release.wait()
+            await uow.commit()
+
+    holding = asyncio.create_task(first())
+    await _queued(factory, 1)
+    queued = asyncio.create_task(_writer(factory, "g1"))
+    await _queued(factory, 2)
+    queued.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    release.set()
+    await holding
+    assert await _writer(factory, "g2") == "g2"
+    assert stored_games(path) == {"g0", "g2"}
+    assert factory.group is not None and factory.group._queued == 0

@@ -183,8 +183,8 @@ async def test_a_write_lock_held_past_the_timeout_is_a_busy_message(tmp_path, in
 @pytest.mark.integration
 async def test_the_wal_is_checkpointed_off_the_loop_every_so_many_commits(tmp_path):
     """Inline connections leave checkpoints to the `Checkpointer` (no commit pays for one):
-    after `every` commits a PASSIVE checkpoint runs in a worker thread and the database file
-    holds what was committed."""
+    after `every` rows changed a PASSIVE checkpoint runs in a worker thread and the database
+    file holds what was committed."""
     import sqlite3
 
     from fappo_bot.storage.tables import Base
@@ -201,8 +201,8 @@ async def test_the_wal_is_checkpointed_off_the_loop_every_so_many_commits(tmp_pa
         async with factory() as uow:
             await uow.games.add(r.game())
             await uow.commit()
-        checkpointer.every = 3
-        checkpointer.commits = 0
+        checkpointer.every = 3  # rows changed
+        checkpointer.changes = 0
         for number in range(1, 4):
             async with factory() as uow:
                 await uow.turns.add(r.turn(id=f"t{number}", number=number))
