@@ -1,7 +1,9 @@
 """Storage benchmarks (issue 5), on SQLite and PostgreSQL, through the real service use cases.
 
 1. Ingest: posts per second (parse, validate, store, reply data) with 50 games active. Each post
-   is one `services.turns.post` call: its own transaction, commit included.
+   is one `services.turns.post` call (its own unit of work, commit included), measured twice: one
+   post after another (each awaited before the next is sent), and 50 games posting at once (a
+   task per game), where SQLite's writers commit in groups (`fappo_bot/storage/group.py`).
    Goal: >= 1,000 posts/s on SQLite on one core.
 2. Close and resolve a turn with 6, 60 and 600 combatants (load, resolve, store, outbox), in ms;
    the pure `resolve_turn` share is shown apart. Goal: 60 combatants < 50 ms.
