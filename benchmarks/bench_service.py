@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_storage import GM, Ids, _game, name
+from bench_storage import GM, Ids, _game, name, turn_ready
 
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
@@ -137,29 +137,6 @@ async def bench_post(posts: int, games: int = 50) -> dict[str, float]:
     return {"posts": posts, "us": elapsed / posts * 1e6, "parse_us": text.read_time / posts * 1e6}
 
 
-async def _turn_ready(services: Services, size: int, channel: str) -> str:
-    """A game of `size` combatants whose every combatant posted an attack (bench_storage's)."""
-    pcs, enemies = size // 2, size - size // 2
-    game_id, players = await _game(services, channel, pcs, enemies)
-    for i, (player, _pc) in enumerate(players):
-        text = f"2 AP attack {name('Skarg', i % enemies)} with Broadsword\n1 AP defend"
-        reply = await services.turns.post(
-            game_id, player, channel_key="chan", message_key=f"{game_id}-{i}", text=text
-        )
-        assert reply.ok, reply.reply
-    lines = [
-        f"**{name('Skarg', i)}**\n2 AP attack {name('Kael', i % pcs)} with Broadsword\n1 AP defend"
-        for i in range(enemies)
-    ]
-    for start in range(0, len(lines), 50):  # a GM post holds up to 50 NPC blocks
-        reply = await services.turns.post(
-            game_id, GM, channel_key="chan", message_key=f"{game_id}-gm{start}",
-            text="\n".join(lines[start : start + 50]),
-        )
-        assert reply.ok, reply.reply
-    return game_id
-
-
 async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
     rules_time: list[float] = []
 
@@ -171,7 +148,7 @@ async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
 
     factory = CountingUowFactory()
     services = Services(factory, ids=Ids(f"r{size}-"), resolve=timed)
-    games = [await _turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]
+    games = [await turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]
     totals: list[float] = []
     factory.recording = True
     for game_id in games:

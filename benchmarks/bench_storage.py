@@ -231,6 +231,30 @@ async def _game(services: Services, channel: str, pcs: int, enemies: int) -> tup
     return game.id, players
 
 
+async def turn_ready(services: Services, size: int, channel: str) -> str:
+    """A game of `size` combatants (half PCs, half lieutenants) whose every combatant has posted
+    an attack: the PCs one post each, the GM up to 50 NPC blocks a post."""
+    pcs, enemies = size // 2, size - size // 2
+    game_id, players = await _game(services, channel, pcs, enemies)
+    for i, (player, _pc) in enumerate(players):
+        text = f"2 AP attack {name('Skarg', i % enemies)} with Broadsword\n1 AP defend"
+        reply = await services.turns.post(
+            game_id, player, channel_key="chan", message_key=f"{game_id}-{i}", text=text
+        )
+        assert reply.ok, reply.reply
+    lines = [
+        f"**{name('Skarg', i)}**\n2 AP attack {name('Kael', i % pcs)} with Broadsword\n1 AP defend"
+        for i in range(enemies)
+    ]
+    for start in range(0, len(lines), 50):  # a GM post holds up to 50 NPC blocks
+        reply = await services.turns.post(
+            game_id, GM, channel_key="chan", message_key=f"{game_id}-gm{start}",
+            text="\n".join(lines[start : start + 50]),
+        )
+        assert reply.ok, reply.reply
+    return game_id
+
+
 async def bench_ingest(
     db: Database, posts: int, games: int = 50, together: bool = False
 ) -> dict[str, float]:
@@ -283,7 +307,6 @@ async def bench_ingest(
 
 
 async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float]:
-    pcs, enemies = size // 2, size - size // 2
     engine = create_engine_for_url(db.url)
     rules_time: list[float] = []
 
@@ -299,29 +322,7 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
         services = Services(
             SqlUnitOfWorkFactory(engine, tap=log), ids=Ids(f"r{size}-"), resolve=timed
         )
-        games = []
-        for r in range(repeat):
-            game_id, players = await _game(services, f"s{size}-{r}", pcs, enemies)
-            for i, (player, _pc) in enumerate(players):
-                text = f"2 AP attack {name('Skarg', i % enemies)} with Broadsword\n1 AP defend"
-                reply = await services.turns.post(
-                    game_id, player, channel_key="chan", message_key=f"{game_id}-{i}", text=text
-                )
-                assert reply.ok, reply.reply
-            lines = [
-                f"**{name('Skarg', i)}**\n2 AP attack {name('Kael', i % pcs)} with Broadsword\n1 AP defend"
-                for i in range(enemies)
-            ]
-            for start in range(0, len(lines), 50):  # a GM post holds up to 50 NPC blocks
-                reply = await services.turns.post(
-                    game_id,
-                    GM,
-                    channel_key="chan",
-                    message_key=f"{game_id}-gm{start}",
-                    text="\n".join(lines[start : start + 50]),
-                )
-                assert reply.ok, reply.reply
-            games.append(game_id)
+        games = [await turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]
         await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
         log.recording = True
