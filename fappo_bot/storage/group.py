@@ -24,7 +24,9 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
+from fappo_bot.service.errors import StaleVersion
 from fappo_bot.storage.driver import Link, Tap, link_for
+from fappo_bot.storage.errors import STALE_MESSAGE
 
 #: the most writers one group commit holds (bounds how long the first of them waits)
 GROUP_LIMIT = 32
@@ -226,7 +228,9 @@ class WriteGroup:
         waiting for it, and give the connection back."""
         self._waiting = []
         self._begun, self._members = False, 0
-        error: BaseException | None = RuntimeError("the group's transaction was abandoned")
+        # a writer whose work was undone by another's broken connection lost nothing of its own:
+        # the service runs its use case again (one transaction, rolled back whole)
+        error: BaseException | None = StaleVersion(STALE_MESSAGE)
         if not broken and finish is not None:
             try:
                 await finish()
