@@ -64,7 +64,7 @@ def describe_result(action: ActionResult) -> str:
     who = safe(action.actor)
     verb = _RESULT_VERBS.get(action.kind, action.kind)
     if action.target:
-        verb += (" at " if action.kind == ActionKind.CAST.value else " ") + safe(action.target)
+        verb += (" at " if action.kind == _CAST else " ") + safe(action.target)
     text = f"{who} {verb}"
     if action.total is not None and action.difficulty is not None:
         text += f": {action.total} vs {action.difficulty}"
@@ -85,6 +85,8 @@ def describe_result(action: ActionResult) -> str:
     return text
 
 
+#: a cast's kind as results carry it (read once: an enum's `.value` is a slow property)
+_CAST = ActionKind.CAST.value
 _RESULT_VERBS = {
     "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
     "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
