@@ -25,6 +25,10 @@ _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _MARKED_OR_INVISIBLE = re.compile("[*~`|_\\\\\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX_STARTS = frozenset(">-*•+#‣◦0123456789")
 _PREFIXES = (*_QUOTES, *_BULLETS, *_HEADINGS)
+#: a numbered-list marker: up to three digits, then `. ` or `) `
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)] ")
+#: the marked characters of `_MARKED`, for lines of plain ASCII (which cannot hold invisibles)
+_ASCII_MARKS = tuple("*~`|_\\")
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "´": "'", "`": "'"})
 
 
@@ -33,22 +37,31 @@ def strip_prefixes(line: str) -> str:
     text = line.strip()
     while text and text[0] in _PREFIX_STARTS:
         if text[0].isdecimal():
-            digits = 1
-            while digits < len(text) and digits < 3 and text[digits].isdecimal():
-                digits += 1
-            if text[digits: digits + 2] not in (". ", ") "):
+            number = _LIST_NUMBER.match(text)
+            if number is None:
                 return text  # "2 AP ...": a number, not a list marker
-            text = text[digits + 2:].lstrip()
+            text = text[number.end():].lstrip()
             continue
-        prefix = next((p for p in _PREFIXES if text.startswith(p)), None)
-        if prefix is None:
-            return text
+        if not text.startswith(_PREFIXES):
+            return text  # "**Kael**": emphasis, not a bullet
+        prefix = next(p for p in _PREFIXES if text.startswith(p))
         text = text[len(prefix):].lstrip()
     return text
 
 
 def _is_word_char(ch: str) -> bool:
     return ch.isalnum()
+
+
+def _may_be_marked(text: str) -> bool:
+    """Whether `text` holds a marked or invisible character: for ASCII (most lines), a few
+    `in` scans, which are cheaper than the regex's per-character class test."""
+    if not text.isascii():
+        return _MARKED_OR_INVISIBLE.search(text) is not None
+    for mark in _ASCII_MARKS:  # a loop, not `any`: a generator costs more than the scans
+        if mark in text:
+            return True
+    return False
 
 
 def strip_markup(text: str) -> str:
@@ -58,7 +71,7 @@ def strip_markup(text: str) -> str:
     Backslash escapes of those characters are kept as the plain character. Runs of blanks
     become one space.
     """
-    if _MARKED_OR_INVISIBLE.search(text) is None:
+    if not _may_be_marked(text):
         return " ".join(text.split())
     if _INVISIBLE.search(text) is not None:
         text = _INVISIBLE.sub("", text)  # zero-width characters would split words
@@ -219,6 +232,8 @@ _TOKEN = re.compile(
 )
 _new_tok = tuple.__new__
 _SIMPLE = {"sep": SEP, "colon": COLON, "dash": DASH, "signed": SIGNED}
+#: a mark that often ends a word (`Broadsword,` `Guard:`), and its kind
+_PUNCTUATION = {",": SEP, ";": SEP, ":": COLON}
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -230,30 +245,55 @@ def tokenize(text: str) -> list[Tok]:
     blank or a separator, is a signed number (up to 6 digits); `,` `;` `|` and a lone `+` separate
     clauses; `(...)` is one token (to the end of the text when unbalanced); `->`, `→` and `@` are
     the word `at`; blanks and other symbols (".", "!", quotes, emoji) are skipped.
+
+    The text is walked space by space: a run of only letters (most of a post) is one word, a run
+    of only digits one number, and letters then `,` `;` or `:` a word and its mark, exactly as
+    the regex would read them (its word characters are `str.isalnum`'s, and no token but a
+    parenthesis holds a blank) without running it; any other run is read by the regex, which
+    may reach past the run's end only for a parenthesis.
     """
     toks: list[Tok] = []
     pos, n = 0, len(text)
     while pos < n:
-        for found in _TOKEN.finditer(text, pos):
-            kind = found.lastgroup
-            if kind == "word":
-                word = found.group()
-                if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
-                    _word(toks, word, found.start())
-                else:  # the common case, inline (tuple.__new__ skips the named tuple's __new__)
-                    toks.append(_new_tok(Tok, (WORD, word, found.start(), found.end(),
-                                               word.casefold())))
-            elif kind == "paren":
-                pos = _paren(toks, text, found.start())
-                break  # resume after the parenthesis
-            elif kind == "at":
-                toks.append(Tok(WORD, "at", found.start(), found.end(), "at"))
-            else:
-                token = found.group()
-                toks.append(Tok(_SIMPLE[kind or ""], token, found.start(), found.end(), token))
-        else:
-            break
+        end = text.find(" ", pos)
+        if end < 0:
+            end = n
+        run = text[pos:end]
+        if run.isalpha():
+            toks.append(_new_tok(Tok, (WORD, run, pos, end, run.casefold())))
+        elif run.isdecimal():
+            toks.append(_new_tok(Tok, (NUM, run, pos, end, run)))
+        elif run[-1:] in _PUNCTUATION and run[:-1].isalpha():  # `Broadsword,` `Guard:`
+            mark = run[-1]
+            toks.append(_new_tok(Tok, (WORD, run[:-1], pos, end - 1, run[:-1].casefold())))
+            toks.append(_new_tok(Tok, (_PUNCTUATION[mark], mark, end - 1, end, mark)))
+        elif run:
+            pos = _scan(toks, text, pos, end)
+            continue
+        pos = end + 1
     return toks
+
+
+def _scan(toks: list[Tok], text: str, pos: int, end: int) -> int:
+    """Tokens of `text[pos:end]` by the regex; where to go on: past the run, or past its first
+    parenthesis (which may reach beyond the run)."""
+    for found in _TOKEN.finditer(text, pos, end):
+        kind = found.lastgroup
+        if kind == "word":
+            word = found.group()
+            if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
+                _word(toks, word, found.start())
+            else:  # the common case, inline (tuple.__new__ skips the named tuple's __new__)
+                toks.append(_new_tok(Tok, (WORD, word, found.start(), found.end(),
+                                           word.casefold())))
+        elif kind == "paren":
+            return _paren(toks, text, found.start())
+        elif kind == "at":
+            toks.append(Tok(WORD, "at", found.start(), found.end(), "at"))
+        else:
+            token = found.group()
+            toks.append(Tok(_SIMPLE[kind or ""], token, found.start(), found.end(), token))
+    return end + 1
 
 
 def _paren(toks: list[Tok], text: str, i: int) -> int:

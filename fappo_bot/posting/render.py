@@ -22,6 +22,7 @@ from fappo_bot.posting.render_results import (
 )
 from fappo_bot.posting.safety import DISCORD_LIMIT, no_mentions, safe, safe_prose, split_message
 from fappo_bot.rules.character import FLOATING, Character
+from fappo_bot.rules.data import Trait
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
 from fappo_bot.rules.results import TurnState
 
@@ -53,12 +54,14 @@ def render_order(order: Order, character: Character | None = None,
     """One order in canonical form (posting.md "The reply"): `Kael: 3/3 AP committed`, one line
     per action, Guard (F5), Reduce (F13), Endure (F10), Intent and OOC, then `SP left: ...`.
     Also for orders already recorded (the GM's review before resolution)."""
-    committed = sum(a.ap or 0 for a in order.actions)
-    budget = f"/{ap_budget}" if ap_budget is not None else ""
-    lines = [f"{safe(order.actor)}: {committed}{budget} AP committed"]
+    lines = [""]  # the head, once the AP are added up
+    committed = 0
     for action in order.actions:
-        ap = f"{action.ap or 0} AP"
-        lines.append(f"  {ap:<5} {describe_action(action, character)}")
+        ap = action.ap or 0
+        committed += ap
+        lines.append(f"  {f'{ap} AP':<5} {describe_action(action, character)}")
+    budget = f"/{ap_budget}" if ap_budget is not None else ""
+    lines[0] = f"{safe(order.actor)}: {committed}{budget} AP committed"
     for pledge in order.guard:
         against = "any attack" if pledge.general else safe(pledge.against)
         lines.append(f"  Guard {_sp_text(pledge.sp)} against {against}")
@@ -99,14 +102,21 @@ def sp_left(character: Character, order: Order) -> str:
     for table in tables:
         for pool, amount in table.items():
             spent[pool] = spent.get(pool, 0) + amount
-    parts = [f"{t.value} {sp - spent.get(t.value, 0)}" for t, sp in character.traits.items()]
+    parts = []
+    for trait, sp in character.traits.items():
+        pool = _POOL_NAMES[trait]
+        parts.append(f"{pool} {sp - spent.get(pool, 0)}")
     if character.floating or spent.get(FLOATING):
         parts.append(f"floating {character.floating - spent.get(FLOATING, 0)}")
     return ", ".join(parts) if parts else "none"
 
 
+#: each Trait's pool name, looked up (`Trait.value` is an enum property: slow in a loop)
+_POOL_NAMES = {trait: trait.value for trait in Trait}
+
+
 def _sp_text(sp: dict[str, int]) -> str:
-    return " + ".join(f"{n} SP {safe(pool)}" for pool, n in sp.items()) or "0 SP"
+    return " + ".join([f"{n} SP {safe(pool)}" for pool, n in sp.items()]) or "0 SP"
 
 
 def describe_action(action: Action, character: Character | None = None) -> str:
@@ -193,7 +203,10 @@ def _rating(character: Character | None, skill: str) -> int:
     if character is None:
         return 0
     key = skill.casefold()
-    return next((v for k, v in character.skills.items() if k.casefold() == key), 0)
+    for name, rating in character.skills.items():
+        if name.casefold() == key:
+            return rating
+    return 0
 
 
 # ---- the error reply ----------------------------------------------------------------------------

@@ -3,13 +3,14 @@ summary (RULINGS F7 step 8 PUBLISH; hits stay provisional until their targets' p
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 
 from fappo_bot.posting.names import fold
 from fappo_bot.posting.safety import safe
 from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.health import level_name
-from fappo_bot.rules.orders import ActionKind
+from fappo_bot.rules.orders import ActionKind, PendingHit
 from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult
 
 
@@ -33,9 +34,12 @@ def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> 
     touched = _touched(result, actions, wanted)
     if touched:
         lines.append("**Where things stand**")
+        hits = _hits_by_target(result.hits)
+        config = result.state.config
         for character in result.state.characters:
             if fold(character.name) in touched:
-                lines.append("- " + describe_character(character, result))
+                lines.append("- " + _character_line(
+                    character, config, hits.get(character.name, ())))
     events = [e for e in result.events if wanted is None or fold(e.character) in touched]
     if events:
         lines.append("**Also**")
@@ -60,7 +64,7 @@ def describe_result(action: ActionResult) -> str:
     who = safe(action.actor)
     verb = _RESULT_VERBS.get(action.kind, action.kind)
     if action.target:
-        verb += (" at " if action.kind == ActionKind.CAST.value else " ") + safe(action.target)
+        verb += (" at " if action.kind == _CAST else " ") + safe(action.target)
     text = f"{who} {verb}"
     if action.total is not None and action.difficulty is not None:
         text += f": {action.total} vs {action.difficulty}"
@@ -81,6 +85,8 @@ def describe_result(action: ActionResult) -> str:
     return text
 
 
+#: a cast's kind as results carry it (read once: an enum's `.value` is a slow property)
+_CAST = ActionKind.CAST.value
 _RESULT_VERBS = {
     "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
     "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
@@ -131,16 +137,28 @@ def _touched(result: TurnResult, actions: list[ActionResult], wanted: set[str] |
     return folded
 
 
+def _hits_by_target(hits: Iterable[PendingHit]) -> dict[str, list[PendingHit]]:
+    """The turn's provisional hits by the exact name of their target, in turn order: grouped once
+    per rendering, so that each character's line does not scan every hit of the turn."""
+    grouped: dict[str, list[PendingHit]] = {}
+    for hit in hits:
+        grouped.setdefault(hit.target, []).append(hit)
+    return grouped
+
+
 def describe_character(character: Character, result: TurnResult) -> str:
     """`Goblin 1: Battered (provisional: h3 3 levels from Kael's Broadsword) · bleeding` (F11
     level names, F13 provisional hits, F18 statuses)."""
-    config = result.state.config
+    hits = [h for h in result.hits if h.target == character.name]
+    return _character_line(character, result.state.config, hits)
+
+
+def _character_line(character: Character, config: RulesConfig, hits: Sequence[PendingHit]) -> str:
     if character.is_fodder:
         left = f"{character.count} left" if character.count else "all eliminated"
         text = f"{safe(character.name)}: {left}"
     else:
         text = f"{safe(character.name)}: {level_name(character, config)}"
-    hits = [h for h in result.hits if h.target == character.name]
     if hits:
         listed = "; ".join(
             f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"

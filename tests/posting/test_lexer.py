@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fappo_bot.posting.lexer import TokKind, bold_name, brackets, clean, tokenize
+from fappo_bot.posting.lexer import Tok, TokKind, _scan, bold_name, brackets, clean, tokenize
 
 pytestmark = pytest.mark.unit
 
@@ -60,6 +62,38 @@ def test_tokens() -> None:
         (TokKind.SIGNED, "-2"), (TokKind.PAREN, "dark; x"), (TokKind.WORD, "Chief's"),
         (TokKind.WORD, "at"), (TokKind.SEP, "|"), (TokKind.WORD, "at"),
     ]
+
+
+def _regex_read(text: str) -> list[Tok]:
+    """The tokens as the regex alone reads them, over the whole text at once."""
+    toks: list[Tok] = []
+    pos = 0
+    while pos < len(text):
+        pos = _scan(toks, text, pos, len(text))
+    return toks
+
+
+_PIECES = st.sampled_from([
+    "a", "Goblin", "Zé", "ß", "ﬁ", "1", "12", "٣", "²", "½", "_", "*", "|", "(", ")", "+", "-", "–",
+    ":", ";", ",", ".", "'", "’", "@", "->", "→", "!", "\u0301", "2AP", "1sp", "1234567", "🙂",
+])
+#: a run between spaces: mostly a word or a number, maybe with a mark before or after
+_RUN = st.tuples(st.sampled_from(["", "", "", "(", "+", "-"]),
+                 st.one_of(st.sampled_from(["a", "Goblin", "Zé", "ß", "ﬁ"]),
+                           st.sampled_from(["1", "12", "٣", "²"]),
+                           st.lists(_PIECES, min_size=1, max_size=3).map("".join)),
+                 st.sampled_from(["", "", ",", ":", ";", ")", "."]),
+                 ).map("".join)
+_TEXT = st.tuples(st.sampled_from(["", " "]),
+                  st.lists(st.tuples(_RUN, st.sampled_from([" ", " ", "  ", "\t", "\u00a0"])),
+                           max_size=8),
+                  ).map(lambda t: t[0] + "".join(run + blank for run, blank in t[1]).rstrip(" "))
+
+
+@given(_TEXT)
+def test_the_space_by_space_walk_reads_as_the_regex_does(text: str) -> None:
+    """Runs of letters or digits skip the regex (for speed): they must read as it would."""
+    assert tokenize(text) == _regex_read(text)
 
 
 def test_unbalanced_parenthesis_runs_to_the_end() -> None:
