@@ -33,6 +33,8 @@ _DEFEND = ActionKind.DEFEND
 _DROP = ActionKind.DROP
 _MOVE = ActionKind.MOVE
 _SKILL = ActionKind.SKILL
+_IN_ACTION = Where.ACTION
+_IN_REDUCE = Where.REDUCE
 
 
 def validate_order(
@@ -249,7 +251,7 @@ def _check_sp(
     left: dict[str, int] = {}
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
-        if where is Where.ACTION and index in refused:
+        if where is _IN_ACTION and index in refused:
             continue
         if key is None:
             yield OrderError(
@@ -259,7 +261,7 @@ def _check_sp(
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is Where.REDUCE and key == FLOATING and not floating_ok:
+        if where is _IN_REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",
