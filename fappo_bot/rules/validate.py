@@ -171,10 +171,11 @@ def _check_budget(
     wound: int, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
-    spent = 0
-    for check in checks:
+    spent = moves = 0
+    for action, check in zip(order.actions, checks, strict=True):
         spent += check.ap
-    moves = sum(1 for action in order.actions if action.kind is _MOVE)
+        if action.kind is _MOVE:
+            moves += 1
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
     budget = budget_after(current, wound)
