@@ -38,6 +38,8 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
     for i, action in enumerate(order.actions):
+        if not (action.sp or action.cast_sp or action.attack_sp):
+            continue  # most actions declare no SP
         for table in (action.sp, action.cast_sp, action.attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
