@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.data import (
     TIERS,
+    TRAIT_BY_VALUE,
     ArmorType,
     RangeClass,
     Special,
@@ -25,6 +26,16 @@ from fappo_bot.rules.data import (
 
 FLOATING = "floating"
 """The key of the floating SP pool in every SP map (`{"Nimble": 1, "floating": 1}`)."""
+
+# Enum members and values the hot paths need, looked up once: on Python 3.11 an `Enum.MEMBER`
+# access costs a metaclass lookup and `member.value` a descriptor call, in loops run every post.
+_MELEE = RangeClass.MELEE
+_STANDARD_TRACK = TrackKind.STANDARD
+#: the health track of the tiers that do not use the standard one (F11)
+_TRACK_OF_TIER: dict[Tier, TrackKind] = {
+    Tier.LIEUTENANT: TrackKind.LIEUTENANT,
+    Tier.MASTER: TrackKind.MASTER,
+}
 
 
 class Weapon(BaseModel):
@@ -97,7 +108,7 @@ class Weapon(BaseModel):
     @property
     def melee(self) -> bool:
         """True for weapons that strike only within their reach."""
-        return self.range_class is RangeClass.MELEE
+        return self.range_class is _MELEE
 
 
 class StatusKind(str, Enum):
@@ -226,11 +237,7 @@ class Character(BaseModel):
     @property
     def track_kind(self) -> TrackKind:
         """Which health track the character uses (F11)."""
-        if self.tier is Tier.LIEUTENANT:
-            return TrackKind.LIEUTENANT
-        if self.tier is Tier.MASTER:
-            return TrackKind.MASTER
-        return TrackKind.STANDARD
+        return _TRACK_OF_TIER.get(self.tier, _STANDARD_TRACK)
 
     @property
     def is_fodder(self) -> bool:
@@ -245,10 +252,8 @@ class Character(BaseModel):
         """SP left in the pool named by its canonical key (a Trait value or `floating`)."""
         if key == FLOATING:
             return self.floating
-        for trait, sp in self.traits.items():
-            if trait.value == key:
-                return sp
-        return 0
+        trait = TRAIT_BY_VALUE.get(key)
+        return self.traits.get(trait, 0) if trait is not None else 0
 
     def has_status(self, kind: StatusKind) -> bool:
         """Whether a status of that kind is in force."""

@@ -10,7 +10,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.defense import PledgeLine
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.names import Roster, fold
-from fappo_bot.rules.orders import ANY, Action, ActionKind, Order
+from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
 from fappo_bot.rules.spending import canonical
 
@@ -99,7 +99,7 @@ class Turn:
         ap = modifier = 0
         for action in self.defend_actions(defender):
             scope = action.against
-            if scope is None or fold(scope) in {ANY, "all"} or self._same(scope, attacker):
+            if scope is None or fold(scope) in GENERAL or self._same(scope, attacker):
                 ap += max(0, action.ap or 0)
                 modifier += action.modifier
         return ap, modifier

@@ -41,6 +41,9 @@ TRAIT_ALIASES: dict[Trait, tuple[str, ...]] = {
     Trait.UNCANNY: (),
 }
 
+#: The Trait whose default name is a canonical SP pool key (`names.pool_key`).
+TRAIT_BY_VALUE: dict[str, Trait] = {trait.value: trait for trait in Trait}
+
 #: Traits whose skills are forbidden to characters without them [F:L158].
 RESTRICTING_TRAITS: frozenset[Trait] = frozenset({Trait.UNCANNY, Trait.FANTASTICAL})
 

@@ -23,6 +23,15 @@ from fappo_bot.rules.defense import (
 from fappo_bot.rules.health import base_level_name
 from fappo_bot.rules.names import Match, attack_weapon
 
+# Enum members the hot paths compare against, as module constants: on Python 3.11 every
+# `StatusKind.PRONE`-style access goes through the enum metaclass.
+_DISARMED = StatusKind.DISARMED
+_FROZEN = StatusKind.FROZEN
+_PRONE = StatusKind.PRONE
+_UNCONSCIOUS = StatusKind.UNCONSCIOUS
+_VAPORIZED = StatusKind.VAPORIZED
+_UNCANNY = Trait.UNCANNY
+
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
 
@@ -81,13 +90,13 @@ def _fighter(character: Character, config: RulesConfig) -> Fighter:
     vaporized = knocked_out = prone = frozen = False
     for s in character.statuses:
         kind = s.kind
-        if kind is StatusKind.VAPORIZED:
+        if kind is _VAPORIZED:
             vaporized = knocked_out = True
-        elif kind is StatusKind.UNCONSCIOUS:
+        elif kind is _UNCONSCIOUS:
             knocked_out = True
-        elif kind is StatusKind.PRONE:
+        elif kind is _PRONE:
             prone = True
-        elif kind is StatusKind.FROZEN:
+        elif kind is _FROZEN:
             frozen = True
     unconscious = level.unconscious or level.dead or knocked_out
     return Fighter(
@@ -143,4 +152,4 @@ class Facts:
         weapon = self.of(defender).held
         if weapon is None or not weapon.uncanny_only_specials:
             return False
-        return defender.owns(Trait.UNCANNY) and not defender.has_status(StatusKind.DISARMED)
+        return defender.owns(_UNCANNY) and not defender.has_status(_DISARMED)

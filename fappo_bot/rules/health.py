@@ -20,6 +20,8 @@ from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TRACKS, TrackKind
 _POISONED = StatusKind.POISONED
 _UNCONSCIOUS = StatusKind.UNCONSCIOUS
 _VAPORIZED = StatusKind.VAPORIZED
+_MASTER = TrackKind.MASTER
+_STANDARD = TrackKind.STANDARD
 
 #: Level names that repeat on the Master track carry a slot number (F11 Amb-6).
 _MASTER_SLOTTED = frozenset({"Battered", "Wounded"})
@@ -42,7 +44,7 @@ def uses_pips(character: Character, config: RulesConfig) -> bool:
     """
     return (
         config.pips_enabled
-        and character.track_kind is TrackKind.STANDARD
+        and character.track_kind is _STANDARD
         and character.tier.value in config.pips_tiers
     )
 
@@ -88,7 +90,7 @@ def level_name(character: Character, config: RulesConfig) -> str:
     names = track(character)
     index = current_index(character, config)
     name = names[index]
-    if character.track_kind is TrackKind.MASTER and name in _MASTER_SLOTTED:
+    if character.track_kind is _MASTER and name in _MASTER_SLOTTED:
         return f"{name} {names[: index + 1].count(name)}"
     return name
 

@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 ANY = "any"
 """A Guard pledge against whichever attack the rules match first (F5)."""
+GENERAL = frozenset({ANY, "all"})
+"""The words of a Guard pledge or a defense against any attacker (F5)."""
 
 
 class ActionKind(str, Enum):
@@ -138,7 +140,7 @@ class Pledge(BaseModel):
     @property
     def general(self) -> bool:
         """A pledge against any attacker."""
-        return self.against.casefold() in {ANY, "all"}
+        return self.against.casefold() in GENERAL
 
 
 class Reduction(BaseModel):

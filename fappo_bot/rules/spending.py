@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import Trait
+from fappo_bot.rules.data import TRAIT_BY_VALUE, Trait
 from fappo_bot.rules.names import pool_key
 from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import Where
 
 TIRELESS = Trait.TIRELESS.value
+
+# Enum members the hot paths yield, as module constants: on Python 3.11 every `Where.ACTION`-style
+# access goes through the enum metaclass.
+_ACTION = Where.ACTION
+_GUARD = Where.GUARD
+_REDUCE = Where.REDUCE
+_ENDURE = Where.ENDURE
 
 Line = tuple[Where, int | None, str | None, int, str]
 """(where, index, canonical pool key or None if unknown, amount, the pool name as written)."""
@@ -31,20 +38,22 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
     for i, action in enumerate(order.actions):
+        if not (action.sp or action.cast_sp or action.attack_sp):
+            continue  # most actions declare no SP
         for table in (action.sp, action.cast_sp, action.attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
-                    yield Where.ACTION, i, pool_key(name), amount, name
+                    yield _ACTION, i, pool_key(name), amount, name
     for i, pledge in enumerate(order.guard):
         for name, amount in pledge.sp.items():
             if amount > 0:
-                yield Where.GUARD, i, pool_key(name), amount, name
+                yield _GUARD, i, pool_key(name), amount, name
     for i, line in enumerate(order.reduce):
         for name, amount in line.sp.items():
             if amount > 0:
-                yield Where.REDUCE, i, pool_key(name), amount, name
+                yield _REDUCE, i, pool_key(name), amount, name
     if order.endure:
-        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
+        yield _ENDURE, None, TIRELESS, 1, TIRELESS
 
 
 def declares_sp(order: Order) -> bool:
@@ -98,9 +107,9 @@ def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
         if key == FLOATING:
             floating = max(0, floating - amount)
             continue
-        for trait in traits:
-            if trait.value == key:
-                traits[trait] = max(0, traits[trait] - amount)
+        trait = TRAIT_BY_VALUE.get(key)
+        if trait in traits:
+            traits[trait] = max(0, traits[trait] - amount)
     return {"traits": traits, "floating": floating}
 
 

@@ -33,6 +33,8 @@ _DEFEND = ActionKind.DEFEND
 _DROP = ActionKind.DROP
 _MOVE = ActionKind.MOVE
 _SKILL = ActionKind.SKILL
+_IN_ACTION = Where.ACTION
+_IN_REDUCE = Where.REDUCE
 
 
 def validate_order(
@@ -169,10 +171,11 @@ def _check_budget(
     wound: int, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
-    spent = 0
-    for check in checks:
+    spent = moves = 0
+    for action, check in zip(order.actions, checks, strict=True):
         spent += check.ap
-    moves = sum(1 for action in order.actions if action.kind is _MOVE)
+        if action.kind is _MOVE:
+            moves += 1
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
     budget = budget_after(current, wound)
@@ -249,7 +252,7 @@ def _check_sp(
     left: dict[str, int] = {}
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
-        if where is Where.ACTION and index in refused:
+        if where is _IN_ACTION and index in refused:
             continue
         if key is None:
             yield OrderError(
@@ -259,7 +262,7 @@ def _check_sp(
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is Where.REDUCE and key == FLOATING and not floating_ok:
+        if where is _IN_REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",

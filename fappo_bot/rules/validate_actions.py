@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -35,6 +35,7 @@ _RIPOUT = ActionKind.RIPOUT
 _SKILL = ActionKind.SKILL
 _STOW = ActionKind.STOW
 _SWITCH = ActionKind.SWITCH
+_IN_ACTION = Where.ACTION
 
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
 _MIN_AP: dict[ActionKind, int] = {
@@ -54,12 +55,34 @@ _CONCENTRATION_KINDS = frozenset({ActionKind.TEND, ActionKind.AIM})
 
 @dataclass(slots=True)
 class ActionCheck:
-    """What validation learnt of one action: its AP, Ranges moved and its problems."""
+    """What validation learnt of one action (the `index`th of `actor`'s order): its AP, Ranges
+    moved and its problems."""
 
+    actor: str
+    index: int
     ap: int
     ranges: int = 0
     frozen_forbidden: bool = False
     errors: list[OrderError] = field(default_factory=list)
+
+    def error(self, code: ErrorCode, message: str, words: str, expected: str, hint: str,
+              candidates: tuple[str, ...] = ()) -> None:
+        """Record a problem of the action."""
+        self.errors.append(OrderError(
+            actor=self.actor, code=code, message=message, where=_IN_ACTION, index=self.index,
+            words=words, expected=expected, hint=hint, candidates=candidates,
+        ))
+
+    def name_error(self, found: Match, what: str, expected: str) -> None:
+        """Record a name that matched nothing, or several things."""
+        code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
+        if found.ambiguous:
+            message = f"'{found.query}' could be {', '.join(found.candidates)}."
+            hint = "Write the full name."
+        else:
+            message = f"'{found.query}' is no {what}."
+            hint = f"Use {expected}."
+        self.error(code, message, found.query, expected, hint, found.candidates)
 
 
 def move_ranges(action: Action) -> int:
@@ -139,125 +162,105 @@ def check_action(
     roster: Roster | None = None, facts: Facts | None = None,
 ) -> ActionCheck:
     """Every problem of one action (codes of spec/cases.md)."""
-    check = ActionCheck(ap=action_ap(action))
+    # the problems go through the check's methods, not closures: this runs for every action of
+    # every post and resolution, and closures cost as much as the rest of a typical action's check
+    check = ActionCheck(actor.name, index, action_ap(action))
     names = roster or Roster(state.characters)
     me = (facts or Facts(state.config)).of(actor)
-    out = check.errors
-
-    def err(code: ErrorCode, message: str, words: str, expected: str, hint: str,
-            candidates: tuple[str, ...] = ()) -> None:
-        out.append(OrderError(
-            actor=actor.name, code=code, message=message, where=Where.ACTION, index=index,
-            words=words, expected=expected, hint=hint, candidates=candidates,
-        ))
-
-    def name_error(found: Match, what: str, expected: str) -> None:
-        code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
-        if found.ambiguous:
-            message = f"'{found.query}' could be {', '.join(found.candidates)}."
-            hint = "Write the full name."
-        else:
-            message = f"'{found.query}' is no {what}."
-            hint = f"Use {expected}."
-        err(code, message, found.query, expected, hint, found.candidates)
-
-    def character(name: str | None) -> Character | None:
-        if name is None:
-            return None
-        found = names.get(name)
-        if found is None:
-            name_error(names.match(name), "character of this scene", "a character's name")
-        return found
 
     kind = action.kind
     if kind is _MOVE:
         check.ranges = move_ranges(action)
         if action.ap is not None and action.ranges is not None and action.ap != action.ranges - 1:
-            err(ErrorCode.AP_MISMATCH,
-                f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
-                f"not {action.ap} (the first Range is free).",
-                f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
-                "Give either the Ranges or the AP; the other follows [F:L225].")
+            check.error(ErrorCode.AP_MISMATCH,
+                        f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
+                        f"not {action.ap} (the first Range is free).",
+                        f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
+                        "Give either the Ranges or the AP; the other follows [F:L225].")
     if able:
         need = min_ap(action, actor)
         given = check.ap
         if kind is not _MOVE and given < need:
-            err(ErrorCode.AP_REQUIRED,
+            check.error(
+                ErrorCode.AP_REQUIRED,
                 f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
                 f"{given} AP", f"{need} AP or more",
-                "Put AP on the action; only dropping and a 1-Range move are free [F:L78-82].")
+                "Put AP on the action; only dropping and a 1-Range move are free [F:L78-82].",
+            )
     if action.toward is not None:
-        character(action.toward)
+        _scene_character(check, names, action.toward)
     if action.away is not None:
-        character(action.away)
-    target = character(action.target)
+        _scene_character(check, names, action.away)
+    target = _scene_character(check, names, action.target)
     for name in action.targets or ():
-        character(name)
+        _scene_character(check, names, name)
     for name in action.also:
-        character(name)
+        _scene_character(check, names, name)
     if kind is _DEFEND and action.against and fold(action.against) not in {"any", "all"}:
-        character(action.against)
+        _scene_character(check, names, action.against)
     for special in (action.special, action.invoke):
         if special is None or special_by_name(special) is not None:
             continue
-        err(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
-            "one of the 16 Specials (Bleeding, Knockdown...)",
-            "Name a Special of the weapon [F:L247-262].")
+        check.error(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
+                    "one of the 16 Specials (Bleeding, Knockdown...)",
+                    "Name a Special of the weapon [F:L247-262].")
 
     skill: str | None = None
     weapon: Weapon | None = None
     if kind is _ATTACK:
         found_weapon, weapon = me.attack_weapon(action.weapon)
         if weapon is None and found_weapon is not None:
-            name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
+            check.name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
         skill = action.skill or (weapon.skill if weapon else None)
         if (target is None and not action.targets and not action.conditional
                 and action.target is None):
-            err(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
-                "a target's name", "Say whom you attack.")
+            check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
+                        "a target's name", "Say whom you attack.")
         if weapon is not None and target is not None and not _reachable(order, actor, target,
                                                                           weapon):
-            err(ErrorCode.OUT_OF_RANGE,
+            check.error(
+                ErrorCode.OUT_OF_RANGE,
                 f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
                 f"the {weapon.name}.",
                 target.name, "a target within reach, or a move toward it this turn",
-                "Add a move toward the target, or use a ranged weapon [F:L221-225].")
+                "Add a move toward the target, or use a ranged weapon [F:L221-225].",
+            )
         if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
             spent = _ammo_before(order, me, index) + weapon.ammo_cost
             if spent > actor.ammo:
-                err(ErrorCode.OUT_OF_RANGE,
-                    f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
-                    f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
-                    weapon.name, f"ammo {weapon.ammo_cost} or more",
-                    "Pick a lower setting or recharge [F:L320].")
+                check.error(ErrorCode.OUT_OF_RANGE,
+                            f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
+                            f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
+                            weapon.name, f"ammo {weapon.ammo_cost} or more",
+                            "Pick a lower setting or recharge [F:L320].")
     elif kind is _SKILL:
         skill = action.skill
         if skill is None:
-            err(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
-                "a skill name", "Name the skill you use.")
+            check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
+                        "a skill name", "Name the skill you use.")
     elif kind is _CAST:
         skill = "Spellcasting"
         if action.spell is not None and not action.effects:
             found = match_name(action.spell, [s.name for s in actor.spells])
             if not found.ok:
-                name_error(found, f"spell {actor.name} has learned", "a learned spell")
+                check.name_error(found, f"spell {actor.name} has learned", "a learned spell")
         elif action.spell is None and not action.effects:
-            err(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
-                "a learned spell or inline effects", "Name the spell.")
+            check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
+                        "a learned spell or inline effects", "Name the spell.")
     elif kind in (_READY, _STOW, _DROP, _SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)
-            name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
+            check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
     elif kind in (_REMOVE, _RIPOUT):
         patient = target or actor
         if embedded_status(patient, action.item) is None:
-            err(ErrorCode.UNKNOWN_NAME,
-                f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
-                f"{patient.name}.", action.item or kind.value, "an impaling weapon",
-                "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
+            check.error(ErrorCode.UNKNOWN_NAME,
+                        f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
+                        f"{patient.name}.", action.item or kind.value, "an impaling weapon",
+                        "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
 
     if skill is not None:
-        skill = _check_skill(actor, skill, err, name_error)
+        skill = _check_skill(actor, skill, check)
     check.frozen_forbidden = me.frozen and not (
         skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
                                                                        _SKILL)
@@ -265,10 +268,7 @@ def check_action(
     return check
 
 
-def _check_skill(
-    actor: Character, skill: str, err: Callable[[ErrorCode, str, str, str, str], None],
-    name_error: Callable[[Match, str, str], None],
-) -> str | None:
+def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
     """The skill's name as the rules know it, after checking it exists and is allowed (F1 Amb-6,
     F2: "Characters without Uncanny or Fantastical may not buy or use" those skills)."""
     definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
@@ -276,17 +276,27 @@ def _check_skill(
     if definition is None:
         found = match_skill(actor, skill)
         if not found.ok:
-            name_error(found, "skill", "a skill of the rulebook or of your sheet")
+            check.name_error(found, "skill", "a skill of the rulebook or of your sheet")
             return skill
         name = found.name
         definition = skill_def(name or "")
     restricted = definition.restricted_by if definition else None
     if restricted is not None and not actor.owns(restricted):
-        err(ErrorCode.SKILL_FORBIDDEN,
-            f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
-            name or skill, f"a character with {restricted.value}",
-            "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
+        check.error(ErrorCode.SKILL_FORBIDDEN,
+                    f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
+                    name or skill, f"a character with {restricted.value}",
+                    "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
     return name
+
+
+def _scene_character(check: ActionCheck, names: Roster, name: str | None) -> Character | None:
+    """The character of the scene a name means, else None (and a problem if a name was given)."""
+    if name is None:
+        return None
+    found = names.get(name)
+    if found is None:
+        check.name_error(names.match(name), "character of this scene", "a character's name")
+    return found
 
 
 def _holds(actor: Character, item: str) -> bool:
