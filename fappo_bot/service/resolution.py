@@ -65,6 +65,14 @@ from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import ResolutionView, ReviewItem, TurnSummary
 
 
+def _seal_first_needed(turn: Turn, number: int | None) -> bool:
+    """Whether /resolve must seal the NPC orders in a transaction of their own first: an open
+    turn not sealed yet (a closed one was sealed at the close, F29), unless `number` names
+    another turn (then the resolve refuses, changing nothing)."""
+    return (turn.status is TurnStatus.OPEN and turn.npc_commitment is None
+            and (number is None or number == turn.number))
+
+
 def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> None:
     """R1: nothing is guessed; the refusal names every missing GM input."""
     missing = [i.question for i in items if i.required and not i.answered]
@@ -89,64 +97,74 @@ class ResolutionService(UseCases):
         is refused instead of resolving the next one. Unsealed NPC orders are sealed first, in
         their own transaction: the review may then show the secret orders (F29).
         """
-        await self._seal_first(game_id, actor, number)
-        async with self.uow() as uow:
-            game, turn = await _gm_live_turn(uow, game_id, actor)
-            turn = await uow.lock_turn(turn.id)
-            if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
-                raise Conflict(f"Turn {turn.number} is already resolved.")
-            if turn.status is TurnStatus.VOID:
-                raise Conflict(f"Turn {turn.number} was voided by an undo.")
-            if number is not None and number != turn.number:
-                raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
-                               f"{turn.status.value}.")
-            records = list(await uow.characters.list(game.id))
-            state = build_state(game, turn, records)
-            in_force = await orders_in_force(uow, turn)
-            items = review_items(state, in_force, turn.gm_answers)
-            _refuse_if_incomplete(turn, items, 0)
-            now = self.now()
-            if turn.status is TurnStatus.OPEN:
-                turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
-                                               "alarm_at": None, "version": turn.version + 1})
-                await uow.turns.update(turn)
-            out = Outgoing(self.deps, game)
-            if turn.npc_commitment is None:
-                turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
-            orders, gm_inputs = apply_answers(
-                {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
-            )
-            result = self.deps.resolve(state, orders, gm_inputs)
-            inactive = await self._write_characters(uow, game, records, result, in_force, now)
-            turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
-                                           "version": turn.version + 1})
+        for attempt in range(2):
+            async with self.uow() as uow:
+                game, turn = await _gm_live_turn(uow, game_id, actor)
+                turn = await uow.lock_turn(turn.id)
+                if attempt or not _seal_first_needed(turn, number):
+                    return await self._resolve_locked(uow, game, turn, actor, number)
+            # an open turn whose NPC orders are not sealed yet: seal them, committed, first
+            await self._seal_first(game_id, actor, number)
+        raise AssertionError("unreachable: the second attempt resolves or refuses")
+
+    async def _resolve_locked(
+        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+    ) -> ResolutionView:
+        """`resolve`, in its transaction, the turn locked."""
+        if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
+            raise Conflict(f"Turn {turn.number} is already resolved.")
+        if turn.status is TurnStatus.VOID:
+            raise Conflict(f"Turn {turn.number} was voided by an undo.")
+        if number is not None and number != turn.number:
+            raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
+                           f"{turn.status.value}.")
+        records = list(await uow.characters.list(game.id))
+        state = build_state(game, turn, records)
+        in_force = await orders_in_force(uow, turn)
+        items = review_items(state, in_force, turn.gm_answers)
+        _refuse_if_incomplete(turn, items, 0)
+        now = self.now()
+        if turn.status is TurnStatus.OPEN:
+            turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
+                                           "alarm_at": None, "version": turn.version + 1})
             await uow.turns.update(turn)
-            resolution_id = self.deps.ids()
-            # the results go out before the next turn's announcement
-            text, gm_text, queued = await self._publish(
-                uow, out, game, turn, state, records, in_force, result, resolution_id, inactive)
-            next_turn: Turn | None = None
-            if game.settings.auto_open_next:
-                next_turn = await open_turn(uow, self, game, turn.number + 1, out,
-                                            result.state.pending)
-            await out.queue(uow)
-            resolution = Resolution(
-                id=resolution_id, game_id=game.id, turn_id=turn.id, turn_number=turn.number,
-                orders=tuple(orders), gm_inputs=gm_inputs, result=result, state_before=state,
-                state_after=result.state, characters_before=tuple(records),
-                next_turn_id=next_turn.id if next_turn else None, created_at=now,
-            )
-            await uow.resolutions.add(resolution)
-            await audit(uow, self.deps, game.id, actor, "turn.resolve", turn=turn.number,
-                        resolution=resolution.id, orders=len(orders),
-                        errors=len(result.errors))
-            await uow.commit()
-            return ResolutionView(
-                resolution_id=resolution.id, turn=turn.number, result=result, text=text,
-                gm_text=gm_text,
-                messages_queued=queued, next_turn=next_turn.number if next_turn else None,
-                inactive_candidates=tuple(inactive),
-            )
+        out = Outgoing(self.deps, game)
+        if turn.npc_commitment is None:
+            turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
+        orders, gm_inputs = apply_answers(
+            {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
+        )
+        result = self.deps.resolve(state, orders, gm_inputs)
+        inactive = await self._write_characters(uow, game, records, result, in_force, now)
+        turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
+                                       "version": turn.version + 1})
+        await uow.turns.update(turn)
+        resolution_id = self.deps.ids()
+        # the results go out before the next turn's announcement
+        text, gm_text, queued = await self._publish(
+            uow, out, game, turn, state, records, in_force, result, resolution_id, inactive)
+        next_turn: Turn | None = None
+        if game.settings.auto_open_next:
+            next_turn = await open_turn(uow, self, game, turn.number + 1, out,
+                                        result.state.pending)
+        await out.queue(uow)
+        resolution = Resolution(
+            id=resolution_id, game_id=game.id, turn_id=turn.id, turn_number=turn.number,
+            orders=tuple(orders), gm_inputs=gm_inputs, result=result, state_before=state,
+            state_after=result.state, characters_before=tuple(records),
+            next_turn_id=next_turn.id if next_turn else None, created_at=now,
+        )
+        await uow.resolutions.add(resolution)
+        await audit(uow, self.deps, game.id, actor, "turn.resolve", turn=turn.number,
+                    resolution=resolution.id, orders=len(orders),
+                    errors=len(result.errors))
+        await uow.commit()
+        return ResolutionView(
+            resolution_id=resolution.id, turn=turn.number, result=result, text=text,
+            gm_text=gm_text,
+            messages_queued=queued, next_turn=next_turn.number if next_turn else None,
+            inactive_candidates=tuple(inactive),
+        )
 
     async def undo(self, game_id: str, actor: str) -> TurnSummary:
         """Roll back the game's last resolution exactly; recorded in the audit log."""

@@ -84,6 +84,10 @@ def create_engine_for_url(
         if url.drivername in {"postgresql", "postgres"}:
             url = url.set(drivername="postgresql+asyncpg")
         kwargs.setdefault("pool_pre_ping", True)
+        # the connection used last is used next: its prepared statements and type codecs are
+        # warm (asyncpg prepares each statement once per connection; a FIFO pool made every
+        # connection prepare every statement)
+        kwargs.setdefault("pool_use_lifo", True)
         return create_async_engine(url, echo=echo, **kwargs)
     raise ValueError(
         f"unsupported database {url.drivername!r}: use sqlite+aiosqlite:// or postgresql+asyncpg://"

@@ -39,6 +39,7 @@ from fappo_bot.storage.tables import (
     TurnRow,
 )
 from fappo_bot.storage.values import (
+    RawJSON,
     doc,
     docs,
     from_db_time,
@@ -306,6 +307,11 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
 
 
 # ---- resolutions and after ----------------------------------------------------------------------
+#: `resolutions.state_after` when it is the result's own state (JSON `null`: a TurnState is an
+#: object, so nothing else reads as it)
+SAME_AS_RESULT = RawJSON("null")
+
+
 def resolution_values(resolution: Resolution) -> dict[str, Any]:
     return {
         "id": resolution.id,
@@ -316,7 +322,9 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "gm_inputs": doc(resolution.gm_inputs),
         "result": doc(resolution.result),
         "state_before": doc(resolution.state_before),
-        "state_after": doc(resolution.state_after),
+        # the state after is the result's own (`resolve` passes `result.state`): not stored twice
+        "state_after": (SAME_AS_RESULT if resolution.state_after is resolution.result.state
+                        else doc(resolution.state_after)),
         "characters_before": docs(_RECORDS, resolution.characters_before),
         "next_turn_id": resolution.next_turn_id,
         "undone": resolution.undone,
@@ -326,6 +334,7 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
 
 
 def resolution_record(row: ResolutionRow) -> Resolution:
+    result = TurnResult.model_validate_json(row.result)
     return Resolution.model_validate(
         {
             "id": row.id,
@@ -334,9 +343,10 @@ def resolution_record(row: ResolutionRow) -> Resolution:
             "turn_number": row.turn_number,
             "orders": _ORDERS.validate_json(row.orders),
             "gm_inputs": parse(GMInputs, row.gm_inputs),
-            "result": TurnResult.model_validate_json(row.result),
+            "result": result,
             "state_before": TurnState.model_validate_json(row.state_before),
-            "state_after": TurnState.model_validate_json(row.state_after),
+            "state_after": (result.state if row.state_after == SAME_AS_RESULT
+                            else TurnState.model_validate_json(row.state_after)),
             "characters_before": _RECORDS.validate_json(row.characters_before),
             "next_turn_id": row.next_turn_id,
             "undone": row.undone,

@@ -1,4 +1,4 @@
-"""PostgreSQL: compress the resolutions' JSON documents with lz4 instead of pglz.
+"""PostgreSQL: compress the large JSON documents (resolutions, characters) with lz4, not pglz.
 
 A resolution keeps what undo needs: the orders, the result and the states around it, about 500 kB
 of JSON for a 60-combatant turn. PostgreSQL compresses values that large (TOAST) with pglz by
@@ -24,8 +24,13 @@ down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-#: the large documents of a resolution
-COLUMNS = ("orders", "result", "state_before", "state_after", "characters_before")
+#: the large documents: a resolution's, and a character's sheet and state (about 1 kB each, so
+#: a character row is just over PostgreSQL's 2 kB TOAST threshold and one of them is compressed
+#: on every update)
+COLUMNS = {
+    "resolutions": ("orders", "result", "state_before", "state_after", "characters_before"),
+    "characters": ("sheet", "state"),
+}
 
 
 def _set_compression(method: str) -> None:
@@ -37,8 +42,9 @@ def _set_compression(method: str) -> None:
     ).scalar()
     if not methods or method not in methods:  # before 14, or built without lz4
         return
-    for name in COLUMNS:
-        op.execute(f'ALTER TABLE resolutions ALTER COLUMN "{name}" SET COMPRESSION {method}')
+    for table, names in COLUMNS.items():
+        for name in names:
+            op.execute(f'ALTER TABLE {table} ALTER COLUMN "{name}" SET COMPRESSION {method}')
 
 
 def upgrade() -> None:

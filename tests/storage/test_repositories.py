@@ -45,6 +45,25 @@ async def test_every_record_reads_back_equal_to_what_was_written(uow_factory):
         ]
 
 
+async def test_a_resolution_stores_its_state_after_once_unless_it_differs_from_the_result(
+    uow_factory,
+):
+    """`state_after` is the result's own state after `resolve` (stored as JSON null, read back
+    as the result's state); a different one is stored whole."""
+    from fappo_bot.rules.results import TurnState
+
+    other = TurnState(turn=2, characters=(r.sheet(),))
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        await uow.resolutions.add(r.resolution())
+        await uow.resolutions.add(r.resolution(id="r2", state_after=other))
+        await uow.commit()
+    async with uow_factory() as uow:
+        shared = await uow.resolutions.get("r1")
+        assert shared is not None and shared.state_after == shared.result.state
+        assert await uow.resolutions.get("r2") == r.resolution(id="r2", state_after=other)
+
+
 async def test_nothing_is_visible_before_commit_and_leaving_rolls_back(uow_factory):
     async with uow_factory() as uow:
         await uow.games.add(r.game())
