@@ -91,9 +91,9 @@ def game_values(game: Game) -> dict[str, Any]:
         "guild_key": game.guild_key,
         "name": game.name,
         "ruleset": game.ruleset,
-        "rules": doc(game.rules),
+        "rules": doc(game.rules, whole=True),
         "status": game.status.value,
-        "settings": doc(game.settings),
+        "settings": doc(game.settings, whole=True),
         "created_at": to_db_time(game.created_at),
         "version": game.version,
     }

