@@ -30,12 +30,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_storage import GM, Ids, _game, name, turn_ready
+from bench_storage import GM, Ids, TimedResolver, _game, name, turn_ready
 
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.rules.results import TurnState
 from fappo_bot.service import Services
-from fappo_bot.service.base import rules_resolver
 from fappo_bot.service.text import PostingText, ReadPost
 from tests.service.fakes import FakeUnitOfWork, FakeUowFactory
 
@@ -138,14 +136,8 @@ async def bench_post(posts: int, games: int = 50) -> dict[str, float]:
 
 
 async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
-    rules_time: list[float] = []
-
-    def timed(state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None) -> TurnResult:
-        start = time.perf_counter()
-        result = rules_resolver(state, orders, gm)
-        rules_time.append(time.perf_counter() - start)
-        return result
-
+    timed = TimedResolver()
+    rules_time = timed.times
     factory = CountingUowFactory()
     services = Services(factory, ids=Ids(f"r{size}-"), resolve=timed)
     games = [await turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]

@@ -306,15 +306,25 @@ async def bench_ingest(
     }
 
 
-async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float]:
-    engine = create_engine_for_url(db.url)
-    rules_time: list[float] = []
+class TimedResolver:
+    """The rules core's `resolve_turn`, timed: the pure share of a close and resolve."""
 
-    def timed(state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None) -> TurnResult:
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def __call__(
+        self, state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
+    ) -> TurnResult:
         start = time.perf_counter()
         result = rules_resolver(state, orders, gm)
-        rules_time.append(time.perf_counter() - start)
+        self.times.append(time.perf_counter() - start)
         return result
+
+
+async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float]:
+    engine = create_engine_for_url(db.url)
+    timed = TimedResolver()
+    rules_time = timed.times
 
     totals: list[float] = []
     try:
