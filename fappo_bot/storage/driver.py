@@ -185,15 +185,10 @@ class SqliteLink:
         driver = self._driver
         if self._tap is not None:
             self._tap("commit" if sql == "COMMIT" else "many" if many else "sql", sql, args)
-        if self._inline:
+        if self._inline:  # runs now; waits in a worker thread only while the database is locked
             connection: sqlite3.Connection = driver._live()
-            method = connection.executemany if many else connection.execute
-            try:
-                return method(sql, args)
-            except sqlite3.OperationalError as error:
-                if not _sqlite_busy(error):
-                    raise
-            return await driver.call(method, sql, args)
+            return await driver.call(connection.executemany if many else connection.execute,
+                                     sql, args)
         if many:
             return await driver.executemany(sql, args)
         return await driver.execute(sql, args)
@@ -301,13 +296,6 @@ def _count(status: str) -> int:
     """The row count of a PostgreSQL command status ("UPDATE 3", "INSERT 0 1", "DELETE 0")."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
-
-
-def _sqlite_busy(error: sqlite3.OperationalError) -> bool:
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return bool(code & 0xFF == sqlite3.SQLITE_BUSY)
-    return "database is locked" in str(error)
 
 
 def link_for(driver: Any, dialect: Dialect, tap: Tap | None = None) -> Link:
