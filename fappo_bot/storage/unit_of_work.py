@@ -1,9 +1,10 @@
-"""The SQLAlchemy unit of work: one database transaction per use case (STYLE practice 7).
+"""The unit of work: one database transaction per use case (STYLE practice 7).
 
 Transactions and locks (docs/storage.md):
-- SQLite: every unit of work that may write begins `BEGIN IMMEDIATE` at its first statement, so
-  writers queue on the database's write lock (busy_timeout) and each sees everything committed
-  before it began. `lock_turn` then only reads the turn.
+- SQLite: the writers of one factory queue on its write group and share a `BEGIN IMMEDIATE`
+  transaction, each in its own savepoint (`group.py`); other processes' writers queue on the
+  database's write lock (busy timeout). Each writer sees everything committed, or released into
+  the group, before it began. `lock_turn` then only reads the turn.
 - PostgreSQL: READ COMMITTED; `lock_turn` is `SELECT ... FOR UPDATE` of the turn's row, so posting,
   closing, resolving and undoing one turn are serialised, and whoever waited reads the turn as the
   winner committed it.
