@@ -24,9 +24,10 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
-from fappo_bot.service.errors import StaleVersion
+from fappo_bot.service.errors import Conflict, StaleVersion
 from fappo_bot.storage.driver import Link, Tap, link_for
-from fappo_bot.storage.errors import STALE_MESSAGE
+from fappo_bot.storage.engine import SQLITE_BUSY_TIMEOUT_MS
+from fappo_bot.storage.errors import BUSY_MESSAGE, STALE_MESSAGE
 
 #: the most writers one group commit holds (bounds how long the first of them waits)
 GROUP_LIMIT = 32
@@ -122,10 +123,19 @@ class Solo:
 class WriteGroup:
     """The SQLite writers of one unit-of-work factory, committed together (see the module)."""
 
-    def __init__(self, engine: AsyncEngine, tap: Tap | None, limit: int = GROUP_LIMIT) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        tap: Tap | None,
+        limit: int = GROUP_LIMIT,
+        wait_seconds: float = SQLITE_BUSY_TIMEOUT_MS / 1000,
+    ) -> None:
         self.dialect: Dialect = engine.dialect
         self._connection = Pooled(engine, tap)
         self._limit = limit
+        #: how long a writer waits for the writers before it (as long as SQLite would wait for
+        #: another process's lock), then gets the same "busy" refusal instead of waiting forever
+        self.wait_seconds = wait_seconds
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[Any] | None = None
         #: writers waiting for the lock or holding it
@@ -145,7 +155,11 @@ class WriteGroup:
                                "for itself; finish the first one")
         self._queued += 1
         try:
-            await self._lock.acquire()
+            async with asyncio.timeout(self.wait_seconds):
+                await self._lock.acquire()
+        except TimeoutError:
+            self._queued -= 1
+            raise Conflict(BUSY_MESSAGE) from None
         except BaseException:
             self._queued -= 1
             raise

@@ -179,3 +179,26 @@ async def test_a_writer_cancelled_while_queued_leaves_the_group_working(setup):
     assert await _writer(factory, "g2") == "g2"
     assert stored_games(path) == {"g0", "g2"}
     assert factory.group is not None and factory.group._queued == 0
+
+
+async def test_a_writer_that_waits_too_long_for_the_group_is_told_the_game_is_busy(setup):
+    """As a writer waiting for another process's SQLite lock is after the busy timeout (here
+    no time at all: the lock is not free at once)."""
+    factory, _recorder, path = setup
+    assert factory.group is not None
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with factory() as uow:
+            await uow.games.add(r.game(id="g0", channel="chan-g0"))
+            await release.wait()
+            await uow.commit()
+
+    holding = asyncio.create_task(first())
+    await _queued(factory, 1)
+    factory.group.wait_seconds = 0
+    with pytest.raises(Conflict, match="busy"):
+        await _writer(factory, "g1")
+    release.set()
+    await holding
+    assert stored_games(path) == {"g0"} and factory.group._queued == 0
