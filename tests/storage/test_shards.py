@@ -124,7 +124,11 @@ async def test_two_processes_resolving_at_once_give_one_resolution(database_url)
         worker.stdin.write(b"go\n")
         await worker.stdin.drain()
     outputs = [await asyncio.wait_for(worker.communicate(), 60) for worker in workers]
-    assert [w.returncode for w in workers] == [0, 0], [o[1].decode() for o in outputs]
+    # both ran to the end (DONE); Python 3.11's threaded child watcher now and then finds a child
+    # already reaped and reports 255 for a clean exit ("Unknown child process"), so the output
+    # says how they ended
+    assert all(b"DONE" in out for out, _err in outputs), [o[1].decode() for o in outputs]
+    assert all(w.returncode in (0, 255) for w in workers), [o[1].decode() for o in outputs]
     said = sorted(o[0].decode().split()[0] for o in outputs)
     assert said == ["REFUSED", "RESOLVED"], outputs
     engine = create_engine_for_url(database_url)
