@@ -30,7 +30,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_storage import GM, Ids, TimedResolver, _game, name, turn_ready
+from bench_storage import (
+    Ids,
+    TimedResolver,
+    _game,
+    close_and_resolve,
+    name,
+    turn_ready,
+)
 
 from fappo_bot.rules.results import TurnState
 from fappo_bot.service import Services
@@ -141,13 +148,8 @@ async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
     factory = CountingUowFactory()
     services = Services(factory, ids=Ids(f"r{size}-"), resolve=timed)
     games = [await turn_ready(services, size, f"s{size}-{r}") for r in range(repeat)]
-    totals: list[float] = []
     factory.recording = True
-    for game_id in games:
-        start = time.perf_counter()
-        await services.calltime.close(game_id, GM)
-        await services.resolution.resolve(game_id, GM)
-        totals.append(time.perf_counter() - start)
+    totals = await close_and_resolve(services, games)
     factory.recording = False
     median = statistics.median(totals)
     return {

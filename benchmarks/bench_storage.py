@@ -306,6 +306,17 @@ async def bench_ingest(
     }
 
 
+async def close_and_resolve(services: Services, games: Sequence[str]) -> list[float]:
+    """Close and resolve each game's turn as its GM would; the seconds each took."""
+    totals = []
+    for game_id in games:
+        start = time.perf_counter()
+        await services.calltime.close(game_id, GM)
+        await services.resolution.resolve(game_id, GM)
+        totals.append(time.perf_counter() - start)
+    return totals
+
+
 class TimedResolver:
     """The rules core's `resolve_turn`, timed: the pure share of a close and resolve."""
 
@@ -336,11 +347,7 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
         await engine.dispose()  # PostgreSQL copies a template only when nobody is connected
         await db.snapshot()
         log.recording = True
-        for game_id in games:
-            start = time.perf_counter()
-            await services.calltime.close(game_id, GM)
-            await services.resolution.resolve(game_id, GM)
-            totals.append(time.perf_counter() - start)
+        totals = await close_and_resolve(services, games)
         log.recording = False
     finally:
         await engine.dispose()

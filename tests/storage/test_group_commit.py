@@ -72,6 +72,21 @@ async def _writer(factory: SqlUnitOfWorkFactory, game_id: str, fail: bool = Fals
     return game_id
 
 
+async def _holding(factory: SqlUnitOfWorkFactory) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """A first writer (game g0) that holds the group until the event is set."""
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with factory() as uow:
+            await uow.games.add(r.game(id="g0", channel="chan-g0"))
+            await release.wait()
+            await uow.commit()
+
+    holding = asyncio.create_task(first())
+    await _queued(factory, 1)
+    return holding, release
+
+
 async def _group(factory: SqlUnitOfWorkFactory, first_fails: bool, others: list[tuple[str, bool]]):
     """The first writer holds the group until the others queue behind it."""
     release = asyncio.Event()
@@ -159,16 +174,7 @@ async def test_a_write_unit_of_work_inside_another_in_the_same_task_is_refused(s
 
 async def test_a_writer_cancelled_while_queued_leaves_the_group_working(setup):
     factory, _recorder, path = setup
-    release = asyncio.Event()
-
-    async def first() -> None:
-        async with factory() as uow:
-            await uow.games.add(r.game(id="g0", channel="chan-g0"))
-            await release.wait()
-            await uow.commit()
-
-    holding = asyncio.create_task(first())
-    await _queued(factory, 1)
+    holding, release = await _holding(factory)
     queued = asyncio.create_task(_writer(factory, "g1"))
     await _queued(factory, 2)
     queued.cancel()
@@ -186,16 +192,7 @@ async def test_a_writer_that_waits_too_long_for_the_group_is_told_the_game_is_bu
     no time at all: the lock is not free at once)."""
     factory, _recorder, path = setup
     assert factory.group is not None
-    release = asyncio.Event()
-
-    async def first() -> None:
-        async with factory() as uow:
-            await uow.games.add(r.game(id="g0", channel="chan-g0"))
-            await release.wait()
-            await uow.commit()
-
-    holding = asyncio.create_task(first())
-    await _queued(factory, 1)
+    holding, release = await _holding(factory)
     factory.group.wait_seconds = 0
     with pytest.raises(Conflict, match="busy"):
         await _writer(factory, "g1")
