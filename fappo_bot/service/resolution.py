@@ -64,12 +64,15 @@ from fappo_bot.service.scene import (
 from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import ResolutionView, ReviewItem, TurnSummary
 
+_LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
+
 
 def _seal_first_needed(turn: Turn, number: int | None) -> bool:
-    """Whether /resolve must seal the NPC orders in a transaction of their own first: an open
-    turn not sealed yet (a closed one was sealed at the close, F29), unless `number` names
+    """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
+    open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
+    is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
     another turn (then the resolve refuses, changing nothing)."""
-    return (turn.status is TurnStatus.OPEN and turn.npc_commitment is None
+    return (turn.status in _LIVE and turn.npc_commitment is None
             and (number is None or number == turn.number))
 
 
@@ -226,12 +229,12 @@ class ResolutionService(UseCases):
     async def _seal_first(self, game_id: str, actor: str, number: int | None) -> None:
         async with self.uow() as uow:
             game, turn = await _gm_live_turn(uow, game_id, actor)
-            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+            if turn.npc_commitment is not None or turn.status not in _LIVE:
                 return
             if number is not None and number != turn.number:
                 return  # the resolve itself refuses, changing nothing
             turn = await uow.lock_turn(turn.id)
-            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+            if turn.npc_commitment is not None or turn.status not in _LIVE:
                 return
             records = list(await uow.characters.list(game.id))
             in_force = await orders_in_force(uow, turn)
