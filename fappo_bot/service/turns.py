@@ -55,7 +55,13 @@ from fappo_bot.service.scene import (
     visible_to_gm,
 )
 from fappo_bot.service.text import GM_POSTER
-from fappo_bot.service.turnflow import open_turn, refuse_unless_open, seal_turn, turn_status
+from fappo_bot.service.turnflow import (
+    hidden_actors,
+    open_turn,
+    refuse_unless_open,
+    seal_turn,
+    turn_status,
+)
 from fappo_bot.service.views import (
     OrderInForce,
     PostReply,
@@ -104,12 +110,16 @@ class TurnService(UseCases):
             if last is not None and last.status is not TurnStatus.RESOLVED:
                 raise Conflict(f"Turn {last.number} is still {last.status.value}.")
             pending: tuple[PendingHit, ...] = ()
+            hidden: frozenset[str] = frozenset()
             if last is not None:
                 resolution = await uow.resolutions.for_turn(last.id)
                 pending = resolution.result.state.pending if resolution else ()
+                if pending:
+                    hidden = await hidden_actors(uow, game, last,
+                                                 await uow.characters.list(game.id))
             out = Outgoing(self.deps, game)
             turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, out,
-                                   pending)
+                                   pending, hidden)
             await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
             await uow.commit()

@@ -345,3 +345,30 @@ async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     view = await services.resolution.resolve(game, GM)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
     assert (await services.turns.reveal(game, 1)).verified
+
+
+@pytest.mark.parametrize("auto_open", [True, False])
+async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
+    services, table, uow_factory, auto_open
+):
+    """Issue 14: after a PvP attack sent by DM the public status listed "Hits open to Reduce:
+    Mira (4 from Kael)" and the turn-opened notice counted it. Secret results stay with their
+    audience (F29); a hit dealt in the open is still listed and counted."""
+    game = table["game"]
+    if not auto_open:
+        await services.games.configure(game, GM, settings={"auto_open_next": False})
+    reply = await services.turns.post(game, ALICE, channel_key="dm-alice", message_key="d1",
+                                      text="3 AP attack Mira with Broadsword", secret=True)
+    assert reply.ok, reply.reply
+    await post(services, game, BOB, "m1", "3 AP defend")
+    await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
+    view = await services.resolution.resolve(game, GM)
+    assert {h.attacker for h in view.result.state.pending} == {"Kael", "Skarg"}
+    if not auto_open:
+        await services.turns.open(game, GM)
+    status = await services.turns.status(game)
+    assert [h.attacker for h in status.pending_hits] == ["Skarg"]
+    async with uow_factory() as uow:
+        notices = [m.content for m in await uow.outbox.for_game(game)
+                   if m.kind == "turn_opened"]
+    assert "1 hit(s) of the last turn" in notices[-1]
