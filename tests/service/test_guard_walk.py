@@ -111,7 +111,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.remove_member(game, GM, "<@666>", Role.PLAYER)  # refused, names the user
     await s.characters.create(game, ALICE, sheet("Kael", name=KAEL))
     await s.characters.create(game, BOB, sheet("Mira", name=MIRA))
-    await s.characters.create(game, BOB, sheet("Bran", name="<@42>", ap=99))  # bad sheet
+    await s.characters.create(game, BOB, sheet("Bran", name="<@42>", ap=9))  # bad sheet
     await s.characters.add_enemy(game, GM, sheet("Skarg", name=SKARG))
     await s.characters.add_enemy(game, GM, sheet("Goblins", name=GOBLINS))
     await s.characters.edit(game, GM, SKARG, sheet("Skarg", name=SKARG))
