@@ -26,7 +26,7 @@ from fappo_bot.rules.apply import apply_changes
 from fappo_bot.rules.casting import cast_result
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.combat import Plan, StrikeResult, plan_strikes
+from fappo_bot.rules.combat import Plan, plan_strikes
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.facts import Facts
@@ -49,6 +49,7 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.strikes import StrikeResult
 from fappo_bot.rules.validate import checked_order
 from fappo_bot.rules.validate_actions import action_ap
 
