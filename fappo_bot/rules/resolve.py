@@ -52,8 +52,9 @@ from fappo_bot.rules.strikes import StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _AIM = ActionKind.AIM
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST

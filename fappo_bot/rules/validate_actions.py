@@ -22,8 +22,9 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _DEFEND = ActionKind.DEFEND
