@@ -11,7 +11,7 @@ from typing import Any
 from fappo_bot.rules_xp.config import FloorMode, RelaunchBonus, Who, XpConfig
 from fappo_bot.rules_xp.dice import DiceStream
 from fappo_bot.rules_xp.errors import OutOfRange, UnknownName, XpError
-from fappo_bot.rules_xp.pools import Pool, PoolParts, PoolSpec, Test, compute_pool
+from fappo_bot.rules_xp.pools import Pool, PoolParts, PoolSpec, PoolTest, compute_pool
 from fappo_bot.rules_xp.rollers import Roller
 from fappo_bot.rules_xp.tables import (
     DIFFICULTY,
@@ -192,10 +192,10 @@ def pool_spec(raw: Mapping[str, Any]) -> PoolSpec:
     only(raw, POOL_KEYS, "pool")
     test_word = key(text(raw.get("test", "skill"), "pool.test"))
     try:
-        test = Test(test_word)
+        test = PoolTest(test_word)
     except ValueError:
         raise bad(f"pool.test: {raw.get('test')!r} is not one of "
-                  f"{', '.join(t.value for t in Test)}") from None
+                  f"{', '.join(t.value for t in PoolTest)}") from None
     char = characteristic(text(raw["characteristic"], "pool.characteristic")) \
         if raw.get("characteristic") is not None else None
     level = 0
@@ -242,7 +242,7 @@ class PoolInput:
     """A roller's pool as given: the computed pool and, for a spec, its test."""
 
     pool: Pool
-    test: Test | None
+    test: PoolTest | None
 
 
 def pool_input(value: Any) -> PoolInput:

@@ -24,7 +24,7 @@ CHARACTERISTIC_DEFAULT_BASE = 1
 """X8: "Defaulting to a characteristic ... will be with 1d, plus any levels." [X:L357]"""
 
 
-class Test(str, Enum):
+class PoolTest(str, Enum):
     """The kind of test a pool is for (X1, X2, X8)."""
 
     SKILL = "skill"
@@ -36,11 +36,11 @@ class Test(str, Enum):
     @property
     def is_default(self) -> bool:
         """Whether the roller lacks the proper skill (and so its Xposure, X10 Amb-2)."""
-        return self in {Test.SIMILAR, Test.RELATED, Test.CHARACTERISTIC}
+        return self in {PoolTest.SIMILAR, PoolTest.RELATED, PoolTest.CHARACTERISTIC}
 
 
 #: X8: "Defaulting to a similar Skills will be at -1d penalty. / ... related Skills ... -2d."
-DEFAULT_PENALTY = {Test.SIMILAR: -1, Test.RELATED: -2}
+DEFAULT_PENALTY = {PoolTest.SIMILAR: -1, PoolTest.RELATED: -2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class PoolSpec:
     dice; `tools` None means the tools are missing; `illumination` is in levels of penalty;
     `start` replaces base, rank, level and mods ("He has 6d of Stealth")."""
 
-    test: Test = Test.SKILL
+    test: PoolTest = PoolTest.SKILL
     characteristic: Characteristic | None = None
     level: int = 0
     rank: int | None = None
@@ -118,7 +118,7 @@ def compute_pool(spec: PoolSpec) -> Pool:
     """The pool of a test (see the module doc)."""
     if spec.rank is not None and spec.rating is not None:
         raise XpError("give a rank (a player's skill) or a rating (an NPC's), not both")
-    if spec.test in {Test.RAW, Test.CHARACTERISTIC} and (spec.rank is not None
+    if spec.test in {PoolTest.RAW, PoolTest.CHARACTERISTIC} and (spec.rank is not None
                                                         or spec.rating is not None):
         raise XpError(f"a {spec.test.value} test has no skill, so no rank or rating")
     if not LEVEL_MIN <= spec.level <= LEVEL_MAX:
@@ -127,7 +127,7 @@ def compute_pool(spec: PoolSpec) -> Pool:
     if spec.start is not None:
         base, rank, level, mods = spec.start, 0, 0, 0
     else:
-        base = CHARACTERISTIC_DEFAULT_BASE if spec.test is Test.CHARACTERISTIC else BASE_POOL
+        base = CHARACTERISTIC_DEFAULT_BASE if spec.test is PoolTest.CHARACTERISTIC else BASE_POOL
         rank = spec.rank if spec.rank is not None else (spec.rating or 0)
         level, mods = spec.level, spec.mods
     parts = PoolParts(
@@ -139,7 +139,7 @@ def compute_pool(spec: PoolSpec) -> Pool:
     if spec.tools is None:
         return Pool(None, False, False, parts,
                     "the task needs tools and there are none (X6 Amb-3): it cannot be attempted")
-    if spec.test is Test.CHARACTERISTIC and not spec.permitted:
+    if spec.test is PoolTest.CHARACTERISTIC and not spec.permitted:
         return Pool(None, False, False, parts,
                     "the GM does not allow a characteristic default here (X8): no roll")
     total = parts.total
