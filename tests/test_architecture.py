@@ -53,13 +53,13 @@ def loaded_fappo_modules(package: str) -> set[str]:
     return set(json.loads(out.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting"])
+@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp"])
 def test_core_packages_import_no_io_no_asyncio(package: str) -> None:
     loaded = loaded_top_level_modules(package)
     assert not (loaded & (IO_AND_ADAPTERS | {"asyncio"})), loaded & (IO_AND_ADAPTERS | {"asyncio"})
 
 
-@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting"])
+@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp"])
 def test_core_packages_import_no_outer_layer(package: str) -> None:
     outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console")
     loaded = loaded_fappo_modules(package)
@@ -228,3 +228,26 @@ def test_no_import_loop_hidden_in_a_function() -> None:
     loops = import_loops(import_graph(hidden=True))
     unknown = [loop for loop in loops if not any(loop <= known for known in KNOWN_HIDDEN_LOOPS)]
     assert not unknown, [sorted(loop) for loop in unknown]
+
+
+def test_the_two_rulesets_do_not_leak_into_each_other() -> None:
+    """Nothing of FAPPO's rules loads with the Xp rules, nor the other way round (issue 13)."""
+    assert not [m for m in loaded_fappo_modules("fappo_bot.rules_xp")
+                if m.startswith("fappo_bot.rules.") or m == "fappo_bot.rules"]
+    assert not [m for m in loaded_fappo_modules("fappo_bot.rules")
+                if m.startswith("fappo_bot.rules_xp")]
+
+
+def test_xp_rules_have_no_clock_and_no_generator_of_their_own() -> None:
+    """STYLE.md 8: the Xp rules take their dice from the caller. No module of `rules_xp` imports
+    a clock, and none calls the `random` module itself (a `random.Random` is only passed in)."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).parents[1] / "fappo_bot" / "rules_xp"
+    for path in sorted(package.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(?:import|from)\s+(?:time|datetime|secrets)\b", source,
+                             re.MULTILINE), path.name
+        calls = set(re.findall(r"\brandom\.(\w+)", source))
+        assert calls <= {"Random"}, (path.name, calls)

@@ -26,6 +26,7 @@ from fappo_bot.adjudication.convert import (
     pending_from_case,
     sp_map,
 )
+from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.orders import Order, PendingHit
@@ -189,8 +190,8 @@ class BadCase(BaseModel):
     expect: dict[str, Any] = Field(default_factory=dict)
 
 
-Case = TurnCase | SheetCase | SpellCase | RestCase | HealCase | ParseCase | BadCase
-"""Any loaded case: one model per kind, or a `BadCase`."""
+Case = TurnCase | SheetCase | SpellCase | RestCase | HealCase | ParseCase | XpCase | BadCase
+"""Any loaded case: one model per kind (the Xp kinds of spec/cases-xp.md in one), or a `BadCase`."""
 
 
 def load_case_file(path: str | Path) -> list[Case]:
@@ -240,6 +241,8 @@ def parse_case(raw: Any, source: str = "<text>", position: int = 0) -> Case:
     try:
         if not has_id:
             raise CaseError("the case has no `id`")
+        if is_xp_kind(kind_text):
+            return xp_case(raw, case_id, kind_text, source, position)
         try:
             kind = CaseKind(kind_text)
         except ValueError:
