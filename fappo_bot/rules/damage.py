@@ -92,11 +92,6 @@ def great_specials(
     return ()
 
 
-def invoked_special(invoked: str | None) -> Special | None:
-    """A GM-invoked Special by name, even one the weapon does not list (F12 Amb-2, F18 GM input)."""
-    return special_by_name(invoked) if invoked else None
-
-
 def corrode(character: Character) -> Character:
     """Corrosion (F18.5): armor one step down unless magical; ready non-magical weapons D - 1.
 

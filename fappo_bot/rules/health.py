@@ -168,11 +168,6 @@ def _knocked_out(character: Character) -> bool:
     return False
 
 
-def is_incapacitated(character: Character, config: RulesConfig) -> bool:
-    """At the Incapacitated level: AP only with a Tireless SP (F10 Amb-7)."""
-    return base_level_name(character, config) == "Incapacitated"
-
-
 def can_act(character: Character, config: RulesConfig, *, endure: bool = False) -> bool:
     """Whether the character may allocate AP this turn (F10).
 

@@ -317,7 +317,6 @@ def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> Non
 def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
     """The throw (total against the range penalty to the impact point) and each creature."""
     strike = group[0].strike
-    attacker = turn.chars[strike.actor]
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
@@ -330,7 +329,6 @@ def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object
         )
         for r in group
     )
-    del attacker
     return ActionResult(
         target=strike.action.target, total=strike.total, difficulty=penalty,
         margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,
