@@ -12,7 +12,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.adjudication.characters import character_from_case
@@ -32,6 +31,7 @@ from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.rules.results import GMInputs
+from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [
     "BadCase",
@@ -210,12 +210,9 @@ def load_case_file(path: str | Path) -> list[Case]:
 def load_case_text(text: str, source: str = "<text>") -> list[Case]:
     """The cases of a case file's text (see `load_case_file`)."""
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CaseFileError(f"{source}: not valid YAML{where}: {problem}") from exc
+        document = load_yaml(text, source)
+    except YamlError as exc:
+        raise CaseFileError(str(exc)) from exc
     if not isinstance(document, Mapping) or not isinstance(document.get("cases"), list):
         raise CaseFileError(f"{source}: a case file is a mapping with a `cases:` list")
     cases: list[Case] = []
