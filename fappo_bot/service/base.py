@@ -314,3 +314,11 @@ class Outgoing:
 
 async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
     return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]
+
+
+def require_fappo(game: Game, what: str) -> None:
+    """Refuse `what` (FAPPO sheets, turns) in a game that plays another ruleset: nothing of
+    FAPPO's rules runs in an Xp game (issue 13), whose table play is not built yet."""
+    if game.ruleset != "fappo":
+        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are not built for '
+                       "it yet (the GM's dice-pool rolls work).")

@@ -20,6 +20,7 @@ from fappo_bot.service.base import (
     is_gm,
     load_character,
     load_game,
+    require_fappo,
     require_gm,
     require_member,
     require_not_retired,
@@ -178,6 +179,7 @@ class CharacterService(UseCases):
         """
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "character sheets")
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if kind is not CharacterKind.PC and not gm:
