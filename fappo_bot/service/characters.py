@@ -25,6 +25,7 @@ from fappo_bot.service.base import (
     require_member,
     require_not_retired,
 )
+from fappo_bot.service.bounds import MAX_COUNT, MAX_POSITION, check_number, sheet_problems
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -50,12 +51,15 @@ class NewCharacter(BaseModel):
     armor: str | None = None
     shield: str | None = None
     #: creatures in a nuisance or minion group (F20, F21)
-    count: int = Field(default=1, ge=0)
-    position: int = 0
+    count: int = Field(default=1, ge=0, le=MAX_COUNT)
+    position: int = Field(default=0, ge=-MAX_POSITION, le=MAX_POSITION)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NewCharacter:
         """From one mapping (a YAML sheet): the sheet's keys and the equipment's together."""
+        problems = sheet_problems(data)
+        if problems:
+            raise InvalidInput("This sheet cannot be read:", tuple(problems))
         sheet_keys = set(Sheet.model_fields)
         sheet = {k: v for k, v in data.items() if k in sheet_keys}
         rest = {k: v for k, v in data.items() if k not in sheet_keys}
@@ -280,8 +284,7 @@ class CharacterService(UseCases):
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        if count < 0:
-            raise InvalidInput("A group cannot have fewer than 0 creatures.")
+        check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)

@@ -25,6 +25,7 @@ from fappo_bot.rules.data import SKILLS_BY_KEY
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs, TurnState
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
+from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import Turn, TurnStatus
 from fappo_bot.service.retry import retried
@@ -170,8 +171,11 @@ def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
             number = int(str(value).strip())
         except ValueError:
             raise InvalidInput(f"{item.question} Answer with a whole number.") from None
-        if field == "difficulty" and number < 0:
-            raise InvalidInput(f"{item.question} A difficulty is 0 or more.")
+        if field == "difficulty" and not 0 <= number <= MAX_DIFFICULTY:
+            raise InvalidInput(f"{item.question} A difficulty is from 0 to {MAX_DIFFICULTY}.")
+        if field == "end_position" and abs(number) > MAX_POSITION:
+            raise InvalidInput(f"{item.question} A position is from {-MAX_POSITION:,} to "
+                               f"{MAX_POSITION:,}.")
         return number
     if field == "target":
         return _one_name(item, str(value), names)
@@ -319,6 +323,8 @@ class ReviewService(UseCases):
             if freed is not None:
                 update["freed"] = known(freed)
             if end_positions is not None:
+                for position in end_positions.values():
+                    check_number(position, "An end position", -MAX_POSITION, MAX_POSITION)
                 update["end_positions"] = dict(zip(known(list(end_positions)),
                                                    end_positions.values(), strict=True))
             inputs = turn.gm_inputs.model_copy(update=update)
