@@ -31,8 +31,9 @@ from fappo_bot.rules.fodder import (
 from fappo_bot.rules.levels import Outcome, SuccessLevel
 from fappo_bot.rules.names import fold, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance
+from fappo_bot.rules.ranges import distance, moves_away
 from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.validate_actions import reachable
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
@@ -166,6 +167,8 @@ def plan_strikes(turn: Turn) -> Plan:
             _, weapon = fighter.attack_weapon(action.weapon)
             targets = _targets(turn, action)
             reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
+            if reason is None and weapon is not None and not weapon.ranged:
+                reason = _melee_void(turn, attacker, order, action, weapon, targets)
             if reason is not None:
                 plan.void[(name, index)] = reason
                 continue
@@ -211,6 +214,19 @@ def _void_reason(attacker: Character, held: Weapon | None, order: Order, action:
         return f"the {weapon.name} is not in hand"
     if not targets:
         return "no target"
+    return None
+
+
+def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, weapon: Weapon,
+                targets: list[Character]) -> str | None:
+    """A melee strike that cannot land (F7 Amb-4, Amb-6 amendments): a conditional's target
+    beyond reach (validation checks the others when posted), or a target that moved away without
+    the GM's ruling that the attacker engaged it. Never judged from the distances alone."""
+    for target in targets:
+        if action.conditional and not reachable(order, attacker, target, weapon):
+            return f"{target.name} is out of reach"
+        if not action.engaged and moves_away(turn.orders.get(target.name), attacker.name):
+            return f"{target.name} moved away (the GM did not rule the attacker engaged)"
     return None
 
 

@@ -216,8 +216,10 @@ def check_action(
                 and action.target is None):
             check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
                         "a target's name", "Say whom you attack.")
-        if weapon is not None and target is not None and not _reachable(order, actor, target,
-                                                                          weapon):
+        # a conditional's target is the GM's to name: out of reach, only that action is void
+        # when it resolves (F7 Amb-6 amendment), never the whole order
+        if (weapon is not None and target is not None and not action.conditional
+                and not reachable(order, actor, target, weapon)):
             check.error(
                 ErrorCode.OUT_OF_RANGE,
                 f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
@@ -308,7 +310,7 @@ def _holds(actor: Character, item: str) -> bool:
     return any(s.item is not None and fold(s.item) == key for s in actor.statuses)
 
 
-def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
+def reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
     """A melee strike needs the target within reach, or a move toward it this turn (F16)."""
     d = distance(actor, target)
     if in_reach(weapon, d):
