@@ -20,7 +20,6 @@ from fappo_bot.rules.damage import (
 )
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.defense import (
-    is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.fodder import (
@@ -29,11 +28,11 @@ from fappo_bot.rules.fodder import (
     entities,
 )
 from fappo_bot.rules.levels import Outcome, SuccessLevel
-from fappo_bot.rules.names import fold, skill_rating
+from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, moves_away
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.validate_actions import reachable
+from fappo_bot.rules.validate_actions import reachable, weapon_skill
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
@@ -106,18 +105,13 @@ class Plan:
 
 
 def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn) -> str | None:
-    """The skill an attack uses: declared, else the weapon's, else the attacker's best attack
-    skill (F19 Amb-1: a GM mapping; by default the best one, ties by name)."""
+    """The skill an attack uses: declared, else the weapon's, else the game's mapping (F19
+    Amb-1 amendment; validation refuses an attack with none, `skill-required`)."""
+    del attacker
     if action.skill:
         found = skill_def(action.skill)
         return found.name if found else action.skill
-    if weapon.skill:
-        return weapon.skill
-    options = sorted(
-        (s for s in attacker.skills if is_attack_skill(s, turn.config)),
-        key=lambda s: (-skill_rating(attacker, s), fold(s)),
-    )
-    return options[0] if options else None
+    return weapon_skill(weapon, turn.config)
 
 
 def _readies(order: Order, weapon: Weapon) -> bool:
@@ -165,6 +159,8 @@ def plan_strikes(turn: Turn) -> Plan:
             if action.kind is not _ATTACK:
                 continue
             _, weapon = fighter.attack_weapon(action.weapon)
+            if weapon is not None:
+                weapon = weapon.used_with(action.skill or weapon_skill(weapon, turn.config))
             targets = _targets(turn, action)
             reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
             if reason is None and weapon is not None and not weapon.ranged:

@@ -108,12 +108,13 @@ def test_f16_melee_beyond_reach_is_out_of_range_unless_moving_toward():
 
 
 def test_f19_plaser_without_ammo():
-    """F19 Amb-4: "A shot needs ammo >= setting; otherwise it is invalid"."""
+    """F19 Amb-4: "A shot needs ammo >= setting; otherwise it is invalid", refused with
+    `no-ammo` (RULINGS Amendments 2026-12-01)."""
     gunner = char("Gun", traits={"Clever": 3}, skills={"Firearms": 3},
                   weapons=["Plaser 4"], ammo=3)
     st = state(gunner, GOB)
     assert errs(order("Gun", {"kind": "attack", "ap": 1, "target": "Goblin 1"}), st) == {
-        ErrorCode.OUT_OF_RANGE}
+        ErrorCode.NO_AMMO}
 
 
 def test_f13_reduce_over_limit_and_unknown_hit():

@@ -7,6 +7,7 @@ from engine_helpers import act, char, health, order, run, state, who
 
 from fappo_bot.rules.character import Status, StatusKind
 from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
+from fappo_bot.rules.data import weapon_by_name
 from fappo_bot.rules.results import GMInputs
 
 pytestmark = pytest.mark.unit
@@ -24,6 +25,8 @@ def great(weapon, special=None, skill="Swordfighting", target_fields=None, **act
     act_ = {"kind": "attack", "ap": 3, "target": "Vic", **action}
     if special:
         act_["special"] = special
+    if weapon_by_name(weapon).skill is None:  # Battle Axe, Torch: the order names the skill (F19)
+        act_["skill"] = skill
     return attacker, victim, act_
 
 

@@ -133,7 +133,9 @@ def test_r3_13_plaser_battery_three_three_four_then_empty():
             for c in scene.characters)})
     empty = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
                                      "weapon": "Plaser"}))
-    assert [e.code.value for e in empty.errors] == ["out-of-range"]
+    # RULINGS Amendments 2026-12-01: "an order that fires more shots than the ammunition left
+    # is refused with `no-ammo`"
+    assert [e.code.value for e in empty.errors] == ["no-ammo"]
 
 
 def test_f25_two_stage_cast_then_attack():
