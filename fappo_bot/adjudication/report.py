@@ -65,14 +65,16 @@ def sp_dict(character: Character) -> dict[str, int]:
 
 def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
     """A character as `expect.characters` lists it (F10, F11): health by level name (Master slots
-    numbered), AP next turn as things stand, statuses in force from the next turn, and the pips
+    numbered; a wiped-out fodder group is Dead), AP next turn as things stand, statuses in force from the next turn, and the pips
     filled where the pips option applies to the character (else 0: no pips are filled, as the
     spec's own example lists `damage: 0` for a goblin without pips)."""
     from fappo_bot.rules.health import ap_next, level_name, uses_pips
 
     return {
         "name": character.name,
-        "health": level_name(character, config),
+        # a fodder group with no creature left is Dead (Amendments 2026-12-01, reporting)
+        "health": "Dead" if character.is_fodder and character.count <= 0
+        else level_name(character, config),
         "count": character.count,
         "sp": sp_dict(character),
         "floating": character.floating,
