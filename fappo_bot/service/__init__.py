@@ -31,6 +31,7 @@ from fappo_bot.service.errors import (
     NotFound,
     ServiceError,
     StaleVersion,
+    TransientError,
 )
 from fappo_bot.service.facade import Services
 from fappo_bot.service.guard import raw_output
@@ -56,6 +57,7 @@ __all__ = [
     "Services",
     "StaleVersion",
     "SystemClock",
+    "TransientError",
     "UnitOfWork",
     "UowFactory",
     "raw_output",

@@ -42,6 +42,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, LedgerView
 
 SceneGap = BreakKind
@@ -105,6 +106,7 @@ def _healed_line(h: Healed) -> str:
 class AftermathService(UseCases):
     """Scene and adventure ends, and the tournament ledger."""
 
+    @retried
     async def declare_rest(
         self, game_id: str, actor: str, name: str, allocation: Mapping[str, int]
     ) -> dict[str, int]:
@@ -137,6 +139,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return declared
 
+    @retried
     async def end_scene(
         self,
         game_id: str,
@@ -186,6 +189,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def end_adventure(
         self,
         game_id: str,
@@ -241,6 +245,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def advance_time(
         self,
         game_id: str,
@@ -318,6 +323,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return report
 
+    @retried
     async def spend_cc(
         self, game_id: str, actor: str, name: str, purchase: Purchase
     ) -> CharacterView:

@@ -15,7 +15,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
@@ -55,44 +55,29 @@ class Deps:
     resolve: Resolver = rules_resolver
 
 
-STALE_RETRIES = 3
-"""How often a use case is run again when an optimistic version check lost a race."""
-
-
-def _use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A public use case as it leaves the service: its text arguments with the guard's own
     zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
-    run again on a lost version race, and its value passed through `guard.guarded`: no text
-    leaves the service with a live mention (issue 14). `@raw_output` use cases return data
-    (an export) and skip the guard on the way out."""
+    and its value passed through `guard.guarded`: no text leaves the service with a live mention
+    (issue 14). `@raw_output` use cases return data (an export) and skip the guard on the way
+    out. Retries are not this wrapper's business: use cases that write say `@retried`."""
     raw = getattr(method, RAW_OUTPUT, False)
 
     @functools.wraps(method)
     async def run(*args: Any, **kwargs: Any) -> Any:
         args = tuple(unguarded(a) for a in args)
         kwargs = {k: unguarded(v) for k, v in kwargs.items()}
-        value = await _retrying(method, args, kwargs)
+        value = await method(*args, **kwargs)
         return value if raw else guarded(value)
 
     return run
 
 
-async def _retrying(method: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
-                    kwargs: dict[str, Any]) -> Any:
-    for attempt in range(STALE_RETRIES):
-        try:
-            return await method(*args, **kwargs)
-        except StaleVersion:
-            # each use case is one transaction, rolled back whole: running it again is safe
-            if attempt == STALE_RETRIES - 1:
-                raise
-    raise AssertionError("unreachable")
-
-
 class UseCases:
-    """Base of the use-case groups: holds the dependencies. Every public use case of a subclass
-    runs again (up to `STALE_RETRIES` times) when it loses an optimistic version race, and
-    what it returns passes the mention guard (`_use_case`)."""
+    """Base of the use-case groups: holds the dependencies. What every public use case of a
+    subclass returns passes the mention guard (`_guarded_use_case`: the one place the guard is
+    applied on the way out). Use cases that write are marked `@retried` (`service/retry.py`):
+    they run again when they lose an optimistic version race or the connection fails."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -101,7 +86,7 @@ class UseCases:
         super().__init_subclass__(**kwargs)
         for name, value in list(vars(cls).items()):
             if not name.startswith("_") and inspect.iscoroutinefunction(value):
-                setattr(cls, name, _use_case(value))
+                setattr(cls, name, _guarded_use_case(value))
 
     def uow(self) -> UnitOfWork:
         return self.deps.uow_factory()
@@ -342,3 +327,11 @@ class Outgoing:
 
 async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
     return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]
+
+
+def require_fappo(game: Game, what: str) -> None:
+    """Refuse `what` (FAPPO sheets, turns) in a game that plays another ruleset: nothing of
+    FAPPO's rules runs in an Xp game (issue 13), whose table play is not built yet."""
+    if game.ruleset != "fappo":
+        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are not built for '
+                       "it yet (the GM's dice-pool rolls work).")

@@ -20,6 +20,7 @@ from fappo_bot.service.base import (
     is_gm,
     load_character,
     load_game,
+    require_fappo,
     require_gm,
     require_member,
     require_not_retired,
@@ -34,6 +35,7 @@ from fappo_bot.service.records import (
     Game,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, SheetCheck
 
 
@@ -162,6 +164,7 @@ async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> Char
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
+    @retried
     async def create(
         self,
         game_id: str,
@@ -180,6 +183,7 @@ class CharacterService(UseCases):
         """
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "character sheets")
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if kind is not CharacterKind.PC and not gm:
@@ -228,6 +232,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def add_enemy(
         self, game_id: str, actor: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -250,6 +255,7 @@ class CharacterService(UseCases):
                 if include_retired or c.status is not CharacterStatus.RETIRED
             ]
 
+    @retried
     async def edit(
         self, game_id: str, actor: str, name: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -275,6 +281,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
         check_number(count, "A group's number of creatures", 0, MAX_COUNT)
@@ -291,6 +298,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def retire(self, game_id: str, actor: str, name: str) -> CharacterView:
         """The owner or a GM retires a character: it takes no further part (kept forever)."""
         async with self.uow() as uow:
@@ -303,6 +311,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def transfer(
         self, game_id: str, actor: str, name: str, to_user: str, *, permanent: bool = True
     ) -> CharacterView:
@@ -330,6 +339,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def npcize(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GMs assume the character as an NPC; the player returns only by GM command."""
         async with self.uow() as uow:
@@ -345,6 +355,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def mark_inactive(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GM confirms that a player who missed `inactive_threshold` turns does not
         respond; the character takes no action until the GM NPC-izes, transfers or restores it."""
@@ -365,6 +376,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def restore_control(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30 "only ... at the GM's mercy": the owner runs the character again."""
         async with self.uow() as uow:
