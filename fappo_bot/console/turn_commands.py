@@ -10,7 +10,7 @@ from typing import Any
 
 from fappo_bot.console.review import ReviewSession
 from fappo_bot.console.seats import Kind, Shown, only
-from fappo_bot.console.table import LocalTable, TableError, command, command_parser
+from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.errors import InvalidInput
 
@@ -28,7 +28,7 @@ def _reply(table: LocalTable, number: int, reply: Any, audience: frozenset[str] 
     return Shown(kind, title, reply.reply, audience)
 
 
-async def post(table: LocalTable, text: str, *, secret: bool) -> list[Shown]:
+async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
     """A post in the channel (everyone sees it and the bot's reply), or a DM to the bot with
     secret orders (only its seat sees it and the reply, F29)."""
     game_id = table.need_game()
@@ -56,7 +56,6 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
     return number, found
 
 
-@command("edit")
 async def edit(table: LocalTable, step: Step) -> list[Shown]:
     """/edit N (new text on the next lines): edit your message #N; the reply follows it."""
     number, (channel, key, _seat, secret) = _message(table, step)
@@ -73,7 +72,6 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
     ]
 
 
-@command("delete")
 async def delete(table: LocalTable, step: Step) -> list[Shown]:
     """/delete N: delete message #N; its orders are withdrawn."""
     number, (channel, key, _seat, secret) = _message(table, step)
@@ -86,14 +84,12 @@ async def delete(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.NOTICE, "deleted", body, only(table.seat) if secret else None)]
 
 
-@command("open")
 async def open_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/open: the GM opens the next turn (announced through the outbox)."""
     await table.services.turns.open(table.need_game(), table.user)
     return []
 
 
-@command("npc")
 async def npc(table: LocalTable, step: Step) -> list[Shown]:
     """/npc (orders on the next lines, one **Name** block per NPC): the GM's NPC orders, shown
     to the GMs only and sealed at once (their SHA-256 commitment is published)."""
@@ -115,7 +111,6 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     return shown
 
 
-@command("pass")
 async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/pass [NAME]: no action this turn for your character (or the one named)."""
     name = " ".join(step.args) or None
@@ -124,7 +119,6 @@ async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{names}: passes this turn (no action).")]
 
 
-@command("status")
 async def status(table: LocalTable, step: Step) -> list[Shown]:
     """/status: who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
     view = await table.services.turns.status(table.need_game())
@@ -153,7 +147,6 @@ def _minutes(step: Step, value: str) -> timedelta:
     return timedelta(minutes=minutes)
 
 
-@command("calltime")
 async def calltime(table: LocalTable, step: Step) -> list[Shown]:
     """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
     game_id = table.need_game()
@@ -168,7 +161,6 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
     return []
 
 
-@command("extend")
 async def extend(table: LocalTable, step: Step) -> list[Shown]:
     """/extend MINUTES: push the deadline back."""
     if not step.args:
@@ -180,7 +172,6 @@ async def extend(table: LocalTable, step: Step) -> list[Shown]:
                   f"Turn {summary.number}: the deadline is now {summary.deadline:%Y-%m-%d %H:%M} UTC.")]
 
 
-@command("pause", "resume")
 async def pause(table: LocalTable, step: Step) -> list[Shown]:
     """/pause, /resume: stop or restart the turn's clock."""
     calls = table.services.calltime
@@ -190,7 +181,6 @@ async def pause(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.NOTICE, "call time", f"Turn {summary.number}: the clock is {state}.")]
 
 
-@command("review")
 async def review(table: LocalTable, step: Step) -> list[Shown]:
     """/review: every review question and its answer; /review NAME...: ask the questions about
     those characters' orders, the optional ones too."""
@@ -210,7 +200,6 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.QUESTION, "review", "\n".join(lines), table.gm_seats)]
 
 
-@command("resolve")
 async def resolve(table: LocalTable, step: Step) -> list[Shown]:
     """/resolve [--all]: ask the review questions still open (with --all the optional ones
     too), then resolve the turn (F7); the results come through the outbox."""
@@ -259,7 +248,6 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
     return await _ask(table, session, view.items)
 
 
-@command("undo")
 async def undo(table: LocalTable, step: Step) -> list[Shown]:
     """/undo: roll back the last resolution exactly (recorded in the audit log)."""
     await table.services.resolution.undo(table.need_game(), table.user)
