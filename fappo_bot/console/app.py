@@ -28,6 +28,7 @@ from fappo_bot.console.table import LocalTable, TableError
 from fappo_bot.console.transcript import (
     StepKind,
     TranscriptSyntaxError,
+    is_command,
     load_transcript,
     parse_transcript,
     split_command,
@@ -175,6 +176,8 @@ def read_block(first: str, ask: Callable[[str], str]) -> str:
         line = ask("... ")
         if line.strip() in {"", "."}:
             return "\n".join(lines)
+        if is_command(line):  # a command ends the post (and is read whole after it)
+            return "\n".join([*lines, read_block(line, ask)])
         lines.append(line)
 
 
@@ -200,9 +203,9 @@ async def prompt_loop(
         except KeyboardInterrupt:
             console.print("\n(interrupted; /quit leaves the table)", markup=False, style="dim")
             continue
-        if not first.strip():
+        if not first.strip() and question is None:
             continue
-        if question is not None and not first.strip().startswith("/"):
+        if question is not None and not first.strip().startswith("/"):  # empty: the default
             text = "> " + first.strip().removeprefix(">").strip()
         else:
             if question is not None:  # a command leaves the review; the answers given are kept

@@ -42,6 +42,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "review": turns.review,
     "resolve": turns.resolve,
     "undo": turns.undo,
+    "reveal": turns.reveal,
     # between fights, and around games
     "advance": scenes.advance,
     "endscene": scenes.endscene,

@@ -26,6 +26,7 @@ GM commands (the slash commands' names and options):
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
+  /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
@@ -285,7 +286,8 @@ async def seats(table: LocalTable, step: Step) -> list[Shown]:
     lines = []
     for seat in table.book.names():
         mark = "*" if seat == table.seat else " "
-        role = "GM" if seat in table.gm_seats else "player"
+        role = ("GM" if seat in table.gm_seats else "player" if seat in table.player_seats
+                else "not in this game")
         lines.append(f"{mark} {table.book.label(seat)}  [{role}]")
     return [Shown(Kind.INFO, "seats", "\n".join(lines), only(table.seat))]
 

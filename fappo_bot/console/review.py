@@ -29,6 +29,9 @@ class ReviewSession:
     #: optional questions the GM left at their default
     skipped: set[str] = field(default_factory=set)
     current: Any = None
+    #: a yes/no question asked before the review's own (the table's: resolve without NPC
+    #: orders?)
+    confirm: str | None = None
 
     def wants(self, item: Any) -> bool:
         """Whether this session asks `item` (a `ReviewItem`)."""
@@ -45,6 +48,8 @@ class ReviewSession:
 
     def question(self) -> str:
         """The current question as the GM reads it, with its choices and default."""
+        if self.confirm is not None:
+            return self.confirm
         item = self.current
         if item is None:
             return ""

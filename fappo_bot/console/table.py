@@ -23,7 +23,7 @@ import yaml
 from fappo_bot.console.review import ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.services import TableServices
-from fappo_bot.console.transcript import Step, StepKind
+from fappo_bot.console.transcript import Step, StepKind, unknown_command
 from fappo_bot.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,8 @@ class LocalTable:
         self.game_id: str | None = None
         #: the current game's GM seats (enemies' sheets and the review go to them only)
         self.gm_seats: frozenset[str] = frozenset({GM_SEAT})
+        #: the current game's players
+        self.player_seats: frozenset[str] = frozenset()
         #: the GM's review in progress
         self.review: ReviewSession | None = None
         #: this session's messages by number: (channel, message key, seat, secret)
@@ -114,7 +116,7 @@ class LocalTable:
             elif step.kind is StepKind.COMMAND:
                 handler = self.handlers.commands.get(step.name)
                 if handler is None:
-                    raise TableError(f"/{step.name} is not a table command (see /help).")
+                    raise TableError(unknown_command(step.name, self.handlers.commands))
                 shown = await handler(self, step)
             else:
                 shown = []
@@ -193,6 +195,7 @@ class LocalTable:
         for user in (*view.gms, *view.players):
             self.book.add(user)
         self.gm_seats = only(*view.gms)
+        self.player_seats = only(*view.players)
         for character in await self.services.characters.list(self.game_id):
             if character.runner:
                 self.book.add(character.runner, [character.name])

@@ -12,6 +12,7 @@ from fappo_bot.console.review import ReviewSession
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
+from fappo_bot.service import notices
 from fappo_bot.service.errors import InvalidInput
 
 
@@ -136,7 +137,12 @@ async def status(table: LocalTable, step: Step) -> list[Shown]:
             f"{h.target} ({h.levels} from {h.attacker or h.source})" for h in view.pending_hits))
     if view.everyone_in:
         lines.append("Everyone is in.")
-    return [Shown(Kind.INFO, "status", "\n".join(lines))]
+    shown = [Shown(Kind.INFO, "status", "\n".join(lines))]
+    if view.npcs_without_orders and not view.npc_sealed:
+        shown.append(Shown(Kind.INFO, "status (GM)",
+                           "No NPC orders yet for " + ", ".join(view.npcs_without_orders)
+                           + " (/npc).", table.gm_seats))
+    return shown
 
 
 def _minutes(step: Step, value: str) -> timedelta:
@@ -193,7 +199,7 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     lines = [f"Review of turn {view.turn}:"]
     for item in view.items:
         mark = "✓" if item.answered else ("!" if item.required else "·")
-        answer = f" -> {item.answer}" if item.answered else ""
+        answer = f" -> {answer_text(item.answer)}" if item.answered else ""
         lines.append(f" {mark} {item.question}{answer}")
     if not view.items:
         lines.append("  nothing to decide")
@@ -209,7 +215,25 @@ async def resolve(table: LocalTable, step: Step) -> list[Shown]:
     game_id = table.need_game()
     view = await table.services.review.review(game_id, table.user)
     session = ReviewSession(game_id, then_resolve=True, optional=args.all)
+    status = await table.services.turns.status(game_id)
+    if status.npcs_without_orders and not status.npc_sealed:
+        # resolving seals the NPC orders as they are: nothing for these, with no way back
+        session.confirm = (
+            f"No NPC orders this turn for {', '.join(status.npcs_without_orders)}: resolving "
+            "now seals them as doing nothing. Resolve anyway? [yes / no] (no: give them with "
+            "/npc, then /resolve)")
+        table.review = session
+        return [Shown(Kind.QUESTION, "review question", session.question(), table.gm_seats)]
     return await _ask(table, session, view.items)
+
+
+def answer_text(value: Any) -> str:
+    """A recorded answer as the GM gave it: yes/no rather than True/False, names listed."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Shown]:
@@ -234,6 +258,18 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
     session = table.review
     if session is None:
         raise TableError("There is no question to answer (answers follow /resolve or /review).")
+    if session.confirm is not None:
+        word = text.strip().casefold()
+        if word in {"yes", "y"}:
+            session.confirm = None
+            view = await table.services.review.review(session.game_id, table.user)
+            return await _ask(table, session, view.items)
+        if word in {"no", "n"}:
+            table.review = None
+            return [Shown(Kind.QUESTION, "review", "Not resolved: give the NPC orders with /npc, "
+                          "then /resolve.", table.gm_seats)]
+        return [Shown(Kind.ERROR, "answer refused", f"Answer yes or no.\n{session.question()}",
+                      table.gm_seats)]
     item = session.current
     if not text.strip():
         if item.required:
@@ -252,3 +288,16 @@ async def undo(table: LocalTable, step: Step) -> list[Shown]:
     """/undo: roll back the last resolution exactly (recorded in the audit log)."""
     await table.services.resolution.undo(table.need_game(), table.user)
     return []
+
+
+async def reveal(table: LocalTable, step: Step) -> list[Shown]:
+    """/reveal N: the canonical JSON of turn N's sealed NPC orders, exactly as hashed, to the
+    seat that asks (F29: anyone may check the commitment published before the turn)."""
+    if len(step.args) != 1 or not step.args[0].isdigit():
+        raise TableError("/reveal takes the number of a resolved turn: /reveal 2.")
+    view = await table.services.turns.reveal(table.need_game(), int(step.args[0]))
+    check = "it matches" if view.verified else "it does NOT match"
+    head = (f"Turn {view.turn}: commitment {view.commitment}, salt {view.salt}; "
+            f'sha256(salt + "\\n" + JSON): {check}.')
+    blocks = notices.canonical_blocks(view.turn, view.canonical)
+    return [Shown(Kind.INFO, "reveal", "\n".join([head, *blocks]), only(table.seat))]
