@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-import yaml
-
-from fappo_bot.console.review import ReviewSession
+from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
 from fappo_bot.service.errors import ServiceError
+from fappo_bot.yamltext import YamlError, load_yaml
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +86,7 @@ class LocalTable:
         #: the current game's players
         self.player_seats: frozenset[str] = frozenset()
         #: the GM's review in progress
-        self.review: ReviewSession | None = None
+        self.review: ReviewSession | Confirmation | None = None
         #: this session's messages by number: (channel, message key, seat, secret)
         self.messages: dict[int, tuple[str, str, str, bool]] = {}
 
@@ -173,9 +172,9 @@ class LocalTable:
         else:
             raise TableError(f"/{step.name} needs a sheet: a YAML file, or the sheet on the next lines.")
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise TableError(f"{where} is not readable YAML: {exc}") from exc
+            data = load_yaml(text, where)
+        except YamlError as exc:
+            raise TableError(str(exc)) from exc
         if not isinstance(data, dict):
             raise TableError(f"{where} must be a mapping (name:, traits:, skills:, ...).")
         return data

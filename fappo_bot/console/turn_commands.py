@@ -5,11 +5,12 @@ use case of its slash command; the replies and results are the service's texts."
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from fappo_bot.console.review import ReviewSession
-from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.review import Confirmation, ReviewSession
+from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.service import notices
@@ -59,13 +60,13 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
 
 async def edit(table: LocalTable, step: Step) -> list[Shown]:
     """/edit N (new text on the next lines): edit your message #N; the reply follows it."""
-    number, (channel, key, _seat, secret) = _message(table, step)
+    number, (channel, key, seat, secret) = _message(table, step)
     if not step.text.strip():
         raise TableError("/edit N takes the new text on the next lines.")
     audience = only(table.seat) if secret else None
     reply = await table.services.turns.edit(
         table.need_game(), table.user, channel_key=channel, message_key=key, text=step.text,
-        secret=secret,
+        secret=secret, written_by=seat_user_id(seat),
     )
     return [
         Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · edited", step.text, audience),
@@ -100,15 +101,13 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     number = len(table.messages) + 1
     channel = f"dm:{table.user}"
     message_key = f"npc{number}-{uuid.uuid4().hex[:8]}"
-    table.messages[number] = (channel, message_key, table.seat, True)
     shown = [Shown(Kind.POST, f"#{number} · {table.seat} · NPC orders", step.text, table.gm_seats)]
-    reply = await table.services.turns.post(
+    reply = await table.services.turns.npc_orders(
         game_id, table.user, channel_key=channel, message_key=message_key, text=step.text,
-        secret=False,
+        seal="--no-seal" not in step.args,
     )
+    table.messages[number] = (channel, message_key, table.seat, True)  # not when refused
     shown.append(_reply(table, number, reply, table.gm_seats))
-    if reply.ok and "--no-seal" not in step.args:
-        await table.services.turns.seal(game_id, table.user)
     return shown
 
 
@@ -163,8 +162,12 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
         return [Shown(Kind.NOTICE, "call time",
                       f"Turn {summary.number}: time will be called at "
                       f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
-    await table.services.calltime.close(game_id, table.user)
-    return []
+
+    async def call() -> list[Shown]:
+        await table.services.calltime.close(game_id, table.user)
+        return []
+
+    return await _unless_npcs_idle(table, game_id, "calling time", "/calltime", call)
 
 
 async def extend(table: LocalTable, step: Step) -> list[Shown]:
@@ -213,18 +216,33 @@ async def resolve(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("--all", action="store_true")
     args = parser.parse_args(list(step.args))
     game_id = table.need_game()
-    view = await table.services.review.review(game_id, table.user)
     session = ReviewSession(game_id, then_resolve=True, optional=args.all)
+
+    async def go_on() -> list[Shown]:
+        fresh = await table.services.review.review(game_id, table.user)
+        return await _ask(table, session, fresh.items)
+
+    return await _unless_npcs_idle(table, game_id, "resolving", "/resolve", go_on)
+
+
+async def _unless_npcs_idle(table: LocalTable, game_id: str, doing: str, again: str,
+                            go_on: Callable[[], Awaitable[list[Shown]]]) -> list[Shown]:
+    """`go_on()`, unless NPCs have no orders and nothing is sealed yet: calling time and
+    resolving seal the NPC orders as they are, with no way back, so the GM is asked first."""
+    if table.user not in table.gm_seats:
+        return await go_on()  # the use case refuses a player
     status = await table.services.turns.status(game_id)
-    if status.npcs_without_orders and not status.npc_sealed:
-        # resolving seals the NPC orders as they are: nothing for these, with no way back
-        session.confirm = (
-            f"No NPC orders this turn for {', '.join(status.npcs_without_orders)}: resolving "
-            "now seals them as doing nothing. Resolve anyway? [yes / no] (no: give them with "
-            "/npc, then /resolve)")
-        table.review = session
-        return [Shown(Kind.QUESTION, "review question", session.question(), table.gm_seats)]
-    return await _ask(table, session, view.items)
+    if not status.npcs_without_orders or status.npc_sealed:
+        return await go_on()
+    confirm = Confirmation(
+        f"No NPC orders this turn for {', '.join(status.npcs_without_orders)}: {doing} now "
+        f"seals them as doing nothing. Go on anyway? [yes / no] (no: give them with /npc, "
+        f"then {again})",
+        go_on,
+        f"Not done: give the NPC orders with /npc, then {again}.",
+    )
+    table.review = confirm
+    return [Shown(Kind.QUESTION, "review question", confirm.question(), table.gm_seats)]
 
 
 def answer_text(value: Any) -> str:
@@ -258,18 +276,15 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
     session = table.review
     if session is None:
         raise TableError("There is no question to answer (answers follow /resolve or /review).")
-    if session.confirm is not None:
+    if isinstance(session, Confirmation):
         word = text.strip().casefold()
-        if word in {"yes", "y"}:
-            session.confirm = None
-            view = await table.services.review.review(session.game_id, table.user)
-            return await _ask(table, session, view.items)
-        if word in {"no", "n"}:
-            table.review = None
-            return [Shown(Kind.QUESTION, "review", "Not resolved: give the NPC orders with /npc, "
-                          "then /resolve.", table.gm_seats)]
-        return [Shown(Kind.ERROR, "answer refused", f"Answer yes or no.\n{session.question()}",
-                      table.gm_seats)]
+        if word not in {"yes", "y", "no", "n"}:
+            return [Shown(Kind.ERROR, "answer refused",
+                          f"Answer yes or no.\n{session.question()}", table.gm_seats)]
+        table.review = None
+        if word.startswith("y"):
+            return await session.then()
+        return [Shown(Kind.QUESTION, "review", session.otherwise, table.gm_seats)]
     item = session.current
     if not text.strip():
         if item.required:
