@@ -18,6 +18,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -209,8 +210,11 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene; choose one '
-                       f"of: {', '.join(names)}.")
+    near = difflib.get_close_matches(text.strip().casefold(), [n.casefold() for n in names],
+                                     n=1, cutoff=0.6)
+    hint = next((f' Did you mean "{n}"?' for n in names if near and n.casefold() == near[0]), "")
+    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
+                       f"one of: {', '.join(names)}.")
 
 
 def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
