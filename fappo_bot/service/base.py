@@ -16,6 +16,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
+from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
@@ -53,6 +54,7 @@ class Deps:
     salts: SaltFactory = token_salt
     text: PostText = field(default_factory=PostingText)
     resolve: Resolver = rules_resolver
+    delivery: DeliveryPolicy = field(default_factory=DeliveryPolicy)
 
 
 STALE_RETRIES = 3

@@ -15,6 +15,8 @@ Decisions (docs/rulings.md collects them):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
@@ -201,7 +203,7 @@ class TurnService(UseCases):
                 return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
                                  problems=read.problems, orders=kept[-1].orders if kept else (),
                                  secret=post.secret, revision=post.revision,
-                                 reply_key=post.reply_key)
+                                 reply_keys=post.reply_keys)
             self._check_orders(turn, read.orders, controls, records)
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, post.secret,
@@ -274,16 +276,19 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
-    async def set_reply_key(self, post_id: str, reply_key: str) -> None:
-        """The adapter records its reply message, to edit the same reply on an edit."""
+    async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> None:
+        """The adapter records its reply messages (a long reply is several), to edit the same
+        replies on an edit and delete them with the post."""
         async with self.uow() as uow:
             post = await uow.posts.get(post_id)
             if post is None:
                 raise NotFound("There is no such post.")
-            await uow.posts.update(
-                post.model_copy(update={"reply_key": reply_key, "version": post.version + 1})
-            )
-            await uow.commit()
+            keys = tuple(reply_keys)
+            if keys != post.reply_keys:
+                await uow.posts.update(
+                    post.model_copy(update={"reply_keys": keys, "version": post.version + 1})
+                )
+                await uow.commit()
 
     async def status(self, game_id: str) -> TurnStatusView:
         """Who has posted, passed or is missing, the seal and the deadline (F29, F30)."""
@@ -432,7 +437,7 @@ class TurnService(UseCases):
         complete = await self._maybe_everyone_in(uow, game, turn, records)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
-                         reply_key=post.reply_key, everyone_in=complete)
+                         reply_keys=post.reply_keys, everyone_in=complete)
 
     async def _maybe_everyone_in(
         self,

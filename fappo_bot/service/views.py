@@ -140,8 +140,8 @@ class PostReply(BaseModel):
     problems: tuple[str, ...] = ()
     secret: bool = False
     revision: int = 1
-    #: the reply message to edit (from a previous revision), if the adapter recorded one
-    reply_key: str | None = None
+    #: the reply messages to edit (from a previous revision), if the adapter recorded them
+    reply_keys: tuple[str, ...] = ()
     #: every active character is in and the NPC orders are sealed
     everyone_in: bool = False
 

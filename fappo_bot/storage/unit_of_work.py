@@ -31,6 +31,7 @@ from fappo_bot.service.ports import (
     TurnRepository,
     UnitOfWork,
     UowFactory,
+    UserRepository,
 )
 from fappo_bot.service.records import Turn
 from fappo_bot.storage.driver import Tap
@@ -45,6 +46,7 @@ from fappo_bot.storage.repositories import (
     SqlPosts,
     SqlResolutions,
     SqlTurns,
+    SqlUsers,
     Tx,
 )
 
@@ -63,6 +65,7 @@ class SqlUnitOfWork:
     outbox: OutboxRepository
     audit: AuditRepository
     ledger: LedgerRepository
+    users: UserRepository
 
     def __init__(self, source: Callable[[], Source]) -> None:
         self._new_source = source
@@ -91,6 +94,7 @@ class SqlUnitOfWork:
         self.outbox = SqlOutbox(tx)
         self.audit = SqlAudit(tx)
         self.ledger = SqlLedger(tx)
+        self.users = SqlUsers(tx)
 
     async def __aexit__(
         self,
