@@ -12,7 +12,9 @@ from fappo_bot.console.review import ReviewSession
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command, command_parser
 from fappo_bot.console.transcript import Step
+from fappo_bot.posting.render import render_problems
 from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.views import PostOutcome, PostReply
 
 
 async def _channel(table: LocalTable) -> str:
@@ -20,12 +22,18 @@ async def _channel(table: LocalTable) -> str:
     return str(view.channel_key)
 
 
-def _reply(table: LocalTable, number: int, reply: Any, audience: frozenset[str] | None) -> Shown:
+def _reply(
+    table: LocalTable, number: int, reply: PostReply, audience: frozenset[str] | None
+) -> list[Shown]:
+    """The bot's answer to post #N (none to table talk)."""
+    if reply.outcome is PostOutcome.TABLE_TALK:
+        return []
     kind = Kind.REPLY if reply.ok else Kind.ERROR
     title = f"bot · reply to #{number}"
     if reply.ok and reply.revision > 1:
         title += f" (edit {reply.revision - 1})"
-    return Shown(kind, title, reply.reply, audience)
+    text = render_problems(reply.problems) if reply.problems else reply.reply
+    return [Shown(kind, title, text, audience)]
 
 
 async def post(table: LocalTable, text: str, *, secret: bool) -> list[Shown]:
@@ -42,7 +50,7 @@ async def post(table: LocalTable, text: str, *, secret: bool) -> list[Shown]:
     reply = await table.services.turns.post(
         game_id, table.user, channel_key=channel, message_key=message_key, text=text, secret=secret
     )
-    shown.append(_reply(table, number, reply, audience))
+    shown.extend(_reply(table, number, reply, audience))
     return shown
 
 
@@ -69,7 +77,7 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
     )
     return [
         Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · edited", step.text, audience),
-        _reply(table, number, reply, audience),
+        *_reply(table, number, reply, audience),
     ]
 
 
@@ -109,7 +117,7 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
         game_id, table.user, channel_key=channel, message_key=message_key, text=step.text,
         secret=False,
     )
-    shown.append(_reply(table, number, reply, table.gm_seats))
+    shown.extend(_reply(table, number, reply, table.gm_seats))
     if reply.ok and "--no-seal" not in step.args:
         await table.services.turns.seal(game_id, table.user)
     return shown

@@ -47,7 +47,9 @@ class CallTimeService(UseCases):
         now = self.now()
         deadline = at if at is not None else (now + after if after is not None else None)
         if deadline is not None and deadline <= now:
-            raise InvalidInput("The deadline must be in the future; use /calltime to close now.")
+            raise InvalidInput(
+                "The deadline must be in the future; to end the turn now, close it instead."
+            )
         return await self._change(game_id, actor, "turn.deadline", deadline=deadline)
 
     async def extend(self, game_id: str, actor: str, by: timedelta) -> TurnSummary:
