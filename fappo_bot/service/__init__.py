@@ -30,6 +30,7 @@ from fappo_bot.service.errors import (
     NotFound,
     ServiceError,
     StaleVersion,
+    TransientError,
 )
 from fappo_bot.service.facade import Services
 from fappo_bot.service.ports import UnitOfWork, UowFactory
@@ -54,6 +55,7 @@ __all__ = [
     "Services",
     "StaleVersion",
     "SystemClock",
+    "TransientError",
     "UnitOfWork",
     "UowFactory",
     "token_salt",

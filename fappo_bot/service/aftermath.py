@@ -41,6 +41,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, LedgerView
 
 SceneGap = BreakKind
@@ -104,6 +105,7 @@ def _healed_line(h: Healed) -> str:
 class AftermathService(UseCases):
     """Scene and adventure ends, and the tournament ledger."""
 
+    @retried
     async def declare_rest(
         self, game_id: str, actor: str, name: str, allocation: Mapping[str, int]
     ) -> dict[str, int]:
@@ -135,6 +137,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return declared
 
+    @retried
     async def end_scene(
         self,
         game_id: str,
@@ -181,6 +184,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def end_adventure(
         self,
         game_id: str,
@@ -236,6 +240,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def advance_time(
         self,
         game_id: str,
@@ -310,6 +315,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return report
 
+    @retried
     async def spend_cc(
         self, game_id: str, actor: str, name: str, purchase: Purchase
     ) -> CharacterView:

@@ -3,10 +3,8 @@ the outbox. Every helper raises a `ServiceError` before anything is written."""
 
 from __future__ import annotations
 
-import functools
-import inspect
 import re
-from collections.abc import Awaitable, Callable, Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,7 +14,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -55,37 +53,13 @@ class Deps:
     resolve: Resolver = rules_resolver
 
 
-STALE_RETRIES = 3
-"""How often a use case is run again when an optimistic version check lost a race."""
-
-
-def _retrying(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    @functools.wraps(method)
-    async def run(*args: Any, **kwargs: Any) -> Any:
-        for attempt in range(STALE_RETRIES):
-            try:
-                return await method(*args, **kwargs)
-            except StaleVersion:
-                # each use case is one transaction, rolled back whole: running it again is safe
-                if attempt == STALE_RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
-
-    return run
-
-
 class UseCases:
-    """Base of the use-case groups: holds the dependencies. Every public use case of a subclass
-    runs again (up to `STALE_RETRIES` times) when it loses an optimistic version race."""
+    """Base of the use-case groups: holds the dependencies. Use cases that write are marked
+    `@retried` (`service/retry.py`): they run again when they lose an optimistic version race or
+    the database connection fails."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for name, value in list(vars(cls).items()):
-            if not name.startswith("_") and inspect.iscoroutinefunction(value):
-                setattr(cls, name, _retrying(value))
 
     def uow(self) -> UnitOfWork:
         return self.deps.uow_factory()

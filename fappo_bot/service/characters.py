@@ -33,6 +33,7 @@ from fappo_bot.service.records import (
     Game,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, SheetCheck
 
 
@@ -158,6 +159,7 @@ async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> Char
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
+    @retried
     async def create(
         self,
         game_id: str,
@@ -224,6 +226,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def add_enemy(
         self, game_id: str, actor: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -246,6 +249,7 @@ class CharacterService(UseCases):
                 if include_retired or c.status is not CharacterStatus.RETIRED
             ]
 
+    @retried
     async def edit(
         self, game_id: str, actor: str, name: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -271,6 +275,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
         if count < 0:
@@ -288,6 +293,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def retire(self, game_id: str, actor: str, name: str) -> CharacterView:
         """The owner or a GM retires a character: it takes no further part (kept forever)."""
         async with self.uow() as uow:
@@ -300,6 +306,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def transfer(
         self, game_id: str, actor: str, name: str, to_user: str, *, permanent: bool = True
     ) -> CharacterView:
@@ -327,6 +334,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def npcize(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GMs assume the character as an NPC; the player returns only by GM command."""
         async with self.uow() as uow:
@@ -342,6 +350,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def mark_inactive(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GM confirms that a player who missed `inactive_threshold` turns does not
         respond; the character takes no action until the GM NPC-izes, transfers or restores it."""
@@ -362,6 +371,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def restore_control(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30 "only ... at the GM's mercy": the owner runs the character again."""
         async with self.uow() as uow:

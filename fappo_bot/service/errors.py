@@ -35,6 +35,17 @@ class StaleVersion(Conflict):
     """Somebody else changed the record first (optimistic `version` check); try again."""
 
 
+class TransientError(ServiceError):
+    """The database failed for a reason that passes (the connection was lost, the server is
+    restarting), not because of the command. Nothing of the command was kept unless `in_doubt`:
+    the connection failed during the COMMIT, which may have been kept. Use cases marked
+    `@retried` (`service/retry.py`) run again on it unless it is in doubt."""
+
+    def __init__(self, message: str, in_doubt: bool = False) -> None:
+        super().__init__(message)
+        self.in_doubt = in_doubt
+
+
 class InvalidInput(ServiceError):
     """The input itself is wrong (a bad sheet, a bad value). `problems` lists every problem."""
 

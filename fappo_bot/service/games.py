@@ -27,6 +27,7 @@ from fappo_bot.service.records import (
     Membership,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import GameView
 
 RULESETS: tuple[str, ...] = ("fappo",)
@@ -69,6 +70,7 @@ async def game_view(uow: UnitOfWork, game: Game) -> GameView:
 class GameService(UseCases):
     """Create, show and administer games."""
 
+    @retried
     async def create(
         self,
         *,
@@ -130,6 +132,7 @@ class GameService(UseCases):
                     views.append(await game_view(uow, game))
             return views
 
+    @retried
     async def add_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM adds a GM or a player."""
         async with self.uow() as uow:
@@ -141,6 +144,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def remove_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM removes a GM or a player; the last GM cannot be removed."""
         async with self.uow() as uow:
@@ -158,6 +162,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def configure(
         self,
         game_id: str,
@@ -192,6 +197,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
         """A GM pauses, resumes or ends the game. An ended game stays stored forever."""
         async with self.uow() as uow:

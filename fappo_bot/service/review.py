@@ -27,6 +27,7 @@ from fappo_bot.rules.results import GMInputs, TurnState
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
 
@@ -248,6 +249,7 @@ class ReviewService(UseCases):
             items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
         """Record GM answers by item key; every bad answer is named and nothing is stored."""
         async with self.uow() as uow:
@@ -284,6 +286,7 @@ class ReviewService(UseCases):
             await uow.commit()
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def set_inputs(
         self,
         game_id: str,
