@@ -109,14 +109,15 @@ def create_engine_for_url(
     if backend == "sqlite":
         if url.drivername == "sqlite":
             url = url.set(drivername="sqlite+aiosqlite")
-        if sqlite_inline and not _in_memory(url):
+        inline = sqlite_inline and not _in_memory(url)
+        if inline:
             from fappo_bot.storage.sqlite_inline import inline_creator
 
             kwargs.setdefault(
                 "async_creator", inline_creator(str(url.database), sqlite_busy_timeout_ms)
             )
         engine = create_async_engine(url, echo=echo, **kwargs)
-        _configure_sqlite(engine, sqlite_busy_timeout_ms)
+        _configure_sqlite(engine, sqlite_busy_timeout_ms, inline)
         return engine
     url = url.set(drivername="postgresql+asyncpg")
     kwargs.setdefault("pool_pre_ping", True)
@@ -134,7 +135,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int, inline: bool) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -142,7 +143,6 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         # SQLAlchemy emits BEGIN itself (below); sqlite3 would begin lazily, at the first write.
         if dbapi_connection.isolation_level is not None:
             dbapi_connection.isolation_level = None
-        inline = getattr(getattr(dbapi_connection, "_connection", None), "inline", False)
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys = ON")
