@@ -18,81 +18,24 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.data import Special
 from fappo_bot.rules.defense import (
     is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.fodder import (
     SWARM_DAMAGE,
-    Entity,
     entities,
 )
-from fappo_bot.rules.levels import Outcome, SuccessLevel
+from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import fold, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.spending import canonical
-
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_PICKUP = ActionKind.PICKUP
-_READY = ActionKind.READY
-_SWITCH = ActionKind.SWITCH
-_DISARMED = StatusKind.DISARMED
+from fappo_bot.rules.strikes import Strike
 
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
-
-
-@dataclass(slots=True)
-class Strike:
-    """One incoming attack: an entity of an attacker against one defender."""
-
-    key: str
-    actor: str
-    index: int
-    entity: Entity
-    action: Action
-    target: str
-    weapon: Weapon
-    skill: str | None
-    skill_value: int
-    total: int
-    potential: int
-    dist: int
-    steadied: bool = False
-    area: bool = False
-    sub: int = 0
-    #: the SP that shift this strike (an action's `sp`, a cast's `attack_sp`), canonical keys
-    spend: dict[str, int] = field(default_factory=dict)
-    #: a fixed difficulty instead of the defense (a mind spell's mood, F25)
-    fixed_tn: int | None = None
-    #: whether the defender may raise a shield against it (F17: flat-footed gets none)
-    shieldable: bool = True
-    #: the weapon in the attacker's hands (D, ED, Specials), when planning already worked it out
-    profile: WeaponProfile | None = None
-
-
-@dataclass(slots=True)
-class StrikeResult:
-    """The grade and effects of one strike (F4, F12)."""
-
-    strike: Strike
-    difficulty: int
-    outcome: Outcome
-    damage: int = 0
-    specials: tuple[Special, ...] = ()
-    eliminated: int = 0
-    shield: bool = False
-    pledged: int = 0
-    #: damage to the attacker (lightsword self-hit, F19 Amb-2)
-    self_hit: int = 0
-    #: a Freeze sheath broken by this strike (F18.15)
-    frees: bool = False
-    hits_victim: bool = True
 
 
 @dataclass
@@ -121,7 +64,7 @@ def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn
 
 def _readies(order: Order, weapon: Weapon) -> bool:
     return any(
-        a.kind in (_READY, _SWITCH, _PICKUP)
+        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
         and a.item is not None
         and fold(a.item) == fold(weapon.name)
         for a in order.actions
@@ -134,7 +77,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not _DISARMED:
+        if s.kind is not StatusKind.DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -161,7 +104,7 @@ def plan_strikes(turn: Turn) -> Plan:
         attacker = turn.chars[name]
         fighter = turn.facts.of(attacker)
         for index, action in enumerate(order.actions):
-            if action.kind is not _ATTACK:
+            if action.kind is not ActionKind.ATTACK:
                 continue
             _, weapon = fighter.attack_weapon(action.weapon)
             targets = _targets(turn, action)

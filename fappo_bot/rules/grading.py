@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character
-from fappo_bot.rules.combat import Plan, Strike, StrikeResult
+from fappo_bot.rules.combat import Plan
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     damage_for_level,
@@ -39,9 +39,11 @@ from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
+from fappo_bot.rules.strikes import Strike, StrikeResult
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _ABJECT = SuccessLevel.ABJECT

@@ -9,6 +9,7 @@ loop runs in a fixed order of names and indices.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Sequence
 
@@ -26,13 +27,11 @@ from fappo_bot.rules.apply import apply_changes
 from fappo_bot.rules.casting import cast_result
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.combat import Plan, StrikeResult, plan_strikes
+from fappo_bot.rules.combat import Plan, plan_strikes
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
+from fappo_bot.rules.finalize import bleed_out, finalized_for
 from fappo_bot.rules.grading import grade_strikes
-from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
@@ -49,11 +48,13 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.validate import checked_order
+from fappo_bot.rules.strikes import StrikeResult
+from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _AIM = ActionKind.AIM
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
@@ -74,8 +75,23 @@ _EQUIPMENT = frozenset({
 def resolve_turn(
     state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
 ) -> TurnResult:
-    """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
-    gm = gm or GMInputs()
+    """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data.
+
+    Python's cyclic garbage collector is paused while the turn resolves: the turn allocates
+    tens of thousands of small values that live until it ends, so the collections they trigger
+    free nothing and, once the scene is large, walk the whole state again and again (a third of
+    a 3,000-combatant turn). Whatever cycles the turn leaves are collected afterwards.
+    """
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve(state, orders, gm or GMInputs())
+    finally:
+        if running:
+            gc.enable()
+
+
+def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnResult:
     roster = Roster(state.characters, state.pending)
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
@@ -83,8 +99,8 @@ def resolve_turn(
     for character in state.characters:
         current = ready.get(character.name)  # step 2 as validation did it for the order
         if current is None:
-            current = finalize(character, roster.hits(character.name),
-                               reductions_of(valid.get(character.name)), state.config).character
+            current = finalized_for(character, roster.hits(character.name),
+                                    valid.get(character.name), state.config)
         snap[character.name] = current
         if not state.in_combat and roster.hits(character.name):
             snap[character.name] = bleed_out(current, state.config)
@@ -166,10 +182,7 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
     """The order with the actions that no longer fit the budget dropped, in declared order."""
     actor = roster.get(order.actor)
     assert actor is not None
-    current = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
-    budget = ap_budget(current.character, state.config)
-    if actor.is_fodder:
-        budget = min(budget, TIERS[actor.tier].base_ap)
+    budget = order_budget(state, actor, order, roster)
     kept: list[Action] = []
     spent = 0
     for action in order.actions:
@@ -304,7 +317,6 @@ def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> Non
 def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
     """The throw (total against the range penalty to the impact point) and each creature."""
     strike = group[0].strike
-    attacker = turn.chars[strike.actor]
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
@@ -317,7 +329,6 @@ def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object
         )
         for r in group
     )
-    del attacker
     return ActionResult(
         target=strike.action.target, total=strike.total, difficulty=penalty,
         margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, reductions_of
-from fappo_bot.rules.health import budget_after, is_unconscious
+from fappo_bot.rules.finalize import MAX_REDUCTION, finalized_for, hits_on
+from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
@@ -25,16 +24,6 @@ from fappo_bot.rules.validate_actions import (
     is_concentration,
     order_ap_costs,
 )
-
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_DEFEND = ActionKind.DEFEND
-_DROP = ActionKind.DROP
-_MOVE = ActionKind.MOVE
-_SKILL = ActionKind.SKILL
-_IN_ACTION = Where.ACTION
-_IN_REDUCE = Where.REDUCE
 
 
 def validate_order(
@@ -61,8 +50,7 @@ def checked_order(
     errors: list[OrderError] = []
     if order.reduce:
         errors.extend(_check_reductions(state, actor, order, roster))
-    fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
-    current = fin.character
+    current = finalized_for(actor, roster.hits(actor.name), order, state.config)
     facts = facts or Facts(state.config)
     me = facts.of(current)
     able = me.can_act(order.endure)
@@ -83,7 +71,7 @@ def checked_order(
         errors.extend(ability)
     if able:
         # the wound penalty of the level (`health.wound_penalty`, F10)
-        errors.extend(_check_budget(me.level.ap_penalty, current, order, checks))
+        errors.extend(_check_budget(state, me.level.ap_penalty, current, order, checks))
         if focus:
             errors.extend(_check_concentration(actor, order))
     if order.guard:
@@ -93,6 +81,17 @@ def checked_order(
             _check_sp(actor, order, state.config.floating_sp_for_reduction, refused if not able else set())
         )
     return errors, current
+
+
+def order_budget(
+    state: TurnState, actor: Character, order: Order, roster: Roster | None = None
+) -> int:
+    """AP `actor` may allocate this turn under `order` (F8, F10, F13, F20, F21): its pending
+    hits settled with the order's Reduce lines first (step 2: shock and wound penalty), per
+    creature for a nuisance or minion group. `roster` (the scene indexed) saves a search of
+    the pending hits for a caller that has one."""
+    hits = roster.hits(actor.name) if roster is not None else hits_on(state.pending, actor.name)
+    return turn_budget(finalized_for(actor, hits, order, state.config), state.config)
 
 
 def _unknown_actor(order: Order, candidates: tuple[str, ...]) -> OrderError:
@@ -150,7 +149,7 @@ def _check_ability(
     for i, (action, check) in enumerate(zip(order.actions, checks, strict=True)):
         if able and not check.frozen_forbidden:
             continue
-        allocates = check.ap > 0 or (action.kind is _MOVE and check.ranges > 1)
+        allocates = check.ap > 0 or (action.kind is ActionKind.MOVE and check.ranges > 1)
         if not (out or allocates or check.frozen_forbidden):
             continue
         if check.frozen_forbidden:
@@ -168,19 +167,17 @@ def _check_ability(
 
 
 def _check_budget(
-    wound: int, current: Character, order: Order, checks: list[ActionCheck]
+    state: TurnState, wound: int, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
     spent = moves = 0
     for action, check in zip(order.actions, checks, strict=True):
         spent += check.ap
-        if action.kind is _MOVE:
+        if action.kind is ActionKind.MOVE:
             moves += 1
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
-    budget = budget_after(current, wound)
-    if current.is_fodder:
-        budget = min(budget, TIERS[current.tier].base_ap)
+    budget = turn_budget(current, state.config, wound=wound)
     if spent > budget:
         reasons = []
         if current.shock:
@@ -211,11 +208,11 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
     first = focus[0][0]
     label = _label(focus[0][1])
     for i, action in live:
-        if i == first or action.kind is _DEFEND:
+        if i == first or action.kind is ActionKind.DEFEND:
             continue
-        if action.kind is _MOVE and action_ap(action) == 0:
+        if action.kind is ActionKind.MOVE and action_ap(action) == 0:
             continue
-        if action.kind is _DROP:
+        if action.kind is ActionKind.DROP:
             continue
         yield OrderError(
             actor=actor.name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
@@ -252,7 +249,7 @@ def _check_sp(
     left: dict[str, int] = {}
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
-        if where is _IN_ACTION and index in refused:
+        if where is Where.ACTION and index in refused:
             continue
         if key is None:
             yield OrderError(
@@ -262,7 +259,7 @@ def _check_sp(
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is _IN_REDUCE and key == FLOATING and not floating_ok:
+        if where is Where.REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",
@@ -285,9 +282,9 @@ def _check_sp(
 
 
 def _label(action: Action) -> str:
-    if action.kind is _SKILL and action.skill:
+    if action.kind is ActionKind.SKILL and action.skill:
         return action.skill
-    if action.kind is _ATTACK and action.target:
+    if action.kind is ActionKind.ATTACK and action.target:
         return f"the attack on {action.target}"
     return action.kind.value
 
