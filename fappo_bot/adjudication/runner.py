@@ -130,7 +130,7 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
         else:
             orders.append(order)
     result = resolve.resolve_turn(state, orders, case.gm)
-    out = turn_dict(result)
+    out = turn_dict(result, orders)
     out["errors"] = post_errors + out["errors"]
     return out
 

@@ -13,6 +13,7 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
+from fappo_bot.rules.healing import heal
 from fappo_bot.rules.health import (
     current_index,
     damaged,
@@ -27,6 +28,8 @@ from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import declares_sp, paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
+TURN_SECONDS = 10
+"""One combat turn is 10 seconds [F:L217]: what a resolution adds to every heal clock (F14 Amb-1)."""
 BINDING_TURNS = 60
 """[F:L248] "Binding his wounds takes 10 uninterrupted minutes of attention" (60 turns)."""
 #: statuses that are one flag however often they are inflicted (F18.2 Amb-2, F18.4 Amb-3)
@@ -56,8 +59,35 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             c = corrode(c)
         c = _healed_or_vaporized(turn, c, changes)
         c = _clocks(turn, name, c, changes)
+        c = _heal_clock(turn, original, c, changes)
         out.append(c)
     return tuple(out)
+
+
+def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes) -> Character:
+    """F14 Amb-1, F7 step 7 (Amendments 2026-12-01): a resolved turn is 10 seconds of healing
+    for a character with no new damage. A level's timer starts in the turn its damage was dealt,
+    provisional damage included: new damage this turn (ticks too) restarts it, with its own
+    Healing check episode; damage settled at step 2 started it in the turn it was dealt; a level
+    a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
+    never heals (docs/rulings.md); `healing.heal` keeps the Dying and Dead rules."""
+    if c.is_fodder:
+        return c
+    if changes.levels_on.get(c.name, 0) > 0 or c.name in changes.heal:
+        # a level entered at this close (new damage, or a healing spell) starts its clock at 0
+        if c.heal_elapsed or c.heal_checked or c.heal_halved:
+            return c.model_copy(update={"heal_elapsed": 0, "heal_checked": False,
+                                        "heal_halved": False})
+        return c
+    config = turn.config
+    if current_index(turn.chars[c.name], config) > current_index(original, config):
+        c = c.model_copy(update={"heal_elapsed": 0, "heal_checked": False, "heal_halved": False})
+    if current_index(c, config) == 0:
+        return c if not c.heal_elapsed else c.model_copy(update={"heal_elapsed": 0})
+    healed = heal(c, TURN_SECONDS, config=config).character
+    if healed.health != c.health or healed.pips != c.pips:
+        changes.event("healed", c.name, "a level healed over time (F14)")
+    return healed
 
 
 def _interrupt(turn: Turn, changes: Changes) -> None:

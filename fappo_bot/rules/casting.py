@@ -185,5 +185,6 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
         em=outcome.em if outcome else None, damage=sum(t.damage for t in targets),
         specials=tuple(dict.fromkeys(s for t in targets for s in t.specials)),
         eliminated=sum(t.eliminated for t in targets), targets=tuple(targets),
-        effective=outcome is not None and outcome.level.succeeded, notes=notes,
+        # a failed cast resolved too: `effective` means resolved (Amendments 2026-12-01)
+        effective=outcome is not None, notes=notes,
     )

@@ -12,6 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.data import (
+    THROWING,
+    THROWN_FORMS,
     TIERS,
     TRAIT_BY_VALUE,
     ArmorType,
@@ -89,6 +91,17 @@ class Weapon(BaseModel):
         }
         values.update(overrides)
         return cls(**values)
+
+    def used_with(self, skill: str | None) -> Weapon:
+        """The weapon as an attack with `skill` uses it: a Spear attacked with Throwing is thrown
+        at Short range (F19 amendment), keeping its own damage, Specials and upgrades."""
+        form = THROWN_FORMS.get(self.name.casefold())
+        if form is None or skill is None or skill.casefold() != THROWING.casefold():
+            return self
+        row = weapon_by_name(form)
+        assert row is not None
+        return self.model_copy(update={"range_class": row.range_class, "ranged": row.ranged,
+                                       "skill": row.skill})
 
     @classmethod
     def named(cls, name: str) -> Weapon | None:

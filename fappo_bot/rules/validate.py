@@ -64,22 +64,18 @@ def checked_order(
             errors.extend(check.errors)
         frozen = frozen or check.frozen_forbidden
         focus = focus or (not action.conditional and is_concentration(action, actor))
-    refused: set[int] = set()
     if frozen or not able:
-        ability = list(_check_ability(state, current, order, able, checks))
-        refused = {e.index for e in ability if e.index is not None}
-        errors.extend(ability)
+        errors.extend(_check_ability(state, current, order, able, checks))
     if able:
-        # the wound penalty of the level (`health.wound_penalty`, F10)
+        # the wound penalty of the level (`health.wound_penalty`, F10); `cannot-act` replaces
+        # only this budget error (Amendments 2026-12-01): every other problem is still reported
         errors.extend(_check_budget(state, me.level.ap_penalty, current, order, checks))
-        if focus:
-            errors.extend(_check_concentration(actor, order))
+    if focus:
+        errors.extend(_check_concentration(actor, order))
     if order.guard:
         errors.extend(_check_guards(roster, actor, order))
     if declares_sp(order):
-        errors.extend(
-            _check_sp(actor, order, state.config.floating_sp_for_reduction, refused if not able else set())
-        )
+        errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors, current
 
 
@@ -240,17 +236,13 @@ def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[Or
             )
 
 
-def _check_sp(
-    actor: Character, order: Order, floating_ok: bool, refused: set[int]
-) -> Iterator[OrderError]:
-    """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13). The actions of an
-    actor that cannot act (`refused`, reported `cannot-act`) spend nothing and raise no budget
-    error besides (spec/cases.md); its Guard, Reduce and Endure lines still draw on the pools."""
+def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[OrderError]:
+    """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13), the actions of an
+    actor that cannot act included: `cannot-act` replaces only `ap-over-budget` (Amendments
+    2026-12-01)."""
     left: dict[str, int] = {}
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
-        if where is Where.ACTION and index in refused:
-            continue
         if key is None:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=where, index=index,

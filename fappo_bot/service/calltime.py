@@ -22,6 +22,7 @@ from fappo_bot.service.base import (
     queue,
     some_turn,
 )
+from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, Turn, TurnStatus
@@ -48,6 +49,10 @@ class CallTimeService(UseCases):
         if at is not None and after is not None:
             raise InvalidInput("Give the deadline as a time or as a duration, not both.")
         now = self.now()
+        if after is not None:
+            check_deadline(after)
+        if at is not None:
+            check_deadline(at - now)
         deadline = at if at is not None else (now + after if after is not None else None)
         if deadline is not None and deadline <= now:
             raise InvalidInput("The deadline must be in the future; use /calltime to close now.")
@@ -62,6 +67,7 @@ class CallTimeService(UseCases):
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
         base = turn.deadline or self.now()
+        check_deadline(base + min(by, MAX_DEADLINE * 2) - self.now(), "The deadline")
         return await self._change(game_id, actor, "turn.extend", deadline=base + by)
 
     @retried

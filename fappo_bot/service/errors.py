@@ -7,11 +7,15 @@ command leaves no trace but its audit-free refusal.
 
 from __future__ import annotations
 
+from fappo_bot.posting.safety import inert
+
 
 class ServiceError(Exception):
-    """A refused command. `str()` is a complete sentence a player or GM can act on."""
+    """A refused command. `str()` is a complete sentence a player or GM can act on, with
+    no live mention in it (`posting.safety.inert`)."""
 
     def __init__(self, message: str) -> None:
+        message = inert(message)  # it may quote what a user wrote (issue 14)
         super().__init__(message)
         self.message = message
 
@@ -51,7 +55,7 @@ class InvalidInput(ServiceError):
 
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
-        self.problems = problems
+        self.problems = tuple(inert(p) for p in problems)
 
     def __str__(self) -> str:
         if not self.problems:

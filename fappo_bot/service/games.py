@@ -30,8 +30,8 @@ from fappo_bot.service.records import (
 from fappo_bot.service.retry import retried
 from fappo_bot.service.views import GameView
 
-RULESETS: tuple[str, ...] = ("fappo",)
-"""Rulesets a game may name ("xp" comes with the second rules core)."""
+RULESETS: tuple[str, ...] = ("fappo", "xp")
+"""Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 
 
 def _validation_problems(error: ValidationError) -> tuple[str, ...]:
@@ -89,6 +89,9 @@ class GameService(UseCases):
             raise InvalidInput(
                 f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
             )
+        if ruleset != "fappo" and rules:
+            raise InvalidInput("The rules flags are FAPPO's (R2); an Xp game plays the Xp "
+                               "defaults of RULINGS R2 and takes none of them.")
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
         async with self.uow() as uow:

@@ -154,9 +154,8 @@ class TurnService(UseCases):
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
             poster, controls, records = await _controls(uow, game, author, at_play.roles)
-            read = self.deps.text.read(
-                text, build_state(game, turn, records), poster, [c.name for c in controls]
-            )
+            state = build_state(game, turn, records)
+            read = self.deps.text.read(text, state, poster, [c.name for c in controls])
             if not read.ok:
                 return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
                                  problems=read.problems, secret=secret, revision=0)
@@ -164,6 +163,10 @@ class TurnService(UseCases):
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, secret,
                                        game.rules.hide_all_allocations)
+            in_force = await orders_in_force(uow, turn)
+            notes = [self.deps.text.replaced(earlier.order, order, state)
+                     for order in read.orders
+                     if (earlier := in_force.get(order.actor.casefold())) is not None]
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -171,9 +174,13 @@ class TurnService(UseCases):
                 created_at=now, updated_at=now,
             )
             revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
-                                    ok=True, reply=read.reply, created_at=now)
+                                    ok=True, reply="\n".join([read.reply, *notes]),
+                                    created_at=now)
             await uow.posts.add(post, revision)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create")
+            for order in revision.orders:
+                in_force[order.actor.casefold()] = InForce(order, post, revision)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
+                                         in_force)
             await uow.commit()
             return reply
 
@@ -477,11 +484,14 @@ class TurnService(UseCases):
         post: Post,
         revision: PostRevision,
         action: str,
+        in_force: dict[str, InForce] | None = None,
     ) -> PostReply:
+        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: the orders
+        in force with this post's, when they were read already)."""
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
-        complete = await self._maybe_everyone_in(uow, game, turn, records)
+        complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_key=post.reply_key, everyone_in=complete)

@@ -36,6 +36,20 @@ def test_syntax(line: str) -> None:
     assert (1, "syntax") in codes(post), codes(post)
 
 
+@pytest.mark.parametrize("post", [
+    "If the gate opens:\n1 AP defend",
+    "Kael waits [If the gate opens:] and then\n1 AP defend",
+    "**If the gate opens:**\n1 AP defend",
+])
+def test_syntax_condition_with_nothing_after_its_colon(post: str) -> None:
+    """posting.md: "`If the gate opens:` with nothing after the colon is an error in the reply,
+    never a condition silently dropped from the next line"."""
+    parsed = parse(post)
+    assert codes(parsed) == [(1, "syntax")]
+    assert parsed.orders == ()
+    assert parsed.problems[0].hint and "If the gate opens: 1 AP" in parsed.problems[0].hint
+
+
 def test_unknown_name_suggests_the_nearest_names() -> None:
     """posting.md: "a name that matches nothing is an error with the nearest names"."""
     post = parse("Kael charges.\n2 AP attack Gobbo with Broadsword\n1 AP defend")
