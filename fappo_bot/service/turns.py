@@ -220,7 +220,9 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
         `seal` is false. Anyone else is refused before anything is read or stored (a refused
-        command changes nothing; issue 14: a player's /npc replaced the player's own orders)."""
+        command changes nothing; issue 14: a player's /npc replaced the player's own orders).
+        Not `@retried` as a whole: the post and the seal are two transactions, each retried on
+        its own (running the post again after it was kept would be refused as a repeat)."""
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, actor)
             check_gm(at_play.game, at_play.roles)

@@ -20,6 +20,7 @@ from fappo_bot.rules_xp.roll import RollRecord, roll
 from fappo_bot.service.base import UseCases, audit, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import AuditEntry, Game
+from fappo_bot.service.retry import retried
 
 XP = "xp"
 ROLL_ACTION = "xp.roll"
@@ -99,6 +100,7 @@ def _view(entry: AuditEntry) -> XpRollView:
 class XpRollService(UseCases):
     """The GM's ad-hoc rolls in an Xp game, and their records."""
 
+    @retried
     async def roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int = 0,
                    who: str = "pc", heroic: bool | None = None, need: int = 1) -> XpRollView:
         """Roll `pool` dice at `sl` for `name` (RULINGS X0), store the roll and return it."""
