@@ -29,10 +29,6 @@ from fappo_bot.rules.data import (
 FLOATING = "floating"
 """The key of the floating SP pool in every SP map (`{"Nimble": 1, "floating": 1}`)."""
 
-# Enum members and values the hot paths need, looked up once: on Python 3.11 an `Enum.MEMBER`
-# access costs a metaclass lookup and `member.value` a descriptor call, in loops run every post.
-_MELEE = RangeClass.MELEE
-_STANDARD_TRACK = TrackKind.STANDARD
 #: the health track of the tiers that do not use the standard one (F11)
 _TRACK_OF_TIER: dict[Tier, TrackKind] = {
     Tier.LIEUTENANT: TrackKind.LIEUTENANT,
@@ -121,7 +117,7 @@ class Weapon(BaseModel):
     @property
     def melee(self) -> bool:
         """True for weapons that strike only within their reach."""
-        return self.range_class is _MELEE
+        return self.range_class is RangeClass.MELEE
 
 
 class StatusKind(str, Enum):
@@ -250,7 +246,7 @@ class Character(BaseModel):
     @property
     def track_kind(self) -> TrackKind:
         """Which health track the character uses (F11)."""
-        return _TRACK_OF_TIER.get(self.tier, _STANDARD_TRACK)
+        return _TRACK_OF_TIER.get(self.tier, TrackKind.STANDARD)
 
     @property
     def is_fodder(self) -> bool:

@@ -33,14 +33,6 @@ from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.strikes import Strike
 from fappo_bot.rules.validate_actions import reachable, weapon_skill
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_PICKUP = ActionKind.PICKUP
-_READY = ActionKind.READY
-_SWITCH = ActionKind.SWITCH
-_DISARMED = StatusKind.DISARMED
-
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
@@ -67,7 +59,7 @@ def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn
 
 def _readies(order: Order, weapon: Weapon) -> bool:
     return any(
-        a.kind in (_READY, _SWITCH, _PICKUP)
+        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
         and a.item is not None
         and fold(a.item) == fold(weapon.name)
         for a in order.actions
@@ -80,7 +72,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not _DISARMED:
+        if s.kind is not StatusKind.DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -107,7 +99,7 @@ def plan_strikes(turn: Turn) -> Plan:
         attacker = turn.chars[name]
         fighter = turn.facts.of(attacker)
         for index, action in enumerate(order.actions):
-            if action.kind is not _ATTACK:
+            if action.kind is not ActionKind.ATTACK:
                 continue
             _, weapon = fighter.attack_weapon(action.weapon)
             if weapon is not None:

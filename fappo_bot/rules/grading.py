@@ -41,8 +41,9 @@ from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
 from fappo_bot.rules.strikes import Strike, StrikeResult
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _ABJECT = SuccessLevel.ABJECT

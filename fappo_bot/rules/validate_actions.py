@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
+from fappo_bot.rules.data import AP_COSTS, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.names import (
@@ -20,11 +20,12 @@ from fappo_bot.rules.names import (
     match_weapon,
 )
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance, in_reach
+from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _DEFEND = ActionKind.DEFEND
@@ -98,7 +99,7 @@ def move_ranges(action: Action) -> int:
 def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
     if action.kind is _MOVE and action.ap is None:
-        return max(0, move_ranges(action) - 1)
+        return move_cost(move_ranges(action))
     return max(0, action.ap or 0)
 
 
@@ -129,7 +130,7 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
     if action.kind is _MOVE:
-        return max(0, move_ranges(action) - 1)
+        return move_cost(move_ranges(action))
     if action.kind is _REMOVE:
         kind = embedded_status(actor, action.item)
         return _EMBED_COST.get(kind, 1) if kind is not None else 1
@@ -352,7 +353,3 @@ def _ammo_before(order: Order, actor: Fighter, index: int) -> int:
                 spent += weapon.ammo_cost
     return spent
 
-
-def pool_ok(name: str) -> bool:
-    """Whether an SP pool name is a Trait or `floating`."""
-    return fold(name) in {"floating", "float"} or trait_by_name(name) is not None

@@ -18,6 +18,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,8 +28,10 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import moves_away
 from fappo_bot.rules.results import GMInputs, TurnState
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
+from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
 
@@ -183,8 +186,11 @@ def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
             number = int(str(value).strip())
         except ValueError:
             raise InvalidInput(f"{item.question} Answer with a whole number.") from None
-        if field == "difficulty" and number < 0:
-            raise InvalidInput(f"{item.question} A difficulty is 0 or more.")
+        if field == "difficulty" and not 0 <= number <= MAX_DIFFICULTY:
+            raise InvalidInput(f"{item.question} A difficulty is from 0 to {MAX_DIFFICULTY}.")
+        if field == "end_position" and abs(number) > MAX_POSITION:
+            raise InvalidInput(f"{item.question} A position is from {-MAX_POSITION:,} to "
+                               f"{MAX_POSITION:,}.")
         return number
     if field == "target":
         return _one_name(item, str(value), names)
@@ -204,8 +210,11 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene; choose one '
-                       f"of: {', '.join(names)}.")
+    near = difflib.get_close_matches(text.strip().casefold(), [n.casefold() for n in names],
+                                     n=1, cutoff=0.6)
+    hint = next((f' Did you mean "{n}"?' for n in names if near and n.casefold() == near[0]), "")
+    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
+                       f"one of: {', '.join(names)}.")
 
 
 def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
@@ -262,6 +271,7 @@ class ReviewService(UseCases):
             items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
         """Record GM answers by item key; every bad answer is named and nothing is stored."""
         async with self.uow() as uow:
@@ -298,6 +308,7 @@ class ReviewService(UseCases):
             await uow.commit()
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def set_inputs(
         self,
         game_id: str,
@@ -330,6 +341,8 @@ class ReviewService(UseCases):
             if freed is not None:
                 update["freed"] = known(freed)
             if end_positions is not None:
+                for position in end_positions.values():
+                    check_number(position, "An end position", -MAX_POSITION, MAX_POSITION)
                 update["end_positions"] = dict(zip(known(list(end_positions)),
                                                    end_positions.values(), strict=True))
             inputs = turn.gm_inputs.model_copy(update=update)

@@ -227,22 +227,13 @@ def test_a_poster_without_a_character_in_the_scene() -> None:
     assert "in this scene" in post.problems[0].message
 
 
-def test_raise_for_problems_gives_the_packages_own_error_family() -> None:
-    from fappo_bot.posting.errors import (
-        PostAmbiguityError,
-        PostError,
-        PostIllegalError,
-        PostSyntaxError,
-    )
-
-    parse("1 AP defend").raise_for_problems()  # no problem: nothing raised
-    for text, family in [("Guard: against Troll", PostSyntaxError),
-                         ("2 AP attack Goblin", PostAmbiguityError),
-                         ("2 AP attack Gobbo", PostIllegalError)]:
-        with pytest.raises(family) as caught:
-            parse(text).raise_for_problems()
-        assert isinstance(caught.value, PostError)
-        assert caught.value.problems and str(caught.value).startswith('line 1 "')
+def test_each_problem_belongs_to_one_family_of_style_2() -> None:
+    """Syntax, ambiguous or illegal by the rules (STYLE 2), on the problem itself."""
+    for text, family in [("Guard: against Troll", "syntax"),
+                         ("2 AP attack Goblin", "ambiguous"),
+                         ("2 AP attack Gobbo", "illegal")]:
+        [problem] = parse(text).problems
+        assert problem.kind == family and str(problem).startswith('line 1 "')
 
 
 def test_problem_text_is_safe_to_echo() -> None:
