@@ -103,7 +103,9 @@ class XpRollService(UseCases):
     @retried
     async def roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int = 0,
                    who: str = "pc", heroic: bool | None = None, need: int = 1) -> XpRollView:
-        """Roll `pool` dice at `sl` for `name` (RULINGS X0), store the roll and return it."""
+        """Roll `pool` dice at `sl` for `name` (RULINGS X0), store the roll and return it. A run
+        that failed before its COMMIT stored nothing and showed nothing, so its retry rolls
+        afresh with a new seed."""
         if not 0 <= pool <= MAX_POOL:
             raise InvalidInput(f"A roll takes 0 to {MAX_POOL} dice, not {pool}.")
         try:
