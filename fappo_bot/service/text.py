@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fappo_bot.posting import PostContext, Problem, parse_post
-from fappo_bot.posting.render import render_replaced, render_reply, render_turn
+from fappo_bot.posting.parser import too_long
+from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import TurnResult, TurnState
 
@@ -69,6 +70,9 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
+        oversize = too_long(text)  # refused before a line is read (issue 14)
+        if oversize is not None:
+            return ReadPost((), (oversize,), render_problems((oversize,)))
         context = PostContext(state=state, poster=poster, controls=tuple(controls))
         parsed = parse_post(text, context)
         reply = render_reply(parsed, state)
