@@ -44,6 +44,7 @@ from fappo_bot.service.records import (
     Turn,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import (
     InForce,
     build_state,
@@ -100,6 +101,7 @@ async def _controls(
 class TurnService(UseCases):
     """Posting and the turn's status."""
 
+    @retried
     async def open(self, game_id: str, actor: str) -> TurnSummary:
         """A GM opens the next turn (the first, or after a resolution when the game does not
         open turns by itself). Hits of the last resolution become reducible in it (F13)."""
@@ -126,6 +128,7 @@ class TurnService(UseCases):
             await uow.commit()
             return TurnSummary.of(turn)
 
+    @retried
     async def post(
         self,
         game_id: str,
@@ -203,6 +206,7 @@ class TurnService(UseCases):
             await self.seal(game_id, actor)
         return reply
 
+    @retried
     async def edit(
         self,
         game_id: str,
@@ -266,6 +270,7 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    @retried
     async def delete(self, game_id: str, actor: str, *, channel_key: str,
                      message_key: str) -> bool:
         """A deleted post's orders are withdrawn (its text stays stored). False when the
@@ -292,6 +297,7 @@ class TurnService(UseCases):
             await uow.commit()
             return True
 
+    @retried
     async def pass_turn(self, game_id: str, author: str, character: str | None = None) -> PostReply:
         """An explicit "no action this turn" for one character (all of the author's when
         None). It counts as a post (F30: the missed-turn counter resets) and forfeits Reduce."""
@@ -323,6 +329,7 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    @retried
     async def set_reply_key(self, post_id: str, reply_key: str) -> None:
         """The adapter records its reply message, to edit the same reply on an edit."""
         async with self.uow() as uow:
@@ -363,6 +370,7 @@ class TurnService(UseCases):
                     secret=item.post.secret, author=item.post.author))
             return found
 
+    @retried
     async def seal(self, game_id: str, actor: str) -> SealView:
         """A GM seals the NPC orders in force: their SHA-256 commitment is published now and
         the orders themselves with the results."""
