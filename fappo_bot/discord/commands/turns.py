@@ -1,0 +1,149 @@
+"""`/turn` (open, status, pass, call time, extend, pause, resume) and `/gm` (resolve, undo)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import discord
+from discord import app_commands
+
+from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.commands.characters import character_choices
+from fappo_bot.posting.safety import safe
+from fappo_bot.service.views import TurnStatusView, TurnSummary
+
+
+def when(summary: TurnSummary) -> str:
+    if summary.paused:
+        return "the clock is paused"
+    if summary.deadline is None:
+        return "no deadline"
+    return f"time will be called <t:{int(summary.deadline.timestamp())}:R>"
+
+
+def describe_status(status: TurnStatusView) -> str:
+    lines = [f"Turn {status.turn.number} is {status.turn.status.value}; {when(status.turn)}."]
+    for label, names in (("Posted", status.posted), ("Passed", status.passed),
+                         ("Missing", status.missing)):
+        lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
+    if status.npc_sealed:
+        lines.append("The NPC orders are sealed.")
+    return "\n".join(lines)
+
+
+@app_commands.guild_only()
+class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in, pass, "
+                "call time"):
+
+    @app_commands.command(name="open", description="GM: open the next turn")
+    async def open(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.turns.open(await self.game_here(interaction),
+                                                 user_key(interaction.user))
+        self.changed()
+        await say(interaction, f"Turn {summary.number} is open.", private=True)
+
+    @app_commands.command(name="status", description="Who has posted, passed or is missing")
+    @app_commands.describe(ping_missing="GM: ping the players whose characters are missing")
+    async def status(self, interaction: discord.Interaction, ping_missing: bool = False
+                     ) -> None:
+        game_id = await self.game_here(interaction)
+        status = await self.services.turns.status(game_id)
+        text = describe_status(status)
+        if not ping_missing:
+            await say(interaction, text, private=True)
+            return
+        game = await self.services.games.show(game_id)
+        if user_key(interaction.user) not in game.gms:
+            await say(interaction, text + "\nOnly a GM can ping the missing players.",
+                      private=True)
+            return
+        missing = {c.name for c in status.characters if c.state == "missing"}
+        users = sorted({c.runner for c in status.characters
+                        if c.name in missing and c.runner and c.runner.isdigit()})
+        pings = " ".join(f"<@{u}>" for u in users)
+        await interaction.response.send_message(
+            f"{text}\n{pings}" if pings else text,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(int(u)) for u in users]))
+
+    @app_commands.command(name="pass", description="No action this turn (for one of your "
+                          "characters, or all)")
+    @app_commands.describe(character="The character who passes (default: all of yours)")
+    async def pass_(self, interaction: discord.Interaction, character: str | None = None
+                    ) -> None:
+        reply = await self.services.turns.pass_turn(
+            await self.game_here(interaction), user_key(interaction.user), character)
+        self.changed()
+        await say(interaction, reply.reply or "Passed.")
+
+    @pass_.autocomplete("character")
+    async def pass_names(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
+    @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
+    @app_commands.describe(minutes="Minutes from now (leave out to call time now)")
+    async def calltime(self, interaction: discord.Interaction,
+                       minutes: app_commands.Range[int, 1, 60 * 24 * 30] | None = None
+                       ) -> None:
+        game_id = await self.game_here(interaction)
+        actor = user_key(interaction.user)
+        if minutes is None:
+            summary = await self.services.calltime.close(game_id, actor)
+            text = f"Time is called on turn {summary.number}."
+        else:
+            summary = await self.services.calltime.set_deadline(
+                game_id, actor, after=timedelta(minutes=minutes))
+            text = f"Turn {summary.number}: {when(summary)}."
+        self.changed()
+        await say(interaction, text)
+
+    @app_commands.command(name="extend", description="GM: push the deadline back")
+    @app_commands.describe(minutes="Minutes to add")
+    async def extend(self, interaction: discord.Interaction,
+                     minutes: app_commands.Range[int, 1, 60 * 24 * 30]) -> None:
+        summary = await self.services.calltime.extend(
+            await self.game_here(interaction), user_key(interaction.user),
+            timedelta(minutes=minutes))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+    @app_commands.command(name="pause", description="GM: stop the clock")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.calltime.pause(await self.game_here(interaction),
+                                                     user_key(interaction.user))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+    @app_commands.command(name="resume", description="GM: start the clock again")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.calltime.resume(await self.game_here(interaction),
+                                                      user_key(interaction.user))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+
+@app_commands.guild_only()
+class GmGroup(BotGroup, name="gm", description="The GM's review, resolution and undo"):
+
+    @app_commands.command(name="resolve", description="GM: resolve the turn once every review "
+                          "question is answered")
+    async def resolve(self, interaction: discord.Interaction) -> None:
+        game_id = await self.game_here(interaction)
+        actor = user_key(interaction.user)
+        review = await self.services.review.review(game_id, actor)
+        if not review.complete:
+            questions = "\n".join(f"- {safe(i.question)}" for i in review.missing)
+            await say(interaction, f"Turn {review.turn} needs your answers first:\n{questions}",
+                      private=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.services.resolution.resolve(game_id, actor, review.turn)
+        self.changed()
+        await say(interaction, f"Turn {view.turn} is resolved; {view.messages_queued} message(s) "
+                               "go out now.", private=True)
+
+    @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.resolution.undo(await self.game_here(interaction),
+                                                      user_key(interaction.user))
+        self.changed()
+        await say(interaction, f"The last resolution is undone; turn {summary.number} is "
+                               f"{summary.status.value}.")
