@@ -445,7 +445,9 @@ class FakeDiscord:
         if nonce is not None:
             extra["nonce"] = nonce
         if body.get("message_reference"):
-            extra.update(type=19, message_reference=body["message_reference"])
+            reference = {k: str(v) if k.endswith("_id") else v
+                         for k, v in body["message_reference"].items()}
+            extra.update(type=19, message_reference=reference)
         if body.get("components"):
             extra["components"] = body["components"]
         message = self.message_json(channel_id, self.bot_user, body.get("content") or "",
