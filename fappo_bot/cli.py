@@ -17,6 +17,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "adjudicate": ("fappo_bot.adjudication.command", "check adjudication case files"),
     "parse": ("fappo_bot.adjudication.parse_command", "parse a turn post into orders (JSON)"),
+    "odds": ("fappo_bot.adjudication.odds_command", "exact odds of an Xp dice-pool roll"),
     "migrate": ("fappo_bot.storage.command", "upgrade the database to the newest schema"),
     "play": ("fappo_bot.console.command", "play a game at the local terminal table"),
     "run": ("fappo_bot.discord.command", "run the Discord bot"),

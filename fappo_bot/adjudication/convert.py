@@ -248,10 +248,3 @@ def build_model(model: type[M], data: dict[str, Any], where: str) -> M:
     except ValidationError as exc:
         raise CaseError(f"{where}: {describe_validation(exc)}") from exc
 
-
-def character_from_case(data: Mapping[str, Any]) -> Any:
-    """A case file's character entry as a rules `Character` (see `characters.character_from_case`;
-    kept here too because callers import it from this module)."""
-    from fappo_bot.adjudication.characters import character_from_case as build
-
-    return build(data)

@@ -12,7 +12,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.adjudication.characters import character_from_case
@@ -27,10 +26,12 @@ from fappo_bot.adjudication.convert import (
     pending_from_case,
     sp_map,
 )
+from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.rules.results import GMInputs
+from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [
     "BadCase",
@@ -189,8 +190,8 @@ class BadCase(BaseModel):
     expect: dict[str, Any] = Field(default_factory=dict)
 
 
-Case = TurnCase | SheetCase | SpellCase | RestCase | HealCase | ParseCase | BadCase
-"""Any loaded case: one model per kind, or a `BadCase`."""
+Case = TurnCase | SheetCase | SpellCase | RestCase | HealCase | ParseCase | XpCase | BadCase
+"""Any loaded case: one model per kind (the Xp kinds of spec/cases-xp.md in one), or a `BadCase`."""
 
 
 def load_case_file(path: str | Path) -> list[Case]:
@@ -209,12 +210,9 @@ def load_case_file(path: str | Path) -> list[Case]:
 def load_case_text(text: str, source: str = "<text>") -> list[Case]:
     """The cases of a case file's text (see `load_case_file`)."""
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CaseFileError(f"{source}: not valid YAML{where}: {problem}") from exc
+        document = load_yaml(text, source)
+    except YamlError as exc:
+        raise CaseFileError(str(exc)) from exc
     if not isinstance(document, Mapping) or not isinstance(document.get("cases"), list):
         raise CaseFileError(f"{source}: a case file is a mapping with a `cases:` list")
     cases: list[Case] = []
@@ -243,6 +241,8 @@ def parse_case(raw: Any, source: str = "<text>", position: int = 0) -> Case:
     try:
         if not has_id:
             raise CaseError("the case has no `id`")
+        if is_xp_kind(kind_text):
+            return xp_case(raw, case_id, kind_text, source, position)
         try:
             kind = CaseKind(kind_text)
         except ValueError:

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         load_case_file,
     )
     from fappo_bot.adjudication.runner import NotBuilt, parse_result
+    from fappo_bot.adjudication.xp_case import XpCase
 
     try:
         cases = load_case_file(args.sheet)
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     first = cases[0]
     if isinstance(first, BadCase):
         return _fail(f"{args.sheet}: case {first.id!r} is malformed: {first.problem}")
-    if isinstance(first, SheetCase | SpellCase) or not first.characters:
+    if isinstance(first, SheetCase | SpellCase | XpCase) or not first.characters:
         return _fail(f"{args.sheet}: the first case ({first.id}) has no characters")
     try:
         if args.postfile == "-":

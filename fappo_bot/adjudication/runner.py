@@ -27,6 +27,7 @@ from fappo_bot.adjudication.loader import (
     TurnCase,
 )
 from fappo_bot.adjudication.report import turn_dict
+from fappo_bot.adjudication.xp_case import XpCase
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import RulesError, TurnState
 
@@ -104,6 +105,10 @@ def run_case(case: Case) -> CaseOutcome:
     if isinstance(case, BadCase):
         return CaseOutcome(case.id, case.kind, case.source, False,
                            problem=f"{case.code}: {case.problem}", code=case.code)
+    if isinstance(case, XpCase):
+        from fappo_bot.adjudication.xp import run_xp_case
+
+        return run_xp_case(case)
     kind = case.kind.value
     runner = _RUNNERS[type(case)]
     try:

@@ -17,11 +17,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-import yaml
-
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.transcript import Step, StepKind
 from fappo_bot.service.errors import ServiceError
+from fappo_bot.yamltext import YamlError, load_yaml
 
 log = logging.getLogger(__name__)
 
@@ -166,9 +165,9 @@ class LocalTable:
         else:
             raise TableError(f"/{step.name} needs a sheet: a YAML file, or the sheet on the next lines.")
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise TableError(f"{where} is not readable YAML: {exc}") from exc
+            data = load_yaml(text, where)
+        except YamlError as exc:
+            raise TableError(str(exc)) from exc
         if not isinstance(data, dict):
             raise TableError(f"{where} must be a mapping (name:, traits:, skills:, ...).")
         return data

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from fappo_bot.console.review import ReviewSession
-from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.errors import InvalidInput
@@ -59,13 +59,13 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
 @command("edit")
 async def edit(table: LocalTable, step: Step) -> list[Shown]:
     """/edit N (new text on the next lines): edit your message #N; the reply follows it."""
-    number, (channel, key, _seat, secret) = _message(table, step)
+    number, (channel, key, seat, secret) = _message(table, step)
     if not step.text.strip():
         raise TableError("/edit N takes the new text on the next lines.")
     audience = only(table.seat) if secret else None
     reply = await table.services.turns.edit(
         table.need_game(), table.user, channel_key=channel, message_key=key, text=step.text,
-        secret=secret,
+        secret=secret, written_by=seat_user_id(seat),
     )
     return [
         Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · edited", step.text, audience),
@@ -103,15 +103,13 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     number = len(table.messages) + 1
     channel = f"dm:{table.user}"
     message_key = f"npc{number}-{uuid.uuid4().hex[:8]}"
-    table.messages[number] = (channel, message_key, table.seat, True)
     shown = [Shown(Kind.POST, f"#{number} · {table.seat} · NPC orders", step.text, table.gm_seats)]
-    reply = await table.services.turns.post(
+    reply = await table.services.turns.npc_orders(
         game_id, table.user, channel_key=channel, message_key=message_key, text=step.text,
-        secret=False,
+        seal="--no-seal" not in step.args,
     )
+    table.messages[number] = (channel, message_key, table.seat, True)  # not when refused
     shown.append(_reply(table, number, reply, table.gm_seats))
-    if reply.ok and "--no-seal" not in step.args:
-        await table.services.turns.seal(game_id, table.user)
     return shown
 
 

@@ -14,14 +14,12 @@ from collections.abc import Iterable
 from fappo_bot.posting.errors import Problem
 from fappo_bot.posting.models import ParsedBlock, Statement, StatementKind
 from fappo_bot.rules.character import Character
-from fappo_bot.rules.data import TIERS, Trait
-from fappo_bot.rules.finalize import finalize, hits_on, reductions_of
-from fappo_bot.rules.health import ap_budget
+from fappo_bot.rules.data import Trait
 from fappo_bot.rules.names import pool_key
-from fappo_bot.rules.orders import Action, Order
+from fappo_bot.rules.orders import Action
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 from fappo_bot.rules.spending import action_spends
-from fappo_bot.rules.validate import validate_order
+from fappo_bot.rules.validate import order_budget, validate_order
 from fappo_bot.rules.validate_actions import order_ap_costs
 
 _CANONICAL = frozenset({*(t.value for t in Trait), "floating"})
@@ -43,7 +41,7 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
     actor = state.character(block.actor)
     if actor is None:
         return [], None
-    budget = budget_of(state, actor, block.order)
+    budget = order_budget(state, actor, block.order)
     errors = validate_order(state, block.order)
     problems: list[Problem] = []
     if not errors:
@@ -68,17 +66,6 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
             continue
         problems.append(_from_error(error, statement, line))
     return problems, budget
-
-
-def budget_of(state: TurnState, actor: Character, order: Order) -> int:
-    """AP the actor may spend this turn: after this post's Reduce lines settle its pending hits
-    (shock, wound penalty: F10, F13), per creature for a fodder group (F20, F21)."""
-    settled = finalize(actor, hits_on(state.pending, actor.name), reductions_of(order),
-                       state.config).character
-    budget = ap_budget(settled, state.config)
-    if settled.is_fodder:
-        budget = min(budget, TIERS[settled.tier].base_ap)
-    return budget
 
 
 def _index(block: ParsedBlock) -> dict[tuple[StatementKind, int], Statement]:

@@ -10,7 +10,6 @@ the cast), or vs the GM's mood difficulty for mind magic; the attack SP apply to
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from fappo_bot.rules import magic
 from fappo_bot.rules.changes import Changes
@@ -25,6 +24,7 @@ from fappo_bot.rules.orders import Action, ActionKind
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.results import ActionResult, RulesError, TargetResult
 from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.strikes import Strike, StrikeResult
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
@@ -32,9 +32,6 @@ _CAST = ActionKind.CAST
 _ALERTED = StatusKind.ALERTED
 _CONCENTRATING = StatusKind.CONCENTRATING
 _ABJECT = SuccessLevel.ABJECT
-
-if TYPE_CHECKING:
-    from fappo_bot.rules.combat import Strike, StrikeResult
 
 SPELLCASTING = "Spellcasting"
 UNCANNY = Trait.UNCANNY.value
@@ -111,8 +108,6 @@ def spell_weapon(spell: Spell, profile: magic.SpellProfile, ranged: bool) -> Wea
 def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], CastStage],
                void: dict[tuple[str, int], str]) -> None:
     """Cast stages of every cast action, and the attack-stage strikes of successful ones."""
-    from fappo_bot.rules.combat import Strike
-
     for name in turn.actors():
         caster = turn.chars[name]
         for index, action in enumerate(turn.orders[name].actions):

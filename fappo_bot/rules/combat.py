@@ -18,21 +18,20 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.data import Special
 from fappo_bot.rules.defense import (
     is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.fodder import (
     SWARM_DAMAGE,
-    Entity,
     entities,
 )
-from fappo_bot.rules.levels import Outcome, SuccessLevel
+from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import fold, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.strikes import Strike
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
@@ -45,54 +44,6 @@ _DISARMED = StatusKind.DISARMED
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
-
-
-@dataclass(slots=True)
-class Strike:
-    """One incoming attack: an entity of an attacker against one defender."""
-
-    key: str
-    actor: str
-    index: int
-    entity: Entity
-    action: Action
-    target: str
-    weapon: Weapon
-    skill: str | None
-    skill_value: int
-    total: int
-    potential: int
-    dist: int
-    steadied: bool = False
-    area: bool = False
-    sub: int = 0
-    #: the SP that shift this strike (an action's `sp`, a cast's `attack_sp`), canonical keys
-    spend: dict[str, int] = field(default_factory=dict)
-    #: a fixed difficulty instead of the defense (a mind spell's mood, F25)
-    fixed_tn: int | None = None
-    #: whether the defender may raise a shield against it (F17: flat-footed gets none)
-    shieldable: bool = True
-    #: the weapon in the attacker's hands (D, ED, Specials), when planning already worked it out
-    profile: WeaponProfile | None = None
-
-
-@dataclass(slots=True)
-class StrikeResult:
-    """The grade and effects of one strike (F4, F12)."""
-
-    strike: Strike
-    difficulty: int
-    outcome: Outcome
-    damage: int = 0
-    specials: tuple[Special, ...] = ()
-    eliminated: int = 0
-    shield: bool = False
-    pledged: int = 0
-    #: damage to the attacker (lightsword self-hit, F19 Amb-2)
-    self_hit: int = 0
-    #: a Freeze sheath broken by this strike (F18.15)
-    frees: bool = False
-    hits_victim: bool = True
 
 
 @dataclass

@@ -98,6 +98,15 @@ def finalize(
     return Finalized(after.model_copy(update=update), moved, started)
 
 
+def finalized_for(
+    character: Character, hits: Sequence[PendingHit], order: Order | None, config: RulesConfig
+) -> Character:
+    """F7 step 2 for one character: its pending `hits` settled with the Reduce lines of its
+    `order` this turn (None: no order, nothing reduced). What validation checks the order
+    against, what the budget of a post is computed on, and what resolution starts from."""
+    return finalize(character, hits, reductions_of(order), config).character
+
+
 def _position(character: Character, config: RulesConfig) -> int:
     """Track position for "moved down": pips where the pips option applies (F10 Amb-5)."""
     return character.pips if uses_pips(character, config) else current_index(character, config)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character
-from fappo_bot.rules.combat import Plan, Strike, StrikeResult
+from fappo_bot.rules.combat import Plan
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     damage_for_level,
@@ -39,6 +39,7 @@ from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
+from fappo_bot.rules.strikes import Strike, StrikeResult
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.

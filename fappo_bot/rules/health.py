@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TRACKS, TrackKind
+from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TIERS, TRACKS, TrackKind
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
 # `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
@@ -215,6 +215,22 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
         if s.kind is _POISONED:
             nerve += s.ap_loss
     return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
+
+
+def turn_budget(character: Character, config: RulesConfig, *, wound: int | None = None) -> int:
+    """AP the character may allocate this turn (F8, F10): `ap_budget`, and for a nuisance or
+    minion group no more than its tier's base AP, since each creature acts with its own AP
+    (F20, F21). `wound` is the wound penalty when the caller already knows it.
+
+    The character is the one after F7 step 2 (`finalize.finalized_for`): its shock and wound
+    penalty come from the hits it settled with this turn's reductions.
+    """
+    if wound is None:
+        wound = wound_penalty(character, config)
+    budget = budget_after(character, wound)
+    if character.is_fodder:
+        budget = min(budget, TIERS[character.tier].base_ap)
+    return budget
 
 
 def ap_next(character: Character, config: RulesConfig, *, shock: bool | None = None) -> int:

@@ -26,13 +26,11 @@ from fappo_bot.rules.apply import apply_changes
 from fappo_bot.rules.casting import cast_result
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.combat import Plan, StrikeResult, plan_strikes
+from fappo_bot.rules.combat import Plan, plan_strikes
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import bleed_out, finalize, reductions_of
+from fappo_bot.rules.finalize import bleed_out, finalized_for
 from fappo_bot.rules.grading import grade_strikes
-from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
@@ -49,7 +47,8 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.validate import checked_order
+from fappo_bot.rules.strikes import StrikeResult
+from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
 # Enum members the hot paths compare against, as module constants: on Python 3.11 every
@@ -83,8 +82,8 @@ def resolve_turn(
     for character in state.characters:
         current = ready.get(character.name)  # step 2 as validation did it for the order
         if current is None:
-            current = finalize(character, roster.hits(character.name),
-                               reductions_of(valid.get(character.name)), state.config).character
+            current = finalized_for(character, roster.hits(character.name),
+                                    valid.get(character.name), state.config)
         snap[character.name] = current
         if not state.in_combat and roster.hits(character.name):
             snap[character.name] = bleed_out(current, state.config)
@@ -166,10 +165,7 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
     """The order with the actions that no longer fit the budget dropped, in declared order."""
     actor = roster.get(order.actor)
     assert actor is not None
-    current = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
-    budget = ap_budget(current.character, state.config)
-    if actor.is_fodder:
-        budget = min(budget, TIERS[actor.tier].base_ap)
+    budget = order_budget(state, actor, order, roster)
     kept: list[Action] = []
     spent = 0
     for action in order.actions:

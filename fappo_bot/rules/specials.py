@@ -11,12 +11,12 @@ from typing import Any
 
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
-from fappo_bot.rules.combat import StrikeResult
 from fappo_bot.rules.config import KnockoutMode
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.ranges import range_penalty
+from fappo_bot.rules.strikes import StrikeResult
 
 TURNS_PER_10_MIN = 60
 #: F18.6 Amb-1 suggested defaults, used when the GM gives no profile

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalize, reductions_of
-from fappo_bot.rules.health import budget_after, is_unconscious
+from fappo_bot.rules.finalize import MAX_REDUCTION, finalized_for, hits_on
+from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
@@ -61,8 +60,7 @@ def checked_order(
     errors: list[OrderError] = []
     if order.reduce:
         errors.extend(_check_reductions(state, actor, order, roster))
-    fin = finalize(actor, roster.hits(actor.name), reductions_of(order), state.config)
-    current = fin.character
+    current = finalized_for(actor, roster.hits(actor.name), order, state.config)
     facts = facts or Facts(state.config)
     me = facts.of(current)
     able = me.can_act(order.endure)
@@ -83,7 +81,7 @@ def checked_order(
         errors.extend(ability)
     if able:
         # the wound penalty of the level (`health.wound_penalty`, F10)
-        errors.extend(_check_budget(me.level.ap_penalty, current, order, checks))
+        errors.extend(_check_budget(state, me.level.ap_penalty, current, order, checks))
         if focus:
             errors.extend(_check_concentration(actor, order))
     if order.guard:
@@ -93,6 +91,17 @@ def checked_order(
             _check_sp(actor, order, state.config.floating_sp_for_reduction, refused if not able else set())
         )
     return errors, current
+
+
+def order_budget(
+    state: TurnState, actor: Character, order: Order, roster: Roster | None = None
+) -> int:
+    """AP `actor` may allocate this turn under `order` (F8, F10, F13, F20, F21): its pending
+    hits settled with the order's Reduce lines first (step 2: shock and wound penalty), per
+    creature for a nuisance or minion group. `roster` (the scene indexed) saves a search of
+    the pending hits for a caller that has one."""
+    hits = roster.hits(actor.name) if roster is not None else hits_on(state.pending, actor.name)
+    return turn_budget(finalized_for(actor, hits, order, state.config), state.config)
 
 
 def _unknown_actor(order: Order, candidates: tuple[str, ...]) -> OrderError:
@@ -168,7 +177,7 @@ def _check_ability(
 
 
 def _check_budget(
-    wound: int, current: Character, order: Order, checks: list[ActionCheck]
+    state: TurnState, wound: int, current: Character, order: Order, checks: list[ActionCheck]
 ) -> Iterator[OrderError]:
     """F8, F10: the AP of all actions fit the budget (per creature for a fodder group)."""
     spent = moves = 0
@@ -178,9 +187,7 @@ def _check_budget(
             moves += 1
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
-    budget = budget_after(current, wound)
-    if current.is_fodder:
-        budget = min(budget, TIERS[current.tier].base_ap)
+    budget = turn_budget(current, state.config, wound=wound)
     if spent > budget:
         reasons = []
         if current.shock:

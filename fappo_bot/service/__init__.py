@@ -7,8 +7,8 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
                           set_status, audit_log
     services.characters   create, add_enemy, show, list, edit, set_count, retire, transfer,
                           npcize, mark_inactive, restore_control
-    services.turns        open, post, edit, delete, pass_turn, set_reply_key, status, orders,
-                          seal, reveal
+    services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_key,
+                          status, orders, seal, reveal
     services.calltime     set_deadline, extend, pause, resume, close, reopen, due, fire_due
     services.review       review, answer, set_inputs
     services.resolution   resolve, undo

@@ -25,8 +25,9 @@ from fappo_bot.service.base import (
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, Turn, TurnStatus
+from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timing import arm, reminder_times
-from fappo_bot.service.turnflow import turn_status
+from fappo_bot.service.turnflow import seal_turn, turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
 
 
@@ -190,9 +191,18 @@ async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alar
 async def close_turn(
     uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn, out: Outgoing
 ) -> Turn:
-    """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`)."""
+    """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`).
+
+    The NPC orders in force are sealed now if the GM did not seal them (F29): from call time on
+    the review may show the players' secret orders, so the NPC orders must be fixed first, and
+    a closed turn takes no NPC post that could seal them later (issue 14: a turn closed
+    unsealed could never be resolved)."""
     status = await turn_status(uow, game, turn)
     now = cases.now()
+    if turn.npc_commitment is None:
+        records = list(await uow.characters.list(game.id))
+        turn, _ = await seal_turn(uow, cases, game, turn, records,
+                                  await orders_in_force(uow, turn), out)
     turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
                                    "alarm_at": None, "version": turn.version + 1})
     await uow.turns.update(turn)

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.health import ap_budget
-from fappo_bot.rules.orders import Order
+from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
 from fappo_bot.service import notices
+from fappo_bot.service.records import CharacterRecord, Game, ResultsVisibility
+from fappo_bot.service.scene import InForce, player_run
 
 
 def sealed_orders(canonical: str) -> list[Order]:
@@ -87,6 +89,27 @@ def audiences(secret: Set[str], pvp: Set[str], players: Set[str], *, parties_onl
     private = pvp if hide_all else secret
     masked = set(secret) | (set(players) if hide_all else set())
     return Audiences(frozenset(private if parties_only else ()), frozenset(masked))
+
+
+def turn_audiences(game: Game, records: Sequence[CharacterRecord],
+                   in_force: Mapping[str, InForce]) -> Audiences:
+    """`audiences` of one turn: its orders in force (`secret`: those sent by DM), the game's
+    characters and its settings."""
+    secret = {k for k, f in in_force.items() if f.post.secret}
+    runner_of = {r.name.casefold(): r.runner() for r in records}
+    return audiences(
+        secret,
+        pvp_actors(secret, {k: f.order for k, f in in_force.items()}, runner_of),
+        {r.name.casefold() for r in player_run(records)},
+        parties_only=game.settings.results_visibility is ResultsVisibility.PARTIES,
+        hide_all=game.rules.hide_all_allocations,
+    )
+
+
+def public_hits(pending: Sequence[PendingHit], hidden: Set[str]) -> tuple[PendingHit, ...]:
+    """The hits open to Reduce that everyone may see: none dealt by a parties-only actor
+    (`hidden`, case-folded), as `public_result` shows no such hit (F29)."""
+    return tuple(h for h in pending if (h.attacker or "").casefold() not in hidden)
 
 
 def _party_names(action: ActionResult) -> set[str]:

@@ -33,12 +33,12 @@ from fappo_bot.service.base import (
     some_live_turn,
 )
 from fappo_bot.service.disclosure import (
-    audiences,
+    Audiences,
     concerns,
     private_result,
     public_result,
-    pvp_actors,
     reveal_messages,
+    turn_audiences,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
@@ -48,7 +48,6 @@ from fappo_bot.service.records import (
     CharacterStatus,
     Game,
     Resolution,
-    ResultsVisibility,
     Turn,
     TurnStatus,
 )
@@ -64,12 +63,15 @@ from fappo_bot.service.scene import (
 from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import ResolutionView, ReviewItem, TurnSummary
 
+_LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
+
 
 def _seal_first_needed(turn: Turn, number: int | None) -> bool:
-    """Whether /resolve must seal the NPC orders in a transaction of their own first: an open
-    turn not sealed yet (a closed one was sealed at the close, F29), unless `number` names
+    """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
+    open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
+    is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
     another turn (then the resolve refuses, changing nothing)."""
-    return (turn.status is TurnStatus.OPEN and turn.npc_commitment is None
+    return (turn.status in _LIVE and turn.npc_commitment is None
             and (number is None or number == turn.number))
 
 
@@ -141,12 +143,14 @@ class ResolutionService(UseCases):
         await uow.turns.update(turn)
         resolution_id = self.deps.ids()
         # the results go out before the next turn's announcement
+        seen = turn_audiences(game, records, in_force)
         text, gm_text, queued = await self._publish(
-            uow, out, game, turn, state, records, in_force, result, resolution_id, inactive)
+            uow, out, game, turn, state, records, in_force, result, seen, resolution_id,
+            inactive)
         next_turn: Turn | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
-                                        result.state.pending)
+                                        result.state.pending, seen.parties_only)
         await out.queue(uow)
         resolution = Resolution(
             id=resolution_id, game_id=game.id, turn_id=turn.id, turn_number=turn.number,
@@ -226,12 +230,12 @@ class ResolutionService(UseCases):
     async def _seal_first(self, game_id: str, actor: str, number: int | None) -> None:
         async with self.uow() as uow:
             game, turn = await _gm_live_turn(uow, game_id, actor)
-            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+            if turn.npc_commitment is not None or turn.status not in _LIVE:
                 return
             if number is not None and number != turn.number:
                 return  # the resolve itself refuses, changing nothing
             turn = await uow.lock_turn(turn.id)
-            if turn.npc_commitment is not None or turn.status is not TurnStatus.OPEN:
+            if turn.npc_commitment is not None or turn.status not in _LIVE:
                 return
             records = list(await uow.characters.list(game.id))
             in_force = await orders_in_force(uow, turn)
@@ -293,6 +297,7 @@ class ResolutionService(UseCases):
         records: list[CharacterRecord],
         in_force: dict[str, InForce],
         result: TurnResult,
+        seen: Audiences,
         resolution_id: str,
         inactive: list[str],
     ) -> tuple[str, str, int]:
@@ -303,15 +308,6 @@ class ResolutionService(UseCases):
         The channel never sees a parties-only order, nor an AP/SP allocation that must stay
         hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
         `disclosure.public_result`. Each party's DM holds what concerns its characters only."""
-        secret = {k for k, f in in_force.items() if f.post.secret}
-        runner_of = {r.name.casefold(): r.runner() for r in records}
-        seen = audiences(
-            secret,
-            pvp_actors(secret, {k: f.order for k, f in in_force.items()}, runner_of),
-            {r.name.casefold() for r in player_run(records)},
-            parties_only=game.settings.results_visibility is ResultsVisibility.PARTIES,
-            hide_all=game.rules.hide_all_allocations,
-        )
         public = public_result(result, seen)
         text = self.deps.text.results(public)
         gm_text = text if public is result else self.deps.text.results(result)

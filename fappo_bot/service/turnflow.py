@@ -3,11 +3,12 @@ is not open, seal the NPC orders (SHA-256 commitment), and who is in (F7, F29, F
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases
+from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, Turn, TurnStatus
@@ -39,16 +40,18 @@ def refuse_unless_open(turn: Turn) -> None:
 
 async def open_turn(
     uow: UnitOfWork, cases: UseCases, game: Game, number: int, out: Outgoing,
-    pending: tuple[PendingHit, ...] = ()
+    pending: tuple[PendingHit, ...] = (), hidden: Set[str] = frozenset(),
 ) -> Turn:
     """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
-    (in `out`)."""
+    (in `out`). `hidden`: the parties-only actors of the last resolution, whose hits the
+    announcement does not count (F29)."""
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
     turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
                     deadline=deadline, pending=pending), game, now)
     await uow.turns.add(turn)
-    out.add("turn_opened", notices.turn_opened(number, deadline, len(pending)),
+    out.add("turn_opened", notices.turn_opened(number, deadline,
+                                                    len(public_hits(pending, hidden))),
             f"turn-opened:{turn.id}")
     return turn
 
@@ -106,5 +109,27 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
         game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
         posted=tuple(posted), passed=tuple(passed), missing=tuple(missing),
         npc_sealed=turn.npc_commitment is not None,
-        everyone_in=everyone_in(turn, records, in_force), pending_hits=turn.pending,
+        everyone_in=everyone_in(turn, records, in_force),
+        pending_hits=await public_pending(uow, game, turn, records),
     )
+
+
+async def hidden_actors(
+    uow: UnitOfWork, game: Game, turn: Turn, records: Sequence[CharacterRecord]
+) -> frozenset[str]:
+    """The parties-only actors of the resolved `turn` (F29), case-folded."""
+    return turn_audiences(game, records, await orders_in_force(uow, turn)).parties_only
+
+
+async def public_pending(
+    uow: UnitOfWork, game: Game, turn: Turn, records: Sequence[CharacterRecord]
+) -> tuple[PendingHit, ...]:
+    """The hits open to Reduce in `turn` that everyone may see: not those of a secret order
+    kept to its parties in the resolution that dealt them (F29; issue 14)."""
+    if not turn.pending:
+        return ()
+    previous = next((t for t in await uow.turns.list(game.id)
+                     if t.number == turn.number - 1 and t.status is TurnStatus.RESOLVED), None)
+    if previous is None:
+        return turn.pending
+    return public_hits(turn.pending, await hidden_actors(uow, game, previous, records))

@@ -21,6 +21,7 @@ from fappo_bot.service.base import (
     Outgoing,
     UseCases,
     audit,
+    check_gm,
     check_member,
     current_turn,
     gm_ids,
@@ -55,7 +56,13 @@ from fappo_bot.service.scene import (
     visible_to_gm,
 )
 from fappo_bot.service.text import GM_POSTER
-from fappo_bot.service.turnflow import open_turn, refuse_unless_open, seal_turn, turn_status
+from fappo_bot.service.turnflow import (
+    hidden_actors,
+    open_turn,
+    refuse_unless_open,
+    seal_turn,
+    turn_status,
+)
 from fappo_bot.service.views import (
     OrderInForce,
     PostReply,
@@ -104,12 +111,16 @@ class TurnService(UseCases):
             if last is not None and last.status is not TurnStatus.RESOLVED:
                 raise Conflict(f"Turn {last.number} is still {last.status.value}.")
             pending: tuple[PendingHit, ...] = ()
+            hidden: frozenset[str] = frozenset()
             if last is not None:
                 resolution = await uow.resolutions.for_turn(last.id)
                 pending = resolution.result.state.pending if resolution else ()
+                if pending:
+                    hidden = await hidden_actors(uow, game, last,
+                                                 await uow.characters.list(game.id))
             out = Outgoing(self.deps, game)
             turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, out,
-                                   pending)
+                                   pending, hidden)
             await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
             await uow.commit()
@@ -163,6 +174,28 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    async def npc_orders(
+        self,
+        game_id: str,
+        actor: str,
+        *,
+        channel_key: str,
+        message_key: str,
+        text: str,
+        seal: bool = True,
+    ) -> PostReply:
+        """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
+        `seal` is false. Anyone else is refused before anything is read or stored (a refused
+        command changes nothing; issue 14: a player's /npc replaced the player's own orders)."""
+        async with self.uow() as uow:
+            at_play = await load_game_at_play(uow, game_id, actor)
+            check_gm(at_play.game, at_play.roles)
+        reply = await self.post(game_id, actor, channel_key=channel_key,
+                                message_key=message_key, text=text)
+        if reply.ok and seal:
+            await self.seal(game_id, actor)
+        return reply
+
     async def edit(
         self,
         game_id: str,
@@ -172,8 +205,17 @@ class TurnService(UseCases):
         message_key: str,
         text: str,
         secret: bool = False,
+        written_by: str | None = None,
     ) -> PostReply:
-        """An edited post (F29 Amb-2): the orders follow the newest valid revision."""
+        """An edited post (F29 Amb-2): the orders follow the newest valid revision.
+
+        Only a message's author edits it. `written_by` is who wrote the message, as the
+        platform knows it (on Discord only the author can edit a message, so it is `author`,
+        the default; the local table's /edit N names message N's seat): an edit of a message
+        that was never recorded (its post was refused) is a new post of its writer, never of
+        someone else (issue 14)."""
+        if written_by is not None and written_by != author:
+            raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             post = await uow.posts.by_message(channel_key, message_key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -299,3 +300,75 @@ async def test_f29_secret_orders_reach_the_gms_review_only_after_the_seal(
     await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
     view = await services.resolution.resolve(game, GM)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
+
+
+@pytest.mark.parametrize("how", ["calltime", "deadline", "closed-before-the-fix"])
+async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
+    services, table, uow_factory, clock, how
+):
+    """Issue 14: time called (by /calltime or the deadline) before the GM sealed the NPC orders
+    showed the GM a player's secret order while the NPC orders could still change, and the turn
+    could never be resolved. Call time seals them first; a turn stored closed and unsealed (by
+    an older version) is sealed by /resolve."""
+    game = table["game"]
+    reply = await services.turns.post(game, BOB, channel_key="dm-bob", message_key="d1",
+                                      text="2 AP Stealth: slip behind Skarg\n1 AP defend",
+                                      secret=True)
+    assert reply.ok
+    await post(services, game, ALICE, "m1", "3 AP defend")
+    await post(services, game, GM, "g1", NPCS)
+    if how == "calltime":
+        await services.calltime.close(game, GM)
+    elif how == "deadline":
+        await services.calltime.set_deadline(game, GM, after=timedelta(hours=1))
+        clock.advance(hours=1)
+        assert [a.kind for a in await services.calltime.fire_due()] == ["deadline"]
+    else:
+        async with uow_factory() as uow:
+            turn = await uow.turns.latest(game)
+            await uow.turns.update(turn.model_copy(update={
+                "status": TurnStatus.CLOSED, "closed_at": clock.now(),
+                "version": turn.version + 1}))
+            await uow.commit()
+    status = await services.turns.status(game)
+    assert status.turn.status is TurnStatus.CLOSED
+    if how != "closed-before-the-fix":
+        assert status.npc_sealed  # sealed before any secret could be shown
+    review, items = await by_field(services, game)
+    if not status.npc_sealed:
+        assert ("Mira", "difficulty") not in items and review.hidden_secret == 1
+    with pytest.raises(InvalidInput, match="slip behind Skarg"):
+        await services.resolution.resolve(game, GM)
+    assert (await services.turns.status(game)).npc_sealed
+    review, items = await by_field(services, game)
+    await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
+    view = await services.resolution.resolve(game, GM)
+    assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
+    assert (await services.turns.reveal(game, 1)).verified
+
+
+@pytest.mark.parametrize("auto_open", [True, False])
+async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
+    services, table, uow_factory, auto_open
+):
+    """Issue 14: after a PvP attack sent by DM the public status listed "Hits open to Reduce:
+    Mira (4 from Kael)" and the turn-opened notice counted it. Secret results stay with their
+    audience (F29); a hit dealt in the open is still listed and counted."""
+    game = table["game"]
+    if not auto_open:
+        await services.games.configure(game, GM, settings={"auto_open_next": False})
+    reply = await services.turns.post(game, ALICE, channel_key="dm-alice", message_key="d1",
+                                      text="3 AP attack Mira with Broadsword", secret=True)
+    assert reply.ok, reply.reply
+    await post(services, game, BOB, "m1", "3 AP defend")
+    await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
+    view = await services.resolution.resolve(game, GM)
+    assert {h.attacker for h in view.result.state.pending} == {"Kael", "Skarg"}
+    if not auto_open:
+        await services.turns.open(game, GM)
+    status = await services.turns.status(game)
+    assert [h.attacker for h in status.pending_hits] == ["Skarg"]
+    async with uow_factory() as uow:
+        notices = [m.content for m in await uow.outbox.for_game(game)
+                   if m.kind == "turn_opened"]
+    assert "1 hit(s) of the last turn" in notices[-1]

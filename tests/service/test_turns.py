@@ -297,3 +297,36 @@ async def test_f29_amb4_hide_all_allocations_wants_every_player_order_by_dm(serv
     assert (await post(services, game, ALICE, "d1", KAEL_ATTACK, channel="dm-alice",
                        secret=True)).ok
     assert (await post(services, game, GM, "g1", NPC_ORDERS)).ok  # the GM's own are sealed
+
+
+async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(
+    services, table, uow_factory
+):
+    """Issue 14: a player's /npc was refused only at the seal, after the post had replaced the
+    player's own orders. A refused command changes nothing."""
+    game = table["game"]
+    await post(services, game, ALICE, "m1", "2 AP attack Skarg with Broadsword\n1 AP defend")
+    before = await snapshot(uow_factory)
+    with pytest.raises(Forbidden, match="Only a GM"):
+        await services.turns.npc_orders(game, ALICE, channel_key="dm:alice",
+                                        message_key="n1", text="3 AP defend")
+    assert await snapshot(uow_factory) == before
+    reply = await services.turns.npc_orders(game, GM, channel_key="dm:gm", message_key="n2",
+                                            text="**Skarg**\n3 AP defend")
+    assert reply.ok and (await services.turns.status(game)).npc_sealed
+
+
+async def test_only_a_messages_author_edits_it_even_a_refused_one(services, table, uow_factory):
+    """Issue 14: an edit of another seat's refused post was stored as the editor's post."""
+    game = table["game"]
+    refused = await services.turns.post(game, BOB, channel_key="c1", message_key="m1",
+                                        text="2 AP attack Nobody with Dagger")
+    assert not refused.ok
+    before = await snapshot(uow_factory)
+    with pytest.raises(Forbidden, match="Only the author"):
+        await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                  text="3 AP defend", written_by=BOB)
+    assert await snapshot(uow_factory) == before
+    reply = await services.turns.edit(game, BOB, channel_key="c1", message_key="m1",
+                                      text="3 AP defend", written_by=BOB)
+    assert reply.ok and [o.actor for o in reply.orders] == ["Mira"]
