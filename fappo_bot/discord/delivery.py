@@ -24,7 +24,7 @@ from fappo_bot.posting.safety import split_message
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
-    from fappo_bot.discord.bot import FappoBot
+    from fappo_bot.discord.base import FappoBotBase
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def cannot_dm_notice(user_id: str) -> str:
 class Delivery(commands.Cog):
     """The outbox loop and the call-time loop."""
 
-    def __init__(self, bot: FappoBot) -> None:
+    def __init__(self, bot: FappoBotBase) -> None:
         self.bot = bot
         self.services = bot.services
         self.max_attempts = bot.settings.discord.outbox_max_attempts

@@ -26,7 +26,7 @@ from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.views import GameView, PostReply
 
 if TYPE_CHECKING:
-    from fappo_bot.discord.bot import FappoBot
+    from fappo_bot.discord.base import FappoBotBase
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def is_table_talk(error: ServiceError) -> bool:
 class TurnPosts(commands.Cog):
     """MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE in game rooms and DMs."""
 
-    def __init__(self, bot: FappoBot) -> None:
+    def __init__(self, bot: FappoBotBase) -> None:
         self.bot = bot
         self.services = bot.services
         self.rooms = bot.rooms

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fappo_bot.discord.bot import FappoBot
+    from fappo_bot.discord.base import FappoBotBase
 
 
-async def add_commands(bot: FappoBot) -> None:
+async def add_commands(bot: FappoBotBase) -> None:
     from fappo_bot.discord.commands.characters import CharGroup
     from fappo_bot.discord.commands.games import GameGroup, help_command
     from fappo_bot.discord.commands.turns import GmGroup, TurnGroup

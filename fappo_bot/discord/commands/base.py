@@ -11,7 +11,7 @@ from discord import app_commands
 from fappo_bot.discord.errors import AdapterError
 
 if TYPE_CHECKING:
-    from fappo_bot.discord.bot import FappoBot
+    from fappo_bot.discord.base import FappoBotBase
 
 NO_GAME_HERE = "There is no game in this channel; a GM starts one here with /game create."
 
@@ -23,7 +23,7 @@ def user_key(user: discord.abc.Snowflake) -> str:
 class BotGroup(app_commands.Group):
     """A command group holding the bot (its services, rooms and outbox)."""
 
-    def __init__(self, bot: FappoBot) -> None:
+    def __init__(self, bot: FappoBotBase) -> None:
         super().__init__()
         self.bot = bot
         self.services = bot.services
