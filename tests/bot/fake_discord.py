@@ -388,7 +388,7 @@ class FakeDiscord:
             case ("GET", ["users", user_id]):
                 return _json(self.users.get(user_id) or user_json(int(user_id), "someone"))
             case ("POST", ["users", "@me", "channels"]):
-                user = self.users[body["recipient_id"]]
+                user = self.users[str(body["recipient_id"])]
                 return _json(self.dm_channel(user))
             case ("GET", ["channels", channel_id]):
                 return _json(self.channels[channel_id])
