@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from fappo_bot.discord.errors import AdapterError, sentence_for
+from fappo_bot.discord.catchup import CatchUp
+from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
 from fappo_bot.discord.replies import (
     ReplyBook,
     delete_messages,
@@ -48,6 +49,15 @@ class TurnPosts(commands.Cog):
         self.replies = ReplyBook()
         #: DM message -> the game it was posted to (an edit of it goes to the same game)
         self.dm_games: dict[tuple[int, int], str] = {}
+        self.catch_up = CatchUp(bot, self.missed)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.catch_up.run()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.catch_up.run()
 
     # ---- Discord's events ---------------------------------------------------------------------
     @commands.Cog.listener()
@@ -96,6 +106,10 @@ class TurnPosts(commands.Cog):
             log.info("deletion of %s not applied: %s", payload.message_id, exc)
         await delete_messages(channel, self.replies.pop(payload.channel_id,  # type: ignore[arg-type]
                                                         payload.message_id))
+
+    async def missed(self, game_id: str, message: discord.Message) -> None:
+        """A post or an edit made while the bot was away (`catchup.py`)."""
+        await self._guarded(message, self.edit(game_id, message))
 
     # ---- the use cases ------------------------------------------------------------------------
     async def post(self, game_id: str, message: discord.Message, *, secret: bool = False
@@ -201,6 +215,4 @@ class GamePicker(discord.ui.View):
 
     async def on_error(self, interaction: discord.Interaction, error: Exception,
                        item: discord.ui.Item[GamePicker]) -> None:
-        from fappo_bot.discord.errors import answer_privately
-
         await answer_privately(interaction, sentence_for(error, "game picker"))
