@@ -74,22 +74,23 @@ class Delivery(commands.Cog):
         except TimeoutError:
             pass
         self._wake.clear()
-        await self.deliver()
+        try:
+            await self.deliver()
+        except Exception:  # a loop that stops delivers nothing again: log, go on next round
+            log.exception("outbox delivery failed; trying again at the next round")
 
     @tasks.loop()
     async def calltime_loop(self) -> None:
-        if await self.services.calltime.fire_due(self.bot.clock.now()):
-            self.wake()
+        try:
+            if await self.services.calltime.fire_due(self.bot.clock.now()):
+                self.wake()
+        except Exception:
+            log.exception("call time failed; trying again at the next round")
 
     @outbox_loop.before_loop
     @calltime_loop.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
-
-    @outbox_loop.error
-    @calltime_loop.error
-    async def _failed(self, error: BaseException) -> None:
-        log.error("background loop failed; it starts again", exc_info=error)
 
     async def deliver(self) -> int:
         """Send every pending message this process can; returns how many were delivered."""

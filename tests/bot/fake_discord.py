@@ -75,6 +75,7 @@ class FakeDiscord:
         self.closed_dms: set[str] = set()
         self.commands: list[dict[str, Any]] = []
         self.interaction_responses: dict[str, list[dict[str, Any]]] = {}
+        self._interactions: dict[str, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = 0
         self._changed = asyncio.Condition()
@@ -330,6 +331,7 @@ class FakeDiscord:
         if message is not None:
             interaction["message"] = message
         self.interaction_responses[interaction["token"]] = []
+        self._interactions[interaction["token"]] = interaction
         await self.dispatch("INTERACTION_CREATE", interaction)
         return interaction
 
@@ -468,10 +470,14 @@ class FakeDiscord:
         return list(reversed(found[-limit:]))
 
     def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
-        self.interaction_responses[token].append({"callback": body})
         data = body.get("data") or {}
         message = self.message_json("0", self.bot_user, data.get("content") or "",
-                                    embeds=data.get("embeds") or [], flags=data.get("flags", 0))
+                                    embeds=data.get("embeds") or [], flags=data.get("flags", 0),
+                                    components=data.get("components") or [])
+        source = self._interactions[token].get("message")
+        if body.get("type") in (6, 7) and source is not None:
+            message["id"] = source["id"]  # an update edits the message of the component
+        self.interaction_responses[token].append({"callback": body, "message": message})
         return _json({"interaction": {"id": str(self.snowflake()), "type": 2,
                                       "response_message_id": message["id"],
                                       "response_message_loading": body.get("type") == 5,

@@ -59,3 +59,39 @@ async def set_up_game(fake: FakeDiscord) -> None:
     room = fake.room["id"]  # type: ignore[attr-defined]
     await fake.wait_for(lambda: any(m["content"].startswith("Turn 1 is open")
                                     for m in fake.bot_messages(room)))
+
+
+def components(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every component (buttons, selects, text inputs) in a message or modal body."""
+    found: list[dict[str, Any]] = []
+    for row in body.get("components") or []:
+        found.extend(row.get("components") or [row])
+    return found
+
+
+async def use_component(fake: FakeDiscord, user: dict[str, Any], message: dict[str, Any],
+                        component: dict[str, Any], values: list[str] | None = None
+                        ) -> list[dict[str, Any]]:
+    """Click a button or pick in a select of a message the bot sent in answer to a command."""
+    data: dict[str, Any] = {"custom_id": component["custom_id"],
+                            "component_type": component["type"]}
+    if values is not None:
+        data["values"] = values
+    interaction = await fake.interact(user, fake.room["id"], 3, data,  # type: ignore[attr-defined]
+                                      message=message)
+    return await fake.answered(interaction)
+
+
+async def submit_modal(fake: FakeDiscord, user: dict[str, Any], modal: dict[str, Any],
+                       *values: str, message: dict[str, Any] | None = None
+                       ) -> list[dict[str, Any]]:
+    """Fill the text inputs of a modal the bot opened, in order, and submit it (`message`: the
+    message whose button opened it, which Discord sends along)."""
+    inputs = [c for c in components(modal) if c["type"] == 4]
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"],
+                                        "value": value}]}
+            for c, value in zip(inputs, values, strict=True)]
+    interaction = await fake.interact(user, fake.room["id"], 5,  # type: ignore[attr-defined]
+                                      {"custom_id": modal["custom_id"], "components": rows},
+                                      message=message)
+    return await fake.answered(interaction)

@@ -81,6 +81,14 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                          ) -> list[app_commands.Choice[str]]:
         return await character_choices(self, interaction, current)
 
+    @app_commands.command(name="orders", description="Send secret orders (for players whose "
+                          "DMs are closed)")
+    async def orders(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.modals import OrdersModal
+
+        game_id = await self.game_here(interaction)
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id))
+
     @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
     @app_commands.describe(minutes="Minutes from now (leave out to call time now)")
     async def calltime(self, interaction: discord.Interaction,
@@ -123,22 +131,60 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
 @app_commands.guild_only()
 class GmGroup(BotGroup, name="gm", description="The GM's review, resolution and undo"):
 
-    @app_commands.command(name="resolve", description="GM: resolve the turn once every review "
-                          "question is answered")
+    @app_commands.command(name="resolve", description="GM: review the turn's questions, then "
+                          "resolve it")
     async def resolve(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.review import open_review
+
+        await open_review(self.bot, interaction, await self.game_here(interaction))
+
+    @app_commands.command(name="npc", description="GM: the NPC orders (sealed at once; the "
+                          "commitment is published)")
+    async def npc(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.modals import OrdersModal
+
         game_id = await self.game_here(interaction)
-        actor = user_key(interaction.user)
-        review = await self.services.review.review(game_id, actor)
-        if not review.complete:
-            questions = "\n".join(f"- {safe(i.question)}" for i in review.missing)
-            await say(interaction, f"Turn {review.turn} needs your answers first:\n{questions}",
-                      private=True)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.services.resolution.resolve(game_id, actor, review.turn)
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id, npc=True))
+
+    @app_commands.command(name="rest", description="GM: end the scene; SP come back by the "
+                          "break (F27)")
+    @app_commands.describe(gap="The break before the next scene")
+    @app_commands.choices(gap=[app_commands.Choice(name=b.replace("_", " "), value=b)
+                               for b in ("immediate", "same_day", "night", "week_plus",
+                                         "adventure_end")])
+    async def rest(self, interaction: discord.Interaction, gap: str) -> None:
+        from fappo_bot.rules.rest import BreakKind
+
+        changed = await self.services.aftermath.end_scene(
+            await self.game_here(interaction), user_key(interaction.user), BreakKind(gap))
         self.changed()
-        await say(interaction, f"Turn {view.turn} is resolved; {view.messages_queued} message(s) "
-                               "go out now.", private=True)
+        names = ", ".join(safe(c.name) for c in changed) or "nobody"
+        await say(interaction, f"The scene ends ({gap.replace('_', ' ')}); SP restored: {names}.")
+
+    @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
+                          "(F14)")
+    @app_commands.describe(minutes="Minutes that pass")
+    async def advance(self, interaction: discord.Interaction,
+                      minutes: app_commands.Range[int, 1, 60 * 24 * 365]) -> None:
+        healed = await self.services.aftermath.advance_time(
+            await self.game_here(interaction), user_key(interaction.user), minutes * 60)
+        self.changed()
+        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
+        await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
+                                                         else " Nobody is wounded."))
+
+    @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
+                          "back; CC awards by the rules)")
+    @app_commands.describe(award="CC awarded to every player character")
+    async def endadventure(self, interaction: discord.Interaction,
+                           award: app_commands.Range[int, 0, 10] = 0) -> None:
+        game_id = await self.game_here(interaction)
+        names = [c.name for c in await self.services.characters.list(game_id)
+                 if c.kind.value == "pc"]
+        await self.services.aftermath.end_adventure(
+            game_id, user_key(interaction.user), {n: award for n in names})
+        self.changed()
+        await say(interaction, f"The adventure ends; each player character earns {award} CC.")
 
     @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
