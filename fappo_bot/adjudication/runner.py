@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from fappo_bot.adjudication.compare import Difference, compare
+from fappo_bot.adjudication.compare import compare
 from fappo_bot.adjudication.convert import CaseError
 from fappo_bot.adjudication.loader import (
     BadCase,
@@ -26,6 +25,7 @@ from fappo_bot.adjudication.loader import (
     SpellCase,
     TurnCase,
 )
+from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
 from fappo_bot.rules.orders import Order
@@ -52,47 +52,6 @@ def require(module: str, *names: str) -> ModuleType:
         if not hasattr(loaded, name):
             raise NotBuilt(f"{module}.{name}")
     return loaded
-
-
-@dataclass
-class CaseOutcome:
-    """The verdict on one case, with every computed field."""
-
-    id: str
-    kind: str
-    source: str
-    passed: bool
-    result: dict[str, Any] = field(default_factory=dict)
-    differences: list[Difference] = field(default_factory=list)
-    #: why the case could not be run or compared at all (bad-case, not built, rules error)
-    problem: str | None = None
-    code: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        """The `--json` entry of this case (spec: id, kind, passed, result; plus diagnostics)."""
-        out: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "passed": self.passed, "result": self.result,
-            "file": self.source,
-        }
-        if self.differences:
-            out["differences"] = [
-                {"path": d.path, "expected": _plain(d.expected), "got": _plain(d.got)}
-                for d in self.differences
-            ]
-        if self.problem:
-            out["problem"] = self.problem
-            out["code"] = self.code
-        return out
-
-
-def _plain(value: Any) -> Any:
-    from fappo_bot.adjudication.compare import MISSING
-
-    if value is MISSING:
-        return None
-    if isinstance(value, set | frozenset):
-        return sorted(value, key=str)
-    return value
 
 
 def run_cases(cases: Iterable[Case]) -> list[CaseOutcome]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fappo_bot.adjudication.runner import CaseOutcome
+from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.xp_case import XpCase, XpKind
 from fappo_bot.adjudication.xp_input import (
     ROLLER_KEYS,
