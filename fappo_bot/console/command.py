@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-#: the example adventure, replayed by `fappo-bot play` on a fresh machine
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
+from fappo_bot.resources import resource
+
+#: the example adventure, replayed by `fappo-bot play` on a fresh machine (shipped in the wheel)
+EXAMPLE = resource("examples", "adventure", "adventure.txt")
 
 
 def add_database_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
@@ -30,6 +31,10 @@ log = logging.getLogger(__name__)
 
 #: Discord's error code for "Cannot send messages to this user"
 CANNOT_DM = 50007
+
+
+def heartbeat_file(data_dir: Path) -> Path:
+    return data_dir / "heartbeat"
 
 
 def nonce(message_id: str, part: int) -> str:
@@ -81,6 +86,7 @@ class Delivery(commands.Cog):
 
     @tasks.loop()
     async def calltime_loop(self) -> None:
+        self.beat()
         try:
             if await self.services.calltime.fire_due(self.bot.clock.now()):
                 self.wake()
@@ -91,6 +97,15 @@ class Delivery(commands.Cog):
     @calltime_loop.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
+
+    def beat(self) -> None:
+        """Touch the heartbeat file while connected: the Docker health check reads its age."""
+        if self.bot.is_closed() or not self.bot.is_ready():
+            return
+        try:
+            heartbeat_file(self.bot.settings.data_dir).touch()
+        except OSError:
+            log.warning("cannot write the heartbeat file in %s", self.bot.settings.data_dir)
 
     async def deliver(self) -> int:
         """Send every pending message this process can; returns how many were delivered."""

@@ -58,3 +58,12 @@ async def test_the_bot_connects_and_publishes_its_commands(running, fake) -> Non
     assert running.bot.user.id == int(fake.bot_user["id"])
     names = {c["name"] for c in fake.commands}
     assert {"game", "char", "turn", "gm", "help"} <= names
+
+
+async def test_the_heartbeat_for_the_health_check(running) -> None:
+    from fappo_bot.discord.delivery import heartbeat_file
+
+    beat = heartbeat_file(running.settings.data_dir)
+    beat.unlink(missing_ok=True)
+    running.bot.get_cog("Delivery").beat()
+    assert beat.exists()
