@@ -96,8 +96,22 @@ async def test_the_published_command_tree_is_within_discords_limits(running, fak
             problems.append(f"/{command['name']}: over 4,000 characters")
     assert problems == []
     names = {c["name"]: [o["name"] for o in c.get("options") or []] for c in fake.commands}
-    assert names["game"] == ["create", "show", "player", "gm"]
+    assert names["game"] == ["create", "show", "player", "gm", "status"]
     assert {"open", "status", "pass", "calltime"} <= set(names["turn"])
     assert {"resolve", "undo"} <= set(names["gm"])
     guild_only = {c["name"]: c["contexts"] for c in fake.commands}
     assert guild_only["game"] == [0] and guild_only["help"] is None
+
+
+async def test_inbox_shows_what_could_not_be_sent_by_dm(running, fake) -> None:
+    await set_up_game(fake)
+    fake.closed_dms.add(fake.gm["id"])
+    room = fake.room["id"]
+    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                 if "cannot send you direct messages" in m["content"]])
+    [answer] = await run_command(fake, fake.gm, "inbox")
+    assert answer["callback"]["data"]["flags"] & 64
+    assert "Time is called on turn 1" in answer["callback"]["data"]["content"]
+    [again] = await run_command(fake, fake.gm, "inbox")
+    assert again["callback"]["data"]["content"] == "Nothing is waiting for you."

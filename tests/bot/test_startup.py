@@ -67,3 +67,17 @@ async def test_the_heartbeat_for_the_health_check(running) -> None:
     beat.unlink(missing_ok=True)
     running.bot.get_cog("Delivery").beat()
     assert beat.exists()
+
+
+def test_calltime_reads_a_time_of_day_or_a_date() -> None:
+    from datetime import UTC, datetime
+
+    from fappo_bot.discord.commands.turns import parse_time
+    from fappo_bot.discord.errors import AdapterError
+
+    now = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    assert parse_time("20:30", now) == datetime(2026, 12, 1, 20, 30, tzinfo=UTC)
+    assert parse_time("09:00", now) == datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+    assert parse_time("2026-12-24 12:00", now) == datetime(2026, 12, 24, 12, 0, tzinfo=UTC)
+    with pytest.raises(AdapterError, match="is no time"):
+        parse_time("tomorrow-ish", now)

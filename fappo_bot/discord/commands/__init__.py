@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 
 async def add_commands(bot: FappoBotBase) -> None:
     from fappo_bot.discord.commands.characters import CharGroup
-    from fappo_bot.discord.commands.games import GameGroup, help_command
+    from fappo_bot.discord.commands.games import GameGroup, help_command, inbox_command
     from fappo_bot.discord.commands.turns import GmGroup, TurnGroup
 
     for group in (GameGroup(bot), CharGroup(bot), TurnGroup(bot), GmGroup(bot)):
         bot.tree.add_command(group)
     bot.tree.add_command(help_command)
+    bot.tree.add_command(inbox_command)

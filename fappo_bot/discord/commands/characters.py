@@ -101,6 +101,30 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
                           ) -> list[app_commands.Choice[str]]:
         return await character_choices(self, interaction, current)
 
+    @app_commands.command(name="manage", description="GM: retire a character, mark it "
+                          "inactive, run it as an NPC, or give it back to its player (F30)")
+    @app_commands.describe(name="The character", action="What happens to it")
+    @app_commands.choices(action=[
+        app_commands.Choice(name="retire", value="retire"),
+        app_commands.Choice(name="mark inactive", value="inactive"),
+        app_commands.Choice(name="run as NPC", value="npc"),
+        app_commands.Choice(name="give back to its player", value="restore")])
+    async def manage(self, interaction: discord.Interaction, name: str, action: str) -> None:
+        game_id = await self.game_here(interaction)
+        actor = user_key(interaction.user)
+        use_case = {"retire": self.services.characters.retire,
+                    "inactive": self.services.characters.mark_inactive,
+                    "npc": self.services.characters.npcize,
+                    "restore": self.services.characters.restore_control}[action]
+        view = await use_case(game_id, actor, name)
+        await say(interaction, f"{safe(view.name)}: {view.status.value}"
+                  + (", run by the GMs." if view.runner is None else "."))
+
+    @manage.autocomplete("name")
+    async def manage_names(self, interaction: discord.Interaction, current: str
+                           ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
 
 async def character_choices(group: BotGroup, interaction: discord.Interaction, current: str
                             ) -> list[app_commands.Choice[str]]:

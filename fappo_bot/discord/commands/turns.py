@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import character_choices
+from fappo_bot.discord.errors import AdapterError
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.views import TurnStatusView, TurnSummary
+
+
+def parse_time(text: str, now: datetime) -> datetime:
+    """`HH:MM` (today, or tomorrow when that has passed) or `YYYY-MM-DD HH:MM`, in UTC."""
+    words = text.strip()
+    try:
+        if len(words) <= 5:
+            clock = datetime.strptime(words, "%H:%M").time()
+            moment = datetime.combine(now.astimezone(UTC).date(), clock, tzinfo=UTC)
+            return moment if moment > now else moment + timedelta(days=1)
+        return datetime.strptime(words, "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    except ValueError:
+        raise AdapterError(f'"{safe(words)}" is no time: write HH:MM or YYYY-MM-DD HH:MM '
+                           "(UTC).") from None
 
 
 def when(summary: TurnSummary) -> str:
@@ -90,18 +105,20 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         await interaction.response.send_modal(OrdersModal(self.bot, game_id))
 
     @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
-    @app_commands.describe(minutes="Minutes from now (leave out to call time now)")
+    @app_commands.describe(minutes="Minutes from now", at="Or a time, UTC: HH:MM or "
+                           "YYYY-MM-DD HH:MM (leave both out to call time now)")
     async def calltime(self, interaction: discord.Interaction,
-                       minutes: app_commands.Range[int, 1, 60 * 24 * 30] | None = None
-                       ) -> None:
+                       minutes: app_commands.Range[int, 1, 60 * 24 * 30] | None = None,
+                       at: str | None = None) -> None:
         game_id = await self.game_here(interaction)
         actor = user_key(interaction.user)
-        if minutes is None:
+        if minutes is None and at is None:
             summary = await self.services.calltime.close(game_id, actor)
             text = f"Time is called on turn {summary.number}."
         else:
             summary = await self.services.calltime.set_deadline(
-                game_id, actor, after=timedelta(minutes=minutes))
+                game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
+                at=parse_time(at, self.bot.clock.now()) if at else None)
             text = f"Turn {summary.number}: {when(summary)}."
         self.changed()
         await say(interaction, text)
