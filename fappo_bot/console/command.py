@@ -8,10 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from fappo_bot.resources import resource
-
-#: the example adventure, replayed by `fappo-bot play` on a fresh machine (shipped in the wheel)
-EXAMPLE = resource("examples", "adventure", "adventure.txt")
+from fappo_bot.console.example import EXAMPLE
 
 
 def add_database_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from fappo_bot.posting.parser import MAX_POST_CHARS
+from fappo_bot.posting.safety import inert
+
 GM_SEAT = "gm"
 
 #: seat colours, handed out in order of arrival (the GM is always magenta)
@@ -47,6 +50,17 @@ class Shown:
     body: str
     seats: frozenset[str] | None = None
 
+    def __post_init__(self) -> None:
+        """Nothing the table shows has a live mention (issue 14; the service guards what it
+        returns, this guards what the table writes around it). A post is shown as typed."""
+        object.__setattr__(self, "title", inert(self.title))
+        if self.kind is not Kind.POST:
+            object.__setattr__(self, "body", inert(self.body))
+        elif len(self.body) > MAX_POST_CHARS:  # refused unread; drawn only as far as is read
+            rest = len(self.body) - MAX_POST_CHARS
+            object.__setattr__(self, "body", f"{self.body[:MAX_POST_CHARS]}\n"
+                                             f"... ({rest:,} more characters not shown)")
+
     def visible_to(self, seat: str) -> bool:
         """Whether `seat` sees this item."""
         return self.seats is None or seat.casefold() in self.seats
@@ -79,6 +93,11 @@ class SeatBook:
         if key not in self.colours:
             self.colours[key] = SEAT_COLOURS[(len(self.colours) - 1) % len(SEAT_COLOURS)]
         return key
+
+    def clear(self, keep: str = GM_SEAT) -> None:
+        """Forget every seat but the GM's and `keep`, and every character (another game's
+        members sit down next); a seat keeps its colour if it comes back."""
+        self.seats = {GM_SEAT: [], keep.casefold(): []}
 
     def resolve(self, name: str) -> str | None:
         """The seat called `name`, or the seat of the player of the character called `name`."""

@@ -51,7 +51,13 @@ async def run_bot(settings: Settings) -> None:
     from fappo_bot.service.facade import Services
     from fappo_bot.storage.opening import open_storage
 
+    from fappo_bot.storage.engine import DatabaseUrlError, checked_url
+
     token = token_of(settings)
+    try:
+        checked_url(settings.database_url)
+    except DatabaseUrlError as exc:
+        raise StartupError(str(exc)) from None
     point_at(settings)
     async with open_storage(settings) as storage:
         services = Services(storage.uow_factory)

@@ -20,10 +20,12 @@ from fappo_bot.service.base import (
     is_gm,
     load_character,
     load_game,
+    require_fappo,
     require_gm,
     require_member,
     require_not_retired,
 )
+from fappo_bot.service.bounds import MAX_COUNT, MAX_POSITION, check_number, sheet_problems
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -33,6 +35,7 @@ from fappo_bot.service.records import (
     Game,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, SheetCheck
 
 
@@ -48,12 +51,15 @@ class NewCharacter(BaseModel):
     armor: str | None = None
     shield: str | None = None
     #: creatures in a nuisance or minion group (F20, F21)
-    count: int = Field(default=1, ge=0)
-    position: int = 0
+    count: int = Field(default=1, ge=0, le=MAX_COUNT)
+    position: int = Field(default=0, ge=-MAX_POSITION, le=MAX_POSITION)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NewCharacter:
         """From one mapping (a YAML sheet): the sheet's keys and the equipment's together."""
+        problems = sheet_problems(data)
+        if problems:
+            raise InvalidInput("This sheet cannot be read:", tuple(problems))
         sheet_keys = set(Sheet.model_fields)
         sheet = {k: v for k, v in data.items() if k in sheet_keys}
         rest = {k: v for k, v in data.items() if k not in sheet_keys}
@@ -155,9 +161,24 @@ async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> Char
     return new
 
 
+async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
+    """A retired character gives its name up to a new one: it is kept, as `Kael (retired)`
+    (`Kael (retired 2)` when that is taken too). Names are unique per game, retired or not."""
+    n = 1
+    while True:
+        renamed = f"{retired.name} (retired{'' if n == 1 else f' {n}'})"
+        if await uow.characters.by_name(retired.game_id, renamed) is None:
+            break
+        n += 1
+    await _bump(uow, retired, name=renamed,
+                sheet=retired.sheet.model_copy(update={"name": renamed}),
+                state=retired.state.model_copy(update={"name": renamed}))
+
+
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
+    @retried
     async def create(
         self,
         game_id: str,
@@ -176,6 +197,7 @@ class CharacterService(UseCases):
         """
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "character sheets")
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if kind is not CharacterKind.PC and not gm:
@@ -189,8 +211,11 @@ class CharacterService(UseCases):
             else:
                 owner = None
             name = check_name(new.name, "character")
-            if await uow.characters.by_name(game.id, name) is not None:
+            clash = await uow.characters.by_name(game.id, name)
+            if clash is not None and clash.status is not CharacterStatus.RETIRED:
                 raise Conflict(f'There is already a character called "{name}" here.')
+            if clash is not None:
+                await _free_name(uow, clash)
             if isinstance(new, NewCharacter):
                 if (kind is CharacterKind.PC and game.settings.tournament
                         and new.sheet.budget is None and owner is not None):
@@ -224,6 +249,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def add_enemy(
         self, game_id: str, actor: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -246,6 +272,7 @@ class CharacterService(UseCases):
                 if include_retired or c.status is not CharacterStatus.RETIRED
             ]
 
+    @retried
     async def edit(
         self, game_id: str, actor: str, name: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -271,10 +298,10 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        if count < 0:
-            raise InvalidInput("A group cannot have fewer than 0 creatures.")
+        check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -288,6 +315,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def retire(self, game_id: str, actor: str, name: str) -> CharacterView:
         """The owner or a GM retires a character: it takes no further part (kept forever)."""
         async with self.uow() as uow:
@@ -300,6 +328,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def transfer(
         self, game_id: str, actor: str, name: str, to_user: str, *, permanent: bool = True
     ) -> CharacterView:
@@ -327,6 +356,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def npcize(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GMs assume the character as an NPC; the player returns only by GM command."""
         async with self.uow() as uow:
@@ -342,6 +372,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def mark_inactive(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GM confirms that a player who missed `inactive_threshold` turns does not
         respond; the character takes no action until the GM NPC-izes, transfers or restores it."""
@@ -362,6 +393,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def restore_control(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30 "only ... at the GM's mercy": the owner runs the character again."""
         async with self.uow() as uow:

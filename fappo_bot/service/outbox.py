@@ -10,6 +10,7 @@ from __future__ import annotations
 from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.retry import retried
 
 
 class OutboxService(UseCases):
@@ -25,6 +26,7 @@ class OutboxService(UseCases):
         async with self.uow() as uow:
             return list(await uow.outbox.for_game(game_id))
 
+    @retried
     async def mark_sent(self, message_id: str) -> None:
         """The message was delivered (idempotent)."""
         async with self.uow() as uow:
@@ -35,6 +37,7 @@ class OutboxService(UseCases):
                 await uow.outbox.mark_sent(message_id, self.now())
                 await uow.commit()
 
+    @retried
     async def mark_failed(self, message_id: str, error: str) -> None:
         """A delivery attempt failed; the message stays pending."""
         async with self.uow() as uow:

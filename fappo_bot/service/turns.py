@@ -44,6 +44,7 @@ from fappo_bot.service.records import (
     Turn,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import (
     InForce,
     build_state,
@@ -100,6 +101,7 @@ async def _controls(
 class TurnService(UseCases):
     """Posting and the turn's status."""
 
+    @retried
     async def open(self, game_id: str, actor: str) -> TurnSummary:
         """A GM opens the next turn (the first, or after a resolution when the game does not
         open turns by itself). Hits of the last resolution become reducible in it (F13)."""
@@ -126,6 +128,7 @@ class TurnService(UseCases):
             await uow.commit()
             return TurnSummary.of(turn)
 
+    @retried
     async def post(
         self,
         game_id: str,
@@ -151,9 +154,8 @@ class TurnService(UseCases):
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
             poster, controls, records = await _controls(uow, game, author, at_play.roles)
-            read = self.deps.text.read(
-                text, build_state(game, turn, records), poster, [c.name for c in controls]
-            )
+            state = build_state(game, turn, records)
+            read = self.deps.text.read(text, state, poster, [c.name for c in controls])
             if not read.ok:
                 return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
                                  problems=read.problems, secret=secret, revision=0)
@@ -161,6 +163,10 @@ class TurnService(UseCases):
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, secret,
                                        game.rules.hide_all_allocations)
+            in_force = await orders_in_force(uow, turn)
+            notes = [self.deps.text.replaced(earlier.order, order, state)
+                     for order in read.orders
+                     if (earlier := in_force.get(order.actor.casefold())) is not None]
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -168,9 +174,13 @@ class TurnService(UseCases):
                 created_at=now, updated_at=now,
             )
             revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
-                                    ok=True, reply=read.reply, created_at=now)
+                                    ok=True, reply="\n".join([read.reply, *notes]),
+                                    created_at=now)
             await uow.posts.add(post, revision)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create")
+            for order in revision.orders:
+                in_force[order.actor.casefold()] = InForce(order, post, revision)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
+                                         in_force)
             await uow.commit()
             return reply
 
@@ -196,6 +206,7 @@ class TurnService(UseCases):
             await self.seal(game_id, actor)
         return reply
 
+    @retried
     async def edit(
         self,
         game_id: str,
@@ -259,6 +270,7 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    @retried
     async def delete(self, game_id: str, actor: str, *, channel_key: str,
                      message_key: str) -> bool:
         """A deleted post's orders are withdrawn (its text stays stored). False when the
@@ -285,6 +297,7 @@ class TurnService(UseCases):
             await uow.commit()
             return True
 
+    @retried
     async def pass_turn(self, game_id: str, author: str, character: str | None = None) -> PostReply:
         """An explicit "no action this turn" for one character (all of the author's when
         None). It counts as a post (F30: the missed-turn counter resets) and forfeits Reduce."""
@@ -316,6 +329,7 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    @retried
     async def set_reply_key(self, post_id: str, reply_key: str) -> None:
         """The adapter records its reply message, to edit the same reply on an edit."""
         async with self.uow() as uow:
@@ -356,6 +370,7 @@ class TurnService(UseCases):
                     secret=item.post.secret, author=item.post.author))
             return found
 
+    @retried
     async def seal(self, game_id: str, actor: str) -> SealView:
         """A GM seals the NPC orders in force: their SHA-256 commitment is published now and
         the orders themselves with the results."""
@@ -467,11 +482,14 @@ class TurnService(UseCases):
         post: Post,
         revision: PostRevision,
         action: str,
+        in_force: dict[str, InForce] | None = None,
     ) -> PostReply:
+        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: the orders
+        in force with this post's, when they were read already)."""
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
-        complete = await self._maybe_everyone_in(uow, game, turn, records)
+        complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_key=post.reply_key, everyone_in=complete)

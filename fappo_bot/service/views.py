@@ -181,6 +181,8 @@ class TurnStatusView(BaseModel):
     passed: tuple[str, ...]
     missing: tuple[str, ...]
     npc_sealed: bool
+    #: the characters the GMs run that have no orders this turn (they would do nothing)
+    npcs_without_orders: tuple[str, ...] = ()
     everyone_in: bool
     pending_hits: tuple[PendingHit, ...] = ()
 
@@ -216,7 +218,8 @@ class ReviewItem(BaseModel):
     key: str
     actor: str
     index: int | None
-    #: difficulty, triggered, target, claim, flat_footed, invoke, targets, veto, end_position
+    #: difficulty, triggered, target, claim, flat_footed, engaged, invoke, targets, veto,
+    #: end_position
     field: str
     question: str
     required: bool

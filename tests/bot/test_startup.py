@@ -81,3 +81,12 @@ def test_calltime_reads_a_time_of_day_or_a_date() -> None:
     assert parse_time("2026-12-24 12:00", now) == datetime(2026, 12, 24, 12, 0, tzinfo=UTC)
     with pytest.raises(AdapterError, match="is no time"):
         parse_time("tomorrow-ish", now)
+
+
+async def test_a_database_url_the_bot_cannot_use(fake, tmp_path) -> None:
+    from fappo_bot.settings import DatabaseSettings
+
+    settings = bot_settings(fake, tmp_path)
+    settings.database = DatabaseSettings(url="mysql://somewhere/db")
+    with pytest.raises(StartupError, match="FAPPO Bot cannot use"):
+        await run_bot(settings)
