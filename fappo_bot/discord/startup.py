@@ -49,9 +49,8 @@ async def run_bot(settings: Settings) -> None:
 
     from fappo_bot.discord.bot import FappoBot
     from fappo_bot.service.facade import Services
-    from fappo_bot.storage.opening import open_storage
-
     from fappo_bot.storage.engine import DatabaseUrlError, checked_url
+    from fappo_bot.storage.opening import open_storage
 
     token = token_of(settings)
     try:

@@ -65,3 +65,20 @@ async def test_a_sheet_embed(running, fake) -> None:
     [refused] = await run_command(fake, fake.alice, "char sheet",
                                   [{"type": 3, "name": "name", "value": "Skarg"}])
     assert "GMs only" in refused["callback"]["data"]["content"]
+
+
+async def test_a_character_from_a_sheet_typed_in_a_modal(running, fake) -> None:
+    from tests.bot.table import EXAMPLES, submit_modal, text_of
+
+    await set_up_game(fake)
+    bob = fake.bob
+    text_of(await run_command(fake, fake.gm, "game player",
+                              [{"type": 6, "name": "user", "value": bob["id"]}],
+                              {"users": {bob["id"]: bob}}))
+    [opened] = await run_command(fake, bob, "char new")
+    modal = opened["callback"]["data"]
+    bad = text_of(await submit_modal(fake, bob, modal, "name: [unclosed"))
+    assert "not valid YAML" in bad
+    [made] = await submit_modal(fake, bob, modal, (EXAMPLES / "mira.yaml").read_text())
+    assert "Mira" in made["callback"]["data"]["content"]
+    assert "joins the game" in made["callback"]["data"]["content"]

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-import yaml
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
-from fappo_bot.discord.errors import AdapterError
+from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
 from fappo_bot.discord.sheets import sheet_embed
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.service.views import SheetCheck
+from fappo_bot.yamltext import YamlError, load_yaml
 
 #: a sheet file larger than this is no sheet
 SHEET_MAX_BYTES = 64_000
@@ -24,14 +24,62 @@ async def read_sheet(attachment: discord.Attachment) -> dict[str, Any]:
     if attachment.size > SHEET_MAX_BYTES:
         raise AdapterError(f"{safe(attachment.filename)} is too large for a sheet.")
     try:
-        data = yaml.safe_load((await attachment.read()).decode("utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise AdapterError(f"{safe(attachment.filename)} is not a readable YAML sheet: "
-                           f"{safe(str(exc).splitlines()[0])}") from None
+        text = (await attachment.read()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise AdapterError(f"{safe(attachment.filename)} is not a text file.") from None
+    return sheet_from_text(text, safe(attachment.filename))
+
+
+def sheet_from_text(text: str, source: str) -> dict[str, Any]:
+    """A sheet written as YAML (a file's text or a modal's)."""
+    try:
+        data = load_yaml(text, source)
+    except YamlError as exc:
+        raise AdapterError(safe(str(exc))) from None
     if not isinstance(data, dict):
-        raise AdapterError(f"{safe(attachment.filename)} must hold a sheet (name:, traits:, "
-                           "skills:, ...).")
+        raise AdapterError(f"{source} must hold a sheet (name:, traits:, skills:, ...).")
     return data
+
+
+async def create_character(group: BotGroup, interaction: discord.Interaction,
+                           data: dict[str, Any], owner: str | None) -> None:
+    """A player character from sheet data: created and shown, or every problem privately."""
+    from fappo_bot.service.characters import NewCharacter
+
+    game_id = await group.game_here(interaction)
+    actor = user_key(interaction.user)
+    new = NewCharacter.from_dict(data)
+    if owner is not None and owner != actor:
+        await group.services.games.add_member(game_id, actor, owner, Role.PLAYER)
+    check = await group.services.characters.create(game_id, actor, new, owner=owner,
+                                                   kind=CharacterKind.PC)
+    if not check.ok or check.character is None:
+        await say(interaction, refused(check, new.name), private=True)
+        return
+    made = check.character
+    who = f" (played by <@{made.owner}>)" if made.owner and made.owner.isdigit() else ""
+    await say(interaction, f"{safe(made.name)}{who} joins the game.", embed=sheet_embed(made))
+
+
+class SheetModal(discord.ui.Modal, title="A new character"):
+    """A sheet typed (or pasted) in YAML, for players who have no file at hand."""
+
+    sheet: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(
+        label="The sheet (YAML)", style=discord.TextStyle.paragraph, max_length=4000,
+        placeholder="name: Kael\ntier: pc\ntraits: {Nimble: 5, Tireless: 3}\n...")
+
+    def __init__(self, group: BotGroup) -> None:
+        super().__init__()
+        self.group = group
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await create_character(self.group, interaction,
+                               sheet_from_text(self.sheet.value, "the sheet"), None)
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction, error: Exception
+    ) -> None:
+        await answer_privately(interaction, sentence_for(error, "sheet"))
 
 
 def refused(check: SheetCheck, name: str) -> str:
@@ -48,23 +96,14 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @app_commands.describe(sheet="The sheet file (YAML)", player="GM: the player it is for")
     async def add(self, interaction: discord.Interaction, sheet: discord.Attachment,
                   player: discord.User | None = None) -> None:
-        from fappo_bot.service.characters import NewCharacter
+        await create_character(self, interaction, await read_sheet(sheet),
+                               user_key(player) if player else None)
 
-        game_id = await self.game_here(interaction)
-        actor = user_key(interaction.user)
-        new = NewCharacter.from_dict(await read_sheet(sheet))
-        owner = user_key(player) if player else None
-        if owner is not None and owner != actor:
-            await self.services.games.add_member(game_id, actor, owner, Role.PLAYER)
-        check = await self.services.characters.create(game_id, actor, new, owner=owner,
-                                                      kind=CharacterKind.PC)
-        if not check.ok or check.character is None:
-            await say(interaction, refused(check, new.name), private=True)
-            return
-        made = check.character
-        who = f" (played by <@{made.owner}>)" if made.owner and made.owner.isdigit() else ""
-        await say(interaction, f"{safe(made.name)}{who} joins the game.",
-                  embed=sheet_embed(made))
+    @app_commands.command(name="new", description="Create your character by typing its sheet "
+                          "(YAML) in a form")
+    async def new(self, interaction: discord.Interaction) -> None:
+        await self.game_here(interaction)
+        await interaction.response.send_modal(SheetModal(self))
 
     @app_commands.command(name="enemy", description="GM: add an enemy, or a group of nuisances "
                           "or minions, from a sheet file (YAML)")

@@ -98,7 +98,7 @@ HELP = """\
 **FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the bot answers \
 with your orders (or every problem, with its line), and follows your edits. Orders against \
 another player's character go to the bot by DM.
-`/game create|show|player|gm|status` · `/char add|enemy|sheet|manage` · \
+`/game create|show|player|gm|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure` · `/inbox` (private messages the bot could \
 not DM you)"""
