@@ -47,7 +47,7 @@ class DiscordSettings(BaseModel):
     #: how often the outbox is delivered when nothing wakes it, in seconds
     outbox_interval_seconds: float = 5.0
     #: delivery attempts before an outbox message is given up (its reason is kept)
-    outbox_max_attempts: int = 5
+    outbox_max_attempts: int = 8
 
 
 class TurnSettings(BaseModel):

@@ -53,6 +53,7 @@ class Rooms:
 
 class Outbox(Protocol):
     def wake(self) -> None: ...
+    def inbox_read(self, user_id: str) -> None: ...
 
 
 class FappoBotBase(commands.AutoShardedBot):

@@ -4,8 +4,8 @@ open turn is read back from Discord's history, and what the bot missed is ingest
 A member's message of the open turn with no reply from the bot was never handled: it goes to the
 service now (as an edit, which records it when it is new; the service keys posts by message, so
 nothing counts twice). A message edited after the bot's reply was last written had its edit
-missed: the edit is applied. Deletions missed while down need the service to withdraw a post with
-no known actor (the delete event does not say who deleted); until then they are logged.
+missed: the edit is applied. A message the bot answered that is gone from the room was deleted
+while the bot was away: its orders are withdrawn and the bot's reply deleted.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from fappo_bot.service.records import TurnStatus
 
 #: what a missed message is handed to: (game id, message) -> handled, errors answered
 Ingest = Callable[[str, discord.Message], Awaitable[None]]
+#: what a missed deletion is handed to: (game id, room, deleted message id, the bot's replies)
+Gone = Callable[[str, discord.abc.Messageable, int, list[int]], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +35,10 @@ HISTORY_LIMIT = 200
 class CatchUp:
     """Reads every game room back once per (re)connection."""
 
-    def __init__(self, bot: FappoBotBase, ingest: Ingest) -> None:
+    def __init__(self, bot: FappoBotBase, ingest: Ingest, gone: Gone) -> None:
         self.bot = bot
         self.ingest = ingest
+        self.gone = gone
         self._lock = asyncio.Lock()
         self.rounds = 0
         #: set after each round (tests and the benchmark wait on it)
@@ -78,13 +81,21 @@ class CatchUp:
         history.reverse()
         me = self.bot.user.id if self.bot.user else 0
         answered: dict[int, datetime] = {}
+        replies: dict[int, list[int]] = {}
         for message in history:
             reference = message.reference
             if message.author.id == me and reference is not None and reference.message_id:
                 when = message.edited_at or message.created_at
                 answered[reference.message_id] = max(when, answered.get(reference.message_id,
                                                                          when))
+                replies.setdefault(reference.message_id, []).append(message.id)
+        present = {m.id for m in history}
+        oldest = history[0].id if history else 0
         handled = 0
+        for answered_id, ids in replies.items():
+            if answered_id not in present and answered_id > oldest:
+                await self.gone(game_id, room, answered_id, ids)
+                handled += 1
         for message in history:
             if message.author.bot or message.webhook_id is not None:
                 continue

@@ -5,8 +5,9 @@ they report. This cog sends them oldest first, in order per destination (a desti
 message fails waits for the next round, so nothing overtakes it), each part within Discord's
 2,000 characters and carrying a nonce derived from the message, so that a redelivery after a crash
 is dropped by Discord (`enforce_nonce`). A DM Discord refuses (50007: the player does not take DMs
-from the bot) is said in the game's room, pinging only that player; every message is given up
-after a bounded number of attempts. Both loops are `discord.ext.tasks` loops, and each state
+from the bot) is given up at once and kept for the player's `/inbox`, and the game's room says
+so, pinging only that player; any other failure is tried again later with a growing wait and
+given up after a bounded number of attempts (the service's `DeliveryPolicy`). Both loops are `discord.ext.tasks` loops, and each state
 change in this process wakes the outbox at once.
 """
 
@@ -31,6 +32,10 @@ log = logging.getLogger(__name__)
 
 #: Discord's error code for "Cannot send messages to this user"
 CANNOT_DM = 50007
+#: refusals that trying again will not change: no DMs, unknown channel, no access/permission
+PERMANENT = frozenset({CANNOT_DM, 10003, 50001, 50013})
+#: the most messages one delivery round reads
+BATCH = 500
 
 
 def heartbeat_file(data_dir: Path) -> Path:
@@ -53,8 +58,9 @@ class Delivery(commands.Cog):
     def __init__(self, bot: FappoBotBase) -> None:
         self.bot = bot
         self.services = bot.services
-        self.max_attempts = bot.settings.discord.outbox_max_attempts
         self._wake = asyncio.Event()
+        #: (game, user) whose room was told the user's DMs are closed (once until /inbox)
+        self.told: set[tuple[str, str]] = set()
         self._lock = asyncio.Lock()
         self.outbox_loop.change_interval(seconds=0)
         self.calltime_loop.change_interval(seconds=bot.settings.turns.scheduler_interval_seconds)
@@ -108,24 +114,38 @@ class Delivery(commands.Cog):
             log.warning("cannot write the heartbeat file in %s", self.bot.settings.data_dir)
 
     async def deliver(self) -> int:
-        """Send every pending message this process can; returns how many were delivered."""
+        """Send every message due that this process delivers; returns how many were sent."""
         async with self._lock:
             delivered = 0
             waiting: set[tuple[DestinationKind, str]] = set()
-            for message in await self.services.outbox.pending(1000):
+            for message in await self.due():
                 destination = (message.dest_kind, message.dest_key)
-                if (destination in waiting or not message.dest_key.isdigit()
-                        or message.attempts >= self.max_attempts):
-                    continue  # behind a failed one; the local table's; given up
+                if destination in waiting:
+                    continue  # behind a message of its destination that failed just now
                 try:
-                    await self.send(message)
+                    ids = await self.send(message)
                 except discord.HTTPException as exc:
                     waiting.add(destination)
                     await self.failed(message, exc)
                     continue
-                await self.services.outbox.mark_sent(message.id)
+                await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
                 delivered += 1
             return delivered
+
+    async def due(self) -> list[OutboxMessage]:
+        """The messages due that are this process's: all of them, unless it runs only some
+        shards; then its guilds' rooms, and the DMs when it runs shard 0 (Discord's DMs)."""
+        if self.bot.settings.discord.shard_ids is None:
+            found = await self.services.outbox.pending(BATCH)
+        else:
+            rooms = [str(c.id) for g in self.bot.guilds for c in (*g.channels, *g.threads)]
+            found = await self.services.outbox.pending(BATCH, rooms)
+            if 0 in self.bot.settings.discord.shard_ids:
+                found += [m for m in await self.services.outbox.pending(BATCH)
+                          if m.dest_kind is DestinationKind.DM]
+                found.sort(key=lambda m: (m.created_at, m.id))
+        # keys that are no Discord ids are the local table's (a database both share)
+        return [m for m in found if m.dest_key.isdigit()]
 
     async def send(self, message: OutboxMessage) -> list[int]:
         if message.dest_kind is DestinationKind.DM:
@@ -143,12 +163,20 @@ class Delivery(commands.Cog):
         return ids
 
     async def failed(self, message: OutboxMessage, error: discord.HTTPException) -> None:
+        """Tell the outbox: tried again later, or given up at once when Discord's refusal is
+        for good (no DMs from the bot: the message waits in the player's /inbox)."""
         reason = f"{error.status} {error.code}: {error.text}"
         log.warning("outbox message %s not delivered (%s)", message.id, reason)
-        await self.services.outbox.mark_failed(message.id, reason)
-        if (isinstance(error, discord.Forbidden) and error.code == CANNOT_DM
-                and message.attempts == 0 and message.game_id is not None):
-            await self.tell_room(message.game_id, message.dest_key)
+        await self.services.outbox.mark_failed(message.id, reason,
+                                               permanent=error.code in PERMANENT)
+        if error.code == CANNOT_DM and message.game_id is not None:
+            if (message.game_id, message.dest_key) not in self.told:
+                self.told.add((message.game_id, message.dest_key))
+                await self.tell_room(message.game_id, message.dest_key)
+
+    def inbox_read(self, user_id: str) -> None:
+        """The user read their inbox: a new undeliverable DM is said in the room again."""
+        self.told = {t for t in self.told if t[1] != user_id}
 
     async def tell_room(self, game_id: str, user_id: str) -> None:
         """Say in the game's room, pinging only that player, that their DMs are closed."""

@@ -20,24 +20,16 @@ from fappo_bot.discord.replies import (
     ReplyBook,
     delete_messages,
     reply_ids,
-    reply_key,
+    reply_keys,
     update_reply,
 )
 from fappo_bot.service.errors import ServiceError
-from fappo_bot.service.views import GameView, PostReply
+from fappo_bot.service.views import GameView, PostOutcome, PostReply
 
 if TYPE_CHECKING:
     from fappo_bot.discord.base import FappoBotBase
 
 log = logging.getLogger(__name__)
-
-#: the service's refusal of a post with no mechanics line: table talk, which gets no reply
-TABLE_TALK = "This post holds no orders for any character."
-
-
-def is_table_talk(error: ServiceError) -> bool:
-    return error.message == TABLE_TALK
-
 
 class TurnPosts(commands.Cog):
     """MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE in game rooms and DMs."""
@@ -49,7 +41,7 @@ class TurnPosts(commands.Cog):
         self.replies = ReplyBook()
         #: DM message -> the game it was posted to (an edit of it goes to the same game)
         self.dm_games: dict[tuple[int, int], str] = {}
-        self.catch_up = CatchUp(bot, self.missed)
+        self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -79,10 +71,11 @@ class TurnPosts(commands.Cog):
         cached = payload.cached_message
         if cached is not None and cached.content == message.content:
             return  # an embed unfurled, a pin: Discord's update, not the player's
-        if message.guild is None:
+        if message.guild is None:  # a DM: the game it went to, else the service finds it
             game_id = self.dm_games.get((message.channel.id, message.id))
-        else:
-            game_id = await self.rooms.game_id(str(message.channel.id))
+            await self._guarded(message, self.edit(game_id, message))
+            return
+        game_id = await self.rooms.game_id(str(message.channel.id))
         if game_id is not None:
             await self._guarded(message, self.edit(game_id, message))
 
@@ -91,21 +84,41 @@ class TurnPosts(commands.Cog):
         cached = payload.cached_message
         if cached is not None and cached.author.bot:
             return
-        if payload.guild_id is None:
-            game_id = self.dm_games.pop((payload.channel_id, payload.message_id), None)
-        else:
+        game_id: str | None = None
+        if payload.guild_id is not None:
             game_id = await self.rooms.game_id(str(payload.channel_id))
-        if game_id is None:
-            return
-        channel = self.bot.get_channel(payload.channel_id) or await self.bot.fetch_channel(
-            payload.channel_id)
+            if game_id is None:
+                return
+        self.dm_games.pop((payload.channel_id, payload.message_id), None)
+        replies = self.replies.pop(payload.channel_id, payload.message_id)
         try:
-            await self.delete(game_id, payload.channel_id, payload.message_id,
-                              cached.author.id if cached else None)
+            deleted = await self.services.turns.delete(
+                game_id, str(cached.author.id) if cached else None,
+                channel_key=str(payload.channel_id), message_key=str(payload.message_id))
         except ServiceError as exc:
             log.info("deletion of %s not applied: %s", payload.message_id, exc)
-        await delete_messages(channel, self.replies.pop(payload.channel_id,  # type: ignore[arg-type]
-                                                        payload.message_id))
+            deleted = None
+        if deleted is not None:
+            replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
+        if replies:
+            channel = self.bot.get_channel(payload.channel_id) or await self.bot.fetch_channel(
+                payload.channel_id)
+            await delete_messages(channel, replies)  # type: ignore[arg-type]
+
+    async def deleted_while_away(self, game_id: str, room: discord.abc.Messageable,
+                                 message_id: int, replies: list[int]) -> None:
+        """A post deleted while the bot was away: its orders withdrawn, its reply deleted."""
+        channel_id = int(getattr(room, "id", 0))
+        try:
+            deleted = await self.services.turns.delete(
+                game_id, None, channel_key=str(channel_id), message_key=str(message_id))
+        except ServiceError as exc:
+            log.info("deletion of %s not applied: %s", message_id, exc)
+            deleted = None
+        if deleted is not None:
+            replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
+        self.replies.pop(channel_id, message_id)
+        await delete_messages(room, replies)
 
     async def missed(self, game_id: str, message: discord.Message) -> None:
         """A post or an edit made while the bot was away (`catchup.py`)."""
@@ -114,40 +127,31 @@ class TurnPosts(commands.Cog):
     # ---- the use cases ------------------------------------------------------------------------
     async def post(self, game_id: str, message: discord.Message, *, secret: bool = False
                    ) -> None:
-        try:
-            reply = await self.services.turns.post(
-                game_id, str(message.author.id), channel_key=str(message.channel.id),
-                message_key=str(message.id), text=message.content, secret=secret)
-        except ServiceError as exc:
-            if not is_table_talk(exc):
-                await self._answer(message, str(exc), [])
-            return
-        await self._answer(message, reply.reply, [], reply)
+        reply = await self.services.turns.post(
+            game_id, str(message.author.id), channel_key=str(message.channel.id),
+            message_key=str(message.id), text=message.content, secret=secret)
+        if reply.outcome is not PostOutcome.TABLE_TALK:
+            await self._answer(message, reply.reply, [], reply)
 
-    async def edit(self, game_id: str, message: discord.Message) -> None:
-        old = self.replies.get(message.channel.id, message.id)
-        try:
-            reply = await self.services.turns.edit(
-                game_id, str(message.author.id), channel_key=str(message.channel.id),
-                message_key=str(message.id), text=message.content,
-                secret=message.guild is None)
-        except ServiceError as exc:
-            if is_table_talk(exc):
-                await delete_messages(message.channel, old)
-                self.replies.pop(message.channel.id, message.id)
-            else:
-                await self._answer(message, str(exc), old)
+    async def edit(self, game_id: str | None, message: discord.Message) -> None:
+        """An edited post (`game_id` None: a DM the service finds by its message)."""
+        reply = await self.services.turns.edit(
+            game_id, str(message.author.id), channel_key=str(message.channel.id),
+            message_key=str(message.id), text=message.content, secret=message.guild is None)
+        old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
+        if reply.outcome is PostOutcome.UNCHANGED:
+            # the orders stand as they were; the reply may still show the problems of an edit
+            # in between (which recorded nothing): then it shows the orders again
+            shown = self.replies.shown(message.channel.id, message.id)
+            if shown is None or shown == reply.reply:
+                return
+        if reply.outcome is PostOutcome.TABLE_TALK:
+            await delete_messages(message.channel, old)
+            self.replies.pop(message.channel.id, message.id)
+            if reply.post_id and reply.reply_keys:
+                await self.services.turns.set_reply_keys(reply.post_id, [])
             return
-        await self._answer(message, reply.reply, reply_ids(reply.reply_key) or old, reply)
-
-    async def delete(self, game_id: str, channel_id: int, message_id: int,
-                     author: int | None) -> None:
-        if author is None:
-            log.info("message %s deleted before this process saw it; its author is unknown",
-                     message_id)
-            return
-        await self.services.turns.delete(game_id, str(author), channel_key=str(channel_id),
-                                         message_key=str(message_id))
+        await self._answer(message, reply.reply, old, reply)
 
     async def dm(self, message: discord.Message) -> None:
         """Secret orders by DM (F29): to the player's only open game, or the one picked."""
@@ -175,9 +179,10 @@ class TurnPosts(commands.Cog):
     async def _answer(self, message: discord.Message, text: str, old: list[int],
                       reply: PostReply | None = None) -> None:
         ids = await update_reply(message.channel, message.id, old, text)
-        self.replies.put(message.channel.id, message.id, ids)
-        if reply is not None and reply.post_id and reply_key(ids) != (reply.reply_key or ""):
-            await self.services.turns.set_reply_key(reply.post_id, reply_key(ids))
+        self.replies.put(message.channel.id, message.id, ids, text)
+        keys = reply_keys(ids)
+        if reply is not None and reply.post_id and keys != reply.reply_keys:
+            await self.services.turns.set_reply_keys(reply.post_id, keys)
 
     async def _guarded(self, message: discord.Message, work: object) -> None:
         """The error boundary of the listeners: a known refusal becomes the reply."""

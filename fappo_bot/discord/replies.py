@@ -1,6 +1,6 @@
 """The bot's reply to a turn post, kept in step with the post: sent as a reply (several messages
 when it is over Discord's 2,000 characters), edited in place when the post is edited, deleted with
-the post. The reply's message ids are the adapter's key, stored by the service with the post."""
+the post. The reply's message ids are the adapter's keys, stored by the service with the post."""
 
 from __future__ import annotations
 
@@ -11,18 +11,14 @@ import discord
 
 from fappo_bot.posting.safety import split_message
 
-KEY_SEPARATOR = ","
+
+def reply_ids(reply_keys: Sequence[str]) -> list[int]:
+    """The reply's message ids from the keys stored with a post."""
+    return [int(key) for key in reply_keys if key.isdigit()]
 
 
-def reply_ids(reply_key: str | None) -> list[int]:
-    """The reply's message ids from the key stored with a post."""
-    if not reply_key:
-        return []
-    return [int(part) for part in reply_key.split(KEY_SEPARATOR) if part.isdigit()]
-
-
-def reply_key(ids: Sequence[int]) -> str:
-    return KEY_SEPARATOR.join(str(i) for i in ids)
+def reply_keys(ids: Sequence[int]) -> tuple[str, ...]:
+    return tuple(str(i) for i in ids)
 
 
 class ReplyBook:
@@ -32,19 +28,24 @@ class ReplyBook:
 
     def __init__(self, size: int = 10_000) -> None:
         self._size = size
-        self._ids: OrderedDict[tuple[int, int], list[int]] = OrderedDict()
+        self._ids: OrderedDict[tuple[int, int], tuple[list[int], str]] = OrderedDict()
 
     def get(self, channel_id: int, message_id: int) -> list[int]:
-        return list(self._ids.get((channel_id, message_id), ()))
+        return list(self._ids.get((channel_id, message_id), ([], ""))[0])
 
-    def put(self, channel_id: int, message_id: int, ids: Sequence[int]) -> None:
-        self._ids[(channel_id, message_id)] = list(ids)
+    def shown(self, channel_id: int, message_id: int) -> str | None:
+        """The text the reply shows now, when this process wrote it."""
+        found = self._ids.get((channel_id, message_id))
+        return found[1] if found else None
+
+    def put(self, channel_id: int, message_id: int, ids: Sequence[int], text: str) -> None:
+        self._ids[(channel_id, message_id)] = (list(ids), text)
         self._ids.move_to_end((channel_id, message_id))
         while len(self._ids) > self._size:
             self._ids.popitem(last=False)
 
     def pop(self, channel_id: int, message_id: int) -> list[int]:
-        return self._ids.pop((channel_id, message_id), [])
+        return self._ids.pop((channel_id, message_id), ([], ""))[0]
 
 
 async def send_reply(

@@ -4,6 +4,7 @@ bot.start(token)`. Nothing here runs at import time."""
 
 from __future__ import annotations
 
+from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.settings import Settings
 
 NO_TOKEN = (
@@ -42,6 +43,11 @@ def point_at(settings: Settings) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
 
 
+def delivery_policy(settings: Settings) -> DeliveryPolicy:
+    """How the outbox retries a failing delivery, with the configured number of attempts."""
+    return DeliveryPolicy(max_attempts=settings.discord.outbox_max_attempts)
+
+
 async def run_bot(settings: Settings) -> None:
     """Run the bot until it is closed. `StartupError` when the token is missing or rejected, or
     when the message content intent is not enabled for the application."""
@@ -59,7 +65,7 @@ async def run_bot(settings: Settings) -> None:
         raise StartupError(str(exc)) from None
     point_at(settings)
     async with open_storage(settings) as storage:
-        services = Services(storage.uow_factory)
+        services = Services(storage.uow_factory, delivery=delivery_policy(settings))
         try:
             async with FappoBot(services, settings) as bot:
                 await bot.start(token)

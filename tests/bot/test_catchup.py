@@ -29,6 +29,9 @@ async def test_posts_and_edits_made_while_the_bot_was_down(fake, tmp_path) -> No
         await set_up_game(fake)
         first = await fake.post(room, fake.alice, KAEL_ORDERS)
         [reply] = await fake.wait_for(lambda: replies_to(fake, first))
+        doomed = await fake.post(room, fake.alice, "1 AP attack Skarg with Broadsword\n"
+                                                   "2 AP defend")
+        [doomed_reply] = await fake.wait_for(lambda: replies_to(fake, doomed))
         await caught_up(running)
     finally:
         await running.stop()
@@ -38,6 +41,7 @@ async def test_posts_and_edits_made_while_the_bot_was_down(fake, tmp_path) -> No
                     live=False)
     second = await fake.post(room, fake.alice, "3 AP defend", live=False)
     chat = await fake.post(room, fake.alice, "brb, dinner", live=False)
+    await fake.delete(room, doomed["id"], live=False)
 
     await running.start()
     try:
@@ -46,6 +50,11 @@ async def test_posts_and_edits_made_while_the_bot_was_down(fake, tmp_path) -> No
         assert "3/3 AP" in new_reply["content"]
         assert "Nobody" in fake.messages[room][reply["id"]]["content"]
         assert replies_to(fake, chat) == []
+        # the deleted post's reply is gone, and its orders with it
+        assert doomed_reply["id"] not in fake.messages[room]
+        game_id = running.bot.rooms._known[room]
+        log = await running.services.games.audit_log(game_id, fake.gm["id"])
+        assert [e.actor for e in log if e.action == "post.delete"] == ["(unknown)"]
     finally:
         await running.stop()
 

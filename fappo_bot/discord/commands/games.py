@@ -71,27 +71,19 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         await say(interaction, describe_game(view))
 
 
-async def inbox_messages(services: Any, user: str) -> list[Any]:
-    """The DMs the bot could not deliver to `user`, oldest first (Discord's 50007)."""
-    found: list[Any] = []
-    for game in await services.games.games_of(user):
-        found.extend(m for m in await services.outbox.for_game(game.id)
-                     if m.dest_kind.value == "dm" and m.dest_key == user and m.sent_at is None)
-    return sorted(found, key=lambda m: (m.created_at, m.id))
-
-
 @app_commands.command(name="inbox", description="The private messages the bot could not send "
                       "you by DM")
 async def inbox_command(interaction: discord.Interaction) -> None:
     bot: Any = interaction.client
     user = user_key(interaction.user)
-    messages = await inbox_messages(bot.services, user)
+    messages = await bot.services.outbox.inbox(user)
     if not messages:
         await say(interaction, "Nothing is waiting for you.", private=True)
         return
     await say(interaction, "\n\n".join(m.content for m in messages), private=True)
     for message in messages:
         await bot.services.outbox.mark_sent(message.id)
+    bot.delivery.inbox_read(user)
 
 
 HELP = """\
