@@ -187,10 +187,14 @@ class TurnService(UseCases):
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, secret,
                                        game.rules.hide_all_allocations)
-            in_force = await orders_in_force(uow, turn)
-            notes = [self.deps.text.replaced(earlier.order, order, state)
+            # the orders this post replaces: every character's when the "everyone is in" check
+            # needs them too (read once for both), else only this post's characters'
+            everyone = turn.npc_commitment is not None or not gm_run(records)
+            in_force = await orders_in_force(
+                uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
+            notes = [self.deps.text.replaced(found.order, order, state)
                      for order in read.orders
-                     if (earlier := in_force.get(order.actor.casefold())) is not None]
+                     if (found := in_force.get(order.actor.casefold())) is not None]
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -204,7 +208,7 @@ class TurnService(UseCases):
             for order in revision.orders:
                 in_force[order.actor.casefold()] = InForce(order, post, revision)
             reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
-                                         in_force)
+                                         in_force if everyone else None)
             await uow.commit()
             return reply
 
@@ -542,8 +546,8 @@ class TurnService(UseCases):
         action: str,
         in_force: dict[str, InForce] | None = None,
     ) -> PostReply:
-        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: the orders
-        in force with this post's, when they were read already)."""
+        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: every order in
+        force, this post's included, when they were read already)."""
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
