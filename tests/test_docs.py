@@ -19,8 +19,14 @@ def test_every_fappo_section_has_a_row() -> None:
     assert rows == {f"F{n}" for n in range(31)}
 
 
+def test_every_xp_section_has_a_row() -> None:
+    """RULINGS Part B: X0-X18 each have a row in the Xp table."""
+    rows = set(re.findall(r"^\| (X\d+) \|", ARCHITECTURE, flags=re.MULTILINE))
+    assert rows == {f"X{n}" for n in range(19)}
+
+
 def test_every_named_module_exists() -> None:
-    named = set(re.findall(r"`((?:rules|posting|service|storage|console|adjudication)/[\w/]+\.py)", ARCHITECTURE))
+    named = set(re.findall(r"`((?:rules|rules_xp|posting|service|storage|console|adjudication)/[\w/]+\.py)", ARCHITECTURE))
     assert named, "the map names no module"
     missing = sorted(path for path in named if not (ROOT / "fappo_bot" / path).exists())
     assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
@@ -28,7 +34,7 @@ def test_every_named_module_exists() -> None:
 
 def test_every_named_function_exists() -> None:
     """`module.py` (`name`, ...) rows: each name is defined in that module."""
-    for path, names in re.findall(r"`((?:rules|posting|service)/\w+\.py)` \(([^)]*)\)", ARCHITECTURE):
+    for path, names in re.findall(r"`((?:rules|rules_xp|posting|service)/\w+\.py)` \(([^)]*)\)", ARCHITECTURE):
         source = (ROOT / "fappo_bot" / path).read_text(encoding="utf-8")
         for name in re.findall(r"`(\w+)`", names):
             assert re.search(rf"^(?:def|class|async def) {name}\b|^{name}\b", source, re.MULTILINE), (

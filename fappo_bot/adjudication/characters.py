@@ -181,7 +181,7 @@ def status_from_case(value: Any, where: str) -> Status:
 _SPEC_KEYS = {
     "name", "tier", "count", "ap", "traits", "max", "floating", "skills", "weapons", "wielding",
     "armor", "armor_bonus", "shield", "health", "damage", "position", "status", "shock",
-    "dying_turns", "attended_turns", "ammo", "steadied_turns", "spells",
+    "dying_turns", "attended_turns", "ammo", "steadied_turns", "spells", "elapsed",
 }
 #: Character fields a case may also set directly (documented extensions of the format).
 _PASS_THROUGH = {
@@ -210,7 +210,7 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
     for key, field in (("count", "count"), ("ap", "base_ap"), ("floating", "floating"),
                        ("armor_bonus", "armor_bonus"), ("position", "position"),
                        ("dying_turns", "dying_turns"), ("attended_turns", "attended_turns"),
-                       ("steadied_turns", "steadied_turns")):
+                       ("steadied_turns", "steadied_turns"), ("elapsed", "heal_elapsed")):
         if entry.get(key) is not None:
             values[field] = as_int(entry[key], f"{where}.{key}")
     if entry.get("ammo") is not None:

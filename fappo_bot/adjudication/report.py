@@ -6,12 +6,14 @@ of every action, character and error, not only the expected ones.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fappo_bot.posting.models import order_to_case
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import ActionResult, OrderError, TargetResult, TurnResult
 
@@ -63,14 +65,16 @@ def sp_dict(character: Character) -> dict[str, int]:
 
 def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
     """A character as `expect.characters` lists it (F10, F11): health by level name (Master slots
-    numbered), AP next turn as things stand, statuses in force from the next turn, and the pips
+    numbered; a wiped-out fodder group is Dead), AP next turn as things stand, statuses in force from the next turn, and the pips
     filled where the pips option applies to the character (else 0: no pips are filled, as the
     spec's own example lists `damage: 0` for a goblin without pips)."""
     from fappo_bot.rules.health import ap_next, level_name, uses_pips
 
     return {
         "name": character.name,
-        "health": level_name(character, config),
+        # a fodder group with no creature left is Dead (Amendments 2026-12-01, reporting)
+        "health": "Dead" if character.is_fodder and character.count <= 0
+        else level_name(character, config),
         "count": character.count,
         "sp": sp_dict(character),
         "floating": character.floating,
@@ -93,15 +97,39 @@ def error_dict(error: OrderError) -> dict[str, Any]:
     return out
 
 
-def turn_dict(result: TurnResult) -> dict[str, Any]:
+def turn_dict(result: TurnResult, orders: Sequence[Order] = ()) -> dict[str, Any]:
     """The whole computed result of a turn case: actions, characters (after resolution, this
-    resolution's hits provisional) and errors."""
+    resolution's hits provisional) and errors. Every action of every order is reported: those of
+    a refused order with `effective: false` (RULINGS Amendments 2026-12-01, reporting)."""
     config = result.state.config
+    actions = list(result.actions) + refused_actions(result, orders)
+    actions.sort(key=lambda a: (fold(a.actor), a.index))
     return {
-        "actions": [action_dict(a) for a in result.actions],
+        "actions": [action_dict(a) for a in actions],
         "characters": [character_dict(c, config) for c in result.state.characters],
         "errors": [error_dict(e) for e in result.errors],
     }
+
+
+def refused_actions(result: TurnResult, orders: Sequence[Order]) -> list[ActionResult]:
+    """The actions of the orders validation refused: none of them resolved."""
+    refused = {fold(e.actor) for e in result.errors}
+    if not refused:
+        return []
+    roster = Roster(result.state.characters)
+    reported = {fold(a.actor) for a in result.actions}
+    out: list[ActionResult] = []
+    for order in orders:
+        found = roster.get(order.actor)
+        name = found.name if found is not None else order.actor
+        if fold(name) not in refused or fold(name) in reported:
+            continue
+        out.extend(
+            ActionResult(actor=name, index=i, kind=action.kind.value, target=action.target,
+                         effective=False, notes=("order refused",))
+            for i, action in enumerate(order.actions)
+        )
+    return out
 
 
 # ---- orders in the case format -----------------------------------------------------------------

@@ -8,7 +8,7 @@ fails the case with the error's type and message (no traceback), so the other ca
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -52,11 +52,6 @@ def require(module: str, *names: str) -> ModuleType:
         if not hasattr(loaded, name):
             raise NotBuilt(f"{module}.{name}")
     return loaded
-
-
-def run_cases(cases: Iterable[Case]) -> list[CaseOutcome]:
-    """Run every case, in order."""
-    return [run_case(case) for case in cases]
 
 
 def run_case(case: Case) -> CaseOutcome:
@@ -135,7 +130,7 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
         else:
             orders.append(order)
     result = resolve.resolve_turn(state, orders, case.gm)
-    out = turn_dict(result)
+    out = turn_dict(result, orders)
     out["errors"] = post_errors + out["errors"]
     return out
 

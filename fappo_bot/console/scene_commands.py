@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command, command_parser
 from fappo_bot.console.transcript import Step
@@ -183,7 +184,7 @@ async def import_(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("--copy", action="store_true")
     args = parser.parse_args(list(step.args))
     try:
-        text = table.path(args.file).read_text(encoding="utf-8")
+        text = read_text(table.path(args.file))
     except OSError as exc:
         raise TableError(f"Cannot read {args.file}: {exc}") from exc
     document = loads(text)

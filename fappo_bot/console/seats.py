@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from fappo_bot.posting.parser import MAX_POST_CHARS
+from fappo_bot.posting.safety import inert
+
 GM_SEAT = "gm"
 
 #: seat colours, handed out in order of arrival (the GM is always magenta)
@@ -46,6 +49,17 @@ class Shown:
     title: str
     body: str
     seats: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        """Nothing the table shows has a live mention (issue 14; the service guards what it
+        returns, this guards what the table writes around it). A post is shown as typed."""
+        object.__setattr__(self, "title", inert(self.title))
+        if self.kind is not Kind.POST:
+            object.__setattr__(self, "body", inert(self.body))
+        elif len(self.body) > MAX_POST_CHARS:  # refused unread; drawn only as far as is read
+            rest = len(self.body) - MAX_POST_CHARS
+            object.__setattr__(self, "body", f"{self.body[:MAX_POST_CHARS]}\n"
+                                             f"... ({rest:,} more characters not shown)")
 
     def visible_to(self, seat: str) -> bool:
         """Whether `seat` sees this item."""

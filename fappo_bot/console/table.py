@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.transcript import Step, StepKind
 from fappo_bot.service.errors import ServiceError
@@ -156,7 +157,7 @@ class LocalTable:
         """A character sheet in the case-file format, from a file or the command's body."""
         if file is not None:
             try:
-                text = self.path(file).read_text(encoding="utf-8")
+                text = read_text(self.path(file))
             except OSError as exc:
                 raise TableError(f"Cannot read {file}: {exc}") from exc
             where = file

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from fappo_bot.console.files import read_text
+
 #: commands whose following lines (to a blank line or a lone ".") are part of the command
 BODY_COMMANDS: frozenset[str] = frozenset(
     {"addchar", "sheet", "enemy", "group", "npc", "edit", "dm", "post"}
@@ -244,7 +246,7 @@ def parse_transcript(text: str) -> Transcript:
 
 def load_transcript(path: Path) -> list[Step]:
     """Read and parse a transcript file; raise `TranscriptSyntaxError` listing every problem."""
-    transcript = parse_transcript(path.read_text(encoding="utf-8"))
+    transcript = parse_transcript(read_text(path))
     if transcript.errors:
         raise TranscriptSyntaxError(str(path), transcript.errors)
     return transcript.steps

@@ -13,6 +13,7 @@ from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
+from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.views import PostOutcome, PostReply
 
@@ -153,10 +154,11 @@ async def status(table: LocalTable, step: Step) -> list[Shown]:
 
 def _minutes(step: Step, value: str) -> timedelta:
     try:
-        minutes = float(value)
-    except ValueError:
-        raise TableError(f"/{step.name} takes minutes, e.g. /{step.name} 90.") from None
-    return timedelta(minutes=minutes)
+        return timedelta(minutes=float(value))
+    except (ValueError, OverflowError):  # not a number, or beyond what a date holds
+        raise TableError(f"/{step.name} takes minutes, e.g. /{step.name} 90 (at most "
+                         f"{MAX_DEADLINE // timedelta(minutes=1):,}, {MAX_DEADLINE.days} days)."
+                         ) from None
 
 
 @command("calltime")

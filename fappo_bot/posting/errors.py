@@ -2,8 +2,9 @@
 
 Every problem names the 1-based line of the post, the words at fault, what the bot expected there
 and a suggestion. The parser never stops at the first problem: it collects them all, so a player
-fixes a post in one edit. `PostError` is the one exception type of this package; its `str()` is a
-sentence a player can read.
+fixes a post in one edit. Problems are values, never raised (parsing never fails); `kind` sorts
+them into the three families of STYLE 2 (syntax, ambiguous, illegal by the rules) and `str()` is
+a sentence a player can read.
 """
 
 from __future__ import annotations
@@ -45,34 +46,3 @@ class Problem:
         """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here`, safe to echo (no mentions,
         no markdown)."""
         return f'line {self.line} "{safe(self.words)}": {safe(self.message)}'
-
-
-class PostError(ValueError):
-    """The base error of the post language; `str()` is safe to show a player as it is."""
-
-    def __init__(self, problems: tuple[Problem, ...] | list[Problem], summary: str = "") -> None:
-        self.problems = tuple(problems)
-        text = summary or "; ".join(str(p) for p in self.problems) or "the post could not be read"
-        super().__init__(text)
-
-
-class PostSyntaxError(PostError):
-    """A post the language cannot read (code `syntax`)."""
-
-
-class PostAmbiguityError(PostError):
-    """A post naming something that could mean several things (code `ambiguous-name`)."""
-
-
-class PostIllegalError(PostError):
-    """A post the rules refuse (budgets, unknown names, actors that cannot act)."""
-
-
-def error_for(problems: tuple[Problem, ...] | list[Problem]) -> PostError:
-    """The exception that stands for a list of problems (the family of the first one)."""
-    first = problems[0] if problems else None
-    if first is None or first.kind == "illegal":
-        return PostIllegalError(problems)
-    if first.kind == "syntax":
-        return PostSyntaxError(problems)
-    return PostAmbiguityError(problems)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from fappo_bot.posting.errors import Problem, error_for
+from fappo_bot.posting.errors import Problem
 from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import TurnState
 
@@ -124,12 +124,6 @@ class ParsedPost:
         if self.problems:
             return ()
         return tuple(b.order for b in self.blocks)
-
-    def raise_for_problems(self) -> None:
-        """Raise the package's `PostError` (syntax, ambiguity or illegal by the rules, after the
-        first problem) when the post has problems; for callers that prefer exceptions."""
-        if self.problems:
-            raise error_for(self.problems)
 
     def to_case_orders(self) -> list[dict[str, Any]]:
         """The orders in the `orders` schema of spec/cases.md (empty when the post has problems)."""

@@ -114,13 +114,39 @@ class _Reader:
         return self.current
 
 
+MAX_POST_CHARS = 20_000
+"""The longest post read, in characters: five Discord messages of 4,000 (issue 14: a DM or the
+table took 4.4 million lines and never finished). docs/posting.md."""
+
+MAX_POST_LINES = 1_000
+"""The most lines a post may have."""
+
+
+def too_long(text: str) -> Problem | None:
+    """The refusal of a post over `MAX_POST_CHARS` characters or `MAX_POST_LINES` lines, found
+    before anything is parsed (two C-speed scans of the text); None when it fits."""
+    lines = text.count("\n") + 1
+    if len(text) <= MAX_POST_CHARS and lines <= MAX_POST_LINES:
+        return None
+    return Problem(
+        line=1, code=ErrorCode.SYNTAX, words=text[:40].split("\n")[0],
+        message=(f"this post has {len(text):,} characters and {lines:,} lines; a post can have "
+                 f"at most {MAX_POST_CHARS:,} characters and {MAX_POST_LINES:,} lines. Nothing "
+                 "was read: split it into several posts"),
+    )
+
+
 def parse_post(text: str, ctx: PostContext) -> ParsedPost:
     """Parse a turn post for the poster's characters (posting.md; RULINGS F29 Rule).
 
     Never raises for any text: everything the post gets wrong comes back in `problems`, each with
     its 1-based line, the words at fault, what was expected and a suggestion. A post with any
-    problem records no orders (`ParsedPost.orders` is empty).
+    problem records no orders (`ParsedPost.orders` is empty). A post longer than
+    `MAX_POST_CHARS` or `MAX_POST_LINES` is refused whole, before any line is read.
     """
+    oversize = too_long(text)
+    if oversize is not None:
+        return ParsedPost(problems=(oversize,))
     reader = _Reader(ctx)
     reader.controlled = tuple(
         c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None

@@ -13,6 +13,25 @@ _MARKDOWN_CHAR = re.compile(r"[*_~|`\\]")
 _UNSAFE = re.compile(r"[*_~|`\\@]|<#|\]\(")
 
 
+_RAW_MENTION = re.compile("<(?=[@#])|@(?!\u200b)")
+
+
+def inert(text: str) -> str:
+    """The last guard on every text that leaves the service (BRIEF: "Nothing a user writes can
+    ping @everyone/@here/users/roles"): a zero-width space after every `@` and every `<` that
+    opens a mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. `safe` leaves
+    `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that. Idempotent; the bot
+    never means to mention."""
+    if "@" not in text and "<#" not in text:
+        return text  # nothing to break (the regex would still visit every character)
+    return _RAW_MENTION.sub(lambda m: m.group() + _ZWSP, text)
+
+
+def has_live_mention(text: str) -> bool:
+    """Whether `inert` would change `text`: an `@` or a mention-opening `<` not yet broken."""
+    return ("@" in text or "<#" in text) and _RAW_MENTION.search(text) is not None
+
+
 def no_mentions(text: str) -> str:
     """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
     after `@` and after `<#`), so nothing echoed from a player can ping anyone."""

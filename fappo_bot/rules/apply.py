@@ -13,6 +13,7 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
+from fappo_bot.rules.healing import heal
 from fappo_bot.rules.health import (
     current_index,
     damaged,
@@ -27,20 +28,8 @@ from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import declares_sp, paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_BLEEDING = StatusKind.BLEEDING
-_BURNING = StatusKind.BURNING
-_CONCENTRATING = StatusKind.CONCENTRATING
-_DISARMED = StatusKind.DISARMED
-_FROZEN = StatusKind.FROZEN
-_POISONED = StatusKind.POISONED
-_STABILIZED = StatusKind.STABILIZED
-_TRANSFIXED = StatusKind.TRANSFIXED
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
-_VAPORIZED = StatusKind.VAPORIZED
-
+TURN_SECONDS = 10
+"""One combat turn is 10 seconds [F:L217]: what a resolution adds to every heal clock (F14 Amb-1)."""
 BINDING_TURNS = 60
 """[F:L248] "Binding his wounds takes 10 uninterrupted minutes of attention" (60 turns)."""
 #: statuses that are one flag however often they are inflicted (F18.2 Amb-2, F18.4 Amb-3)
@@ -70,16 +59,43 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             c = corrode(c)
         c = _healed_or_vaporized(turn, c, changes)
         c = _clocks(turn, name, c, changes)
+        c = _heal_clock(turn, original, c, changes)
         out.append(c)
     return tuple(out)
+
+
+def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes) -> Character:
+    """F14 Amb-1, F7 step 7 (Amendments 2026-12-01): a resolved turn is 10 seconds of healing
+    for a character with no new damage. A level's timer starts in the turn its damage was dealt,
+    provisional damage included: new damage this turn (ticks too) restarts it, with its own
+    Healing check episode; damage settled at step 2 started it in the turn it was dealt; a level
+    a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
+    never heals (docs/rulings.md); `healing.heal` keeps the Dying and Dead rules."""
+    if c.is_fodder:
+        return c
+    if changes.levels_on.get(c.name, 0) > 0 or c.name in changes.heal:
+        # a level entered at this close (new damage, or a healing spell) starts its clock at 0
+        if c.heal_elapsed or c.heal_checked or c.heal_halved:
+            return c.model_copy(update={"heal_elapsed": 0, "heal_checked": False,
+                                        "heal_halved": False})
+        return c
+    config = turn.config
+    if current_index(turn.chars[c.name], config) > current_index(original, config):
+        c = c.model_copy(update={"heal_elapsed": 0, "heal_checked": False, "heal_halved": False})
+    if current_index(c, config) == 0:
+        return c if not c.heal_elapsed else c.model_copy(update={"heal_elapsed": 0})
+    healed = heal(c, TURN_SECONDS, config=config).character
+    if healed.health != c.health or healed.pips != c.pips:
+        changes.event("healed", c.name, "a level healed over time (F14)")
+    return healed
 
 
 def _interrupt(turn: Turn, changes: Changes) -> None:
     """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
     for name, c in turn.chars.items():
-        if c.statuses and c.has_status(_CONCENTRATING) and (
+        if c.statuses and c.has_status(StatusKind.CONCENTRATING) and (
                 name not in changes.concentrating):
-            changes.clear(name, _CONCENTRATING)
+            changes.clear(name, StatusKind.CONCENTRATING)
             changes.event("interrupted", name, "the concentration was broken")
 
 
@@ -115,13 +131,13 @@ def _statuses(c: Character, changes: Changes) -> dict[str, object]:
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue
-        if status.kind is _DISARMED and any(
+        if status.kind is StatusKind.DISARMED and any(
             fold(s.item or "") == fold(status.item or "") for s in same
         ):
             continue  # one item can be dropped only once
-        if status.kind is _UNCONSCIOUS and same:
+        if status.kind is StatusKind.UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
-            kept = [s for s in kept if s.kind is not _UNCONSCIOUS]
+            kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
             status = status.model_copy(update={"turns": longest})
         kept.append(status)
     return {"statuses": tuple(kept)}
@@ -180,7 +196,7 @@ def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Characte
         c = c.model_copy(update={
             "health": dead_index(c), "pips": pips_dead(), "settled_health": dead_index(c),
             "settled_pips": pips_dead(),
-            "statuses": (*c.statuses, Status(kind=_VAPORIZED)),
+            "statuses": (*c.statuses, Status(kind=StatusKind.VAPORIZED)),
         })
         changes.hits[:] = [h for h in changes.hits if h.target != c.name]
         changes.event("vaporized", c.name)
@@ -210,18 +226,18 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         return c
     statuses: list[Status] = []
     for s in c.statuses:
-        if s.kind is _UNCONSCIOUS and s in snap.statuses and s.turns is not None:
+        if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:
             if s.turns <= 1:
                 changes.event("woke", name)
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
-        if s.kind in (_FROZEN, _TRANSFIXED) and name in turn.gm.freed:
+        if s.kind in (StatusKind.FROZEN, StatusKind.TRANSFIXED) and name in turn.gm.freed:
             continue
-        if s.kind is _BURNING and name in turn.gm.extinguished:
+        if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
             continue
-        if s in snap.statuses and s.kind is _FROZEN:
+        if s in snap.statuses and s.kind is StatusKind.FROZEN:
             s = s.model_copy(update={"elapsed": s.elapsed + 1})
-        if s in snap.statuses and s.kind is _POISONED and s.turns is not None:
+        if s in snap.statuses and s.kind is StatusKind.POISONED and s.turns is not None:
             if s.turns <= 1:
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
@@ -231,11 +247,11 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         c = c.model_copy(update={
             "statuses": tuple(statuses), "steadied_turns": steady[0], "steady_target": steady[1],
         })
-    if dying and not snap.has_status(_STABILIZED):
+    if dying and not snap.has_status(StatusKind.STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
-    if c.has_status(_BLEEDING):
+    if c.has_status(StatusKind.BLEEDING):
         c = _binding(c, name in changes.bound, changes)
     return c
 
@@ -274,7 +290,7 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
         same = target is None or c.steady_target is None or fold(target) == fold(c.steady_target)
         return (c.steadied_turns + 1 if same else 1), target
     order = turn.orders.get(c.name)
-    shot = order is not None and any(a.kind is _ATTACK for a in order.actions)
+    shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
     if shot and c.steadied_turns:
         return c.steadied_turns, c.steady_target
     return 0, None
@@ -282,14 +298,14 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
 
 def _bleed(turn: Turn, c: Character) -> Character:
     """F18.2: at the end of combat a bleeding victim drops to Incapacitated (if above it)."""
-    if not c.has_status(_BLEEDING) or c.is_fodder:
+    if not c.has_status(StatusKind.BLEEDING) or c.is_fodder:
         return c
     incap = index_of_level(c.track_kind, "Incapacitated")
     index = current_index(c, turn.config)
     if incap is None or index >= incap:
         return c
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s.kind is _BLEEDING else s
+        s.model_copy(update={"restore_to": index}) if s.kind is StatusKind.BLEEDING else s
         for s in c.statuses
     )
     update: dict[str, object] = {"health": incap, "statuses": statuses}
@@ -303,7 +319,7 @@ def _bleed(turn: Turn, c: Character) -> Character:
 def _binding(c: Character, tended: bool, changes: Changes) -> Character:
     """Binding a bleeding wound: 10 uninterrupted minutes (60 turns) of attention restore the
     level at the end of the fight (F18.2); a turn without it starts over (Amb-6)."""
-    bleeding = next(s for s in c.statuses if s.kind is _BLEEDING)
+    bleeding = next(s for s in c.statuses if s.kind is StatusKind.BLEEDING)
     if not tended:
         if not bleeding.elapsed:
             return c

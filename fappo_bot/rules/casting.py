@@ -26,13 +26,6 @@ from fappo_bot.rules.results import ActionResult, RulesError, TargetResult
 from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.strikes import Strike, StrikeResult
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_CAST = ActionKind.CAST
-_ALERTED = StatusKind.ALERTED
-_CONCENTRATING = StatusKind.CONCENTRATING
-_ABJECT = SuccessLevel.ABJECT
-
 SPELLCASTING = "Spellcasting"
 UNCANNY = Trait.UNCANNY.value
 
@@ -93,7 +86,7 @@ def concentration_done(caster: Character, spell: str) -> int:
     if caster.shock:
         return 0
     for status in caster.statuses:
-        if status.kind is _CONCENTRATING and fold(status.item or "") == fold(spell):
+        if status.kind is StatusKind.CONCENTRATING and fold(status.item or "") == fold(spell):
             return status.elapsed
     return 0
 
@@ -111,7 +104,7 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
     for name in turn.actors():
         caster = turn.chars[name]
         for index, action in enumerate(turn.orders[name].actions):
-            if action.kind is not _CAST:
+            if action.kind is not ActionKind.CAST:
                 continue
             if not action.effective_now:
                 void[(name, index)] = "not triggered"
@@ -165,9 +158,9 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
     action = turn.orders[actor].actions[index]
     outcome = stage.outcome
     notes: tuple[str, ...] = (stage.note,) if stage.note else ()
-    changes.clear(actor, _CONCENTRATING)
+    changes.clear(actor, StatusKind.CONCENTRATING)
     if stage.progress and stage.spell is not None:
-        changes.status(actor, Status(kind=_CONCENTRATING, item=stage.spell.name,
+        changes.status(actor, Status(kind=StatusKind.CONCENTRATING, item=stage.spell.name,
                                      elapsed=stage.progress))
         changes.concentrating.add(actor)
     targets: list[TargetResult] = []
@@ -178,8 +171,8 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
             specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
             shield=r.shield, pledged=r.pledged,
         ))
-        if r.strike.fixed_tn is not None and r.outcome.level is _ABJECT:
-            changes.status(r.strike.target, Status(kind=_ALERTED, source=actor))
+        if r.strike.fixed_tn is not None and r.outcome.level is SuccessLevel.ABJECT:
+            changes.status(r.strike.target, Status(kind=StatusKind.ALERTED, source=actor))
     if outcome is not None and outcome.level.succeeded and stage.profile is not None:
         heal = stage.profile.heal
         patient = turn.find(action.target)
@@ -192,5 +185,6 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
         em=outcome.em if outcome else None, damage=sum(t.damage for t in targets),
         specials=tuple(dict.fromkeys(s for t in targets for s in t.specials)),
         eliminated=sum(t.eliminated for t in targets), targets=tuple(targets),
-        effective=outcome is not None and outcome.level.succeeded, notes=notes,
+        # a failed cast resolved too: `effective` means resolved (Amendments 2026-12-01)
+        effective=outcome is not None, notes=notes,
     )

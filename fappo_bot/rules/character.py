@@ -12,6 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.data import (
+    THROWING,
+    THROWN_FORMS,
     TIERS,
     TRAIT_BY_VALUE,
     ArmorType,
@@ -27,10 +29,6 @@ from fappo_bot.rules.data import (
 FLOATING = "floating"
 """The key of the floating SP pool in every SP map (`{"Nimble": 1, "floating": 1}`)."""
 
-# Enum members and values the hot paths need, looked up once: on Python 3.11 an `Enum.MEMBER`
-# access costs a metaclass lookup and `member.value` a descriptor call, in loops run every post.
-_MELEE = RangeClass.MELEE
-_STANDARD_TRACK = TrackKind.STANDARD
 #: the health track of the tiers that do not use the standard one (F11)
 _TRACK_OF_TIER: dict[Tier, TrackKind] = {
     Tier.LIEUTENANT: TrackKind.LIEUTENANT,
@@ -94,6 +92,17 @@ class Weapon(BaseModel):
         values.update(overrides)
         return cls(**values)
 
+    def used_with(self, skill: str | None) -> Weapon:
+        """The weapon as an attack with `skill` uses it: a Spear attacked with Throwing is thrown
+        at Short range (F19 amendment), keeping its own damage, Specials and upgrades."""
+        form = THROWN_FORMS.get(self.name.casefold())
+        if form is None or skill is None or skill.casefold() != THROWING.casefold():
+            return self
+        row = weapon_by_name(form)
+        assert row is not None
+        return self.model_copy(update={"range_class": row.range_class, "ranged": row.ranged,
+                                       "skill": row.skill})
+
     @classmethod
     def named(cls, name: str) -> Weapon | None:
         """The table weapon called `name`, or None."""
@@ -108,7 +117,7 @@ class Weapon(BaseModel):
     @property
     def melee(self) -> bool:
         """True for weapons that strike only within their reach."""
-        return self.range_class is _MELEE
+        return self.range_class is RangeClass.MELEE
 
 
 class StatusKind(str, Enum):
@@ -237,7 +246,7 @@ class Character(BaseModel):
     @property
     def track_kind(self) -> TrackKind:
         """Which health track the character uses (F11)."""
-        return _TRACK_OF_TIER.get(self.tier, _STANDARD_TRACK)
+        return _TRACK_OF_TIER.get(self.tier, TrackKind.STANDARD)
 
     @property
     def is_fodder(self) -> bool:

@@ -19,7 +19,6 @@ from fappo_bot.rules.damage import (
     weapon_profile,
 )
 from fappo_bot.rules.defense import (
-    is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.fodder import (
@@ -27,19 +26,12 @@ from fappo_bot.rules.fodder import (
     entities,
 )
 from fappo_bot.rules.levels import SuccessLevel
-from fappo_bot.rules.names import fold, skill_rating
+from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance
+from fappo_bot.rules.ranges import distance, moves_away
 from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.strikes import Strike
-
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_PICKUP = ActionKind.PICKUP
-_READY = ActionKind.READY
-_SWITCH = ActionKind.SWITCH
-_DISARMED = StatusKind.DISARMED
+from fappo_bot.rules.validate_actions import reachable, weapon_skill
 
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
@@ -56,23 +48,18 @@ class Plan:
 
 
 def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn) -> str | None:
-    """The skill an attack uses: declared, else the weapon's, else the attacker's best attack
-    skill (F19 Amb-1: a GM mapping; by default the best one, ties by name)."""
+    """The skill an attack uses: declared, else the weapon's, else the game's mapping (F19
+    Amb-1 amendment; validation refuses an attack with none, `skill-required`)."""
+    del attacker
     if action.skill:
         found = skill_def(action.skill)
         return found.name if found else action.skill
-    if weapon.skill:
-        return weapon.skill
-    options = sorted(
-        (s for s in attacker.skills if is_attack_skill(s, turn.config)),
-        key=lambda s: (-skill_rating(attacker, s), fold(s)),
-    )
-    return options[0] if options else None
+    return weapon_skill(weapon, turn.config)
 
 
 def _readies(order: Order, weapon: Weapon) -> bool:
     return any(
-        a.kind in (_READY, _SWITCH, _PICKUP)
+        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
         and a.item is not None
         and fold(a.item) == fold(weapon.name)
         for a in order.actions
@@ -85,7 +72,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not _DISARMED:
+        if s.kind is not StatusKind.DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -112,11 +99,15 @@ def plan_strikes(turn: Turn) -> Plan:
         attacker = turn.chars[name]
         fighter = turn.facts.of(attacker)
         for index, action in enumerate(order.actions):
-            if action.kind is not _ATTACK:
+            if action.kind is not ActionKind.ATTACK:
                 continue
             _, weapon = fighter.attack_weapon(action.weapon)
+            if weapon is not None:
+                weapon = weapon.used_with(action.skill or weapon_skill(weapon, turn.config))
             targets = _targets(turn, action)
             reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
+            if reason is None and weapon is not None and not weapon.ranged:
+                reason = _melee_void(turn, attacker, order, action, weapon, targets)
             if reason is not None:
                 plan.void[(name, index)] = reason
                 continue
@@ -162,6 +153,19 @@ def _void_reason(attacker: Character, held: Weapon | None, order: Order, action:
         return f"the {weapon.name} is not in hand"
     if not targets:
         return "no target"
+    return None
+
+
+def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, weapon: Weapon,
+                targets: list[Character]) -> str | None:
+    """A melee strike that cannot land (F7 Amb-4, Amb-6 amendments): a conditional's target
+    beyond reach (validation checks the others when posted), or a target that moved away without
+    the GM's ruling that the attacker engaged it. Never judged from the distances alone."""
+    for target in targets:
+        if action.conditional and not reachable(order, attacker, target, weapon):
+            return f"{target.name} is out of reach"
+        if not action.engaged and moves_away(turn.orders.get(target.name), attacker.name):
+            return f"{target.name} moved away (the GM did not rule the attacker engaged)"
     return None
 
 

@@ -74,6 +74,9 @@ class RulesConfig(BaseModel):
     #: tiers that use pips when `pips_enabled` (R2 health_model_by_tier: PCs and Veterans)
     pips_tiers: tuple[str, ...] = ("pc", "veteran")
     spellcasting_is_attack_skill: bool = False
+    #: the game's mapping of weapons the table leaves to the GM (Spear, Polearm...) to a skill,
+    #: by weapon name (F19 Amb-1 amendment); case-insensitive
+    weapon_skills: dict[str, str] = Field(default_factory=dict)
     nuisance_count_mode: NuisanceCountMode = NuisanceCountMode.MARGIN
     minion_elim_mode: MinionElimMode = MinionElimMode.DAMAGE_DEALT
     fodder_elimination_by_any_attacker: bool = True
@@ -101,3 +104,11 @@ class RulesConfig(BaseModel):
     collaborate: bool = False
     #: F29: player-vs-player resolved by the players on an honor system (default: the bot)
     allow_player_resolved_pvp: bool = False
+
+    def mapped_skill(self, weapon: str) -> str | None:
+        """The skill the game maps a weapon to, if any (F19 Amb-1 amendment)."""
+        key = weapon.casefold()
+        for name, skill in self.weapon_skills.items():
+            if name.casefold() == key:
+                return skill
+        return None

@@ -14,12 +14,6 @@ from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
 from fappo_bot.rules.spending import canonical
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_DEFEND = ActionKind.DEFEND
-_MOVE = ActionKind.MOVE
-_WATCH = ActionKind.WATCH
-
 AWARENESS_SKILLS = frozenset({"stealth", "pickpocket"})
 """Skills a `watch` action's AP defend against (F9: "be watchful")."""
 
@@ -80,7 +74,7 @@ class Turn:
         if found is None:
             order = self.orders.get(defender)
             found = [] if order is None else [
-                a for a in order.actions if a.kind is _DEFEND and a.effective_now
+                a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now
             ]
             self._defends[defender] = found
         return found
@@ -116,7 +110,7 @@ class Turn:
         return sum(
             max(0, a.ap or 0)
             for a in order.actions
-            if a.kind is _WATCH and a.effective_now
+            if a.kind is ActionKind.WATCH and a.effective_now
         )
 
     def deflects(self, defender: Character) -> int:
@@ -144,7 +138,7 @@ class Turn:
         order = self.orders.get(name)
         if order is None:
             return []
-        return [a for a in order.actions if a.kind is _MOVE and a.effective_now]
+        return [a for a in order.actions if a.kind is ActionKind.MOVE and a.effective_now]
 
     def _same(self, written: str, name: str) -> bool:
         return self._canonical(written) == name

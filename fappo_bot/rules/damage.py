@@ -16,8 +16,9 @@ from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
 from fappo_bot.rules.data import ArmorType, Special, Trait, special_by_name
 from fappo_bot.rules.levels import SuccessLevel
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _BARE = SuccessLevel.BARE
 _GREAT = SuccessLevel.GREAT
 _SOLID = SuccessLevel.SOLID
@@ -89,11 +90,6 @@ def great_specials(
         if special is not None and special in offered and special is not Special.EXTRA_DAMAGE:
             return (special,)
     return ()
-
-
-def invoked_special(invoked: str | None) -> Special | None:
-    """A GM-invoked Special by name, even one the weapon does not list (F12 Amb-2, F18 GM input)."""
-    return special_by_name(invoked) if invoked else None
 
 
 def corrode(character: Character) -> Character:

@@ -230,6 +230,12 @@ WEAPONS: tuple[WeaponDef, ...] = (
 )
 
 
+#: weapons that may also be thrown, and the row they fly as (F19 amendment: "a Spear may be
+#: thrown at Short range with Throwing")
+THROWN_FORMS: dict[str, str] = {"spear": "Thrown Spear"}
+THROWING = "Throwing"
+
+
 def weapon_by_name(name: str) -> WeaponDef | None:
     """The table weapon called `name` (case-insensitive, aliases accepted), or None."""
     key = name.strip().casefold()

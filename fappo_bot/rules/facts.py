@@ -23,15 +23,6 @@ from fappo_bot.rules.defense import (
 from fappo_bot.rules.health import base_level_name
 from fappo_bot.rules.names import Match, attack_weapon
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `StatusKind.PRONE`-style access goes through the enum metaclass.
-_DISARMED = StatusKind.DISARMED
-_FROZEN = StatusKind.FROZEN
-_PRONE = StatusKind.PRONE
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
-_VAPORIZED = StatusKind.VAPORIZED
-_UNCANNY = Trait.UNCANNY
-
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
 
@@ -90,13 +81,13 @@ def _fighter(character: Character, config: RulesConfig) -> Fighter:
     vaporized = knocked_out = prone = frozen = False
     for s in character.statuses:
         kind = s.kind
-        if kind is _VAPORIZED:
+        if kind is StatusKind.VAPORIZED:
             vaporized = knocked_out = True
-        elif kind is _UNCONSCIOUS:
+        elif kind is StatusKind.UNCONSCIOUS:
             knocked_out = True
-        elif kind is _PRONE:
+        elif kind is StatusKind.PRONE:
             prone = True
-        elif kind is _FROZEN:
+        elif kind is StatusKind.FROZEN:
             frozen = True
     unconscious = level.unconscious or level.dead or knocked_out
     return Fighter(
@@ -152,4 +143,4 @@ class Facts:
         weapon = self.of(defender).held
         if weapon is None or not weapon.uncanny_only_specials:
             return False
-        return defender.owns(_UNCANNY) and not defender.has_status(_DISARMED)
+        return defender.owns(Trait.UNCANNY) and not defender.has_status(StatusKind.DISARMED)

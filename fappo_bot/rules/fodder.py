@@ -18,12 +18,6 @@ from fappo_bot.rules.config import MinionElimMode, NuisanceCountMode, RulesConfi
 from fappo_bot.rules.data import Tier
 from fappo_bot.rules.levels import SuccessLevel
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_BARE = SuccessLevel.BARE
-_FAILURE = SuccessLevel.FAILURE
-_NUISANCE = Tier.NUISANCE
-
 SWARM_SIZE = 5
 TRIO_SIZE = 3
 SWARM_SKILL_BONUS = 1
@@ -69,7 +63,7 @@ def entities(character: Character, config: RulesConfig) -> list[Entity]:
     if character.count <= 0:
         return []
     out: list[Entity] = []
-    if character.tier is _NUISANCE:
+    if character.tier is Tier.NUISANCE:
         blocks, rest = divmod(character.count, SWARM_SIZE)
         out += [
             Entity(i, "swarm", SWARM_SIZE, SWARM_SKILL_BONUS, SWARM_AP_BONUS)
@@ -86,7 +80,7 @@ def entities(character: Character, config: RulesConfig) -> list[Entity]:
 
 def forms_swarm(character: Character) -> bool:
     """Whether a nuisance group is big enough to swarm (F20)."""
-    return character.tier is _NUISANCE and character.count >= SWARM_SIZE
+    return character.tier is Tier.NUISANCE and character.count >= SWARM_SIZE
 
 
 def swarm_defense(defense: int) -> int:
@@ -96,7 +90,7 @@ def swarm_defense(defense: int) -> int:
 
 def swarm_damage(level: SuccessLevel, *, heavy_target: bool) -> int:
     """Swarm damage by level; Heavy armor ignores a Bare Success (F12 Amb-5, F20 Amb-6)."""
-    if level is _BARE and heavy_target:
+    if level is SuccessLevel.BARE and heavy_target:
         return 0
     return SWARM_DAMAGE.get(level, 0)
 
@@ -116,9 +110,9 @@ def eliminations(
     """
     if not level.succeeded:
         return 0
-    if target.tier is _NUISANCE:
+    if target.tier is Tier.NUISANCE:
         if config.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK:
-            return NUISANCE_PER_POINT * (int(level) - int(_FAILURE))
+            return NUISANCE_PER_POINT * (int(level) - int(SuccessLevel.FAILURE))
         return NUISANCE_PER_POINT * max(0, em)
     if config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE:
         return base_damage

@@ -41,13 +41,15 @@ from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
 from fappo_bot.rules.strikes import Strike, StrikeResult
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _ABJECT = SuccessLevel.ABJECT
 _FAILURE = SuccessLevel.FAILURE
 _GREAT = SuccessLevel.GREAT
+_DISARM = Special.DISARM
 _PC = Tier.PC
 
 FREEZE_SHEATH = 10
@@ -198,9 +200,14 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         )
         if outcome.level is _GREAT:
             declared = action.special
-            if action.kind is _CAST and profile.specials:
-                declared = profile.specials[0].value  # bought: nothing to declare (F25)
+            if action.kind is _CAST and len(profile.specials) == 1 and declared is None:
+                # a bought Special applies undeclared; several bought, the caster declares one
+                # (F25, Amendments 2026-12-01)
+                declared = profile.specials[0].value
             result.specials = great_specials(profile.specials, declared, action.invoke, config)
+            if _DISARM in result.specials and action.item is None and _fists(defender):
+                # nothing to disarm (F18.10, Amendments 2026-12-01)
+                result.specials = tuple(s for s in result.specials if s is not _DISARM)
     if (
         outcome.level is _ABJECT
         and strike.weapon.self_hit_on_abject
@@ -214,6 +221,12 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
             )
         result.specials = ()
     return result
+
+
+def _fists(defender: Character) -> bool:
+    """Whether the defender fights with a Fist (or nothing in hand)."""
+    weapon = defender.weapon()
+    return weapon is None or fold(weapon.name) == "fist"
 
 
 def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Character) -> StrikeResult:

@@ -15,14 +15,6 @@ from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TIERS, TRACKS, TrackKind
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_POISONED = StatusKind.POISONED
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
-_VAPORIZED = StatusKind.VAPORIZED
-_MASTER = TrackKind.MASTER
-_STANDARD = TrackKind.STANDARD
-
 #: Level names that repeat on the Master track carry a slot number (F11 Amb-6).
 _MASTER_SLOTTED = frozenset({"Battered", "Wounded"})
 
@@ -44,7 +36,7 @@ def uses_pips(character: Character, config: RulesConfig) -> bool:
     """
     return (
         config.pips_enabled
-        and character.track_kind is _STANDARD
+        and character.track_kind is TrackKind.STANDARD
         and character.tier.value in config.pips_tiers
     )
 
@@ -90,7 +82,7 @@ def level_name(character: Character, config: RulesConfig) -> str:
     names = track(character)
     index = current_index(character, config)
     name = names[index]
-    if character.track_kind is _MASTER and name in _MASTER_SLOTTED:
+    if character.track_kind is TrackKind.MASTER and name in _MASTER_SLOTTED:
         return f"{name} {names[: index + 1].count(name)}"
     return name
 
@@ -146,14 +138,14 @@ def is_dead(character: Character, config: RulesConfig) -> bool:
     """Dead, or vaporized (F11, F18.16)."""
     return (
         LEVELS[base_level_name(character, config)].dead
-        or character.has_status(_VAPORIZED)
+        or character.has_status(StatusKind.VAPORIZED)
     )
 
 
 def dead_or_out(character: Character, config: RulesConfig) -> tuple[bool, bool]:
     """(`is_dead`, `is_unconscious`) at once, from one reading of the level (F6 Amb-6, F11)."""
     level = LEVELS[base_level_name(character, config)]
-    dead = level.dead or character.has_status(_VAPORIZED)
+    dead = level.dead or character.has_status(StatusKind.VAPORIZED)
     return dead, dead or level.unconscious or _knocked_out(character)
 
 
@@ -171,14 +163,9 @@ def is_unconscious(character: Character, config: RulesConfig) -> bool:
 def _knocked_out(character: Character) -> bool:
     """Knocked out or vaporized, whatever the level (F18.3, F18.16)."""
     for s in character.statuses:
-        if s.kind is _UNCONSCIOUS or s.kind is _VAPORIZED:
+        if s.kind is StatusKind.UNCONSCIOUS or s.kind is StatusKind.VAPORIZED:
             return True
     return False
-
-
-def is_incapacitated(character: Character, config: RulesConfig) -> bool:
-    """At the Incapacitated level: AP only with a Tireless SP (F10 Amb-7)."""
-    return base_level_name(character, config) == "Incapacitated"
 
 
 def can_act(character: Character, config: RulesConfig, *, endure: bool = False) -> bool:
@@ -212,7 +199,7 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
     moved = character.shock if shock is None else shock
     nerve = 0
     for s in character.statuses:
-        if s.kind is _POISONED:
+        if s.kind is StatusKind.POISONED:
             nerve += s.ap_loss
     return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
 

@@ -99,6 +99,8 @@ class Action(BaseModel):
     triggered: bool = False
     #: GM inputs: flat-footed target (F6), invoked Special (F12), engaged fodder groups (F20/F21)
     flat_footed: bool = False
+    #: GM input: a melee attacker reached a target that moved away this turn (F7 Amb-4 amendment)
+    engaged: bool = False
     invoke: str | None = None
     also: tuple[str, ...] = ()
     #: GM veto of SP from a Trait that is not the Suggested Trait: refunded (F4 Amb-14)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.data import RangeClass
+from fappo_bot.rules.orders import ActionKind, Order
 
 #: Ranges per +1 of difficulty, by class (short: +2 per Range is handled apart). C-15: Ultra = 10.
 _DIVISOR: dict[RangeClass, int] = {
@@ -78,3 +79,21 @@ def step_toward(start: int, goal: int, ranges: int) -> int:
 def step_away(start: int, other: int, ranges: int) -> int:
     """A position moved `ranges` away from `other` (ties move toward higher positions)."""
     return start - ranges if other > start else start + ranges
+
+
+def moves_away(order: Order | None, attacker: str) -> bool:
+    """Whether a target with this order moves away from a melee attacker this turn (F7 Amb-4
+    amendment): a move `away`, a move with no direction, or a move toward someone else. The
+    names compare case-folded, a prefix of the attacker's name counting as the attacker."""
+    if order is None:
+        return False
+    me = attacker.casefold()
+    for action in order.actions:
+        if action.kind is not ActionKind.MOVE or not action.effective_now:
+            continue
+        if action.away is not None or action.toward is None:
+            return True
+        toward = action.toward.strip().casefold()
+        if not (toward and me.startswith(toward)):
+            return True
+    return False

@@ -9,6 +9,7 @@ loop runs in a fixed order of names and indices.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Sequence
 
@@ -51,8 +52,9 @@ from fappo_bot.rules.strikes import StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _AIM = ActionKind.AIM
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
@@ -73,8 +75,23 @@ _EQUIPMENT = frozenset({
 def resolve_turn(
     state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
 ) -> TurnResult:
-    """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data."""
-    gm = gm or GMInputs()
+    """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data.
+
+    Python's cyclic garbage collector is paused while the turn resolves: the turn allocates
+    tens of thousands of small values that live until it ends, so the collections they trigger
+    free nothing and, once the scene is large, walk the whole state again and again (a third of
+    a 3,000-combatant turn). Whatever cycles the turn leaves are collected afterwards.
+    """
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve(state, orders, gm or GMInputs())
+    finally:
+        if running:
+            gc.enable()
+
+
+def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnResult:
     roster = Roster(state.characters, state.pending)
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
@@ -300,7 +317,6 @@ def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> Non
 def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
     """The throw (total against the range penalty to the impact point) and each creature."""
     strike = group[0].strike
-    attacker = turn.chars[strike.actor]
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
@@ -313,7 +329,6 @@ def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object
         )
         for r in group
     )
-    del attacker
     return ActionResult(
         target=strike.action.target, total=strike.total, difficulty=penalty,
         margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,

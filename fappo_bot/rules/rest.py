@@ -119,9 +119,11 @@ def restore(
 ) -> RestOutcome:
     """Restore SP for a scene break, with the detail of where points went (F27).
 
-    The player's allocation is applied first, each pool clipped at its maximum (the excess is
-    lost); points the player did not allocate (all of them, without an allocation) go one at a
-    time to the pool with the largest deficit, ties by Trait list order, floating last (Amb-2).
+    The player's allocation is applied first, in the order it lists the pools, clipped to the
+    points the break restores and each pool at its maximum (the excess is lost; never refused,
+    Amendments 2026-12-01); points the player did not allocate (all of them, without an
+    allocation) go one at a time to the pool with the largest deficit, ties in the canonical
+    Trait order (Brawny, Vigilant, ... Fantastical), floating last (Amb-2).
     Floating SP are restorable per `floating_sp_restorable` (Amb-1); the end of the adventure
     refills every pool, floating included.
     """
@@ -137,16 +139,15 @@ def restore(
         for key in pools:
             restored[key] = _deficit(character, key, current)
     else:
-        chosen = _canonical(character, allocation or {}, pools, cfg)
-        total = sum(chosen.values())
-        if total > points:
-            raise RulesError("bad-allocation", f"This break restores {points} SP, but "
-                             f"{total} were allocated.", "allocate")
-        for key, amount in chosen.items():
-            fits = min(amount, _deficit(character, key, current))
+        left = points
+        # in the order the allocation lists the pools: what the break does not restore is
+        # clipped, and what a full pool cannot take is lost (Amendments 2026-12-01, F27)
+        for key, amount in _canonical(character, allocation or {}, pools, cfg).items():
+            taken = min(amount, left)
+            fits = min(taken, _deficit(character, key, current) - restored[key])
             restored[key] += fits
-            lost += amount - fits
-        left = points - total
+            lost += taken - fits
+            left -= taken
         while left > 0:
             room = {k: _deficit(character, k, current) - restored[k] for k in pools}
             best = max(pools, key=lambda k: room[k], default=None)

@@ -67,6 +67,10 @@ class ErrorCode(str, Enum):
     OUT_OF_RANGE = "out-of-range"
     REDUCE_OVER_LIMIT = "reduce-over-limit"
     CONCENTRATION_CONFLICT = "concentration-conflict"
+    #: a weapon the table maps to no skill, with none named (F19 Amb-1 amendment)
+    SKILL_REQUIRED = "skill-required"
+    #: a plaser order firing more shots than the ammunition left (F19 amendment)
+    NO_AMMO = "no-ammo"
     BAD_CASE = "bad-case"
     SYNTAX = "syntax"
 

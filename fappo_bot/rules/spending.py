@@ -16,12 +16,6 @@ from fappo_bot.rules.results import Where
 
 TIRELESS = Trait.TIRELESS.value
 
-# Enum members the hot paths yield, as module constants: on Python 3.11 every `Where.ACTION`-style
-# access goes through the enum metaclass.
-_ACTION = Where.ACTION
-_GUARD = Where.GUARD
-_REDUCE = Where.REDUCE
-_ENDURE = Where.ENDURE
 
 Line = tuple[Where, int | None, str | None, int, str]
 """(where, index, canonical pool key or None if unknown, amount, the pool name as written)."""
@@ -43,17 +37,17 @@ def declared_lines(order: Order) -> Iterator[Line]:
         for table in (action.sp, action.cast_sp, action.attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
-                    yield _ACTION, i, pool_key(name), amount, name
+                    yield Where.ACTION, i, pool_key(name), amount, name
     for i, pledge in enumerate(order.guard):
         for name, amount in pledge.sp.items():
             if amount > 0:
-                yield _GUARD, i, pool_key(name), amount, name
+                yield Where.GUARD, i, pool_key(name), amount, name
     for i, line in enumerate(order.reduce):
         for name, amount in line.sp.items():
             if amount > 0:
-                yield _REDUCE, i, pool_key(name), amount, name
+                yield Where.REDUCE, i, pool_key(name), amount, name
     if order.endure:
-        yield _ENDURE, None, TIRELESS, 1, TIRELESS
+        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
 
 
 def declares_sp(order: Order) -> bool:

@@ -25,16 +25,6 @@ from fappo_bot.rules.validate_actions import (
     order_ap_costs,
 )
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
-_ATTACK = ActionKind.ATTACK
-_DEFEND = ActionKind.DEFEND
-_DROP = ActionKind.DROP
-_MOVE = ActionKind.MOVE
-_SKILL = ActionKind.SKILL
-_IN_ACTION = Where.ACTION
-_IN_REDUCE = Where.REDUCE
-
 
 def validate_order(
     state: TurnState, order: Order, *, roster: Roster | None = None
@@ -74,22 +64,18 @@ def checked_order(
             errors.extend(check.errors)
         frozen = frozen or check.frozen_forbidden
         focus = focus or (not action.conditional and is_concentration(action, actor))
-    refused: set[int] = set()
     if frozen or not able:
-        ability = list(_check_ability(state, current, order, able, checks))
-        refused = {e.index for e in ability if e.index is not None}
-        errors.extend(ability)
+        errors.extend(_check_ability(state, current, order, able, checks))
     if able:
-        # the wound penalty of the level (`health.wound_penalty`, F10)
+        # the wound penalty of the level (`health.wound_penalty`, F10); `cannot-act` replaces
+        # only this budget error (Amendments 2026-12-01): every other problem is still reported
         errors.extend(_check_budget(state, me.level.ap_penalty, current, order, checks))
-        if focus:
-            errors.extend(_check_concentration(actor, order))
+    if focus:
+        errors.extend(_check_concentration(actor, order))
     if order.guard:
         errors.extend(_check_guards(roster, actor, order))
     if declares_sp(order):
-        errors.extend(
-            _check_sp(actor, order, state.config.floating_sp_for_reduction, refused if not able else set())
-        )
+        errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors, current
 
 
@@ -159,7 +145,7 @@ def _check_ability(
     for i, (action, check) in enumerate(zip(order.actions, checks, strict=True)):
         if able and not check.frozen_forbidden:
             continue
-        allocates = check.ap > 0 or (action.kind is _MOVE and check.ranges > 1)
+        allocates = check.ap > 0 or (action.kind is ActionKind.MOVE and check.ranges > 1)
         if not (out or allocates or check.frozen_forbidden):
             continue
         if check.frozen_forbidden:
@@ -183,7 +169,7 @@ def _check_budget(
     spent = moves = 0
     for action, check in zip(order.actions, checks, strict=True):
         spent += check.ap
-        if action.kind is _MOVE:
+        if action.kind is ActionKind.MOVE:
             moves += 1
     if moves > 1:  # one free Range a turn, not one per move line (F16)
         spent = sum(order_ap_costs(order.actions))
@@ -218,11 +204,11 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
     first = focus[0][0]
     label = _label(focus[0][1])
     for i, action in live:
-        if i == first or action.kind is _DEFEND:
+        if i == first or action.kind is ActionKind.DEFEND:
             continue
-        if action.kind is _MOVE and action_ap(action) == 0:
+        if action.kind is ActionKind.MOVE and action_ap(action) == 0:
             continue
-        if action.kind is _DROP:
+        if action.kind is ActionKind.DROP:
             continue
         yield OrderError(
             actor=actor.name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
@@ -250,17 +236,13 @@ def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[Or
             )
 
 
-def _check_sp(
-    actor: Character, order: Order, floating_ok: bool, refused: set[int]
-) -> Iterator[OrderError]:
-    """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13). The actions of an
-    actor that cannot act (`refused`, reported `cannot-act`) spend nothing and raise no budget
-    error besides (spec/cases.md); its Guard, Reduce and Endure lines still draw on the pools."""
+def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[OrderError]:
+    """SP over all lines come out of the same pools (F4, F5, F10 Amb-7, F13), the actions of an
+    actor that cannot act included: `cannot-act` replaces only `ap-over-budget` (Amendments
+    2026-12-01)."""
     left: dict[str, int] = {}
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
-        if where is _IN_ACTION and index in refused:
-            continue
         if key is None:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=where, index=index,
@@ -269,7 +251,7 @@ def _check_sp(
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is _IN_REDUCE and key == FLOATING and not floating_ok:
+        if where is Where.REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",
@@ -292,9 +274,9 @@ def _check_sp(
 
 
 def _label(action: Action) -> str:
-    if action.kind is _SKILL and action.skill:
+    if action.kind is ActionKind.SKILL and action.skill:
         return action.skill
-    if action.kind is _ATTACK and action.target:
+    if action.kind is ActionKind.ATTACK and action.target:
         return f"the attack on {action.target}"
     return action.kind.value
 

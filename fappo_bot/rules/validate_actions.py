@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.data import AP_COSTS, special_by_name, trait_by_name
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.data import AP_COSTS, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.names import (
@@ -19,11 +20,12 @@ from fappo_bot.rules.names import (
     match_weapon,
 )
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance, in_reach
+from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
-# Enum members the hot paths compare against, as module constants: on Python 3.11 every
-# `ActionKind.MOVE`-style access goes through the enum metaclass's `__getattr__` hook.
+# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
+# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
+# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
 _CAST = ActionKind.CAST
 _DEFEND = ActionKind.DEFEND
@@ -97,7 +99,7 @@ def move_ranges(action: Action) -> int:
 def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
     if action.kind is _MOVE and action.ap is None:
-        return max(0, move_ranges(action) - 1)
+        return move_cost(move_ranges(action))
     return max(0, action.ap or 0)
 
 
@@ -128,7 +130,7 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
     if action.kind is _MOVE:
-        return max(0, move_ranges(action) - 1)
+        return move_cost(move_ranges(action))
     if action.kind is _REMOVE:
         kind = embedded_status(actor, action.item)
         return _EMBED_COST.get(kind, 1) if kind is not None else 1
@@ -211,13 +213,26 @@ def check_action(
         found_weapon, weapon = me.attack_weapon(action.weapon)
         if weapon is None and found_weapon is not None:
             check.name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
-        skill = action.skill or (weapon.skill if weapon else None)
+        skill = action.skill
+        if weapon is not None:
+            skill = skill or weapon_skill(weapon, state.config)
+            if skill is None:
+                check.error(
+                    ErrorCode.SKILL_REQUIRED,
+                    f"The {weapon.name} has no skill of its own: the GM decides which one it uses.",
+                    weapon.name, "the skill named: 'using SKILL'",
+                    f"Add 'using' and the skill, as in 'attack {action.target or 'X'} with "
+                    f"{weapon.name} using Swordfighting' [F:L305-308].",
+                )
+            weapon = weapon.used_with(skill)
         if (target is None and not action.targets and not action.conditional
                 and action.target is None):
             check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
                         "a target's name", "Say whom you attack.")
-        if weapon is not None and target is not None and not _reachable(order, actor, target,
-                                                                          weapon):
+        # a conditional's target is the GM's to name: out of reach, only that action is void
+        # when it resolves (F7 Amb-6 amendment), never the whole order
+        if (weapon is not None and target is not None and not action.conditional
+                and not reachable(order, actor, target, weapon)):
             check.error(
                 ErrorCode.OUT_OF_RANGE,
                 f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
@@ -228,7 +243,7 @@ def check_action(
         if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
             spent = _ammo_before(order, me, index) + weapon.ammo_cost
             if spent > actor.ammo:
-                check.error(ErrorCode.OUT_OF_RANGE,
+                check.error(ErrorCode.NO_AMMO,
                             f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
                             f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
                             weapon.name, f"ammo {weapon.ammo_cost} or more",
@@ -266,6 +281,13 @@ def check_action(
                                                                        _SKILL)
     )
     return check
+
+
+def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
+    """The skill an attack with `weapon` uses when the order names none: the sheet's (or the
+    table's) skill of the weapon, else the game's mapping; None for a weapon the table leaves to
+    the GM (F19 Amb-1 amendment: never the attacker's best skill)."""
+    return weapon.skill or config.mapped_skill(weapon.name)
 
 
 def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
@@ -308,7 +330,7 @@ def _holds(actor: Character, item: str) -> bool:
     return any(s.item is not None and fold(s.item) == key for s in actor.statuses)
 
 
-def _reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
+def reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
     """A melee strike needs the target within reach, or a move toward it this turn (F16)."""
     d = distance(actor, target)
     if in_reach(weapon, d):
@@ -331,7 +353,3 @@ def _ammo_before(order: Order, actor: Fighter, index: int) -> int:
                 spent += weapon.ammo_cost
     return spent
 
-
-def pool_ok(name: str) -> bool:
-    """Whether an SP pool name is a Trait or `floating`."""
-    return fold(name) in {"floating", "float"} or trait_by_name(name) is not None

@@ -16,7 +16,8 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.outbox       pending, inbox, for_game, mark_sent, mark_failed
 
 Every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError` whose
-`str()` is safe to show. Nothing here knows about Discord or SQLAlchemy.
+`str()` is safe to show. Neither holds a live mention: every text a use case returns or refuses
+with passes the guard (`fappo_bot.service.guard`) on its way out. Nothing here knows about Discord or SQLAlchemy.
 """
 
 from fappo_bot.service.aftermath import SceneGap
@@ -30,8 +31,10 @@ from fappo_bot.service.errors import (
     NotFound,
     ServiceError,
     StaleVersion,
+    TransientError,
 )
 from fappo_bot.service.facade import Services
+from fappo_bot.service.guard import raw_output
 from fappo_bot.service.ports import UnitOfWork, UowFactory
 from fappo_bot.service.text import PostingText, PostText, ReadPost
 
@@ -54,8 +57,10 @@ __all__ = [
     "Services",
     "StaleVersion",
     "SystemClock",
+    "TransientError",
     "UnitOfWork",
     "UowFactory",
+    "raw_output",
     "token_salt",
     "uuid_ids",
 ]

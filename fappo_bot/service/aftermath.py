@@ -31,6 +31,7 @@ from fappo_bot.service.base import (
     require_gm,
     require_not_retired,
 )
+from fappo_bot.service.bounds import MAX_SHEET_NUMBER, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -41,6 +42,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, LedgerView
 
 SceneGap = BreakKind
@@ -104,6 +106,7 @@ def _healed_line(h: Healed) -> str:
 class AftermathService(UseCases):
     """Scene and adventure ends, and the tournament ledger."""
 
+    @retried
     async def declare_rest(
         self, game_id: str, actor: str, name: str, allocation: Mapping[str, int]
     ) -> dict[str, int]:
@@ -119,8 +122,9 @@ class AftermathService(UseCases):
             pools[FLOATING] = FLOATING
             problems = [f'{record.name} has no SP pool "{pool}".'
                         for pool in allocation if pool.strip().casefold() not in pools]
-            problems += [f"{pool}: points are a whole number of 0 or more."
-                         for pool, points in allocation.items() if points < 0]
+            problems += [f"{pool}: points are a whole number from 0 to {MAX_SHEET_NUMBER:,}."
+                         for pool, points in allocation.items()
+                         if not 0 <= points <= MAX_SHEET_NUMBER]
             if problems:
                 raise InvalidInput("Nothing was declared:", tuple(problems))
             declared = {pools[p.strip().casefold()]: n for p, n in allocation.items() if n}
@@ -135,6 +139,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return declared
 
+    @retried
     async def end_scene(
         self,
         game_id: str,
@@ -146,6 +151,9 @@ class AftermathService(UseCases):
         player declared (`declare_rest`) or as `allocations` (by character name) say, else by
         the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
+        for allocation in allocations.values():
+            for given in allocation.values():
+                check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -181,6 +189,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def end_adventure(
         self,
         game_id: str,
@@ -236,6 +245,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return [CharacterView.of(r) for r in changed]
 
+    @retried
     async def advance_time(
         self,
         game_id: str,
@@ -254,6 +264,9 @@ class AftermathService(UseCases):
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
+        for healing in checks.values():
+            check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
+                         MAX_SHEET_NUMBER)
         if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
             raise InvalidInput(
                 f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a year), not {seconds}.")
@@ -310,6 +323,7 @@ class AftermathService(UseCases):
             await uow.commit()
             return report
 
+    @retried
     async def spend_cc(
         self, game_id: str, actor: str, name: str, purchase: Purchase
     ) -> CharacterView:

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Awaitable, Callable, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from fappo_bot.posting.safety import split_message
+from fappo_bot.posting.safety import inert, split_message
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, StaleVersion
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -57,28 +57,29 @@ class Deps:
     delivery: DeliveryPolicy = field(default_factory=DeliveryPolicy)
 
 
-STALE_RETRIES = 3
-"""How often a use case is run again when an optimistic version check lost a race."""
+def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """A public use case as it leaves the service: its text arguments with the guard's own
+    zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
+    and its value passed through `guard.guarded`: no text leaves the service with a live mention
+    (issue 14). `@raw_output` use cases return data (an export) and skip the guard on the way
+    out. Retries are not this wrapper's business: use cases that write say `@retried`."""
+    raw = getattr(method, RAW_OUTPUT, False)
 
-
-def _retrying(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     @functools.wraps(method)
     async def run(*args: Any, **kwargs: Any) -> Any:
-        for attempt in range(STALE_RETRIES):
-            try:
-                return await method(*args, **kwargs)
-            except StaleVersion:
-                # each use case is one transaction, rolled back whole: running it again is safe
-                if attempt == STALE_RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
+        args = tuple(unguarded(a) for a in args)
+        kwargs = {k: unguarded(v) for k, v in kwargs.items()}
+        value = await method(*args, **kwargs)
+        return value if raw else guarded(value)
 
     return run
 
 
 class UseCases:
-    """Base of the use-case groups: holds the dependencies. Every public use case of a subclass
-    runs again (up to `STALE_RETRIES` times) when it loses an optimistic version race."""
+    """Base of the use-case groups: holds the dependencies. What every public use case of a
+    subclass returns passes the mention guard (`_guarded_use_case`: the one place the guard is
+    applied on the way out). Use cases that write are marked `@retried` (`service/retry.py`):
+    they run again when they lose an optimistic version race or the connection fails."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -87,7 +88,7 @@ class UseCases:
         super().__init_subclass__(**kwargs)
         for name, value in list(vars(cls).items()):
             if not name.startswith("_") and inspect.iscoroutinefunction(value):
-                setattr(cls, name, _retrying(value))
+                setattr(cls, name, _guarded_use_case(value))
 
     def uow(self) -> UnitOfWork:
         return self.deps.uow_factory()
@@ -245,20 +246,6 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-_RAW_MENTION = re.compile("<(?=[@#])|@(?!\u200b)")
-
-
-def inert(text: str) -> str:
-    """The last guard before the outbox (BRIEF: "Nothing a user writes can ping
-    @everyone/@here/users/roles"): a zero-width space after every `@` and every `<` that opens a
-    mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. The renderers' `safe`
-    leaves `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that, and covers any
-    text that reached a message without them. Idempotent; the bot never means to mention."""
-    if "@" not in text and "<#" not in text:
-        return text  # nothing to break (the regex would still visit every character)
-    return _RAW_MENTION.sub(lambda m: m.group() + "\u200b", text)
-
-
 async def queue(
     uow: UnitOfWork,
     deps: Deps,
@@ -342,3 +329,11 @@ class Outgoing:
 
 async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
     return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]
+
+
+def require_fappo(game: Game, what: str) -> None:
+    """Refuse `what` (FAPPO sheets, turns) in a game that plays another ruleset: nothing of
+    FAPPO's rules runs in an Xp game (issue 13), whose table play is not built yet."""
+    if game.ruleset != "fappo":
+        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are not built for '
+                       "it yet (the GM's dice-pool rolls work).")

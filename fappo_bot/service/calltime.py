@@ -22,9 +22,11 @@ from fappo_bot.service.base import (
     queue,
     some_turn,
 )
+from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, Turn, TurnStatus
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timing import arm, reminder_times
 from fappo_bot.service.turnflow import seal_turn, turn_status
@@ -34,6 +36,7 @@ from fappo_bot.service.views import Alarm, TurnSummary
 class CallTimeService(UseCases):
     """The GM's clock commands and the scheduler's queries."""
 
+    @retried
     async def set_deadline(
         self,
         game_id: str,
@@ -46,6 +49,10 @@ class CallTimeService(UseCases):
         if at is not None and after is not None:
             raise InvalidInput("Give the deadline as a time or as a duration, not both.")
         now = self.now()
+        if after is not None:
+            check_deadline(after)
+        if at is not None:
+            check_deadline(at - now)
         deadline = at if at is not None else (now + after if after is not None else None)
         if deadline is not None and deadline <= now:
             raise InvalidInput(
@@ -53,6 +60,7 @@ class CallTimeService(UseCases):
             )
         return await self._change(game_id, actor, "turn.deadline", deadline=deadline)
 
+    @retried
     async def extend(self, game_id: str, actor: str, by: timedelta) -> TurnSummary:
         """A GM pushes the deadline back (from the current deadline, or from now)."""
         if by <= timedelta(0):
@@ -61,15 +69,19 @@ class CallTimeService(UseCases):
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
         base = turn.deadline or self.now()
+        check_deadline(base + min(by, MAX_DEADLINE * 2) - self.now(), "The deadline")
         return await self._change(game_id, actor, "turn.extend", deadline=base + by)
 
+    @retried
     async def pause(self, game_id: str, actor: str) -> TurnSummary:
         """Stop the clock: no reminders, no call time, until resumed with the time left."""
         return await self._change(game_id, actor, "turn.pause", paused=True)
 
+    @retried
     async def resume(self, game_id: str, actor: str) -> TurnSummary:
         return await self._change(game_id, actor, "turn.resume", paused=False)
 
+    @retried
     async def close(self, game_id: str, actor: str) -> TurnSummary:
         """A GM calls time now: posts are refused from here on (F7 step 1 LOCK)."""
         async with self.uow() as uow:
@@ -81,6 +93,7 @@ class CallTimeService(UseCases):
             await uow.commit()
             return TurnSummary.of(turn)
 
+    @retried
     async def reopen(self, game_id: str, actor: str) -> TurnSummary:
         """A GM takes back a call time: the closed turn takes posts again (no deadline)."""
         async with self.uow() as uow:
@@ -104,6 +117,7 @@ class CallTimeService(UseCases):
                     alarms.append(await _alarm(uow, game, turn, now))
             return alarms
 
+    @retried
     async def fire_due(self, now: datetime | None = None) -> list[Alarm]:
         """Send due reminders and call time on turns past their deadline. Each turn is handled
         in its own transaction under its lock, so several schedulers never double a message."""

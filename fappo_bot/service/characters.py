@@ -20,10 +20,12 @@ from fappo_bot.service.base import (
     is_gm,
     load_character,
     load_game,
+    require_fappo,
     require_gm,
     require_member,
     require_not_retired,
 )
+from fappo_bot.service.bounds import MAX_COUNT, MAX_POSITION, check_number, sheet_problems
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -33,6 +35,7 @@ from fappo_bot.service.records import (
     Game,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import CharacterView, SheetCheck
 
 
@@ -48,12 +51,15 @@ class NewCharacter(BaseModel):
     armor: str | None = None
     shield: str | None = None
     #: creatures in a nuisance or minion group (F20, F21)
-    count: int = Field(default=1, ge=0)
-    position: int = 0
+    count: int = Field(default=1, ge=0, le=MAX_COUNT)
+    position: int = Field(default=0, ge=-MAX_POSITION, le=MAX_POSITION)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NewCharacter:
         """From one mapping (a YAML sheet): the sheet's keys and the equipment's together."""
+        problems = sheet_problems(data)
+        if problems:
+            raise InvalidInput("This sheet cannot be read:", tuple(problems))
         sheet_keys = set(Sheet.model_fields)
         sheet = {k: v for k, v in data.items() if k in sheet_keys}
         rest = {k: v for k, v in data.items() if k not in sheet_keys}
@@ -158,6 +164,7 @@ async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> Char
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
+    @retried
     async def create(
         self,
         game_id: str,
@@ -176,6 +183,7 @@ class CharacterService(UseCases):
         """
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "character sheets")
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if kind is not CharacterKind.PC and not gm:
@@ -224,6 +232,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def add_enemy(
         self, game_id: str, actor: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -246,6 +255,7 @@ class CharacterService(UseCases):
                 if include_retired or c.status is not CharacterStatus.RETIRED
             ]
 
+    @retried
     async def edit(
         self, game_id: str, actor: str, name: str, new: NewCharacter | Character
     ) -> SheetCheck:
@@ -271,10 +281,10 @@ class CharacterService(UseCases):
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
 
+    @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        if count < 0:
-            raise InvalidInput("A group cannot have fewer than 0 creatures.")
+        check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
@@ -288,6 +298,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def retire(self, game_id: str, actor: str, name: str) -> CharacterView:
         """The owner or a GM retires a character: it takes no further part (kept forever)."""
         async with self.uow() as uow:
@@ -300,6 +311,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def transfer(
         self, game_id: str, actor: str, name: str, to_user: str, *, permanent: bool = True
     ) -> CharacterView:
@@ -327,6 +339,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def npcize(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GMs assume the character as an NPC; the player returns only by GM command."""
         async with self.uow() as uow:
@@ -342,6 +355,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def mark_inactive(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GM confirms that a player who missed `inactive_threshold` turns does not
         respond; the character takes no action until the GM NPC-izes, transfers or restores it."""
@@ -362,6 +376,7 @@ class CharacterService(UseCases):
             await uow.commit()
             return CharacterView.of(record)
 
+    @retried
     async def restore_control(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30 "only ... at the GM's mercy": the owner runs the character again."""
         async with self.uow() as uow:

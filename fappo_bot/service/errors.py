@@ -7,11 +7,15 @@ command leaves no trace but its audit-free refusal.
 
 from __future__ import annotations
 
+from fappo_bot.posting.safety import inert
+
 
 class ServiceError(Exception):
-    """A refused command. `str()` is a complete sentence a player or GM can act on."""
+    """A refused command. `str()` is a complete sentence a player or GM can act on, with
+    no live mention in it (`posting.safety.inert`)."""
 
     def __init__(self, message: str) -> None:
+        message = inert(message)  # it may quote what a user wrote (issue 14)
         super().__init__(message)
         self.message = message
 
@@ -35,12 +39,23 @@ class StaleVersion(Conflict):
     """Somebody else changed the record first (optimistic `version` check); try again."""
 
 
+class TransientError(ServiceError):
+    """The database failed for a reason that passes (the connection was lost, the server is
+    restarting), not because of the command. Nothing of the command was kept unless `in_doubt`:
+    the connection failed during the COMMIT, which may have been kept. Use cases marked
+    `@retried` (`service/retry.py`) run again on it unless it is in doubt."""
+
+    def __init__(self, message: str, in_doubt: bool = False) -> None:
+        super().__init__(message)
+        self.in_doubt = in_doubt
+
+
 class InvalidInput(ServiceError):
     """The input itself is wrong (a bad sheet, a bad value). `problems` lists every problem."""
 
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
-        self.problems = problems
+        self.problems = tuple(inert(p) for p in problems)
 
     def __str__(self) -> str:
         if not self.problems:

@@ -19,6 +19,7 @@ from fappo_bot.service.resolution import ResolutionService
 from fappo_bot.service.review import ReviewService
 from fappo_bot.service.text import PostingText, PostText
 from fappo_bot.service.turns import TurnService
+from fappo_bot.service.xp_rolls import XpRollService
 
 
 class Services:
@@ -52,3 +53,4 @@ class Services:
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
         self.outbox = OutboxService(self.deps)
+        self.xp_rolls = XpRollService(self.deps)

@@ -27,10 +27,11 @@ from fappo_bot.service.records import (
     Membership,
     Role,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.views import GameView
 
-RULESETS: tuple[str, ...] = ("fappo",)
-"""Rulesets a game may name ("xp" comes with the second rules core)."""
+RULESETS: tuple[str, ...] = ("fappo", "xp")
+"""Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 
 
 def _validation_problems(error: ValidationError) -> tuple[str, ...]:
@@ -69,6 +70,7 @@ async def game_view(uow: UnitOfWork, game: Game) -> GameView:
 class GameService(UseCases):
     """Create, show and administer games."""
 
+    @retried
     async def create(
         self,
         *,
@@ -87,6 +89,9 @@ class GameService(UseCases):
             raise InvalidInput(
                 f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
             )
+        if ruleset != "fappo" and rules:
+            raise InvalidInput("The rules flags are FAPPO's (R2); an Xp game plays the Xp "
+                               "defaults of RULINGS R2 and takes none of them.")
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
         async with self.uow() as uow:
@@ -130,6 +135,7 @@ class GameService(UseCases):
                     views.append(await game_view(uow, game))
             return views
 
+    @retried
     async def add_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM adds a GM or a player."""
         async with self.uow() as uow:
@@ -141,6 +147,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def remove_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM removes a GM or a player; the last GM cannot be removed."""
         async with self.uow() as uow:
@@ -158,6 +165,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def configure(
         self,
         game_id: str,
@@ -192,6 +200,7 @@ class GameService(UseCases):
             await uow.commit()
             return view
 
+    @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
         """A GM pauses, resumes or ends the game. An ended game stays stored forever."""
         async with self.uow() as uow:

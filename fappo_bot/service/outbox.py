@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.retry import retried
 
 MAX_ERROR = 500
 """The longest failure reason kept (the rest is cut)."""
@@ -47,6 +48,7 @@ class OutboxService(UseCases):
         async with self.uow() as uow:
             return list(await uow.outbox.for_game(game_id))
 
+    @retried
     async def mark_sent(self, message_id: str, delivered_keys: Sequence[str] = ()) -> None:
         """The message was delivered, as the adapter's messages `delivered_keys` (idempotent:
         the first delivery's time and keys stay)."""
@@ -58,6 +60,7 @@ class OutboxService(UseCases):
                 await uow.outbox.mark_sent(message_id, self.now(), tuple(delivered_keys))
                 await uow.commit()
 
+    @retried
     async def mark_failed(
         self, message_id: str, error: str, *, permanent: bool = False
     ) -> OutboxMessage:

@@ -51,6 +51,7 @@ from fappo_bot.service.records import (
     Turn,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.review import apply_answers, review_items
 from fappo_bot.service.scene import (
     InForce,
@@ -90,6 +91,7 @@ def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> N
 class ResolutionService(UseCases):
     """The GM's /resolve and /undo."""
 
+    @retried
     async def resolve(
         self, game_id: str, actor: str, number: int | None = None
     ) -> ResolutionView:
@@ -170,6 +172,7 @@ class ResolutionService(UseCases):
             inactive_candidates=tuple(inactive),
         )
 
+    @retried
     async def undo(self, game_id: str, actor: str) -> TurnSummary:
         """Roll back the game's last resolution exactly; recorded in the audit log."""
         async with self.uow() as uow:

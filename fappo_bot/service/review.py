@@ -7,7 +7,8 @@ Required before `resolve` (it refuses, naming each one):
 - accept or refuse every modifier claim (F4);
 - the creatures inside every area attack (F19 Amb-3).
 Optional (shown with their default): flat-footed targets (F6, default no), the Special invoked
-on a Great Success when none was declared (F12, default none), a veto of SP from a Trait that is
+on a Great Success when none was declared (F12, default none), whether a melee attacker engaged a
+target that moves away this turn (F7 Amb-4 amendment, default no: the attack is void), a veto of SP from a Trait that is
 not the skill's Suggested Trait (F2 Amb-2 / F4 Amb-14, default no veto), end positions after
 movement (F7 Amb-4, default: as moved).
 
@@ -23,10 +24,13 @@ from typing import Any
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import SKILLS_BY_KEY
 from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.ranges import moves_away
 from fappo_bot.rules.results import GMInputs, TurnState
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
+from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
 
@@ -82,7 +86,14 @@ def _needs_target(action: Action) -> bool:
     ) and not action.targets
 
 
-def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any]) -> list[ReviewItem]:
+def _target_moves_away(scene: _Scene, orders: Mapping[str, Order], action: Action,
+                       actor: str) -> bool:
+    target = scene.character(action.target) if action.target else None
+    return target is not None and moves_away(orders.get(target.name.casefold()), actor)
+
+
+def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
+               orders: Mapping[str, Order]) -> list[ReviewItem]:
     order = found.order
     actor = order.actor
     names = scene.names
@@ -120,6 +131,10 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any]) -> lis
         if action.kind in _ATTACK_KINDS and not action.flat_footed:
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
                 ("yes", "no"))
+        if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
+                and not weapon.ranged and _target_moves_away(scene, orders, action, actor):
+            add(i, "engaged", f"{label}: {action.target} moves away; did {actor} engage it? "
+                              "(F7 Amb-4; default no: the attack is void)", False, ("yes", "no"))
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
@@ -139,9 +154,10 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
     """Every GM input the orders in force need, in actor order."""
     items: list[ReviewItem] = []
     scene = _Scene(state)
+    orders = {f.order.actor.casefold(): f.order for f in in_force.values()}
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
-            items.extend(_items_for(scene, found, answers))
+            items.extend(_items_for(scene, found, answers, orders))
     return items
 
 
@@ -159,7 +175,7 @@ def _coerce_bool(value: Any) -> bool | None:
 def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
     """The answer as the type its field needs; InvalidInput says what was expected."""
     field = item.field
-    if field in {"triggered", "claim", "flat_footed", "veto"}:
+    if field in {"triggered", "claim", "flat_footed", "veto", "engaged"}:
         result = _coerce_bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
@@ -169,8 +185,11 @@ def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
             number = int(str(value).strip())
         except ValueError:
             raise InvalidInput(f"{item.question} Answer with a whole number.") from None
-        if field == "difficulty" and number < 0:
-            raise InvalidInput(f"{item.question} A difficulty is 0 or more.")
+        if field == "difficulty" and not 0 <= number <= MAX_DIFFICULTY:
+            raise InvalidInput(f"{item.question} A difficulty is from 0 to {MAX_DIFFICULTY}.")
+        if field == "end_position" and abs(number) > MAX_POSITION:
+            raise InvalidInput(f"{item.question} A position is from {-MAX_POSITION:,} to "
+                               f"{MAX_POSITION:,}.")
         return number
     if field == "target":
         return _one_name(item, str(value), names)
@@ -248,6 +267,7 @@ class ReviewService(UseCases):
             items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
         """Record GM answers by item key; every bad answer is named and nothing is stored."""
         async with self.uow() as uow:
@@ -284,6 +304,7 @@ class ReviewService(UseCases):
             await uow.commit()
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
 
+    @retried
     async def set_inputs(
         self,
         game_id: str,
@@ -316,6 +337,8 @@ class ReviewService(UseCases):
             if freed is not None:
                 update["freed"] = known(freed)
             if end_positions is not None:
+                for position in end_positions.values():
+                    check_number(position, "An end position", -MAX_POSITION, MAX_POSITION)
                 update["end_positions"] = dict(zip(known(list(end_positions)),
                                                    end_positions.values(), strict=True))
             inputs = turn.gm_inputs.model_copy(update=update)

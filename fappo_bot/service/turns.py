@@ -46,6 +46,7 @@ from fappo_bot.service.records import (
     Turn,
     TurnStatus,
 )
+from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import (
     InForce,
     build_state,
@@ -113,6 +114,7 @@ def _table_talk(turn: Turn | None) -> PostReply:
 class TurnService(UseCases):
     """Posting and the turn's status."""
 
+    @retried
     async def open(self, game_id: str, actor: str) -> TurnSummary:
         """A GM opens the next turn (the first, or after a resolution when the game does not
         open turns by itself). Hits of the last resolution become reducible in it (F13)."""
@@ -139,6 +141,7 @@ class TurnService(UseCases):
             await uow.commit()
             return TurnSummary.of(turn)
 
+    @retried
     async def post(
         self,
         game_id: str,
@@ -220,6 +223,7 @@ class TurnService(UseCases):
             await self.seal(game_id, actor)
         return reply
 
+    @retried
     async def edit(
         self,
         game_id: str | None,
@@ -308,6 +312,7 @@ class TurnService(UseCases):
                          revision=post.revision, reply_keys=post.reply_keys,
                          outcome=PostOutcome.UNCHANGED)
 
+    @retried
     async def delete(self, game_id: str | None, actor: str | None, *, channel_key: str,
                      message_key: str) -> DeletedPost | None:
         """A deleted post's orders are withdrawn (its text stays stored); None when the message
@@ -338,6 +343,7 @@ class TurnService(UseCases):
             await uow.commit()
             return DeletedPost(post_id=post.id, turn=turn.number, reply_keys=post.reply_keys)
 
+    @retried
     async def pass_turn(self, game_id: str, author: str, character: str | None = None) -> PostReply:
         """An explicit "no action this turn" for one character (all of the author's when
         None). It counts as a post (F30: the missed-turn counter resets) and forfeits Reduce."""
@@ -369,6 +375,7 @@ class TurnService(UseCases):
             await uow.commit()
             return reply
 
+    @retried
     async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> None:
         """The adapter records its reply messages (a long reply is several), to edit the same
         replies on an edit and delete them with the post."""
@@ -412,6 +419,7 @@ class TurnService(UseCases):
                     secret=item.post.secret, author=item.post.author))
             return found
 
+    @retried
     async def seal(self, game_id: str, actor: str) -> SealView:
         """A GM seals the NPC orders in force: their SHA-256 commitment is published now and
         the orders themselves with the results."""

@@ -247,7 +247,8 @@ class ReviewItem(BaseModel):
     key: str
     actor: str
     index: int | None
-    #: difficulty, triggered, target, claim, flat_footed, invoke, targets, veto, end_position
+    #: difficulty, triggered, target, claim, flat_footed, engaged, invoke, targets, veto,
+    #: end_position
     field: str
     question: str
     required: bool

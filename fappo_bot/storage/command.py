@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fappo_bot.settings import DatabaseSettings, load_settings
-    from fappo_bot.storage.engine import create_engine
+    from fappo_bot.storage.engine import URL_SETTING, checked_url, create_engine
     from fappo_bot.storage.migrate import current_revision, head_revision, upgrade_engine
 
     try:
@@ -44,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
         settings = settings.model_copy(
             update={"database": DatabaseSettings(url=args.url, echo=settings.database.echo)}
         )
+    try:
+        checked_url(settings.database_url, "--url" if args.url else URL_SETTING)
+    except ValueError as exc:
+        print(f"fappo-bot migrate: {exc}", file=sys.stderr)
+        return 2
 
     async def _go() -> int:
         engine = create_engine(settings)

@@ -9,7 +9,8 @@ than SQLite takes to run one, and a post is seven statements. So a statement is 
 dialect into a `Compiled` (the driver's SQL text, its parameters in order with their bind
 processors, its result columns with their result processors) and a `Link` runs it on the
 connection the pool handed out: sqlite3 (called on the loop's thread, `sqlite_inline.py`), aiosqlite,
-or asyncpg (which prepares each statement once per connection). docs/storage.md has the figures.
+or asyncpg (which prepares each statement once per connection). What this reads of SQLAlchemy
+below its documented surface is in `sqla.py`. docs/storage.md has the figures.
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Dialect
 
+from fappo_bot.storage.sqla import CompiledParts
+
 Processor = Callable[[Any], Any] | None
 Params = Mapping[str, Any]
 NO_PARAMS: Params = {}
-
-#: the name of a unit of work's savepoint (`group.WriteGroup`)
-SAVEPOINT = "fappo_unit"
 
 Tap = Callable[[str, str, Any], None]
 """Called before the driver runs anything: (what, the SQL, its arguments), where `what` is "sql",
@@ -39,29 +39,18 @@ class Compiled:
     __slots__ = ("sql", "_params", "_binds", "_results", "_positions", "_layouts")
 
     def __init__(self, statement: Any, dialect: Dialect) -> None:
-        compiled = statement.compile(dialect=dialect)
-        self.sql: str = compiled.string
-        names = tuple(compiled.positiontup or ())
-        defaults = compiled.params
+        parts = CompiledParts(statement, dialect)
+        self.sql: str = parts.sql
         #: (name, the statement's own value) of each positional parameter, in order
-        self._params: tuple[tuple[str, Any], ...] = tuple((n, defaults[n]) for n in names)
+        self._params: tuple[tuple[str, Any], ...] = tuple(zip(parts.names, parts.values, strict=True))
         #: (position, bind processor) of the parameters that have one
         self._binds: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
-            (position, bind)
-            for position, bind in enumerate(
-                compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
-                for name in names
-            )
-            if bind is not None
+            (position, bind) for position, bind in enumerate(parts.binds) if bind is not None
         )
-        columns = list(statement.selected_columns) if statement.is_select else []
+        columns = parts.columns
         #: (position, result processor) of the columns that have one
         self._results: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
-            (position, process)
-            for position, process in enumerate(
-                column.type.dialect_impl(dialect).result_processor(dialect, None)
-                for column in columns
-            )
+            (position, process) for position, process in enumerate(parts.results)
             if process is not None
         )
         self._positions: dict[Any, int] = {}
@@ -148,16 +137,8 @@ class Link(Protocol):
     async def begin(self, write: bool) -> None: ...
     async def commit(self) -> None: ...
     async def rollback(self) -> None: ...
-    async def savepoint(self) -> None:
-        """Mark where a rollback_savepoint() goes back to (one at a time)."""
-        ...
-
-    async def release(self) -> None:
-        """Keep what was done since the savepoint, in the transaction."""
-        ...
-
-    async def rollback_savepoint(self) -> None:
-        """Undo what was done since the savepoint (the transaction goes on)."""
+    def lost(self) -> bool:
+        """Whether the connection is gone (the server ended it, the socket broke)."""
         ...
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]: ...
@@ -196,20 +177,11 @@ class SqliteLink:
     async def begin(self, write: bool) -> None:
         await self._run("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", ())
 
-    async def savepoint(self) -> None:
-        await self._run(f"SAVEPOINT {SAVEPOINT}", ())
-
-    async def release(self) -> None:
-        await self._run(f"RELEASE {SAVEPOINT}", ())
-
-    async def rollback_savepoint(self) -> None:
-        await self._run(f"ROLLBACK TO {SAVEPOINT}", ())
-        await self._run(f"RELEASE {SAVEPOINT}", ())
+    def lost(self) -> bool:
+        return False  # a file: nothing can end the connection under it
 
     async def commit(self) -> None:
         await self._run("COMMIT", ())
-        if self._inline:
-            self._driver.committed()  # the WAL checkpointer counts the rows changed
 
     async def rollback(self) -> None:
         if self._inline:
@@ -254,19 +226,13 @@ class AsyncpgLink:
             self._tap("commit", "COMMIT", ())
         await self._driver.execute("COMMIT")
 
+    def lost(self) -> bool:
+        return bool(self._driver.is_closed())
+
     async def rollback(self) -> None:
-        if self._driver.is_in_transaction():
+        # a lost connection has nothing to roll back: the server ended its transaction
+        if not self._driver.is_closed() and self._driver.is_in_transaction():
             await self._driver.execute("ROLLBACK")
-
-    async def savepoint(self) -> None:
-        await self._driver.execute(f"SAVEPOINT {SAVEPOINT}")
-
-    async def release(self) -> None:
-        await self._driver.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
-
-    async def rollback_savepoint(self) -> None:
-        await self._driver.execute(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
-        await self._driver.execute(f"RELEASE SAVEPOINT {SAVEPOINT}")
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         compiled = sql.compiled(self.dialect)

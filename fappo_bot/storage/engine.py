@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -31,9 +32,46 @@ def is_sqlite(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def database_url(settings: Settings) -> URL:
-    """The async URL of the settings' database; the SQLite file's directory is created."""
-    url = make_url(settings.database_url)
+#: the driver names a database URL may start with (the bare ones get the async driver)
+SQLITE_DRIVERS = frozenset({"sqlite", "sqlite+aiosqlite"})
+POSTGRES_DRIVERS = frozenset({"postgresql", "postgres", "postgresql+asyncpg"})
+
+ACCEPTED_URLS = (
+    "sqlite+aiosqlite:///path/to/file.sqlite3 or postgresql+asyncpg://user:password@host/database"
+)
+
+#: where the database URL comes from, when no command-line option gave it
+URL_SETTING = "database.url (the settings file, or FAPPO_DATABASE__URL)"
+
+
+class DatabaseUrlError(ValueError):
+    """A database URL the bot cannot use. `str()` is one sentence: what is wrong, which setting
+    gave it, and what is accepted."""
+
+
+def checked_url(url: str | URL, setting: str = URL_SETTING) -> URL:
+    """`url` parsed, or a `DatabaseUrlError` naming `setting` (where the URL came from)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseUrlError(
+            f"The database URL {str(url)!r} in {setting} is not a URL; use {ACCEPTED_URLS}, "
+            f"or leave it unset for the SQLite file in the data directory."
+        ) from None
+    if parsed.drivername not in SQLITE_DRIVERS | POSTGRES_DRIVERS:
+        shown = parsed.render_as_string(hide_password=True)
+        raise DatabaseUrlError(
+            f"The database URL {shown!r} in {setting} names {parsed.drivername!r}, which FAPPO "
+            f"Bot cannot use; use {ACCEPTED_URLS}, or leave it unset for the SQLite file in the "
+            f"data directory."
+        )
+    return parsed
+
+
+def database_url(settings: Settings, setting: str = URL_SETTING) -> URL:
+    """The async URL of the settings' database (`DatabaseUrlError` naming `setting` when it
+    cannot be used); the SQLite file's directory is created."""
+    url = checked_url(settings.database_url, setting)
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
     return url
@@ -66,32 +104,28 @@ def create_engine_for_url(
     # `Connection` ends its transactions on close. The pool's "reset" ROLLBACK would be a
     # statement for nothing on every use case.
     kwargs.setdefault("pool_reset_on_return", None)
-    url = make_url(url)
+    url = checked_url(url, "the engine's URL")
     backend = url.get_backend_name()
     if backend == "sqlite":
         if url.drivername == "sqlite":
             url = url.set(drivername="sqlite+aiosqlite")
-        if sqlite_inline and not _in_memory(url):
+        inline = sqlite_inline and not _in_memory(url)
+        if inline:
             from fappo_bot.storage.sqlite_inline import inline_creator
 
             kwargs.setdefault(
                 "async_creator", inline_creator(str(url.database), sqlite_busy_timeout_ms)
             )
         engine = create_async_engine(url, echo=echo, **kwargs)
-        _configure_sqlite(engine, sqlite_busy_timeout_ms)
+        _configure_sqlite(engine, sqlite_busy_timeout_ms, inline)
         return engine
-    if backend == "postgresql":
-        if url.drivername in {"postgresql", "postgres"}:
-            url = url.set(drivername="postgresql+asyncpg")
-        kwargs.setdefault("pool_pre_ping", True)
-        # the connection used last is used next: its prepared statements and type codecs are
-        # warm (asyncpg prepares each statement once per connection; a FIFO pool made every
-        # connection prepare every statement)
-        kwargs.setdefault("pool_use_lifo", True)
-        return create_async_engine(url, echo=echo, **kwargs)
-    raise ValueError(
-        f"unsupported database {url.drivername!r}: use sqlite+aiosqlite:// or postgresql+asyncpg://"
-    )
+    url = url.set(drivername="postgresql+asyncpg")
+    kwargs.setdefault("pool_pre_ping", True)
+    # the connection used last is used next: its prepared statements and type codecs are warm
+    # (asyncpg prepares each statement once per connection; a FIFO pool made every connection
+    # prepare every statement)
+    kwargs.setdefault("pool_use_lifo", True)
+    return create_async_engine(url, echo=echo, **kwargs)
 
 
 def writer(engine: AsyncEngine) -> AsyncEngine:
@@ -101,7 +135,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int, inline: bool) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -109,7 +143,6 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         # SQLAlchemy emits BEGIN itself (below); sqlite3 would begin lazily, at the first write.
         if dbapi_connection.isolation_level is not None:
             dbapi_connection.isolation_level = None
-        inline = getattr(getattr(dbapi_connection, "_connection", None), "inline", False)
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys = ON")

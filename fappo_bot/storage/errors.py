@@ -8,7 +8,7 @@ from typing import NoReturn
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from fappo_bot.service.errors import Conflict, InvalidInput, StaleVersion
+from fappo_bot.service.errors import Conflict, InvalidInput, StaleVersion, TransientError
 
 #: table -> what a clash of its unique key means to a user
 _UNIQUE_MESSAGES = {
@@ -23,6 +23,14 @@ _UNIQUE_MESSAGES = {
 
 STALE_MESSAGE = "Somebody changed this at the same time; please try again."
 BUSY_MESSAGE = "The game is busy with another command; please try again in a moment."
+LOST_MESSAGE = "The connection to the database failed; nothing was saved. Please try again."
+IN_DOUBT_MESSAGE = (
+    "The connection to the database failed while saving, so it may or may not have been saved; "
+    "look before trying again."
+)
+#: PostgreSQL errors that mean the connection or the server, not the command: connection
+#: exceptions (class 08) and the server shutting down or starting (57P01-57P03)
+_TRANSIENT_SQLSTATES = ("08", "57P01", "57P02", "57P03")
 NUL_MESSAGE = (
     "The text contains a NUL character (U+0000), which cannot be stored; remove it and send it "
     "again."
@@ -40,15 +48,32 @@ def conflict_from(error: BaseException) -> Conflict:
     return Conflict("That clashes with something already stored; please try again.")
 
 
-def reraise(exc: Exception) -> NoReturn:
+def reraise(exc: Exception, lost: bool = False, committing: bool = False) -> NoReturn:
     """Raise the service's error that `exc` means: Conflict / StaleVersion for constraint and
     version failures, a busy SQLite database and PostgreSQL deadlocks (the service runs a
-    StaleVersion use case again), InvalidInput for a NUL on PostgreSQL; else `exc` itself.
-    SQLAlchemy's errors and the drivers' own (`driver.py`) alike."""
+    StaleVersion use case again), TransientError for a lost connection (`lost`: the driver
+    says it is gone; in doubt when it was lost `committing`), InvalidInput for a NUL on PostgreSQL; else `exc` itself. SQLAlchemy's
+    errors and the drivers' own (`driver.py`) alike."""
+    if lost or transient(exc):
+        raise TransientError(IN_DOUBT_MESSAGE if committing else LOST_MESSAGE,
+                             in_doubt=committing) from exc
     meaning = service_error(exc)
     if meaning is None:
         raise exc
     raise meaning from exc
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether `exc` means the connection or the server failed, not the command (a broken
+    socket, a connection asyncpg or SQLAlchemy found closed, PostgreSQL shutting down)."""
+    if isinstance(exc, DBAPIError):
+        return exc.connection_invalidated or (exc.orig is not None and transient(exc.orig))
+    if isinstance(exc, OSError):  # ConnectionError, TimeoutError, a refused connection
+        return True
+    if _postgres_error(exc):
+        return str(getattr(exc, "sqlstate", "")).startswith(_TRANSIENT_SQLSTATES)
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return "InterfaceError" in names and "closed" in str(exc)  # asyncpg: connection is closed
 
 
 def service_error(exc: Exception) -> Exception | None:

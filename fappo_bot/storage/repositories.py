@@ -44,7 +44,7 @@ from fappo_bot.storage.updates import Pending, flush_updates, queue_update
 from fappo_bot.storage.values import to_db_time
 
 if TYPE_CHECKING:
-    from fappo_bot.storage.group import Source
+    from fappo_bot.storage.connection import Transactions
 
 
 class Kept:
@@ -56,11 +56,11 @@ class Kept:
 
 
 class Tx:
-    """One transaction: where it comes from (`group.Solo`, `group.Member`), its link to the
-    database once begun, and what it remembers until it ends. It begins at its first statement
+    """One transaction: where it runs (`connection.Transactions`), its link to the database
+    once begun, and what it remembers until it ends. It begins at its first statement
     (`BEGIN IMMEDIATE` on SQLite when it may write)."""
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Transactions) -> None:
         self.source = source
         self.dialect: Dialect = source.dialect
         self.sqlite = self.dialect.name == "sqlite"
@@ -94,13 +94,13 @@ class Tx:
         try:
             return await (await self._ready()).fetch(sql, params)
         except Exception as exc:
-            reraise(exc)
+            reraise(exc, self._lost())
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         try:
             return await (await self._ready()).execute(sql, params)
         except Exception as exc:
-            reraise(exc)
+            reraise(exc, self._lost())
 
     async def insert(self, sql: Sql, rows: Sequence[Params]) -> None:
         """INSERT `rows` (one statement; nothing when there are none)."""
@@ -113,7 +113,7 @@ class Tx:
             else:
                 await link.execute_many(sql, rows)
         except Exception as exc:
-            reraise(exc)
+            reraise(exc, self._lost())
 
     async def commit(self) -> None:
         """Send what is queued and commit; StaleVersion when a versioned row lost its race."""
@@ -121,10 +121,16 @@ class Tx:
             return
         try:
             await self._ready()
-            self.begun = False  # from here on, a failure is the source's to clean up
-            await self.source.commit()
         except Exception as exc:
-            reraise(exc)
+            reraise(exc, self._lost())
+        self.begun = False  # from here on, a failure is the source's to clean up
+        try:
+            await self.source.commit()
+        except Exception as exc:  # a connection lost now may have kept the COMMIT: in doubt
+            reraise(exc, self._lost(), committing=True)
+
+    def _lost(self) -> bool:
+        return self._link is not None and self._link.lost()
 
     async def rollback(self) -> None:
         self.begun = False

@@ -10,62 +10,24 @@ for). In WAL mode the only statement that waits is the writer's `BEGIN IMMEDIATE
 
 SQLAlchemy's aiosqlite dialect drives it through `create_async_engine(..., async_creator=...)`.
 
-The WAL is checkpointed by a `Checkpointer` in a worker thread, not by the commit that happens to
-cross SQLite's 1,000-page mark: that commit would copy the pages into the database file and wait
-for two fsyncs on the loop's thread (measured: a post's own SQL 139 us without checkpoints, 220 us
-with them, of which 25 us CPU). Inline connections set `wal_autocheckpoint = 0`.
+At the load a bot sees (50 posts a second) this kept the slowest posts several times faster than
+aiosqlite's thread did, at half the CPU per post (`benchmarks/bench_load.py`; the figures are in
+docs/benchmarks.md). A write transaction runs from BEGIN to COMMIT without giving the loop away,
+so the writers of one process never wait for each other. The WAL is checkpointed by SQLite
+itself, in the commit that crosses its 1,000-page mark (a checkpoint in a worker thread measured
+no better at that load). What SQLAlchemy's adapter expects of this class (its `_connection`
+check before COMMIT included) is below its documented surface, like `sqla.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-
-log = logging.getLogger(__name__)
-
-#: rows changed between two checkpoints: a post changes 5 rows and its commit writes about 11
-#: pages, so the WAL is checkpointed every ~2,000 pages or less (8 MB; SQLite's own default is
-#: 1,000 pages)
-CHECKPOINT_EVERY = 1_000
-
-
-class Checkpointer:
-    """Checkpoints one database's WAL in a worker thread, every `every` rows changed.
-
-    PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
-    reader; what it cannot copy now, the next checkpoint does. A WAL that was not checkpointed
-    loses nothing (it is the durable log; SQLite reads through it and recovers it on open)."""
-
-    def __init__(self, path: str, uri: bool, every: int = CHECKPOINT_EVERY) -> None:
-        self.path, self.uri, self.every = path, uri, every
-        self.changes = 0
-        #: the checkpoint running now, if any (tests await it)
-        self.running: asyncio.Future[None] | None = None
-
-    def committed(self, changes: int) -> None:
-        """Count a commit of `changes` rows; start a checkpoint when it is time and none is
-        running."""
-        self.changes += changes
-        if self.changes < self.every or (self.running is not None and not self.running.done()):
-            return
-        self.changes = 0
-        self.running = asyncio.get_running_loop().run_in_executor(None, self._checkpoint)
-
-    def _checkpoint(self) -> None:
-        try:
-            connection = sqlite3.connect(self.path, uri=self.uri, timeout=0)
-            try:
-                connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            finally:
-                connection.close()
-        except sqlite3.Error as error:  # busy, or the file is gone: the next one will do
-            log.debug("WAL checkpoint of %s skipped: %s", self.path, error)
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:
@@ -138,16 +100,10 @@ class InlineConnection:
         self,
         sqlite: sqlite3.Connection,
         busy_timeout_ms: int,
-        checkpointer: Checkpointer | None = None,
     ) -> None:
         self.sqlite: sqlite3.Connection | None = sqlite
         self.busy_timeout_ms = busy_timeout_ms
-        self.checkpointer = checkpointer
-        #: `sqlite.total_changes` at the last commit
-        self.changes_seen = 0
         sqlite.execute("PRAGMA busy_timeout = 0")
-        if checkpointer is not None:
-            sqlite.execute("PRAGMA wal_autocheckpoint = 0")
 
     @property
     def _connection(self) -> sqlite3.Connection | None:  # SQLAlchemy checks it before COMMIT
@@ -189,13 +145,6 @@ class InlineConnection:
     async def commit(self) -> None:
         await self.call(self._live().commit)
 
-    def committed(self) -> None:
-        """Tell the checkpointer how many rows the commit just made changed."""
-        if self.checkpointer is not None:
-            total = self._live().total_changes
-            self.checkpointer.committed(total - self.changes_seen)
-            self.changes_seen = total
-
     async def rollback(self) -> None:
         await self.call(self._live().rollback)
 
@@ -214,10 +163,8 @@ class InlineConnection:
 
 
 def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
-    """The `async_creator` of an engine whose SQLite connections run inline (and share one
-    `Checkpointer`)."""
+    """The `async_creator` of an engine whose SQLite connections run inline."""
     uri = path.startswith("file:")
-    checkpointer = Checkpointer(path, uri)
 
     async def connect() -> InlineConnection:
         if not uri:
@@ -225,6 +172,6 @@ def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
         connection = sqlite3.connect(
             path, isolation_level=None, check_same_thread=False, uri=uri, timeout=0
         )
-        return InlineConnection(connection, busy_timeout_ms, checkpointer)
+        return InlineConnection(connection, busy_timeout_ms)
 
     return connect

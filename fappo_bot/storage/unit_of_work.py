@@ -1,10 +1,9 @@
 """The unit of work: one database transaction per use case (STYLE practice 7).
 
 Transactions and locks (docs/storage.md):
-- SQLite: the writers of one factory queue on its write group and share a `BEGIN IMMEDIATE`
-  transaction, each in its own savepoint (`group.py`); other processes' writers queue on the
-  database's write lock (busy timeout). Each writer sees everything committed, or released into
-  the group, before it began. `lock_turn` then only reads the turn.
+- SQLite: a writer begins `BEGIN IMMEDIATE` (the database's write lock, waited for up to the
+  busy timeout), so it sees everything committed before it began. `lock_turn` then only reads
+  the turn.
 - PostgreSQL: READ COMMITTED; `lock_turn` is `SELECT ... FOR UPDATE` of the turn's row, so posting,
   closing, resolving and undoing one turn are serialised, and whoever waited reads the turn as the
   winner committed it.
@@ -13,7 +12,6 @@ Transactions and locks (docs/storage.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, cast
 
@@ -34,8 +32,8 @@ from fappo_bot.service.ports import (
     UserRepository,
 )
 from fappo_bot.service.records import Turn
+from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
-from fappo_bot.storage.group import Member, Solo, Source, WriteGroup
 from fappo_bot.storage.repositories import (
     SqlAudit,
     SqlCharacters,
@@ -53,8 +51,7 @@ from fappo_bot.storage.repositories import (
 
 class SqlUnitOfWork:
     """`fappo_bot.service.ports.UnitOfWork`: transactions run at the driver (`driver.py`), on the
-    unit of work's own pooled connection (`group.Solo`) or, for SQLite writers, in the factory's
-    group commit (`group.WriteGroup`)."""
+    unit of work's own pooled connection (`connection.Transactions`)."""
 
     games: GameRepository
     members: MembershipRepository
@@ -67,8 +64,8 @@ class SqlUnitOfWork:
     ledger: LedgerRepository
     users: UserRepository
 
-    def __init__(self, source: Callable[[], Source]) -> None:
-        self._new_source = source
+    def __init__(self, transactions: Transactions) -> None:
+        self._transactions = transactions
         self._tx: Tx | None = None
         self._turns: SqlTurns
 
@@ -79,7 +76,7 @@ class SqlUnitOfWork:
         return self._tx
 
     async def __aenter__(self) -> Self:
-        self._begin(Tx(self._new_source()))
+        self._begin(Tx(self._transactions))
         return self
 
     def _begin(self, tx: Tx) -> None:
@@ -115,9 +112,8 @@ class SqlUnitOfWork:
         await tx.source.close()
 
     async def commit(self) -> None:
-        """Make everything of this unit of work visible (durably: a grouped writer returns after
-        the group's COMMIT); a lost race raises StaleVersion. What follows in this unit of work
-        is a new transaction that reads rows afresh."""
+        """Make everything of this unit of work visible, durably; a lost race raises StaleVersion.
+        What follows in this unit of work is a new transaction that reads rows afresh."""
         tx = self.tx
         try:
             await tx.commit()
@@ -125,13 +121,13 @@ class SqlUnitOfWork:
             await tx.rollback()
             raise
         finally:
-            self._begin(Tx(tx.source.renewed()))
+            self._begin(Tx(tx.source))
 
     async def rollback(self) -> None:
         """Drop everything not committed; what follows is a new transaction."""
         tx = self.tx
         await tx.rollback()
-        self._begin(Tx(tx.source.renewed()))
+        self._begin(Tx(tx.source))
 
     async def lock_turn(self, turn_id: str) -> Turn:
         """Lock the turn until the transaction ends and return it as committed now."""
@@ -139,30 +135,23 @@ class SqlUnitOfWork:
 
 
 class SqlUnitOfWorkFactory:
-    """`fappo_bot.service.ports.UowFactory` for one engine: `factory()` is a new unit of work.
-
-    On SQLite the writers of one factory commit in groups (`group.WriteGroup`); use one factory
-    per process (the composition root's)."""
+    """`fappo_bot.service.ports.UowFactory` for one engine: `factory()` is a new unit of work."""
 
     def __init__(self, engine: AsyncEngine, tap: Tap | None = None) -> None:
         """`tap`: see `driver.Tap` (tests and benchmarks)."""
         self.engine = engine
         self.tap = tap
-        self.group = WriteGroup(engine, tap) if engine.dialect.name == "sqlite" else None
 
     def __call__(self) -> SqlUnitOfWork:
-        group = self.group
-        if group is not None:
-            return SqlUnitOfWork(lambda: Member(group))
-        return SqlUnitOfWork(lambda: Solo(self.engine, self.tap, write=True))
+        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=True))
 
     def reader(self) -> SqlUnitOfWork:
         """A unit of work for reads only. On SQLite it neither waits for nor holds the write
         lock: it reads the last committed snapshot while a writer works. Use-case code that
         writes always uses `factory()`."""
-        return SqlUnitOfWork(lambda: Solo(self.engine, self.tap, write=False))
+        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=False))
 
 
 if TYPE_CHECKING:  # mypy proves the factory and its units of work fit the service's ports
     _PORT_CHECK: UowFactory = SqlUnitOfWorkFactory(cast(AsyncEngine, None))
-    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(Callable[[], Source], None))
+    _UOW_CHECK: UnitOfWork = SqlUnitOfWork(cast(Transactions, None))

@@ -36,6 +36,20 @@ def test_syntax(line: str) -> None:
     assert (1, "syntax") in codes(post), codes(post)
 
 
+@pytest.mark.parametrize("post", [
+    "If the gate opens:\n1 AP defend",
+    "Kael waits [If the gate opens:] and then\n1 AP defend",
+    "**If the gate opens:**\n1 AP defend",
+])
+def test_syntax_condition_with_nothing_after_its_colon(post: str) -> None:
+    """posting.md: "`If the gate opens:` with nothing after the colon is an error in the reply,
+    never a condition silently dropped from the next line"."""
+    parsed = parse(post)
+    assert codes(parsed) == [(1, "syntax")]
+    assert parsed.orders == ()
+    assert parsed.problems[0].hint and "If the gate opens: 1 AP" in parsed.problems[0].hint
+
+
 def test_unknown_name_suggests_the_nearest_names() -> None:
     """posting.md: "a name that matches nothing is an error with the nearest names"."""
     post = parse("Kael charges.\n2 AP attack Gobbo with Broadsword\n1 AP defend")
@@ -213,22 +227,13 @@ def test_a_poster_without_a_character_in_the_scene() -> None:
     assert "in this scene" in post.problems[0].message
 
 
-def test_raise_for_problems_gives_the_packages_own_error_family() -> None:
-    from fappo_bot.posting.errors import (
-        PostAmbiguityError,
-        PostError,
-        PostIllegalError,
-        PostSyntaxError,
-    )
-
-    parse("1 AP defend").raise_for_problems()  # no problem: nothing raised
-    for text, family in [("Guard: against Troll", PostSyntaxError),
-                         ("2 AP attack Goblin", PostAmbiguityError),
-                         ("2 AP attack Gobbo", PostIllegalError)]:
-        with pytest.raises(family) as caught:
-            parse(text).raise_for_problems()
-        assert isinstance(caught.value, PostError)
-        assert caught.value.problems and str(caught.value).startswith('line 1 "')
+def test_each_problem_belongs_to_one_family_of_style_2() -> None:
+    """Syntax, ambiguous or illegal by the rules (STYLE 2), on the problem itself."""
+    for text, family in [("Guard: against Troll", "syntax"),
+                         ("2 AP attack Goblin", "ambiguous"),
+                         ("2 AP attack Gobbo", "illegal")]:
+        [problem] = parse(text).problems
+        assert problem.kind == family and str(problem).startswith('line 1 "')
 
 
 def test_problem_text_is_safe_to_echo() -> None:

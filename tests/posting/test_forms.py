@@ -28,6 +28,14 @@ FORMS = [
     ("2 AP attack Goblin 1 with Swordfighting", {"kind": "attack", "skill": "Swordfighting"}),
     ("2 AP attack Goblin 1 with Broadsword going for Bleeding",
      {**ATTACK, "special": "Bleeding"}),
+    # `using SKILL` and `throw WEAPON at TARGET` (posting.md as amended on 2026-12-01)
+    ("2 AP attack Goblin 1 with Broadsword using Swordfighting",
+     {**ATTACK, "skill": "Swordfighting"}),
+    ("2 AP attack Goblin 1 using Swordfighting with Broadsword",
+     {**ATTACK, "skill": "Swordfighting"}),
+    ("2 AP throw Broadsword at Goblin 1", {**ATTACK, "skill": "Throwing"}),
+    ("2 AP hurl the broadsword at Goblin 1, 1 SP Nimble",
+     {**ATTACK, "skill": "Throwing", "sp": {"Nimble": 1}}),
     ("2 AP attack Goblin 1 going for bleeding, with Broadsword", {**ATTACK, "special": "Bleeding"}),
     # the AP count forms
     ("2 AP: attack Goblin 1 with Broadsword", ATTACK),

@@ -21,7 +21,9 @@ def test_f7_both_sides_strike_at_once():
     kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 5}, weapons=["Battle Axe"])
     orc = char("Orc", skills={"Swordfighting": 3}, weapons=["Broadsword"])
     result = run(state(kael, orc),
-                 order("Kael", {"kind": "attack", "ap": 3, "target": "Orc"}),
+                 # the Battle Axe's skill is the GM's to name (F19 Amb-1 amendment)
+                 order("Kael", {"kind": "attack", "ap": 3, "target": "Orc",
+                                "skill": "Swordfighting"}),
                  order("Orc", {"kind": "attack", "ap": 2, "target": "Kael"}))
     assert health(result, "Orc") == "Dying"
     assert act(result, "Orc").damage > 0

@@ -108,12 +108,13 @@ def test_f16_melee_beyond_reach_is_out_of_range_unless_moving_toward():
 
 
 def test_f19_plaser_without_ammo():
-    """F19 Amb-4: "A shot needs ammo >= setting; otherwise it is invalid"."""
+    """F19 Amb-4: "A shot needs ammo >= setting; otherwise it is invalid", refused with
+    `no-ammo` (RULINGS Amendments 2026-12-01)."""
     gunner = char("Gun", traits={"Clever": 3}, skills={"Firearms": 3},
                   weapons=["Plaser 4"], ammo=3)
     st = state(gunner, GOB)
     assert errs(order("Gun", {"kind": "attack", "ap": 1, "target": "Goblin 1"}), st) == {
-        ErrorCode.OUT_OF_RANGE}
+        ErrorCode.NO_AMMO}
 
 
 def test_f13_reduce_over_limit_and_unknown_hit():
@@ -149,20 +150,21 @@ def test_f10_cannot_act_reports_each_allocation_and_no_budget_error():
                                                      (ErrorCode.CANNOT_ACT, 1)]
 
 
-def test_f10_cannot_act_refused_actions_spend_no_sp():
-    """spec: "An actor that cannot act reports `cannot-act` for its allocations and no budget
-    error besides": SP on its refused actions are no SP budget error (posting.md: "A problem with
-    a budget (AP or SP)"); its Guard still draws on the pool and is checked."""
+def test_f10_cannot_act_replaces_only_the_ap_budget_error():
+    """RULINGS Amendments 2026-12-01: "`cannot-act` replaces `ap-over-budget` only;
+    `sp-insufficient` and the other problems are still reported"."""
     dying = char("Dy", health="Dying", traits={"Nimble": 3})
     st = state(dying, GOB)
-    attack = {"kind": "attack", "ap": 1, "target": "Goblin 1", "sp": {"Nimble": 3}}
+    attack = {"kind": "attack", "ap": 5, "target": "Goblin 1", "sp": {"Nimble": 3}}
     problems = validate_order(st, order("Dy", attack, guard=[{"against": "any", "sp": {"Nimble": 2}}]))
-    assert [(p.code, p.index) for p in problems] == [(ErrorCode.CANNOT_ACT, 0)]
-    over = validate_order(st, order("Dy", guard=[{"against": "any", "sp": {"Nimble": 4}}]))
-    assert [p.code for p in over] == [ErrorCode.SP_INSUFFICIENT]
+    assert [p.code for p in problems] == [ErrorCode.CANNOT_ACT, ErrorCode.SP_INSUFFICIENT]
+    within = validate_order(st, order("Dy", {**attack, "sp": {"Nimble": 1}},
+                                      guard=[{"against": "any", "sp": {"Nimble": 2}}]))
+    assert [(p.code, p.index) for p in within] == [(ErrorCode.CANNOT_ACT, 0)]
     incap = char("In", health="Incapacitated", traits={"Nimble": 1, "Tireless": 1})
-    problems = validate_order(state(incap, GOB), order("In", {**attack, "sp": {"Nimble": 2}}))
-    assert [p.code for p in problems] == [ErrorCode.CANNOT_ACT]
+    problems = validate_order(state(incap, GOB), order("In", {**attack, "target": "Nobody"}))
+    assert {p.code for p in problems} == {ErrorCode.CANNOT_ACT, ErrorCode.SP_INSUFFICIENT,
+                                          ErrorCode.UNKNOWN_NAME}
 
 
 def test_f10_incapacitated_acts_with_endure():

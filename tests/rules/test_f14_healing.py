@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from engine_helpers import char, health, order, run, state
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -230,3 +231,38 @@ def test_f14_healing_is_monotone_and_additive_in_time(start: int, a: int, b: int
 def test_f14_halving_is_exactly_half(name: str) -> None:
     """[F:L201] "cut the time to heal one level in half"."""
     assert heal_time(name, True) * 2 == heal_time(name, False)  # type: ignore[operator]
+
+
+# ---- heal clocks advanced by resolving a turn (RULINGS Amendments 2026-12-01) ------------------
+def test_f14_amb1_a_staggered_hit_heals_at_the_close_of_the_next_quiet_turn() -> None:
+    """F14 Amb-1, F7 step 7 (amended): "resolving a turn advances heal timers by one turn (10
+    seconds) ... a Staggered hit taken in turn N-1 heals at CLOSE(N) when turn N brings no new
+    damage"."""
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    chief = char("Chief", traits={"Brawny": 3}, skills={"Swordfighting": 1},
+                 weapons=["Broadsword"])
+    # turn 1: Swordfighting 1 + 1 AP = 2 vs Kael's 3 - 1 = 2: bare -> 3 // 2 = 1 level, provisional
+    first = run(state(kael, chief), order("Chief", {"kind": "attack", "ap": 1, "target": "Kael"}))
+    assert health(first, "Kael") == "Staggered"
+    assert next(c for c in first.state.characters if c.name == "Kael").heal_elapsed == 0
+    # turn 2: the hit settles (Staggered) and no new damage comes: healed at this close
+    second = run(first.state, order("Kael", {"kind": "defend", "ap": 2}))
+    assert second.errors == ()
+    assert health(second, "Kael") == "Healthy"
+    assert any(e.kind == "healed" and e.character == "Kael" for e in second.events)
+
+
+def test_f14_amb1_new_damage_restarts_the_clock_and_the_check_episode() -> None:
+    """A level's timer starts in the turn its damage was dealt (amended F14 Amb-1): a hit this
+    turn leaves no time banked and no Healing check used."""
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 3}, weapons=["Broadsword"],
+                health="Battered", heal_elapsed=590, heal_checked=True)
+    chief = char("Chief", traits={"Brawny": 3}, skills={"Swordfighting": 3},
+                 weapons=["Longsword"])
+    result = run(state(kael, chief), order("Chief", {"kind": "attack", "ap": 1,
+                                                     "target": "Kael"}))
+    after = next(c for c in result.state.characters if c.name == "Kael")
+    assert health(result, "Kael") != "Staggered"
+    assert (after.heal_elapsed, after.heal_checked) == (0, False)
+    quiet = run(state(kael, chief))
+    assert health(quiet, "Kael") == "Staggered"  # 590 + 10 = 600 s: Battered healed

@@ -7,6 +7,7 @@ from engine_helpers import act, char, health, order, run, state, who
 
 from fappo_bot.rules.character import Status, StatusKind
 from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
+from fappo_bot.rules.data import weapon_by_name
 from fappo_bot.rules.results import GMInputs
 
 pytestmark = pytest.mark.unit
@@ -24,6 +25,8 @@ def great(weapon, special=None, skill="Swordfighting", target_fields=None, **act
     act_ = {"kind": "attack", "ap": 3, "target": "Vic", **action}
     if special:
         act_["special"] = special
+    if weapon_by_name(weapon).skill is None:  # Battle Axe, Torch: the order names the skill (F19)
+        act_["skill"] = skill
     return attacker, victim, act_
 
 
@@ -307,3 +310,27 @@ def test_f18_6_nerve_poison_profile_penalises_and_costs_ap():
     assert (status.note, status.penalty, status.ap_loss, status.turns) == ("nerve", 2, 1, 10)
     assert ap_next(vic, result.state.config) == 3 - 1 - 1  # Battered: shock, nerve
     assert effective_skill(vic, "Swordfighting") == -2
+
+
+def test_f18_14_transfix_example_totals_six_levels():
+    """RULINGS Amendments 2026-12-01 (text fix): "F18.14's Transfix example totals 6 levels (4 + 1
+    tick at CLOSE(3) + 1 removal; the removal in turn 4 stops that turn's tick, F7 step 6)".
+    Med removes the polearm from Vic in turn 4."""
+    pol = char("Pol", skills={"Swordfighting": 5}, weapons=[{"name": "Polearm",
+                                                             "skill": "Swordfighting"}])
+    vic = char("Vic", traits={"Alluring": 3})
+    med = char("Med", skills={"Healing": 3})
+    levels = 0
+    turn2 = run(state(pol, vic, med, turn=2),
+                order("Pol", {"kind": "attack", "ap": 3, "target": "Vic", "special": "Transfix"}))
+    levels += sum(h.levels for h in turn2.hits if h.target == "Vic")
+    assert levels == 4 and kinds(turn2, "Vic") == ["transfixed"]
+    turn3 = run(turn2.state)
+    assert [h.id for h in turn3.hits] == ["t3-vic-transfix1"]
+    levels += sum(h.levels for h in turn3.hits if h.target == "Vic")
+    turn4 = run(turn3.state, order("Med", {"kind": "remove", "ap": 3, "target": "Vic",
+                                           "item": "Polearm"}))
+    assert turn4.errors == ()
+    assert [h.source for h in turn4.hits if h.target == "Vic"] == ["removal"]
+    levels += sum(h.levels for h in turn4.hits if h.target == "Vic")
+    assert levels == 6 and kinds(turn4, "Vic") == []

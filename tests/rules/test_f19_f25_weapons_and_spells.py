@@ -133,7 +133,9 @@ def test_r3_13_plaser_battery_three_three_four_then_empty():
             for c in scene.characters)})
     empty = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
                                      "weapon": "Plaser"}))
-    assert [e.code.value for e in empty.errors] == ["out-of-range"]
+    # RULINGS Amendments 2026-12-01: "an order that fires more shots than the ammunition left
+    # is refused with `no-ammo`"
+    assert [e.code.value for e in empty.errors] == ["no-ammo"]
 
 
 def test_f25_two_stage_cast_then_attack():
@@ -161,13 +163,14 @@ def test_f25_two_stage_cast_then_attack():
 
 
 def test_f25_failed_cast_has_no_attack_stage():
-    """F25: "the spell takes effect iff level_c >= BS"."""
+    """F25: "the spell takes effect iff level_c >= BS". The failed cast resolved, so it is
+    `effective` (RULINGS Amendments 2026-12-01: "a failed attack or cast resolved")."""
     oska = char("Oska", traits={"Uncanny": 3}, skills={"Spellcasting": 1},
                 spells=[{"name": "Fireball", "difficulty": 12}])
     result = run(state(oska), order("Oska", {"kind": "cast", "ap": 1, "spell": "Fireball",
                                              "ranges": 1}))
     a = act(result, "Oska")
-    assert (a.difficulty, a.level, a.targets, a.effective) == (7, SuccessLevel.ABJECT, (), False)
+    assert (a.difficulty, a.level, a.targets, a.effective) == (7, SuccessLevel.ABJECT, (), True)
 
 
 def test_f25_mind_spell_against_mood():

@@ -49,12 +49,31 @@ def test_f27_excess_points_are_lost() -> None:
 
 
 def test_f27_nimble_plus_5_is_clipped_to_4() -> None:
-    """RULINGS F27: "Choosing Nimble +5 is impossible (max 4 deficit); the engine would clip
-    5 -> 4 and the rest is lost." (an adventure-scale allocation is refused above the points)."""
-    with pytest.raises(RulesError, match="restores 4 SP"):
-        restore(kael(1, 0), "week_plus", {"Nimble": 5})
+    """RULINGS F27 (as corrected by the Amendments of 2026-12-01): "Choosing Nimble +5 on a
+    week_plus rest (all points) clips 5 -> 4 (the deficit) and the rest is lost"; "points
+    allocated beyond what the rest restores ... are clipped ... (never refused)"."""
+    out = restore(kael(1, 0), "week_plus", {"Nimble": 5})
+    assert out.character.traits == {N: 5, V: 0} and out.restored == {"Nimble": 4}
     out = restore(kael(1, 3, floating=1), "week_plus", {"Nimble": 4})
     assert out.character.traits[N] == 5 and out.lost == 0
+
+
+def test_f27_clipping_follows_the_order_the_allocation_lists() -> None:
+    """Amendments 2026-12-01, F27: "clipping follows the order in which the allocation lists the
+    pools". A night restores 3: Vigilant +2 then Nimble +2 -> Vigilant 0 + 2, Nimble 1 + 1 (the
+    third point); listed the other way round, Nimble 1 + 2, Vigilant 0 + 1."""
+    first = restore_sp(kael(1, 0), "night", {"Vigilant": 2, "Nimble": 2})
+    assert first.traits == {N: 2, V: 2}
+    other = restore_sp(kael(1, 0), "night", {"Nimble": 2, "Vigilant": 2})
+    assert other.traits == {N: 3, V: 1}
+
+
+def test_f27_a_full_pool_loses_its_points_and_the_rest_goes_by_default() -> None:
+    """Points beyond a pool's maximum are lost, never moved; points left unallocated are placed
+    by the default rule. Same day (2): Vigilant 3/3 +1 is lost; the other point goes to the
+    largest deficit, Nimble (1/5)."""
+    out = restore(kael(1, 3, floating_max=0), "same_day", {"Vigilant": 1})
+    assert out.character.traits == {N: 2, V: 3} and out.lost == 1
 
 
 def test_f27_adventure_end_refills_all_floating_included() -> None:

@@ -51,8 +51,10 @@ async def test_bad_rest_commands_change_nothing(services, table, uow_factory):
     game = table["game"]
     await spend(uow_factory, game, "Kael", traits={Trait.NIMBLE: 1, Trait.TIRELESS: 0})
     before = await snapshot(uow_factory)
+    # over-allocation is clipped, never refused (F27 amendment); a pool Kael lacks is refused
     with pytest.raises(InvalidInput, match="Kael"):
-        await services.aftermath.end_scene(game, GM, SceneGap.IMMEDIATE, {"Kael": {"Nimble": 3}})
+        await services.aftermath.end_scene(game, GM, SceneGap.IMMEDIATE,
+                                           {"Kael": {"Highborn": 1}})
     with pytest.raises(InvalidInput, match="Nobody"):
         await services.aftermath.end_scene(game, GM, SceneGap.NIGHT, {"Nobody": {"Nimble": 1}})
     with pytest.raises(Forbidden):

@@ -302,6 +302,29 @@ async def test_f29_secret_orders_reach_the_gms_review_only_after_the_seal(
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
 
 
+@pytest.mark.parametrize(("answer", "effective"), [(None, False), ("yes", True)])
+async def test_f7_amb4_melee_on_a_target_moving_away_asks_whether_it_was_engaged(
+    services, table, answer, effective
+):
+    """RULINGS Amendments, F7 Amb-4: "when the target of a melee attack moves away in the same
+    turn, the attack needs the GM's ruling that the attacker engaged (... the bot asks in the
+    review, default no); without it the attack is void"."""
+    game = table["game"]
+    await post(services, game, ALICE, "m1", "2 AP attack Skarg with Broadsword")
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", "**Skarg**\nmove 2 away from Kael")
+    review, items = await by_field(services, game)
+    question = items[("Kael", "engaged")]
+    assert not question.required and "Skarg moves away" in question.question
+    assert ("Skarg", "engaged") not in items
+    if answer is not None:
+        await services.review.answer(game, GM, {question.key: answer})
+    result = await services.resolution.resolve(game, GM)
+    attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
+    assert attack.effective is effective
+    assert (attack.total is not None) is effective
+
+
 @pytest.mark.parametrize("how", ["calltime", "deadline", "closed-before-the-fix"])
 async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     services, table, uow_factory, clock, how

@@ -142,7 +142,7 @@ def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
     ap = ap_count(cur)
     if ap is None and not free_action_start(cur):
         if start_tok is None:
-            return None
+            return None if condition is None else _empty_condition(cur, condition)
         if (bracket or condition is not None) and starts_action(cur):
             return _ap_required(cur)
         if condition is None and starts_action(cur) and _bare_order(cur, scene):
@@ -188,6 +188,15 @@ def _condition(cur: Cursor) -> str | None:
                 cur.i = j + 1
                 return cur.slice(cur.toks[0].end, tok.start) or None
     return None
+
+
+def _empty_condition(cur: Cursor, condition: str) -> Read:
+    """`If CONDITION:` with nothing after the colon: an error, never a condition silently dropped
+    from the next line's action (spec/posting.md "Conditional actions", F9)."""
+    cur.issue(ErrorCode.SYNTAX, "the condition has no action after its colon", cur.toks[0].start,
+              len(cur.text), expected="If CONDITION: N AP ACTION on one line",
+              hint=f"write the action after the colon: If {condition}: 1 AP attack it")
+    return Read(StatementKind.ACTION, issues=cur.issues)
 
 
 def _bare_order(cur: Cursor, scene: Scene) -> bool:

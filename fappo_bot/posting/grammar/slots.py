@@ -15,10 +15,11 @@ from fappo_bot.posting.grammar.clauses import (
     text_until_clause,
     words_text,
 )
-from fappo_bot.posting.grammar.verbs import ANYONE, Draft, Slot
+from fappo_bot.posting.grammar.verbs import ANYONE, THROW_VERBS, Draft, Slot
 from fappo_bot.posting.lexer import COLON, Tok, number_of
 from fappo_bot.posting.names import Tier, resolve
 from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
+from fappo_bot.rules.data import THROWING
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import ErrorCode
 
@@ -64,11 +65,36 @@ def _target(cur: Cursor, scene: Scene, draft: Draft, key: str, words: list[Tok])
 
 
 def _head_attack(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
+    if verb.key in THROW_VERBS:
+        _head_throw(cur, scene, draft, verb)
+        return
     cur.accept("at") or cur.accept("on")
     words = phrase(cur, known=scene.characters)
     if not words and "if" not in draft.fields:
         cur.issue(ErrorCode.SYNTAX, "attack whom?", verb.start, verb.end,
                   expected="attack TARGET [with WEAPON]", hint="name the target: attack Goblin 1")
+    _target(cur, scene, draft, "target", words)
+
+
+def _head_throw(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
+    """`throw WEAPON at TARGET`: the weapon's attack with Throwing (a Spear flies at Short range,
+    RULINGS Amendments 2026-12-01); `using SKILL` after it still names another skill."""
+    words = phrase(cur, known=scene.weapons)
+    if not words:
+        cur.issue(ErrorCode.SYNTAX, f"{verb.text} what?", verb.start, verb.end,
+                  expected=f"{verb.text} WEAPON at TARGET", hint="throw Spear at Goblin 1")
+        return
+    if resolve(words_text(words), scene.weapons).ok or not _not_carried(cur, scene, words):
+        name = name_in(cur, words, scene.weapons, "weapon you carry")
+        if name is not None:
+            draft.fields["weapon"] = name
+    draft.fields["skill"] = THROWING
+    if not (cur.accept("at") or cur.accept("on")):
+        return
+    words = phrase(cur, known=scene.characters)
+    if not words and "if" not in draft.fields:
+        cur.issue(ErrorCode.SYNTAX, f"{verb.text} at whom?", verb.start, verb.end,
+                  expected=f"{verb.text} WEAPON at TARGET")
     _target(cur, scene, draft, "target", words)
 
 

@@ -15,6 +15,8 @@ from fappo_bot.rules.data import AP_COSTS
 from fappo_bot.rules.orders import ActionKind
 
 K = ActionKind
+#: `throw WEAPON at TARGET`: an attack with the weapon, using Throwing (posting.md, F19)
+THROW_VERBS = ("throw", "throws", "hurl", "hurls")
 #: verbs and their synonyms, longest first within each kind (posting.md's table, plus extensions)
 VERBS: tuple[tuple[tuple[str, ...], ActionKind], ...] = (
     (("put", "away"), K.STOW), (("put", "out"), K.EXTINGUISH), (("pick", "up"), K.PICKUP),
@@ -23,7 +25,8 @@ VERBS: tuple[tuple[tuple[str, ...], ActionKind], ...] = (
     (("swap", "to"), K.SWITCH), (("be", "watchful"), K.WATCH), (("keep", "watch"), K.WATCH),
     (("use",), K.SKILL), (("uses",), K.SKILL),
     *(((w,), K.ATTACK) for w in ("attack", "attacks", "hit", "hits", "strike", "strikes",
-                                   "shoot", "shoots", "stab", "stabs", "slash", "slashes")),
+                                   "shoot", "shoots", "stab", "stabs", "slash", "slashes",
+                                   *THROW_VERBS)),
     *(((w,), K.DEFEND) for w in ("defend", "defends", "defense", "defence", "parry", "dodge",
                                    "block")),
     *(((w,), K.MOVE) for w in ("move", "moves", "run", "runs", "walk", "sprint")),

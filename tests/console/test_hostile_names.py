@@ -1,0 +1,52 @@
+"""Issue 14 at the local table: a whole game whose names are mentions (a character called
+`<@123456789012345678>` was announced raw: "... (played by bob) joins the game"), played through
+every kind of screen the table writes (new game, joins, sheets, status, seats and games lists,
+review questions, refusals, results, rest and adventure-end reports): nothing live is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.console.test_transcripts import ROOT, replay
+
+pytestmark = pytest.mark.integration
+
+LIVE = ("@everyone", "@here", "<@", "<#")
+NAMES = {"kael": "<@123456789012345678>", "mira": "Mira @everyone **b** ||s||",
+         "skarg": "Skarg <@&999> <#777> @here"}
+
+
+async def test_no_screen_of_a_hostile_game_shows_a_live_mention(tmp_path: Path) -> None:
+    for key, name in NAMES.items():
+        text = (ROOT / "examples" / "adventure" / f"{key}.yaml").read_text(encoding="utf-8")
+        (tmp_path / f"{key}.yaml").write_text(text.replace(f"name: {key.title()}",
+                                                           f"name: \"{name}\""),
+                                              encoding="utf-8")
+    script = tmp_path / "hostile.txt"
+    script.write_text("\n".join([
+        "/as gm",
+        '/newgame "<@1> @everyone Road"',
+        "/addchar kael.yaml --player alice",
+        "/addchar mira.yaml --player bob",
+        "/enemy skarg.yaml",
+        "/seats", "/games", "/use <#1> @here",
+        "/open",
+        "/as alice", "/pass @everyone",
+        "2 AP Stealth: slip past the guard", "1 AP defend", "",
+        "/as bob", "3 AP defend", "",
+        "/npc", "3 AP defend", ".",
+        "/as gm", "/status", "/review",
+        "/calltime", "/resolve", "> 4",
+        "/endscene night",
+        "/endadventure 2",
+        "", ]), encoding="utf-8")
+    code, screen = await replay(tmp_path, script)
+    assert "joins the game" in screen and "Turn 1" in screen
+    typed = [line for line in screen.splitlines() if " › /" in line]  # commands as typed
+    found = [line for line in screen.splitlines()
+             if line not in typed and any(live in line for live in LIVE)]
+    assert not found, "\n".join(found[:10])
+    assert "<\u200b@\u200b123456789012345678> (played by alice) joins the game" in screen
+    assert code == 0, screen[-3000:]

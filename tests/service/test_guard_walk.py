@@ -1,0 +1,226 @@
+"""Issue 14: the mention guard is a property of everything that leaves the service, not of one
+channel. Every public use case of `Services` is called with hostile names and prose (user and
+role mentions, @everyone and @here, channel links, zero-width tricks, markdown), and every value
+it returns, every refusal and every outbox message is walked: nothing live may leave."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from fappo_bot.rules.advancement import Purchase, PurchaseKind
+from fappo_bot.rules.healing import HealingCheck
+from fappo_bot.service import SceneGap, ServiceError, Services
+from fappo_bot.service.records import GameStatus, Role
+from tests.service.conftest import GM, sheet
+
+GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
+          "outbox")
+LIVE = ("@everyone", "@here", "<@", "<#")
+ZW = "\u200b"
+KAEL = "<@123456789012345678>"  # a character named as a user mention
+MIRA = f"Mira @{ZW}everyone **b** ||s|| [x](https://e.x)"  # already "inert", and markdown
+SKARG = "Skarg <@&999> <#777>"
+GOBLINS = "Gob @here `x`"
+ALICE, BOB = "alice", "@everyone"  # a player whose user id is a mention at the local table
+PROSE = f"@{ZW}everyone <@{ZW}123> @\u2060here <{ZW}#777> @{ZW}{ZW}here"
+
+
+def live_texts(value: Any, seen: set[int] | None = None) -> list[str]:
+    """Every text inside `value` that Discord would ping with."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, str):
+        return [value] if any(live in value for live in LIVE) else []
+    if isinstance(value, BaseModel):
+        return [t for v in value.__dict__.values() for t in live_texts(v, seen)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [t for f in dataclasses.fields(value)
+                for t in live_texts(getattr(value, f.name), seen)]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in live_texts(k, seen) + live_texts(v, seen)]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [t for v in value for t in live_texts(v, seen)]
+    return []
+
+
+class Recorder:
+    """`Services` with every use case's value and refusal kept, and which use cases ran."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.called: set[str] = set()
+        self.leaks: list[tuple[str, str]] = []
+        self.calls = 0
+
+    def __getattr__(self, group: str) -> Any:
+        target = getattr(self.services, group)
+        recorder = self
+
+        class Group:
+            def __getattr__(self, name: str) -> Any:
+                method = getattr(target, name)
+
+                async def call(*args: Any, **kwargs: Any) -> Any:
+                    recorder.called.add(f"{group}.{name}")
+                    recorder.calls += 1
+                    try:
+                        value = await method(*args, **kwargs)
+                    except ServiceError as refused:
+                        recorder.check(f"{group}.{name} refused", str(refused))
+                        return refused
+                    recorder.check(f"{group}.{name}", value)
+                    return value
+
+                return call
+
+        return Group()
+
+    def check(self, where: str, value: Any) -> None:
+        self.leaks.extend((where, text[:200]) for text in live_texts(value))
+
+
+def every_use_case() -> set[str]:
+    from fappo_bot.service import facade
+
+    found = set()
+    for group in GROUPS:
+        kind = {"games": facade.GameService, "characters": facade.CharacterService,
+                "turns": facade.TurnService, "calltime": facade.CallTimeService,
+                "review": facade.ReviewService, "resolution": facade.ResolutionService,
+                "aftermath": facade.AftermathService, "outbox": facade.OutboxService}[group]
+        found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
+                  if not n.startswith("_") and inspect.iscoroutinefunction(v)}
+    return found
+
+
+async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clock, uow_factory):
+    s = Recorder(services)
+    game = (await s.games.create(channel_key="c1", name=f"Road {KAEL} @here", creator=GM)).id
+    await s.games.add_member(game, GM, ALICE, Role.PLAYER)
+    await s.games.add_member(game, GM, BOB, Role.PLAYER)
+    await s.games.add_member(game, GM, "<@555>", Role.PLAYER)
+    await s.games.remove_member(game, GM, "<@555>", Role.PLAYER)
+    await s.games.remove_member(game, GM, "<@666>", Role.PLAYER)  # refused, names the user
+    await s.characters.create(game, ALICE, sheet("Kael", name=KAEL))
+    await s.characters.create(game, BOB, sheet("Mira", name=MIRA))
+    await s.characters.create(game, BOB, sheet("Bran", name="<@42>", ap=9))  # bad sheet
+    await s.characters.add_enemy(game, GM, sheet("Skarg", name=SKARG))
+    await s.characters.add_enemy(game, GM, sheet("Goblins", name=GOBLINS))
+    await s.characters.edit(game, GM, SKARG, sheet("Skarg", name=SKARG))
+    await s.characters.set_count(game, GM, GOBLINS, 3)
+    await s.characters.show(game, "@everyone")  # refused: lists every name
+    await s.characters.list(game)
+    await s.games.show(game)
+    await s.games.find("c1")
+    await s.games.games_of(BOB)
+    await s.games.configure(game, GM, settings={"auto_open_next": True})
+    await s.turns.open(game, GM)
+    await s.calltime.set_deadline(game, GM, after=timedelta(hours=24))
+    await s.calltime.extend(game, GM, timedelta(hours=1))
+    await s.calltime.pause(game, GM)
+    await s.calltime.resume(game, GM)
+    clock.advance(hours=13)
+    await s.calltime.due()
+    await s.calltime.fire_due()
+    reply = await s.turns.post(game, ALICE, channel_key="c1", message_key="m1",
+                               text=f"{PROSE}\n2 AP attack Skarg with Broadsword, +1 "
+                                    f"({PROSE} high ground)\n1 AP defend\nIntent: {PROSE}")
+    assert getattr(reply, "ok", False), reply
+    await s.turns.post(game, ALICE, channel_key="c1", message_key="m2",
+                       text=f"2 AP attack {PROSE} with Broadsword")  # problems quote the name
+    await s.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                       text=f"2 AP attack Skarg with Broadsword, +1 ({PROSE})\n1 AP defend")
+    await s.turns.set_reply_keys(reply.post_id, ["r1"])
+    secret = await s.turns.post(game, BOB, channel_key="dm-bob", message_key="d1", secret=True,
+                                text=f"2 AP Stealth: slip behind Skarg {PROSE}\n1 AP defend")
+    assert getattr(secret, "ok", False), secret
+    await s.turns.post(game, BOB, channel_key="c1", message_key="m3",
+                       text="3 AP attack Kael with Dagger")  # PvP in the open: refused
+    await s.turns.pass_turn(game, BOB, "@here")  # refused: quotes the name
+    await s.turns.npc_orders(game, GM, channel_key="dm-gm", message_key="n1", seal=False,
+                             text=f"**{SKARG}**\n2 AP attack {KAEL} with Broadsword ({PROSE})"
+                                  f"\n**{GOBLINS}**\n1 AP attack {MIRA}")
+    await s.turns.orders(game, GM)
+    await s.turns.orders(game, BOB)
+    await s.turns.status(game)
+    await s.review.review(game, GM)
+    await s.turns.seal(game, GM)
+    review = await s.review.review(game, GM)
+    await s.review.answer(game, GM, {"nope": PROSE})
+    await s.review.set_inputs(game, GM, freed=[PROSE])
+    await s.review.set_inputs(game, GM, end_combat=False)
+    await s.resolution.resolve(game, GM)  # refused: lists the questions
+    answers = {i.key: ("accept" if i.field == "claim" else 3) for i in review.items
+               if i.required}
+    await s.review.answer(game, GM, answers)
+    await s.calltime.close(game, GM)
+    await s.calltime.reopen(game, GM)
+    await s.calltime.close(game, GM)
+    await s.resolution.resolve(game, GM)
+    await s.turns.reveal(game, 1)
+    await s.resolution.undo(game, GM)
+    await s.resolution.resolve(game, GM)
+    await s.turns.status(game)
+    await s.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
+    await s.aftermath.advance_time(game, GM, 3600, checks={KAEL: HealingCheck(healer=PROSE,
+                                                                              total=5)})
+    await s.aftermath.declare_rest(game, ALICE, KAEL, {"Brawny": 1})
+    await s.aftermath.declare_rest(game, ALICE, KAEL, {PROSE: 1})
+    await s.aftermath.end_scene(game, GM, SceneGap.NIGHT, {PROSE: {"Nimble": 1}})
+    await s.aftermath.end_scene(game, GM, SceneGap.NIGHT)
+    await s.aftermath.spend_cc(game, ALICE, KAEL,
+                               Purchase(kind=PurchaseKind.SKILL, name=PROSE, points=1))
+    await s.characters.mark_inactive(game, GM, MIRA)
+    await s.characters.npcize(game, GM, MIRA)
+    await s.characters.restore_control(game, GM, MIRA)
+    await s.characters.transfer(game, BOB, MIRA, "<@777>")
+    await s.characters.transfer(game, BOB, MIRA, ALICE, permanent=False)
+    await s.aftermath.end_adventure(game, GM, {KAEL: 2, PROSE: 1})
+    await s.aftermath.end_adventure(game, GM, {KAEL: 2})
+    await s.aftermath.spend_cc(game, ALICE, KAEL,
+                               Purchase(kind=PurchaseKind.SKILL, name="Stealth", points=1))
+    await s.aftermath.ledger(ALICE)
+    await s.characters.retire(game, GM, GOBLINS)
+    await s.games.audit_log(game, GM, None)
+    await s.games.set_status(game, GM, GameStatus.PAUSED)
+    await s.turns.post(game, ALICE, channel_key="c1", message_key="m9", text="3 AP defend")
+    await s.games.create(channel_key="c1", name=PROSE, creator=GM)  # refused: names the game
+    pending = await s.outbox.pending(1000)
+    await s.outbox.for_game(game)
+    await s.outbox.inbox(BOB)
+    await s.outbox.mark_sent(pending[0].id)
+    await s.outbox.mark_failed(pending[1].id, PROSE)
+    await s.outbox.mark_sent(PROSE)
+    missing = every_use_case() - s.called
+    assert not missing, f"use cases the walk never called: {sorted(missing)}"
+    assert not s.leaks, s.leaks[:5]
+    assert s.calls >= 75
+
+
+@pytest.mark.parametrize("text", [f"@{ZW}everyone", f"@{ZW}{ZW}here", f"<@{ZW}123>",
+                                  "**@**everyone", f"<{ZW}#777>", "@\u2060everyone"])
+async def test_a_post_reader_that_strips_zero_width_and_markdown_leaks_no_mention(
+    services, clock, text
+):
+    """Issue 14: the post reader strips zero-width characters and markdown, so `@<ZWSP>everyone`
+    in a post reached the GM's review as a live `@everyone`."""
+    s = Recorder(services)
+    game = (await s.games.create(channel_key="c1", name="Road", creator=GM)).id
+    await s.games.add_member(game, GM, ALICE, Role.PLAYER)
+    await s.characters.create(game, ALICE, sheet("Kael"))
+    await s.turns.open(game, GM)
+    reply = await s.turns.post(game, ALICE, channel_key="c1", message_key="m1",
+                               text=f"2 AP Stealth: slip past {text}\n1 AP defend")
+    assert getattr(reply, "ok", False), reply
+    review = await s.review.review(game, GM)
+    assert any("slip past" in i.question for i in review.items)
+    await s.resolution.resolve(game, GM)
+    assert not s.leaks, s.leaks
