@@ -1,5 +1,5 @@
 """The table's use cases: the service layer's `Services`, built over one unit-of-work factory,
-plus the one read the table needs that no use case offers (its own games)."""
+and the table's own games (the service's listing of the `table:` channels)."""
 
 from __future__ import annotations
 
@@ -16,18 +16,13 @@ class TableServices:
 
     def __init__(self, uow_factory: UowFactory) -> None:
         self.core = Services(uow_factory)
-        #: for export and import, which move whole games through the repositories
-        self.uow_factory = uow_factory
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.core, name)
 
     async def table_games(self) -> list[Any]:
-        """The games played at the table (channel keys `table:...`), oldest first. A read-only
-        listing: the service has no "every game" use case, the Discord bot never needs one."""
-        async with self.uow_factory() as uow:
-            games = await uow.games.list()
-        return [g for g in games if g.channel_key.startswith(TABLE_CHANNEL_PREFIX)]
+        """The games played at the table (channel keys `table:...`), oldest first."""
+        return await self.core.games.listing(TABLE_CHANNEL_PREFIX)
 
 
 def build_services(uow_factory: UowFactory) -> TableServices:

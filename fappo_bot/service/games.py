@@ -125,6 +125,13 @@ class GameService(UseCases):
         async with self.uow() as uow:
             return await game_view(uow, await load_game(uow, game_id))
 
+    async def listing(self, channel_prefix: str = "") -> list[Game]:
+        """Every game whose channel key starts with `channel_prefix` (all of them by default),
+        oldest first: the local table's games (`table:`), or a guild's, for an adapter to list."""
+        async with self.uow() as uow:
+            games = await uow.games.list()
+        return [g for g in games if g.channel_key.startswith(channel_prefix)]
+
     async def games_of(self, user: str) -> list[GameView]:
         """Every game a user is in (to route a DM to its game)."""
         async with self.uow() as uow:

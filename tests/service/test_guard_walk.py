@@ -196,6 +196,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     pending = await s.outbox.pending(1000)
     await s.outbox.for_game(game)
     await s.outbox.inbox(BOB)
+    await s.games.listing()
     await s.outbox.mark_sent(pending[0].id)
     await s.outbox.mark_failed(pending[1].id, PROSE)
     await s.outbox.mark_sent(PROSE)
