@@ -20,6 +20,7 @@ from fappo_bot.service.review import ReviewService
 from fappo_bot.service.text import PostingText, PostText
 from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
+from fappo_bot.service.users import UserService
 from fappo_bot.service.xp_rolls import XpRollService
 
 
@@ -55,4 +56,5 @@ class Services:
         self.aftermath = AftermathService(self.deps)
         self.outbox = OutboxService(self.deps)
         self.transfer = TransferService(self.deps)
+        self.users = UserService(self.deps)
         self.xp_rolls = XpRollService(self.deps)

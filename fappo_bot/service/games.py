@@ -28,6 +28,7 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 
 RULESETS: tuple[str, ...] = ("fappo", "xp")
@@ -64,7 +65,8 @@ async def game_view(uow: UnitOfWork, game: Game) -> GameView:
     members = await uow.members.list(game.id)
     gms = tuple(m.user_id for m in members if m.role is Role.GM)
     players = tuple(m.user_id for m in members if m.role is Role.PLAYER)
-    return GameView.of(game, gms, players, await uow.turns.latest(game.id))
+    return GameView.of(game, gms, players, await uow.turns.latest(game.id),
+                       await names_of(uow, [*gms, *players]))
 
 
 class GameService(UseCases):
