@@ -21,7 +21,7 @@ from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.transcript import Step, StepKind
 from fappo_bot.service.errors import ServiceError
-from fappo_bot.yamltext import YamlError, load_yaml
+from fappo_bot.sheets import SheetError, read_sheet
 
 log = logging.getLogger(__name__)
 
@@ -166,12 +166,9 @@ class LocalTable:
         else:
             raise TableError(f"/{step.name} needs a sheet: a YAML file, or the sheet on the next lines.")
         try:
-            data = load_yaml(text, where)
-        except YamlError as exc:
+            return read_sheet(text, where)
+        except SheetError as exc:
             raise TableError(str(exc)) from exc
-        if not isinstance(data, dict):
-            raise TableError(f"{where} must be a mapping (name:, traits:, skills:, ...).")
-        return data
 
     async def deliver(self) -> list[Shown]:
         """Deliver the outbox messages of the table's games to their seats (then marked sent)."""
