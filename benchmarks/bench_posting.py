@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_storage import ENEMY_SHEET, PC_SHEET, name
+from benchmarks.bench_storage import ENEMY_SHEET, PC_SHEET, machine_speed, name
 from fappo_bot.adjudication.loader import character_from_case
 from fappo_bot.posting import PostContext, parse_post
 from fappo_bot.posting.render import render_reply
@@ -108,11 +108,7 @@ def main() -> int:
     def ingest_service() -> object:
         return text.read(INGEST_POST, TurnState(characters=ingest), "Kaelaa", ["Kaelaa"])
 
-    start = time.perf_counter()
-    total = 0
-    for i in range(1_000_000):
-        total += i
-    print(f"machine: a 1,000,000-step Python loop takes {(time.perf_counter() - start) * 1e3:.0f} ms")
+    print(machine_speed())
     number = 200 if args.quick else 2000
     typical_s = timed("typical 8-line post, parse+validate+render", typical, 5, number)
     timed("typical 8-line post, parse+validate only", parse_only, 5, number)

@@ -59,7 +59,8 @@ def load_yaml(
         node = reader.get_single_node()
         if node is None:
             return None
-        _check_aliases(node, source)
+        if "&" in text:  # no anchor, no alias: the walk is skipped for most files
+            _check_aliases(node, source)
         return reader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

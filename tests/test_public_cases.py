@@ -14,8 +14,9 @@ import pytest
 from casefiles import assert_case_passes, case_params
 
 from fappo_bot.adjudication.loader import load_case_file
+from tests.shared_folder import MISSING, PUBLIC_CASES
 
-CASES_DIR = Path(__file__).parents[1].parent / "shared" / "cases"
+CASES_DIR = PUBLIC_CASES
 EXAMPLES_DIR = Path(__file__).parents[1] / "examples"
 
 #: case id -> the feature it waits for. Shrink this as features land; never add a case here
@@ -27,7 +28,7 @@ def _params() -> list[object]:
     params: list[object] = []
     if not CASES_DIR.is_dir():
         params.append(pytest.param(None, None, id="no-public-cases",
-                                   marks=pytest.mark.skip(reason=f"{CASES_DIR} is absent")))
+                                   marks=pytest.mark.skip(reason=MISSING)))
     paths = sorted(CASES_DIR.glob("*.yaml")) + sorted(EXAMPLES_DIR.glob("*.yaml"))
     return params + case_params(paths, NOT_YET)
 
@@ -41,7 +42,7 @@ def test_public_case(path: Path, case: object) -> None:
 def test_not_yet_names_only_real_cases() -> None:
     """Every NOT_YET entry is a case id and names the feature it waits for."""
     if not CASES_DIR.is_dir():
-        pytest.skip(f"{CASES_DIR} is absent")
+        pytest.skip(MISSING)
     paths = [*CASES_DIR.glob("*.yaml"), *EXAMPLES_DIR.glob("*.yaml")]
     ids = {c.id for p in paths for c in load_case_file(p)}
     assert set(NOT_YET) <= ids

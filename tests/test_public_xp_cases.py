@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 from casefiles import assert_case_passes, case_params
 
-XP_CASES_DIR = Path(__file__).parents[1].parent / "shared" / "cases-xp"
+from tests.shared_folder import MISSING, SHARED
+
+XP_CASES_DIR = SHARED / "cases-xp"
 
 
 def _params() -> list[object]:
     if not XP_CASES_DIR.is_dir():
         return [pytest.param(None, None, id="no-public-xp-cases",
-                             marks=pytest.mark.skip(reason=f"{XP_CASES_DIR} is absent"))]
+                             marks=pytest.mark.skip(reason=MISSING))]
     return case_params(sorted(XP_CASES_DIR.glob("*.yaml")), {})
 
 
@@ -31,7 +33,7 @@ def test_public_xp_case(path: Path, case: object) -> None:
 def test_every_public_xp_case_is_an_xp_case() -> None:
     """The 27 public cases all load as Xp cases (none falls back to a FAPPO kind)."""
     if not XP_CASES_DIR.is_dir():
-        pytest.skip(f"{XP_CASES_DIR} is absent")
+        pytest.skip(MISSING)
     from fappo_bot.adjudication.loader import load_case_file
     from fappo_bot.adjudication.xp_case import XpCase
 

@@ -11,25 +11,31 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
 
-from fappo_bot.console.game_commands import HELP
+from fappo_bot.console.commands import HANDLERS
+from fappo_bot.console.example import EXAMPLE
+from fappo_bot.console.game_commands import HELP, use_game
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
-from fappo_bot.console.table import LocalTable, TableError, open_table
+from fappo_bot.console.services import TableServices
+from fappo_bot.console.table import LocalTable, TableError
 from fappo_bot.console.transcript import (
     StepKind,
     TranscriptSyntaxError,
+    is_command,
     load_transcript,
     parse_transcript,
     split_command,
     takes_body,
 )
 from fappo_bot.console.view import TableView
+from fappo_bot.console.wiring import open_storage, table_settings
 
 
 def make_console(args: argparse.Namespace, file: TextIO | None = None) -> Console:
@@ -44,44 +50,56 @@ def make_console(args: argparse.Namespace, file: TextIO | None = None) -> Consol
     )
 
 
+@asynccontextmanager
+async def open_table(args: argparse.Namespace) -> AsyncIterator[LocalTable]:
+    """Settings, database (upgraded), services and a table for them (the composition root);
+    the storage is released when the block ends."""
+    settings = table_settings(args)
+    async with open_storage(settings) as storage:
+        script = getattr(args, "script", None)
+        yield LocalTable(TableServices(storage.uow_factory), HANDLERS,
+                         base_dir=script.parent if script else None)
+
+
 async def play(args: argparse.Namespace) -> int:
     """`fappo-bot play`: replay a script and/or play at the prompt; the process exit code."""
-    from fappo_bot.console.command import EXAMPLE
-
     console = make_console(args)
-    try:
-        table = await open_table(args)
-    except (OSError, ValueError) as exc:
-        console.print(f"fappo-bot play: {exc}", style="bold red", markup=False)
-        return 2
-    try:
-        script: Path | None = args.script
-        interactive = script is None or bool(args.interactive)
-        if script is None and (args.example or (args.game is None and await table.no_games())):
-            if args.example or _offer_example(console):
-                script, interactive = EXAMPLE, True
-        code = 0
-        if script is not None:
-            code = await run_script(table, script, console)
-            if code == 2:
-                return code
-        if args.game is not None or (interactive and table.game_id is None):
-            games = await table.services.table_games()
-            key = args.game if args.game is not None else (games[-1].id if games else None)
-            if key is not None:  # sit down at the game asked for, else the newest one
-                try:
-                    shown = await table.use_game(key)
-                except TableError as exc:
-                    console.print(str(exc), style="bold red", markup=False)
-                    return 2
-                TableView(console, table.book).show(shown, table.seat)
-        if args.seat and script is None:
-            table.sit(args.seat)
-        if interactive:
-            await prompt_loop(table, console)
-        return code
-    finally:
-        await table.close()
+    async with AsyncExitStack() as stack:
+        try:
+            table = await stack.enter_async_context(open_table(args))
+        except (OSError, ValueError) as exc:
+            console.print(f"fappo-bot play: {exc}", style="bold red", markup=False)
+            return 2
+        return await _play(table, args, console)
+    raise AssertionError("unreachable: the block returns")  # pragma: no cover
+
+
+async def _play(table: LocalTable, args: argparse.Namespace, console: Console) -> int:
+    script: Path | None = args.script
+    interactive = script is None or bool(args.interactive)
+    if script is None and (args.example or (args.game is None and await table.no_games())):
+        if args.example or _offer_example(console):
+            script, interactive = EXAMPLE, True
+    code = 0
+    if script is not None:
+        code = await run_script(table, script, console)
+        if code == 2:
+            return code
+    if args.game is not None or (interactive and table.game_id is None):
+        games = await table.services.table_games()
+        key = args.game if args.game is not None else (games[-1].id if games else None)
+        if key is not None:  # sit down at the game asked for, else the newest one
+            try:
+                shown = await use_game(table, key)
+            except TableError as exc:
+                console.print(str(exc), style="bold red", markup=False)
+                return 2
+            TableView(console, table.book).show(shown, table.seat)
+    if args.seat and script is None:
+        table.sit(args.seat)
+    if interactive:
+        await prompt_loop(table, console)
+    return code
 
 
 def _offer_example(console: Console) -> bool:
@@ -158,6 +176,8 @@ def read_block(first: str, ask: Callable[[str], str]) -> str:
         line = ask("... ")
         if line.strip() in {"", "."}:
             return "\n".join(lines)
+        if is_command(line):  # a command ends the post (and is read whole after it)
+            return "\n".join([*lines, read_block(line, ask)])
         lines.append(line)
 
 
@@ -183,9 +203,9 @@ async def prompt_loop(
         except KeyboardInterrupt:
             console.print("\n(interrupted; /quit leaves the table)", markup=False, style="dim")
             continue
-        if not first.strip():
+        if not first.strip() and question is None:
             continue
-        if question is not None and not first.strip().startswith("/"):
+        if question is not None and not first.strip().startswith("/"):  # empty: the default
             text = "> " + first.strip().removeprefix(">").strip()
         else:
             if question is not None:  # a command leaves the review; the answers given are kept

@@ -8,8 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-#: the example adventure, replayed by `fappo-bot play` on a fresh machine
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
+from fappo_bot.console.example import EXAMPLE
 
 
 def add_database_arguments(parser: argparse.ArgumentParser) -> None:

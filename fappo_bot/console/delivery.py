@@ -7,13 +7,9 @@ every seat, a DM only to the seat of that user (F29: private results stay privat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.table import LocalTable
 from fappo_bot.service.records import DestinationKind
-
-if TYPE_CHECKING:
-    from fappo_bot.console.table import LocalTable
 
 #: outbox message kinds and how the table frames them
 _KINDS: dict[str, Kind] = {

@@ -3,17 +3,12 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
-from fappo_bot.console.table import (
-    TABLE_CHANNEL_PREFIX,
-    LocalTable,
-    TableError,
-    command,
-    command_parser,
-    slug,
-)
+from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
+from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.records import CharacterKind, Role
 
@@ -27,9 +22,11 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /status, /seats, /games, /use GAME, /help, /quit
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G]   /addchar FILE --player P   /sheet FILE
+  /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
+  /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
@@ -44,14 +41,16 @@ def _parse(step: Step, parser: Any) -> Any:
     return parser.parse_args(list(step.args))
 
 
-@command("newgame")
 async def newgame(table: LocalTable, step: Step) -> list[Shown]:
     """/newgame NAME [--players A B ...] [--gms G ...]: a new game; the current seat is its GM."""
     parser = command_parser("newgame")
-    parser.add_argument("name", nargs="+")
+    parser.add_argument("name", nargs="*")
     parser.add_argument("--players", nargs="*", default=[])
     parser.add_argument("--gms", nargs="*", default=[])
     args = _parse(step, parser)
+    if not args.name:
+        raise TableError('/newgame needs the game\'s name: /newgame "The Goblin Warren" '
+                         "[--players alice bob] [--gms G].")
     name = " ".join(args.name)
     taken = {g.channel_key for g in await table.services.table_games()}
     base = TABLE_CHANNEL_PREFIX + slug(name)
@@ -67,8 +66,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
     )
     for player in args.players:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
-    table.game_id = view.id
-    await table.refresh_seats()
+    await table.set_game(view.id)
     players = ", ".join(seat_user_id(p) for p in args.players) or "none yet"
     return [
         Shown(
@@ -86,10 +84,14 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     parser = command_parser(step.name)
     parser.add_argument("file", nargs="?")
     parser.add_argument("--player", default=None)
+    parser.add_argument("--new-player", default=None)
     parser.add_argument("--count", type=int, default=None)
     parser.add_argument("--unchecked", action="store_true")
     args = _parse(step, parser)
     game_id = table.need_game()
+    owner: str | None = None
+    if kind is not None:
+        owner = await _owner(table, game_id, step, args.player, args.new_player)
     data = table.sheet_data(step, args.file)
     if args.count is not None:
         data["count"] = args.count
@@ -109,17 +111,16 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     if kind is None:  # /enemy and /group: the service picks enemy or group by tier
         check = await characters.add_enemy(game_id, table.user, new)
     else:
-        owner = seat_user_id(args.player) if args.player else None
-        if owner is not None and owner != table.user:
-            await table.services.games.add_member(game_id, table.user, owner, Role.PLAYER)
+        if args.new_player is not None and owner != table.user:
+            await table.services.games.add_member(game_id, table.user, owner or "", Role.PLAYER)
         check = await characters.create(game_id, table.user, new, owner=owner, kind=kind)
-    if not check.ok:
+    made = check.character
+    if made is None:
         body = f"{new.name}'s sheet was not accepted:\n" + "\n".join(
             f"  - {p}" for p in check.problems
         )
         return [Shown(Kind.ERROR, "sheet refused", body, only(table.seat))]
     await table.refresh_seats()
-    made = check.character
     who = f" (played by {made.owner})" if made.owner else ""
     shown = [
         Shown(
@@ -135,22 +136,95 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     return shown
 
 
-@command("addchar")
+async def _owner(table: LocalTable, game_id: str, step: Step, player: str | None,
+                 new_player: str | None) -> str | None:
+    """The user a new PC goes to: `--player P`, a player (or GM) of the game already, or
+    `--new-player P`, added to the game as a player. A GM names one or the other (a character
+    never goes to the GM by default); anyone else creates their own character."""
+    view = await table.services.games.show(game_id)
+    gm = table.user in view.gms
+    if player is not None and new_player is not None:
+        raise TableError(f"/{step.name} takes --player (someone in the game) or --new-player "
+                         "(someone new), not both.")
+    if new_player is not None:
+        return seat_user_id(new_player)
+    if player is None:
+        if gm and step.name == "addchar":
+            listed = ", ".join(view.players) or "none yet"
+            raise TableError(
+                f"/{step.name} needs the character's player: --player NAME (players: {listed}), "
+                "or --new-player NAME for someone new. A GM's own character: --player "
+                f"{table.user}.")
+        return None
+    return known_player(view, player)
+
+
+def known_player(view: Any, name: str) -> str:
+    """The user id of `name` if they are a player or a GM of the game (`view`, a `GameView`);
+    otherwise a refusal naming the players, with the nearest name, never a new user made up
+    from a typo."""
+    user = seat_user_id(name)
+    members = [*view.players, *(g for g in view.gms if g not in view.players)]
+    if user in members:
+        return user
+    near = difflib.get_close_matches(user, members, n=1, cutoff=0.5)
+    hint = f' Did you mean "{near[0]}"?' if near else ""
+    listed = ", ".join(view.players) or "none yet"
+    raise TableError(f'"{name}" is not a player of this game (players: {listed}).{hint} '
+                     f"Someone new joins with --new-player {user}.")
+
+
 async def addchar(table: LocalTable, step: Step) -> list[Shown]:
-    """/addchar FILE --player P: the GM adds a player's character (the sheet is checked, F1)."""
+    """/addchar FILE --player P (or --new-player P): the GM adds a player's character (the
+    sheet is checked, F1)."""
     return await _add(table, step, CharacterKind.PC)
 
 
-@command("sheet")
 async def sheet(table: LocalTable, step: Step) -> list[Shown]:
     """/sheet FILE: a player creates their own character (the sheet is checked, F1)."""
     return await _add(table, step, CharacterKind.PC)
 
 
-@command("enemy", "group")
 async def enemy(table: LocalTable, step: Step) -> list[Shown]:
     """/enemy FILE, /group FILE [--count N]: the GM adds an enemy or a nuisance/minion group."""
     return await _add(table, step, None)
+
+
+async def transfer(table: LocalTable, step: Step) -> list[Shown]:
+    """/transfer NAME PLAYER [--for-now] [--new-player]: the GM gives a player's character to
+    another player (F30): for good, or with --for-now until the GM gives it back."""
+    parser = command_parser("transfer")
+    parser.add_argument("name")
+    parser.add_argument("player")
+    parser.add_argument("--for-now", action="store_true")
+    parser.add_argument("--new-player", action="store_true")
+    args = _parse(step, parser)
+    game_id = table.need_game()
+    view = await table.services.games.show(game_id)
+    if args.new_player:
+        user = seat_user_id(args.player)
+        if user not in view.players:
+            await table.services.games.add_member(game_id, table.user, user, Role.PLAYER)
+    else:
+        user = known_player(view, args.player)
+    moved = await table.services.characters.transfer(
+        game_id, table.user, args.name, user, permanent=not args.for_now)
+    await table.set_game(game_id)
+    how = " for now (until the GM gives it back)" if args.for_now else ""
+    return [Shown(Kind.NOTICE, f"pc: {moved.name}",
+                  f"{moved.name} is now played by {user}{how}.")]
+
+
+async def retire(table: LocalTable, step: Step) -> list[Shown]:
+    """/retire NAME: the character takes no further part (kept in the records); its name is
+    free for a new character."""
+    if not step.args:
+        raise TableError("/retire needs the character's name: /retire Kael.")
+    game_id = table.need_game()
+    gone = await table.services.characters.retire(game_id, table.user, " ".join(step.args))
+    await table.set_game(game_id)
+    return [Shown(Kind.NOTICE, f"{gone.kind.value}: {gone.name}",
+                  f"{gone.name} retires and takes no further part.")]
 
 
 def describe(character: Any) -> str:
@@ -171,7 +245,6 @@ def describe(character: Any) -> str:
     return "\n".join(lines)
 
 
-@command("games")
 async def games(table: LocalTable, step: Step) -> list[Shown]:
     """/games: the games played at this table."""
     found = await table.services.table_games()
@@ -186,7 +259,6 @@ async def games(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.INFO, "games", body, only(table.seat))]
 
 
-@command("use")
 async def use(table: LocalTable, step: Step) -> list[Shown]:
     """/use GAME: sit down at another game (its id, channel or name)."""
     if not step.args:
@@ -204,30 +276,27 @@ async def use_game(table: LocalTable, key: str) -> list[Shown]:
         names = ", ".join(f'"{g.name}"' for g in found) or "none"
         raise TableError(f'There is no game "{key}" at this table. Games: {names}.')
     game = matches[-1]
-    table.game_id = game.id
-    await table.refresh_seats()
+    await table.set_game(game.id)
     return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat))]
 
 
-@command("seats", "who")
 async def seats(table: LocalTable, step: Step) -> list[Shown]:
     """/seats: who sits where, and which characters each seat plays."""
     await table.refresh_seats()
     lines = []
     for seat in table.book.names():
         mark = "*" if seat == table.seat else " "
-        role = "GM" if seat in table.gm_seats else "player"
+        role = ("GM" if seat in table.gm_seats else "player" if seat in table.player_seats
+                else "not in this game")
         lines.append(f"{mark} {table.book.label(seat)}  [{role}]")
     return [Shown(Kind.INFO, "seats", "\n".join(lines), only(table.seat))]
 
 
-@command("help")
 async def help_(table: LocalTable, step: Step) -> list[Shown]:
     """/help: the commands of the table."""
     return [Shown(Kind.INFO, "help", HELP, only(table.seat))]
 
 
-@command("quit")
 async def quit_(table: LocalTable, step: Step) -> list[Shown]:
     """/quit ends interactive play; in a replay it is only noted."""
     return [Shown(Kind.INFO, "quit", "(/quit ends interactive play; a replay goes on)", only(table.seat))]

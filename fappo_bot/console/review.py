@@ -10,9 +10,27 @@ Nothing is guessed: the table never answers for the GM.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from fappo_bot.console.seats import Shown
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A yes/no question the table asks before a step that cannot be taken back (call time or
+    resolution with NPCs that have no orders: the seal would fix them as doing nothing)."""
+
+    text: str
+    #: what a yes does
+    then: Callable[[], Awaitable[list[Shown]]]
+    #: what a no says
+    otherwise: str
+
+    def question(self) -> str:
+        """The question as the GM reads it."""
+        return self.text
 
 
 @dataclass

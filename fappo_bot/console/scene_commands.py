@@ -8,7 +8,7 @@ from typing import Any
 
 from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import Kind, Shown, only
-from fappo_bot.console.table import LocalTable, TableError, command, command_parser
+from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.records import CharacterKind
 
@@ -83,7 +83,6 @@ def parse_checks(words: list[str]) -> dict[str, Any]:
     return out
 
 
-@command("advance")
 async def advance(table: LocalTable, step: Step) -> list[Shown]:
     """/advance DURATION [--check PATIENT=TOTAL[:HEALER] ...]: time passes between turns or
     scenes (F7 Amb-7) and wounds heal by it (F14); a check is a Healing check's total (skill +
@@ -100,7 +99,6 @@ async def advance(table: LocalTable, step: Step) -> list[Shown]:
     return []
 
 
-@command("endscene", "rest")
 async def endscene(table: LocalTable, step: Step) -> list[Shown]:
     """/endscene BREAK [NAME:TRAIT=N,...]: end the scene; SP come back by the break (F27):
     immediate 1, same_day 2, night 3, week_plus 4, adventure_end all. Without an allocation a
@@ -122,7 +120,6 @@ async def endscene(table: LocalTable, step: Step) -> list[Shown]:
     return _sp_report(table, changed, "SP after the rest")
 
 
-@command("endadventure")
 async def endadventure(table: LocalTable, step: Step) -> list[Shown]:
     """/endadventure [AWARD] [NAME=N ...] [--failed]: end the adventure (F28): every PC banks the
     award (0-3 CC; NAME=N for one PC), every SP is restored."""
@@ -154,7 +151,6 @@ async def endadventure(table: LocalTable, step: Step) -> list[Shown]:
     return _sp_report(table, changed, "after the adventure")
 
 
-@command("export")
 async def export(table: LocalTable, step: Step) -> list[Shown]:
     """/export FILE [--secrets]: a GM writes the current game as JSON (as `fappo-bot export`;
     before the turn resolves, its secrets only with --secrets)."""
@@ -176,7 +172,6 @@ async def export(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.INFO, "export", f'"{document.game.name}" written to {path}.', only(table.seat))]
 
 
-@command("import")
 async def import_(table: LocalTable, step: Step) -> list[Shown]:
     """/import FILE [--copy]: store an exported game (as a copy next to its original with
     --copy) and sit down at it."""
@@ -195,7 +190,6 @@ async def import_(table: LocalTable, step: Step) -> list[Shown]:
     if args.copy:
         document = copied(document, uuid_ids, f"table:{uuid_ids()[:12]}")
     game = await table.services.transfer.import_game(document)
-    table.game_id = game.id
-    await table.refresh_seats()
+    await table.set_game(game.id)
     return [Shown(Kind.NOTICE, "import", f'Imported "{game.name}" ({game.channel_key}); now at it.',
                   only(table.seat))]

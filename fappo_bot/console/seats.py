@@ -94,6 +94,11 @@ class SeatBook:
             self.colours[key] = SEAT_COLOURS[(len(self.colours) - 1) % len(SEAT_COLOURS)]
         return key
 
+    def clear(self, keep: str = GM_SEAT) -> None:
+        """Forget every seat but the GM's and `keep`, and every character (another game's
+        members sit down next); a seat keeps its colour if it comes back."""
+        self.seats = {GM_SEAT: [], keep.casefold(): []}
+
     def resolve(self, name: str) -> str | None:
         """The seat called `name`, or the seat of the player of the character called `name`."""
         key = name.casefold()

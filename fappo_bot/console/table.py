@@ -13,20 +13,20 @@ import argparse
 import logging
 import traceback
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from fappo_bot.console.files import read_text
+from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
-from fappo_bot.console.transcript import Step, StepKind
+from fappo_bot.console.services import TableServices
+from fappo_bot.console.transcript import Step, StepKind, unknown_command
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.sheets import SheetError, read_sheet
 
 log = logging.getLogger(__name__)
-
-TABLE_CHANNEL_PREFIX = "table:"
-"""Channel keys of games played at the local table (the outbox messages the table delivers)."""
 
 
 class TableError(Exception):
@@ -37,7 +37,7 @@ class _Args(argparse.ArgumentParser):
     """An argument parser that raises `TableError` instead of exiting."""
 
     def error(self, message: str) -> NoReturn:
-        raise TableError(f"/{self.prog}: {message} (usage: {self.format_usage().strip()})")
+        raise TableError(f"/{self.prog}: {message} ({self.format_usage().strip()})")
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         raise TableError(message or f"/{self.prog}")
@@ -55,24 +55,41 @@ def slug(name: str) -> str:
 
 
 Handler = Callable[["LocalTable", Step], Awaitable[list[Shown]]]
+"""A table command: the table and the typed step -> what it shows, to whom."""
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """What the table does with each kind of step: the explicit command table (slash-command
+    name -> handler), posts and DMs, review answers, and the outbox delivery after each step.
+    Built once by `fappo_bot.console.commands`; the table itself imports no command module."""
+
+    commands: Mapping[str, Handler]
+    post: Callable[[LocalTable, str, bool], Awaitable[list[Shown]]]
+    answer: Callable[[LocalTable, str], Awaitable[list[Shown]]]
+    deliver: Callable[[LocalTable], Awaitable[list[Shown]]]
 
 
 class LocalTable:
     """One terminal table: the current seat, the current game, and the commands."""
 
-    def __init__(self, services: Any, base_dir: Path | None = None) -> None:
+    def __init__(
+        self, services: TableServices, handlers: Handlers, base_dir: Path | None = None
+    ) -> None:
         self.services = services
+        self.handlers = handlers
         self.book = SeatBook()
         self.seat = GM_SEAT
         self.base_dir = base_dir or Path.cwd()
         self.game_id: str | None = None
         #: the current game's GM seats (enemies' sheets and the review go to them only)
         self.gm_seats: frozenset[str] = frozenset({GM_SEAT})
-        #: the GM's review in progress (`fappo_bot.console.review.ReviewSession`)
-        self.review: Any = None
+        #: the current game's players
+        self.player_seats: frozenset[str] = frozenset()
+        #: the GM's review in progress
+        self.review: ReviewSession | Confirmation | None = None
         #: this session's messages by number: (channel, message key, seat, secret)
         self.messages: dict[int, tuple[str, str, str, bool]] = {}
-        self._closers: list[Callable[[], Awaitable[None]]] = []
 
     # ---- the runner's interface ----------------------------------------------------------------
     def sit(self, name: str) -> str:
@@ -91,21 +108,22 @@ class LocalTable:
         """Do one step as the current seat. A refusal is shown to the seat; never a traceback."""
         try:
             if step.kind is StepKind.POST:
-                shown = await self.post(step.text, secret=False)
+                shown = await self.handlers.post(self, step.text, False)
             elif step.kind is StepKind.DM:
-                shown = await self.post(step.text, secret=True)
+                shown = await self.handlers.post(self, step.text, True)
             elif step.kind is StepKind.ANSWER:
-                shown = await self.answer(step.text)
+                shown = await self.handlers.answer(self, step.text)
             elif step.kind is StepKind.COMMAND:
-                handler = COMMANDS.get(step.name)
+                handler = self.handlers.commands.get(step.name)
                 if handler is None:
-                    raise TableError(f"/{step.name} is not a table command (see /help).")
+                    raise TableError(unknown_command(step.name, self.handlers.commands))
                 shown = await handler(self, step)
             else:
                 shown = []
-            return shown + await self.deliver()
+            return shown + await self.handlers.deliver(self)
         except (ServiceError, TableError) as exc:
-            return [Shown(Kind.ERROR, "refused", str(exc), only(self.seat))] + await self.deliver()
+            refused = Shown(Kind.ERROR, "refused", str(exc), only(self.seat))
+            return [refused, *await self.handlers.deliver(self)]
         except Exception as exc:  # the one error boundary of the table (STYLE practice 5)
             ref = uuid.uuid4().hex[:8]
             log.error("table error %s\n%s", ref, traceback.format_exc())
@@ -121,17 +139,6 @@ class LocalTable:
     async def no_games(self) -> bool:
         """Whether no game has been played at a table with this database yet."""
         return not await self.services.table_games()
-
-    async def use_game(self, key: str) -> list[Shown]:
-        """Sit down at an existing game (by id, channel or name)."""
-        from fappo_bot.console.game_commands import use_game
-
-        return await use_game(self, key)
-
-    async def close(self) -> None:
-        """Release the storage."""
-        for closer in reversed(self._closers):
-            await closer()
 
     # ---- helpers for the command modules -------------------------------------------------------
     @property
@@ -170,11 +177,12 @@ class LocalTable:
         except SheetError as exc:
             raise TableError(str(exc)) from exc
 
-    async def deliver(self) -> list[Shown]:
-        """Deliver the outbox messages of the table's games to their seats (then marked sent)."""
-        from fappo_bot.console.delivery import deliver_outbox
-
-        return await deliver_outbox(self)
+    async def set_game(self, game_id: str) -> None:
+        """Sit down at the game `game_id`: the seats become its members and their characters
+        (no label of another game's characters stays behind)."""
+        self.game_id = game_id
+        self.book.clear(keep=self.seat)
+        await self.refresh_seats()
 
     async def refresh_seats(self) -> None:
         """Seats for the game's members, with the characters each one runs."""
@@ -184,58 +192,7 @@ class LocalTable:
         for user in (*view.gms, *view.players):
             self.book.add(user)
         self.gm_seats = only(*view.gms)
+        self.player_seats = only(*view.players)
         for character in await self.services.characters.list(self.game_id):
             if character.runner:
                 self.book.add(character.runner, [character.name])
-
-    async def post(self, text: str, *, secret: bool) -> list[Shown]:
-        """A post in the channel, or a DM to the bot (secret orders)."""
-        from fappo_bot.console.turn_commands import post
-
-        return await post(self, text, secret=secret)
-
-    async def answer(self, text: str) -> list[Shown]:
-        """An answer to the current review question."""
-        from fappo_bot.console.turn_commands import answer
-
-        return await answer(self, text)
-
-
-COMMANDS: dict[str, Handler] = {}
-
-
-def command(*names: str) -> Callable[[Handler], Handler]:
-    """Register a table command under its slash-command names."""
-
-    def register(handler: Handler) -> Handler:
-        for name in names:
-            COMMANDS[name] = handler
-        return handler
-
-    return register
-
-
-async def open_table(args: argparse.Namespace) -> LocalTable:
-    """Settings, database (upgraded), services and a table for them (the composition root)."""
-    from fappo_bot.console.wiring import open_storage, table_settings
-
-    settings = table_settings(args)
-    storage_cm = open_storage(settings)
-    storage = await storage_cm.__aenter__()
-    from fappo_bot.console import (  # noqa: F401  (importing registers the commands)
-        game_commands,
-        scene_commands,
-        turn_commands,
-    )
-    from fappo_bot.console.services import build_services
-
-    script = getattr(args, "script", None)
-    table = LocalTable(
-        build_services(storage.uow_factory), base_dir=script.parent if script else None
-    )
-
-    async def close_storage() -> None:
-        await storage_cm.__aexit__(None, None, None)
-
-    table._closers.append(close_storage)
-    return table

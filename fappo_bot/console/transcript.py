@@ -15,13 +15,15 @@ A transcript is plain text, read top-down. Each step is one of:
 - anything else: a post, exactly as typed in the channel, up to a blank line or a lone ``.``. A
   post that needs blank lines inside starts with a lone ``/post`` line and ends with a lone ``.``.
 
-A post or a command's body also ends where an ``?expect`` line starts (the assertion is kept).
+A post or a command's body also ends where an ``?expect`` line starts (the assertion is kept); a
+post also ends where a ``/command`` line starts (the command is kept).
 
 Parsing is pure and reports every malformed line with its line number.
 """
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -42,6 +44,7 @@ COMMANDS: frozenset[str] = frozenset(
         "newgame", "addchar", "sheet", "enemy", "group", "open", "calltime", "extend",
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
         "endadventure", "advance", "edit", "delete", "export", "import", "games", "use",
+        "transfer", "retire", "reveal",
     }
 )
 
@@ -133,8 +136,21 @@ def _is_end(line: str) -> bool:
     return line.strip() in {"", "."}
 
 
+def is_command(line: str) -> bool:
+    """A `/command` line (`//` starts ordinary text)."""
+    stripped = line.strip()
+    return stripped.startswith("/") and not stripped.startswith("//")
+
+
 def _is_assertion(line: str) -> bool:
     return line.strip().startswith(("?expect ", "?expect-not "))
+
+
+def unknown_command(name: str, known: Iterable[str]) -> str:
+    """`unknown command /resolv: did you mean /resolve? (see /help)`."""
+    near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    hint = f": did you mean /{near[0]}?" if near else ""
+    return f"unknown command /{name}{hint} (see /help)"
 
 
 def split_command(line: str) -> tuple[str, tuple[str, ...], str | None]:
@@ -188,9 +204,7 @@ def parse_transcript(text: str) -> Transcript:
                 i += 1
                 continue
             if name not in COMMANDS:
-                result.errors.append(
-                    TranscriptError(number, f"unknown command /{name} (see /help)")
-                )
+                result.errors.append(TranscriptError(number, unknown_command(name, COMMANDS)))
                 i += 1
                 continue
             i += 1
@@ -233,9 +247,11 @@ def parse_transcript(text: str) -> Transcript:
                 Step(StepKind.COMMAND, number, text="\n".join(body), name=name, args=args)
             )
             continue
-        # a post, exactly as typed in the channel
+        # a post, exactly as typed in the channel; a command line ends it (a word typed at the
+        # prompt never swallows the command after it)
         body = []
-        while i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i]):
+        while (i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i])
+               and not is_command(lines[i])):
             body.append(lines[i])
             i += 1
         if i < len(lines) and _is_end(lines[i]):

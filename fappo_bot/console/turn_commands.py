@@ -5,14 +5,16 @@ use case of its slash command; the replies and results are the service's texts."
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from fappo_bot.console.review import ReviewSession
+from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
-from fappo_bot.console.table import LocalTable, TableError, command, command_parser
+from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
+from fappo_bot.service import notices
 from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.views import PostOutcome, PostReply
@@ -37,7 +39,7 @@ def _reply(
     return [Shown(kind, title, text, audience)]
 
 
-async def post(table: LocalTable, text: str, *, secret: bool) -> list[Shown]:
+async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
     """A post in the channel (everyone sees it and the bot's reply), or a DM to the bot with
     secret orders (only its seat sees it and the reply, F29)."""
     game_id = table.need_game()
@@ -65,7 +67,6 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
     return number, found
 
 
-@command("edit")
 async def edit(table: LocalTable, step: Step) -> list[Shown]:
     """/edit N (new text on the next lines): edit your message #N; the reply follows it."""
     number, (channel, key, seat, secret) = _message(table, step)
@@ -82,7 +83,6 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
     ]
 
 
-@command("delete")
 async def delete(table: LocalTable, step: Step) -> list[Shown]:
     """/delete N: delete message #N; its orders are withdrawn."""
     number, (channel, key, _seat, secret) = _message(table, step)
@@ -95,14 +95,12 @@ async def delete(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.NOTICE, "deleted", body, only(table.seat) if secret else None)]
 
 
-@command("open")
 async def open_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/open: the GM opens the next turn (announced through the outbox)."""
     await table.services.turns.open(table.need_game(), table.user)
     return []
 
 
-@command("npc")
 async def npc(table: LocalTable, step: Step) -> list[Shown]:
     """/npc (orders on the next lines, one **Name** block per NPC): the GM's NPC orders, shown
     to the GMs only and sealed at once (their SHA-256 commitment is published)."""
@@ -122,7 +120,6 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     return shown
 
 
-@command("pass")
 async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/pass [NAME]: no action this turn for your character (or the one named)."""
     name = " ".join(step.args) or None
@@ -131,7 +128,6 @@ async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{names}: passes this turn (no action).")]
 
 
-@command("status")
 async def status(table: LocalTable, step: Step) -> list[Shown]:
     """/status: who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
     view = await table.services.turns.status(table.need_game())
@@ -149,7 +145,12 @@ async def status(table: LocalTable, step: Step) -> list[Shown]:
             f"{h.target} ({h.levels} from {h.attacker or h.source})" for h in view.pending_hits))
     if view.everyone_in:
         lines.append("Everyone is in.")
-    return [Shown(Kind.INFO, "status", "\n".join(lines))]
+    shown = [Shown(Kind.INFO, "status", "\n".join(lines))]
+    if view.npcs_without_orders and not view.npc_sealed:
+        shown.append(Shown(Kind.INFO, "status (GM)",
+                           "No NPC orders yet for " + ", ".join(view.npcs_without_orders)
+                           + " (/npc).", table.gm_seats))
+    return shown
 
 
 def _minutes(step: Step, value: str) -> timedelta:
@@ -161,7 +162,6 @@ def _minutes(step: Step, value: str) -> timedelta:
                          ) from None
 
 
-@command("calltime")
 async def calltime(table: LocalTable, step: Step) -> list[Shown]:
     """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
     game_id = table.need_game()
@@ -172,11 +172,14 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
         return [Shown(Kind.NOTICE, "call time",
                       f"Turn {summary.number}: time will be called at "
                       f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
-    await table.services.calltime.close(game_id, table.user)
-    return []
+
+    async def call() -> list[Shown]:
+        await table.services.calltime.close(game_id, table.user)
+        return []
+
+    return await _unless_npcs_idle(table, game_id, "calling time", "/calltime", call)
 
 
-@command("extend")
 async def extend(table: LocalTable, step: Step) -> list[Shown]:
     """/extend MINUTES: push the deadline back."""
     if not step.args:
@@ -188,7 +191,6 @@ async def extend(table: LocalTable, step: Step) -> list[Shown]:
                   f"Turn {summary.number}: the deadline is now {summary.deadline:%Y-%m-%d %H:%M} UTC.")]
 
 
-@command("pause", "resume")
 async def pause(table: LocalTable, step: Step) -> list[Shown]:
     """/pause, /resume: stop or restart the turn's clock."""
     calls = table.services.calltime
@@ -198,7 +200,6 @@ async def pause(table: LocalTable, step: Step) -> list[Shown]:
     return [Shown(Kind.NOTICE, "call time", f"Turn {summary.number}: the clock is {state}.")]
 
 
-@command("review")
 async def review(table: LocalTable, step: Step) -> list[Shown]:
     """/review: every review question and its answer; /review NAME...: ask the questions about
     those characters' orders, the optional ones too."""
@@ -211,14 +212,13 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     lines = [f"Review of turn {view.turn}:"]
     for item in view.items:
         mark = "✓" if item.answered else ("!" if item.required else "·")
-        answer = f" -> {item.answer}" if item.answered else ""
+        answer = f" -> {answer_text(item.answer)}" if item.answered else ""
         lines.append(f" {mark} {item.question}{answer}")
     if not view.items:
         lines.append("  nothing to decide")
     return [Shown(Kind.QUESTION, "review", "\n".join(lines), table.gm_seats)]
 
 
-@command("resolve")
 async def resolve(table: LocalTable, step: Step) -> list[Shown]:
     """/resolve [--all]: ask the review questions still open (with --all the optional ones
     too), then resolve the turn (F7); the results come through the outbox."""
@@ -226,9 +226,42 @@ async def resolve(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("--all", action="store_true")
     args = parser.parse_args(list(step.args))
     game_id = table.need_game()
-    view = await table.services.review.review(game_id, table.user)
     session = ReviewSession(game_id, then_resolve=True, optional=args.all)
-    return await _ask(table, session, view.items)
+
+    async def go_on() -> list[Shown]:
+        fresh = await table.services.review.review(game_id, table.user)
+        return await _ask(table, session, fresh.items)
+
+    return await _unless_npcs_idle(table, game_id, "resolving", "/resolve", go_on)
+
+
+async def _unless_npcs_idle(table: LocalTable, game_id: str, doing: str, again: str,
+                            go_on: Callable[[], Awaitable[list[Shown]]]) -> list[Shown]:
+    """`go_on()`, unless NPCs have no orders and nothing is sealed yet: calling time and
+    resolving seal the NPC orders as they are, with no way back, so the GM is asked first."""
+    if table.user not in table.gm_seats:
+        return await go_on()  # the use case refuses a player
+    status = await table.services.turns.status(game_id)
+    if not status.npcs_without_orders or status.npc_sealed:
+        return await go_on()
+    confirm = Confirmation(
+        f"No NPC orders this turn for {', '.join(status.npcs_without_orders)}: {doing} now "
+        f"seals them as doing nothing. Go on anyway? [yes / no] (no: give them with /npc, "
+        f"then {again})",
+        go_on,
+        f"Not done: give the NPC orders with /npc, then {again}.",
+    )
+    table.review = confirm
+    return [Shown(Kind.QUESTION, "review question", confirm.question(), table.gm_seats)]
+
+
+def answer_text(value: Any) -> str:
+    """A recorded answer as the GM gave it: yes/no rather than True/False, names listed."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Shown]:
@@ -253,6 +286,15 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
     session = table.review
     if session is None:
         raise TableError("There is no question to answer (answers follow /resolve or /review).")
+    if isinstance(session, Confirmation):
+        word = text.strip().casefold()
+        if word not in {"yes", "y", "no", "n"}:
+            return [Shown(Kind.ERROR, "answer refused",
+                          f"Answer yes or no.\n{session.question()}", table.gm_seats)]
+        table.review = None
+        if word.startswith("y"):
+            return await session.then()
+        return [Shown(Kind.QUESTION, "review", session.otherwise, table.gm_seats)]
     item = session.current
     if not text.strip():
         if item.required:
@@ -267,8 +309,20 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
     return await _ask(table, session, view.items)
 
 
-@command("undo")
 async def undo(table: LocalTable, step: Step) -> list[Shown]:
     """/undo: roll back the last resolution exactly (recorded in the audit log)."""
     await table.services.resolution.undo(table.need_game(), table.user)
     return []
+
+
+async def reveal(table: LocalTable, step: Step) -> list[Shown]:
+    """/reveal N: the canonical JSON of turn N's sealed NPC orders, exactly as hashed, to the
+    seat that asks (F29: anyone may check the commitment published before the turn)."""
+    if len(step.args) != 1 or not step.args[0].isdigit():
+        raise TableError("/reveal takes the number of a resolved turn: /reveal 2.")
+    view = await table.services.turns.reveal(table.need_game(), int(step.args[0]))
+    check = "it matches" if view.verified else "it does NOT match"
+    head = (f"Turn {view.turn}: commitment {view.commitment}, salt {view.salt}; "
+            f'sha256(salt + "\\n" + JSON): {check}.')
+    blocks = notices.canonical_blocks(view.turn, view.canonical)
+    return [Shown(Kind.INFO, "reveal", "\n".join([head, *blocks]), only(table.seat))]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.rule import Rule
@@ -111,21 +112,32 @@ class TableView:
             style = KIND_STYLE.get(item.kind, "white")
             title = Text(item.title or item.kind.value, style=f"bold {style}")
             subtitle = Text(self.audience(item), style="dim" if not item.private else "italic")
+            width = self._width(item.body, title, subtitle)
             self.console.print(
                 Panel(
                     styled(item.body) if item.kind is not Kind.POST else Text(item.body),
+                    width=width,
                     title=title,
                     title_align="left",
                     subtitle=subtitle,
                     subtitle_align="right",
                     border_style=style if not item.private else f"{style} dim",
-                    expand=False,
+                    expand=width is not None,  # rich keeps a set width only when expanding
                 )
             )
         if hidden:
             self.console.print(
                 Text(f"({hidden} private message(s) for other seats not shown)", style="dim")
             )
+
+    def _width(self, body: str, title: Text, subtitle: Text) -> int | None:
+        """The panel's width: its content's (rich's own choice, None), unless the title or the
+        audience tag is wider: then wide enough to show them whole (a narrow panel would cut
+        the tag off), up to the screen's width."""
+        frame = 6  # the corners, a blank each side and the border's first dash
+        tags = max(title.cell_len, subtitle.cell_len) + frame
+        content = max((cell_len(line) for line in body.split("\n")), default=0) + 4
+        return min(tags, self.console.width) if tags > content else None
 
     def note(self, text: str, style: str = "dim") -> None:
         """A line of table chrome (not part of the game)."""

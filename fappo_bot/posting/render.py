@@ -20,7 +20,14 @@ from fappo_bot.posting.render_results import (
     render_gm_summary,
     render_turn,
 )
-from fappo_bot.posting.safety import DISCORD_LIMIT, no_mentions, safe, safe_prose, split_message
+from fappo_bot.posting.safety import (
+    DISCORD_LIMIT,
+    no_mentions,
+    safe,
+    safe_prose,
+    split_message,
+    without_rule_tags,
+)
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import Trait
 from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
@@ -29,8 +36,8 @@ from fappo_bot.rules.results import TurnState
 __all__ = [
     "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",
     "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_order",
-    "render_orders", "render_problems", "render_reply", "render_turn", "safe", "safe_prose",
-    "split_message", "sp_left",
+    "render_orders", "render_problems", "render_replaced", "render_reply", "render_turn", "safe",
+    "safe_prose", "split_message", "sp_left",
 ]
 
 
@@ -79,6 +86,29 @@ def render_order(order: Order, character: Character | None = None,
     if character is not None:
         lines.append("SP left: " + sp_left(character, order))
     return "\n".join(lines)
+
+
+def render_replaced(earlier: Order, now: Order, character: Character | None = None,
+                    hits: Sequence[PendingHit] = ()) -> str:
+    """The note a reply adds when a post replaces orders given in an earlier post (F29 Amb-3:
+    the last written wins): that it does, and what changed, line by line, Reduce and Guard
+    lines included, so a player never loses a line without being told."""
+    def lines(order: Order) -> list[str]:
+        body = render_order(order, character, None, hits).split("\n")[1:]
+        return [line.strip() for line in body if not line.startswith("SP left: ")]
+
+    before, after = lines(earlier), lines(now)
+    gone = [line for line in before if line not in after]
+    new = [line for line in after if line not in before]
+    head = f"This post replaces {safe(now.actor)}'s orders from an earlier post"
+    if earlier.passed and not now.passed:
+        return head + " (a pass)."
+    if not gone and not new:
+        return head + " (the same orders)."
+    out = [head + "; what changed:"]
+    out.extend(f"  - no longer: {line}" for line in gone)
+    out.extend(f"  + now: {line}" for line in new)
+    return "\n".join(out)
 
 
 def _hit_text(hit: PendingHit) -> str:
@@ -241,5 +271,6 @@ def _capital(text: str) -> str:
 
 
 def safe_sentence(text: str) -> str:
-    """A message sentence: mentions broken and markdown made inert, quotes kept readable."""
-    return safe(text)
+    """A message sentence for a player: mentions broken and markdown made inert, quotes kept
+    readable, no rulebook line tags (a GM's detail)."""
+    return safe(without_rule_tags(text))

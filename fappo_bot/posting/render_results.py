@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from fappo_bot.posting.names import fold
-from fappo_bot.posting.safety import safe
+from fappo_bot.posting.safety import safe, without_rule_tags
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.health import level_name
@@ -30,7 +30,8 @@ def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> 
         lines.extend(f"    - {describe_target(t)}" for t in action.targets)
     for error in result.errors:
         if wanted is None or fold(error.actor) in wanted:
-            lines.append(f"- {safe(error.actor)}'s orders were refused: {safe(error.message)}")
+            lines.append(f"- {safe(error.actor)}'s orders were refused: "
+                         f"{safe(without_rule_tags(error.message))}")
     touched = _touched(result, actions, wanted)
     if touched:
         lines.append("**Where things stand**")
@@ -81,7 +82,7 @@ def describe_result(action: ActionResult) -> str:
     if action.shield:
         text += " · shield"
     for note in action.notes:
-        text += f" · {safe(note)}"
+        text += f" · {safe(without_rule_tags(note))}"
     return text
 
 

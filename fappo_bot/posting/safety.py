@@ -32,6 +32,15 @@ def has_live_mention(text: str) -> bool:
     return ("@" in text or "<#" in text) and _RAW_MENTION.search(text) is not None
 
 
+_RULE_TAG = re.compile(r"\s*\[F:L[0-9][0-9,\- L]*\]")
+
+
+def without_rule_tags(text: str) -> str:
+    """`text` without the rulebook line tags (`[F:L221-225]`): a GM's reference, noise in a
+    player's reply or the channel's results (the GM's own review and summaries keep them)."""
+    return _RULE_TAG.sub("", text) if "[F:" in text else text
+
+
 def no_mentions(text: str) -> str:
     """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
     after `@` and after `<#`), so nothing echoed from a player can ping anyone."""

@@ -29,10 +29,12 @@ from fappo_bot.rules.data import (
 FLOATING = "floating"
 """The key of the floating SP pool in every SP map (`{"Nimble": 1, "floating": 1}`)."""
 
-#: the health track of the tiers that do not use the standard one (F11)
+#: the health track of each tier (F11): Lieutenants and Masters have their own, the rest standard
 _TRACK_OF_TIER: dict[Tier, TrackKind] = {
-    Tier.LIEUTENANT: TrackKind.LIEUTENANT,
-    Tier.MASTER: TrackKind.MASTER,
+    tier: {Tier.LIEUTENANT: TrackKind.LIEUTENANT, Tier.MASTER: TrackKind.MASTER}.get(
+        tier, TrackKind.STANDARD
+    )
+    for tier in Tier
 }
 
 
@@ -246,7 +248,7 @@ class Character(BaseModel):
     @property
     def track_kind(self) -> TrackKind:
         """Which health track the character uses (F11)."""
-        return _TRACK_OF_TIER.get(self.tier, TrackKind.STANDARD)
+        return _TRACK_OF_TIER[self.tier]
 
     @property
     def is_fodder(self) -> bool:

@@ -73,8 +73,9 @@ class Turn:
         found = self._defends.get(defender)
         if found is None:
             order = self.orders.get(defender)
+            defend = ActionKind.DEFEND  # read once, not once per action (benchmarks/enum_reads.py)
             found = [] if order is None else [
-                a for a in order.actions if a.kind is ActionKind.DEFEND and a.effective_now
+                a for a in order.actions if a.kind is defend and a.effective_now
             ]
             self._defends[defender] = found
         return found

@@ -162,6 +162,20 @@ async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> Char
     return new
 
 
+async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
+    """A retired character gives its name up to a new one: it is kept, as `Kael (retired)`
+    (`Kael (retired 2)` when that is taken too). Names are unique per game, retired or not."""
+    n = 1
+    while True:
+        renamed = f"{retired.name} (retired{'' if n == 1 else f' {n}'})"
+        if await uow.characters.by_name(retired.game_id, renamed) is None:
+            break
+        n += 1
+    await _bump(uow, retired, name=renamed,
+                sheet=retired.sheet.model_copy(update={"name": renamed}),
+                state=retired.state.model_copy(update={"name": renamed}))
+
+
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
@@ -198,8 +212,11 @@ class CharacterService(UseCases):
             else:
                 owner = None
             name = check_name(new.name, "character")
-            if await uow.characters.by_name(game.id, name) is not None:
+            clash = await uow.characters.by_name(game.id, name)
+            if clash is not None and clash.status is not CharacterStatus.RETIRED:
                 raise Conflict(f'There is already a character called "{name}" here.')
+            if clash is not None:
+                await _free_name(uow, clash)
             if isinstance(new, NewCharacter):
                 if (kind is CharacterKind.PC and game.settings.tournament
                         and new.sheet.budget is None and owner is not None):

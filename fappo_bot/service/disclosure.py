@@ -1,7 +1,9 @@
 """What a resolution discloses, and to whom (F29; issue 5: the sealed NPC orders).
 
 - The NPC reveal: the sealed orders in the canonical form of a post reply, the commitment, the
-  salt, how to check, and the canonical JSON exactly as hashed in code blocks.
+  salt and how to check. The canonical JSON exactly as hashed stays with the turn (the `reveal`
+  use case and the game's export give it), not in the channel: issue 12, two kilobytes of JSON
+  for every seat on every turn.
 - The results: the public part (no parties-only order, no allocation that must stay hidden)
   and the parties' part (F29 secret PvP, R2 `hide_all_allocations`).
 """
@@ -15,9 +17,9 @@ from dataclasses import dataclass
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.rules.character import Character
-from fappo_bot.rules.health import ap_budget
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
+from fappo_bot.rules.validate import order_budget
 from fappo_bot.service import notices
 from fappo_bot.service.records import CharacterRecord, Game, ResultsVisibility
 from fappo_bot.service.scene import InForce, player_run
@@ -30,10 +32,10 @@ def sealed_orders(canonical: str) -> list[Order]:
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,
                     state: TurnState) -> list[str]:
-    """The reveal of the NPC orders sealed for turn `number` (F29, issue 5): first the orders as
-    a post reply shows them (`render_order`, with each character's AP budget and ratings at the
-    start of the turn in `state`), the SHA-256 commitment, the salt and how to check; then the
-    canonical JSON exactly as hashed, in code blocks that fit a Discord message.
+    """The reveal of the NPC orders sealed for turn `number` (F29, issue 5): the orders as the
+    GM's post reply showed them (`render_order`, with each character's AP budget and ratings at
+    the start of the turn in `state`, its own Reduce lines settled as when it was posted), the
+    SHA-256 commitment, the salt and how to check.
 
     The reply's last line, the SP each pool keeps, is left out: it tells the NPC's remaining
     pools, which are the GM's and no part of the orders sealed."""
@@ -42,20 +44,19 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
         orders = sealed_orders(canonical)
     except ValueError:  # sealed by an older version of the orders: the JSON below still checks
         orders = []
-        rendered.append("(these orders cannot be shown as a reply; the JSON below is what was "
-                        "sealed)")
+        rendered.append("(these orders cannot be shown as a reply; the canonical JSON is what "
+                        "was sealed)")
     by_key: dict[str, Character] = {}
     for someone in state.characters:  # as `state.character`, without a scan per order
         by_key.setdefault(someone.name.casefold(), someone)
     for order in orders:
         character = by_key.get(order.actor.casefold())
-        budget = ap_budget(character, state.config) if character is not None else None
+        budget = order_budget(state, character, order) if character is not None else None
         lines = render_order(order, character, budget, state.pending).split("\n")
         if character is not None and lines[-1].startswith("SP left: "):
             lines.pop()
         rendered.append("\n".join(lines))
-    return [notices.revealed(number, digest, salt, rendered),
-            *notices.canonical_blocks(number, canonical)]
+    return [notices.revealed(number, digest, salt, rendered)]
 
 
 # ---- results: who sees what (F29) ----------------------------------------------------------------

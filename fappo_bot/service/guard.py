@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from enum import Enum
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -39,7 +38,8 @@ def raw_output(method: _F) -> _F:
 
 def guarded(value: Any) -> Any:
     """`value` with every text in it made inert (`posting.safety.inert`): strings, and the
-    strings inside pydantic values, dataclasses (a posting `Problem`), containers (tuples, lists, sets, dicts).
+    strings inside pydantic values, dataclasses (a post's `Problem`s) and containers (tuples,
+    lists, sets, dicts).
     Values with no live mention are returned as they are (one JSON dump of a model tells)."""
     if isinstance(value, str):
         return inert(value)
@@ -55,14 +55,11 @@ def guarded(value: Any) -> Any:
 
 
 def _guard_dataclass(value: Any) -> Any:
-    """A frozen dataclass of the pure core (a posting `Problem`) with its texts made inert."""
     update = {}
     for item in dataclasses.fields(value):
-        old = getattr(value, item.name)
-        if isinstance(old, Enum):
-            continue
-        safe = guarded(old)
-        if safe is not old:
+        current = getattr(value, item.name)
+        safe = guarded(current)
+        if safe is not current:
             update[item.name] = safe
     return dataclasses.replace(value, **update) if update else value
 

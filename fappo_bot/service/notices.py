@@ -56,15 +56,17 @@ def sealed(number: int, digest: str) -> str:
 def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
     """The sealed NPC orders of a resolved turn in the canonical form of a post reply
     (`posting.render.render_order`, already made inert), with the commitment, the salt and how
-    anyone checks them (F29, issue 5: "verifiable after resolution")."""
+    anyone checks them (F29, issue 5: "verifiable after resolution"). The canonical JSON itself
+    is not published with them (issue 12): the `reveal` use case and the export give it."""
     shown = "\n".join(orders) if orders else "(no NPC orders this turn)"
     return (
         f"NPC orders of turn {number}, as sealed before the players' orders were revealed:\n"
         f"{shown}\n"
         f"Commitment (SHA-256): {digest}\n"
         f"Salt: {salt}\n"
-        'How to check: sha256(salt + "\\n" + canonical JSON) equals the commitment, where the '
-        "canonical JSON is the code block that follows (join its parts with nothing between)."
+        f"How to check: ask the bot to reveal the canonical JSON of turn {number}'s NPC orders "
+        "(it is also in the game's export); "
+        'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
     )
 
 
@@ -74,9 +76,9 @@ _BLOCK_FRAME = 120
 
 def canonical_blocks(number: int, canonical: str, limit: int = DISCORD_LIMIT) -> list[str]:
     """The canonical JSON of the NPC orders exactly as hashed, in code blocks of at most `limit`
-    characters each. It holds no mention and no backtick (`scene.canonical_orders` escapes them),
-    so it cannot ping anyone nor break out of its block; a long text is cut into parts that are
-    joined back with nothing between them."""
+    characters each, for whoever asks to check a commitment. It holds no mention and no backtick
+    (`scene.canonical_orders` escapes them), so it cannot ping anyone nor break out of its
+    block; a long text is cut into parts that are joined back with nothing between them."""
     size = max(1, limit - _BLOCK_FRAME)
     pieces = [canonical[i:i + size] for i in range(0, len(canonical), size)] or [""]
     count = len(pieces)

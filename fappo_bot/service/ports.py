@@ -143,8 +143,12 @@ class PostRepository(Protocol):
         """The turn's posts, by (created_at, id)."""
         ...
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
-        """Every non-deleted post of the turn with its newest revision, by (updated_at, id)."""
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
+        """Every non-deleted post of the turn with its newest revision, by (updated_at, id).
+        With `actors` (case-folded names), each revision holds only those actors' orders (the
+        others are not even read back)."""
         ...
 
 

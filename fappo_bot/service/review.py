@@ -18,6 +18,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -132,7 +133,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
                 ("yes", "no"))
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
-                and not weapon.ranged and _target_moves_away(scene, orders, action, actor):
+                and not weapon.used_with(action.skill).ranged \
+                and _target_moves_away(scene, orders, action, actor):
             add(i, "engaged", f"{label}: {action.target} moves away; did {actor} engage it? "
                               "(F7 Amb-4; default no: the attack is void)", False, ("yes", "no"))
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
@@ -209,8 +211,11 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene; choose one '
-                       f"of: {', '.join(names)}.")
+    near = difflib.get_close_matches(text.strip().casefold(), [n.casefold() for n in names],
+                                     n=1, cutoff=0.6)
+    hint = next((f' Did you mean "{n}"?' for n in names if near and n.casefold() == near[0]), "")
+    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
+                       f"one of: {', '.join(names)}.")
 
 
 def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],

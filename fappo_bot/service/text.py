@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fappo_bot.posting import PostContext, Problem, parse_post
-from fappo_bot.posting.render import render_reply, render_turn
+from fappo_bot.posting.parser import too_long
+from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import TurnResult, TurnState
 
@@ -57,6 +58,11 @@ class PostText(Protocol):
         characters (secret orders, F29)."""
         ...
 
+    def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
+        """The reply's note when `now` replaces `earlier`, given in another post (F29 Amb-3):
+        that it does, and what changed."""
+        ...
+
 
 class PostingText:
     """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`."""
@@ -64,6 +70,9 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
+        oversize = too_long(text)  # refused before a line is read (issue 14)
+        if oversize is not None:
+            return ReadPost((), (oversize,), render_problems((oversize,)))
         context = PostContext(state=state, poster=poster, controls=tuple(controls))
         parsed = parse_post(text, context)
         reply = render_reply(parsed, state)
@@ -80,3 +89,7 @@ class PostingText:
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
         """`render_turn`; with an audience, only what concerns those characters (F29)."""
         return render_turn(result, audience)
+
+    def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
+        """`render_replaced`, with the actor's ratings and the hits open to Reduce."""
+        return render_replaced(earlier, now, state.character(now.actor), state.pending)

@@ -112,6 +112,8 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
         game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
         posted=tuple(posted), passed=tuple(passed), missing=tuple(missing),
         npc_sealed=turn.npc_commitment is not None,
+        npcs_without_orders=tuple(r.name for r in gm_run(records)
+                                  if r.name.casefold() not in in_force),
         everyone_in=everyone_in(turn, records, in_force),
         pending_hits=await public_pending(uow, game, turn, records),
         names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),

@@ -174,9 +174,8 @@ class TurnService(UseCases):
             refuse_unless_open(turn)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
-            read = self.deps.text.read(
-                text, build_state(game, turn, records), poster, [c.name for c in controls]
-            )
+            state = build_state(game, turn, records)
+            read = self.deps.text.read(text, state, poster, [c.name for c in controls])
             secret = secret and poster != GM_POSTER
             if not read.ok:
                 return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
@@ -188,6 +187,14 @@ class TurnService(UseCases):
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, secret,
                                        game.rules.hide_all_allocations)
+            # the orders this post replaces: every character's when the "everyone is in" check
+            # needs them too (read once for both), else only this post's characters'
+            everyone = turn.npc_commitment is not None or not gm_run(records)
+            in_force = await orders_in_force(
+                uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
+            notes = [self.deps.text.replaced(found.order, order, state)
+                     for order in read.orders
+                     if (found := in_force.get(order.actor.casefold())) is not None]
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -195,9 +202,13 @@ class TurnService(UseCases):
                 created_at=now, updated_at=now,
             )
             revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
-                                    ok=True, reply=read.reply, created_at=now)
+                                    ok=True, reply="\n".join([read.reply, *notes]),
+                                    created_at=now)
             await uow.posts.add(post, revision)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create")
+            for order in revision.orders:
+                in_force[order.actor.casefold()] = InForce(order, post, revision)
+            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
+                                         in_force if everyone else None)
             await uow.commit()
             return reply
 
@@ -213,7 +224,9 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
         `seal` is false. Anyone else is refused before anything is read or stored (a refused
-        command changes nothing; issue 14: a player's /npc replaced the player's own orders)."""
+        command changes nothing; issue 14: a player's /npc replaced the player's own orders).
+        Not `@retried` as a whole: the post and the seal are two transactions, each retried on
+        its own (running the post again after it was kept would be refused as a repeat)."""
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, actor)
             check_gm(at_play.game, at_play.roles)
@@ -531,11 +544,14 @@ class TurnService(UseCases):
         post: Post,
         revision: PostRevision,
         action: str,
+        in_force: dict[str, InForce] | None = None,
     ) -> PostReply:
+        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: every order in
+        force, this post's included, when they were read already)."""
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
-        complete = await self._maybe_everyone_in(uow, game, turn, records)
+        complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_keys=post.reply_keys, everyone_in=complete)

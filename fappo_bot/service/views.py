@@ -216,6 +216,8 @@ class TurnStatusView(BaseModel):
     passed: tuple[str, ...]
     missing: tuple[str, ...]
     npc_sealed: bool
+    #: the characters the GMs run that have no orders this turn (they would do nothing)
+    npcs_without_orders: tuple[str, ...] = ()
     everyone_in: bool
     pending_hits: tuple[PendingHit, ...] = ()
     #: the display names known of the characters' runners, by user id

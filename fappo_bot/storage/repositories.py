@@ -368,14 +368,17 @@ class SqlPosts(_Repository):
         rows = await self._load_rows(q.POSTS, sql, turn_id=turn_id)
         return [m.post_record(row) for row in rows]
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
         sql = q.NEWEST_REVISIONS
         compiled = sql.compiled(self._tx.dialect)
         pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
         orders = await self._rows(q.NEWEST_ORDERS, q.ORDERS, turn_id=turn_id)
         by_post: dict[str, list[Any]] = {}
         for order in orders:
-            by_post.setdefault(order.post_id, []).append(order)
+            if actors is None or order.actor.casefold() in actors:  # parsed only when wanted
+                by_post.setdefault(order.post_id, []).append(order)
         found = []
         for row in pairs:
             post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))

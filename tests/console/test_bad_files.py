@@ -25,7 +25,7 @@ async def test_a_transcript_that_is_not_utf8_is_one_sentence(tmp_path: Path) -> 
 async def test_a_sheet_file_that_is_not_utf8_is_refused_with_a_sentence(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_bytes(b"name: K\xe9ael\ntier: pc\n")
     script = tmp_path / "uses.txt"
-    script.write_text("/as gm\n/newgame X\n/addchar bad.yaml --player alice\n"
+    script.write_text("/as gm\n/newgame X\n/addchar bad.yaml --new-player alice\n"
                       "?expect Cannot read bad.yaml: it is not UTF-8 text (byte 0xe9 on line 1)"
                       "\n", encoding="utf-8")
     code, screen = await replay(tmp_path, script)

@@ -28,8 +28,8 @@ async def test_no_screen_of_a_hostile_game_shows_a_live_mention(tmp_path: Path) 
     script.write_text("\n".join([
         "/as gm",
         '/newgame "<@1> @everyone Road"',
-        "/addchar kael.yaml --player alice",
-        "/addchar mira.yaml --player bob",
+        "/addchar kael.yaml --new-player alice",
+        "/addchar mira.yaml --new-player bob",
         "/enemy skarg.yaml",
         "/seats", "/games", "/use <#1> @here",
         "/open",
@@ -38,7 +38,7 @@ async def test_no_screen_of_a_hostile_game_shows_a_live_mention(tmp_path: Path) 
         "/as bob", "3 AP defend", "",
         "/npc", "3 AP defend", ".",
         "/as gm", "/status", "/review",
-        "/calltime", "/resolve", "> 4",
+        "/calltime", "> yes", "/resolve", "> 4",
         "/endscene night",
         "/endadventure 2",
         "", ]), encoding="utf-8")

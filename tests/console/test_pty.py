@@ -35,9 +35,9 @@ def test_one_turn_played_at_the_prompt(tmp_path):
         child.expect_exact("[gm]> ")
         child.sendline('/newgame "Pty Test"')
         child.expect_exact("[gm]> ")
-        child.sendline(f"/addchar {MIRA} --player bob")
+        child.sendline(f"/addchar {MIRA} --new-player bob")
         child.expect_exact("[gm]> ")
-        child.sendline(f"/addchar {KAEL} --player alice")
+        child.sendline(f"/addchar {KAEL} --new-player alice")
         child.expect_exact("[gm]> ")
         child.sendline("/open")
         child.expect("Turn 1 is open")
@@ -94,5 +94,5 @@ def test_a_fresh_table_without_a_terminal_replays_the_example(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
-    assert "adventure.txt: 89 steps" in done.stdout
+    assert "adventure.txt: 92 steps" in done.stdout
     assert "assertions passed" in done.stdout

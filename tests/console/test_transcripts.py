@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from fappo_bot.console.app import run_script
-from fappo_bot.console.table import open_table
+from fappo_bot.console.app import open_table, run_script
 
 pytestmark = pytest.mark.integration
 
@@ -32,11 +31,8 @@ def table_args(data_dir: Path, script: Path) -> argparse.Namespace:
 async def replay(tmp_path: Path, script: Path) -> tuple[int, str]:
     out = io.StringIO()
     console = Console(file=out, width=110, color_system=None)
-    table = await open_table(table_args(tmp_path / "data", script))
-    try:
+    async with open_table(table_args(tmp_path / "data", script)) as table:
         code = await run_script(table, script, console)
-    finally:
-        await table.close()
     return code, out.getvalue()
 
 
@@ -67,7 +63,7 @@ async def test_a_replay_twice_in_one_database_makes_two_games(tmp_path):
 async def test_a_failing_assertion_fails_the_replay_with_a_diff(tmp_path):
     script = tmp_path / "wrong.txt"
     script.write_text(
-        "/newgame Wrong\n/addchar %s --player alice\n/open\n/as Kael\n1 AP defend\n\n"
+        "/newgame Wrong\n/addchar %s --new-player alice\n/open\n/as Kael\n1 AP defend\n\n"
         "?expect Kael: 2/3 AP committed\n" % (ROOT / "examples" / "adventure" / "kael.yaml"),
         encoding="utf-8",
     )
@@ -127,11 +123,8 @@ async def test_the_table_plays_on_postgresql(tmp_path):
         args = table_args(tmp_path / "unused", drill)
         args.database_url = url
         out = io.StringIO()
-        table = await open_table(args)
-        try:
+        async with open_table(args) as table:
             code = await run_script(table, drill, Console(file=out, width=110, color_system=None))
-        finally:
-            await table.close()
         assert code == 0, out.getvalue()[-3000:]
         assert not (tmp_path / "unused").exists()  # no SQLite file was made
     finally:

@@ -123,17 +123,13 @@ async def test_a_game_played_at_the_table_round_trips_whole(tmp_path):
 
     from rich.console import Console
 
-    from fappo_bot.console.app import run_script
-    from fappo_bot.console.table import open_table
+    from fappo_bot.console.app import open_table, run_script
 
     adventure = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
     args = argparse.Namespace(config=None, data_dir=tmp_path / "a", database_url=None,
                               script=adventure)
-    table = await open_table(args)
-    try:
+    async with open_table(args) as table:
         code = await run_script(table, adventure, Console(file=io.StringIO(), width=100))
-    finally:
-        await table.close()
     assert code == 0
     async with open_storage(settings_in(tmp_path / "a")) as storage:
         first = await export_game(storage.uow_factory, "The Goblin Warren")

@@ -75,3 +75,18 @@ def test_discord_bold_is_shown_bold_and_levels_are_coloured():
     styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
     assert styles["Turn 1 results"] == "bold"
     assert styles["Great Success"] == "bold green"
+
+
+def test_a_narrow_panel_still_shows_its_whole_audience_tag():
+    """Issue 12: a one-word reply to a DM drew a panel too narrow for `only bob (Mira)`."""
+    out = io.StringIO()
+    seats = book()
+    seats.add("bob", ["Mira", "a long-named second character"])
+    view = TableView(Console(file=out, width=100, color_system=None), seats, all_seats=True)
+    view.show([Shown(Kind.REPLY, "ok", "ok", only("bob"))], "gm")
+    assert "only bob (Mira, a long-named second character)" in out.getvalue()
+    # and never wider than the screen
+    out = io.StringIO()
+    view = TableView(Console(file=out, width=30, color_system=None), seats, all_seats=True)
+    view.show([Shown(Kind.REPLY, "ok", "ok", only("bob"))], "gm")
+    assert max(len(line) for line in out.getvalue().splitlines()) <= 30

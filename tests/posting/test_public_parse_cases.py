@@ -4,23 +4,25 @@ and case-folded; a post with problems lists `errors: [{line, code}]` and records
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from fappo_bot.adjudication.loader import load_case_file
 from fappo_bot.posting import PostContext, parse_post
 from fappo_bot.rules.results import TurnState
 from tests.posting.helpers import subset
+from tests.shared_folder import MISSING, PUBLIC_CASES
 
 pytestmark = pytest.mark.unit
 
-CASES_FILE = Path(__file__).resolve().parents[3] / "shared" / "cases" / "parse.yaml"
+CASES_FILE = PUBLIC_CASES / "parse.yaml"
 CASES = load_case_file(CASES_FILE) if CASES_FILE.exists() else []
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/cases/parse.yaml is not beside the repository")
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+PARAMS = [pytest.param(c, id=c.id) for c in CASES] or [
+    pytest.param(None, id="shared-folder-missing", marks=pytest.mark.skip(MISSING))]
+
+
+@pytest.mark.parametrize("case", PARAMS)
 def test_public_parse_case(case: object) -> None:
     state = TurnState(characters=case.characters, pending=case.pending,  # type: ignore[attr-defined]
                       config=case.config)  # type: ignore[attr-defined]

@@ -230,3 +230,33 @@ def test_problem_text_does_not_double_a_question_mark() -> None:
     assert problem_text(problem) == (
         'line 3 "1 AP defend against": against whom? Expected: against NAME.'
     )
+
+
+def test_a_second_post_says_it_replaces_the_first_and_what_changed() -> None:
+    """F29 Amb-3 (the last written wins) and issue 12: a Reduce or Guard line that a new post
+    drops is named in the reply, never lost in silence."""
+    from fappo_bot.posting.render import render_replaced
+    from fappo_bot.rules.orders import Order, Reduction
+
+    state = state_of(KAEL)
+    first = parse("2 AP attack Goblin 1 with Broadsword\n1 AP defend\n"
+                  "Guard: 1 SP Tireless against Goblin Archer", state=state).orders[0]
+    first = first.model_copy(update={"reduce": (Reduction(hit="h1", sp={"Tireless": 2}),)})
+    second = parse("3 AP defend", state=state).orders[0]
+    note = render_replaced(first, second, state.character("Kael"))
+    assert note.startswith("This post replaces Kael's orders from an earlier post; what changed:")
+    assert "- no longer: 2 AP  attack Goblin 1 · Broadsword (Swordfighting 3)" in note
+    assert "- no longer: Reduce 2 SP Tireless on hit h1" in note
+    assert "- no longer: Guard 1 SP Tireless against Goblin Archer" in note
+    assert "+ now: 3 AP  defend (all attacks)" in note
+    assert "(the same orders)" in render_replaced(second, second)
+    assert "(a pass)" in render_replaced(Order(actor="Kael", passed=True), second)
+
+
+def test_rule_tags_stay_out_of_player_replies_and_results() -> None:
+    """Issue 12: `[F:L221-225]` is a GM's reference; the reply and the channel do without."""
+    from fappo_bot.posting.safety import without_rule_tags
+
+    assert without_rule_tags("Use a ranged weapon [F:L221-225].") == "Use a ranged weapon."
+    assert without_rule_tags("Costs [F:L78-82, L90] apply") == "Costs apply"
+    assert without_rule_tags("see F12 [R1]") == "see F12 [R1]"

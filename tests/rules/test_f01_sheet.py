@@ -10,6 +10,7 @@ from fappo_bot.rules.character import FLOATING, Spell
 from fappo_bot.rules.data import SkillDef, Tier, Trait
 from fappo_bot.rules.results import RulesError
 from fappo_bot.rules.sheet import Sheet, character_from_sheet, check_sheet, default_budget
+from tests.shared_folder import public_cases
 
 pytestmark = pytest.mark.unit
 
@@ -218,18 +219,7 @@ def test_f1_each_extra_sp_and_skill_point_costs_one(sp: int, rating: int) -> Non
     assert cost == 5 + (sp - 3) + rating
 
 
-def _public_cases(kind: str) -> list[dict[str, object]]:
-    from pathlib import Path
-
-    import yaml
-
-    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
-    if not path.exists():
-        return []
-    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
-
-
-@pytest.mark.parametrize("case", _public_cases("sheet"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize("case", public_cases("sheet"))
 def test_f1_public_sheet_cases(case: dict[str, object]) -> None:
     """../shared/cases/sheets-spells-rest.yaml: the public sheet cases, checked directly."""
     result = check_sheet(Sheet.model_validate(case["sheet"]))

@@ -26,6 +26,7 @@ from fappo_bot.rules.magic import (
     suggested_mood,
 )
 from fappo_bot.rules.results import RulesError
+from tests.shared_folder import public_cases
 
 pytestmark = pytest.mark.unit
 
@@ -297,18 +298,7 @@ def test_f24_weights_round_up_monotone(a: int, b: int) -> None:
     assert EFFECTS_BY_KEY["invisibility"].modifier("invisibility", {"living": hi}) >= 3 or hi == 0
 
 
-def _public_cases(kind: str) -> list[dict[str, object]]:
-    from pathlib import Path
-
-    import yaml
-
-    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
-    if not path.exists():
-        return []
-    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
-
-
-@pytest.mark.parametrize("case", _public_cases("spell"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize("case", public_cases("spell"))
 def test_f24_public_spell_cases(case: dict[str, object]) -> None:
     """../shared/cases/sheets-spells-rest.yaml: the public spell cases, checked directly."""
     effects, ranges = case["effects"], case.get("ranges", 0)

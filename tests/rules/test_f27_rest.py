@@ -11,6 +11,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import Trait
 from fappo_bot.rules.rest import BreakKind, rest_points, restore, restore_sp
 from fappo_bot.rules.results import RulesError
+from tests.shared_folder import public_cases
 
 pytestmark = pytest.mark.unit
 
@@ -158,18 +159,7 @@ def test_f27_rest_never_exceeds_max_and_never_loses_sp(state: tuple[int, int, in
         assert gained == min(points, deficit)
 
 
-def _public_cases(kind: str) -> list[dict[str, object]]:
-    from pathlib import Path
-
-    import yaml
-
-    path = Path(__file__).resolve().parents[3] / "shared" / "cases" / "sheets-spells-rest.yaml"
-    if not path.exists():
-        return []
-    return [c for c in yaml.safe_load(path.read_text())["cases"] if c.get("kind") == kind]
-
-
-@pytest.mark.parametrize("case", _public_cases("rest"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize("case", public_cases("rest"))
 def test_f27_public_rest_cases(case: dict[str, object]) -> None:
     """../shared/cases/sheets-spells-rest.yaml: the public rest cases, checked directly."""
     from fappo_bot.rules.data import trait_by_name

@@ -280,12 +280,18 @@ class FakePosts(_Repo):
         ]
         return sorted(rows, key=lambda p: (p.created_at, p.id))
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
         posts = sorted(
             (p for p in self.group("turn_posts", turn_id, "posts") if not p.deleted),
             key=lambda p: (p.updated_at, p.id),
         )
-        return [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
+        pairs = [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
+        if actors is None:
+            return pairs
+        return [(p, r.model_copy(update={"orders": tuple(
+            o for o in r.orders if o.actor.casefold() in actors)})) for p, r in pairs]
 
 
 class FakeResolutions(_Repo):

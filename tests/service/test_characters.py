@@ -131,6 +131,22 @@ async def test_retire_transfer_npcize_restore(services, game, uow_factory):
     assert len(await services.characters.list(game, include_retired=True)) == 2
 
 
+async def test_a_retired_name_is_free_for_a_new_character(services, game):
+    """A character added to the wrong player and retired can be added again under its name;
+    the retired one is kept, renamed. A name held by an active character stays taken."""
+    await services.characters.create(game, GM, sheet("Kael"), owner=ALICE)
+    with pytest.raises(Conflict, match="already a character"):
+        await services.characters.create(game, GM, sheet("Kael"), owner=BOB)
+    for _ in range(2):
+        await services.characters.retire(game, GM, "Kael")
+        again = await services.characters.create(game, GM, sheet("Kael"), owner=BOB)
+        assert again.ok and again.character is not None and again.character.owner == BOB
+    everyone = await services.characters.list(game, include_retired=True)
+    assert sorted(c.name for c in everyone) == ["Kael", "Kael (retired 2)", "Kael (retired)"]
+    kept = await services.characters.show(game, "Kael (retired)")
+    assert kept.status is CharacterStatus.RETIRED and kept.state.name == "Kael (retired)"
+
+
 async def test_from_dict_reports_unreadable_sheets(services):
     with pytest.raises(InvalidInput, match="cannot be read"):
         NewCharacter.from_dict({"name": "X", "traits": "lots", "count": -2})

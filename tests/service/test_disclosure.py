@@ -11,6 +11,7 @@ import pytest
 
 from fappo_bot.posting.render import describe_action
 from fappo_bot.rules.orders import Order
+from fappo_bot.service import notices
 from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
 
@@ -25,9 +26,9 @@ async def _outbox(uow_factory, game, kind=None):
     return [m for m in messages if kind is None or m.kind == kind]
 
 
-def _code_blocks(messages):
+def _code_blocks_of(texts):
     """What a reader copies: the content of each ```json block, joined with nothing between."""
-    found = [re.search(r"```json\n(.*)\n```", m.content, re.S) for m in messages]
+    found = [re.search(r"```json\n(.*)\n```", text, re.S) for text in texts]
     return "".join(f.group(1) for f in found if f)
 
 
@@ -44,33 +45,31 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
                               text="3 AP defend")
     await services.resolution.resolve(game, GM)
     reveal = await _outbox(uow_factory, game, "revealed")
-    assert len(reveal) >= 3 and all(len(m.content) <= 2000 for m in reveal)
-    first = reveal[0].content
+    # issue 12: no JSON for every seat, the JSON stays with the turn; the long intent is split
+    assert all(len(m.content) <= 2000 and "```" not in m.content for m in reveal)
+    first = "\n".join(m.content for m in reveal)
     # the orders as a reply shows them, not as raw JSON
     assert "Skarg: 2/3 AP committed" in first and "Goblins: 1/2 AP committed" in first
     assert '"actions"' not in first
     skarg_sheet = await services.characters.show(game, "Skarg")
-    orders = [Order.model_validate(o) for o in json.loads(
-        (await services.turns.reveal(game, 1)).canonical)]
+    revealed = await services.turns.reveal(game, 1)
+    orders = [Order.model_validate(o) for o in json.loads(revealed.canonical)]
     skarg = next(o for o in orders if o.actor == "Skarg")
     assert inert(describe_action(skarg.actions[0], skarg_sheet.state)) in first
     assert "@everyone" not in first and "@\u200beveryone" in first
     # the commitment, the salt and how to check, all in the published text
-    published = "\n".join(m.content for m in reveal)
-    digest = re.search(r"Commitment \(SHA-256\): ([0-9a-f]{64})", published).group(1)
-    salt = re.search(r"Salt: (\S+)", published).group(1)
-    assert digest == seal.commitment
-    assert 'sha256(salt + "\\n" + canonical JSON)' in published
-    # a reader recomputes the hash from the code blocks alone
-    canonical = _code_blocks(reveal)
+    digest = re.search(r"Commitment \(SHA-256\): ([0-9a-f]{64})", first).group(1)
+    salt = re.search(r"Salt: (\S+)", first).group(1)
+    assert digest == seal.commitment and revealed.verified
+    assert 'sha256(salt + "\\n" + canonical JSON)' in first and "reveal the canonical JSON of turn 1" in first
+    # a reader recomputes the hash from the JSON the reveal use case gives
+    canonical = revealed.canonical
     assert hashlib.sha256(f"{salt}\n{canonical}".encode()).hexdigest() == seal.commitment
-    assert [Order.model_validate(o) for o in json.loads(canonical)] == orders
     assert LONG_INTENT.strip() == skarg.intent
-    # the reveal goes out in order: the orders first, then the JSON parts 1..n
-    parts = [int(p) for p in re.findall(r"part (\d+) of \d+", published)]
-    assert parts == list(range(1, len(parts) + 1)) and len(parts) >= 2
-    assert [m.dedupe_key for m in reveal][1:] == [
-        f"{reveal[0].dedupe_key}#{n}" for n in range(2, len(reveal) + 1)]
+    # and the canonical JSON, asked for, comes in code blocks that fit a message
+    blocks = notices.canonical_blocks(1, canonical)
+    assert len(blocks) >= 2 and all(len(b) <= 2000 for b in blocks)
+    assert _code_blocks_of(blocks) == canonical
 
 
 # ---- secret PvP and hidden allocations (F29, R2) -------------------------------------------------
@@ -176,9 +175,9 @@ async def test_r2_hide_all_allocations_shows_only_outcomes(services, uow_factory
 
 
 @pytest.mark.unit
-def test_a_reveal_that_cannot_be_read_back_still_publishes_the_json_that_checks():
+def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
     """Orders sealed by an older version of the orders model: the resolution must not fail, and
-    the hash still recomputes from the code blocks."""
+    the reveal still gives the commitment, the salt and where the JSON that checks is."""
     from fappo_bot.rules.results import TurnState
     from fappo_bot.service.disclosure import reveal_messages
     from fappo_bot.service.scene import commitment
@@ -186,7 +185,7 @@ def test_a_reveal_that_cannot_be_read_back_still_publishes_the_json_that_checks(
     canonical = '[{"actor":"Skarg","retired_field":' + '"x",' * 900 + '"end"}]'
     digest = commitment("salt", canonical)
     messages = reveal_messages(3, digest, "salt", canonical, TurnState(turn=3, characters=()))
+    assert len(messages) == 1 and len(messages[0]) <= 2000
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
-    assert len(messages) >= 3 and all(len(m) <= 2000 for m in messages)
-    blocks = "".join(re.search(r"```json\n(.*)\n```", m, re.S).group(1) for m in messages[1:])
-    assert blocks == canonical
+    assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]
+    assert "retired_field" not in messages[0]

@@ -81,6 +81,9 @@ class OrdersFor:
     def results(self, result, audience=None):
         return "results"
 
+    def replaced(self, earlier, now, state):
+        return "replaced"
+
 
 @pytest.mark.parametrize(("actor", "error"), [("Kael", Forbidden), ("Nobody", NotFound)])
 async def test_the_service_itself_refuses_orders_for_characters_the_poster_does_not_run(

@@ -277,6 +277,10 @@ async def test_orders_follow_the_newest_revision(uow_factory):
         latest = await uow.posts.latest_revisions("t1")
         assert [(p.id, rev.number) for p, rev in latest] == [("p2", 1), ("p1", 2)]
         assert latest[1][1] == newer
+        # only some actors' orders: the same posts, the others' orders left out
+        some = await uow.posts.latest_revisions("t1", {"aria's horse"})
+        assert [(p.id, [o.actor for o in rev.orders]) for p, rev in some] == [
+            ("p2", []), ("p1", ["Aria's horse"])]
         assert [rev.number for rev in await uow.posts.revisions("p1")] == [1, 2]
         assert [p.id for p in await uow.posts.list("t1")] == ["p1", "p2"]
         assert [p.id for p in await uow.posts.list("t1", include_deleted=True)] == [

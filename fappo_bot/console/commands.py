@@ -1,0 +1,61 @@
+"""The table's command table: every command name, the slash command's and the table's own, and
+the handler it runs. Written out here, in one place, rather than registered by each command
+module as it is imported: what the table can do reads top to bottom, and nothing depends on which
+modules happen to have been imported."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from fappo_bot.console import game_commands as games
+from fappo_bot.console import scene_commands as scenes
+from fappo_bot.console import turn_commands as turns
+from fappo_bot.console.delivery import deliver_outbox
+from fappo_bot.console.table import Handler, Handlers
+
+COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
+    # games, seats and characters
+    "newgame": games.newgame,
+    "addchar": games.addchar,
+    "sheet": games.sheet,
+    "enemy": games.enemy,
+    "group": games.enemy,
+    "transfer": games.transfer,
+    "retire": games.retire,
+    "games": games.games,
+    "use": games.use,
+    "seats": games.seats,
+    "who": games.seats,
+    "help": games.help_,
+    "quit": games.quit_,
+    # turns
+    "open": turns.open_turn,
+    "npc": turns.npc,
+    "pass": turns.pass_turn,
+    "status": turns.status,
+    "edit": turns.edit,
+    "delete": turns.delete,
+    "calltime": turns.calltime,
+    "extend": turns.extend,
+    "pause": turns.pause,
+    "resume": turns.pause,
+    "review": turns.review,
+    "resolve": turns.resolve,
+    "undo": turns.undo,
+    "reveal": turns.reveal,
+    # between fights, and around games
+    "advance": scenes.advance,
+    "endscene": scenes.endscene,
+    "rest": scenes.endscene,
+    "endadventure": scenes.endadventure,
+    "export": scenes.export,
+    "import": scenes.import_,
+})
+
+HANDLERS = Handlers(
+    commands=COMMANDS,
+    post=turns.post,
+    answer=turns.answer,
+    deliver=deliver_outbox,
+)
+"""What the table does with each step (`LocalTable.perform`)."""

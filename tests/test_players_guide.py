@@ -1,0 +1,57 @@
+"""docs/players.md stays true: every example post in it (the ```post NAME blocks) parses with no
+problem in the example adventure's scene, as the character it names (or the GM's NPCs)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fappo_bot.posting import PostContext, parse_post
+from fappo_bot.rules.orders import PendingHit
+from fappo_bot.rules.results import TurnState
+from fappo_bot.service.characters import NewCharacter
+
+pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[1]
+GUIDE = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+EXAMPLES = re.findall(r"^```post (\w+)\n(.*?)^```", GUIDE, flags=re.MULTILINE | re.DOTALL)
+
+
+def scene(with_hit: bool) -> TurnState:
+    """Kael, Mira, Bran, the Goblins, the Rats and Skarg; `with_hit`: a hit of Skarg's on Kael
+    from the last turn, to reduce."""
+    characters = []
+    for name in ("kael", "mira", "bran", "goblins", "rats", "skarg"):
+        data = yaml.safe_load((ROOT / "examples" / "adventure" / f"{name}.yaml").read_text())
+        built = NewCharacter.from_dict(data).build()
+        assert not isinstance(built, tuple), built
+        characters.append(built)
+    hit = PendingHit(id="t1-skarg-0", target="Kael", attacker="Skarg", weapon="Broadsword",
+                     levels=2)
+    return TurnState(characters=tuple(characters), pending=(hit,) if with_hit else ())
+
+
+def test_the_guide_has_examples() -> None:
+    assert len(EXAMPLES) >= 7
+
+
+@pytest.mark.parametrize(("poster", "text"), EXAMPLES, ids=[f"{p}-{i}" for i, (p, _) in
+                                                              enumerate(EXAMPLES)])
+def test_every_example_post_of_the_players_guide_parses(poster: str, text: str) -> None:
+    post = parse_post(text, PostContext.for_poster(scene("Reduce:" in text), poster))
+    assert post.ok, [str(p) for p in post.problems]
+    assert post.orders
+
+
+def test_the_reply_the_guide_shows_is_the_bots() -> None:
+    from fappo_bot.posting.render import render_reply
+
+    poster, text = EXAMPLES[0]
+    state = scene(False)
+    shown = GUIDE.split("The bot replies:\n\n```text\n", 1)[1].split("```", 1)[0]
+    assert render_reply(parse_post(text, PostContext.for_poster(state, poster)), state) + "\n" \
+        == shown
