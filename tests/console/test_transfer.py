@@ -151,17 +151,13 @@ async def test_the_example_adventure_is_imported_as_a_copy_next_to_itself(tmp_pa
 
     from rich.console import Console
 
-    from fappo_bot.console.app import run_script
-    from fappo_bot.console.table import open_table
+    from fappo_bot.console.app import open_table, run_script
 
     adventure = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
     args = argparse.Namespace(config=None, data_dir=tmp_path / "a", database_url=None,
                               script=adventure)
-    table = await open_table(args)
-    try:
+    async with open_table(args) as table:
         assert await run_script(table, adventure, Console(file=io.StringIO(), width=100)) == 0
-    finally:
-        await table.close()
     out = tmp_path / "adventure.json"
     cli = [sys.executable, "-m", "fappo_bot.cli"]
     done = subprocess.run([*cli, "export", "The Goblin Warren", "--out", str(out),
