@@ -14,8 +14,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fappo_bot.adjudication.characters import character_from_case
-from fappo_bot.adjudication.convert import (
+from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
+from fappo_bot.rules.character import Character
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.results import GMInputs
+from fappo_bot.sheets.characters import character_from_case
+from fappo_bot.sheets.convert import (
     CaseError,
     as_int,
     as_list,
@@ -26,11 +31,6 @@ from fappo_bot.adjudication.convert import (
     pending_from_case,
     sp_map,
 )
-from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import GMInputs
 from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [

@@ -13,7 +13,6 @@ from types import ModuleType
 from typing import Any
 
 from fappo_bot.adjudication.compare import compare
-from fappo_bot.adjudication.convert import CaseError
 from fappo_bot.adjudication.loader import (
     BadCase,
     Case,
@@ -30,6 +29,7 @@ from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import RulesError, TurnState
+from fappo_bot.sheets.convert import CaseError
 
 
 class NotBuilt(Exception):

@@ -14,7 +14,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from fappo_bot.adjudication.convert import (
+from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
+from fappo_bot.rules.data import (
+    PIP_THRESHOLDS,
+    TRACKS,
+    RangeClass,
+    Special,
+    Tier,
+    TrackKind,
+    weapon_by_name,
+)
+from fappo_bot.sheets.convert import (
     CaseError,
     armor_named,
     as_int,
@@ -25,16 +35,6 @@ from fappo_bot.adjudication.convert import (
     skill_named,
     special_named,
     trait_named,
-)
-from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
-from fappo_bot.rules.data import (
-    PIP_THRESHOLDS,
-    TRACKS,
-    RangeClass,
-    Special,
-    Tier,
-    TrackKind,
-    weapon_by_name,
 )
 
 
