@@ -513,7 +513,12 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 async def _multipart_json(request: web.Request) -> Any:
     reader = await request.multipart()
     payload: Any = None
+    files: dict[str, bytes] = {}
     async for part in reader:
         if part.name == "payload_json":  # type: ignore[union-attr]
             payload = json.loads(await part.text())  # type: ignore[union-attr]
+        elif part.filename:  # type: ignore[union-attr]
+            files[part.filename] = await part.read()  # type: ignore[union-attr]
+    if files and isinstance(payload, dict):
+        payload["_files"] = files  # the uploaded attachments, by file name, for the tests
     return payload

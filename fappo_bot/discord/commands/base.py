@@ -42,17 +42,20 @@ class BotGroup(app_commands.Group):
 
 
 async def say(interaction: discord.Interaction, text: str, *, private: bool = False,
-              embed: discord.Embed | None = None) -> None:
-    """Answer the command (in the room, or only to the caller)."""
+              embed: discord.Embed | None = None,
+              files: list[discord.File] | None = None) -> None:
+    """Answer the command (in the room, or only to the caller); `files` go with the first
+    part."""
     from fappo_bot.posting.safety import split_message
 
     parts = split_message(text) if text else [""]
     first, rest = parts[0], parts[1:]
     embeds = [embed] if embed is not None else []
     if interaction.response.is_done():
-        await interaction.followup.send(first or "\u200b", ephemeral=private, embeds=embeds)
+        await interaction.followup.send(first or "\u200b", ephemeral=private, embeds=embeds,
+                                        files=files or [])
     else:
         await interaction.response.send_message(first or None, ephemeral=private,
-                                                embeds=embeds)
+                                                embeds=embeds, files=files or [])
     for part in rest:
         await interaction.followup.send(part, ephemeral=private)

@@ -146,7 +146,8 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
 
 
 @app_commands.guild_only()
-class GmGroup(BotGroup, name="gm", description="The GM's review, resolution and undo"):
+class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, undo "
+              "and export"):
 
     @app_commands.command(name="resolve", description="GM: review the turn's questions, then "
                           "resolve it")
@@ -202,6 +203,28 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution and 
             game_id, user_key(interaction.user), {n: award for n in names})
         self.changed()
         await say(interaction, f"The adventure ends; each player character earns {award} CC.")
+
+    @app_commands.command(name="export", description="GM: the campaign as Markdown and JSON "
+                          "files (the open turn's secrets left out)")
+    async def export(self, interaction: discord.Interaction) -> None:
+        from io import BytesIO
+
+        from fappo_bot.service.campaign import campaign_markdown
+        from fappo_bot.service.transfer import dumps
+
+        document = await self.services.transfer.export(await self.game_here(interaction),
+                                                       user_key(interaction.user))
+        users = {m.user_id for m in document.members} | {
+            p.post.author for p in document.posts} | {
+            c.owner for c in document.characters if c.owner}
+        names = await self.services.users.display_names(users)
+        stem = "".join(ch if ch.isalnum() else "-" for ch in document.game.name)[:40] or "game"
+        files = [discord.File(BytesIO(campaign_markdown(document, names).encode()),
+                              filename=f"{stem}.md"),
+                 discord.File(BytesIO(dumps(document).encode()), filename=f"{stem}.json")]
+        await say(interaction, f"The campaign {safe(document.game.name)}, as Markdown and JSON"
+                  + (" (the open turn's secrets left out)." if document.withheld else "."),
+                  private=True, files=files)
 
     @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
