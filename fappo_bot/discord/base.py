@@ -5,9 +5,10 @@ module, so no import loop runs through the bot."""
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from fappo_bot.service.clock import Clock, SystemClock
@@ -51,6 +52,37 @@ class Rooms:
         self._known.pop(channel_key, None)
 
 
+class Names:
+    """Tells the service each user's display name, so its sentences name people as Discord
+    shows them; only when the name changed since this process last told it (one dict look-up
+    per message or interaction otherwise). A failure is logged and never stops what the user
+    asked for."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        self._bot = bot
+        self._told: dict[str, str] = {}
+
+    async def saw(self, user: discord.abc.User) -> None:
+        key, name = str(user.id), user.display_name
+        if user.bot or self._told.get(key) == name:
+            return
+        try:
+            await self._bot.services.users.set_display_name(key, name)
+        except Exception:  # a name is a nicety: the post or the command goes on without it
+            log.warning("could not store the display name of user %s", key, exc_info=True)
+            return
+        self._told[key] = name
+
+
+class NamingTree(app_commands.CommandTree):
+    """The command tree: every command, autocomplete included, first tells the user's name."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        bot: Any = interaction.client
+        await bot.names.saw(interaction.user)
+        return True
+
+
 class Outbox(Protocol):
     def wake(self) -> None: ...
     def inbox_read(self, user_id: str) -> None: ...
@@ -69,10 +101,12 @@ class FappoBotBase(commands.AutoShardedBot):
             chunk_guilds_at_startup=False,
             shard_ids=settings.discord.shard_ids,  # type: ignore[arg-type]
             shard_count=settings.discord.shard_count,
+            tree_cls=NamingTree,
         )
         self.services = services
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
+        self.names = Names(self)
         #: the outbox cog (set up in `setup_hook`)
         self.delivery: Outbox

@@ -57,10 +57,12 @@ class TurnPosts(commands.Cog):
         if message.author.bot or message.webhook_id is not None:
             return
         if message.guild is None:
+            await self.bot.names.saw(message.author)
             await self._guarded(message, self.dm(message))
             return
         game_id = await self.rooms.game_id(str(message.channel.id))
         if game_id is not None:
+            await self.bot.names.saw(message.author)
             await self._guarded(message, self.post(game_id, message))
 
     @commands.Cog.listener()

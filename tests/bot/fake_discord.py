@@ -328,7 +328,9 @@ class FakeDiscord:
             "entitlements": [], "authorizing_integration_owners": {}, "context": 0}
         if channel.get("guild_id"):
             interaction["guild_id"] = channel["guild_id"]
-            interaction["member"] = {"user": user, "roles": [], "joined_at": _now(),
+            # a test may give a user a guild nickname with `user["nick"] = ...`
+            interaction["member"] = {"user": user, "nick": user.get("nick"), "roles": [],
+                                     "joined_at": _now(),
                                      "deaf": False, "mute": False, "flags": 0, "permissions": "2147483647"}
         else:
             interaction["user"] = user
