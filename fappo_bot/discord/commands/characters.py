@@ -12,7 +12,7 @@ from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_fo
 from fappo_bot.discord.sheets import sheet_embed
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import CharacterKind, Role
-from fappo_bot.service.views import SheetCheck
+from fappo_bot.service.views import CharacterView, SheetCheck
 from fappo_bot.sheets import SheetError
 from fappo_bot.sheets import read_sheet as read_sheet_text
 
@@ -163,15 +163,38 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
         return await character_choices(self, interaction, current)
 
 
+def matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete's choices: the names starting with what was typed first, then those
+    containing it (Discord shows 25 at most)."""
+    return ranked([(n, n) for n in dict.fromkeys(names)], current)
+
+
+def ranked(labelled: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """(label, value) pairs as choices, by label as `matching` orders names."""
+    wanted = current.casefold()
+    ordered = sorted(labelled, key=lambda p: (not p[0].casefold().startswith(wanted),
+                                              p[0].casefold()))
+    return [app_commands.Choice(name=label[:100], value=value[:100])
+            for label, value in ordered if wanted in label.casefold()][:25]
+
+
+async def room_characters(group: BotGroup, interaction: discord.Interaction
+                          ) -> list[CharacterView]:
+    """The characters of the room's game in play (none when the room has no game)."""
+    channel = interaction.channel
+    game_id = await group.bot.rooms.game_id(str(channel.id)) if channel else None
+    return [] if game_id is None else await group.services.characters.list(game_id)
+
+
 async def character_choices(group: BotGroup, interaction: discord.Interaction, current: str
                             ) -> list[app_commands.Choice[str]]:
     """The room's characters whose name starts with (or contains) what was typed."""
-    channel = interaction.channel
-    game_id = await group.bot.rooms.game_id(str(channel.id)) if channel else None
-    if game_id is None:
-        return []
-    wanted = current.casefold()
-    names = [c.name for c in await group.services.characters.list(game_id)]
-    names.sort(key=lambda n: (not n.casefold().startswith(wanted), n.casefold()))
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
-            if wanted in n.casefold()][:25]
+    return matching([c.name for c in await room_characters(group, interaction)], current)
+
+
+async def skill_choices(group: BotGroup, interaction: discord.Interaction, current: str
+                        ) -> list[app_commands.Choice[str]]:
+    """The skills on the sheets of the characters the caller runs in the room's game."""
+    me = user_key(interaction.user)
+    return matching([skill for c in await room_characters(group, interaction)
+                     if c.runner == me for skill in c.sheet.skills], current)

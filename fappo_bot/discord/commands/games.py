@@ -91,7 +91,7 @@ HELP = """\
 with your orders (or every problem, with its line), and follows your edits. Orders against \
 another player's character go to the bot by DM.
 `/game create|show|player|gm|status` · `/char add|new|enemy|sheet|manage` · \
-`/turn open|status|pass|orders|calltime|extend|pause|resume` · \
+`/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure|export` · `/inbox` (private messages the bot could \
 not DM you)"""
 

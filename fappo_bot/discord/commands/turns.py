@@ -8,7 +8,11 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
-from fappo_bot.discord.commands.characters import character_choices
+from fappo_bot.discord.commands.characters import (
+    character_choices,
+    ranked,
+    skill_choices,
+)
 from fappo_bot.discord.errors import AdapterError
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.views import TurnStatusView, TurnSummary
@@ -94,6 +98,29 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
     @pass_.autocomplete("character")
     async def pass_names(self, interaction: discord.Interaction, current: str
                          ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
+    @app_commands.command(name="line", description="Write one mechanics line for your post: "
+                          "AP, a skill of your sheet, a target")
+    @app_commands.describe(ap="AP spent", skill="A skill on your character's sheet",
+                           target="Whom or what it is used on", what="What you try")
+    async def line(self, interaction: discord.Interaction, ap: app_commands.Range[int, 1, 20],
+                   skill: app_commands.Range[str, 1, 100],
+                   target: app_commands.Range[str, 1, 100] | None = None,
+                   what: app_commands.Range[str, 1, 200] | None = None) -> None:
+        words = f"{ap} AP {skill}" + (f" on {target}" if target else "") + (
+            f": {what}" if what else "")
+        await say(interaction, "Copy this line into your post:\n`"
+                  + safe(words).replace("`", "'") + "`", private=True)
+
+    @line.autocomplete("skill")
+    async def line_skills(self, interaction: discord.Interaction, current: str
+                          ) -> list[app_commands.Choice[str]]:
+        return await skill_choices(self, interaction, current)
+
+    @line.autocomplete("target")
+    async def line_targets(self, interaction: discord.Interaction, current: str
+                           ) -> list[app_commands.Choice[str]]:
         return await character_choices(self, interaction, current)
 
     @app_commands.command(name="orders", description="Send secret orders (for players whose "
@@ -206,14 +233,15 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
 
     @app_commands.command(name="export", description="GM: the campaign as Markdown and JSON "
                           "files (the open turn's secrets left out)")
-    async def export(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game="A game of this server (default: this room's)")
+    async def export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         from io import BytesIO
 
         from fappo_bot.service.campaign import campaign_markdown
         from fappo_bot.service.transfer import dumps
 
-        document = await self.services.transfer.export(await self.game_here(interaction),
-                                                       user_key(interaction.user))
+        document = await self.services.transfer.export(
+            game or await self.game_here(interaction), user_key(interaction.user))
         users = {m.user_id for m in document.members} | {
             p.post.author for p in document.posts} | {
             c.owner for c in document.characters if c.owner}
@@ -225,6 +253,14 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         await say(interaction, f"The campaign {safe(document.game.name)}, as Markdown and JSON"
                   + (" (the open turn's secrets left out)." if document.withheld else "."),
                   private=True, files=files)
+
+    @export.autocomplete("game")
+    async def export_games(self, interaction: discord.Interaction, current: str
+                           ) -> list[app_commands.Choice[str]]:
+        """This server's games by name; the choice's value is the game's id."""
+        guild = str(interaction.guild_id)
+        return ranked([(g.name, g.id) for g in await self.services.games.listing()
+                       if g.guild_key == guild], current)
 
     @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
