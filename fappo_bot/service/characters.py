@@ -259,10 +259,17 @@ class CharacterService(UseCases):
         kind = CharacterKind.GROUP if tier in (Tier.NUISANCE, Tier.MINION) else CharacterKind.ENEMY
         return await self.create(game_id, actor, new, kind=kind)
 
-    async def show(self, game_id: str, name: str) -> CharacterView:
+    async def show(self, game_id: str, name: str, viewer: str | None = None) -> CharacterView:
+        """A character's sheet. An adapter's user (`viewer`) sees a player character's sheet;
+        any other (an enemy's, a group's, an NPC's) is the GMs' secret. Without a viewer (the
+        operator, the service's own callers) every sheet is shown."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            return CharacterView.of(await load_character(uow, game, name))
+            record = await load_character(uow, game, name)
+            if (viewer is not None and record.kind is not CharacterKind.PC
+                    and not await is_gm(uow, game, viewer)):
+                raise Forbidden(f"{record.name}'s sheet is for the GMs only.")
+            return CharacterView.of(record)
 
     async def list(self, game_id: str, include_retired: bool = False) -> list[CharacterView]:
         async with self.uow() as uow:

@@ -150,3 +150,17 @@ async def test_a_retired_name_is_free_for_a_new_character(services, game):
 async def test_from_dict_reports_unreadable_sheets(services):
     with pytest.raises(InvalidInput, match="cannot be read"):
         NewCharacter.from_dict({"name": "X", "traits": "lots", "count": -2})
+
+
+async def test_an_enemys_sheet_is_shown_to_gms_only_when_the_service_knows_who_asks(
+    services, game
+):
+    await services.characters.create(game, ALICE, sheet("Kael"))
+    assert (await services.characters.add_enemy(game, GM, sheet("Skarg"))).ok
+    # a player sees a player character's sheet, even another player's
+    assert (await services.characters.show(game, "Kael", BOB)).name == "Kael"
+    with pytest.raises(Forbidden, match="Skarg's sheet is for the GMs only"):
+        await services.characters.show(game, "skarg", ALICE)
+    assert (await services.characters.show(game, "Skarg", GM)).kind is CharacterKind.ENEMY
+    # the operator and the service's own callers name no viewer
+    assert (await services.characters.show(game, "Skarg")).name == "Skarg"

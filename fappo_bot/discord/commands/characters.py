@@ -125,12 +125,8 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @app_commands.describe(name="The character")
     async def sheet(self, interaction: discord.Interaction, name: str) -> None:
         game_id = await self.game_here(interaction)
-        view = await self.services.characters.show(game_id, name)
-        if view.kind is not CharacterKind.PC:
-            # an enemy's sheet is the GM's secret: the service says who is a GM
-            game = await self.services.games.show(game_id)
-            if user_key(interaction.user) not in game.gms:
-                raise AdapterError(f"{safe(view.name)}'s sheet is for the GMs only.")
+        # an enemy's sheet is the GMs' secret: the service refuses it to anyone else
+        view = await self.services.characters.show(game_id, name, user_key(interaction.user))
         await say(interaction, "", embed=sheet_embed(view), private=True)
 
     @sheet.autocomplete("name")
