@@ -3,7 +3,7 @@
 1. Ingest: posts per second (parse, validate, store, reply data) with 50 games active. Each post
    is one `services.turns.post` call (its own unit of work, commit included), measured twice: one
    post after another (each awaited before the next is sent), and 50 games posting at once (a
-   task per game), where SQLite's writers commit in groups (`fappo_bot/storage/group.py`).
+   task per game). `bench_load.py` measures posts at the rate a bot really sees instead.
    Goal: >= 1,000 posts/s on SQLite on one core.
 2. Close and resolve a turn with 6, 60 and 600 combatants (load, resolve, store, outbox), in ms;
    the pure `resolve_turn` share is shown apart. Goal: 60 combatants < 50 ms.

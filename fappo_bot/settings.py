@@ -27,15 +27,27 @@ class DatabaseSettings(BaseModel):
     echo: bool = False
 
 
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+
+
 class DiscordSettings(BaseModel):
     """The Discord adapter's settings."""
 
     token: SecretStr | None = None
+    #: the REST API's base URL and the gateway's URL: Discord's, unless the bot runs behind an
+    #: HTTP proxy or against a local fake (the tests do)
+    api_base: str = DISCORD_API_BASE
+    gateway_url: str = DISCORD_GATEWAY
     #: guild ids to sync slash commands to at once (global sync takes up to an hour)
     dev_guilds: list[int] = Field(default_factory=list)
     #: the shard ids this process runs, and the total; None lets discord.py decide
     shard_ids: list[int] | None = None
     shard_count: int | None = None
+    #: how often the outbox is delivered when nothing wakes it, in seconds
+    outbox_interval_seconds: float = 5.0
+    #: delivery attempts before an outbox message is given up (its reason is kept)
+    outbox_max_attempts: int = 8
 
 
 class TurnSettings(BaseModel):

@@ -97,12 +97,13 @@ def error_dict(error: OrderError) -> dict[str, Any]:
     return out
 
 
-def turn_dict(result: TurnResult, orders: Sequence[Order] = ()) -> dict[str, Any]:
+def turn_dict(result: TurnResult, orders: Sequence[Order] = (),
+              refused_posts: Sequence[Order] = ()) -> dict[str, Any]:
     """The whole computed result of a turn case: actions, characters (after resolution, this
     resolution's hits provisional) and errors. Every action of every order is reported: those of
     a refused order with `effective: false` (RULINGS Amendments 2026-12-01, reporting)."""
     config = result.state.config
-    actions = list(result.actions) + refused_actions(result, orders)
+    actions = list(result.actions) + refused_actions(result, orders, refused_posts)
     actions.sort(key=lambda a: (fold(a.actor), a.index))
     return {
         "actions": [action_dict(a) for a in actions],
@@ -111,19 +112,22 @@ def turn_dict(result: TurnResult, orders: Sequence[Order] = ()) -> dict[str, Any
     }
 
 
-def refused_actions(result: TurnResult, orders: Sequence[Order]) -> list[ActionResult]:
-    """The actions of the orders validation refused: none of them resolved."""
+def refused_actions(result: TurnResult, orders: Sequence[Order],
+                    refused_posts: Sequence[Order] = ()) -> list[ActionResult]:
+    """The actions of the orders validation refused (`orders` whose actor has errors, and the
+    orders of posts refused for their problems): none of them resolved."""
     refused = {fold(e.actor) for e in result.errors}
-    if not refused:
+    if not refused and not refused_posts:
         return []
     roster = Roster(result.state.characters)
     reported = {fold(a.actor) for a in result.actions}
     out: list[ActionResult] = []
-    for order in orders:
+    for order, whole in [(o, False) for o in orders] + [(o, True) for o in refused_posts]:
         found = roster.get(order.actor)
         name = found.name if found is not None else order.actor
-        if fold(name) not in refused or fold(name) in reported:
+        if (not whole and fold(name) not in refused) or fold(name) in reported:
             continue
+        reported.add(fold(name))
         out.extend(
             ActionResult(actor=name, index=i, kind=action.kind.value, target=action.target,
                          effective=False, notes=("order refused",))

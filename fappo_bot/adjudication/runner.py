@@ -88,6 +88,13 @@ def run_case(case: Case) -> CaseOutcome:
 def parse_text(text: str, state: TurnState, poster: str) -> tuple[list[Order], list[dict[str, Any]]]:
     """A post through the project's post parser (spec/posting.md): its orders, or (when it has
     problems, and then no orders at all) its problems as `{line, code, message, actor}`."""
+    orders, errors, _ = _parse_post(text, state, poster)
+    return orders, errors
+
+
+def _parse_post(text: str, state: TurnState, poster: str
+                ) -> tuple[list[Order], list[dict[str, Any]], list[Order]]:
+    """`parse_text`, and the orders a post with problems would have made (refused whole)."""
     posting = require("fappo_bot.posting", "parse_post", "PostContext")
     context_type = posting.PostContext
     if hasattr(context_type, "for_poster"):
@@ -103,7 +110,10 @@ def parse_text(text: str, state: TurnState, poster: str) -> tuple[list[Order], l
          "message": str(getattr(p, "message", p)), "actor": getattr(p, "actor", None)}
         for p in problems
     ]
-    return ([] if errors else list(parsed.orders)), errors
+    if not errors:
+        return list(parsed.orders), errors, []
+    blocks = getattr(parsed, "blocks", ())
+    return [], errors, [b.order for b in blocks if getattr(b, "order", None) is not None]
 
 
 def _code(error: Any) -> str:
@@ -117,20 +127,22 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
     require("fappo_bot.rules.health", "level_name", "ap_next")
     state = TurnState(characters=case.characters, pending=case.pending, config=case.config)
     orders: list[Order] = []
+    refused_posts: list[Order] = []
     post_errors: list[dict[str, Any]] = []
     for order in case.orders:
         if isinstance(order, PostOrder):
             poster = order.poster or order.actor
             if poster is None:
                 raise CaseError("a post order needs an actor (or a poster)")
-            parsed, errors = parse_text(order.post, state, poster)
+            parsed, errors, refused = _parse_post(order.post, state, poster)
             orders.extend(parsed)
+            refused_posts.extend(refused)
             post_errors.extend({**e, "actor": e["actor"] or order.actor or poster}
                                for e in errors)
         else:
             orders.append(order)
     result = resolve.resolve_turn(state, orders, case.gm)
-    out = turn_dict(result, orders)
+    out = turn_dict(result, orders, refused_posts)
     out["errors"] = post_errors + out["errors"]
     return out
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from fappo_bot.resources import resource
 
-#: the example adventure, replayed by `fappo-bot play` on a fresh machine
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
+#: the example adventure, replayed by `fappo-bot play` on a fresh machine (shipped in the wheel)
+EXAMPLE = resource("examples", "adventure", "adventure.txt")

@@ -13,9 +13,11 @@ from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
+from fappo_bot.posting.render import render_problems
 from fappo_bot.service import notices
 from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.views import PostOutcome, PostReply
 
 
 async def _channel(table: LocalTable) -> str:
@@ -23,12 +25,18 @@ async def _channel(table: LocalTable) -> str:
     return str(view.channel_key)
 
 
-def _reply(table: LocalTable, number: int, reply: Any, audience: frozenset[str] | None) -> Shown:
+def _reply(
+    table: LocalTable, number: int, reply: PostReply, audience: frozenset[str] | None
+) -> list[Shown]:
+    """The bot's answer to post #N (none to table talk)."""
+    if reply.outcome is PostOutcome.TABLE_TALK:
+        return []
     kind = Kind.REPLY if reply.ok else Kind.ERROR
     title = f"bot · reply to #{number}"
     if reply.ok and reply.revision > 1:
         title += f" (edit {reply.revision - 1})"
-    return Shown(kind, title, reply.reply, audience)
+    text = render_problems(reply.problems) if reply.problems else reply.reply
+    return [Shown(kind, title, text, audience)]
 
 
 async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
@@ -45,7 +53,7 @@ async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
     reply = await table.services.turns.post(
         game_id, table.user, channel_key=channel, message_key=message_key, text=text, secret=secret
     )
-    shown.append(_reply(table, number, reply, audience))
+    shown.extend(_reply(table, number, reply, audience))
     return shown
 
 
@@ -71,7 +79,7 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
     )
     return [
         Shown(Kind.POST, f"#{number} · {table.book.label(table.seat)} · edited", step.text, audience),
-        _reply(table, number, reply, audience),
+        *_reply(table, number, reply, audience),
     ]
 
 
@@ -108,7 +116,7 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
         seal="--no-seal" not in step.args,
     )
     table.messages[number] = (channel, message_key, table.seat, True)  # not when refused
-    shown.append(_reply(table, number, reply, table.gm_seats))
+    shown.extend(_reply(table, number, reply, table.gm_seats))
     return shown
 
 

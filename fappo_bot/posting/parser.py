@@ -115,11 +115,11 @@ class _Reader:
 
 
 MAX_POST_CHARS = 20_000
-"""The longest post read, in characters: five Discord messages of 4,000 (issue 14: a DM or the
-table took 4.4 million lines and never finished). docs/posting.md."""
+"""The longest post the service reads, in characters: five Discord messages of 4,000 (issue
+14: a DM or the table took 4.4 million lines and never finished). docs/bounds.md."""
 
 MAX_POST_LINES = 1_000
-"""The most lines a post may have."""
+"""The most lines a post the service reads may have."""
 
 
 def too_long(text: str) -> Problem | None:
@@ -141,12 +141,10 @@ def parse_post(text: str, ctx: PostContext) -> ParsedPost:
 
     Never raises for any text: everything the post gets wrong comes back in `problems`, each with
     its 1-based line, the words at fault, what was expected and a suggestion. A post with any
-    problem records no orders (`ParsedPost.orders` is empty). A post longer than
-    `MAX_POST_CHARS` or `MAX_POST_LINES` is refused whole, before any line is read.
+    problem records no orders (`ParsedPost.orders` is empty). It reads a post of any size in
+    time linear in its size; the service refuses one over `MAX_POST_CHARS` or `MAX_POST_LINES`
+    before reading it (`too_long`).
     """
-    oversize = too_long(text)
-    if oversize is not None:
-        return ParsedPost(problems=(oversize,))
     reader = _Reader(ctx)
     reader.controlled = tuple(
         c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None

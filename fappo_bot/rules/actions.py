@@ -196,7 +196,9 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
     patient = turn.find(action.target)
     base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
                         target=patient.name if patient else action.target)
-    if patient is None or not action.effective_now or distance(actor, patient) > 0:
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    if patient is None or distance(actor, patient) > 0:
         return base.model_copy(update={"effective": False, "notes": ("not at hand",)})
     notes: list[str] = []
     if is_dying(patient, turn.config):
@@ -253,11 +255,15 @@ def resolve_extinguish(turn: Turn, actor: Character, index: int, action: Action,
 
 def resolve_aim(turn: Turn, actor: Character, index: int, action: Action,
                 changes: Changes) -> ActionResult:
-    """Steady a sniper rifle on a target (F19 Amb-6): one more full turn of steadying."""
+    """Steady a sniper rifle on a target (F19 Amb-6): one more full turn of steadying. An
+    untriggered conditional aim steadies nothing (F9)."""
     target = turn.find(action.target)
-    changes.aiming[actor.name] = target.name if target else None
-    return ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
                         target=target.name if target else None)
+    if not action.effective_now:
+        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+    changes.aiming[actor.name] = target.name if target else None
+    return base
 
 
 def _slug(name: str) -> str:

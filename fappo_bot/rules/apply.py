@@ -79,6 +79,8 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
             return c.model_copy(update={"heal_elapsed": 0, "heal_checked": False,
                                         "heal_halved": False})
         return c
+    if not (c.health or c.pips or c.heal_elapsed or original.health or original.pips):
+        return c  # healthy before and after: nothing to heal, no clock to run
     config = turn.config
     if current_index(turn.chars[c.name], config) > current_index(original, config):
         c = c.model_copy(update={"heal_elapsed": 0, "heal_checked": False, "heal_halved": False})

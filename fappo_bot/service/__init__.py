@@ -7,13 +7,13 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
                           set_status, audit_log
     services.characters   create, add_enemy, show, list, edit, set_count, retire, transfer,
                           npcize, mark_inactive, restore_control
-    services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_key,
+    services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_keys,
                           status, orders, seal, reveal
     services.calltime     set_deadline, extend, pause, resume, close, reopen, due, fire_due
     services.review       review, answer, set_inputs
     services.resolution   resolve, undo
     services.aftermath    declare_rest, end_scene, end_adventure, spend_cc, ledger
-    services.outbox       pending, for_game, mark_sent, mark_failed
+    services.outbox       pending, inbox, for_game, mark_sent, mark_failed
 
 Every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError` whose
 `str()` is safe to show. Neither holds a live mention: every text a use case returns or refuses

@@ -15,6 +15,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
+from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
@@ -53,6 +54,7 @@ class Deps:
     salts: SaltFactory = token_salt
     text: PostText = field(default_factory=PostingText)
     resolve: Resolver = rules_resolver
+    delivery: DeliveryPolicy = field(default_factory=DeliveryPolicy)
 
 
 def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -99,7 +101,7 @@ class UseCases:
 async def load_game(uow: UnitOfWork, game_id: str) -> Game:
     game = await uow.games.get(game_id)
     if game is None:
-        raise NotFound("There is no such game. A GM starts one with /newgame in its channel.")
+        raise NotFound("There is no such game; a GM can start one in its channel.")
     return game
 
 
@@ -110,14 +112,14 @@ async def load_game_at_play(
     `message`: the (channel_key, message_key) the use case will look up, see `at_play`)."""
     found = await uow.games.at_play(game_id, user, message)
     if found is None:
-        raise NotFound("There is no such game. A GM starts one with /newgame in its channel.")
+        raise NotFound("There is no such game; a GM can start one in its channel.")
     return found
 
 
 async def game_in_channel(uow: UnitOfWork, channel_key: str) -> Game:
     game = await uow.games.by_channel(channel_key)
     if game is None:
-        raise NotFound("There is no game in this channel. A GM can start one with /newgame.")
+        raise NotFound("There is no game in this channel; a GM can start one here.")
     return game
 
 
@@ -195,7 +197,7 @@ async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
 def some_turn(turn: Turn | None) -> Turn:
     """The game's current turn, refused when no turn was opened yet."""
     if turn is None:
-        raise Conflict("No turn has been opened yet; a GM opens one with /open.")
+        raise Conflict("No turn has been opened yet; a GM opens the first one.")
     return turn
 
 

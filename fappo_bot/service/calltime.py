@@ -55,7 +55,9 @@ class CallTimeService(UseCases):
             check_deadline(at - now)
         deadline = at if at is not None else (now + after if after is not None else None)
         if deadline is not None and deadline <= now:
-            raise InvalidInput("The deadline must be in the future; use /calltime to close now.")
+            raise InvalidInput(
+                "The deadline must be in the future; to end the turn now, close it instead."
+            )
         return await self._change(game_id, actor, "turn.deadline", deadline=deadline)
 
     @retried

@@ -11,6 +11,7 @@ from fappo_bot.service.base import Deps, Resolver, rules_resolver
 from fappo_bot.service.calltime import CallTimeService
 from fappo_bot.service.characters import CharacterService
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
+from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
 from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.ports import UowFactory
@@ -33,6 +34,7 @@ class Services:
         salts: SaltFactory = token_salt,
         text: PostText | None = None,
         resolve: Resolver = rules_resolver,
+        delivery: DeliveryPolicy | None = None,
     ) -> None:
         self.deps = Deps(
             uow_factory=uow_factory,
@@ -41,6 +43,7 @@ class Services:
             salts=salts,
             text=text or PostingText(),
             resolve=resolve,
+            delivery=delivery or DeliveryPolicy(),
         )
         self.games = GameService(self.deps)
         self.characters = CharacterService(self.deps)

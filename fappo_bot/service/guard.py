@@ -13,6 +13,7 @@ name stored.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -37,7 +38,8 @@ def raw_output(method: _F) -> _F:
 
 def guarded(value: Any) -> Any:
     """`value` with every text in it made inert (`posting.safety.inert`): strings, and the
-    strings inside pydantic values, dataclass-free containers (tuples, lists, sets, dicts).
+    strings inside pydantic values, dataclasses (a post's `Problem`s) and containers (tuples,
+    lists, sets, dicts).
     Values with no live mention are returned as they are (one JSON dump of a model tells)."""
     if isinstance(value, str):
         return inert(value)
@@ -47,7 +49,19 @@ def guarded(value: Any) -> Any:
         return _guard_model(value)
     if isinstance(value, list | tuple | set | frozenset | dict):
         return _guard_container(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _guard_dataclass(value)
     return value
+
+
+def _guard_dataclass(value: Any) -> Any:
+    update = {}
+    for item in dataclasses.fields(value):
+        current = getattr(value, item.name)
+        safe = guarded(current)
+        if safe is not current:
+            update[item.name] = safe
+    return dataclasses.replace(value, **update) if update else value
 
 
 def _guard_model(model: BaseModel) -> BaseModel:

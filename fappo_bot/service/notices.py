@@ -64,8 +64,8 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
         f"{shown}\n"
         f"Commitment (SHA-256): {digest}\n"
         f"Salt: {salt}\n"
-        f"How to check: ask the bot for the canonical JSON of turn {number}'s NPC orders (at the "
-        f"local table: /reveal {number}; it is also in the game's export); "
+        f"How to check: ask the bot to reveal the canonical JSON of turn {number}'s NPC orders "
+        "(it is also in the game's export); "
         'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
     )
 

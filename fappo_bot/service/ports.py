@@ -24,7 +24,7 @@ fappo_bot/storage/):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -43,6 +43,7 @@ from fappo_bot.service.records import (
     Resolution,
     Role,
     Turn,
+    UserName,
 )
 
 
@@ -142,8 +143,12 @@ class PostRepository(Protocol):
         """The turn's posts, by (created_at, id)."""
         ...
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
-        """Every non-deleted post of the turn with its newest revision, by (updated_at, id)."""
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
+        """Every non-deleted post of the turn with its newest revision, by (updated_at, id).
+        With `actors` (case-folded names), each revision holds only those actors' orders (the
+        others are not even read back)."""
         ...
 
 
@@ -172,17 +177,44 @@ class OutboxRepository(Protocol):
         ...
 
     async def get(self, message_id: str) -> OutboxMessage | None: ...
-    async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
-        """Unsent messages, oldest first (created_at, id)."""
+    async def pending(
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+    ) -> Sequence[OutboxMessage]:
+        """Messages to deliver now, oldest first (created_at, id): unsent, not given up, due
+        (`next_attempt_at` None or <= now), and with no earlier unsent message of the same
+        destination still waiting for its next attempt (order per destination). With
+        `dest_keys`: only messages to those destinations (a shard's channels and users)."""
+        ...
+
+    async def inbox(self, user_id: str) -> Sequence[OutboxMessage]:
+        """The DMs to one user not delivered (pending or given up), oldest first."""
         ...
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         """Every message of a game, sent or not, oldest first (created_at, id)."""
         ...
 
-    async def mark_sent(self, message_id: str, at: datetime) -> None: ...
-    async def mark_failed(self, message_id: str, error: str) -> None:
-        """attempts += 1, last_error = error."""
+    async def mark_sent(
+        self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
+    ) -> None:
+        """sent_at = at and the delivered keys, unless it was sent already (NotFound if none)."""
+        ...
+
+    async def mark_failed(
+        self, message_id: str, error: str, retry_at: datetime | None, at: datetime
+    ) -> None:
+        """attempts += 1, last_error = error, next_attempt_at = retry_at; with no `retry_at`
+        the delivery is given up (gave_up_at = at)."""
+        ...
+
+
+class UserRepository(Protocol):
+    async def set_name(self, name: UserName) -> None:
+        """Store (or replace) one user's display name."""
+        ...
+
+    async def names(self, user_ids: Collection[str]) -> Mapping[str, str]:
+        """The display names known of those users (users with none are left out)."""
         ...
 
 
@@ -212,6 +244,7 @@ class UnitOfWork(Protocol):
     outbox: OutboxRepository
     audit: AuditRepository
     ledger: LedgerRepository
+    users: UserRepository
 
     async def __aenter__(self) -> Self: ...
     async def __aexit__(

@@ -209,8 +209,9 @@ class Post(BaseModel):
     deleted: bool = False
     created_at: datetime
     updated_at: datetime
-    #: the adapter's key of the bot's reply, so an edit can edit the same reply
-    reply_key: str | None = None
+    #: the adapter's keys of the bot's reply messages (a long reply is several), so an edit
+    #: edits the same replies and a deletion deletes them
+    reply_keys: tuple[str, ...] = ()
     version: int = 0
 
 
@@ -275,8 +276,26 @@ class OutboxMessage(BaseModel):
     dedupe_key: str
     created_at: datetime
     sent_at: datetime | None = None
+    #: failed delivery attempts, and the reason of the last one
     attempts: int = 0
     last_error: str | None = None
+    #: after a failure: not before this moment (backoff); None: at once
+    next_attempt_at: datetime | None = None
+    #: delivery was given up (too many attempts, or a permanent refusal): never tried again;
+    #: a DM given up stays readable in the user's inbox
+    gave_up_at: datetime | None = None
+    #: the adapter's keys of the messages it posted (a split message is several)
+    delivered_keys: tuple[str, ...] = ()
+
+
+class UserName(BaseModel):
+    """How the service's sentences name a user: the display name an adapter last saw."""
+
+    model_config = _FROZEN
+
+    user_id: str
+    display_name: str
+    updated_at: datetime
 
 
 class AuditEntry(BaseModel):

@@ -83,7 +83,7 @@ def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> N
         later = (f" ({hidden} secret order(s) will be shown for review once the NPC orders are "
                  "sealed.)" if hidden else "")
         raise InvalidInput(
-            f"Turn {turn.number} cannot be resolved yet; answer these first (/review):{later}",
+            f"Turn {turn.number} cannot be resolved yet; answer these first in the review:{later}",
             tuple(missing),
         )
 

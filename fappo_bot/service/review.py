@@ -133,7 +133,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
                 ("yes", "no"))
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
-                and not weapon.ranged and _target_moves_away(scene, orders, action, actor):
+                and not weapon.used_with(action.skill).ranged \
+                and _target_moves_away(scene, orders, action, actor):
             add(i, "engaged", f"{label}: {action.target} moves away; did {actor} engage it? "
                               "(F7 Amb-4; default no: the attack is void)", False, ("yes", "no"))
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \

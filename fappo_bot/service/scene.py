@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from fappo_bot.rules.orders import Order
@@ -58,10 +58,13 @@ def build_state(game: Game, turn: Turn, records: Sequence[CharacterRecord]) -> T
     )
 
 
-async def orders_in_force(uow: UnitOfWork, turn: Turn) -> dict[str, InForce]:
-    """Per character (casefolded name), the order in force: last written wins (F29 Amb-3)."""
+async def orders_in_force(
+    uow: UnitOfWork, turn: Turn, actors: Collection[str] | None = None
+) -> dict[str, InForce]:
+    """Per character (casefolded name), the order in force: last written wins (F29 Amb-3).
+    `actors` (case-folded): only theirs."""
     found: dict[str, InForce] = {}
-    posts = sorted(await uow.posts.latest_revisions(turn.id), key=lambda pr: (
+    posts = sorted(await uow.posts.latest_revisions(turn.id, actors), key=lambda pr: (
         pr[1].created_at, pr[0].updated_at, pr[0].id))
     for post, revision in posts:
         if not revision.ok:

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from fappo_bot.posting import PostContext, parse_post
-from fappo_bot.posting.render import render_replaced, render_reply, render_turn
+from fappo_bot.posting import PostContext, Problem, parse_post
+from fappo_bot.posting.parser import too_long
+from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import TurnResult, TurnState
+
+_NO_SCENE = TurnState(turn=1, characters=())
 
 GM_POSTER = "gm"
 """The poster of a GM post with character lines (spec/cases.md)."""
@@ -25,7 +28,7 @@ class ReadPost:
     """What the post language made of one post: the orders, or every problem (never both)."""
 
     orders: tuple[Order, ...]
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]
     #: the reply to show: the canonical orders with AP and SP left, or the problems
     reply: str
 
@@ -42,6 +45,12 @@ class PostText(Protocol):
     ) -> ReadPost:
         """Parse and validate a post written by `poster` (a character name, or `gm`) who
         controls the characters `controls`."""
+        ...
+
+    def table_talk(self, text: str) -> bool:
+        """Whether the text has no mechanics line at all, read with no scene and no characters
+        (for a poster the service cannot give a scene: not in the game, no character, no open
+        turn)."""
         ...
 
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
@@ -61,12 +70,21 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
+        oversize = too_long(text)  # refused before a line is read (issue 14)
+        if oversize is not None:
+            return ReadPost((), (oversize,), render_problems((oversize,)))
         context = PostContext(state=state, poster=poster, controls=tuple(controls))
         parsed = parse_post(text, context)
         reply = render_reply(parsed, state)
         if not parsed.ok:
-            return ReadPost((), tuple(str(p) for p in parsed.problems), reply)
+            return ReadPost((), parsed.problems, reply)
         return ReadPost(tuple(parsed.orders), (), reply)
+
+    def table_talk(self, text: str) -> bool:
+        """No line reads as a statement or a character line: with no characters to post for,
+        every such line is a problem, so table talk is a post with no block and no problem."""
+        parsed = parse_post(text, PostContext(state=_NO_SCENE, poster="", controls=()))
+        return not parsed.blocks and not parsed.problems
 
     def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
         """`render_turn`; with an audience, only what concerns those characters (F29)."""

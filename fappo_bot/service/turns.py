@@ -15,6 +15,8 @@ Decisions (docs/rulings.md collects them):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
@@ -32,7 +34,7 @@ from fappo_bot.service.base import (
     require_running,
     some_turn,
 )
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterRecord,
@@ -65,7 +67,9 @@ from fappo_bot.service.turnflow import (
     turn_status,
 )
 from fappo_bot.service.views import (
+    DeletedPost,
     OrderInForce,
+    PostOutcome,
     PostReply,
     RevealView,
     SealView,
@@ -96,6 +100,15 @@ async def _controls(
             )
         raise Forbidden("You have no character in this game; create one first.")
     return own[0].name, own, records
+
+
+UNKNOWN_ACTOR = "(unknown)"
+"""The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
+
+
+def _table_talk(turn: Turn | None) -> PostReply:
+    return PostReply(post_id="", turn=turn.number if turn else 0, ok=True, reply="",
+                     revision=0, outcome=PostOutcome.TABLE_TALK)
 
 
 class TurnService(UseCases):
@@ -141,32 +154,47 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A turn post (F29): parsed, validated, stored whole or not at all, answered.
 
-        `secret` marks orders sent by DM: private until resolution (F29 secret PvP).
+        `secret` marks orders sent by DM: private until resolution (F29 secret PvP); a GM's post
+        is never secret. A post with no mechanics line is table talk (outcome TABLE_TALK):
+        nothing is stored and nothing refused, whoever wrote it and whenever.
         """
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, author, (channel_key, message_key))
             game = at_play.game
-            require_running(game)
-            turn = some_turn(at_play.turn)
-            refuse_unless_open(turn)
+            try:
+                require_running(game)
+                turn = some_turn(at_play.turn)
+                refuse_unless_open(turn)
+                poster, controls, records = await _controls(uow, game, author, at_play.roles)
+            except ServiceError:
+                if self.deps.text.table_talk(text):
+                    return _table_talk(at_play.turn)
+                raise
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
-            poster, controls, records = await _controls(uow, game, author, at_play.roles)
             state = build_state(game, turn, records)
             read = self.deps.text.read(text, state, poster, [c.name for c in controls])
+            secret = secret and poster != GM_POSTER
             if not read.ok:
                 return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
-                                 problems=read.problems, secret=secret, revision=0)
+                                 problems=read.problems, secret=secret, revision=0,
+                                 outcome=PostOutcome.PROBLEMS)
+            if not read.orders:
+                return _table_talk(turn)
             self._check_orders(turn, read.orders, controls, records)
             if poster != GM_POSTER:
                 self._check_pvp_secret(read.orders, author, records, secret,
                                        game.rules.hide_all_allocations)
-            in_force = await orders_in_force(uow, turn)
-            notes = [self.deps.text.replaced(earlier.order, order, state)
+            # the orders this post replaces: every character's when the "everyone is in" check
+            # needs them too (read once for both), else only this post's characters'
+            everyone = turn.npc_commitment is not None or not gm_run(records)
+            in_force = await orders_in_force(
+                uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
+            notes = [self.deps.text.replaced(found.order, order, state)
                      for order in read.orders
-                     if (earlier := in_force.get(order.actor.casefold())) is not None]
+                     if (found := in_force.get(order.actor.casefold())) is not None]
             now = self.now()
             post = Post(
                 id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
@@ -180,7 +208,7 @@ class TurnService(UseCases):
             for order in revision.orders:
                 in_force[order.actor.casefold()] = InForce(order, post, revision)
             reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
-                                         in_force)
+                                         in_force if everyone else None)
             await uow.commit()
             return reply
 
@@ -196,7 +224,9 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
         `seal` is false. Anyone else is refused before anything is read or stored (a refused
-        command changes nothing; issue 14: a player's /npc replaced the player's own orders)."""
+        command changes nothing; issue 14: a player's /npc replaced the player's own orders).
+        Not `@retried` as a whole: the post and the seal are two transactions, each retried on
+        its own (running the post again after it was kept would be refused as a repeat)."""
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, actor)
             check_gm(at_play.game, at_play.roles)
@@ -209,7 +239,7 @@ class TurnService(UseCases):
     @retried
     async def edit(
         self,
-        game_id: str,
+        game_id: str | None,
         author: str,
         *,
         channel_key: str,
@@ -220,6 +250,12 @@ class TurnService(UseCases):
     ) -> PostReply:
         """An edited post (F29 Amb-2): the orders follow the newest valid revision.
 
+        `game_id` None: the post is found by its message alone (a DM's edit, where the adapter
+        does not know the game); NotFound when that message is no recorded post. An edit that
+        leaves the text as it is changes nothing (UNCHANGED, even after call time); an edit to
+        table talk withdraws the post's orders (a revision with none: a later edit may bring
+        orders back).
+
         Only a message's author edits it. `written_by` is who wrote the message, as the
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
@@ -228,18 +264,26 @@ class TurnService(UseCases):
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
             post = await uow.posts.by_message(channel_key, message_key)
+            if post is None and game_id is None:
+                raise NotFound("That message is not a recorded post, so there is nothing to "
+                               "edit; send it again as a new message.")
+            if post is not None:
+                kept = await uow.posts.revisions(post.id)
+                newest = kept[-1] if kept else None
         if post is None:
+            assert game_id is not None
             return await self.post(game_id, author, channel_key=channel_key,
                                    message_key=message_key, text=text, secret=secret)
+        if game_id is not None and post.game_id != game_id:
+            raise NotFound("That post belongs to another game.")
+        if post.author != author:
+            raise Forbidden("Only the author of a post can edit it.")
+        if not post.deleted and newest is not None and newest.text == text:
+            return await self._unchanged(post, newest)
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
+            game = await load_game(uow, post.game_id)
             require_running(game)
-            if post.game_id != game.id:
-                raise NotFound("That post belongs to another game.")
-            if post.author != author:
-                raise Forbidden("Only the author of a post can edit it.")
             if post.deleted:
                 raise Conflict("That post was deleted; write a new one.")
             turn = await uow.lock_turn(post.turn_id)
@@ -254,11 +298,12 @@ class TurnService(UseCases):
                 return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
                                  problems=read.problems, orders=kept[-1].orders if kept else (),
                                  secret=post.secret, revision=post.revision,
-                                 reply_key=post.reply_key)
-            self._check_orders(turn, read.orders, controls, records)
-            if poster != GM_POSTER:
-                self._check_pvp_secret(read.orders, author, records, post.secret,
-                                       game.rules.hide_all_allocations)
+                                 reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
+            if read.orders:
+                self._check_orders(turn, read.orders, controls, records)
+                if poster != GM_POSTER:
+                    self._check_pvp_secret(read.orders, author, records, post.secret,
+                                           game.rules.hide_all_allocations)
             now = self.now()
             revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
                                     orders=read.orders, ok=True, reply=read.reply, created_at=now)
@@ -268,19 +313,33 @@ class TurnService(UseCases):
             await uow.posts.update(post)
             reply = await self._accepted(uow, game, turn, records, post, revision, "post.edit")
             await uow.commit()
+            if not read.orders:
+                return reply.model_copy(update={"outcome": PostOutcome.TABLE_TALK, "reply": ""})
             return reply
 
-    @retried
-    async def delete(self, game_id: str, actor: str, *, channel_key: str,
-                     message_key: str) -> bool:
-        """A deleted post's orders are withdrawn (its text stays stored). False when the
-        message was no post."""
+    async def _unchanged(self, post: Post, newest: PostRevision) -> PostReply:
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
+            turn = await uow.turns.get(post.turn_id)
+        return PostReply(post_id=post.id, turn=turn.number if turn else 0, ok=True,
+                         reply=newest.reply, orders=newest.orders, secret=post.secret,
+                         revision=post.revision, reply_keys=post.reply_keys,
+                         outcome=PostOutcome.UNCHANGED)
+
+    @retried
+    async def delete(self, game_id: str | None, actor: str | None, *, channel_key: str,
+                     message_key: str) -> DeletedPost | None:
+        """A deleted post's orders are withdrawn (its text stays stored); None when the message
+        was no post (of this game). `game_id` None: found by its message alone (a DM). `actor`
+        None: nobody knows who deleted it (Discord does not say; only the author and the
+        server's moderators can), so it is not checked."""
+        async with self.uow() as uow:
+            if game_id is not None:
+                await load_game(uow, game_id)  # NotFound for a game that does not exist
             post = await uow.posts.by_message(channel_key, message_key)
-            if post is None or post.deleted or post.game_id != game.id:
-                return False
-            if post.author != actor:
+            if post is None or post.deleted or game_id not in (None, post.game_id):
+                return None
+            game = await load_game(uow, post.game_id)
+            if actor is not None and post.author != actor:
                 await require_gm(uow, game, actor)
             turn = await uow.lock_turn(post.turn_id)
             if turn.status is not TurnStatus.OPEN:
@@ -292,10 +351,10 @@ class TurnService(UseCases):
             post = post.model_copy(update={"deleted": True, "updated_at": self.now(),
                                            "version": post.version + 1})
             await uow.posts.update(post)
-            await audit(uow, self.deps, game.id, actor, "post.delete", post=post.id,
-                        turn=turn.number)
+            await audit(uow, self.deps, game.id, actor if actor is not None else UNKNOWN_ACTOR,
+                        "post.delete", post=post.id, turn=turn.number)
             await uow.commit()
-            return True
+            return DeletedPost(post_id=post.id, turn=turn.number, reply_keys=post.reply_keys)
 
     @retried
     async def pass_turn(self, game_id: str, author: str, character: str | None = None) -> PostReply:
@@ -330,16 +389,19 @@ class TurnService(UseCases):
             return reply
 
     @retried
-    async def set_reply_key(self, post_id: str, reply_key: str) -> None:
-        """The adapter records its reply message, to edit the same reply on an edit."""
+    async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> None:
+        """The adapter records its reply messages (a long reply is several), to edit the same
+        replies on an edit and delete them with the post."""
         async with self.uow() as uow:
             post = await uow.posts.get(post_id)
             if post is None:
                 raise NotFound("There is no such post.")
-            await uow.posts.update(
-                post.model_copy(update={"reply_key": reply_key, "version": post.version + 1})
-            )
-            await uow.commit()
+            keys = tuple(reply_keys)
+            if keys != post.reply_keys:
+                await uow.posts.update(
+                    post.model_copy(update={"reply_keys": keys, "version": post.version + 1})
+                )
+                await uow.commit()
 
     async def status(self, game_id: str) -> TurnStatusView:
         """Who has posted, passed or is missing, the seal and the deadline (F29, F30)."""
@@ -484,15 +546,15 @@ class TurnService(UseCases):
         action: str,
         in_force: dict[str, InForce] | None = None,
     ) -> PostReply:
-        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: the orders
-        in force with this post's, when they were read already)."""
+        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: every order in
+        force, this post's included, when they were read already)."""
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
         complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
-                         reply_key=post.reply_key, everyone_in=complete)
+                         reply_keys=post.reply_keys, everyone_in=complete)
 
     async def _maybe_everyone_in(
         self,

@@ -7,10 +7,12 @@ data the adapters lay out themselves.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.posting.errors import Problem
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.orders import Order, PendingHit
@@ -126,24 +128,53 @@ class SheetCheck(BaseModel):
     character: CharacterView | None = None
 
 
+class PostOutcome(StrEnum):
+    """What became of a post or an edit."""
+
+    #: its orders are recorded (in force now)
+    ACCEPTED = "accepted"
+    #: it has problems: nothing of it was recorded (an edit's previous orders stay)
+    PROBLEMS = "problems"
+    #: no mechanics line: table talk, nothing to answer (an edit to table talk withdraws the
+    #: post's orders; the adapter removes its reply)
+    TABLE_TALK = "table_talk"
+    #: an edit that changes nothing (Discord sends one when a link preview appears)
+    UNCHANGED = "unchanged"
+
+
 class PostReply(BaseModel):
-    """The answer to a post or an edit: the reply text and what is in force now."""
+    """The answer to a post or an edit: the outcome, the reply and what is in force now."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    post_id: str
+    turn: int
+    ok: bool
+    #: the plain-text reply (orders with AP and SP left, or every problem), from posting.render;
+    #: an adapter may lay out `orders` and `problems` itself instead
+    reply: str
+    orders: tuple[Order, ...] = ()
+    #: every problem of the post, as the post language found them (line, words, hint, ...);
+    #: `posting.render.render_problems` is the shared plain-text rendering
+    problems: tuple[Problem, ...] = ()
+    outcome: PostOutcome = PostOutcome.ACCEPTED
+    secret: bool = False
+    revision: int = 1
+    #: the reply messages to edit (from a previous revision), if the adapter recorded them
+    reply_keys: tuple[str, ...] = ()
+    #: every active character is in and the NPC orders are sealed
+    everyone_in: bool = False
+
+
+class DeletedPost(BaseModel):
+    """A post whose message was deleted: its orders are withdrawn; the adapter deletes the
+    replies it recorded."""
 
     model_config = _FROZEN
 
     post_id: str
     turn: int
-    ok: bool
-    #: the reply text (orders with AP and SP left, or every problem), from posting.render
-    reply: str
-    orders: tuple[Order, ...] = ()
-    problems: tuple[str, ...] = ()
-    secret: bool = False
-    revision: int = 1
-    #: the reply message to edit (from a previous revision), if the adapter recorded one
-    reply_key: str | None = None
-    #: every active character is in and the NPC orders are sealed
-    everyone_in: bool = False
+    reply_keys: tuple[str, ...] = ()
 
 
 class CharacterTurnState(BaseModel):

@@ -20,6 +20,7 @@ from fappo_bot.rules_xp.roll import RollRecord, roll
 from fappo_bot.service.base import UseCases, audit, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import AuditEntry, Game
+from fappo_bot.service.retry import retried
 
 XP = "xp"
 ROLL_ACTION = "xp.roll"
@@ -99,9 +100,12 @@ def _view(entry: AuditEntry) -> XpRollView:
 class XpRollService(UseCases):
     """The GM's ad-hoc rolls in an Xp game, and their records."""
 
+    @retried
     async def roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int = 0,
                    who: str = "pc", heroic: bool | None = None, need: int = 1) -> XpRollView:
-        """Roll `pool` dice at `sl` for `name` (RULINGS X0), store the roll and return it."""
+        """Roll `pool` dice at `sl` for `name` (RULINGS X0), store the roll and return it. A run
+        that failed before its COMMIT stored nothing and showed nothing, so its retry rolls
+        afresh with a new seed."""
         if not 0 <= pool <= MAX_POOL:
             raise InvalidInput(f"A roll takes 0 to {MAX_POOL} dice, not {pool}.")
         try:

@@ -3,7 +3,7 @@ on load (`fappo_bot.storage.values`); a record read back equals the record writt
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
@@ -24,6 +24,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Turn,
+    UserName,
 )
 from fappo_bot.storage.tables import (
     AuditRow,
@@ -37,6 +38,7 @@ from fappo_bot.storage.tables import (
     PostRow,
     ResolutionRow,
     TurnRow,
+    UserRow,
 )
 from fappo_bot.storage.values import (
     RawJSON,
@@ -240,7 +242,7 @@ def post_values(post: Post) -> dict[str, Any]:
         "deleted": post.deleted,
         "created_at": to_db_time(post.created_at),
         "updated_at": to_db_time(post.updated_at),
-        "reply_key": post.reply_key,
+        "reply_keys": docs(_STRINGS, post.reply_keys),
         "version": post.version,
     }
 
@@ -260,7 +262,7 @@ def post_record(row: PostRow) -> Post:
             "deleted": row.deleted,
             "created_at": from_db_time(row.created_at),
             "updated_at": from_db_time(row.updated_at),
-            "reply_key": row.reply_key,
+            "reply_keys": parse_as(_STRINGS, row.reply_keys),
             "version": row.version,
         }
     )
@@ -369,6 +371,9 @@ def outbox_values(message: OutboxMessage) -> dict[str, Any]:
         "sent_at": opt_to_db_time(message.sent_at),
         "attempts": message.attempts,
         "last_error": message.last_error,
+        "next_attempt_at": opt_to_db_time(message.next_attempt_at),
+        "gave_up_at": opt_to_db_time(message.gave_up_at),
+        "delivered_keys": docs(_STRINGS, message.delivered_keys),
     }
 
 
@@ -386,6 +391,9 @@ def outbox_record(row: OutboxRow) -> OutboxMessage:
             "sent_at": opt_from_db_time(row.sent_at),
             "attempts": row.attempts,
             "last_error": row.last_error,
+            "next_attempt_at": opt_from_db_time(row.next_attempt_at),
+            "gave_up_at": opt_from_db_time(row.gave_up_at),
+            "delivered_keys": parse_as(_STRINGS, row.delivered_keys),
         }
     )
 
@@ -436,3 +444,21 @@ def ledger_record(row: LedgerRow) -> LedgerEntry:
             "at": from_db_time(row.at),
         }
     )
+
+
+def keys_doc(keys: Sequence[str]) -> Any:
+    """Adapter keys (reply or delivered message ids) as their stored document."""
+    return docs(_STRINGS, tuple(keys))
+
+
+def user_values(name: UserName) -> dict[str, Any]:
+    return {
+        "user_id": name.user_id,
+        "display_name": name.display_name,
+        "updated_at": to_db_time(name.updated_at),
+    }
+
+
+def user_record(row: UserRow) -> UserName:
+    return UserName(user_id=row.user_id, display_name=row.display_name,
+                    updated_at=from_db_time(row.updated_at))

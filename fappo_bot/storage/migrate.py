@@ -16,6 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from fappo_bot.resources import resource
 from fappo_bot.storage.engine import create_engine, writer
 
 if TYPE_CHECKING:
@@ -23,14 +24,13 @@ if TYPE_CHECKING:
 
     from fappo_bot.settings import Settings
 
-#: where the alembic scripts are in a checkout (a sibling of the package)
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+#: where the alembic scripts are: inside the installed package, else in the checkout
+MIGRATIONS_DIR = resource("migrations")
 
 
 def migrations_dir() -> Path:
-    """The alembic scripts: `$FAPPO_MIGRATIONS_DIR`, else next to the package (a checkout, an
-    editable install), else `./migrations` (an installed package run from the project directory,
-    as in the Docker image)."""
+    """The alembic scripts: `$FAPPO_MIGRATIONS_DIR`, else those shipped with the package (the
+    wheel carries them; a checkout has them beside the package), else `./migrations`."""
     candidates = (
         [Path(os.environ["FAPPO_MIGRATIONS_DIR"])] if "FAPPO_MIGRATIONS_DIR" in os.environ else []
     )

@@ -5,6 +5,7 @@ it. Parameters are named `bindparam`s; a statement's fixed values (LIMIT 1, 'voi
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -15,6 +16,7 @@ from sqlalchemy import (
     exists,
     insert,
     literal_column,
+    or_,
     select,
     update,
 )
@@ -36,6 +38,7 @@ from fappo_bot.storage.tables import (
     PostRow,
     ResolutionRow,
     TurnRow,
+    UserRow,
 )
 
 
@@ -46,7 +49,7 @@ def table(row_type: type[Base]) -> Table:
 GAMES, CHARACTERS, TURNS, POSTS = (table(t) for t in (GameRow, CharacterRow, TurnRow, PostRow))
 MEMBERSHIPS, REVISIONS, ORDERS = (table(t) for t in (MembershipRow, PostRevisionRow, OrderRow))
 RESOLUTIONS, OUTBOX = table(ResolutionRow), table(OutboxRow)
-AUDIT, LEDGER = table(AuditRow), table(LedgerRow)
+AUDIT, LEDGER, USERS = table(AuditRow), table(LedgerRow), table(UserRow)
 
 #: the tables whose rows carry `version` (updated in place, `updates.py`)
 VERSIONED = (GAMES, CHARACTERS, TURNS, POSTS)
@@ -244,11 +247,50 @@ RESOLUTION_UNDONE = Sql(
 )
 
 # ---- the outbox, the audit log, the ledger ------------------------------------------------------
-OUTBOX_PENDING = Sql(
+_NOW = bindparam("now", type_=OUTBOX.c.next_attempt_at.type)
+_EARLIER = OUTBOX.alias("earlier")
+#: an earlier unsent message of the same destination still waits for its next attempt
+_DESTINATION_WAITS = exists().where(
+    _EARLIER.c.dest_key == OUTBOX.c.dest_key,
+    _EARLIER.c.dest_kind == OUTBOX.c.dest_kind,
+    _EARLIER.c.sent_at.is_(None),
+    _EARLIER.c.gave_up_at.is_(None),
+    _EARLIER.c.next_attempt_at > _NOW,
+    or_(
+        _EARLIER.c.created_at < OUTBOX.c.created_at,
+        and_(_EARLIER.c.created_at == OUTBOX.c.created_at, _EARLIER.c.id < OUTBOX.c.id),
+    ),
+)
+_OUTBOX_DUE = (
     select(OUTBOX)
-    .where(OUTBOX.c.sent_at.is_(None))
+    .where(
+        OUTBOX.c.sent_at.is_(None),
+        OUTBOX.c.gave_up_at.is_(None),
+        or_(OUTBOX.c.next_attempt_at.is_(None), OUTBOX.c.next_attempt_at <= _NOW),
+        ~_DESTINATION_WAITS,
+    )
     .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
     .limit(bindparam("limit"))
+)
+OUTBOX_PENDING = Sql(_OUTBOX_DUE)
+
+
+@cache
+def outbox_pending_to(size: int) -> Sql:
+    """OUTBOX_PENDING for `size` destinations, bound as `dest0`... (the repository pads a set to
+    a power of two, so a few statements serve every shard)."""
+    keys: list[Any] = [bindparam(f"dest{i}") for i in range(size)]
+    return Sql(_OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(keys)))
+
+
+OUTBOX_INBOX = Sql(
+    select(OUTBOX)
+    .where(
+        OUTBOX.c.dest_key == bindparam("user_id"),
+        OUTBOX.c.dest_kind == literal_column("'dm'"),
+        OUTBOX.c.sent_at.is_(None),
+    )
+    .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
 )
 OUTBOX_OF_GAME = Sql(
     select(OUTBOX)
@@ -259,12 +301,20 @@ OUTBOX_OF_GAME = Sql(
 OUTBOX_SENT = Sql(
     update(OUTBOX)
     .where(OUTBOX.c.id == bindparam("match_id"), OUTBOX.c.sent_at.is_(None))
-    .values(sent_at=bindparam("sent_at", type_=OUTBOX.c.sent_at.type))
+    .values(
+        sent_at=bindparam("sent_at", type_=OUTBOX.c.sent_at.type),
+        delivered_keys=bindparam("delivered_keys", type_=OUTBOX.c.delivered_keys.type),
+    )
 )
 OUTBOX_FAILED = Sql(
     update(OUTBOX)
     .where(OUTBOX.c.id == bindparam("match_id"))
-    .values(attempts=OUTBOX.c.attempts + 1, last_error=bindparam("last_error"))
+    .values(
+        attempts=OUTBOX.c.attempts + 1,
+        last_error=bindparam("last_error"),
+        next_attempt_at=bindparam("next_attempt_at", type_=OUTBOX.c.next_attempt_at.type),
+        gave_up_at=bindparam("gave_up_at", type_=OUTBOX.c.gave_up_at.type),
+    )
 )
 _AUDIT_OF_GAME = select(AUDIT).where(AUDIT.c.game_id == bindparam("game_id"))
 AUDIT_OF_GAME = Sql(_AUDIT_OF_GAME.order_by(AUDIT.c.at, AUDIT.c.id))
@@ -276,3 +326,17 @@ LEDGER_OF_PLAYER = Sql(
     .where(LEDGER.c.player == bindparam("player"))
     .order_by(LEDGER.c.at, LEDGER.c.id)
 )
+
+# ---- users' display names -----------------------------------------------------------------------
+def _upsert_user(dialect: str) -> Any:
+    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    statement = dialect_insert(USERS).values({c.name: bindparam(c.name) for c in USERS.c})
+    return statement.on_conflict_do_update(
+        index_elements=["user_id"],
+        set_={"display_name": statement.excluded.display_name,
+              "updated_at": statement.excluded.updated_at},
+    )
+
+
+USER_UPSERT = Sql(_upsert_user)
+USER_BY_ID = Sql(select(USERS).where(USERS.c.user_id == bindparam("user_id")).limit(1))

@@ -12,7 +12,7 @@ a unique key clash is a Conflict at the call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ from fappo_bot.service.records import (
     Resolution,
     Role,
     Turn,
+    UserName,
 )
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
@@ -367,14 +368,17 @@ class SqlPosts(_Repository):
         rows = await self._load_rows(q.POSTS, sql, turn_id=turn_id)
         return [m.post_record(row) for row in rows]
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
         sql = q.NEWEST_REVISIONS
         compiled = sql.compiled(self._tx.dialect)
         pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
         orders = await self._rows(q.NEWEST_ORDERS, q.ORDERS, turn_id=turn_id)
         by_post: dict[str, list[Any]] = {}
         for order in orders:
-            by_post.setdefault(order.post_id, []).append(order)
+            if actors is None or order.actor.casefold() in actors:  # parsed only when wanted
+                by_post.setdefault(order.post_id, []).append(order)
         found = []
         for row in pairs:
             post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
@@ -418,21 +422,44 @@ class SqlOutbox(_Repository):
         row = await self._first(q.BY_ID[q.OUTBOX], q.OUTBOX, id=message_id)
         return None if row is None else m.outbox_record(row)
 
-    async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
-        rows = await self._rows(q.OUTBOX_PENDING, q.OUTBOX, limit=limit)
+    async def pending(
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+    ) -> Sequence[OutboxMessage]:
+        params: dict[str, Any] = {"now": to_db_time(now), "limit": limit}
+        if dest_keys is None:
+            sql = q.OUTBOX_PENDING
+        else:
+            keys = sorted(set(dest_keys))
+            if not keys:
+                return []
+            size = 1 << (len(keys) - 1).bit_length()  # a power of two: few statements
+            sql = q.outbox_pending_to(size)
+            params.update({f"dest{i}": keys[min(i, len(keys) - 1)] for i in range(size)})
+        rows = await self._rows(sql, q.OUTBOX, **params)
+        return [m.outbox_record(row) for row in rows]
+
+    async def inbox(self, user_id: str) -> Sequence[OutboxMessage]:
+        rows = await self._rows(q.OUTBOX_INBOX, q.OUTBOX, user_id=user_id)
         return [m.outbox_record(row) for row in rows]
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         rows = await self._rows(q.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
         return [m.outbox_record(row) for row in rows]
 
-    async def mark_sent(self, message_id: str, at: datetime) -> None:
-        params = {"match_id": message_id, "sent_at": to_db_time(at)}
+    async def mark_sent(
+        self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
+    ) -> None:
+        params = {"match_id": message_id, "sent_at": to_db_time(at),
+                  "delivered_keys": m.keys_doc(delivered_keys)}
         if not await self._tx.execute(q.OUTBOX_SENT, params):
             await self._must_exist(message_id)  # sent already: the first delivery's time stays
 
-    async def mark_failed(self, message_id: str, error: str) -> None:
-        params = {"match_id": message_id, "last_error": error}
+    async def mark_failed(
+        self, message_id: str, error: str, retry_at: datetime | None, at: datetime
+    ) -> None:
+        params = {"match_id": message_id, "last_error": error,
+                  "next_attempt_at": None if retry_at is None else to_db_time(retry_at),
+                  "gave_up_at": to_db_time(at) if retry_at is None else None}
         if not await self._tx.execute(q.OUTBOX_FAILED, params):
             await self._must_exist(message_id)
 
@@ -460,3 +487,16 @@ class SqlLedger(_Repository):
     async def for_player(self, player: str) -> Sequence[LedgerEntry]:
         rows = await self._rows(q.LEDGER_OF_PLAYER, q.LEDGER, player=player)
         return [m.ledger_record(row) for row in rows]
+
+
+class SqlUsers(_Repository):
+    async def set_name(self, name: UserName) -> None:
+        await self._tx.execute(q.USER_UPSERT, m.user_values(name))
+
+    async def names(self, user_ids: Collection[str]) -> Mapping[str, str]:
+        found: dict[str, str] = {}
+        for user_id in dict.fromkeys(user_ids):
+            row = await self._first(q.USER_BY_ID, q.USERS, user_id=user_id)
+            if row is not None:
+                found[user_id] = m.user_record(row).display_name
+        return found

@@ -165,7 +165,8 @@ class PostRow(Base):
     deleted: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
-    reply_key: Mapped[str | None] = mapped_column(KEY)
+    #: the adapter's keys of the bot's reply messages (list of strings, JSON)
+    reply_keys: Mapped[str] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer)
     #: never loaded (lazy="raise"): declared so a flush inserts a post before its revisions
     revisions: Mapped[list[PostRevisionRow]] = relationship(lazy="raise")
@@ -251,12 +252,30 @@ class OutboxRow(Base):
     sent_at: Mapped[datetime | None]
     attempts: Mapped[int] = mapped_column(Integer)
     last_error: Mapped[str | None] = mapped_column(Text)
+    #: not before this moment (backoff after a failure)
+    next_attempt_at: Mapped[datetime | None]
+    #: delivery given up (kept for the inbox, never tried again)
+    gave_up_at: Mapped[datetime | None]
+    #: the adapter's keys of the messages it delivered (list of strings, JSON)
+    delivered_keys: Mapped[str] = mapped_column(JSON)
 
     __table_args__ = (
         # pending(): WHERE sent_at IS NULL ORDER BY created_at, id
         Index(None, "sent_at", "created_at", "id"),
         Index(None, "game_id", "created_at", "id"),
+        # a destination's unsent messages: the order per destination, a user's inbox
+        Index(None, "dest_key", "sent_at", "created_at"),
     )
+
+
+class UserRow(Base):
+    """The display name an adapter last saw for a user (the service's sentences use it)."""
+
+    __tablename__ = "users"
+
+    user_id: Mapped[str] = mapped_column(KEY, primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(200))
+    updated_at: Mapped[datetime]
 
 
 class AuditRow(Base):

@@ -29,6 +29,7 @@ from fappo_bot.service.ports import (
     TurnRepository,
     UnitOfWork,
     UowFactory,
+    UserRepository,
 )
 from fappo_bot.service.records import Turn
 from fappo_bot.storage.connection import Transactions
@@ -43,6 +44,7 @@ from fappo_bot.storage.repositories import (
     SqlPosts,
     SqlResolutions,
     SqlTurns,
+    SqlUsers,
     Tx,
 )
 
@@ -60,6 +62,7 @@ class SqlUnitOfWork:
     outbox: OutboxRepository
     audit: AuditRepository
     ledger: LedgerRepository
+    users: UserRepository
 
     def __init__(self, transactions: Transactions) -> None:
         self._transactions = transactions
@@ -88,6 +91,7 @@ class SqlUnitOfWork:
         self.outbox = SqlOutbox(tx)
         self.audit = SqlAudit(tx)
         self.ledger = SqlLedger(tx)
+        self.users = SqlUsers(tx)
 
     async def __aexit__(
         self,

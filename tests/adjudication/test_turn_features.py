@@ -194,3 +194,46 @@ def test_spec_json_result_fills_every_order_field() -> None:
         "actor": "Kael", "actions": [{"kind": "defend", "ap": 1}], "guard": [], "reduce": [],
         "endure": False, "intent": "", "ooc": "",
     }
+
+
+REFUSED = """\
+cases:
+- id: refused-orders-are-reported
+  note: >-
+    RULINGS Amendments 2026-12-01 (reporting): "`--json` reports every action of every order,
+    refused ones included", each `effective: false`. Kael's post allocates 4 AP of 3 (refused on
+    its line 2), Mira's structured order names no weapon skill for her Spear (skill-required).
+  characters:
+  - {name: Kael, traits: {Nimble: 3}, skills: {Swordfighting: 3}, weapons: [Broadsword]}
+  - {name: Mira, traits: {Clever: 3}, skills: {Swordfighting: 3}, weapons: [Spear]}
+  - {name: Goblin, traits: {Brawny: 3}, skills: {Knife Fighting: 2}, weapons: [Dagger]}
+  orders:
+  - actor: Kael
+    post: |
+      2 AP attack Goblin with Broadsword
+      2 AP defend
+  - actor: Mira
+    actions:
+    - {kind: attack, ap: 1, target: Goblin}
+  - actor: Goblin
+    actions:
+    - {kind: defend, ap: 1}
+  expect:
+    errors:
+    - {actor: Kael, code: ap-over-budget}
+    - {actor: Mira, code: skill-required}
+"""
+
+
+def test_json_reports_every_action_of_refused_orders(case_file, capsys) -> None:
+    code = main(["adjudicate", str(case_file(REFUSED)), "--json"])
+    [case] = json.loads(capsys.readouterr().out)["cases"]
+    assert code == 0 and case["passed"], case
+    got = [(a["actor"], a["index"], a["kind"], a["effective"], a["notes"])
+           for a in case["result"]["actions"]]
+    assert got == [
+        ("Goblin", 0, "defend", True, []),
+        ("Kael", 0, "attack", False, ["order refused"]),
+        ("Kael", 1, "defend", False, ["order refused"]),
+        ("Mira", 0, "attack", False, ["order refused"]),
+    ]

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from fappo_bot.rules.character import StatusKind
 from fappo_bot.rules.health import ap_next, dead_index, level_name
-from fappo_bot.rules.orders import PendingHit
+from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.ranges import moves_away
 from fappo_bot.rules.results import GMInputs
 
 pytestmark = pytest.mark.unit
@@ -263,3 +264,38 @@ def test_f7_step3_overflow_dropped_for_orders_valid_when_posted():
     assert kept.errors == ()
     assert [a.index for a in kept.actions] == [0, 1]
     assert any(e.kind == "overflow" for e in kept.events)
+
+
+# ---- void actions (RULINGS Amendments 2026-12-01, F7 Amb-4 and Amb-6) --------------------------
+def test_f7_amb4_a_target_moves_away_when_it_moves_away_anywhere_or_toward_another():
+    """F7 Amb-4 (amended): "A target moves away when it moves `away`, with no direction, or
+    toward someone other than the attacker"."""
+    def moving(**fields):
+        return Order.model_validate({"actor": "Gob", "actions": [{"kind": "move", "ranges": 2,
+                                                                    **fields}]})
+
+    assert moves_away(moving(away="Kael"), "Kael")
+    assert moves_away(moving(away="Mira"), "Kael")
+    assert moves_away(moving(), "Kael")
+    assert moves_away(moving(toward="Mira"), "Kael")
+    assert not moves_away(moving(toward="Kael"), "Kael")
+    assert not moves_away(moving(toward="ka"), "Kael")  # a prefix of the attacker's name
+    assert not moves_away(moving(away="Kael", **{"if": "the door opens"}), "Kael")
+    assert not moves_away(None, "Kael")
+
+
+def test_f7_amb6_a_void_action_spends_its_ap_and_the_order_resolves():
+    """F7 Amb-6 (amended): "an action of an accepted order that proves impossible at resolution
+    (a conditional whose GM-named target is out of reach ...) is void alone: its AP are spent,
+    it reports `effective: false`, and the rest of the order resolves"."""
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 3, "Archery": 3},
+                weapons=["Long Bow", "Broadsword"], wielding="Long Bow")
+    gob = char("Gob", skills={"Knife Fighting": 2}, weapons=["Dagger"], position=3)
+    result = run(state(kael, gob), order(
+        "Kael", {"kind": "attack", "ap": 2, "target": "Gob"},
+        {"kind": "attack", "ap": 1, "target": "Gob", "weapon": "Fist", "if": "he comes",
+         "triggered": True}))
+    assert result.errors == ()
+    assert act(result, "Kael", 0).effective and act(result, "Kael", 0).damage > 0
+    void = act(result, "Kael", 1)
+    assert (void.effective, void.total, void.notes) == (False, None, ("Gob is out of reach",))

@@ -7,6 +7,7 @@ import pytest
 from engine_helpers import act, char, health, order, run, state, who
 
 from fappo_bot.rules.character import Weapon
+from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.ranges import class_penalty, range_penalty
 
@@ -236,3 +237,36 @@ def test_f24_two_turn_concentration_cast():
     broken = run(first.state, order("Mage", {"kind": "defend", "ap": 1}))
     assert who(broken, "Mage").statuses == ()
     assert any(e.kind == "interrupted" for e in broken.events)
+
+
+def test_f19_amb1_unmapped_weapons_need_their_skill_named():
+    """RULINGS Amendments 2026-12-01, F19 Amb-1: "a weapon whose skill the weapon table leaves to
+    the GM (Spear, Polearm, Battle Axe, Torch, ...) needs its skill named ...; without one the
+    order is refused with `skill-required`. Club and Mace default to Fisticuffs"."""
+    kael = char("Kael", skills={"Swordfighting": 5, "Fisticuffs": 1, "Throwing": 3},
+                weapons=["Spear", "Mace"], wielding="Spear")
+    vic = char("Vic", position=0)
+    bare = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic"}))
+    assert [e.code.value for e in bare.errors] == ["skill-required"]
+    named = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
+                                                 "skill": "Swordfighting"}))
+    assert named.errors == () and act(named, "Kael").total == 5 + 1
+    mapped = run(state(kael, vic, config=RulesConfig(weapon_skills={"spear": "Swordfighting"})),
+                 order("Kael", {"kind": "attack", "ap": 1, "target": "Vic"}))
+    assert mapped.errors == () and act(mapped, "Kael").total == 6
+    maceman = kael.model_copy(update={"wielding": "Mace"})
+    mace = run(state(maceman, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic"}))
+    assert mace.errors == () and act(mace, "Kael").total == 1 + 1  # Fisticuffs, not the best
+
+
+def test_f19_a_spear_is_thrown_at_short_range_with_throwing():
+    """RULINGS Amendments 2026-12-01: "a Spear may be thrown at Short range with Throwing"."""
+    kael = char("Kael", skills={"Swordfighting": 5, "Throwing": 3}, weapons=["Spear"])
+    vic = char("Vic", position=1)
+    thrown = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
+                                                  "skill": "Throwing"}))
+    assert thrown.errors == ()
+    assert act(thrown, "Kael").difficulty == 1 + 2  # defense 1, Short at 1 Range: +2
+    thrust = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
+                                                  "skill": "Swordfighting"}))
+    assert [e.code.value for e in thrust.errors] == ["out-of-range"]

@@ -15,7 +15,7 @@ a benchmark on the fake measures the service, not linear scans of the fake.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import TracebackType
@@ -26,6 +26,7 @@ from fappo_bot.service.ports import GameAtPlay
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
+    DestinationKind,
     Game,
     GameStatus,
     LedgerEntry,
@@ -37,6 +38,7 @@ from fappo_bot.service.records import (
     Role,
     Turn,
     TurnStatus,
+    UserName,
 )
 
 TABLES = (
@@ -50,6 +52,7 @@ TABLES = (
     "outbox",  # id -> OutboxMessage
     "audit",  # id -> AuditEntry
     "ledger",  # id -> LedgerEntry
+    "users",  # user_id -> UserName
     # unique-key indexes: key -> id
     "game_channels",  # channel_key -> game id
     "character_names",  # (game_id, name.casefold()) -> character id
@@ -277,12 +280,18 @@ class FakePosts(_Repo):
         ]
         return sorted(rows, key=lambda p: (p.created_at, p.id))
 
-    async def latest_revisions(self, turn_id: str) -> Sequence[tuple[Post, PostRevision]]:
+    async def latest_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
         posts = sorted(
             (p for p in self.group("turn_posts", turn_id, "posts") if not p.deleted),
             key=lambda p: (p.updated_at, p.id),
         )
-        return [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
+        pairs = [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
+        if actors is None:
+            return pairs
+        return [(p, r.model_copy(update={"orders": tuple(
+            o for o in r.orders if o.actor.casefold() in actors)})) for p, r in pairs]
 
 
 class FakeResolutions(_Repo):
@@ -329,24 +338,61 @@ class FakeOutbox(_Repo):
     async def get(self, message_id: str) -> OutboxMessage | None:
         return self.t("outbox").get(message_id)
 
-    async def pending(self, limit: int = 100) -> Sequence[OutboxMessage]:
-        rows = [m for m in self.t("outbox").values() if m.sent_at is None]
-        return sorted(rows, key=lambda m: (m.created_at, m.id))[:limit]
+    async def pending(
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+    ) -> Sequence[OutboxMessage]:
+        unsent = sorted((m for m in self.t("outbox").values()
+                         if m.sent_at is None and m.gave_up_at is None),
+                        key=lambda m: (m.created_at, m.id))
+        waiting: set[tuple[str, str]] = set()
+        found = []
+        for message in unsent:
+            destination = (message.dest_kind.value, message.dest_key)
+            if message.next_attempt_at is not None and message.next_attempt_at > now:
+                waiting.add(destination)
+            elif destination not in waiting and (dest_keys is None
+                                                 or message.dest_key in dest_keys):
+                found.append(message)
+        return found[:limit]
+
+    async def inbox(self, user_id: str) -> Sequence[OutboxMessage]:
+        rows = [m for m in self.t("outbox").values()
+                if m.dest_kind is DestinationKind.DM and m.dest_key == user_id
+                and m.sent_at is None]
+        return sorted(rows, key=lambda m: (m.created_at, m.id))
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         rows = [m for m in self.t("outbox").values() if m.game_id == game_id]
         return sorted(rows, key=lambda m: (m.created_at, m.id))
 
-    async def mark_sent(self, message_id: str, at: datetime) -> None:
+    def _change(self, message_id: str, **changes: Any) -> None:
         rows = self.w("outbox")
-        rows[message_id] = rows[message_id].model_copy(update={"sent_at": at})
+        if message_id not in rows:
+            raise NotFound("That message is not in the outbox.")
+        rows[message_id] = rows[message_id].model_copy(update=changes)
 
-    async def mark_failed(self, message_id: str, error: str) -> None:
-        rows = self.w("outbox")
-        old = rows[message_id]
-        rows[message_id] = old.model_copy(
-            update={"attempts": old.attempts + 1, "last_error": error}
-        )
+    async def mark_sent(
+        self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
+    ) -> None:
+        if message_id in self.t("outbox") and self.t("outbox")[message_id].sent_at is not None:
+            return
+        self._change(message_id, sent_at=at, delivered_keys=tuple(delivered_keys))
+
+    async def mark_failed(
+        self, message_id: str, error: str, retry_at: datetime | None, at: datetime
+    ) -> None:
+        old = self.t("outbox").get(message_id)
+        self._change(message_id, attempts=(old.attempts + 1) if old else 0, last_error=error,
+                     next_attempt_at=retry_at, gave_up_at=None if retry_at else at)
+
+
+class FakeUsers(_Repo):
+    async def set_name(self, name: UserName) -> None:
+        self.w("users")[name.user_id] = name
+
+    async def names(self, user_ids: Collection[str]) -> Mapping[str, str]:
+        rows = self.t("users")
+        return {u: rows[u].display_name for u in user_ids if u in rows}
 
 
 class FakeAudit(_Repo):
@@ -387,6 +433,7 @@ class FakeUnitOfWork:
         self.outbox = FakeOutbox(self)
         self.audit = FakeAudit(self)
         self.ledger = FakeLedger(self)
+        self.users = FakeUsers(self)
 
     def _begin(self) -> None:
         # the committed tables themselves: the store replaces a table at commit, never changes it

@@ -93,7 +93,7 @@ async def test_a_post_over_the_documented_size_is_refused_unread(services, table
     ]
     for reply in replies:
         assert not reply.ok and len(reply.problems) == 1
-        assert "a post can have at most 20,000 characters and 1,000 lines" in reply.problems[0]
+        assert "a post can have at most 20,000 characters and 1,000 lines" in str(reply.problems[0])
         assert len(reply.reply) < 1_000
     assert await snapshot(uow_factory) == before
     assert (await services.turns.post(game, ALICE, channel_key="c1", message_key="m2",

@@ -61,7 +61,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     digest = re.search(r"Commitment \(SHA-256\): ([0-9a-f]{64})", first).group(1)
     salt = re.search(r"Salt: (\S+)", first).group(1)
     assert digest == seal.commitment and revealed.verified
-    assert 'sha256(salt + "\\n" + canonical JSON)' in first and "/reveal 1" in first
+    assert 'sha256(salt + "\\n" + canonical JSON)' in first and "reveal the canonical JSON of turn 1" in first
     # a reader recomputes the hash from the JSON the reveal use case gives
     canonical = revealed.canonical
     assert hashlib.sha256(f"{salt}\n{canonical}".encode()).hexdigest() == seal.commitment
@@ -187,5 +187,5 @@ def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
     messages = reveal_messages(3, digest, "salt", canonical, TurnState(turn=3, characters=()))
     assert len(messages) == 1 and len(messages[0]) <= 2000
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
-    assert "Salt: salt" in messages[0] and "/reveal 3" in messages[0]
+    assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]
     assert "retired_field" not in messages[0]

@@ -138,7 +138,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
                        text=f"2 AP attack {PROSE} with Broadsword")  # problems quote the name
     await s.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                        text=f"2 AP attack Skarg with Broadsword, +1 ({PROSE})\n1 AP defend")
-    await s.turns.set_reply_key(reply.post_id, "r1")
+    await s.turns.set_reply_keys(reply.post_id, ["r1"])
     secret = await s.turns.post(game, BOB, channel_key="dm-bob", message_key="d1", secret=True,
                                 text=f"2 AP Stealth: slip behind Skarg {PROSE}\n1 AP defend")
     assert getattr(secret, "ok", False), secret
@@ -195,6 +195,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.create(channel_key="c1", name=PROSE, creator=GM)  # refused: names the game
     pending = await s.outbox.pending(1000)
     await s.outbox.for_game(game)
+    await s.outbox.inbox(BOB)
     await s.outbox.mark_sent(pending[0].id)
     await s.outbox.mark_failed(pending[1].id, PROSE)
     await s.outbox.mark_sent(PROSE)

@@ -9,6 +9,7 @@ import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
+from fappo_bot.service.views import PostOutcome
 from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM
 from tests.service.helpers import actions, snapshot
 
@@ -132,7 +133,14 @@ async def test_f29_amb3_the_last_written_order_of_a_character_wins(services, tab
     review = await services.review.review(game, GM)
     assert all(i.actor != "Kael" or i.field != "flat_footed" for i in review.items)
     clock.advance(minutes=1)
-    await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1", text=KAEL_ATTACK)
+    # an edit that leaves the text as it is writes nothing (Discord sends one for link previews)
+    unchanged = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                          text=KAEL_ATTACK)
+    assert unchanged.outcome is PostOutcome.UNCHANGED and unchanged.revision == 1
+    review = await services.review.review(game, GM)
+    assert all(i.actor != "Kael" or i.field != "flat_footed" for i in review.items)
+    await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                              text=KAEL_ATTACK + "\nKael roars.")
     review = await services.review.review(game, GM)
     assert any(i.actor == "Kael" and i.field == "flat_footed" for i in review.items)
 
@@ -229,8 +237,55 @@ async def test_no_turn_yet_and_duplicate_message(services, table):
     other = await services.games.create(channel_key="c2", name="B", creator=GM)
     with pytest.raises(Conflict, match="No turn has been opened"):
         await services.turns.status(other.id)
-    with pytest.raises(InvalidInput):
-        await post(services, game, ALICE, "m9", "Just some prose, no orders.")
+
+
+TALK = "Kael grins at Mira.\n> nice shot!\n*laughs*"
+
+
+async def test_table_talk_is_its_own_outcome_whoever_posts_it_and_whenever(
+    services, table, uow_factory
+):
+    """A message with no mechanics line is table talk: no reply, no error, nothing stored; from
+    a player, a stranger, a GM, and while time is called."""
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    for author in (ALICE, EVE, GM):
+        reply = await post(services, game, author, f"t-{author}", TALK)
+        assert reply.outcome is PostOutcome.TABLE_TALK and reply.ok and not reply.post_id
+    with pytest.raises(Forbidden):
+        await post(services, game, EVE, "t4", "3 AP defend")  # a stranger's orders: refused
+    assert await snapshot(uow_factory) == before
+    await services.calltime.close(game, GM)
+    before = await snapshot(uow_factory)
+    assert (await post(services, game, BOB, "t2", TALK)).outcome is PostOutcome.TABLE_TALK
+    with pytest.raises(Conflict, match="Time has been called"):
+        await post(services, game, BOB, "t3", "3 AP defend")
+    assert await snapshot(uow_factory) == before
+
+
+async def test_an_edit_to_table_talk_withdraws_the_orders_and_an_edit_back_restores_them(
+    services, table
+):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    talk = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1", text=TALK)
+    assert talk.outcome is PostOutcome.TABLE_TALK and talk.post_id and not talk.orders
+    assert "Kael" in (await services.turns.status(game)).missing
+    back = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                     text=KAEL_ATTACK)
+    assert back.outcome is PostOutcome.ACCEPTED and back.revision == 3
+    assert "Kael" in (await services.turns.status(game)).posted
+
+
+async def test_problems_cross_the_service_as_the_post_language_found_them(services, table):
+    from fappo_bot.posting.errors import Problem
+    from fappo_bot.posting.render import render_problems
+
+    reply = await post(services, table["game"], ALICE, "m1", "2 AP attack Gobbo\n9 AP defend")
+    assert reply.outcome is PostOutcome.PROBLEMS and not reply.ok
+    assert all(isinstance(p, Problem) for p in reply.problems)
+    assert [p.line for p in reply.problems] == [1, 2]
+    assert reply.reply == render_problems(reply.problems)  # the shared plain-text rendering
 
 
 async def test_players_see_their_own_orders_and_gms_see_all(services, table):
@@ -300,6 +355,73 @@ async def test_f29_amb4_hide_all_allocations_wants_every_player_order_by_dm(serv
     assert (await post(services, game, ALICE, "d1", KAEL_ATTACK, channel="dm-alice",
                        secret=True)).ok
     assert (await post(services, game, GM, "g1", NPC_ORDERS)).ok  # the GM's own are sealed
+
+
+async def test_a_dm_is_edited_and_deleted_by_its_message_alone(services, table, uow_factory):
+    """Discord's DM edit and delete events name the message, not the game; the delete event
+    does not say who deleted."""
+    game = table["game"]
+    await post(services, game, BOB, "d1", "3 AP defend", channel="dm-bob", secret=True)
+    await services.turns.set_reply_keys((await _post_id(uow_factory, "dm-bob", "d1")),
+                                        ["r1", "r2"])
+    edited = await services.turns.edit(None, BOB, channel_key="dm-bob", message_key="d1",
+                                       text="2 AP defend\n1 AP defend")
+    assert edited.outcome is PostOutcome.ACCEPTED and edited.secret
+    assert edited.reply_keys == ("r1", "r2")
+    with pytest.raises(Forbidden):
+        await services.turns.edit(None, ALICE, channel_key="dm-bob", message_key="d1", text="x")
+    with pytest.raises(NotFound, match="not a recorded post"):
+        await services.turns.edit(None, BOB, channel_key="dm-bob", message_key="d9", text="x")
+    deleted = await services.turns.delete(None, None, channel_key="dm-bob", message_key="d1")
+    assert deleted is not None and deleted.reply_keys == ("r1", "r2")
+    assert "Mira" in (await services.turns.status(game)).missing
+    assert (await actions(uow_factory, game))[-1] == "post.delete"
+    async with uow_factory() as uow:
+        entry = (await uow.audit.list(game))[-1]
+    assert entry.actor == "(unknown)"
+    assert await services.turns.delete(None, None, channel_key="dm-bob", message_key="d1") is None
+    assert await services.turns.delete(None, None, channel_key="c1", message_key="zz") is None
+
+
+async def _post_id(uow_factory, channel, key):
+    async with uow_factory() as uow:
+        return (await uow.posts.by_message(channel, key)).id
+
+
+async def test_an_unchanged_edit_changes_nothing_even_after_call_time(
+    services, table, uow_factory
+):
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    await services.calltime.close(game, GM)
+    before = await snapshot(uow_factory)
+    same = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                     text=KAEL_ATTACK)
+    assert same.outcome is PostOutcome.UNCHANGED and same.ok and same.orders
+    assert await snapshot(uow_factory) == before
+    with pytest.raises(Conflict, match="Time has been called"):
+        await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                  text="3 AP defend")
+
+
+async def test_a_gms_post_is_never_secret(services, table, uow_factory):
+    game = table["game"]
+    reply = await post(services, game, GM, "g1", NPC_ORDERS, channel="dm-gm", secret=True)
+    assert reply.ok and not reply.secret
+    async with uow_factory() as uow:
+        assert not (await uow.posts.by_message("dm-gm", "g1")).secret
+
+
+async def test_several_reply_keys_are_kept_per_post(services, table, uow_factory):
+    game = table["game"]
+    first = await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    await services.turns.set_reply_keys(first.post_id, ["r1", "r2", "r3"])
+    again = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                      text="3 AP defend")
+    assert again.reply_keys == ("r1", "r2", "r3")
+    await services.turns.set_reply_keys(first.post_id, ["r4"])
+    deleted = await services.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
+    assert deleted.reply_keys == ("r4",)
 
 
 async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(

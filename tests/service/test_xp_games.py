@@ -91,3 +91,15 @@ async def test_an_xp_game_takes_no_fappo_sheet(services):
     game = await _xp_game(services)
     with pytest.raises(Conflict, match="character sheets"):
         await services.characters.create(game.id, ALICE, sheet("Kael"))
+
+
+async def test_a_rollers_name_never_pings(services):
+    """The mention guard covers the roll's view: a name written by a GM cannot ping anyone, and
+    the record keeps its types."""
+    from fappo_bot.posting.safety import has_live_mention
+    from fappo_bot.rules_xp.roll import Mode
+
+    game = await _xp_game(services)
+    view = await services.xp_rolls.roll(game.id, GM, name="@everyone", pool=3)
+    assert not has_live_mention(view.name)
+    assert isinstance(view.record.mode, Mode)

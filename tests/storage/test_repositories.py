@@ -277,6 +277,10 @@ async def test_orders_follow_the_newest_revision(uow_factory):
         latest = await uow.posts.latest_revisions("t1")
         assert [(p.id, rev.number) for p, rev in latest] == [("p2", 1), ("p1", 2)]
         assert latest[1][1] == newer
+        # only some actors' orders: the same posts, the others' orders left out
+        some = await uow.posts.latest_revisions("t1", {"aria's horse"})
+        assert [(p.id, [o.actor for o in rev.orders]) for p, rev in some] == [
+            ("p2", []), ("p1", ["Aria's horse"])]
         assert [rev.number for rev in await uow.posts.revisions("p1")] == [1, 2]
         assert [p.id for p in await uow.posts.list("t1")] == ["p1", "p2"]
         assert [p.id for p in await uow.posts.list("t1", include_deleted=True)] == [
@@ -324,18 +328,19 @@ async def test_outbox_dedupes_and_delivers_oldest_first(uow_factory):
         await uow.commit()
     async with uow_factory() as uow:
         assert not await uow.outbox.add(r.message("o4", "k2"))
-        assert [m.id for m in await uow.outbox.pending()] == ["o1", "o2"]
-        assert [m.id for m in await uow.outbox.pending(limit=1)] == ["o1"]
-        await uow.outbox.mark_failed("o1", "Discord is down")
-        await uow.outbox.mark_sent("o1", r.at(30))
-        await uow.outbox.mark_sent("o1", r.at(40))
+        assert [m.id for m in await uow.outbox.pending(r.at(20))] == ["o1", "o2"]
+        assert [m.id for m in await uow.outbox.pending(r.at(20), limit=1)] == ["o1"]
+        await uow.outbox.mark_failed("o1", "Discord is down", r.at(25), r.at(20))
+        await uow.outbox.mark_sent("o1", r.at(30), ("m1", "m2"))
+        await uow.outbox.mark_sent("o1", r.at(40), ("m3",))
         with pytest.raises(NotFound):
             await uow.outbox.mark_sent("nope", r.at(30))
         await uow.commit()
     async with uow_factory() as uow:
-        assert [m.id for m in await uow.outbox.pending()] == ["o2"]
+        assert [m.id for m in await uow.outbox.pending(r.at(20))] == ["o2"]
         sent = await uow.outbox.get("o1")
         assert (sent.sent_at, sent.attempts, sent.last_error) == (r.at(30), 1, "Discord is down")
+        assert (sent.next_attempt_at, sent.delivered_keys) == (r.at(25), ("m1", "m2"))
         assert [m.id for m in await uow.outbox.for_game("g1")] == ["o1", "o2"]
 
 

@@ -1,0 +1,78 @@
+"""What the cogs know of the bot: its services, settings, clock, rooms and outbox, handed in
+through the constructor (no globals). `bot.py` adds the cogs to it; the cogs import only this
+module, so no import loop runs through the bot."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+import discord
+from discord.ext import commands
+
+from fappo_bot.service.clock import Clock, SystemClock
+from fappo_bot.service.errors import NotFound
+from fappo_bot.service.facade import Services
+from fappo_bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def bot_intents() -> discord.Intents:
+    """Guilds, guild and DM messages, and the privileged message content (turn posts are read)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    intents.dm_messages = True
+    intents.message_content = True
+    return intents
+
+
+class Rooms:
+    """Which channel holds which game (by channel key), remembered: every message in every
+    channel the bot sees asks, and a channel's game changes only by /game create here (a
+    guild's channels all belong to one shard, so one process)."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        self._bot = bot
+        self._known: dict[str, str | None] = {}
+
+    async def game_id(self, channel_key: str) -> str | None:
+        if channel_key not in self._known:
+            try:
+                view = await self._bot.services.games.find(channel_key)
+            except NotFound:
+                self._known[channel_key] = None
+            else:
+                self._known[channel_key] = view.id
+        return self._known[channel_key]
+
+    def forget(self, channel_key: str) -> None:
+        self._known.pop(channel_key, None)
+
+
+class Outbox(Protocol):
+    def wake(self) -> None: ...
+    def inbox_read(self, user_id: str) -> None: ...
+
+
+class FappoBotBase(commands.AutoShardedBot):
+    """The bot: the service, the settings, and what the cogs share."""
+
+    def __init__(self, services: Services, settings: Settings, *, clock: Clock | None = None
+                 ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=bot_intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+            shard_ids=settings.discord.shard_ids,  # type: ignore[arg-type]
+            shard_count=settings.discord.shard_count,
+        )
+        self.services = services
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.rooms = Rooms(self)
+        #: the outbox cog (set up in `setup_hook`)
+        self.delivery: Outbox

@@ -1,0 +1,22 @@
+"""The slash commands, grouped as players and GMs meet them: `/game`, `/char`, `/turn`, `/gm`,
+and `/help`. Each command is a shell over one use case: it reads the options, calls the service
+with the caller's id, and shows what comes back; refusals (GM commands asked by a player too) are
+the service's own sentences, through the error boundary."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fappo_bot.discord.base import FappoBotBase
+
+
+async def add_commands(bot: FappoBotBase) -> None:
+    from fappo_bot.discord.commands.characters import CharGroup
+    from fappo_bot.discord.commands.games import GameGroup, help_command, inbox_command
+    from fappo_bot.discord.commands.turns import GmGroup, TurnGroup
+
+    for group in (GameGroup(bot), CharGroup(bot), TurnGroup(bot), GmGroup(bot)):
+        bot.tree.add_command(group)
+    bot.tree.add_command(help_command)
+    bot.tree.add_command(inbox_command)

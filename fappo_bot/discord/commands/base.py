@@ -1,0 +1,58 @@
+"""What every command group shares: the game of the room the command is used in, the caller's
+id, answering, and waking the outbox after a change."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from fappo_bot.discord.errors import AdapterError
+
+if TYPE_CHECKING:
+    from fappo_bot.discord.base import FappoBotBase
+
+NO_GAME_HERE = "There is no game in this channel; a GM starts one here with /game create."
+
+
+def user_key(user: discord.abc.Snowflake) -> str:
+    return str(user.id)
+
+
+class BotGroup(app_commands.Group):
+    """A command group holding the bot (its services, rooms and outbox)."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        super().__init__()
+        self.bot = bot
+        self.services = bot.services
+
+    async def game_here(self, interaction: discord.Interaction) -> str:
+        """The id of the game of the channel, thread or forum post the command was used in."""
+        channel = interaction.channel
+        game_id = await self.bot.rooms.game_id(str(channel.id)) if channel else None
+        if game_id is None:
+            raise AdapterError(NO_GAME_HERE)
+        return game_id
+
+    def changed(self) -> None:
+        """The command may have queued messages: deliver them now."""
+        self.bot.delivery.wake()
+
+
+async def say(interaction: discord.Interaction, text: str, *, private: bool = False,
+              embed: discord.Embed | None = None) -> None:
+    """Answer the command (in the room, or only to the caller)."""
+    from fappo_bot.posting.safety import split_message
+
+    parts = split_message(text) if text else [""]
+    first, rest = parts[0], parts[1:]
+    embeds = [embed] if embed is not None else []
+    if interaction.response.is_done():
+        await interaction.followup.send(first or "\u200b", ephemeral=private, embeds=embeds)
+    else:
+        await interaction.response.send_message(first or None, ephemeral=private,
+                                                embeds=embeds)
+    for part in rest:
+        await interaction.followup.send(part, ephemeral=private)

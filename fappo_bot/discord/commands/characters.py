@@ -1,0 +1,179 @@
+"""`/char`: characters from an attached sheet file, and a character's sheet as an embed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.sheets import sheet_embed
+from fappo_bot.posting.safety import safe
+from fappo_bot.service.records import CharacterKind, Role
+from fappo_bot.service.views import SheetCheck
+from fappo_bot.yamltext import YamlError, load_yaml
+
+#: a sheet file larger than this is no sheet
+SHEET_MAX_BYTES = 64_000
+
+
+async def read_sheet(attachment: discord.Attachment) -> dict[str, Any]:
+    """The sheet in an attached YAML file (the case-file format of examples/adventure/*.yaml)."""
+    if attachment.size > SHEET_MAX_BYTES:
+        raise AdapterError(f"{safe(attachment.filename)} is too large for a sheet.")
+    try:
+        text = (await attachment.read()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise AdapterError(f"{safe(attachment.filename)} is not a text file.") from None
+    return sheet_from_text(text, safe(attachment.filename))
+
+
+def sheet_from_text(text: str, source: str) -> dict[str, Any]:
+    """A sheet written as YAML (a file's text or a modal's)."""
+    try:
+        data = load_yaml(text, source)
+    except YamlError as exc:
+        raise AdapterError(safe(str(exc))) from None
+    if not isinstance(data, dict):
+        raise AdapterError(f"{source} must hold a sheet (name:, traits:, skills:, ...).")
+    return data
+
+
+async def create_character(group: BotGroup, interaction: discord.Interaction,
+                           data: dict[str, Any], owner: str | None) -> None:
+    """A player character from sheet data: created and shown, or every problem privately."""
+    from fappo_bot.service.characters import NewCharacter
+
+    game_id = await group.game_here(interaction)
+    actor = user_key(interaction.user)
+    new = NewCharacter.from_dict(data)
+    if owner is not None and owner != actor:
+        await group.services.games.add_member(game_id, actor, owner, Role.PLAYER)
+    check = await group.services.characters.create(game_id, actor, new, owner=owner,
+                                                   kind=CharacterKind.PC)
+    if not check.ok or check.character is None:
+        await say(interaction, refused(check, new.name), private=True)
+        return
+    made = check.character
+    who = f" (played by <@{made.owner}>)" if made.owner and made.owner.isdigit() else ""
+    await say(interaction, f"{safe(made.name)}{who} joins the game.", embed=sheet_embed(made))
+
+
+class SheetModal(discord.ui.Modal, title="A new character"):
+    """A sheet typed (or pasted) in YAML, for players who have no file at hand."""
+
+    sheet: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(
+        label="The sheet (YAML)", style=discord.TextStyle.paragraph, max_length=4000,
+        placeholder="name: Kael\ntier: pc\ntraits: {Nimble: 5, Tireless: 3}\n...")
+
+    def __init__(self, group: BotGroup) -> None:
+        super().__init__()
+        self.group = group
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await create_character(self.group, interaction,
+                               sheet_from_text(self.sheet.value, "the sheet"), None)
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction, error: Exception
+    ) -> None:
+        await answer_privately(interaction, sentence_for(error, "sheet"))
+
+
+def refused(check: SheetCheck, name: str) -> str:
+    return f"{safe(name)}'s sheet was not accepted:\n" + "\n".join(
+        f"- {safe(p)}" for p in check.problems)
+
+
+@app_commands.guild_only()
+class CharGroup(BotGroup, name="char", description="Characters: add one from a sheet file, "
+                "show a sheet"):
+
+    @app_commands.command(name="add", description="Add a player character from a sheet file "
+                          "(YAML); a GM may add one for a player")
+    @app_commands.describe(sheet="The sheet file (YAML)", player="GM: the player it is for")
+    async def add(self, interaction: discord.Interaction, sheet: discord.Attachment,
+                  player: discord.User | None = None) -> None:
+        await create_character(self, interaction, await read_sheet(sheet),
+                               user_key(player) if player else None)
+
+    @app_commands.command(name="new", description="Create your character by typing its sheet "
+                          "(YAML) in a form")
+    async def new(self, interaction: discord.Interaction) -> None:
+        await self.game_here(interaction)
+        await interaction.response.send_modal(SheetModal(self))
+
+    @app_commands.command(name="enemy", description="GM: add an enemy, or a group of nuisances "
+                          "or minions, from a sheet file (YAML)")
+    @app_commands.describe(sheet="The sheet file (YAML)")
+    async def enemy(self, interaction: discord.Interaction, sheet: discord.Attachment) -> None:
+        from fappo_bot.service.characters import NewCharacter
+
+        game_id = await self.game_here(interaction)
+        new = NewCharacter.from_dict(await read_sheet(sheet))
+        check = await self.services.characters.add_enemy(game_id, user_key(interaction.user),
+                                                         new)
+        if not check.ok or check.character is None:
+            await say(interaction, refused(check, new.name), private=True)
+            return
+        made = check.character
+        await say(interaction, f"{safe(made.name)} is added ({made.kind.value}).",
+                  embed=sheet_embed(made), private=True)
+
+    @app_commands.command(name="sheet", description="A character's sheet: health, SP, AP, "
+                          "statuses")
+    @app_commands.describe(name="The character")
+    async def sheet(self, interaction: discord.Interaction, name: str) -> None:
+        game_id = await self.game_here(interaction)
+        view = await self.services.characters.show(game_id, name)
+        if view.kind is not CharacterKind.PC:
+            # an enemy's sheet is the GM's secret: the service says who is a GM
+            game = await self.services.games.show(game_id)
+            if user_key(interaction.user) not in game.gms:
+                raise AdapterError(f"{safe(view.name)}'s sheet is for the GMs only.")
+        await say(interaction, "", embed=sheet_embed(view), private=True)
+
+    @sheet.autocomplete("name")
+    async def sheet_names(self, interaction: discord.Interaction, current: str
+                          ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
+    @app_commands.command(name="manage", description="GM: retire a character, mark it "
+                          "inactive, run it as an NPC, or give it back to its player (F30)")
+    @app_commands.describe(name="The character", action="What happens to it")
+    @app_commands.choices(action=[
+        app_commands.Choice(name="retire", value="retire"),
+        app_commands.Choice(name="mark inactive", value="inactive"),
+        app_commands.Choice(name="run as NPC", value="npc"),
+        app_commands.Choice(name="give back to its player", value="restore")])
+    async def manage(self, interaction: discord.Interaction, name: str, action: str) -> None:
+        game_id = await self.game_here(interaction)
+        actor = user_key(interaction.user)
+        use_case = {"retire": self.services.characters.retire,
+                    "inactive": self.services.characters.mark_inactive,
+                    "npc": self.services.characters.npcize,
+                    "restore": self.services.characters.restore_control}[action]
+        view = await use_case(game_id, actor, name)
+        await say(interaction, f"{safe(view.name)}: {view.status.value}"
+                  + (", run by the GMs." if view.runner is None else "."))
+
+    @manage.autocomplete("name")
+    async def manage_names(self, interaction: discord.Interaction, current: str
+                           ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
+
+async def character_choices(group: BotGroup, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+    """The room's characters whose name starts with (or contains) what was typed."""
+    channel = interaction.channel
+    game_id = await group.bot.rooms.game_id(str(channel.id)) if channel else None
+    if game_id is None:
+        return []
+    wanted = current.casefold()
+    names = [c.name for c in await group.services.characters.list(game_id)]
+    names.sort(key=lambda n: (not n.casefold().startswith(wanted), n.casefold()))
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
+            if wanted in n.casefold()][:25]

@@ -1,0 +1,212 @@
+"""`/turn` (open, status, pass, call time, extend, pause, resume) and `/gm` (resolve, undo)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import discord
+from discord import app_commands
+
+from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.commands.characters import character_choices
+from fappo_bot.discord.errors import AdapterError
+from fappo_bot.posting.safety import safe
+from fappo_bot.service.views import TurnStatusView, TurnSummary
+
+
+def parse_time(text: str, now: datetime) -> datetime:
+    """`HH:MM` (today, or tomorrow when that has passed) or `YYYY-MM-DD HH:MM`, in UTC."""
+    words = text.strip()
+    try:
+        if len(words) <= 5:
+            clock = datetime.strptime(words, "%H:%M").time()
+            moment = datetime.combine(now.astimezone(UTC).date(), clock, tzinfo=UTC)
+            return moment if moment > now else moment + timedelta(days=1)
+        return datetime.strptime(words, "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    except ValueError:
+        raise AdapterError(f'"{safe(words)}" is no time: write HH:MM or YYYY-MM-DD HH:MM '
+                           "(UTC).") from None
+
+
+def when(summary: TurnSummary) -> str:
+    if summary.paused:
+        return "the clock is paused"
+    if summary.deadline is None:
+        return "no deadline"
+    return f"time will be called <t:{int(summary.deadline.timestamp())}:R>"
+
+
+def describe_status(status: TurnStatusView) -> str:
+    lines = [f"Turn {status.turn.number} is {status.turn.status.value}; {when(status.turn)}."]
+    for label, names in (("Posted", status.posted), ("Passed", status.passed),
+                         ("Missing", status.missing)):
+        lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
+    if status.npc_sealed:
+        lines.append("The NPC orders are sealed.")
+    return "\n".join(lines)
+
+
+@app_commands.guild_only()
+class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in, pass, "
+                "call time"):
+
+    @app_commands.command(name="open", description="GM: open the next turn")
+    async def open(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.turns.open(await self.game_here(interaction),
+                                                 user_key(interaction.user))
+        self.changed()
+        await say(interaction, f"Turn {summary.number} is open.", private=True)
+
+    @app_commands.command(name="status", description="Who has posted, passed or is missing")
+    @app_commands.describe(ping_missing="GM: ping the players whose characters are missing")
+    async def status(self, interaction: discord.Interaction, ping_missing: bool = False
+                     ) -> None:
+        game_id = await self.game_here(interaction)
+        status = await self.services.turns.status(game_id)
+        text = describe_status(status)
+        if not ping_missing:
+            await say(interaction, text, private=True)
+            return
+        game = await self.services.games.show(game_id)
+        if user_key(interaction.user) not in game.gms:
+            await say(interaction, text + "\nOnly a GM can ping the missing players.",
+                      private=True)
+            return
+        missing = {c.name for c in status.characters if c.state == "missing"}
+        users = sorted({c.runner for c in status.characters
+                        if c.name in missing and c.runner and c.runner.isdigit()})
+        pings = " ".join(f"<@{u}>" for u in users)
+        await interaction.response.send_message(
+            f"{text}\n{pings}" if pings else text,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(int(u)) for u in users]))
+
+    @app_commands.command(name="pass", description="No action this turn (for one of your "
+                          "characters, or all)")
+    @app_commands.describe(character="The character who passes (default: all of yours)")
+    async def pass_(self, interaction: discord.Interaction, character: str | None = None
+                    ) -> None:
+        reply = await self.services.turns.pass_turn(
+            await self.game_here(interaction), user_key(interaction.user), character)
+        self.changed()
+        await say(interaction, reply.reply or "Passed.")
+
+    @pass_.autocomplete("character")
+    async def pass_names(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        return await character_choices(self, interaction, current)
+
+    @app_commands.command(name="orders", description="Send secret orders (for players whose "
+                          "DMs are closed)")
+    async def orders(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.modals import OrdersModal
+
+        game_id = await self.game_here(interaction)
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id))
+
+    @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
+    @app_commands.describe(minutes="Minutes from now", at="Or a time, UTC: HH:MM or "
+                           "YYYY-MM-DD HH:MM (leave both out to call time now)")
+    async def calltime(self, interaction: discord.Interaction,
+                       minutes: app_commands.Range[int, 1, 60 * 24 * 30] | None = None,
+                       at: str | None = None) -> None:
+        game_id = await self.game_here(interaction)
+        actor = user_key(interaction.user)
+        if minutes is None and at is None:
+            summary = await self.services.calltime.close(game_id, actor)
+            text = f"Time is called on turn {summary.number}."
+        else:
+            summary = await self.services.calltime.set_deadline(
+                game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
+                at=parse_time(at, self.bot.clock.now()) if at else None)
+            text = f"Turn {summary.number}: {when(summary)}."
+        self.changed()
+        await say(interaction, text)
+
+    @app_commands.command(name="extend", description="GM: push the deadline back")
+    @app_commands.describe(minutes="Minutes to add")
+    async def extend(self, interaction: discord.Interaction,
+                     minutes: app_commands.Range[int, 1, 60 * 24 * 30]) -> None:
+        summary = await self.services.calltime.extend(
+            await self.game_here(interaction), user_key(interaction.user),
+            timedelta(minutes=minutes))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+    @app_commands.command(name="pause", description="GM: stop the clock")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.calltime.pause(await self.game_here(interaction),
+                                                     user_key(interaction.user))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+    @app_commands.command(name="resume", description="GM: start the clock again")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.calltime.resume(await self.game_here(interaction),
+                                                      user_key(interaction.user))
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+
+
+@app_commands.guild_only()
+class GmGroup(BotGroup, name="gm", description="The GM's review, resolution and undo"):
+
+    @app_commands.command(name="resolve", description="GM: review the turn's questions, then "
+                          "resolve it")
+    async def resolve(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.review import open_review
+
+        await open_review(self.bot, interaction, await self.game_here(interaction))
+
+    @app_commands.command(name="npc", description="GM: the NPC orders (sealed at once; the "
+                          "commitment is published)")
+    async def npc(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.modals import OrdersModal
+
+        game_id = await self.game_here(interaction)
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id, npc=True))
+
+    @app_commands.command(name="rest", description="GM: end the scene; SP come back by the "
+                          "break (F27)")
+    @app_commands.describe(gap="The break before the next scene")
+    @app_commands.choices(gap=[app_commands.Choice(name=b.replace("_", " "), value=b)
+                               for b in ("immediate", "same_day", "night", "week_plus",
+                                         "adventure_end")])
+    async def rest(self, interaction: discord.Interaction, gap: str) -> None:
+        from fappo_bot.rules.rest import BreakKind
+
+        changed = await self.services.aftermath.end_scene(
+            await self.game_here(interaction), user_key(interaction.user), BreakKind(gap))
+        self.changed()
+        names = ", ".join(safe(c.name) for c in changed) or "nobody"
+        await say(interaction, f"The scene ends ({gap.replace('_', ' ')}); SP restored: {names}.")
+
+    @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
+                          "(F14)")
+    @app_commands.describe(minutes="Minutes that pass")
+    async def advance(self, interaction: discord.Interaction,
+                      minutes: app_commands.Range[int, 1, 60 * 24 * 365]) -> None:
+        healed = await self.services.aftermath.advance_time(
+            await self.game_here(interaction), user_key(interaction.user), minutes * 60)
+        self.changed()
+        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
+        await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
+                                                         else " Nobody is wounded."))
+
+    @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
+                          "back; CC awards by the rules)")
+    @app_commands.describe(award="CC awarded to every player character")
+    async def endadventure(self, interaction: discord.Interaction,
+                           award: app_commands.Range[int, 0, 10] = 0) -> None:
+        game_id = await self.game_here(interaction)
+        names = [c.name for c in await self.services.characters.list(game_id)
+                 if c.kind.value == "pc"]
+        await self.services.aftermath.end_adventure(
+            game_id, user_key(interaction.user), {n: award for n in names})
+        self.changed()
+        await say(interaction, f"The adventure ends; each player character earns {award} CC.")
+
+    @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        summary = await self.services.resolution.undo(await self.game_here(interaction),
+                                                      user_key(interaction.user))
+        self.changed()
+        await say(interaction, f"The last resolution is undone; turn {summary.number} is "
+                               f"{summary.status.value}.")

@@ -1,0 +1,190 @@
+"""The outbox, delivered to Discord; call time fired from the database (F30).
+
+Results, notices and reminders are queued by the service in the same transaction as the change
+they report. This cog sends them oldest first, in order per destination (a destination whose
+message fails waits for the next round, so nothing overtakes it), each part within Discord's
+2,000 characters and carrying a nonce derived from the message, so that a redelivery after a crash
+is dropped by Discord (`enforce_nonce`). A DM Discord refuses (50007: the player does not take DMs
+from the bot) is given up at once and kept for the player's `/inbox`, and the game's room says
+so, pinging only that player; any other failure is tried again later with a growing wait and
+given up after a bounded number of attempts (the service's `DeliveryPolicy`). Both loops are `discord.ext.tasks` loops, and each state
+change in this process wakes the outbox at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from fappo_bot.posting.safety import split_message
+from fappo_bot.service.records import DestinationKind, OutboxMessage
+
+if TYPE_CHECKING:
+    from fappo_bot.discord.base import FappoBotBase
+
+log = logging.getLogger(__name__)
+
+#: Discord's error code for "Cannot send messages to this user"
+CANNOT_DM = 50007
+#: refusals that trying again will not change: no DMs, unknown channel, no access/permission
+PERMANENT = frozenset({CANNOT_DM, 10003, 50001, 50013})
+#: the most messages one delivery round reads
+BATCH = 500
+
+
+def heartbeat_file(data_dir: Path) -> Path:
+    return data_dir / "heartbeat"
+
+
+def nonce(message_id: str, part: int) -> str:
+    """The nonce of one part of an outbox message: the same on every redelivery (25 chars max)."""
+    return hashlib.blake2b(f"{message_id}:{part}".encode(), digest_size=12).hexdigest()
+
+
+def cannot_dm_notice(user_id: str) -> str:
+    return (f"<@{user_id}>, I cannot send you direct messages (your privacy settings for this "
+            "server block them), so your private results wait for you: use /inbox here.")
+
+
+class Delivery(commands.Cog):
+    """The outbox loop and the call-time loop."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self._wake = asyncio.Event()
+        #: (game, user) whose room was told the user's DMs are closed (once until /inbox)
+        self.told: set[tuple[str, str]] = set()
+        self._lock = asyncio.Lock()
+        self.outbox_loop.change_interval(seconds=0)
+        self.calltime_loop.change_interval(seconds=bot.settings.turns.scheduler_interval_seconds)
+
+    async def cog_load(self) -> None:
+        self.outbox_loop.start()
+        self.calltime_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.outbox_loop.cancel()
+        self.calltime_loop.cancel()
+
+    def wake(self) -> None:
+        """Something was queued: deliver now rather than at the next interval."""
+        self._wake.set()
+
+    @tasks.loop()
+    async def outbox_loop(self) -> None:
+        try:
+            await asyncio.wait_for(self._wake.wait(),
+                                   self.bot.settings.discord.outbox_interval_seconds)
+        except TimeoutError:
+            pass
+        self._wake.clear()
+        try:
+            await self.deliver()
+        except Exception:  # a loop that stops delivers nothing again: log, go on next round
+            log.exception("outbox delivery failed; trying again at the next round")
+
+    @tasks.loop()
+    async def calltime_loop(self) -> None:
+        self.beat()
+        try:
+            if await self.services.calltime.fire_due(self.bot.clock.now()):
+                self.wake()
+        except Exception:
+            log.exception("call time failed; trying again at the next round")
+
+    @outbox_loop.before_loop
+    @calltime_loop.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    def beat(self) -> None:
+        """Touch the heartbeat file while connected: the Docker health check reads its age."""
+        if self.bot.is_closed() or not self.bot.is_ready():
+            return
+        try:
+            heartbeat_file(self.bot.settings.data_dir).touch()
+        except OSError:
+            log.warning("cannot write the heartbeat file in %s", self.bot.settings.data_dir)
+
+    async def deliver(self) -> int:
+        """Send every message due that this process delivers; returns how many were sent."""
+        async with self._lock:
+            delivered = 0
+            waiting: set[tuple[DestinationKind, str]] = set()
+            for message in await self.due():
+                destination = (message.dest_kind, message.dest_key)
+                if destination in waiting:
+                    continue  # behind a message of its destination that failed just now
+                try:
+                    ids = await self.send(message)
+                except discord.HTTPException as exc:
+                    waiting.add(destination)
+                    await self.failed(message, exc)
+                    continue
+                await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
+                delivered += 1
+            return delivered
+
+    async def due(self) -> list[OutboxMessage]:
+        """The messages due that are this process's: all of them, unless it runs only some
+        shards; then its guilds' rooms, and the DMs when it runs shard 0 (Discord's DMs)."""
+        if self.bot.settings.discord.shard_ids is None:
+            found = await self.services.outbox.pending(BATCH)
+        else:
+            rooms = [str(c.id) for g in self.bot.guilds for c in (*g.channels, *g.threads)]
+            found = await self.services.outbox.pending(BATCH, rooms)
+            if 0 in self.bot.settings.discord.shard_ids:
+                found += [m for m in await self.services.outbox.pending(BATCH)
+                          if m.dest_kind is DestinationKind.DM]
+                found.sort(key=lambda m: (m.created_at, m.id))
+        # keys that are no Discord ids are the local table's (a database both share)
+        return [m for m in found if m.dest_key.isdigit()]
+
+    async def send(self, message: OutboxMessage) -> list[int]:
+        if message.dest_kind is DestinationKind.DM:
+            user = self.bot.get_user(int(message.dest_key)) or await self.bot.fetch_user(
+                int(message.dest_key))
+            channel: discord.abc.Messageable = user.dm_channel or await user.create_dm()
+        else:
+            found = self.bot.get_channel(int(message.dest_key)) or await self.bot.fetch_channel(
+                int(message.dest_key))
+            channel = found  # type: ignore[assignment]
+        ids = []
+        for index, part in enumerate(split_message(message.content)):
+            sent = await channel.send(part, nonce=nonce(message.id, index))
+            ids.append(sent.id)
+        return ids
+
+    async def failed(self, message: OutboxMessage, error: discord.HTTPException) -> None:
+        """Tell the outbox: tried again later, or given up at once when Discord's refusal is
+        for good (no DMs from the bot: the message waits in the player's /inbox)."""
+        reason = f"{error.status} {error.code}: {error.text}"
+        log.warning("outbox message %s not delivered (%s)", message.id, reason)
+        await self.services.outbox.mark_failed(message.id, reason,
+                                               permanent=error.code in PERMANENT)
+        if error.code == CANNOT_DM and message.game_id is not None:
+            if (message.game_id, message.dest_key) not in self.told:
+                self.told.add((message.game_id, message.dest_key))
+                await self.tell_room(message.game_id, message.dest_key)
+
+    def inbox_read(self, user_id: str) -> None:
+        """The user read their inbox: a new undeliverable DM is said in the room again."""
+        self.told = {t for t in self.told if t[1] != user_id}
+
+    async def tell_room(self, game_id: str, user_id: str) -> None:
+        """Say in the game's room, pinging only that player, that their DMs are closed."""
+        game = await self.services.games.show(game_id)
+        if not game.channel_key.isdigit():
+            return
+        channel = self.bot.get_channel(int(game.channel_key)) or await self.bot.fetch_channel(
+            int(game.channel_key))
+        await channel.send(  # type: ignore[union-attr]
+            cannot_dm_notice(user_id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user_id))]))

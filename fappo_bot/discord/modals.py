@@ -1,0 +1,43 @@
+"""Modals for text too long or too secret for a slash option: a player's secret orders
+(`/turn orders`, for players whose DMs are closed) and the GM's NPC orders (`/gm npc`)."""
+
+from __future__ import annotations
+
+import discord
+
+from fappo_bot.discord.base import FappoBotBase
+from fappo_bot.discord.errors import answer_privately, sentence_for
+
+
+class OrdersModal(discord.ui.Modal, title="Secret orders"):
+    """Orders that stay secret until resolution (F29): the answer is ephemeral; the room only
+    learns from the service's own notices that sealed orders arrived."""
+
+    orders: discord.ui.TextInput[OrdersModal] = discord.ui.TextInput(
+        label="Your orders", style=discord.TextStyle.paragraph, max_length=4000)
+
+    def __init__(self, bot: FappoBotBase, game_id: str, *, npc: bool = False) -> None:
+        super().__init__(title="NPC orders (sealed at once)" if npc else "Secret orders")
+        self.bot = bot
+        self.game_id = game_id
+        self.npc = npc
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        user = str(interaction.user.id)
+        channel = f"dm:{user}"  # the same key the service gets for orders sent by DM
+        key = f"modal:{interaction.id}"
+        if self.npc:
+            reply = await self.bot.services.turns.npc_orders(
+                self.game_id, user, channel_key=channel, message_key=key,
+                text=self.orders.value)
+        else:
+            reply = await self.bot.services.turns.post(
+                self.game_id, user, channel_key=channel, message_key=key,
+                text=self.orders.value, secret=True)
+        self.bot.delivery.wake()
+        await answer_privately(interaction, reply.reply or "Recorded.")
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction, error: Exception
+    ) -> None:
+        await answer_privately(interaction, sentence_for(error, "orders"))

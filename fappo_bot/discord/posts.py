@@ -1,0 +1,223 @@
+"""Turn posts: every message in a game's room (a channel, a thread or a forum post) and every DM
+to the bot goes to the service's post, edit and delete use cases; the bot answers with the
+service's reply and keeps that reply in step with the post (`replies.py`).
+
+What the cog decides is Discord's side only: which events carry a post (not the bot's own
+messages, not an edit that left the text as it was), where the reply goes, and which game a DM
+is for (a select menu when the player is in several). Everything else is the service's."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from fappo_bot.discord.catchup import CatchUp
+from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.replies import (
+    ReplyBook,
+    delete_messages,
+    reply_ids,
+    reply_keys,
+    update_reply,
+)
+from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.views import GameView, PostOutcome, PostReply
+
+if TYPE_CHECKING:
+    from fappo_bot.discord.base import FappoBotBase
+
+log = logging.getLogger(__name__)
+
+class TurnPosts(commands.Cog):
+    """MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE in game rooms and DMs."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self.rooms = bot.rooms
+        self.replies = ReplyBook()
+        #: DM message -> the game it was posted to (an edit of it goes to the same game)
+        self.dm_games: dict[tuple[int, int], str] = {}
+        self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.catch_up.run()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        await self.catch_up.run()
+
+    # ---- Discord's events ---------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.webhook_id is not None:
+            return
+        if message.guild is None:
+            await self._guarded(message, self.dm(message))
+            return
+        game_id = await self.rooms.game_id(str(message.channel.id))
+        if game_id is not None:
+            await self._guarded(message, self.post(game_id, message))
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        message = payload.message
+        if "content" not in payload.data or message.author.bot or message.webhook_id is not None:
+            return
+        cached = payload.cached_message
+        if cached is not None and cached.content == message.content:
+            return  # an embed unfurled, a pin: Discord's update, not the player's
+        if message.guild is None:  # a DM: the game it went to, else the service finds it
+            game_id = self.dm_games.get((message.channel.id, message.id))
+            await self._guarded(message, self.edit(game_id, message))
+            return
+        game_id = await self.rooms.game_id(str(message.channel.id))
+        if game_id is not None:
+            await self._guarded(message, self.edit(game_id, message))
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        cached = payload.cached_message
+        if cached is not None and cached.author.bot:
+            return
+        game_id: str | None = None
+        if payload.guild_id is not None:
+            game_id = await self.rooms.game_id(str(payload.channel_id))
+            if game_id is None:
+                return
+        self.dm_games.pop((payload.channel_id, payload.message_id), None)
+        replies = self.replies.pop(payload.channel_id, payload.message_id)
+        try:
+            deleted = await self.services.turns.delete(
+                game_id, str(cached.author.id) if cached else None,
+                channel_key=str(payload.channel_id), message_key=str(payload.message_id))
+        except ServiceError as exc:
+            log.info("deletion of %s not applied: %s", payload.message_id, exc)
+            deleted = None
+        if deleted is not None:
+            replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
+        if replies:
+            channel = self.bot.get_channel(payload.channel_id) or await self.bot.fetch_channel(
+                payload.channel_id)
+            await delete_messages(channel, replies)  # type: ignore[arg-type]
+
+    async def deleted_while_away(self, game_id: str, room: discord.abc.Messageable,
+                                 message_id: int, replies: list[int]) -> None:
+        """A post deleted while the bot was away: its orders withdrawn, its reply deleted."""
+        channel_id = int(getattr(room, "id", 0))
+        try:
+            deleted = await self.services.turns.delete(
+                game_id, None, channel_key=str(channel_id), message_key=str(message_id))
+        except ServiceError as exc:
+            log.info("deletion of %s not applied: %s", message_id, exc)
+            deleted = None
+        if deleted is not None:
+            replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
+        self.replies.pop(channel_id, message_id)
+        await delete_messages(room, replies)
+
+    async def missed(self, game_id: str, message: discord.Message) -> None:
+        """A post or an edit made while the bot was away (`catchup.py`)."""
+        await self._guarded(message, self.edit(game_id, message))
+
+    # ---- the use cases ------------------------------------------------------------------------
+    async def post(self, game_id: str, message: discord.Message, *, secret: bool = False
+                   ) -> None:
+        reply = await self.services.turns.post(
+            game_id, str(message.author.id), channel_key=str(message.channel.id),
+            message_key=str(message.id), text=message.content, secret=secret)
+        if reply.outcome is not PostOutcome.TABLE_TALK:
+            await self._answer(message, reply.reply, [], reply)
+
+    async def edit(self, game_id: str | None, message: discord.Message) -> None:
+        """An edited post (`game_id` None: a DM the service finds by its message)."""
+        reply = await self.services.turns.edit(
+            game_id, str(message.author.id), channel_key=str(message.channel.id),
+            message_key=str(message.id), text=message.content, secret=message.guild is None)
+        old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
+        if reply.outcome is PostOutcome.UNCHANGED:
+            # the orders stand as they were; the reply may still show the problems of an edit
+            # in between (which recorded nothing): then it shows the orders again
+            shown = self.replies.shown(message.channel.id, message.id)
+            if shown is None or shown == reply.reply:
+                return
+        if reply.outcome is PostOutcome.TABLE_TALK:
+            await delete_messages(message.channel, old)
+            self.replies.pop(message.channel.id, message.id)
+            if reply.post_id and reply.reply_keys:
+                await self.services.turns.set_reply_keys(reply.post_id, [])
+            return
+        await self._answer(message, reply.reply, old, reply)
+
+    async def dm(self, message: discord.Message) -> None:
+        """Secret orders by DM (F29): to the player's only open game, or the one picked."""
+        games = await self.open_games_of(message.author.id)
+        if not games:
+            raise AdapterError("You are in no game with an open turn, so there is nothing to "
+                               "send orders to.")
+        if len(games) == 1:
+            await self.secret_post(games[0].id, message)
+            return
+        view = GamePicker(self, message, games)
+        view.message = await message.reply(
+            "You are in several games with an open turn: which one are these orders for?",
+            view=view)
+
+    async def secret_post(self, game_id: str, message: discord.Message) -> None:
+        self.dm_games[(message.channel.id, message.id)] = game_id
+        await self.post(game_id, message, secret=True)
+
+    async def open_games_of(self, user_id: int) -> list[GameView]:
+        games = await self.services.games.games_of(str(user_id))
+        return [g for g in games if g.turn is not None and g.turn.status.value == "open"]
+
+    # ---- helpers ------------------------------------------------------------------------------
+    async def _answer(self, message: discord.Message, text: str, old: list[int],
+                      reply: PostReply | None = None) -> None:
+        ids = await update_reply(message.channel, message.id, old, text)
+        self.replies.put(message.channel.id, message.id, ids, text)
+        keys = reply_keys(ids)
+        if reply is not None and reply.post_id and keys != reply.reply_keys:
+            await self.services.turns.set_reply_keys(reply.post_id, keys)
+
+    async def _guarded(self, message: discord.Message, work: object) -> None:
+        """The error boundary of the listeners: a known refusal becomes the reply."""
+        try:
+            await work  # type: ignore[misc]
+        except Exception as exc:  # the one boundary: every failure is answered
+            text = sentence_for(exc, f"message {message.id}")
+            old = self.replies.get(message.channel.id, message.id)
+            try:
+                await self._answer(message, text, old)
+            except discord.HTTPException:
+                log.exception("could not answer message %s", message.id)
+
+
+class GamePicker(discord.ui.View):
+    """The games a DM's orders may be for; the pick posts them as secret orders there."""
+
+    def __init__(self, cog: TurnPosts, message: discord.Message, games: list[GameView]) -> None:
+        super().__init__(timeout=600)
+        self.cog = cog
+        self.orders = message
+        self.message: discord.Message | None = None
+        select: discord.ui.Select[GamePicker] = discord.ui.Select(
+            placeholder="The game these orders are for",
+            options=[discord.SelectOption(label=g.name[:100], value=g.id) for g in games[:25]])
+        select.callback = self.picked  # type: ignore[method-assign]
+        self.select = select
+        self.add_item(select)
+
+    async def picked(self, interaction: discord.Interaction) -> None:
+        game_id = self.select.values[0]
+        await interaction.response.edit_message(content="Orders sent to that game.", view=None)
+        self.stop()
+        await self.cog._guarded(self.orders, self.cog.secret_post(game_id, self.orders))
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception,
+                       item: discord.ui.Item[GamePicker]) -> None:
+        await answer_privately(interaction, sentence_for(error, "game picker"))

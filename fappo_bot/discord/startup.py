@@ -1,0 +1,75 @@
+"""The composition root of the bot, in the shape of discord.py's `examples/advanced_startup.py`:
+settings -> storage (upgraded) -> `Services` -> `FappoBot` -> `async with bot: await
+bot.start(token)`. Nothing here runs at import time."""
+
+from __future__ import annotations
+
+from fappo_bot.service.delivery import DeliveryPolicy
+from fappo_bot.settings import Settings
+
+NO_TOKEN = (
+    "No Discord bot token: set FAPPO_DISCORD__TOKEN (or token under [discord] in the config "
+    "file); docs/discord.md says where to find it."
+)
+TOKEN_REJECTED = (
+    "Discord rejected the bot token: copy it again from the Developer Portal (your application "
+    "> Bot > Reset Token) into FAPPO_DISCORD__TOKEN."
+)
+NO_INTENT = (
+    "Discord refused the message content intent: turn on \"Message Content Intent\" under "
+    "Bot > Privileged Gateway Intents in the Developer Portal, then start the bot again."
+)
+
+
+class StartupError(Exception):
+    """The bot cannot start; `str()` is one sentence saying what to do."""
+
+
+def token_of(settings: Settings) -> str:
+    """The bot token from the settings, or `StartupError`."""
+    token = settings.discord.token.get_secret_value().strip() if settings.discord.token else ""
+    if not token:
+        raise StartupError(NO_TOKEN)
+    return token
+
+
+def point_at(settings: Settings) -> None:
+    """Aim discord.py's REST routes and gateway at the configured URLs (Discord's by default)."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    Route.BASE = settings.discord.api_base.rstrip("/")
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
+
+
+def delivery_policy(settings: Settings) -> DeliveryPolicy:
+    """How the outbox retries a failing delivery, with the configured number of attempts."""
+    return DeliveryPolicy(max_attempts=settings.discord.outbox_max_attempts)
+
+
+async def run_bot(settings: Settings) -> None:
+    """Run the bot until it is closed. `StartupError` when the token is missing or rejected, or
+    when the message content intent is not enabled for the application."""
+    import discord
+
+    from fappo_bot.discord.bot import FappoBot
+    from fappo_bot.service.facade import Services
+    from fappo_bot.storage.engine import DatabaseUrlError, checked_url
+    from fappo_bot.storage.opening import open_storage
+
+    token = token_of(settings)
+    try:
+        checked_url(settings.database_url)
+    except DatabaseUrlError as exc:
+        raise StartupError(str(exc)) from None
+    point_at(settings)
+    async with open_storage(settings) as storage:
+        services = Services(storage.uow_factory, delivery=delivery_policy(settings))
+        try:
+            async with FappoBot(services, settings) as bot:
+                await bot.start(token)
+        except discord.LoginFailure:
+            raise StartupError(TOKEN_REJECTED) from None
+        except discord.PrivilegedIntentsRequired:
+            raise StartupError(NO_INTENT) from None

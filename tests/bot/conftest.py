@@ -1,0 +1,97 @@
+"""Fixtures for the bot's tests: the fake Discord, and the real bot (discord.py client, service,
+SQLite in `tmp_path`) connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.fake_discord import TOKEN, FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    discord_ = FakeDiscord()
+    discord_.gm = discord_.add_user("gwen")  # type: ignore[attr-defined]
+    discord_.alice = discord_.add_user("alice")  # type: ignore[attr-defined]
+    discord_.bob = discord_.add_user("bob")  # type: ignore[attr-defined]
+    discord_.room = discord_.add_channel("goblin-road")  # type: ignore[attr-defined]
+    await discord_.start()
+    try:
+        yield discord_
+    finally:
+        await discord_.stop()
+
+
+def bot_settings(fake: FakeDiscord, data_dir: Path, **discord_extra: Any) -> Any:
+    from fappo_bot.settings import DiscordSettings, Settings, TurnSettings
+
+    return Settings(
+        data_dir=data_dir,
+        discord=DiscordSettings(token=TOKEN, api_base=fake.api_base,
+                                gateway_url=fake.gateway_url, **discord_extra),
+        turns=TurnSettings(scheduler_interval_seconds=0.05),
+    )
+
+
+class RunningBot:
+    """The real bot against the fake, started and stopped at will (a restart keeps the
+    database)."""
+
+    def __init__(self, fake: FakeDiscord, data_dir: Path, clock: Any = None) -> None:
+        self.fake = fake
+        self.settings = bot_settings(fake, data_dir)
+        self.clock = clock
+        self.bot: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._storage: Any = None
+
+    async def start(self) -> Any:
+        from fappo_bot.discord.bot import FappoBot
+        from fappo_bot.discord.startup import delivery_policy, point_at
+        from fappo_bot.service.facade import Services
+        from fappo_bot.storage.opening import open_storage
+
+        point_at(self.settings)
+        self._storage = open_storage(self.settings)
+        storage = await self._storage.__aenter__()
+        self.services = Services(storage.uow_factory, clock=self.clock,
+                                 delivery=delivery_policy(self.settings))
+        self.bot = FappoBot(self.services, self.settings, clock=self.clock)
+        await self.bot.__aenter__()
+        self._task = asyncio.create_task(self.bot.start(TOKEN))
+        ready = asyncio.create_task(self.bot.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self._task}, timeout=15,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if self._task in done:
+            self._task.result()
+        assert ready in done, "the bot did not become ready"
+        return self.bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+            await self.bot.__aexit__(None, None, None)
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        if self._storage is not None:
+            await self._storage.__aexit__(None, None, None)
+        self.bot = self._task = self._storage = None
+
+
+@pytest.fixture
+async def running(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RunningBot]:
+    bot = RunningBot(fake, tmp_path / "data")
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()

@@ -1,0 +1,519 @@
+"""A local fake of Discord for the bot's tests: an aiohttp server answering the REST routes the
+bot uses and a gateway websocket, driven by the real discord.py client through the settings'
+`api_base` and `gateway_url`.
+
+It keeps what a test asserts on: every request the bot made (method, path, JSON body, query),
+and the messages of each channel as Discord would store them. `wait_for(predicate)` waits on a
+condition with a timeout (never a sleep). Traps of discord.py 2.7 it respects: responses carry
+`Content-Type: application/json` exactly; a 429 carries `Via` and `retry_after`; interactions
+carry `attachment_size_limit`; an interaction callback is answered with a body; attachments
+carry `proxy_url`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+TOKEN = "fake-token"
+EPOCH = 1_420_070_400_000  # Discord's epoch (ms)
+
+
+def snowflake_at(ms: int, n: int) -> int:
+    return ((ms - EPOCH) << 22) | (n & 0x3FFFFF)
+
+
+def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": bot}
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    headers: dict[str, str]
+
+
+@dataclass
+class Failure:
+    """A scripted failure of the next request(s) matching `method` and a path part."""
+
+    method: str
+    path_part: str
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int = 1
+
+
+class FakeDiscord:
+    """The fake: one guild with text channels, some users, a bot user, REST and gateway."""
+
+    def __init__(self, *, token: str = TOKEN, message_content_intent: bool = True) -> None:
+        self.token = token
+        self.message_content_intent = message_content_intent
+        self._ids = itertools.count(1)
+        self.bot_user = user_json(self.snowflake(), "FAPPO Bot", bot=True)
+        self.app_id = self.bot_user["id"]
+        self.guild_id = self.snowflake()
+        self.users: dict[str, dict[str, Any]] = {}
+        self.channels: dict[str, dict[str, Any]] = {}
+        self.messages: dict[str, dict[str, dict[str, Any]]] = {}
+        self.requests: list[Request] = []
+        self.failures: list[Failure] = []
+        #: requests answered only once `release` is set (a crash between Discord storing a
+        #: message and the bot hearing of it): (method, path part, text in the content)
+        self.holds: list[tuple[str, str, str]] = []
+        self.held: list[Request] = []
+        self.release = asyncio.Event()
+        #: users who do not take DMs from the bot (Discord's 50007)
+        self.closed_dms: set[str] = set()
+        self.commands: list[dict[str, Any]] = []
+        self.interaction_responses: dict[str, list[dict[str, Any]]] = {}
+        self._interactions: dict[str, dict[str, Any]] = {}
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = 0
+        self._changed = asyncio.Condition()
+        self.identified = 0
+        self.resumed = 0
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    # ---- set-up -------------------------------------------------------------------------------
+    def snowflake(self) -> int:
+        now = int(datetime.now(UTC).timestamp() * 1000)
+        return snowflake_at(now, next(self._ids))
+
+    def add_user(self, name: str) -> dict[str, Any]:
+        user = user_json(self.snowflake(), name)
+        self.users[user["id"]] = user
+        return user
+
+    def add_channel(self, name: str, *, kind: int = 0, parent: str | None = None
+                    ) -> dict[str, Any]:
+        channel: dict[str, Any] = {
+            "id": str(self.snowflake()), "type": kind, "name": name,
+            "guild_id": str(self.guild_id), "position": len(self.channels),
+            "permission_overwrites": [], "nsfw": False, "parent_id": parent,
+            "last_message_id": None, "topic": None, "rate_limit_per_user": 0}
+        if kind in (11, 12):  # a thread (a forum post is a public thread in a forum)
+            channel.update(owner_id=self.bot_user["id"], message_count=0, member_count=1,
+                           thread_metadata={"archived": False, "auto_archive_duration": 1440,
+                                            "archive_timestamp": _now(), "locked": False})
+        self.channels[channel["id"]] = channel
+        self.messages[channel["id"]] = {}
+        return channel
+
+    def fail(self, method: str, path_part: str, status: int, body: dict[str, Any],
+             headers: dict[str, str] | None = None, times: int = 1) -> None:
+        self.failures.append(Failure(method, path_part, status, body, headers or {}, times))
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/cdn/{name}", self._cdn)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.attachments: dict[str, bytes] = {}
+
+    async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base_url.replace("http", "ws", 1) + "/gateway"
+
+    # ---- waiting ------------------------------------------------------------------------------
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until `predicate()` is truthy (re-checked at each request or gateway event);
+        returns its value. TimeoutError names nothing: the test's assert says what was wanted."""
+        async with self._changed:
+            return await asyncio.wait_for(self._changed.wait_for(predicate), timeout)
+
+    def sent(self, method: str = "POST", path_part: str = "/messages") -> list[Request]:
+        return [r for r in self.requests if r.method == method and path_part in r.path]
+
+    def bot_messages(self, channel_id: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages.get(channel_id, {}).values()
+                if m["author"]["id"] == self.bot_user["id"]]
+
+    # ---- the gateway --------------------------------------------------------------------------
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to every connected gateway session."""
+        self._seq += 1
+        payload = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
+        for socket in list(self._sockets):
+            if not socket.closed:
+                await socket.send_str(payload)
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every gateway session as Discord does when it restarts a node (the client
+        reconnects and resumes)."""
+        for socket in list(self._sockets):
+            await socket.close(code=code)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
+        try:
+            async for msg in socket:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await socket.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    await self._identify(socket, data["d"])
+                elif op == 6:
+                    self.resumed += 1
+                    self._seq += 1
+                    await socket.send_str(json.dumps(
+                        {"op": 0, "t": "RESUMED", "s": self._seq, "d": {}}))
+                    await self._notify()
+        finally:
+            self._sockets.remove(socket)
+        return socket
+
+    async def _identify(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await socket.close(code=4004)
+            return
+        if data.get("intents", 0) & (1 << 15) and not self.message_content_intent:
+            await socket.close(code=4014)
+            return
+        self.identified += 1
+        shard = data.get("shard", [0, 1])
+        self._seq += 1
+        await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq, "d": {
+            "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id),
+                                                         "unavailable": True}],
+            "session_id": f"session-{self.identified}", "resume_gateway_url": self.gateway_url,
+            "application": {"id": self.app_id, "flags": 0}, "shard": shard,
+            "private_channels": [], "relationships": []}}))
+        self._seq += 1
+        await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
+                                          "d": self.guild_json()}))
+        await self._notify()
+
+    def guild_json(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": "3072",
+                    "position": 0, "color": 0, "hoist": False, "managed": False,
+                    "mentionable": False}
+        channels = [c for c in self.channels.values() if c["type"] not in (11, 12)]
+        threads = [c for c in self.channels.values() if c["type"] in (11, 12)]
+        return {
+            "id": str(self.guild_id), "name": "Fake Guild", "icon": None,
+            "owner_id": next(iter(self.users), self.bot_user["id"]), "unavailable": False,
+            "roles": [everyone], "emojis": [], "stickers": [], "features": [],
+            "channels": channels, "threads": threads, "large": False, "member_count": 1,
+            "members": [{"user": self.bot_user, "roles": [], "joined_at": _now(),
+                         "deaf": False, "mute": False, "flags": 0}],
+            "voice_states": [], "presences": [], "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "premium_tier": 0, "preferred_locale": "en-US", "system_channel_flags": 0,
+            "nsfw_level": 0, "afk_timeout": 300}
+
+    # ---- what players do ----------------------------------------------------------------------
+    def message_json(self, channel_id: str, author: dict[str, Any], content: str,
+                     **extra: Any) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "id": str(self.snowflake()), "channel_id": channel_id, "author": author,
+            "content": content, "timestamp": _now(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "embeds": [], "pinned": False, "type": 0, "flags": 0, "components": []}
+        channel = self.channels.get(channel_id)
+        if channel is not None and channel.get("guild_id"):
+            message["guild_id"] = channel["guild_id"]
+        message.update(extra)
+        return message
+
+    async def post(self, channel_id: str, author: dict[str, Any], content: str, *,
+                   live: bool = True) -> dict[str, Any]:
+        """A user posts; `live=False` stores it without a gateway event (posted while the bot
+        was away)."""
+        message = self.message_json(channel_id, author, content)
+        self.messages[channel_id][message["id"]] = message
+        if live:
+            await self.dispatch("MESSAGE_CREATE", message)
+        return message
+
+    async def edit(self, channel_id: str, message_id: str, content: str, *,
+                   live: bool = True) -> dict[str, Any]:
+        message = self.messages[channel_id][message_id]
+        message.update(content=content, edited_timestamp=_now())
+        if live:
+            await self.dispatch("MESSAGE_UPDATE", message)
+        return message
+
+    async def delete(self, channel_id: str, message_id: str, *, live: bool = True) -> None:
+        message = self.messages[channel_id].pop(message_id)
+        if live:
+            await self.dispatch("MESSAGE_DELETE", {"id": message_id, "channel_id": channel_id,
+                                                   **({"guild_id": message["guild_id"]}
+                                                      if "guild_id" in message else {})})
+
+    def dm_channel(self, user: dict[str, Any]) -> dict[str, Any]:
+        for channel in self.channels.values():
+            if channel["type"] == 1 and channel["recipients"][0]["id"] == user["id"]:
+                return channel
+        channel = {"id": str(self.snowflake()), "type": 1, "recipients": [user],
+                   "last_message_id": None}
+        self.channels[channel["id"]] = channel
+        self.messages[channel["id"]] = {}
+        return channel
+
+    async def dm(self, user: dict[str, Any], content: str) -> dict[str, Any]:
+        """A user writes to the bot in a DM."""
+        channel = self.dm_channel(user)
+        return await self.post(channel["id"], user, content)
+
+    def attachment(self, name: str, data: bytes) -> dict[str, Any]:
+        self.attachments[name] = data
+        url = f"{self.base_url}/cdn/{name}"
+        return {"id": str(self.snowflake()), "filename": name, "size": len(data), "url": url,
+                "proxy_url": url, "content_type": "text/yaml"}
+
+    async def command(self, user: dict[str, Any], channel_id: str, name: str,
+                      options: list[dict[str, Any]] | None = None,
+                      resolved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A user runs a slash command (`name` may be "group sub"); returns the interaction."""
+        words = name.split()
+        data: dict[str, Any] = {"id": str(self.snowflake()), "name": words[0], "type": 1}
+        if len(words) == 2:
+            data["options"] = [{"type": 1, "name": words[1], "options": options or []}]
+        else:
+            data["options"] = options or []
+        if resolved:
+            data["resolved"] = resolved
+        return await self.interact(user, channel_id, 2, data)
+
+    async def interact(self, user: dict[str, Any], channel_id: str, kind: int,
+                       data: dict[str, Any], message: dict[str, Any] | None = None
+                       ) -> dict[str, Any]:
+        channel = self.channels[channel_id]
+        interaction: dict[str, Any] = {
+            "id": str(self.snowflake()), "application_id": self.app_id, "type": kind,
+            "data": data, "token": f"itoken-{self.snowflake()}", "version": 1,
+            "channel_id": channel_id, "channel": channel, "locale": "en-US",
+            "app_permissions": "0", "attachment_size_limit": 8 * 1024 * 1024,
+            "entitlements": [], "authorizing_integration_owners": {}, "context": 0}
+        if channel.get("guild_id"):
+            interaction["guild_id"] = channel["guild_id"]
+            interaction["member"] = {"user": user, "roles": [], "joined_at": _now(),
+                                     "deaf": False, "mute": False, "flags": 0, "permissions": "2147483647"}
+        else:
+            interaction["user"] = user
+            interaction["context"] = 1
+        if message is not None:
+            interaction["message"] = message
+        self.interaction_responses[interaction["token"]] = []
+        self._interactions[interaction["token"]] = interaction
+        await self.dispatch("INTERACTION_CREATE", interaction)
+        return interaction
+
+    def responses(self, interaction: dict[str, Any]) -> list[dict[str, Any]]:
+        """What the bot answered to an interaction: the callback, then the followups."""
+        return self.interaction_responses[interaction["token"]]
+
+    async def answered(self, interaction: dict[str, Any], count: int = 1, timeout: float = 10.0
+                       ) -> list[dict[str, Any]]:
+        await self.wait_for(lambda: len(self.responses(interaction)) >= count, timeout)
+        return self.responses(interaction)
+
+    # ---- REST ---------------------------------------------------------------------------------
+    async def _cdn(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.attachments[request.match_info["name"]])
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        body: Any = None
+        if request.can_read_body:
+            if request.content_type == "application/json":
+                body = await request.json()
+            elif request.content_type.startswith("multipart/"):
+                body = await _multipart_json(request)
+        path = "/" + request.match_info["path"]
+        self.requests.append(Request(request.method, path, dict(request.query), body,
+                                     dict(request.headers)))
+        try:
+            if request.headers.get("Authorization") not in (f"Bot {self.token}", None):
+                return _json({"message": "401: Unauthorized", "code": 0}, 401)
+            for failure in self.failures:
+                if (failure.times > 0 and failure.method == request.method
+                        and failure.path_part in path):
+                    failure.times -= 1
+                    return _json(failure.body, failure.status, failure.headers)
+            response = await self._route(request.method, path, request.query, body)
+            if any(method == request.method and part in path
+                   and text in ((body or {}).get("content") or "")
+                   for method, part, text in self.holds if isinstance(body, dict)):
+                self.held.append(self.requests[-1])
+                await self._notify()
+                await self.release.wait()
+            return response
+        finally:
+            await self._notify()
+
+    async def _route(self, method: str, path: str, query: Any, body: Any) -> web.Response:
+        parts = path.strip("/").split("/")
+        match (method, parts):
+            case ("GET", ["users", "@me"]):
+                return _json(self.bot_user)
+            case ("GET", ["oauth2", "applications", "@me"]):
+                owner = next(iter(self.users.values()), self.bot_user)
+                return _json({"id": self.app_id, "name": "FAPPO Bot", "description": "",
+                              "icon": None, "bot_public": False, "flags": 0,
+                              "bot_require_code_grant": False, "owner": owner,
+                              "verify_key": "0" * 64})
+            case ("GET", ["gateway", "bot"]):
+                return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+                    "total": 1000, "remaining": 1000, "reset_after": 0,
+                    "max_concurrency": 1}})
+            case ("GET", ["gateway"]):
+                return _json({"url": self.gateway_url})
+            case ("GET", ["users", user_id]):
+                return _json(self.users.get(user_id) or user_json(int(user_id), "someone"))
+            case ("POST", ["users", "@me", "channels"]):
+                user = self.users[str(body["recipient_id"])]
+                return _json(self.dm_channel(user))
+            case ("GET", ["channels", channel_id]):
+                return _json(self.channels[channel_id])
+            case ("POST", ["channels", channel_id, "messages"]):
+                return self._create_message(channel_id, body or {})
+            case ("GET", ["channels", channel_id, "messages"]):
+                return _json(self._history(channel_id, query))
+            case ("PATCH", ["channels", channel_id, "messages", message_id]):
+                message = self.messages[channel_id].get(message_id)
+                if message is None:
+                    return _json({"message": "Unknown Message", "code": 10008}, 404)
+                for key in ("content", "embeds"):
+                    if key in body:
+                        message[key] = body[key]
+                message["edited_timestamp"] = _now()
+                return _json(message)
+            case ("DELETE", ["channels", channel_id, "messages", message_id]):
+                if self.messages[channel_id].pop(message_id, None) is None:
+                    return _json({"message": "Unknown Message", "code": 10008}, 404)
+                return web.Response(status=204)
+            case ("PUT", ["applications", _, "commands"]) | (
+                    "PUT", ["applications", _, "guilds", _, "commands"]):
+                self.commands = [{**c, "id": str(self.snowflake()), "application_id":
+                                  self.app_id, "version": "1"} for c in body]
+                return _json(self.commands)
+            case ("POST", ["interactions", _, token, "callback"]):
+                return self._callback(token, body)
+            case ("POST", ["webhooks", _, token]):
+                message = self.message_json("0", self.bot_user, body.get("content") or "",
+                                            embeds=body.get("embeds") or [],
+                                            flags=body.get("flags", 0))
+                self.interaction_responses[token].append({"followup": body,
+                                                          "message": message})
+                return _json(message)
+            case ("PATCH", ["webhooks", _, token, "messages", "@original"]):
+                self.interaction_responses[token].append({"edit": body})
+                return _json(self.message_json("0", self.bot_user, body.get("content") or ""))
+            case ("GET", ["webhooks", _, token, "messages", "@original"]):
+                return _json(self.message_json("0", self.bot_user, ""))
+        return _json({"message": f"404: Not Found ({method} {path})", "code": 0}, 404)
+
+    def _create_message(self, channel_id: str, body: dict[str, Any]) -> web.Response:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        if channel["type"] == 1 and channel["recipients"][0]["id"] in self.closed_dms:
+            return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            for existing in self.messages[channel_id].values():
+                if existing.get("nonce") == nonce:
+                    return _json(existing)  # Discord drops the duplicate
+        extra: dict[str, Any] = {"embeds": body.get("embeds") or []}
+        if nonce is not None:
+            extra["nonce"] = nonce
+        if body.get("message_reference"):
+            reference = {k: str(v) if k.endswith("_id") else v
+                         for k, v in body["message_reference"].items()}
+            extra.update(type=19, message_reference=reference)
+        if body.get("components"):
+            extra["components"] = body["components"]
+        message = self.message_json(channel_id, self.bot_user, body.get("content") or "",
+                                    **extra)
+        message["allowed_mentions"] = body.get("allowed_mentions")
+        self.messages[channel_id][message["id"]] = message
+        return _json(message)
+
+    def _history(self, channel_id: str, query: Any) -> list[dict[str, Any]]:
+        found = sorted(self.messages.get(channel_id, {}).values(), key=lambda m: int(m["id"]))
+        limit = int(query.get("limit", 50))
+        if "after" in query:
+            after = int(query["after"])
+            return list(reversed([m for m in found if int(m["id"]) > after][:limit]))
+        if "before" in query:
+            before = int(query["before"])
+            found = [m for m in found if int(m["id"]) < before]
+        return list(reversed(found[-limit:]))
+
+    def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
+        data = body.get("data") or {}
+        message = self.message_json("0", self.bot_user, data.get("content") or "",
+                                    embeds=data.get("embeds") or [], flags=data.get("flags", 0),
+                                    components=data.get("components") or [])
+        source = self._interactions[token].get("message")
+        if body.get("type") in (6, 7) and source is not None:
+            message["id"] = source["id"]  # an update edits the message of the component
+        self.interaction_responses[token].append({"callback": body, "message": message})
+        return _json({"interaction": {"id": str(self.snowflake()), "type": 2,
+                                      "response_message_id": message["id"],
+                                      "response_message_loading": body.get("type") == 5,
+                                      "response_message_ephemeral": bool(
+                                          data.get("flags", 0) & 64)},
+                      "resource": {"type": body.get("type", 4), "message": message}})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # exactly `application/json`: discord.py reads any other content type as text
+    response = web.Response(body=json.dumps(data).encode(), status=status,
+                            headers=headers or {})
+    response.headers["Content-Type"] = "application/json"
+    return response
+
+
+async def _multipart_json(request: web.Request) -> Any:
+    reader = await request.multipart()
+    payload: Any = None
+    async for part in reader:
+        if part.name == "payload_json":  # type: ignore[union-attr]
+            payload = json.loads(await part.text())  # type: ignore[union-attr]
+    return payload

@@ -1,0 +1,92 @@
+"""`fappo-bot run`: the bot starts against Discord (here the fake) from its settings, and each
+reason it cannot start is one sentence and exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from fappo_bot.cli import main
+from fappo_bot.discord.startup import NO_INTENT, NO_TOKEN, TOKEN_REJECTED, StartupError, run_bot
+from tests.bot.conftest import bot_settings
+
+
+def test_missing_token_is_one_sentence_and_exit_2(monkeypatch, tmp_path, capsys) -> None:
+    monkeypatch.delenv("FAPPO_DISCORD__TOKEN", raising=False)
+    monkeypatch.delenv("FAPPO_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"fappo-bot run: {NO_TOKEN}"
+    assert "Traceback" not in err
+
+
+def test_token_from_the_environment_or_config_file(monkeypatch, tmp_path) -> None:
+    from fappo_bot.discord.startup import token_of
+    from fappo_bot.settings import load_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text('[discord]\ntoken = "from-file"\nshard_ids = [0, 1]\nshard_count = 4\n'
+                      'api_base = "http://proxy.local/api/v10"\n')
+    monkeypatch.delenv("FAPPO_DISCORD__TOKEN", raising=False)
+    settings = load_settings(config)
+    assert token_of(settings) == "from-file"
+    assert (settings.discord.shard_ids, settings.discord.shard_count) == ([0, 1], 4)
+    assert settings.discord.api_base == "http://proxy.local/api/v10"
+    assert settings.discord.gateway_url == "wss://gateway.discord.gg/"
+    monkeypatch.setenv("FAPPO_DISCORD__TOKEN", "from-env")
+    assert token_of(load_settings(config)) == "from-env"
+
+
+async def test_rejected_token(fake, tmp_path) -> None:
+    settings = bot_settings(fake, tmp_path)
+    settings.discord.token = SecretStr("not-the-token")
+    with pytest.raises(StartupError) as caught:
+        await run_bot(settings)
+    assert str(caught.value) == TOKEN_REJECTED
+
+
+async def test_message_content_intent_not_enabled(fake, tmp_path) -> None:
+    fake.message_content_intent = False
+    with pytest.raises(StartupError) as caught:
+        await run_bot(bot_settings(fake, tmp_path))
+    assert str(caught.value) == NO_INTENT
+    assert fake.identified == 0
+
+
+async def test_the_bot_connects_and_publishes_its_commands(running, fake) -> None:
+    assert running.bot.user.id == int(fake.bot_user["id"])
+    names = {c["name"] for c in fake.commands}
+    assert {"game", "char", "turn", "gm", "help"} <= names
+
+
+async def test_the_heartbeat_for_the_health_check(running) -> None:
+    from fappo_bot.discord.delivery import heartbeat_file
+
+    beat = heartbeat_file(running.settings.data_dir)
+    beat.unlink(missing_ok=True)
+    running.bot.get_cog("Delivery").beat()
+    assert beat.exists()
+
+
+def test_calltime_reads_a_time_of_day_or_a_date() -> None:
+    from datetime import UTC, datetime
+
+    from fappo_bot.discord.commands.turns import parse_time
+    from fappo_bot.discord.errors import AdapterError
+
+    now = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    assert parse_time("20:30", now) == datetime(2026, 12, 1, 20, 30, tzinfo=UTC)
+    assert parse_time("09:00", now) == datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+    assert parse_time("2026-12-24 12:00", now) == datetime(2026, 12, 24, 12, 0, tzinfo=UTC)
+    with pytest.raises(AdapterError, match="is no time"):
+        parse_time("tomorrow-ish", now)
+
+
+async def test_a_database_url_the_bot_cannot_use(fake, tmp_path) -> None:
+    from fappo_bot.settings import DatabaseSettings
+
+    settings = bot_settings(fake, tmp_path)
+    settings.database = DatabaseSettings(url="mysql://somewhere/db")
+    with pytest.raises(StartupError, match="FAPPO Bot cannot use"):
+        await run_bot(settings)
