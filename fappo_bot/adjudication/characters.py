@@ -26,14 +26,18 @@ from fappo_bot.adjudication.convert import (
     special_named,
     trait_named,
 )
-from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
-from fappo_bot.rules.data import (
+from fappo_bot.rules import (
     PIP_THRESHOLDS,
     TRACKS,
+    Character,
     RangeClass,
     Special,
+    Spell,
+    Status,
+    StatusKind,
     Tier,
     TrackKind,
+    Weapon,
     weapon_by_name,
 )
 

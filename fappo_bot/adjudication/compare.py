@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fappo_bot.adjudication.convert import pool_key
-from fappo_bot.rules.character import FLOATING
+from fappo_bot.rules import FLOATING
 
 
 class _Missing:

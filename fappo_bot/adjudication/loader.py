@@ -27,10 +27,7 @@ from fappo_bot.adjudication.convert import (
     sp_map,
 )
 from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import GMInputs
+from fappo_bot.rules import Character, GMInputs, Order, PendingHit, RulesConfig
 from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [
