@@ -53,13 +53,17 @@ def loaded_fappo_modules(package: str) -> set[str]:
     return set(json.loads(out.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp"])
+@pytest.mark.parametrize(
+    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets"]
+)
 def test_core_packages_import_no_io_no_asyncio(package: str) -> None:
     loaded = loaded_top_level_modules(package)
     assert not (loaded & (IO_AND_ADAPTERS | {"asyncio"})), loaded & (IO_AND_ADAPTERS | {"asyncio"})
 
 
-@pytest.mark.parametrize("package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp"])
+@pytest.mark.parametrize(
+    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets"]
+)
 def test_core_packages_import_no_outer_layer(package: str) -> None:
     outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console")
     loaded = loaded_fappo_modules(package)

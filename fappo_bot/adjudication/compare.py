@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fappo_bot.adjudication.convert import pool_key
 from fappo_bot.rules import FLOATING
+from fappo_bot.sheets.convert import pool_key
 
 
 class _Missing:

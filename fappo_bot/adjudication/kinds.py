@@ -6,9 +6,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from fappo_bot.adjudication.convert import CaseError, build_model
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
 from fappo_bot.adjudication.report import character_dict, level_label, sp_dict
+from fappo_bot.sheets.convert import CaseError, build_model
 
 Require = Callable[..., ModuleType]
 

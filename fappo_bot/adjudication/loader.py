@@ -14,8 +14,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fappo_bot.adjudication.characters import character_from_case
-from fappo_bot.adjudication.convert import (
+from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
+from fappo_bot.rules import Character, GMInputs, Order, PendingHit, RulesConfig
+from fappo_bot.sheets.characters import character_from_case
+from fappo_bot.sheets.convert import (
     CaseError,
     as_int,
     as_list,
@@ -26,8 +28,6 @@ from fappo_bot.adjudication.convert import (
     pending_from_case,
     sp_map,
 )
-from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
-from fappo_bot.rules import Character, GMInputs, Order, PendingHit, RulesConfig
 from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [

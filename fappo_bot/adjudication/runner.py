@@ -13,7 +13,6 @@ from types import ModuleType
 from typing import Any
 
 from fappo_bot.adjudication.compare import compare
-from fappo_bot.adjudication.convert import CaseError
 from fappo_bot.adjudication.loader import (
     BadCase,
     Case,
@@ -29,6 +28,7 @@ from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
 from fappo_bot.rules import Order, RulesError, TurnState
+from fappo_bot.sheets.convert import CaseError
 
 
 class NotBuilt(Exception):

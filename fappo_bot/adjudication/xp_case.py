@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from fappo_bot.adjudication.convert import CaseError
+from fappo_bot.sheets.convert import CaseError
 
 
 class XpKind(StrEnum):

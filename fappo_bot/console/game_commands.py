@@ -99,12 +99,12 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     if args.unchecked:
         # an improvised character in the case-file format, not priced (the service lets only
         # a GM add one)
-        from fappo_bot.adjudication.loader import character_from_case
+        from fappo_bot.sheets import SheetError, unchecked_character
 
         try:
-            new = character_from_case(data)
-        except ValueError as exc:
-            raise TableError(f"The character cannot be read: {exc}") from exc
+            new = unchecked_character(data)
+        except SheetError as exc:
+            raise TableError(str(exc)) from exc
     else:
         new = NewCharacter.from_dict(data)
     characters = table.services.characters

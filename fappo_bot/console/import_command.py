@@ -30,10 +30,11 @@ def run(args: argparse.Namespace) -> int:
     """Import one game; 0 on success, 1 when refused (nothing written), 2 on a bad setting."""
     import asyncio
 
-    from fappo_bot.console.transfer import copied, import_game, loads
     from fappo_bot.console.wiring import open_storage, table_settings
     from fappo_bot.service.clock import uuid_ids
     from fappo_bot.service.errors import ServiceError
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.transfer import copied, loads
 
     try:
         settings = table_settings(args)
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             channel = args.channel or f"table:{uuid_ids()[:12]}"
             document = copied(document, uuid_ids, channel)
         async with open_storage(settings) as storage:
-            game = await import_game(storage.uow_factory, document)
+            game = await Services(storage.uow_factory).transfer.import_game(document)
         return f'imported "{game.name}" (game {game.id}, channel {game.channel_key})'
 
     try:

@@ -152,15 +152,19 @@ async def endadventure(table: LocalTable, step: Step) -> list[Shown]:
 
 
 async def export(table: LocalTable, step: Step) -> list[Shown]:
-    """/export FILE: write the current game as JSON (as `fappo-bot export`)."""
+    """/export FILE [--secrets]: a GM writes the current game as JSON (as `fappo-bot export`;
+    before the turn resolves, its secrets only with --secrets)."""
     from pathlib import Path
 
-    from fappo_bot.console.transfer import dumps, export_game
+    from fappo_bot.service.transfer import dumps
 
-    if len(step.args) != 1:
+    files = [a for a in step.args if a != "--secrets"]
+    if len(files) != 1:
         raise TableError("/export takes the file to write: /export warren.json")
-    document = await export_game(table.services.uow_factory, table.need_game())
-    path = Path(step.args[0]).expanduser()
+    document = await table.services.transfer.export(
+        table.need_game(), table.user, secrets="--secrets" in step.args
+    )
+    path = Path(files[0]).expanduser()
     try:
         path.write_text(dumps(document), encoding="utf-8")
     except OSError as exc:
@@ -171,8 +175,8 @@ async def export(table: LocalTable, step: Step) -> list[Shown]:
 async def import_(table: LocalTable, step: Step) -> list[Shown]:
     """/import FILE [--copy]: store an exported game (as a copy next to its original with
     --copy) and sit down at it."""
-    from fappo_bot.console.transfer import copied, import_game, loads
     from fappo_bot.service.clock import uuid_ids
+    from fappo_bot.service.transfer import copied, loads
 
     parser = command_parser("import")
     parser.add_argument("file")
@@ -185,7 +189,7 @@ async def import_(table: LocalTable, step: Step) -> list[Shown]:
     document = loads(text)
     if args.copy:
         document = copied(document, uuid_ids, f"table:{uuid_ids()[:12]}")
-    game = await import_game(table.services.uow_factory, document)
+    game = await table.services.transfer.import_game(document)
     await table.set_game(game.id)
     return [Shown(Kind.NOTICE, "import", f'Imported "{game.name}" ({game.channel_key}); now at it.',
                   only(table.seat))]

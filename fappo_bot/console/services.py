@@ -1,5 +1,5 @@
 """The table's use cases: the service layer's `Services`, built over one unit-of-work factory,
-plus the one read the table needs that no use case offers (its own games)."""
+and the table's own games (the service's listing of the `table:` channels)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,12 @@ TABLE_CHANNEL_PREFIX = "table:"
 
 class TableServices(Services):
     """The same use cases the Discord adapter calls (`games`, `characters`, `turns`,
-    `calltime`, `review`, `resolution`, `aftermath`, `outbox`), and `table_games()`; built with
-    the real clock, ids, salts, parser and resolver."""
+    `calltime`, `review`, `resolution`, `aftermath`, `outbox`, `transfer`, `users`), and
+    `table_games()`; built with the real clock, ids, salts, parser and resolver."""
 
     def __init__(self, uow_factory: UowFactory) -> None:
         super().__init__(uow_factory)
-        #: for export and import, which move whole games through the repositories
-        self.uow_factory = uow_factory
 
     async def table_games(self) -> list[Game]:
-        """The games played at the table (channel keys `table:...`), oldest first. A read-only
-        listing: the service has no "every game" use case, the Discord bot never needs one."""
-        async with self.uow_factory() as uow:
-            games = await uow.games.list()
-        return [g for g in games if g.channel_key.startswith(TABLE_CHANNEL_PREFIX)]
+        """The games played at the table (channel keys `table:...`), oldest first."""
+        return await self.games.listing(TABLE_CHANNEL_PREFIX)

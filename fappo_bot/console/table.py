@@ -24,7 +24,7 @@ from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_u
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
 from fappo_bot.service.errors import ServiceError
-from fappo_bot.yamltext import YamlError, load_yaml
+from fappo_bot.sheets import SheetError, read_sheet
 
 log = logging.getLogger(__name__)
 
@@ -173,12 +173,9 @@ class LocalTable:
         else:
             raise TableError(f"/{step.name} needs a sheet: a YAML file, or the sheet on the next lines.")
         try:
-            data = load_yaml(text, where)
-        except YamlError as exc:
+            return read_sheet(text, where)
+        except SheetError as exc:
             raise TableError(str(exc)) from exc
-        if not isinstance(data, dict):
-            raise TableError(f"{where} must be a mapping (name:, traits:, skills:, ...).")
-        return data
 
     async def set_game(self, game_id: str) -> None:
         """Sit down at the game `game_id`: the seats become its members and their characters

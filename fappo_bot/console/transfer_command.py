@@ -18,6 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=Path, default=None, help="the JSON file to write (default: standard output)"
     )
+    parser.add_argument(
+        "--secrets",
+        action="store_true",
+        help="include the secrets of a turn not resolved yet (secret orders, NPC orders, salt)",
+    )
     add_database_arguments(parser)
 
 
@@ -25,9 +30,10 @@ def run(args: argparse.Namespace) -> int:
     """Export one game; 0 on success, 1 when the game is not there, 2 on a bad setting."""
     import asyncio
 
-    from fappo_bot.console.transfer import dumps, export_game
     from fappo_bot.console.wiring import open_storage, table_settings
     from fappo_bot.service.errors import ServiceError
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.transfer import dumps
 
     try:
         settings = table_settings(args)
@@ -37,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
 
     async def _go() -> str:
         async with open_storage(settings) as storage:
-            return dumps(await export_game(storage.uow_factory, args.game))
+            services = Services(storage.uow_factory)
+            document = await services.transfer.export_as_operator(args.game,
+                                                                  secrets=args.secrets)
+            return dumps(document)
 
     try:
         text = asyncio.run(_go())

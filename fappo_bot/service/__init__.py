@@ -14,6 +14,8 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.resolution   resolve, undo
     services.aftermath    declare_rest, end_scene, end_adventure, spend_cc, ledger
     services.outbox       pending, inbox, for_game, mark_sent, mark_failed
+    services.transfer     export, export_as_operator, import_game, find
+    services.users        set_display_name, display_names
 
 Every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError` whose
 `str()` is safe to show. Neither holds a live mention: every text a use case returns or refuses

@@ -44,6 +44,7 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetCheck
 
 
@@ -351,7 +352,8 @@ class CharacterService(UseCases):
                 raise Conflict(f"{record.name} is not a player character.")
             members = await uow.members.list(game.id)
             if not any(m.user_id == to_user for m in members):
-                raise Conflict("That user is not in this game; add them as a player first.")
+                who = await name_of(uow, to_user)
+                raise Conflict(f"{who} is not in this game; add them as a player first.")
             update: dict[str, Any] = {"gm_controlled": False, "status": CharacterStatus.ACTIVE,
                                       "missed_turns": 0}
             if permanent:

@@ -18,7 +18,9 @@ from fappo_bot.service.ports import UowFactory
 from fappo_bot.service.resolution import ResolutionService
 from fappo_bot.service.review import ReviewService
 from fappo_bot.service.text import PostingText, PostText
+from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
+from fappo_bot.service.users import UserService
 from fappo_bot.service.xp_rolls import XpRollService
 
 
@@ -53,4 +55,6 @@ class Services:
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
         self.outbox = OutboxService(self.deps)
+        self.transfer = TransferService(self.deps)
+        self.users = UserService(self.deps)
         self.xp_rolls = XpRollService(self.deps)

@@ -28,6 +28,7 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 
 RULESETS: tuple[str, ...] = ("fappo", "xp")
@@ -64,7 +65,8 @@ async def game_view(uow: UnitOfWork, game: Game) -> GameView:
     members = await uow.members.list(game.id)
     gms = tuple(m.user_id for m in members if m.role is Role.GM)
     players = tuple(m.user_id for m in members if m.role is Role.PLAYER)
-    return GameView.of(game, gms, players, await uow.turns.latest(game.id))
+    return GameView.of(game, gms, players, await uow.turns.latest(game.id),
+                       await names_of(uow, [*gms, *players]))
 
 
 class GameService(UseCases):
@@ -124,6 +126,13 @@ class GameService(UseCases):
     async def show(self, game_id: str) -> GameView:
         async with self.uow() as uow:
             return await game_view(uow, await load_game(uow, game_id))
+
+    async def listing(self, channel_prefix: str = "") -> list[Game]:
+        """Every game whose channel key starts with `channel_prefix` (all of them by default),
+        oldest first: the local table's games (`table:`), or a guild's, for an adapter to list."""
+        async with self.uow() as uow:
+            games = await uow.games.list()
+        return [g for g in games if g.channel_key.startswith(channel_prefix)]
 
     async def games_of(self, user: str) -> list[GameView]:
         """Every game a user is in (to route a DM to its game)."""

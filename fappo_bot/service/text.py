@@ -81,7 +81,10 @@ class PostingText:
 
     def table_talk(self, text: str) -> bool:
         """No line reads as a statement or a character line: with no characters to post for,
-        every such line is a problem, so table talk is a post with no block and no problem."""
+        every such line is a problem, so table talk is a post with no block and no problem.
+        A text over the post size is not read at all (issue 14), so it is not table talk."""
+        if too_long(text) is not None:
+            return False
         parsed = parse_post(text, PostContext(state=_NO_SCENE, poster="", controls=()))
         return not parsed.blocks and not parsed.problems
 

@@ -22,6 +22,7 @@ from fappo_bot.service.scene import (
     player_run,
 )
 from fappo_bot.service.timing import arm
+from fappo_bot.service.users import names_of
 from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSummary
 
 
@@ -115,6 +116,7 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
                                   if r.name.casefold() not in in_force),
         everyone_in=everyone_in(turn, records, in_force),
         pending_hits=await public_pending(uow, game, turn, records),
+        names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
     )
 
 

@@ -64,10 +64,13 @@ class GameView(BaseModel):
     gms: tuple[str, ...]
     players: tuple[str, ...]
     turn: TurnSummary | None = None
+    #: the display names known of its GMs and players, by user id
+    names: dict[str, str] = {}
 
     @classmethod
     def of(
-        cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: Turn | None
+        cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: Turn | None,
+        names: dict[str, str] | None = None,
     ) -> GameView:
         return cls(
             id=game.id,
@@ -81,6 +84,7 @@ class GameView(BaseModel):
             gms=gms,
             players=players,
             turn=TurnSummary.of(turn) if turn else None,
+            names=names or {},
         )
 
 
@@ -213,6 +217,8 @@ class TurnStatusView(BaseModel):
     npcs_without_orders: tuple[str, ...] = ()
     everyone_in: bool
     pending_hits: tuple[PendingHit, ...] = ()
+    #: the display names known of the characters' runners, by user id
+    names: dict[str, str] = {}
 
 
 class SealView(BaseModel):

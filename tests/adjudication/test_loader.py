@@ -229,8 +229,8 @@ def test_unreadable_files(tmp_path) -> None:
 
 def test_r2_options_in_their_rulings_spelling() -> None:
     """R2 names flags the way RULINGS writes them; they map onto RulesConfig."""
-    from fappo_bot.adjudication.convert import config_from_options
     from fappo_bot.rules.config import MinionElimMode
+    from fappo_bot.sheets.convert import config_from_options
 
     config = config_from_options({
         "health_model_by_tier": {"PC": "pips", "veteran": "standard"},

@@ -8,14 +8,24 @@ import sys
 
 import pytest
 
-from fappo_bot.console.transfer import copied, dumps, export_game, import_game, loads
 from fappo_bot.console.wiring import open_storage
 from fappo_bot.service.base import Deps
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.facade import Services
 from fappo_bot.service.games import GameService
+from fappo_bot.service.transfer import copied, dumps, loads
 from fappo_bot.settings import Settings
 
 pytestmark = pytest.mark.integration
+
+
+async def export_game(uow_factory, key):
+    """The operator's export (`fappo-bot export`), with every secret."""
+    return await Services(uow_factory).transfer.export_as_operator(key, secrets=True)
+
+
+async def import_game(uow_factory, document):
+    return await Services(uow_factory).transfer.import_game(document)
 
 
 def settings_in(path) -> Settings:
@@ -130,3 +140,42 @@ async def test_a_game_played_at_the_table_round_trips_whole(tmp_path):
         await import_game(storage.uow_factory, loads(dumps(first)))
         again = await export_game(storage.uow_factory, first.game.id)
     assert dumps(again.model_copy(update={"exported_at": first.exported_at})) == dumps(first)
+
+
+async def test_the_example_adventure_is_imported_as_a_copy_next_to_itself(tmp_path):
+    """Issue 14: `fappo-bot import --copy` failed ("That message is already recorded as a
+    post.") for any game with a DM or NPC orders, the shipped adventure included."""
+    import argparse
+    import io
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from fappo_bot.console.app import open_table, run_script
+
+    adventure = Path(__file__).resolve().parents[2] / "examples" / "adventure" / "adventure.txt"
+    args = argparse.Namespace(config=None, data_dir=tmp_path / "a", database_url=None,
+                              script=adventure)
+    async with open_table(args) as table:
+        assert await run_script(table, adventure, Console(file=io.StringIO(), width=100)) == 0
+    out = tmp_path / "adventure.json"
+    cli = [sys.executable, "-m", "fappo_bot.cli"]
+    done = subprocess.run([*cli, "export", "The Goblin Warren", "--out", str(out),
+                           "--data-dir", str(tmp_path / "a")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    document = loads(out.read_text(encoding="utf-8"))
+    assert any(p.post.secret for p in document.posts)  # DM orders
+    assert any(not p.post.channel_key.startswith("table:") and not p.post.secret
+               for p in document.posts)  # the GM's NPC orders, sent to the bot
+    for _ in range(2):  # two copies next to the original
+        done = subprocess.run([*cli, "import", str(out), "--copy",
+                               "--data-dir", str(tmp_path / "a")],
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    async with open_storage(settings_in(tmp_path / "a")) as storage:
+        async with storage.uow_factory() as uow:
+            games = list(await uow.games.list())
+        assert len(games) == 3
+        copy = await export_game(storage.uow_factory, games[-1].id)
+    assert len(copy.posts) == len(document.posts) and len(copy.resolutions) == 3

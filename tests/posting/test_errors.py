@@ -270,9 +270,9 @@ def test_a_bare_order_line_without_ap(line: str, code: list[tuple[int, str]]) ->
 def test_a_second_move_line_pays_for_all_its_ranges() -> None:
     """[F:L225] one free Range a turn: the over-budget line is the one that goes over, counting a
     second move at its full Ranges (2 + 1 on line 2, then defend on line 3 makes 4 > 3)."""
-    from fappo_bot.adjudication.characters import character_from_case
     from fappo_bot.posting import PostContext, parse_post
     from fappo_bot.rules.results import TurnState
+    from fappo_bot.sheets.characters import character_from_case
 
     mira = character_from_case({"name": "Mira", "traits": {"Nimble": 3},
                                 "skills": {"Stealth": 2}, "weapons": ["Dagger"]})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fappo_bot.adjudication.convert import order_from_case
 from fappo_bot.adjudication.loader import character_from_case
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
@@ -12,6 +11,7 @@ from fappo_bot.rules.health import level_name
 from fappo_bot.rules.orders import Order, PendingHit
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.rules.results import ActionResult, GMInputs, TurnResult, TurnState
+from fappo_bot.sheets.convert import order_from_case
 
 
 def char(name: str, **fields: Any) -> Character:

@@ -105,3 +105,12 @@ async def test_the_audit_log_is_for_gms(services):
     assert log[1].detail == {"user": ALICE, "role": "player"}
     with pytest.raises(Forbidden):
         await services.games.audit_log(game.id, ALICE)
+
+
+async def test_the_game_listing_filters_by_channel_prefix(services):
+    from tests.service.conftest import GM
+
+    table_game = await services.games.create(channel_key="table:one", name="One", creator=GM)
+    other = await services.games.create(channel_key="guild-1/chan-2", name="Two", creator=GM)
+    assert [g.id for g in await services.games.listing("table:")] == [table_game.id]
+    assert [g.id for g in await services.games.listing()] == [table_game.id, other.id]

@@ -20,7 +20,7 @@ from fappo_bot.service.records import GameStatus, Role
 from tests.service.conftest import GM, sheet
 
 GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
-          "outbox")
+          "outbox", "users")
 LIVE = ("@everyone", "@here", "<@", "<#")
 ZW = "\u200b"
 KAEL = "<@123456789012345678>"  # a character named as a user mention
@@ -95,7 +95,8 @@ def every_use_case() -> set[str]:
         kind = {"games": facade.GameService, "characters": facade.CharacterService,
                 "turns": facade.TurnService, "calltime": facade.CallTimeService,
                 "review": facade.ReviewService, "resolution": facade.ResolutionService,
-                "aftermath": facade.AftermathService, "outbox": facade.OutboxService}[group]
+                "aftermath": facade.AftermathService, "outbox": facade.OutboxService,
+                "users": facade.UserService}[group]
         found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
                   if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     return found
@@ -196,6 +197,10 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     pending = await s.outbox.pending(1000)
     await s.outbox.for_game(game)
     await s.outbox.inbox(BOB)
+    await s.games.listing()
+    await s.users.set_display_name(ALICE, PROSE)
+    await s.users.display_names([ALICE, BOB])
+    await s.games.show(game)
     await s.outbox.mark_sent(pending[0].id)
     await s.outbox.mark_failed(pending[1].id, PROSE)
     await s.outbox.mark_sent(PROSE)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -86,5 +88,43 @@ async def test_the_comparison_notices_a_schema_that_drifted(empty_url):
             differences = await connection.run_sync(_differences)
         assert [d[0] for d in differences] == ["add_index"]
         assert differences[0][1].name == "ix_characters_owner"
+    finally:
+        await engine.dispose()
+
+
+async def test_0003_carries_a_posts_reply_key_into_its_reply_keys_and_back(empty_url):
+    """A reply recorded before several reply keys existed is still the one an edit updates."""
+    from sqlalchemy import text
+
+    engine = create_engine_for_url(empty_url)
+    rows = {
+        "games": "INSERT INTO games VALUES ('g1', 'c1', NULL, 'G', 'fappo', '{}', 'active', '{}', "
+                 "'2026-12-01 12:00:00+00', 0)",
+        "turns": "INSERT INTO turns (id, game_id, number, status, opened_at, paused, "
+                 "reminders_sent, pending, npc_revealed, gm_inputs, gm_answers, version) VALUES "
+                 "('t1', 'g1', 1, 'open', '2026-12-01 12:00:00+00', false, 0, '[]', false, "
+                 "'{}', '{}', 0)",
+        "posts": "INSERT INTO posts (id, game_id, turn_id, author, channel_key, message_key, "
+                 "secret, revision, deleted, created_at, updated_at, reply_key, version) VALUES "
+                 "('p1', 'g1', 't1', 'u1', 'c1', 'm1', false, 1, false, "
+                 "'2026-12-01 12:00:00+00', '2026-12-01 12:00:00+00', 'r1', 0), "
+                 "('p2', 'g1', 't1', 'u1', 'c1', 'm2', false, 1, false, "
+                 "'2026-12-01 12:00:00+00', '2026-12-01 12:00:00+00', NULL, 0)",
+    }
+    try:
+        await upgrade_engine(engine, "0002")
+        async with engine.begin() as connection:
+            for statement in rows.values():
+                await connection.execute(text(statement))
+        await upgrade_engine(engine)
+        async with engine.connect() as connection:
+            found = (await connection.execute(
+                text("SELECT id, reply_keys FROM posts ORDER BY id"))).all()
+        assert [(i, json.loads(str(k))) for i, k in found] == [("p1", ["r1"]), ("p2", [])]
+        await downgrade_engine(engine, "0002")
+        async with engine.connect() as connection:
+            back = (await connection.execute(
+                text("SELECT id, reply_key FROM posts ORDER BY id"))).all()
+        assert [tuple(r) for r in back] == [("p1", "r1"), ("p2", None)]
     finally:
         await engine.dispose()

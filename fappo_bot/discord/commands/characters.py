@@ -13,7 +13,8 @@ from fappo_bot.discord.sheets import sheet_embed
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.service.views import SheetCheck
-from fappo_bot.yamltext import YamlError, load_yaml
+from fappo_bot.sheets import SheetError
+from fappo_bot.sheets import read_sheet as read_sheet_text
 
 #: a sheet file larger than this is no sheet
 SHEET_MAX_BYTES = 64_000
@@ -31,14 +32,11 @@ async def read_sheet(attachment: discord.Attachment) -> dict[str, Any]:
 
 
 def sheet_from_text(text: str, source: str) -> dict[str, Any]:
-    """A sheet written as YAML (a file's text or a modal's)."""
+    """A sheet written as YAML (a file's text or a modal's), read as the table reads one."""
     try:
-        data = load_yaml(text, source)
-    except YamlError as exc:
+        return read_sheet_text(text, source)
+    except SheetError as exc:
         raise AdapterError(safe(str(exc))) from None
-    if not isinstance(data, dict):
-        raise AdapterError(f"{source} must hold a sheet (name:, traits:, skills:, ...).")
-    return data
 
 
 async def create_character(group: BotGroup, interaction: discord.Interaction,

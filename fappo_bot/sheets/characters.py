@@ -14,18 +14,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from fappo_bot.adjudication.convert import (
-    CaseError,
-    armor_named,
-    as_int,
-    as_list,
-    as_mapping,
-    describe_validation,
-    enum_value,
-    skill_named,
-    special_named,
-    trait_named,
-)
 from fappo_bot.rules import (
     PIP_THRESHOLDS,
     TRACKS,
@@ -39,6 +27,18 @@ from fappo_bot.rules import (
     TrackKind,
     Weapon,
     weapon_by_name,
+)
+from fappo_bot.sheets.convert import (
+    CaseError,
+    armor_named,
+    as_int,
+    as_list,
+    as_mapping,
+    describe_validation,
+    enum_value,
+    skill_named,
+    special_named,
+    trait_named,
 )
 
 

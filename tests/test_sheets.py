@@ -1,0 +1,39 @@
+"""Sheet files, read for every adapter (issue 11): the shipped sheets, and bad ones refused with
+one sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fappo_bot.service.characters import NewCharacter
+from fappo_bot.sheets import MAX_SHEET_CHARS, SheetError, read_sheet, unchecked_character
+
+pytestmark = pytest.mark.unit
+
+ADVENTURE = Path(__file__).resolve().parents[1] / "examples" / "adventure"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ADVENTURE.glob("*.yaml")))
+def test_every_shipped_sheet_reads(name):
+    data = read_sheet((ADVENTURE / name).read_text(encoding="utf-8"), name)
+    assert NewCharacter.from_dict(data).name == data["name"]
+    assert unchecked_character(data).name == data["name"]
+
+
+@pytest.mark.parametrize(("text", "fault"), [
+    ("- just\n- a list\n", "must be a mapping"),
+    ("name: [unclosed\n", "kael.yaml"),
+    ("a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+     "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n", "alias"),
+    ("x" * (MAX_SHEET_CHARS + 1), "at most"),
+])
+def test_a_bad_sheet_file_is_one_sentence(text, fault):
+    with pytest.raises(SheetError, match=fault):
+        read_sheet(text, "kael.yaml")
+
+
+def test_an_unreadable_character_names_its_fault():
+    with pytest.raises(SheetError, match="cannot be read"):
+        unchecked_character({"name": "Gobbo", "tier": "dragon"})
