@@ -26,8 +26,7 @@ from benchmarks.bench_storage import ENEMY_SHEET, PC_SHEET, machine_speed, name
 from fappo_bot.adjudication.loader import character_from_case
 from fappo_bot.posting import PostContext, parse_post
 from fappo_bot.posting.render import render_reply
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import Character, TurnState
 from fappo_bot.service.characters import NewCharacter
 from fappo_bot.service.text import PostingText
 

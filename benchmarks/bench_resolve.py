@@ -25,13 +25,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_storage import machine_speed
-from fappo_bot.rules.character import Character, Weapon
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import ArmorType, Tier, Trait
-from fappo_bot.rules.fodder import entities
-from fappo_bot.rules.orders import Action, ActionKind, Order, Pledge
-from fappo_bot.rules.resolve import resolve_turn
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import (
+    Action,
+    ActionKind,
+    ArmorType,
+    Character,
+    Order,
+    Pledge,
+    RulesConfig,
+    Tier,
+    Trait,
+    TurnState,
+    Weapon,
+    entities,
+    resolve_turn,
+)
 
 GOAL_MS = 50
 

@@ -39,7 +39,7 @@ from bench_storage import (
     turn_ready,
 )
 
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import TurnState
 from fappo_bot.service import Services
 from fappo_bot.service.text import PostingText, ReadPost
 from tests.service.fakes import FakeUnitOfWork, FakeUowFactory

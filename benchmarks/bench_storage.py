@@ -41,8 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy.engine import make_url
 
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState
 from fappo_bot.service import NewCharacter, Services
 from fappo_bot.service.base import rules_resolver
 from fappo_bot.service.records import Role

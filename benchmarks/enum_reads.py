@@ -42,9 +42,7 @@ from benchmarks.bench_resolve import scene
 from fappo_bot.adjudication.loader import character_from_case
 from fappo_bot.posting import PostContext, parse_post
 from fappo_bot.posting.render import render_reply
-from fappo_bot.rules.orders import ActionKind
-from fappo_bot.rules.resolve import resolve_turn
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import ActionKind, TurnState, resolve_turn
 
 #: member reads of one module in one run of a workload from which its aliases are worth keeping
 THRESHOLD = 5_000

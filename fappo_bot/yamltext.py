@@ -1,16 +1,17 @@
 """Reading YAML a user wrote (case files, sheet files, sheets typed at the table): the one place.
 
-- libyaml's C loader when PyYAML was built with it (the pure-Python loader took 73-82% of
-  `fappo-bot adjudicate` on big files), the pure-Python one otherwise: both read the same
-  documents the same way (safe tags only).
+- libyaml's C loader when PyYAML was built with it, the pure-Python one otherwise: both read the
+  same documents the same way (safe tags only).
 - The garbage collector is paused while the document is built: a load allocates many small
   containers and nothing else runs meanwhile, so the collections it would trigger find nothing
   to free and made the load grow faster than the file.
 - Aliases (`*name`) are bounded: through them a document may repeat at most `MAX_ALIAS_NODES`
   nodes, or `ALIAS_FACTOR` times its own when that is more (what reads the document then does
-  work in proportion to the file). A 1 KB "billion laughs" file (aliases of aliases) otherwise
-  stands for a thousand million nodes, which whatever reads the document next tries to walk
-  (65 s and 3.1 GB before this bound).
+  work in proportion to the file). A few hundred bytes of aliases of aliases otherwise stand for
+  a thousand million nodes, which whatever reads the document next tries to walk.
+
+The figures (what each of these took off a run of `fappo-bot adjudicate`) are in
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def load_yaml(
     loaders must read alike).
     """
     reader = (loader or LOADER)(text)
-    paused = gc.isenabled()
+    running = gc.isenabled()
     gc.disable()
     try:
         node = reader.get_single_node()
@@ -70,7 +71,7 @@ def load_yaml(
     except RecursionError:
         raise YamlError(f"{source}: the YAML nests too deeply to read") from None
     finally:
-        if paused:
+        if running:
             gc.enable()
         reader.dispose()
 

@@ -248,3 +248,39 @@ def test_xp_rules_have_no_clock_and_no_generator_of_their_own() -> None:
                              re.MULTILINE), path.name
         calls = set(re.findall(r"\brandom\.(\w+)", source))
         assert calls <= {"Random"}, (path.name, calls)
+
+
+# The rules core's public face (issue 10): outside code imports `fappo_bot.rules` only, and only
+# the names its `__all__` lists. Tests may reach inside (they check the modules one by one).
+
+OUTSIDE_RULES = [
+    *(p for p in PACKAGE_ROOT.rglob("*.py") if "rules" not in p.relative_to(PACKAGE_ROOT).parts[:1]),
+    *(PACKAGE_ROOT.parent / "benchmarks").rglob("*.py"),
+]
+
+
+def test_outside_code_imports_the_rules_core_through_its_public_face() -> None:
+    import fappo_bot.rules
+
+    public = set(fappo_bot.rules.__all__)
+    wrong: list[str] = []
+    for path in OUTSIDE_RULES:
+        where = path.relative_to(PACKAGE_ROOT.parent)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                wrong += [f"{where}:{node.lineno} import {alias.name}" for alias in node.names
+                          if alias.name.startswith("fappo_bot.rules.")]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module.startswith("fappo_bot.rules."):
+                    wrong.append(f"{where}:{node.lineno} from {node.module} import ...")
+                elif node.module == "fappo_bot.rules":
+                    wrong += [f"{where}:{node.lineno} {alias.name} is not in rules.__all__"
+                              for alias in node.names if alias.name not in public]
+    assert not wrong, wrong
+
+
+def test_the_public_face_names_only_what_exists() -> None:
+    import fappo_bot.rules
+
+    assert sorted(set(fappo_bot.rules.__all__)) == sorted(fappo_bot.rules.__all__)
+    assert all(hasattr(fappo_bot.rules, name) for name in fappo_bot.rules.__all__)

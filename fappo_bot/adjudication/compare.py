@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fappo_bot.rules.character import FLOATING
+from fappo_bot.rules import FLOATING
 from fappo_bot.sheets.convert import pool_key
 
 

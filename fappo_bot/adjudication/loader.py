@@ -15,10 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import GMInputs
+from fappo_bot.rules import Character, GMInputs, Order, PendingHit, RulesConfig
 from fappo_bot.sheets.characters import character_from_case
 from fappo_bot.sheets.convert import (
     CaseError,

@@ -10,12 +10,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from fappo_bot.posting.models import order_to_case
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.levels import SuccessLevel
-from fappo_bot.rules.names import Roster, fold
-from fappo_bot.rules.orders import Action, Order
-from fappo_bot.rules.results import ActionResult, OrderError, TargetResult, TurnResult
+from fappo_bot.rules import (
+    Action,
+    ActionResult,
+    Character,
+    Order,
+    OrderError,
+    Roster,
+    RulesConfig,
+    SuccessLevel,
+    TargetResult,
+    TurnResult,
+    fold,
+)
 
 
 def level_label(level: SuccessLevel | None) -> str | None:
@@ -68,7 +75,7 @@ def character_dict(character: Character, config: RulesConfig) -> dict[str, Any]:
     numbered; a wiped-out fodder group is Dead), AP next turn as things stand, statuses in force from the next turn, and the pips
     filled where the pips option applies to the character (else 0: no pips are filled, as the
     spec's own example lists `damage: 0` for a goblin without pips)."""
-    from fappo_bot.rules.health import ap_next, level_name, uses_pips
+    from fappo_bot.rules import ap_next, level_name, uses_pips
 
     return {
         "name": character.name,

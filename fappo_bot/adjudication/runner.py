@@ -27,8 +27,7 @@ from fappo_bot.adjudication.loader import (
 from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import RulesError, TurnState
+from fappo_bot.rules import Order, RulesError, TurnState
 from fappo_bot.sheets.convert import CaseError
 
 

@@ -68,7 +68,7 @@ def parse_duration(text: str) -> int:
 
 def parse_checks(words: list[str]) -> dict[str, Any]:
     """`PATIENT=TOTAL[:HEALER]` tokens as {patient: HealingCheck}."""
-    from fappo_bot.rules.healing import HealingCheck
+    from fappo_bot.rules import HealingCheck
 
     out: dict[str, Any] = {}
     for word in words:
@@ -103,7 +103,7 @@ async def endscene(table: LocalTable, step: Step) -> list[Shown]:
     """/endscene BREAK [NAME:TRAIT=N,...]: end the scene; SP come back by the break (F27):
     immediate 1, same_day 2, night 3, week_plus 4, adventure_end all. Without an allocation a
     character's points go where the rules put them (F27 Amb-2)."""
-    from fappo_bot.rules.rest import BreakKind
+    from fappo_bot.rules import BreakKind
 
     if not step.args:
         choices = ", ".join(b.value for b in BreakKind)

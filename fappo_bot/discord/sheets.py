@@ -6,8 +6,7 @@ from __future__ import annotations
 import discord
 
 from fappo_bot.posting.safety import safe
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.health import ap_budget, current_index, level_name, track
+from fappo_bot.rules import RulesConfig, ap_budget, current_index, level_name, track
 from fappo_bot.service.views import CharacterView
 
 FIELD_LIMIT = 1024

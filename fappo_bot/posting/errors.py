@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fappo_bot.posting.safety import safe
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import ErrorCode
 
 #: Codes that concern the sheet's budgets (AP and SP): reported on the first line that goes over.
 BUDGET_CODES: frozenset[ErrorCode] = frozenset({ErrorCode.AP_OVER_BUDGET, ErrorCode.SP_INSUFFICIENT})

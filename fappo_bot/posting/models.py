@@ -12,8 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from fappo_bot.posting.errors import Problem
-from fappo_bot.rules.orders import Action, Order
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import Action, Order, TurnState
 
 GM = "gm"
 """The poster of a GM post (NPC orders with character lines)."""

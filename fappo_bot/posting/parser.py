@@ -26,9 +26,7 @@ from fappo_bot.posting.models import (
 from fappo_bot.posting.names import Names, fold, resolve
 from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.orders import Action, ActionKind, Order, Pledge, Reduction
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48

@@ -28,10 +28,16 @@ from fappo_bot.posting.safety import (
     split_message,
     without_rule_tags,
 )
-from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import (
+    FLOATING,
+    Action,
+    ActionKind,
+    Character,
+    Order,
+    PendingHit,
+    Trait,
+    TurnState,
+)
 
 __all__ = [
     "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",

@@ -7,11 +7,16 @@ from collections.abc import Collection, Iterable, Sequence
 
 from fappo_bot.posting.names import fold
 from fappo_bot.posting.safety import safe, without_rule_tags
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.health import level_name
-from fappo_bot.rules.orders import ActionKind, PendingHit
-from fappo_bot.rules.results import ActionResult, TargetResult, TurnResult
+from fappo_bot.rules import (
+    ActionKind,
+    ActionResult,
+    Character,
+    PendingHit,
+    RulesConfig,
+    TargetResult,
+    TurnResult,
+    level_name,
+)
 
 
 def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> str:

@@ -12,17 +12,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fappo_bot.posting.names import Named, Names, fold
-from fappo_bot.rules.character import FLOATING, Character, StatusKind
-from fappo_bot.rules.data import (
+from fappo_bot.rules import (
+    FLOATING,
     SKILLS,
     TRAIT_ALIASES,
     WEAPONS,
     ArmorType,
+    Character,
+    PendingHit,
     Special,
+    StatusKind,
     Trait,
+    TurnState,
 )
-from fappo_bot.rules.orders import PendingHit
-from fappo_bot.rules.results import TurnState
 
 TRAITS = Names((
     *(Named(t.value, TRAIT_ALIASES[t], "Trait") for t in Trait),

@@ -13,14 +13,20 @@ from collections.abc import Iterable
 
 from fappo_bot.posting.errors import Problem
 from fappo_bot.posting.models import ParsedBlock, Statement, StatementKind
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.names import pool_key
-from fappo_bot.rules.orders import Action
-from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
-from fappo_bot.rules.spending import action_spends
-from fappo_bot.rules.validate import order_budget, validate_order
-from fappo_bot.rules.validate_actions import order_ap_costs
+from fappo_bot.rules import (
+    Action,
+    Character,
+    ErrorCode,
+    OrderError,
+    Trait,
+    TurnState,
+    Where,
+    action_spends,
+    order_ap_costs,
+    order_budget,
+    pool_key,
+    validate_order,
+)
 
 _CANONICAL = frozenset({*(t.value for t in Trait), "floating"})
 _WHERE_KIND = {

@@ -79,8 +79,8 @@ def resolve_turn(
 
     Python's cyclic garbage collector is paused while the turn resolves: the turn allocates
     tens of thousands of small values that live until it ends, so the collections they trigger
-    free nothing and, once the scene is large, walk the whole state again and again (a third of
-    a 3,000-combatant turn). Whatever cycles the turn leaves are collected afterwards.
+    free nothing and, once the scene is large, walk the whole state again and again
+    (docs/benchmarks.md). Whatever cycles the turn leaves are collected afterwards.
     """
     running = gc.isenabled()
     gc.disable()

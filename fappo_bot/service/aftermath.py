@@ -9,18 +9,23 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from fappo_bot.posting.render import safe
-from fappo_bot.rules.advancement import (
+from fappo_bot.rules import (
+    FLOATING,
     MAX_AWARD,
+    BreakKind,
+    Character,
+    HealingCheck,
     Purchase,
+    RulesError,
     TournamentLedger,
     award_advancement,
+    heal,
+    level_index,
     record_adventure,
+    rest_points,
+    restore_sp,
     spend_cc,
 )
-from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.healing import HealingCheck, heal, level_index
-from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
-from fappo_bot.rules.results import RulesError
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,

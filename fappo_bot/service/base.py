@@ -11,9 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.posting.safety import inert, split_message
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.resolve import resolve_turn
-from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound

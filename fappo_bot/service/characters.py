@@ -8,11 +8,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from fappo_bot.rules.advancement import TournamentLedger, starting_budget
-from fappo_bot.rules.character import Character, Weapon
-from fappo_bot.rules.data import ArmorType, Tier, armor_by_name
-from fappo_bot.rules.results import RulesError
-from fappo_bot.rules.sheet import Sheet, character_from_sheet, check_sheet
+from fappo_bot.rules import (
+    ArmorType,
+    Character,
+    RulesError,
+    Sheet,
+    Tier,
+    TournamentLedger,
+    Weapon,
+    armor_by_name,
+    character_from_sheet,
+    check_sheet,
+    starting_budget,
+)
 from fappo_bot.service.base import (
     UseCases,
     audit,

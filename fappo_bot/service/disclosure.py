@@ -16,10 +16,15 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from fappo_bot.posting.render import render_order
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import ActionResult, TurnResult, TurnState
-from fappo_bot.rules.validate import order_budget
+from fappo_bot.rules import (
+    ActionResult,
+    Character,
+    Order,
+    PendingHit,
+    TurnResult,
+    TurnState,
+    order_budget,
+)
 from fappo_bot.service import notices
 from fappo_bot.service.records import CharacterRecord, Game, ResultsVisibility
 from fappo_bot.service.scene import InForce, player_run

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
     UseCases,
     audit,

@@ -18,10 +18,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.rules import (
+    Character,
+    GMInputs,
+    Order,
+    PendingHit,
+    RulesConfig,
+    TurnResult,
+    TurnState,
+)
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 

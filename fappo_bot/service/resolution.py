@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from fappo_bot.rules.results import TurnResult, TurnState
+from fappo_bot.rules import TurnResult, TurnState
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     Outgoing,

@@ -22,11 +22,17 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import SKILLS_BY_KEY
-from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import moves_away
-from fappo_bot.rules.results import GMInputs, TurnState
+from fappo_bot.rules import (
+    FLOATING,
+    SKILLS_BY_KEY,
+    Action,
+    ActionKind,
+    Character,
+    GMInputs,
+    Order,
+    TurnState,
+    moves_away,
+)
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput

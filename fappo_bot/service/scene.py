@@ -15,8 +15,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import TurnState
+from fappo_bot.rules import Order, TurnState
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterRecord,

@@ -14,8 +14,7 @@ from typing import Protocol
 from fappo_bot.posting import PostContext, Problem, parse_post
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
-from fappo_bot.rules.orders import Order
-from fappo_bot.rules.results import TurnResult, TurnState
+from fappo_bot.rules import Order, TurnResult, TurnState
 
 _NO_SCENE = TurnState(turn=1, characters=())
 

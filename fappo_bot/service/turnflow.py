@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
-from fappo_bot.rules.orders import PendingHit
+from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases, require_fappo
 from fappo_bot.service.disclosure import public_hits, turn_audiences

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules import Order, PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     Outgoing,

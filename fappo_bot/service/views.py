@@ -13,10 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from fappo_bot.posting.errors import Problem
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import TurnResult
+from fappo_bot.rules import Character, Order, PendingHit, RulesConfig, TurnResult
 from fappo_bot.service.records import (
     CharacterKind,
     CharacterRecord,

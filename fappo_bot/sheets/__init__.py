@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fappo_bot.rules.character import Character
+from fappo_bot.rules import Character
 from fappo_bot.sheets.characters import character_from_case
 from fappo_bot.sheets.convert import CaseError
 from fappo_bot.yamltext import YamlError, load_yaml

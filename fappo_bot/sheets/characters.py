@@ -14,14 +14,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from fappo_bot.rules.character import Character, Spell, Status, StatusKind, Weapon
-from fappo_bot.rules.data import (
+from fappo_bot.rules import (
     PIP_THRESHOLDS,
     TRACKS,
+    Character,
     RangeClass,
     Special,
+    Spell,
+    Status,
+    StatusKind,
     Tier,
     TrackKind,
+    Weapon,
     weapon_by_name,
 )
 from fappo_bot.sheets.convert import (

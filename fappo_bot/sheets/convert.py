@@ -13,11 +13,16 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from fappo_bot.rules.character import FLOATING
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import (
+from fappo_bot.rules import (
+    FLOATING,
     SKILLS_BY_KEY,
+    Action,
     ArmorType,
+    Order,
+    PendingHit,
+    Pledge,
+    Reduction,
+    RulesConfig,
     Special,
     Tier,
     Trait,
@@ -25,7 +30,6 @@ from fappo_bot.rules.data import (
     special_by_name,
     trait_by_name,
 )
-from fappo_bot.rules.orders import Action, Order, PendingHit, Pledge, Reduction
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -8,10 +8,15 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
-from fappo_bot.rules.character import Character
-from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.orders import Order, PendingHit
-from fappo_bot.rules.results import GMInputs, TurnResult, TurnState
+from fappo_bot.rules import (
+    Character,
+    GMInputs,
+    Order,
+    PendingHit,
+    RulesConfig,
+    TurnResult,
+    TurnState,
+)
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,

@@ -198,7 +198,7 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
                                for b in ("immediate", "same_day", "night", "week_plus",
                                          "adventure_end")])
     async def rest(self, interaction: discord.Interaction, gap: str) -> None:
-        from fappo_bot.rules.rest import BreakKind
+        from fappo_bot.rules import BreakKind
 
         changed = await self.services.aftermath.end_scene(
             await self.game_here(interaction), user_key(interaction.user), BreakKind(gap))

@@ -21,8 +21,7 @@ from fappo_bot.posting.grammar.verbs import Draft, Slot, next_action_at, typo_ve
 from fappo_bot.posting.lexer import COLON, PAREN, SIGNED
 from fappo_bot.posting.names import resolve
 from fappo_bot.posting.scene import Scene
-from fappo_bot.rules.orders import ActionKind, Claim
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import ActionKind, Claim, ErrorCode
 
 K = ActionKind
 

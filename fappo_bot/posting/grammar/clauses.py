@@ -25,7 +25,7 @@ from fappo_bot.posting.lexer import (
 )
 from fappo_bot.posting.names import Named, Resolution, fold, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import ErrorCode
 
 AP_WORDS = frozenset({"ap", "aps"})
 SP_WORDS = frozenset({"sp", "sps"})

@@ -20,10 +20,7 @@ from fappo_bot.posting.lexer import COLON, DASH, NUM, PAREN, SEP, WORD, Tok, num
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.names import fold, resolve, suggest
 from fappo_bot.posting.scene import Scene
-from fappo_bot.rules.character import FLOATING
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.orders import ANY
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import ANY, FLOATING, ErrorCode, Trait
 
 _ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybody",
                         "any attack", "all attacks", "any attacker", "all attackers"})

@@ -24,8 +24,7 @@ from fappo_bot.posting.grammar.verbs import (
 from fappo_bot.posting.lexer import COLON, DASH, NUM, SEP, WORD, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.scene import Scene
-from fappo_bot.rules.orders import ActionKind
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import ActionKind, ErrorCode
 
 __all__ = ["KEYWORDS", "Read", "first_word", "read_statement", "sp_first"]
 

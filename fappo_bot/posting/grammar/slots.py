@@ -19,9 +19,7 @@ from fappo_bot.posting.grammar.verbs import ANYONE, THROW_VERBS, Draft, Slot
 from fappo_bot.posting.lexer import COLON, Tok, number_of
 from fappo_bot.posting.names import Tier, resolve
 from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
-from fappo_bot.rules.data import THROWING
-from fappo_bot.rules.orders import ActionKind
-from fappo_bot.rules.results import ErrorCode
+from fappo_bot.rules import THROWING, ActionKind, ErrorCode
 
 K = ActionKind
 _WITH = frozenset({"with", "using"})

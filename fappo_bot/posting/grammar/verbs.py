@@ -11,8 +11,7 @@ from fappo_bot.posting.grammar.clauses import SP_WORDS, Cursor, ap_at
 from fappo_bot.posting.lexer import COLON, DASH, SEP, WORD, number_of
 from fappo_bot.posting.names import one_typo
 from fappo_bot.posting.scene import Scene
-from fappo_bot.rules.data import AP_COSTS
-from fappo_bot.rules.orders import ActionKind
+from fappo_bot.rules import AP_COSTS, ActionKind
 
 K = ActionKind
 #: `throw WEAPON at TARGET`: an attack with the weapon, using Throwing (posting.md, F19)
