@@ -47,10 +47,9 @@ class Plan:
     casts: dict[tuple[str, int], CastStage] = field(default_factory=dict)
 
 
-def attack_skill(attacker: Character, weapon: Weapon, action: Action, turn: Turn) -> str | None:
+def attack_skill(weapon: Weapon, action: Action, turn: Turn) -> str | None:
     """The skill an attack uses: declared, else the weapon's, else the game's mapping (F19
     Amb-1 amendment; validation refuses an attack with none, `skill-required`)."""
-    del attacker
     if action.skill:
         found = skill_def(action.skill)
         return found.name if found else action.skill
@@ -114,7 +113,7 @@ def plan_strikes(turn: Turn) -> Plan:
             assert weapon is not None
             area = bool(action.targets) or weapon.area
             impact = _impact_distance(turn, attacker, action, targets) if area else 0
-            skill = attack_skill(attacker, weapon, action, turn)
+            skill = attack_skill(weapon, action, turn)
             spend = canonical(action.sp) if action.sp else {}
             profile = weapon_profile(weapon, attacker)
             aims = [
