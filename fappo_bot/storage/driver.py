@@ -4,8 +4,8 @@ SQLAlchemy owns the schema (`tables.py`, typed ORM declarations), builds every s
 (`queries.py`), compiles it for the dialect and supplies the type conversions (its bind and result
 processors: times, booleans, JSON) and the connection pool; alembic migrates. What it does not do
 on the hot path is execute: its execution layer (session, compiled-cache lookup, cache keys,
-result objects, the greenlet bridge of the async extension) cost 60-100 us a statement here, more
-than SQLite takes to run one, and a post is seven statements. So a statement is compiled once per
+result objects, the greenlet bridge of the async extension) cost more a statement than SQLite
+takes to run one, and a post is seven statements. So a statement is compiled once per
 dialect into a `Compiled` (the driver's SQL text, its parameters in order with their bind
 processors, its result columns with their result processors) and a `Link` runs it on the
 connection the pool handed out: sqlite3 (called on the loop's thread, `sqlite_inline.py`), aiosqlite,
