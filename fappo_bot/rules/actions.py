@@ -34,20 +34,18 @@ def contest_key(actor: str, index: int) -> str:
 def contests(turn: Turn) -> dict[str, list[Incoming]]:
     """Opposed skill uses per defender, for pledge matching (F5 Amb-8); potential damage 0."""
     out: dict[str, list[Incoming]] = {}
-    for name in turn.actors():
-        for index, action in enumerate(turn.orders[name].actions):
-            if (action.kind is not ActionKind.SKILL or not action.effective_now
-                    or action.difficulty is not None):
-                continue  # the GM's difficulty makes it unopposed (the target is its subject)
-            target = turn.find(action.target)
-            if target is None or action.skill is None:
-                continue
-            value = effective_skill(turn.chars[name], _skill(turn.chars[name], action.skill),
-                                    opponent=target)
-            out.setdefault(target.name, []).append(Incoming(
-                key=contest_key(name, index), attacker=name, index=index, potential=0,
-                skill=value, attack=False,
-            ))
+    for name, index, action in turn.actions_of(ActionKind.SKILL):
+        if not action.effective_now or action.difficulty is not None:
+            continue  # the GM's difficulty makes it unopposed (the target is its subject)
+        target = turn.find(action.target)
+        if target is None or action.skill is None:
+            continue
+        value = effective_skill(turn.chars[name], _skill(turn.chars[name], action.skill),
+                                opponent=target)
+        out.setdefault(target.name, []).append(Incoming(
+            key=contest_key(name, index), attacker=name, index=index, potential=0,
+            skill=value, attack=False,
+        ))
     return out
 
 

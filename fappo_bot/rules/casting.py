@@ -101,54 +101,51 @@ def spell_weapon(spell: Spell, profile: magic.SpellProfile, ranged: bool) -> Wea
 def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], CastStage],
                void: dict[tuple[str, int], str]) -> None:
     """Cast stages of every cast action, and the attack-stage strikes of successful ones."""
-    for name in turn.actors():
+    for name, index, action in turn.actions_of(ActionKind.CAST):
         caster = turn.chars[name]
-        for index, action in enumerate(turn.orders[name].actions):
-            if action.kind is not ActionKind.CAST:
-                continue
-            if not action.effective_now:
-                void[(name, index)] = "not triggered"
-                continue
-            stage = cast_stage(turn, caster, action)
-            profile, spell = stage.profile, stage.spell
-            if profile is not None and spell is not None and profile.concentration_turns > 1:
-                done = concentration_done(caster, spell.name) + 1
-                if done < profile.concentration_turns:
-                    stage = CastStage(stage.total, stage.difficulty, None, profile, spell,
-                                      f"concentrating: turn {done} of "
-                                      f"{profile.concentration_turns}", done)
-            stages[(name, index)] = stage
-            if stage.outcome is None or not stage.outcome.level.succeeded:
-                continue
-            assert profile is not None and spell is not None
-            if not profile.attacks:
-                continue
-            names = list(action.targets) if action.targets else [action.target]
-            targets = [c for c in (turn.find(n) for n in names if n) if c is not None]
-            if profile.caster_immune:
-                targets = [c for c in targets if c.name != name]  # F25 Amb-7
-            mind = profile.mind and profile.damage == 0
-            mood = action.mood if action.mood is not None else action.difficulty
-            if mind and mood is None:
-                stages[(name, index)] = replace(stage, note="the GM's mood difficulty is needed "
-                                                "for the attack stage (F25)")
-                continue
-            value = effective_skill(caster, SPELLCASTING)
-            total = (value + profile.accuracy + action.accuracy + max(0, action.ap or 0)
-                     + action.modifier)
-            for t_index, target in enumerate(targets):
-                d = distance(caster, target)
-                ranged = d >= 1 and turn.config.spells_at_range_are_ranged
-                weapon = spell_weapon(spell, profile, ranged)
-                strikes.append(Strike(
-                    key=f"{name}#{index}#0#{t_index}", actor=name, index=index, entity=SINGLE,
-                    action=action, target=target.name, weapon=weapon, skill=SPELLCASTING,
-                    skill_value=value, total=total, potential=profile.damage, dist=d,
-                    area=bool(action.targets) or profile.area, sub=t_index,
-                    spend=canonical(action.attack_sp),
-                    fixed_tn=mood if mind else None,
-                    shieldable=not mind and not action.flat_footed,
-                ))
+        if not action.effective_now:
+            void[(name, index)] = "not triggered"
+            continue
+        stage = cast_stage(turn, caster, action)
+        profile, spell = stage.profile, stage.spell
+        if profile is not None and spell is not None and profile.concentration_turns > 1:
+            done = concentration_done(caster, spell.name) + 1
+            if done < profile.concentration_turns:
+                stage = CastStage(stage.total, stage.difficulty, None, profile, spell,
+                                  f"concentrating: turn {done} of "
+                                  f"{profile.concentration_turns}", done)
+        stages[(name, index)] = stage
+        if stage.outcome is None or not stage.outcome.level.succeeded:
+            continue
+        assert profile is not None and spell is not None
+        if not profile.attacks:
+            continue
+        names = list(action.targets) if action.targets else [action.target]
+        targets = [c for c in (turn.find(n) for n in names if n) if c is not None]
+        if profile.caster_immune:
+            targets = [c for c in targets if c.name != name]  # F25 Amb-7
+        mind = profile.mind and profile.damage == 0
+        mood = action.mood if action.mood is not None else action.difficulty
+        if mind and mood is None:
+            stages[(name, index)] = replace(stage, note="the GM's mood difficulty is needed "
+                                            "for the attack stage (F25)")
+            continue
+        value = effective_skill(caster, SPELLCASTING)
+        total = (value + profile.accuracy + action.accuracy + max(0, action.ap or 0)
+                 + action.modifier)
+        for t_index, target in enumerate(targets):
+            d = distance(caster, target)
+            ranged = d >= 1 and turn.config.spells_at_range_are_ranged
+            weapon = spell_weapon(spell, profile, ranged)
+            strikes.append(Strike(
+                key=f"{name}#{index}#0#{t_index}", actor=name, index=index, entity=SINGLE,
+                action=action, target=target.name, weapon=weapon, skill=SPELLCASTING,
+                skill_value=value, total=total, potential=profile.damage, dist=d,
+                area=bool(action.targets) or profile.area, sub=t_index,
+                spend=canonical(action.attack_sp),
+                fixed_tn=mood if mind else None,
+                shieldable=not mind and not action.flat_footed,
+            ))
 
 
 def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,

@@ -93,46 +93,43 @@ def steadied(attacker: Character, target: Character) -> bool:
 def plan_strikes(turn: Turn) -> Plan:
     """Every strike of the turn, in a fixed order (actor name, action index, entity, target)."""
     plan = Plan()
-    for name in turn.actors():
+    for name, index, action in turn.actions_of(ActionKind.ATTACK):
         order = turn.orders[name]
         attacker = turn.chars[name]
         fighter = turn.facts.of(attacker)
-        for index, action in enumerate(order.actions):
-            if action.kind is not ActionKind.ATTACK:
-                continue
-            _, weapon = fighter.attack_weapon(action.weapon)
-            if weapon is not None:
-                weapon = weapon.used_with(action.skill or weapon_skill(weapon, turn.config))
-            targets = _targets(turn, action)
-            reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
-            if reason is None and weapon is not None and not weapon.ranged:
-                reason = _melee_void(turn, attacker, order, action, weapon, targets)
-            if reason is not None:
-                plan.void[(name, index)] = reason
-                continue
-            assert weapon is not None
-            area = bool(action.targets) or weapon.area
-            impact = _impact_distance(turn, attacker, action, targets) if area else 0
-            skill = attack_skill(weapon, action, turn)
-            spend = canonical(action.sp) if action.sp else {}
-            profile = weapon_profile(weapon, attacker)
-            aims = [
-                _aim(turn, attacker, weapon, profile, skill, target,
-                     impact if area else distance(attacker, target))
-                for target in targets
-            ]
-            base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
-            for entity in entities(attacker, turn.config):
-                ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
-                for t_index, aim in enumerate(aims):
-                    value = aim.value + entity.skill_bonus
-                    potential = SWARM_POTENTIAL if entity.swarm else aim.profile.damage
-                    plan.strikes.append(Strike(
-                        f"{name}#{index}#{entity.sub}#{t_index}", name, index, entity, action,
-                        aim.target, weapon, skill, value, value + base + ap_bonus, potential,
-                        aim.dist, aim.steadied, area, t_index, spend,
-                        shieldable=not action.flat_footed, profile=aim.profile,
-                    ))
+        _, weapon = fighter.attack_weapon(action.weapon)
+        if weapon is not None:
+            weapon = weapon.used_with(action.skill or weapon_skill(weapon, turn.config))
+        targets = _targets(turn, action)
+        reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
+        if reason is None and weapon is not None and not weapon.ranged:
+            reason = _melee_void(turn, attacker, order, action, weapon, targets)
+        if reason is not None:
+            plan.void[(name, index)] = reason
+            continue
+        assert weapon is not None
+        area = bool(action.targets) or weapon.area
+        impact = _impact_distance(turn, attacker, action, targets) if area else 0
+        skill = attack_skill(weapon, action, turn)
+        spend = canonical(action.sp) if action.sp else {}
+        profile = weapon_profile(weapon, attacker)
+        aims = [
+            _aim(turn, attacker, weapon, profile, skill, target,
+                 impact if area else distance(attacker, target))
+            for target in targets
+        ]
+        base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
+        for entity in entities(attacker, turn.config):
+            ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
+            for t_index, aim in enumerate(aims):
+                value = aim.value + entity.skill_bonus
+                potential = SWARM_POTENTIAL if entity.swarm else aim.profile.damage
+                plan.strikes.append(Strike(
+                    f"{name}#{index}#{entity.sub}#{t_index}", name, index, entity, action,
+                    aim.target, weapon, skill, value, value + base + ap_bonus, potential,
+                    aim.dist, aim.steadied, area, t_index, spend,
+                    shieldable=not action.flat_footed, profile=aim.profile,
+                ))
     plan_casts(turn, plan.strikes, plan.casts, plan.void)
     return plan
 

@@ -35,6 +35,7 @@ class Turn:
     _actors: list[str] = field(default_factory=list)
     _defends: dict[str, list[Action]] = field(default_factory=dict)
     _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    _by_kind: dict[ActionKind, list[tuple[str, int, Action]]] | None = None
 
     def __post_init__(self, shared: Facts | None) -> None:
         self._actors = sorted(self.orders, key=fold)
@@ -44,6 +45,18 @@ class Turn:
         """The names of the characters with a valid order, in the fixed order every loop over
         actions follows (case-folded name, F7: nothing depends on the order of posting)."""
         return self._actors
+
+    def actions_of(self, kind: ActionKind) -> list[tuple[str, int, Action]]:
+        """(actor, index, action) of every valid action of one kind, in the order of `actors`
+        then of the order: one pass over the turn's actions indexes them all by kind, so each
+        stage visits only its own actions."""
+        if self._by_kind is None:
+            index: dict[ActionKind, list[tuple[str, int, Action]]] = {}
+            for name in self._actors:
+                for i, action in enumerate(self.orders[name].actions):
+                    index.setdefault(action.kind, []).append((name, i, action))
+            self._by_kind = index
+        return self._by_kind.get(kind, [])
 
     def dead(self, name: str) -> bool:
         """Dead (or vaporized) at the snapshot (cached for the turn)."""
