@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from fappo_bot.rules.actions import (
     contests,
@@ -292,7 +293,7 @@ def _attack_results(
             eliminated += r.eliminated
             for special in r.specials:
                 specials[special.value] = None
-        common = {
+        common: dict[str, Any] = {
             "actor": actor, "index": index, "kind": strike.action.kind.value,
             "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
         }
