@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from fappo_bot.rules.actions import (
     contests,
@@ -293,7 +292,7 @@ def _attack_results(
             eliminated += r.eliminated
             for special in r.specials:
                 specials[special.value] = None
-        common: dict[str, Any] = {
+        common = {
             "actor": actor, "index": index, "kind": strike.action.kind.value,
             "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
         }
