@@ -223,9 +223,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
         elif result.damage > 0 and not victim.is_fodder:
-            # built from values of the right types (levels > 0): validating them again per hit
-            # was a twentieth of a 1,000-entry turn with the results below (docs/benchmarks.md)
-            changes.hits.append(PendingHit.model_construct(
+            changes.hits.append(PendingHit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
                 specials=tuple(s.value for s in result.specials) if result.specials else (),
@@ -300,7 +298,7 @@ def _attack_results(
             out.append(_area_result(turn, group, common))
             continue
         notes = ("self-hit",) if first.self_hit else ()
-        out.append(ActionResult.model_construct(  # typed values, as for the hits above
+        out.append(ActionResult(
             target=strike.target, total=strike.total, difficulty=first.difficulty,
             margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
             shield=first.shield, pledged=first.pledged, notes=notes, **common,
