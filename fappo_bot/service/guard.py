@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -55,21 +55,17 @@ def guarded(value: Any) -> Any:
 
 
 def _guard_dataclass(value: Any) -> Any:
-    update = {}
-    for item in dataclasses.fields(value):
-        current = getattr(value, item.name)
-        safe = guarded(current)
-        if safe is not current:
-            update[item.name] = safe
+    update = _changes((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
     return dataclasses.replace(value, **update) if update else value
 
 
+def _changes(fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The fields whose guarded value differs from the value they hold."""
+    return {name: safe for name, item in fields if (safe := guarded(item)) is not item}
+
+
 def _guard_model(model: BaseModel) -> BaseModel:
-    update = {}
-    for name, item in model.__dict__.items():
-        safe = guarded(item)
-        if safe is not item:
-            update[name] = safe
+    update = _changes(model.__dict__.items())
     return model.model_copy(update=update) if update else model
 
 
