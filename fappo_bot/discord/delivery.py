@@ -62,6 +62,7 @@ class Delivery(commands.Cog):
         #: (game, user) whose room was told the user's DMs are closed (once until /inbox)
         self.told: set[tuple[str, str]] = set()
         self._lock = asyncio.Lock()
+        self._beat_failed = False
         self.outbox_loop.change_interval(seconds=0)
         self.calltime_loop.change_interval(seconds=bot.settings.turns.scheduler_interval_seconds)
 
@@ -108,10 +109,17 @@ class Delivery(commands.Cog):
         """Touch the heartbeat file while connected: the Docker health check reads its age."""
         if self.bot.is_closed() or not self.bot.is_ready():
             return
+        data_dir = self.bot.settings.data_dir
         try:
-            heartbeat_file(self.bot.settings.data_dir).touch()
+            # on PostgreSQL nothing else creates the data directory
+            data_dir.mkdir(parents=True, exist_ok=True)
+            heartbeat_file(data_dir).touch()
         except OSError:
-            log.warning("cannot write the heartbeat file in %s", self.bot.settings.data_dir)
+            if not self._beat_failed:  # once, not at every round of the scheduler
+                log.warning("cannot write the heartbeat file in %s", data_dir, exc_info=True)
+            self._beat_failed = True
+        else:
+            self._beat_failed = False
 
     async def deliver(self) -> int:
         """Send every message due that this process delivers; returns how many were sent."""

@@ -42,6 +42,8 @@ class Request:
     query: dict[str, str]
     body: Any
     headers: dict[str, str]
+    #: which bot process made it, when each has its own `api_base_for(name)` (shards)
+    via: str = ""
 
 
 @dataclass
@@ -59,13 +61,21 @@ class Failure:
 class FakeDiscord:
     """The fake: one guild with text channels, some users, a bot user, REST and gateway."""
 
-    def __init__(self, *, token: str = TOKEN, message_content_intent: bool = True) -> None:
+    def __init__(self, *, token: str = TOKEN, message_content_intent: bool = True,
+                 shard_count: int = 1) -> None:
         self.token = token
         self.message_content_intent = message_content_intent
         self._ids = itertools.count(1)
         self.bot_user = user_json(self.snowflake(), "FAPPO Bot", bot=True)
         self.app_id = self.bot_user["id"]
-        self.guild_id = self.snowflake()
+        #: the shards GET /gateway/bot recommends; guilds are spread over them by id
+        self.shard_count = shard_count
+        #: every guild (id -> name); `guild_id` is the first, on shard 0
+        self.guilds: dict[int, str] = {}
+        self.guild_id = self.add_guild("Fake Guild", shard=0)
+        #: each gateway session's shard [id, count], by socket and by session id (for RESUME)
+        self._socket_shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        self._session_shards: dict[str, tuple[int, int]] = {}
         self.users: dict[str, dict[str, Any]] = {}
         self.channels: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, dict[str, dict[str, Any]]] = {}
@@ -99,11 +109,11 @@ class FakeDiscord:
         self.users[user["id"]] = user
         return user
 
-    def add_channel(self, name: str, *, kind: int = 0, parent: str | None = None
-                    ) -> dict[str, Any]:
+    def add_channel(self, name: str, *, kind: int = 0, parent: str | None = None,
+                    guild: int | None = None) -> dict[str, Any]:
         channel: dict[str, Any] = {
             "id": str(self.snowflake()), "type": kind, "name": name,
-            "guild_id": str(self.guild_id), "position": len(self.channels),
+            "guild_id": str(guild or self.guild_id), "position": len(self.channels),
             "permission_overwrites": [], "nsfw": False, "parent_id": parent,
             "last_message_id": None, "topic": None, "rate_limit_per_user": 0}
         if kind in (11, 12):  # a thread (a forum post is a public thread in a forum)
@@ -123,6 +133,7 @@ class FakeDiscord:
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/cdn/{name}", self._cdn)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        app.router.add_route("*", "/via/{via}/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -140,6 +151,10 @@ class FakeDiscord:
     @property
     def api_base(self) -> str:
         return f"{self.base_url}/api/v10"
+
+    def api_base_for(self, process: str) -> str:
+        """The REST base of one bot process among several: its requests carry `via=process`."""
+        return f"{self.base_url}/via/{process}/api/v10"
 
     @property
     def gateway_url(self) -> str:
@@ -165,11 +180,13 @@ class FakeDiscord:
 
     # ---- the gateway --------------------------------------------------------------------------
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to every connected gateway session."""
+        """Send an event to the gateway sessions of its shard: its guild's, or shard 0 for a
+        DM (as Discord does)."""
         self._seq += 1
         payload = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
+        guild = data.get("guild_id")
         for socket in list(self._sockets):
-            if not socket.closed:
+            if not socket.closed and self._receives(socket, int(guild) if guild else None):
                 await socket.send_str(payload)
 
     async def drop_connections(self, code: int = 4000) -> None:
@@ -194,6 +211,9 @@ class FakeDiscord:
                 elif op == 2:
                     await self._identify(socket, data["d"])
                 elif op == 6:
+                    shard = self._session_shards.get(data["d"].get("session_id"))
+                    if shard is not None:
+                        self._socket_shards[socket] = shard
                     self.resumed += 1
                     self._seq += 1
                     await socket.send_str(json.dumps(
@@ -201,6 +221,7 @@ class FakeDiscord:
                     await self._notify()
         finally:
             self._sockets.remove(socket)
+            self._socket_shards.pop(socket, None)
         return socket
 
     async def _identify(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -210,28 +231,38 @@ class FakeDiscord:
         if data.get("intents", 0) & (1 << 15) and not self.message_content_intent:
             await socket.close(code=4014)
             return
+        shard = self._shard_of_identify(data)
+        if shard is None:
+            await socket.close(code=4010)  # Invalid shard
+            return
         self.identified += 1
-        shard = data.get("shard", [0, 1])
+        session = f"session-{self.identified}"
+        self._socket_shards[socket] = shard
+        self._session_shards[session] = shard
+        guilds = self.guilds_of_shard(*shard)
         self._seq += 1
         await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq, "d": {
-            "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id),
-                                                         "unavailable": True}],
-            "session_id": f"session-{self.identified}", "resume_gateway_url": self.gateway_url,
-            "application": {"id": self.app_id, "flags": 0}, "shard": shard,
+            "v": 10, "user": self.bot_user,
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "session_id": session, "resume_gateway_url": self.gateway_url,
+            "application": {"id": self.app_id, "flags": 0}, "shard": list(shard),
             "private_channels": [], "relationships": []}}))
-        self._seq += 1
-        await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
-                                          "d": self.guild_json()}))
+        for guild in guilds:
+            self._seq += 1
+            await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
+                                              "d": self.guild_json(guild)}))
         await self._notify()
 
-    def guild_json(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": "3072",
+    def guild_json(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
+        everyone = {"id": str(guild_id), "name": "@everyone", "permissions": "3072",
                     "position": 0, "color": 0, "hoist": False, "managed": False,
                     "mentionable": False}
-        channels = [c for c in self.channels.values() if c["type"] not in (11, 12)]
-        threads = [c for c in self.channels.values() if c["type"] in (11, 12)]
+        mine = [c for c in self.channels.values() if c.get("guild_id") == str(guild_id)]
+        channels = [c for c in mine if c["type"] not in (11, 12)]
+        threads = [c for c in mine if c["type"] in (11, 12)]
         return {
-            "id": str(self.guild_id), "name": "Fake Guild", "icon": None,
+            "id": str(guild_id), "name": self.guilds[guild_id], "icon": None,
             "owner_id": next(iter(self.users), self.bot_user["id"]), "unavailable": False,
             "roles": [everyone], "emojis": [], "stickers": [], "features": [],
             "channels": channels, "threads": threads, "large": False, "member_count": 1,
@@ -241,6 +272,45 @@ class FakeDiscord:
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
             "premium_tier": 0, "preferred_locale": "en-US", "system_channel_flags": 0,
             "nsfw_level": 0, "afk_timeout": 300}
+
+    # ---- shards -------------------------------------------------------------------------------
+    # Discord spreads a bot's guilds over its shards by `(guild_id >> 22) % shard_count`; each
+    # gateway session (IDENTIFY carries `shard: [id, count]`) hears only its guilds' events, and
+    # DMs go to shard 0.
+    def add_guild(self, name: str, *, shard: int = 0) -> int:
+        """A new guild whose id falls on `shard` of `shard_count`; returns its id."""
+        assert 0 <= shard < self.shard_count
+        guild_id = self.snowflake()
+        while (guild_id >> 22) % self.shard_count != shard:
+            guild_id += 1 << 22  # one millisecond later
+        self.guilds[guild_id] = name
+        return guild_id
+
+    @staticmethod
+    def shard_of(guild_id: int | None, shard_count: int) -> int:
+        return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[int]:
+        return [g for g in self.guilds if self.shard_of(g, shard_count) == shard_id]
+
+    def _shard_of_identify(self, data: dict[str, Any]) -> tuple[int, int] | None:
+        """The [id, count] an IDENTIFY asks for (none: [0, 1]), or None when Discord would
+        refuse it (4010 Invalid Shard: an id outside the count)."""
+        shard_id, count = data.get("shard") or [0, 1]
+        if not 0 <= shard_id < count:
+            return None
+        return int(shard_id), int(count)
+
+    def _receives(self, socket: web.WebSocketResponse, guild_id: int | None) -> bool:
+        """Whether a gateway session hears an event of `guild_id` (None: a DM)."""
+        shard = self._socket_shards.get(socket)
+        if shard is None:
+            return False  # not identified (or resumed) yet
+        return self.shard_of(guild_id, shard[1]) == shard[0]
+
+    def identified_shards(self) -> list[tuple[int, int]]:
+        """The [id, count] of every live gateway session."""
+        return [s for socket, s in self._socket_shards.items() if not socket.closed]
 
     # ---- what players do ----------------------------------------------------------------------
     def message_json(self, channel_id: str, author: dict[str, Any], content: str,
@@ -364,7 +434,7 @@ class FakeDiscord:
                 body = await _multipart_json(request)
         path = "/" + request.match_info["path"]
         self.requests.append(Request(request.method, path, dict(request.query), body,
-                                     dict(request.headers)))
+                                     dict(request.headers), request.match_info.get("via", "")))
         try:
             if request.headers.get("Authorization") not in (f"Bot {self.token}", None):
                 return _json({"message": "401: Unauthorized", "code": 0}, 401)
@@ -396,7 +466,8 @@ class FakeDiscord:
                               "bot_require_code_grant": False, "owner": owner,
                               "verify_key": "0" * 64})
             case ("GET", ["gateway", "bot"]):
-                return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+                return _json({"url": self.gateway_url, "shards": self.shard_count,
+                              "session_start_limit": {
                     "total": 1000, "remaining": 1000, "reset_after": 0,
                     "max_concurrency": 1}})
             case ("GET", ["gateway"]):

@@ -37,14 +37,15 @@ def text_of(responses: list[dict[str, Any]]) -> str:
 
 
 async def add_sheet(fake: FakeDiscord, user: dict[str, Any], command: str, file: str,
-                    player: dict[str, Any] | None = None) -> str:
+                    player: dict[str, Any] | None = None, *, channel: str | None = None
+                    ) -> str:
     attachment = fake.attachment(file, (EXAMPLES / file).read_bytes())
     options: list[dict[str, Any]] = [{"type": 11, "name": "sheet", "value": attachment["id"]}]
     resolved: dict[str, Any] = {"attachments": {attachment["id"]: attachment}}
     if player is not None:
         options.append({"type": 6, "name": "player", "value": player["id"]})
         resolved["users"] = {player["id"]: player}
-    return text_of(await run_command(fake, user, command, options, resolved))
+    return text_of(await run_command(fake, user, command, options, resolved, channel=channel))
 
 
 async def set_up_game(fake: FakeDiscord) -> None:
