@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.errors import RoomRefusals
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.facade import Services
@@ -108,5 +109,7 @@ class FappoBotBase(commands.AutoShardedBot):
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
         self.names = Names(self)
+        #: rooms where Discord refused the bot (403), said once in the log
+        self.refusals = RoomRefusals()
         #: the outbox cog (set up in `setup_hook`)
         self.delivery: Outbox

@@ -44,21 +44,26 @@ class CatchUp:
         #: set after each round (tests and the benchmark wait on it)
         self.finished = asyncio.Event()
 
-    async def run(self) -> int:
-        """Catch up every game room this process sees; returns how many messages were handled."""
+    async def run(self, shard_id: int | None = None) -> int:
+        """Catch up every game room this process sees (of one shard's guilds, when given);
+        returns how many messages were handled."""
         async with self._lock:
             self.finished.clear()
             handled = 0
             for guild in self.bot.guilds:
+                if shard_id is not None and guild.shard_id != shard_id:
+                    continue
                 rooms: list[discord.abc.Messageable] = [*guild.text_channels, *guild.threads]
                 for room in rooms:
                     game_id = await self.bot.rooms.game_id(str(room.id))  # type: ignore[attr-defined]
                     if game_id is not None:
                         try:
                             handled += await self.room(game_id, room)
-                        except discord.HTTPException:
-                            log.exception("could not read the history of room %s",
-                                          getattr(room, "id", "?"))
+                        except discord.HTTPException as exc:
+                            if not self.bot.refusals.saw(exc, int(getattr(room, "id", 0)),
+                                                         "read the history"):
+                                log.exception("could not read the history of room %s",
+                                              getattr(room, "id", "?"))
             self.rounds += 1
             self.finished.set()
             return handled

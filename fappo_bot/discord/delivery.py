@@ -174,13 +174,20 @@ class Delivery(commands.Cog):
         """Tell the outbox: tried again later, or given up at once when Discord's refusal is
         for good (no DMs from the bot: the message waits in the player's /inbox)."""
         reason = f"{error.status} {error.code}: {error.text}"
-        log.warning("outbox message %s not delivered (%s)", message.id, reason)
+        if not (message.dest_key.isdigit() and message.dest_kind is not DestinationKind.DM
+                and self.bot.refusals.saw(error, int(message.dest_key), "post results")):
+            log.warning("outbox message %s not delivered (%s)", message.id, reason)
         await self.services.outbox.mark_failed(message.id, reason,
                                                permanent=error.code in PERMANENT)
         if error.code == CANNOT_DM and message.game_id is not None:
             if (message.game_id, message.dest_key) not in self.told:
                 self.told.add((message.game_id, message.dest_key))
-                await self.tell_room(message.game_id, message.dest_key)
+                try:
+                    await self.tell_room(message.game_id, message.dest_key)
+                except discord.HTTPException as exc:  # the message waits in /inbox anyway
+                    log.warning("could not tell the room of game %s that user %s takes no "
+                                "DMs (%s %s)", message.game_id, message.dest_key, exc.status,
+                                exc.code)
 
     def inbox_read(self, user_id: str) -> None:
         """The user read their inbox: a new undeliverable DM is said in the room again."""

@@ -55,6 +55,35 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+#: Discord's refusals of a room: the bot may not see it (Missing Access) or not do that there
+#: (Missing Permissions)
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+PERMISSIONS_NEEDED = ("View Channel, Send Messages, Send Messages in Threads, Read Message "
+                      "History and Embed Links")
+
+
+class RoomRefusals:
+    """Rooms where Discord refused the bot (403): said once per room and code as one clear
+    warning, never as a traceback, and never answered in the room (which would be refused
+    again)."""
+
+    def __init__(self) -> None:
+        self._said: set[tuple[int, int]] = set()
+
+    def saw(self, error: discord.HTTPException, channel_id: int, doing: str) -> bool:
+        """Whether `error` is such a refusal (then logged, once per room and code)."""
+        if error.status != 403 or error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            return False
+        if (channel_id, error.code) not in self._said:
+            self._said.add((channel_id, error.code))
+            what = "Missing Access" if error.code == MISSING_ACCESS else "Missing Permissions"
+            log.warning("Discord refused to let the bot %s in channel %s (%s, %s): give the "
+                        "bot's role %s there; until then the bot does nothing in it.",
+                        doing, channel_id, error.code, what, PERMISSIONS_NEEDED)
+        return True
+
+
 def install_error_boundary(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """Every slash command's, button's and modal's failure goes through `sentence_for`."""
 

@@ -8,7 +8,10 @@ is for (a select menu when the player is in several). Everything else is the ser
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import discord
@@ -42,14 +45,20 @@ class TurnPosts(commands.Cog):
         #: DM message -> the game it was posted to (an edit of it goes to the same game)
         self.dm_games: dict[tuple[int, int], str] = {}
         self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
+        #: one handler at a time per message: the live event and the catch-up (or an event
+        #: Discord replays on RESUME) must not both answer it
+        self._busy = KeyedLocks()
+
+    # each shard catches up on its own guilds when it is (re)connected: after a new session
+    # (start, or INVALID SESSION) and after a resume; with several shards in one process,
+    # `on_ready` comes only once at start, so a shard's later new session would be missed
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        await self.catch_up.run(shard_id)
 
     @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        await self.catch_up.run()
-
-    @commands.Cog.listener()
-    async def on_resumed(self) -> None:
-        await self.catch_up.run()
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self.catch_up.run(shard_id)
 
     # ---- Discord's events ---------------------------------------------------------------------
     @commands.Cog.listener()
@@ -58,12 +67,25 @@ class TurnPosts(commands.Cog):
             return
         if message.guild is None:
             await self.bot.names.saw(message.author)
-            await self._guarded(message, self.dm(message))
+            async with self._busy.hold((message.channel.id, message.id)):
+                if self.handled(message):  # a replayed event: the catch-up answered it
+                    game = self.dm_games.get((message.channel.id, message.id))
+                    await self._guarded(message, self.edit(game, message))
+                else:
+                    await self._guarded(message, self.dm(message))
             return
         game_id = await self.rooms.game_id(str(message.channel.id))
         if game_id is not None:
             await self.bot.names.saw(message.author)
-            await self._guarded(message, self.post(game_id, message))
+            async with self._busy.hold((message.channel.id, message.id)):
+                if self.handled(message):  # a replayed event: the catch-up answered it
+                    await self._guarded(message, self.edit(game_id, message))
+                else:
+                    await self._guarded(message, self.post(game_id, message))
+
+    def handled(self, message: discord.Message) -> bool:
+        """Whether this process answered the message already (its reply is known)."""
+        return self.replies.shown(message.channel.id, message.id) is not None
 
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
@@ -75,10 +97,11 @@ class TurnPosts(commands.Cog):
             return  # an embed unfurled, a pin: Discord's update, not the player's
         if message.guild is None:  # a DM: the game it went to, else the service finds it
             game_id = self.dm_games.get((message.channel.id, message.id))
-            await self._guarded(message, self.edit(game_id, message))
-            return
-        game_id = await self.rooms.game_id(str(message.channel.id))
-        if game_id is not None:
+        else:
+            game_id = await self.rooms.game_id(str(message.channel.id))
+            if game_id is None:
+                return
+        async with self._busy.hold((message.channel.id, message.id)):
             await self._guarded(message, self.edit(game_id, message))
 
     @commands.Cog.listener()
@@ -124,7 +147,8 @@ class TurnPosts(commands.Cog):
 
     async def missed(self, game_id: str, message: discord.Message) -> None:
         """A post or an edit made while the bot was away (`catchup.py`)."""
-        await self._guarded(message, self.edit(game_id, message))
+        async with self._busy.hold((message.channel.id, message.id)):
+            await self._guarded(message, self.edit(game_id, message))
 
     # ---- the use cases ------------------------------------------------------------------------
     async def post(self, game_id: str, message: discord.Message, *, secret: bool = False
@@ -180,6 +204,8 @@ class TurnPosts(commands.Cog):
     # ---- helpers ------------------------------------------------------------------------------
     async def _answer(self, message: discord.Message, text: str, old: list[int],
                       reply: PostReply | None = None) -> None:
+        if old and self.replies.shown(message.channel.id, message.id) == text:
+            return  # the reply says this already (an event handled twice)
         ids = await update_reply(message.channel, message.id, old, text)
         self.replies.put(message.channel.id, message.id, ids, text)
         keys = reply_keys(ids)
@@ -190,13 +216,42 @@ class TurnPosts(commands.Cog):
         """The error boundary of the listeners: a known refusal becomes the reply."""
         try:
             await work  # type: ignore[misc]
+        except discord.HTTPException as exc:
+            if self.bot.refusals.saw(exc, message.channel.id, "answer a post"):
+                return  # not answered: Discord would refuse the answer too
+            await self._apologise(message, exc)
         except Exception as exc:  # the one boundary: every failure is answered
-            text = sentence_for(exc, f"message {message.id}")
-            old = self.replies.get(message.channel.id, message.id)
-            try:
-                await self._answer(message, text, old)
-            except discord.HTTPException:
+            await self._apologise(message, exc)
+
+    async def _apologise(self, message: discord.Message, exc: Exception) -> None:
+        text = sentence_for(exc, f"message {message.id}")
+        old = self.replies.get(message.channel.id, message.id)
+        try:
+            await self._answer(message, text, old)
+        except discord.HTTPException as error:
+            if not self.bot.refusals.saw(error, message.channel.id, "answer a post"):
                 log.exception("could not answer message %s", message.id)
+
+
+class KeyedLocks:
+    """One `asyncio.Lock` per key, kept only while someone holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[object, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: object) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
 
 
 class GamePicker(discord.ui.View):

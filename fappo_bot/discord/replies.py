@@ -52,12 +52,20 @@ async def send_reply(
     channel: discord.abc.Messageable, message_id: int, text: str
 ) -> list[int]:
     """The reply to message `message_id`: the first part as a Discord reply, the rest after it."""
+    return await _send_parts(channel, message_id, split_message(text))
+
+
+async def _send_parts(channel: discord.abc.Messageable, reply_to: int | None,
+                      parts: Sequence[str]) -> list[int]:
+    """Send `parts` in order, the first as a reply to message `reply_to` when given. The
+    reference does not fail when the post is gone (deleted meanwhile): Discord then sends a
+    plain message."""
     ids: list[int] = []
-    for index, part in enumerate(split_message(text)):
+    for index, part in enumerate(parts):
         reference = (
-            discord.MessageReference(message_id=message_id, channel_id=_channel_id(channel),
+            discord.MessageReference(message_id=reply_to, channel_id=_channel_id(channel),
                                      fail_if_not_exists=False)
-            if index == 0 else None
+            if index == 0 and reply_to is not None else None
         )
         sent = await channel.send(part, reference=reference)  # type: ignore[arg-type]
         ids.append(sent.id)
@@ -75,7 +83,14 @@ async def update_reply(
     ids: list[int] = []
     for index, part in enumerate(parts):
         if index < len(old):
-            await _partial(channel, old[index]).edit(content=part)
+            try:
+                await _partial(channel, old[index]).edit(content=part)
+            except discord.NotFound:
+                # 10008 Unknown Message: a moderator deleted this part of the reply; the rest
+                # is written afresh, the first part again as a reply to the post
+                await delete_messages(channel, old[index:])
+                return ids + await _send_parts(channel, message_id if index == 0 else None,
+                                               parts[index:])
             ids.append(old[index])
         else:
             sent = await channel.send(part)

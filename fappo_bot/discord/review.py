@@ -137,9 +137,11 @@ class AnswerModal(discord.ui.Modal):
 
 
 async def open_review(bot: FappoBotBase, interaction: discord.Interaction, game_id: str) -> None:
-    """`/gm resolve`: the review panel, ephemeral (or the resolution at once when the turn
-    needs no answer)."""
+    """`/gm resolve`: the review panel, ephemeral."""
+    # the review of a big turn can take longer than the 3 s Discord waits for an answer: the
+    # answer is deferred (private), the panel follows through the webhook
+    await interaction.response.defer(ephemeral=True, thinking=True)
     gm = str(interaction.user.id)
     review = await bot.services.review.review(game_id, gm)
     panel = ReviewPanel(bot, game_id, gm, review)
-    await interaction.response.send_message(panel.text(), view=panel, ephemeral=True)
+    await interaction.followup.send(panel.text(), view=panel, ephemeral=True)

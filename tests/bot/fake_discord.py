@@ -76,6 +76,7 @@ class FakeDiscord:
         #: each gateway session's shard [id, count], by socket and by session id (for RESUME)
         self._socket_shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
         self._session_shards: dict[str, tuple[int, int]] = {}
+        self._init_discord_rules()
         self.users: dict[str, dict[str, Any]] = {}
         self.channels: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, dict[str, dict[str, Any]]] = {}
@@ -185,6 +186,7 @@ class FakeDiscord:
         self._seq += 1
         payload = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
         guild = data.get("guild_id")
+        self._remember_event(self._seq, int(guild) if guild else None, payload, event, data)
         for socket in list(self._sockets):
             if not socket.closed and self._receives(socket, int(guild) if guild else None):
                 await socket.send_str(payload)
@@ -211,14 +213,7 @@ class FakeDiscord:
                 elif op == 2:
                     await self._identify(socket, data["d"])
                 elif op == 6:
-                    shard = self._session_shards.get(data["d"].get("session_id"))
-                    if shard is not None:
-                        self._socket_shards[socket] = shard
-                    self.resumed += 1
-                    self._seq += 1
-                    await socket.send_str(json.dumps(
-                        {"op": 0, "t": "RESUMED", "s": self._seq, "d": {}}))
-                    await self._notify()
+                    await self._resume(socket, data["d"])
         finally:
             self._sockets.remove(socket)
             self._socket_shards.pop(socket, None)
@@ -311,6 +306,142 @@ class FakeDiscord:
     def identified_shards(self) -> list[tuple[int, int]]:
         """The [id, count] of every live gateway session."""
         return [s for socket, s in self._socket_shards.items() if not socket.closed]
+
+    # ---- Discord's rules ----------------------------------------------------------------------
+    # What real Discord refuses, so the bot is held to it rather than to what this fake happens
+    # to allow: interactions acknowledged once (and within `ack_seconds`, when a test sets it),
+    # followups only after the acknowledgement, a modal only as the first answer and never to a
+    # modal, custom_ids of at most 100 characters, a reply to a deleted message refused unless
+    # `fail_if_not_exists` is false, rooms the bot may not write in or see (403), and on the
+    # gateway: RECONNECT (op 7), INVALID SESSION (op 9) and RESUME replaying missed events.
+    def _init_discord_rules(self) -> None:
+        #: seconds an interaction may wait for its first answer (Discord: 3); None: unchecked
+        self.ack_seconds: float | None = None
+        #: token -> seconds from INTERACTION_CREATE to the first answer
+        self.acked: dict[str, float] = {}
+        self._born: dict[str, float] = {}
+        #: channel id -> 50013 (Missing Permissions) or 50001 (Missing Access)
+        self.denied: dict[str, int] = {}
+        #: every refusal made under these rules: (method, path, status, code)
+        self.refusals: list[tuple[str, str, int, int]] = []
+        #: events sent, for RESUME: (seq, guild or None, payload)
+        self._events: list[tuple[int, int | None, str]] = []
+
+    def _remember_event(self, seq: int, guild: int | None, payload: str, event: str,
+                        data: dict[str, Any]) -> None:
+        self._events.append((seq, guild, payload))
+        del self._events[:-2000]
+        if event == "INTERACTION_CREATE":
+            self._born[data["token"]] = asyncio.get_running_loop().time()
+
+    def _refuse(self, method: str, path: str, status: int, code: int, message: str
+                ) -> web.Response:
+        self.refusals.append((method, path, status, code))
+        return _json({"message": message, "code": code}, status)
+
+    def _discord_rules(self, method: str, path: str, body: Any) -> web.Response | None:
+        parts = path.strip("/").split("/")
+        if isinstance(body, dict):
+            too_long = _long_custom_id(body)
+            if too_long:
+                return self._refuse(method, path, 400, 50035, "Invalid Form Body (custom_id: "
+                                    f"Must be 100 or fewer in length: {too_long[:120]})")
+        match (method, parts):
+            case ("POST", ["interactions", _, token, "callback"]):
+                return self._acknowledge(method, path, token, body or {})
+            case (_, ["webhooks", _, token, *_]) if token in self._born:
+                if token not in self.acked:
+                    return self._refuse(method, path, 404, 10015, "Unknown Webhook")
+            case (_, ["channels", channel_id, *rest]):
+                code = self.denied.get(channel_id)
+                if code is not None:
+                    text = "Missing Access" if code == 50001 else "Missing Permissions"
+                    return self._refuse(method, path, 403, code, text)
+                if method == "POST" and rest == ["messages"] and isinstance(body, dict):
+                    return self._check_reference(method, path, channel_id, body)
+        return None
+
+    def _acknowledge(self, method: str, path: str, token: str, body: dict[str, Any]
+                     ) -> web.Response | None:
+        born = self._born.get(token)
+        if born is None:
+            return self._refuse(method, path, 404, 10062, "Unknown interaction")
+        if token in self.acked:
+            return self._refuse(method, path, 400, 40060,
+                                "Interaction has already been acknowledged.")
+        waited = asyncio.get_running_loop().time() - born
+        if self.ack_seconds is not None and waited > self.ack_seconds:
+            return self._refuse(method, path, 404, 10062, "Unknown interaction")
+        if body.get("type") == 9 and self._interactions[token]["type"] == 5:
+            return self._refuse(method, path, 400, 50035,
+                                "Invalid Form Body (type: a modal cannot answer a modal)")
+        self.acked[token] = waited
+        return None
+
+    def _check_reference(self, method: str, path: str, channel_id: str, body: dict[str, Any]
+                         ) -> web.Response | None:
+        reference = body.get("message_reference")
+        if not reference or str(reference.get("message_id")) in self.messages.get(channel_id,
+                                                                                   {}):
+            return None
+        if reference.get("fail_if_not_exists", True):
+            return self._refuse(method, path, 400, 50035, "Invalid Form Body "
+                                "(message_reference: Unknown message)")
+        del body["message_reference"]  # sent as a plain message, as Discord does
+        return None
+
+    def rate_limit(self, method: str, path_part: str, retry_after: float, *,
+                   is_global: bool = False) -> None:
+        """The next matching request gets a 429 as Discord sends it (`Via`, `retry_after`, and
+        for a global limit `X-RateLimit-Global`)."""
+        headers = {"Via": "1.1 google", "Retry-After": str(retry_after),
+                   "X-RateLimit-Scope": "global" if is_global else "user"}
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            headers.update({"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                            "X-RateLimit-Reset-After": str(retry_after),
+                            "X-RateLimit-Bucket": "fake-bucket"})
+        self.fail(method, path_part, 429, {"message": "You are being rate limited.",
+                                           "retry_after": retry_after, "global": is_global},
+                  headers)
+
+    async def reconnect(self, shard: int | None = None) -> None:
+        """op 7 RECONNECT to the sessions (of one shard): the client should resume."""
+        await self._send_op(shard, {"op": 7, "d": None})
+
+    async def invalidate(self, *, resumable: bool, shard: int | None = None) -> None:
+        """op 9 INVALID SESSION: resumable or not (then the session is forgotten and the
+        client must IDENTIFY again)."""
+        if not resumable:
+            for _socket, found in list(self._socket_shards.items()):
+                if shard is None or found[0] == shard:
+                    for session, of in list(self._session_shards.items()):
+                        if of == found:
+                            del self._session_shards[session]
+        await self._send_op(shard, {"op": 9, "d": resumable})
+
+    async def _send_op(self, shard: int | None, payload: dict[str, Any]) -> None:
+        for socket, found in list(self._socket_shards.items()):
+            if not socket.closed and (shard is None or found[0] == shard):
+                await socket.send_str(json.dumps(payload))
+
+    async def _resume(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        """RESUME: the events the session missed since its `seq`, then RESUMED; an unknown
+        session is told INVALID SESSION (not resumable)."""
+        shard = self._session_shards.get(data.get("session_id") or "")
+        if data.get("token") != self.token or shard is None:
+            await socket.send_str(json.dumps({"op": 9, "d": False}))
+            return
+        self._socket_shards[socket] = shard
+        after = int(data.get("seq") or 0)
+        for seq, guild, payload in list(self._events):
+            if seq > after and self.shard_of(guild, shard[1]) == shard[0]:
+                await socket.send_str(payload)
+        self.resumed += 1
+        self._seq += 1
+        await socket.send_str(json.dumps({"op": 0, "t": "RESUMED", "s": self._seq, "d": {}}))
+        await self._notify()
 
     # ---- what players do ----------------------------------------------------------------------
     def message_json(self, channel_id: str, author: dict[str, Any], content: str,
@@ -443,6 +574,9 @@ class FakeDiscord:
                         and failure.path_part in path):
                     failure.times -= 1
                     return _json(failure.body, failure.status, failure.headers)
+            refused = self._discord_rules(request.method, path, body)
+            if refused is not None:
+                return refused
             response = await self._route(request.method, path, request.query, body)
             if any(method == request.method and part in path
                    and text in ((body or {}).get("content") or "")
@@ -506,7 +640,8 @@ class FakeDiscord:
             case ("POST", ["webhooks", _, token]):
                 message = self.message_json("0", self.bot_user, body.get("content") or "",
                                             embeds=body.get("embeds") or [],
-                                            flags=body.get("flags", 0))
+                                            flags=body.get("flags", 0),
+                                            components=body.get("components") or [])
                 self.interaction_responses[token].append({"followup": body,
                                                           "message": message})
                 return _json(message)
@@ -569,6 +704,18 @@ class FakeDiscord:
                                       "response_message_ephemeral": bool(
                                           data.get("flags", 0) & 64)},
                       "resource": {"type": body.get("type", 4), "message": message}})
+
+
+def _long_custom_id(body: Any) -> str:
+    """The first custom_id over Discord's 100 characters anywhere in a request body."""
+    if isinstance(body, dict):
+        found = body.get("custom_id")
+        if isinstance(found, str) and len(found) > 100:
+            return found
+        return next((f for v in body.values() if (f := _long_custom_id(v))), "")
+    if isinstance(body, list):
+        return next((f for v in body if (f := _long_custom_id(v))), "")
+    return ""
 
 
 def _now() -> str:

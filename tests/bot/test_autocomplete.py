@@ -37,9 +37,10 @@ async def test_the_game_option_offers_this_servers_games(running, fake) -> None:
     assert road["name"] == "Goblin Road"
     # the choice's value is the game's id: exporting it from another room works
     crypt = next(c for c in choices if c["name"] == "Crypt of Bones")
-    [answer] = await run_command(fake, fake.gm, "gm export",
-                                 [{"type": 3, "name": "game", "value": crypt["value"]}])
-    assert sorted(answer["callback"]["_files"]) == ["Crypt-of-Bones.json", "Crypt-of-Bones.md"]
+    [_, answer] = await run_command(fake, fake.gm, "gm export",
+                                    [{"type": 3, "name": "game", "value": crypt["value"]}],
+                                    responses=2)
+    assert sorted(answer["followup"]["_files"]) == ["Crypt-of-Bones.json", "Crypt-of-Bones.md"]
 
 
 async def test_skills_come_from_the_callers_sheet_and_targets_from_the_game(running, fake

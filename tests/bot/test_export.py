@@ -20,10 +20,11 @@ async def test_the_gm_exports_the_campaign_as_markdown_and_json(running, fake) -
     post = await fake.post(room, fake.alice, KAEL_ORDERS)
     await fake.wait_for(lambda: replies_to(fake, post))
 
-    [answer] = await run_command(fake, fake.gm, "gm export")
-    data = answer["callback"]["data"]
-    assert data["flags"] & 64  # only the GM sees it
-    files = answer["callback"]["_files"]  # the uploads, beside the payload
+    # deferred at once (an export may take longer than Discord's 3 s), privately
+    [deferred, answer] = await run_command(fake, fake.gm, "gm export", responses=2)
+    assert deferred["callback"]["type"] == 5
+    assert deferred["callback"]["data"]["flags"] & 64  # only the GM sees it
+    files = answer["followup"]["_files"]  # the uploads, beside the payload
     assert sorted(files) == ["Goblin-Road.json", "Goblin-Road.md"]
     document = json.loads(files["Goblin-Road.json"])
     assert document["format"] == "fappo-bot/game"
@@ -45,7 +46,7 @@ async def test_the_gm_exports_the_campaign_as_markdown_and_json(running, fake) -
 
 async def test_a_player_cannot_export(running, fake) -> None:
     await set_up_game(fake)
-    answer = await run_command(fake, fake.alice, "gm export")
+    answer = await run_command(fake, fake.alice, "gm export", responses=2)
     assert answer[0]["callback"]["data"]["flags"] & 64
-    assert "_files" not in answer[0]["callback"]
+    assert "_files" not in answer[1]["followup"]
     assert "GM" in text_of(answer)

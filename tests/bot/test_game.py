@@ -89,8 +89,9 @@ async def play_a_turn(running: RunningBot, fake, clock: ManualClock) -> None:
     assert notice["allowed_mentions"] == {"parse": [], "users": [int(gm["id"])]}
 
     # the review, one question at a time, then the resolution
-    [panel] = await run_command(fake, gm, "gm resolve")
-    assert panel["callback"]["data"]["flags"] & 64  # ephemeral
+    [deferred, panel] = await run_command(fake, gm, "gm resolve", responses=2)
+    assert deferred["callback"]["type"] == 5  # deferred at once: a big turn's review is slow
+    assert deferred["callback"]["data"]["flags"] & 64  # ephemeral
     message = panel["message"]
     for _ in range(20):
         found = {c.get("label") or c.get("placeholder"): c for c in components(message)}

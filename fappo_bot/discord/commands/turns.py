@@ -240,6 +240,9 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         from fappo_bot.service.campaign import campaign_markdown
         from fappo_bot.service.transfer import dumps
 
+        # a campaign's export can take longer than the 3 s Discord waits for an answer: the
+        # answer is deferred (private, "thinking"), the files follow through the webhook
+        await interaction.response.defer(ephemeral=True, thinking=True)
         document = await self.services.transfer.export(
             game or await self.game_here(interaction), user_key(interaction.user))
         users = {m.user_id for m in document.members} | {
