@@ -133,7 +133,8 @@ class Delivery(commands.Cog):
                 try:
                     ids = await self.send(message)
                 except discord.HTTPException as exc:
-                    waiting.add(destination)
+                    if exc.code not in PERMANENT:  # given up at once: nothing to wait behind
+                        waiting.add(destination)
                     await self.failed(message, exc)
                     continue
                 await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])

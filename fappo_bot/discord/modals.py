@@ -7,6 +7,7 @@ import discord
 
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
+from fappo_bot.discord.ids import custom_id
 
 
 class OrdersModal(discord.ui.Modal, title="Secret orders"):
@@ -14,10 +15,13 @@ class OrdersModal(discord.ui.Modal, title="Secret orders"):
     learns from the service's own notices that sealed orders arrived."""
 
     orders: discord.ui.TextInput[OrdersModal] = discord.ui.TextInput(
-        label="Your orders", style=discord.TextStyle.paragraph, max_length=4000)
+        label="Your orders", style=discord.TextStyle.paragraph, max_length=4000,
+        custom_id="fappo:orders:text")
 
-    def __init__(self, bot: FappoBotBase, game_id: str, *, npc: bool = False) -> None:
-        super().__init__(title="NPC orders (sealed at once)" if npc else "Secret orders")
+    def __init__(self, bot: FappoBotBase, game_id: str, user_id: int, *, npc: bool = False
+                 ) -> None:
+        super().__init__(title="NPC orders (sealed at once)" if npc else "Secret orders",
+                         custom_id=custom_id("npc" if npc else "orders", game_id, user_id))
         self.bot = bot
         self.game_id = game_id
         self.npc = npc

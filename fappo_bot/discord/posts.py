@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from fappo_bot.discord.catchup import CatchUp
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.ids import custom_id
 from fappo_bot.discord.replies import (
     ReplyBook,
     delete_messages,
@@ -263,7 +264,7 @@ class GamePicker(discord.ui.View):
         self.orders = message
         self.message: discord.Message | None = None
         select: discord.ui.Select[GamePicker] = discord.ui.Select(
-            placeholder="The game these orders are for",
+            custom_id=custom_id("pick", message.id), placeholder="The game these orders are for",
             options=[discord.SelectOption(label=g.name[:100], value=g.id) for g in games[:25]])
         select.callback = self.picked  # type: ignore[method-assign]
         self.select = select

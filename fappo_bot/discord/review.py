@@ -13,6 +13,7 @@ import discord
 
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
+from fappo_bot.discord.ids import custom_id
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.views import ReviewItem, ReviewView
 
@@ -30,6 +31,9 @@ class ReviewPanel(discord.ui.View):
         self.review = review
         self.skipped: set[str] = set()
         self.build()
+
+    def custom_id(self, action: str) -> str:
+        return custom_id("review", self.game_id, self.gm, action)
 
     # ---- what is shown --------------------------------------------------------------------
     @property
@@ -54,23 +58,26 @@ class ReviewPanel(discord.ui.View):
         item = self.item
         if item is not None and item.choices and len(item.choices) <= 25:
             select: discord.ui.Select[ReviewPanel] = discord.ui.Select(
-                placeholder="Your answer",
+                custom_id=self.custom_id("choose"), placeholder="Your answer",
                 options=[discord.SelectOption(label=c[:100], value=c[:100])
                          for c in item.choices])
             select.callback = self._chosen  # type: ignore[method-assign]
             self.add_item(select)
         elif item is not None:
             button: discord.ui.Button[ReviewPanel] = discord.ui.Button(
-                label="Answer", style=discord.ButtonStyle.primary)
+                custom_id=self.custom_id("answer"), label="Answer",
+                style=discord.ButtonStyle.primary)
             button.callback = self._ask  # type: ignore[method-assign]
             self.add_item(button)
         if item is not None and not item.required:
-            skip: discord.ui.Button[ReviewPanel] = discord.ui.Button(label="Keep the default")
+            skip: discord.ui.Button[ReviewPanel] = discord.ui.Button(
+                custom_id=self.custom_id("skip"), label="Keep the default")
             skip.callback = self._skip  # type: ignore[method-assign]
             self.add_item(skip)
         if not self.review.missing:
             resolve: discord.ui.Button[ReviewPanel] = discord.ui.Button(
-                label="Resolve the turn", style=discord.ButtonStyle.danger)
+                custom_id=self.custom_id("resolve"), label="Resolve the turn",
+                style=discord.ButtonStyle.danger)
             resolve.callback = self._resolve  # type: ignore[method-assign]
             self.add_item(resolve)
 
@@ -121,10 +128,12 @@ class AnswerModal(discord.ui.Modal):
     """A free answer to one review question (a number, a name)."""
 
     def __init__(self, panel: ReviewPanel, item: ReviewItem) -> None:
-        super().__init__(title=f"Turn {panel.review.turn}: your ruling"[:45], timeout=TIMEOUT)
+        super().__init__(title=f"Turn {panel.review.turn}: your ruling"[:45], timeout=TIMEOUT,
+                         custom_id=panel.custom_id("ruling"))
         self.panel = panel
         self.value: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
-            label=item.question[:45], placeholder=item.question[:100], max_length=200)
+            label=item.question[:45], placeholder=item.question[:100], max_length=200,
+            custom_id=panel.custom_id("value"))
         self.add_item(self.value)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:

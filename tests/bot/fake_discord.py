@@ -13,6 +13,7 @@ carry `proxy_url`.
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import json
 from collections.abc import Callable
@@ -226,6 +227,7 @@ class FakeDiscord:
         if data.get("intents", 0) & (1 << 15) and not self.message_content_intent:
             await socket.close(code=4014)
             return
+        await self._pass_gate()
         shard = self._shard_of_identify(data)
         if shard is None:
             await socket.close(code=4010)  # Invalid shard
@@ -326,6 +328,10 @@ class FakeDiscord:
         self.refusals: list[tuple[str, str, int, int]] = []
         #: events sent, for RESUME: (seq, guild or None, payload)
         self._events: list[tuple[int, int | None, str]] = []
+        #: when set by a test, IDENTIFY and RESUME wait for it to be set (events dispatched
+        #: meanwhile are missed by the session); `at_gate` counts who waits
+        self.gateway_gate: asyncio.Event | None = None
+        self.at_gate = 0
 
     def _remember_event(self, seq: int, guild: int | None, payload: str, event: str,
                         data: dict[str, Any]) -> None:
@@ -387,8 +393,15 @@ class FakeDiscord:
         if reference.get("fail_if_not_exists", True):
             return self._refuse(method, path, 400, 50035, "Invalid Form Body "
                                 "(message_reference: Unknown message)")
+        self.requests[-1].body = copy.deepcopy(body)  # what the bot sent, kept as it was
         del body["message_reference"]  # sent as a plain message, as Discord does
         return None
+
+    async def _pass_gate(self) -> None:
+        if self.gateway_gate is not None and not self.gateway_gate.is_set():
+            self.at_gate += 1
+            await self._notify()
+            await self.gateway_gate.wait()
 
     def rate_limit(self, method: str, path_part: str, retry_after: float, *,
                    is_global: bool = False) -> None:
@@ -429,6 +442,7 @@ class FakeDiscord:
     async def _resume(self, socket: web.WebSocketResponse, data: dict[str, Any]) -> None:
         """RESUME: the events the session missed since its `seq`, then RESUMED; an unknown
         session is told INVALID SESSION (not resumable)."""
+        await self._pass_gate()
         shard = self._session_shards.get(data.get("session_id") or "")
         if data.get("token") != self.token or shard is None:
             await socket.send_str(json.dumps({"op": 9, "d": False}))

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.ids import custom_id
 from fappo_bot.discord.sheets import sheet_embed
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import CharacterKind, Role
@@ -64,10 +65,11 @@ class SheetModal(discord.ui.Modal, title="A new character"):
 
     sheet: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(
         label="The sheet (YAML)", style=discord.TextStyle.paragraph, max_length=4000,
-        placeholder="name: Kael\ntier: pc\ntraits: {Nimble: 5, Tireless: 3}\n...")
+        placeholder="name: Kael\ntier: pc\ntraits: {Nimble: 5, Tireless: 3}\n...",
+        custom_id="fappo:sheet:text")
 
-    def __init__(self, group: BotGroup) -> None:
-        super().__init__()
+    def __init__(self, group: BotGroup, game_id: str, user_id: int) -> None:
+        super().__init__(custom_id=custom_id("sheet", game_id, user_id))
         self.group = group
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -100,8 +102,8 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @app_commands.command(name="new", description="Create your character by typing its sheet "
                           "(YAML) in a form")
     async def new(self, interaction: discord.Interaction) -> None:
-        await self.game_here(interaction)
-        await interaction.response.send_modal(SheetModal(self))
+        game_id = await self.game_here(interaction)
+        await interaction.response.send_modal(SheetModal(self, game_id, interaction.user.id))
 
     @app_commands.command(name="enemy", description="GM: add an enemy, or a group of nuisances "
                           "or minions, from a sheet file (YAML)")

@@ -129,7 +129,8 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         from fappo_bot.discord.modals import OrdersModal
 
         game_id = await self.game_here(interaction)
-        await interaction.response.send_modal(OrdersModal(self.bot, game_id))
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id,
+                                                          interaction.user.id))
 
     @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
     @app_commands.describe(minutes="Minutes from now", at="Or a time, UTC: HH:MM or "
@@ -189,7 +190,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         from fappo_bot.discord.modals import OrdersModal
 
         game_id = await self.game_here(interaction)
-        await interaction.response.send_modal(OrdersModal(self.bot, game_id, npc=True))
+        await interaction.response.send_modal(OrdersModal(self.bot, game_id,
+                                                          interaction.user.id, npc=True))
 
     @app_commands.command(name="rest", description="GM: end the scene; SP come back by the "
                           "break (F27)")
