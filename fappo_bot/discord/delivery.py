@@ -36,6 +36,8 @@ CANNOT_DM = 50007
 PERMANENT = frozenset({CANNOT_DM, 10003, 50001, 50013})
 #: the most messages one delivery round reads
 BATCH = 500
+#: how often a process with some shards reads which room is each game's again (seconds)
+GAMES_REREAD_SECONDS = 60.0
 
 
 def heartbeat_file(data_dir: Path) -> Path:
@@ -63,6 +65,9 @@ class Delivery(commands.Cog):
         self.told: set[tuple[str, str]] = set()
         self._lock = asyncio.Lock()
         self._beat_failed = False
+        #: the rooms of the games of every guild (room -> guild), and when they were read
+        self._game_rooms: dict[str, str] = {}
+        self._game_rooms_at: float | None = None
         self.outbox_loop.change_interval(seconds=0)
         self.calltime_loop.change_interval(seconds=bot.settings.turns.scheduler_interval_seconds)
 
@@ -143,18 +148,38 @@ class Delivery(commands.Cog):
 
     async def due(self) -> list[OutboxMessage]:
         """The messages due that are this process's: all of them, unless it runs only some
-        shards; then its guilds' rooms, and the DMs when it runs shard 0 (Discord's DMs)."""
-        if self.bot.settings.discord.shard_ids is None:
+        shards; then its guilds' rooms, and the DMs when it runs shard 0 (Discord's DMs).
+        Each message is one process's, so none is delivered by two."""
+        shard_ids = self.bot.settings.discord.shard_ids
+        if shard_ids is None:
             found = await self.services.outbox.pending(BATCH)
         else:
-            rooms = [str(c.id) for g in self.bot.guilds for c in (*g.channels, *g.threads)]
-            found = await self.services.outbox.pending(BATCH, rooms)
-            if 0 in self.bot.settings.discord.shard_ids:
-                found += [m for m in await self.services.outbox.pending(BATCH)
-                          if m.dest_kind is DestinationKind.DM]
+            found = await self.services.outbox.pending(BATCH, await self.rooms())
+            if 0 in shard_ids:  # asked apart: other shards' messages never crowd them out
+                found += await self.services.outbox.pending(BATCH, kind=DestinationKind.DM)
                 found.sort(key=lambda m: (m.created_at, m.id))
         # keys that are no Discord ids are the local table's (a database both share)
         return [m for m in found if m.dest_key.isdigit()]
+
+    async def rooms(self) -> set[str]:
+        """The rooms this process delivers to: the channels and threads of its guilds that it
+        sees, and the rooms of the games of its guilds by Discord's rule (guild id >> 22) %
+        shard_count (a thread archived since it was seen is in no cache). The games are read
+        again at most once a minute."""
+        found = {str(c.id) for g in self.bot.guilds for c in (*g.channels, *g.threads)}
+        now = asyncio.get_running_loop().time()
+        if self._game_rooms_at is None or now - self._game_rooms_at > GAMES_REREAD_SECONDS:
+            self._game_rooms = {g.channel_key: g.guild_key
+                                for g in await self.services.games.listing()
+                                if g.guild_key and g.guild_key.isdigit()}
+            self._game_rooms_at = now
+        return found | {room for room, guild in self._game_rooms.items() if self.mine(guild)}
+
+    def mine(self, guild_key: str) -> bool:
+        """Whether a guild is on one of this process's shards."""
+        shard_ids = self.bot.settings.discord.shard_ids
+        count = self.bot.shard_count or 1
+        return shard_ids is None or (int(guild_key) >> 22) % count in shard_ids
 
     async def send(self, message: OutboxMessage) -> list[int]:
         if message.dest_kind is DestinationKind.DM:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 
 from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import NotFound
-from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.records import DestinationKind, OutboxMessage
 from fappo_bot.service.retry import retried
 
 MAX_ERROR = 500
@@ -30,12 +30,14 @@ class OutboxService(UseCases):
     """The adapters' side of the outbox."""
 
     async def pending(
-        self, limit: int = 100, destinations: Collection[str] | None = None
+        self, limit: int = 100, destinations: Collection[str] | None = None,
+        kind: DestinationKind | None = None,
     ) -> list[OutboxMessage]:
         """The messages to deliver now, oldest first (see the module's docstring for order and
-        backoff); with `destinations`, only those to these channel or user keys (a shard's)."""
+        backoff); with `destinations`, only those to these channel or user keys (a shard's);
+        with `kind`, only those of that kind (the DMs, for the process of shard 0)."""
         async with self.uow() as uow:
-            return list(await uow.outbox.pending(self.now(), limit, destinations))
+            return list(await uow.outbox.pending(self.now(), limit, destinations, kind))
 
     async def inbox(self, user_id: str) -> list[OutboxMessage]:
         """The DMs the bot has not delivered to this user (waiting or given up), oldest first:

@@ -33,6 +33,7 @@ from typing import Protocol, Self
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
+    DestinationKind,
     Game,
     GameStatus,
     LedgerEntry,
@@ -178,12 +179,14 @@ class OutboxRepository(Protocol):
 
     async def get(self, message_id: str) -> OutboxMessage | None: ...
     async def pending(
-        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
+        dest_kind: DestinationKind | None = None,
     ) -> Sequence[OutboxMessage]:
         """Messages to deliver now, oldest first (created_at, id): unsent, not given up, due
         (`next_attempt_at` None or <= now), and with no earlier unsent message of the same
         destination still waiting for its next attempt (order per destination). With
-        `dest_keys`: only messages to those destinations (a shard's channels and users)."""
+        `dest_keys`: only messages to those destinations (a shard's channels and users); with
+        `dest_kind`: only those of that kind (the DMs, which shard 0 delivers)."""
         ...
 
     async def inbox(self, user_id: str) -> Sequence[OutboxMessage]:

@@ -273,6 +273,8 @@ _OUTBOX_DUE = (
     .limit(bindparam("limit"))
 )
 OUTBOX_PENDING = Sql(_OUTBOX_DUE)
+#: OUTBOX_PENDING of one destination kind (`kind`): the DMs, which shard 0's process delivers
+OUTBOX_PENDING_OF_KIND = Sql(_OUTBOX_DUE.where(OUTBOX.c.dest_kind == bindparam("kind")))
 
 
 @cache

@@ -24,6 +24,7 @@ from fappo_bot.service.ports import GameAtPlay
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
+    DestinationKind,
     Game,
     GameStatus,
     LedgerEntry,
@@ -423,10 +424,17 @@ class SqlOutbox(_Repository):
         return None if row is None else m.outbox_record(row)
 
     async def pending(
-        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
+        dest_kind: DestinationKind | None = None,
     ) -> Sequence[OutboxMessage]:
         params: dict[str, Any] = {"now": to_db_time(now), "limit": limit}
-        if dest_keys is None:
+        if dest_kind is not None:
+            if dest_keys is not None:  # not asked of it by the adapters: filtered here
+                return [m for m in await self.pending(now, limit, dest_keys)
+                        if m.dest_kind is dest_kind]
+            sql = q.OUTBOX_PENDING_OF_KIND
+            params["kind"] = dest_kind.value
+        elif dest_keys is None:
             sql = q.OUTBOX_PENDING
         else:
             keys = sorted(set(dest_keys))

@@ -339,7 +339,8 @@ class FakeOutbox(_Repo):
         return self.t("outbox").get(message_id)
 
     async def pending(
-        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None
+        self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
+        dest_kind: DestinationKind | None = None,
     ) -> Sequence[OutboxMessage]:
         unsent = sorted((m for m in self.t("outbox").values()
                          if m.sent_at is None and m.gave_up_at is None),
@@ -351,7 +352,8 @@ class FakeOutbox(_Repo):
             if message.next_attempt_at is not None and message.next_attempt_at > now:
                 waiting.add(destination)
             elif destination not in waiting and (dest_keys is None
-                                                 or message.dest_key in dest_keys):
+                                                 or message.dest_key in dest_keys) and (
+                    dest_kind is None or message.dest_kind is dest_kind):
                 found.append(message)
         return found[:limit]
 

@@ -107,6 +107,8 @@ async def test_a_dm_refused_for_good_is_given_up_at_once_and_kept_in_the_inbox(
 
 
 async def test_each_shard_gets_the_messages_of_its_own_destinations(services, uow_factory, clock):
+    from fappo_bot.service.records import DestinationKind
+
     await _queue(uow_factory, clock, ("a1", "room-a"), ("b1", "room-b"), ("c1", "room-c"),
                  ("d1", "bob", "dm"), ("a2", "room-a"))
     assert await _due(services, {"room-a"}) == ["a1", "a2"]
@@ -114,3 +116,11 @@ async def test_each_shard_gets_the_messages_of_its_own_destinations(services, uo
     assert await _due(services, set()) == []
     assert await _due(services, {"room-a", "room-b", "room-c", "bob", "x"}) == [
         "a1", "b1", "c1", "d1", "a2"]
+    # shard 0's process asks for the DMs alone: however many rooms' messages come first
+    dms = await services.outbox.pending(limit=1, kind=DestinationKind.DM)
+    assert [m.id for m in dms] == ["d1"]
+    rooms = await services.outbox.pending(kind=DestinationKind.CHANNEL)
+    assert [m.id for m in rooms] == ["a1", "b1", "c1", "a2"]
+    both = await services.outbox.pending(destinations={"room-b", "bob"},
+                                         kind=DestinationKind.DM)
+    assert [m.id for m in both] == ["d1"]
