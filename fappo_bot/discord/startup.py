@@ -33,6 +33,23 @@ def token_of(settings: Settings) -> str:
     return token
 
 
+def check_shards(settings: Settings) -> None:
+    """`StartupError` when `shard_ids` and `shard_count` do not fit together."""
+    ids, count = settings.discord.shard_ids, settings.discord.shard_count
+    if count is not None and count < 1:
+        raise StartupError(f"shard_count is {count}: it must be 1 or more.")
+    if ids is None:
+        return
+    if count is None:
+        raise StartupError("shard_ids is set but shard_count is not: set shard_count (under "
+                           "[discord], or FAPPO_DISCORD__SHARD_COUNT) to the total number of "
+                           "shards all the processes run.")
+    wrong = sorted({i for i in ids if not 0 <= i < count})
+    if wrong or not ids:
+        raise StartupError(f"shard_ids {ids} must be some of 0 to {count - 1} (shard_count "
+                           f"is {count}).")
+
+
 def point_at(settings: Settings) -> None:
     """Aim discord.py's REST routes and gateway at the configured URLs (Discord's by default)."""
     import yarl
@@ -59,6 +76,7 @@ async def run_bot(settings: Settings) -> None:
     from fappo_bot.storage.opening import open_storage
 
     token = token_of(settings)
+    check_shards(settings)
     try:
         checked_url(settings.database_url)
     except DatabaseUrlError as exc:

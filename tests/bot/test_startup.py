@@ -83,6 +83,19 @@ def test_calltime_reads_a_time_of_day_or_a_date() -> None:
         parse_time("tomorrow-ish", now)
 
 
+@pytest.mark.parametrize("ids,count,says", [
+    ([0], None, "shard_count is not"),
+    ([2], 2, "must be some of 0 to 1"),
+    ([], 2, "must be some of"),
+    (None, 0, "1 or more"),
+])
+async def test_shard_settings_that_do_not_fit(fake, tmp_path, ids, count, says) -> None:
+    settings = bot_settings(fake, tmp_path, shard_ids=ids, shard_count=count)
+    with pytest.raises(StartupError, match=says):
+        await run_bot(settings)
+    assert fake.identified == 0
+
+
 async def test_a_database_url_the_bot_cannot_use(fake, tmp_path) -> None:
     from fappo_bot.settings import DatabaseSettings
 
