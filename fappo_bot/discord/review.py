@@ -85,10 +85,13 @@ class ReviewPanel(discord.ui.View):
     async def answer(self, interaction: discord.Interaction, value: Any) -> None:
         item = self.item
         assert item is not None
+        # the review of a big turn is worked out again with each answer, which may take longer
+        # than the 3 s Discord waits: the update is deferred, then the panel edited
+        await interaction.response.defer()
         self.review = await self.bot.services.review.answer(self.game_id, self.gm,
                                                             {item.key: value})
         self.build()
-        await interaction.response.edit_message(content=self.text(), view=self)
+        await interaction.edit_original_response(content=self.text(), view=self)
 
     async def _chosen(self, interaction: discord.Interaction) -> None:
         select = self.children[0]

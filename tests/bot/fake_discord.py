@@ -397,6 +397,18 @@ class FakeDiscord:
         del body["message_reference"]  # sent as a plain message, as Discord does
         return None
 
+    def _edit_original(self, token: str, body: dict[str, Any]) -> dict[str, Any]:
+        """PATCH .../@original: the interaction's first answer, edited; the same message (its
+        id) as Discord answers, so discord.py keeps routing its components."""
+        first = next((r["message"] for r in self.interaction_responses.get(token, [])
+                      if "callback" in r), None)
+        if first is None:
+            return self.message_json("0", self.bot_user, body.get("content") or "")
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                first[key] = body[key]
+        return first
+
     async def _pass_gate(self) -> None:
         if self.gateway_gate is not None and not self.gateway_gate.is_set():
             self.at_gate += 1
@@ -661,7 +673,7 @@ class FakeDiscord:
                 return _json(message)
             case ("PATCH", ["webhooks", _, token, "messages", "@original"]):
                 self.interaction_responses[token].append({"edit": body})
-                return _json(self.message_json("0", self.bot_user, body.get("content") or ""))
+                return _json(self._edit_original(token, body))
             case ("GET", ["webhooks", _, token, "messages", "@original"]):
                 return _json(self.message_json("0", self.bot_user, ""))
         return _json({"message": f"404: Not Found ({method} {path})", "code": 0}, 404)

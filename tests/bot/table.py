@@ -71,8 +71,8 @@ def components(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 async def use_component(fake: FakeDiscord, user: dict[str, Any], message: dict[str, Any],
-                        component: dict[str, Any], values: list[str] | None = None
-                        ) -> list[dict[str, Any]]:
+                        component: dict[str, Any], values: list[str] | None = None, *,
+                        responses: int = 1) -> list[dict[str, Any]]:
     """Click a button or pick in a select of a message the bot sent in answer to a command."""
     data: dict[str, Any] = {"custom_id": component["custom_id"],
                             "component_type": component["type"]}
@@ -80,12 +80,12 @@ async def use_component(fake: FakeDiscord, user: dict[str, Any], message: dict[s
         data["values"] = values
     interaction = await fake.interact(user, fake.room["id"], 3, data,  # type: ignore[attr-defined]
                                       message=message)
-    return await fake.answered(interaction)
+    return await fake.answered(interaction, responses)
 
 
 async def submit_modal(fake: FakeDiscord, user: dict[str, Any], modal: dict[str, Any],
-                       *values: str, message: dict[str, Any] | None = None
-                       ) -> list[dict[str, Any]]:
+                       *values: str, message: dict[str, Any] | None = None,
+                       responses: int = 1) -> list[dict[str, Any]]:
     """Fill the text inputs of a modal the bot opened, in order, and submit it (`message`: the
     message whose button opened it, which Discord sends along)."""
     inputs = [c for c in components(modal) if c["type"] == 4]
@@ -95,4 +95,4 @@ async def submit_modal(fake: FakeDiscord, user: dict[str, Any], modal: dict[str,
     interaction = await fake.interact(user, fake.room["id"], 5,  # type: ignore[attr-defined]
                                       {"custom_id": modal["custom_id"], "components": rows},
                                       message=message)
-    return await fake.answered(interaction)
+    return await fake.answered(interaction, responses)

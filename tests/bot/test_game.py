@@ -99,16 +99,18 @@ async def play_a_turn(running: RunningBot, fake, clock: ManualClock) -> None:
             await use_component(fake, gm, message, found["Resolve the turn"])
             break
         select = next((c for c in components(message) if c["type"] == 3), None)
+        # an answer is deferred (type 6) then the panel edited; keeping a default is at once
         if select is not None:
-            [answered] = await use_component(fake, gm, message, select,
-                                             [select["options"][0]["value"]])
+            answered = await use_component(fake, gm, message, select,
+                                           [select["options"][0]["value"]], responses=2)
         elif "Keep the default" in found:
-            [answered] = await use_component(fake, gm, message, found["Keep the default"])
+            answered = await use_component(fake, gm, message, found["Keep the default"])
         else:
             [asked] = await use_component(fake, gm, message, found["Answer"])
-            [answered] = await submit_modal(fake, gm, asked["callback"]["data"], "3",
-                                            message=message)
-        message = {**message, **answered["callback"]["data"]}
+            answered = await submit_modal(fake, gm, asked["callback"]["data"], "3",
+                                          message=message, responses=2)
+        last = answered[-1]
+        message = {**message, **(last.get("edit") or last["callback"]["data"])}
     else:
         raise AssertionError("the review never offered to resolve")
     results = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
