@@ -3,6 +3,9 @@ the settings through its constructor (no globals), with the cogs added in `setup
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 
 from fappo_bot.discord.base import FappoBotBase
@@ -10,6 +13,14 @@ from fappo_bot.discord.commands import add_commands
 from fappo_bot.discord.delivery import Delivery
 from fappo_bot.discord.errors import install_error_boundary
 from fappo_bot.discord.posts import TurnPosts
+
+log = logging.getLogger(__name__)
+
+EXPIRED = ("This panel has expired (the bot restarted since, or it was left open too long): run "
+           "the command again.")
+#: how long a button, select or modal of the bot may wait for its handler before it is said
+#: expired (Discord waits 3 s for an answer, then tells the user the interaction failed)
+EXPIRED_AFTER = 2.5
 
 
 class FappoBot(FappoBotBase):
@@ -22,6 +33,25 @@ class FappoBot(FappoBotBase):
         await self.add_cog(TurnPosts(self))
         await add_commands(self)
         await self.sync_commands()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button, select or modal of the bot (custom_id `fappo:...`) that no open view
+        answers (its panel is from before a restart, or timed out) gets one private sentence
+        rather than Discord's "This interaction failed"."""
+        if interaction.type not in (discord.InteractionType.component,
+                                    discord.InteractionType.modal_submit):
+            return
+        data: dict[str, object] = dict(interaction.data or {})
+        custom = str(data.get("custom_id", ""))
+        if not custom.startswith("fappo:"):
+            return
+        await asyncio.sleep(EXPIRED_AFTER)
+        if interaction.response.is_done():
+            return
+        try:
+            await interaction.response.send_message(EXPIRED, ephemeral=True)
+        except discord.HTTPException as exc:  # answered at the last moment after all
+            log.info("expired panel %s not answered: %s %s", custom, exc.status, exc.code)
 
     async def sync_commands(self) -> None:
         """Publish the slash commands: to the development guilds at once when set, else

@@ -141,6 +141,22 @@ async def test_custom_ids_are_stable_and_within_100_characters(running, fake) ->
     assert fake.refusals == []
 
 
+@pytest.mark.parametrize("kind,data", [
+    (3, {"custom_id": "fappo:review:gone:1:resolve", "component_type": 2}),
+    (5, {"custom_id": "fappo:orders:gone:1", "components": []}),
+])
+async def test_a_panel_from_before_a_restart_says_it_expired(running, fake, kind, data) -> None:
+    """A button or modal no open view answers (the bot restarted since) gets one private
+    sentence within Discord's 3 s, not "This interaction failed"."""
+    fake.ack_seconds = 3.0
+    old = fake.message_json(fake.room["id"], fake.bot_user, "Review of turn 1", flags=64)
+    interaction = await fake.interact(fake.gm, fake.room["id"], kind, data, message=old)
+    [answer] = await fake.answered(interaction, timeout=10)
+    assert answer["callback"]["data"]["flags"] & 64
+    assert "expired" in answer["callback"]["data"]["content"]
+    assert fake.refusals == []
+
+
 # ---- replies to posts --------------------------------------------------------------------------
 async def test_a_post_deleted_before_the_reply_gets_a_plain_message(running, fake,
                                                                     monkeypatch) -> None:
