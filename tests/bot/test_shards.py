@@ -23,12 +23,13 @@ from typing import Any
 import pytest
 
 from tests.bot.fake_discord import TOKEN, FakeDiscord
-from tests.bot.table import KAEL_ORDERS, add_sheet, run_command, text_of
+from tests.bot.table import KAEL_ORDERS, add_sheet, components, run_command, text_of
 from tests.bot.test_posts import replies_to
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.slow]
 
 MIRA_ORDERS = "Mira circles the goblin.\n2 AP attack Skarg with Dagger\n1 AP defend"
+BRAN_ORDERS = "Bran keeps watch.\n3 AP defend"
 
 
 class BotProcess:
@@ -86,7 +87,7 @@ class ShiftedClock:
 async def sharded() -> Any:
     fake = FakeDiscord(shard_count=2)
     fake.gm = fake.add_user("gwen")  # type: ignore[attr-defined]
-    for name in ("alice", "bob", "carol", "dave"):
+    for name in ("alice", "bob", "carol", "dave", "erin"):
         setattr(fake, name, fake.add_user(name))
     keep = fake.add_guild("Keep", shard=1)
     fake.room = fake.add_channel("goblin-road")  # type: ignore[attr-defined]  # shard 0
@@ -100,12 +101,14 @@ async def sharded() -> Any:
 
 async def set_up(fake: FakeDiscord, room: str, name: str, kael: dict[str, Any],
                  mira: dict[str, Any]) -> None:
+    """The game `name` in `room`: Kael, Mira, and Bran (erin's, in every game), and Skarg."""
     gm = fake.gm  # type: ignore[attr-defined]
     created = text_of(await run_command(fake, gm, "game create",
                                         [{"type": 3, "name": "name", "value": name}],
                                         channel=room))
     assert name in created, created
-    for sheet, player in (("kael.yaml", kael), ("mira.yaml", mira)):
+    for sheet, player in (("kael.yaml", kael), ("mira.yaml", mira),
+                          ("bran.yaml", fake.erin)):  # type: ignore[attr-defined]
         assert "joins the game" in await add_sheet(fake, gm, "char add", sheet, player,
                                                    channel=room)
     assert "Skarg" in await add_sheet(fake, gm, "char enemy", "skarg.yaml", channel=room)
@@ -181,8 +184,25 @@ async def test_two_processes_with_one_shard_each_share_one_postgres(
                 lambda dm=dm: fake.bot_messages(dm["channel_id"]), timeout=30)
             assert name in answer["content"], answer["content"]
             assert posted_by(fake, dm["channel_id"]) == Counter({"p0": 1})
+        # a player in a game of each shard picks the game in the DM (a select, in the DM, so
+        # on shard 0 too): here the game of shard 1
+        erin_dm = await fake.dm(fake.erin, BRAN_ORDERS)
+        dm_room = erin_dm["channel_id"]
+        [picker] = await fake.wait_for(lambda: fake.bot_messages(dm_room), timeout=30)
+        [select] = [c for c in components(picker) if c["type"] == 3]
+        [pick] = [o["value"] for o in select["options"] if o["label"] == "Keep Gate"]
+        picked = await fake.interact(fake.erin, dm_room, 3, {
+            "custom_id": select["custom_id"], "component_type": 3, "values": [pick]},
+            message=picker)
+        await fake.answered(picked, timeout=30)
+        assert callbacks_by(fake, picked) == {"p0"}
+        [bran] = await fake.wait_for(lambda: [m for m in replies_to(fake, erin_dm)
+                                              if "Bran" in m["content"]], timeout=30)
+        assert "3/3 AP" in bran["content"], bran["content"]
         for room in (road, keep):  # the secret orders stay out of the rooms
-            assert not any("Dagger" in m["content"] for m in fake.bot_messages(room))
+            assert not any("Dagger" in m["content"] or "Bran" in m["content"]
+                           for m in fake.bot_messages(room)
+                           if m.get("message_reference") is None), room
 
         # the GM (a third client of the database) sets a deadline in each game that is already
         # past for both processes: both poll the database; each deadline fires once
@@ -191,8 +211,9 @@ async def test_two_processes_with_one_shard_each_share_one_postgres(
                            clock=ShiftedClock(timedelta(minutes=2)))
         games = {room: (await gm_side.games.find(room)).id for room in (road, keep)}
         gm = fake.gm["id"]
-        for game in games.values():  # each DM went to its game: both characters posted
-            assert set((await gm_side.turns.status(game)).posted) == {"Kael", "Mira"}
+        # each DM went to its game: the characters posted are those of the DMs and the room
+        assert set((await gm_side.turns.status(games[road])).posted) == {"Kael", "Mira"}
+        assert set((await gm_side.turns.status(games[keep])).posted) == {"Kael", "Mira", "Bran"}
         for game in games.values():
             await gm_side.calltime.set_deadline(game, gm, after=timedelta(minutes=1))
         for room in (road, keep):
