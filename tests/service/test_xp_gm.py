@@ -1,0 +1,141 @@
+"""The GM's Xp rolls beyond the ad-hoc roll (issue 13): Passive rolls with stored successes and
+Active rolls against them (RULINGS X7), group rolls (X10, X11), PLOTs (X14), and every roll's
+record and case file, for the GMs only. Every use case runs on the fake, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from fappo_bot.adjudication.loader import load_case_text
+from fappo_bot.adjudication.runner import run_case
+from fappo_bot.service import Forbidden, InvalidInput, NotFound
+from fappo_bot.service.records import Role
+from tests.service.conftest import ALICE, GM
+
+
+async def _xp_game(services):
+    game = await services.games.create(channel_key="xp-1", name="Aegyptvs", creator=GM,
+                                       ruleset="xp")
+    await services.games.add_member(game.id, GM, ALICE, Role.PLAYER)
+    return game
+
+
+def _runs_as_a_case(case):
+    (loaded,) = load_case_text(yaml.safe_dump({"cases": [case]}))
+    outcome = run_case(loaded)
+    assert outcome.passed, outcome
+
+
+async def test_a_passive_roll_stores_its_successes_and_an_active_roll_must_beat_them(services):
+    """X7: "The number of successes is deducted from any future attempts": an Active roll needs
+    P + 1; the table sees nothing of the Passive roll and only success or failure of the Active
+    one (Amb-8)."""
+    game = await _xp_game(services)
+    lock = await services.xp_rolls.passive(game.id, GM, name="Lock", pool=8, who="npc")
+    p = 0 if lock.record.fumble else lock.record.s
+    assert lock.stored == p and lock.kind == "passive"
+    assert lock.shown.public == ""
+    assert f"Stored successes: {p}" in lock.shown.gm
+    pick = await services.xp_rolls.active(game.id, GM, against="lock", name="Aster", pool=6)
+    assert (pick.stored, pick.against, pick.record.need) == (p, "Lock", p + 1)
+    assert pick.record.success == (not pick.record.fumble and pick.record.s >= p + 1)
+    assert "Lock" in pick.shown.public and f"stored {p}" not in pick.shown.public
+    assert f"stored {p}" in pick.shown.gm
+    # by id too, and a name that is no Passive roll is refused
+    again = await services.xp_rolls.active(game.id, GM, against=lock.id, name="Brin", pool=2)
+    assert again.stored == p
+    with pytest.raises(NotFound):
+        await services.xp_rolls.active(game.id, GM, against="gem", name="Brin", pool=2)
+
+
+@pytest.mark.parametrize("kind", ["assisted", "spontaneous", "collateral"])
+async def test_a_group_roll_is_stored_replayed_and_becomes_a_case(services, kind):
+    game = await _xp_game(services)
+    shown = await services.xp_groups.group(
+        game.id, GM, kind=kind, members="Aster 6d, Brin 4d superior, Guard 3d npc")
+    assert shown.kind == kind and shown.name == "Aster"
+    assert shown.public.startswith(f"{kind.capitalize()} roll (Aster, Brin, Guard)")
+    assert "Seed salt" in shown.gm and "Seed" not in shown.public
+    (listed,) = await services.xp_rolls.rolls(game.id, GM)
+    assert (listed.id, listed.public, listed.outcome) == (shown.id, shown.public, shown.outcome)
+    _runs_as_a_case(await services.xp_rolls.case(game.id, GM, shown.id))
+
+
+async def test_group_roll_refusals_are_sentences(services):
+    game = await _xp_game(services)
+    for members, kind, text in (("Aster 6d", "assisted", "2 to 20"),
+                                ("Aster 6d, Aster 3d", "spontaneous", "named twice"),
+                                ("Aster six, Brin 3d", "collateral", "Not a roller"),
+                                ("Aster 3d relaunch, Brin 3d", "assisted", "collateral"),
+                                ("Aster 3d, Brin 3d", "parallel", "assisted, spontaneous")):
+        with pytest.raises(InvalidInput, match=text) as refused:
+            await services.xp_groups.group(game.id, GM, kind=kind, members=members)
+        assert str(refused.value)[0].isupper() and str(refused.value).endswith(".")
+
+
+async def test_a_collateral_chain_relaunched_with_good_luck(services):
+    """X11: after a break the others fail without dice, unless one relaunches (1 Luck)."""
+    game = await _xp_game(services)
+    shown = await services.xp_groups.group(
+        game.id, GM, kind="collateral", members="A 1d weak, B 1d weak, C 30d relaunch")
+    # A needs two 6s from one die (6x2 needs k=2: impossible without a heroic die... or with
+    # one): either way the chain is broken at A or B, and C relaunches as a new head.
+    assert "relaunched with Good Luck" in shown.public or "C:" in shown.public
+    assert "the chain is broken" in shown.public or "C: 30d" in shown.public
+
+
+async def test_a_plot_from_open_to_end(services):
+    """X14, the gate example's events: pp and gpp move as the rules say, the table never sees
+    the GM's unused surprise, and the PLOT becomes an `xp-plot` case."""
+    game = await _xp_game(services)
+    opened = await services.xp_plots.open(
+        game.id, GM, goal="Open the gate", leader="Aster 30d", gm_pool=30,
+        tasks="sneak, climb, gatehouse, open gate", surprises="gate commander")
+    assert "gate commander" in opened.gm and "gate commander" not in opened.public
+    assert opened.outcome == "in-progress"
+    plot = services.xp_plots
+    with pytest.raises(InvalidInput, match="right after"):
+        await plot.event(game.id, GM, event="surprise", task="gate commander")
+    with pytest.raises(InvalidInput, match="not the next task"):
+        await plot.event(game.id, GM, event="auto", task="climb")
+    await plot.event(game.id, GM, event="auto", task="sneak")
+    shown = await plot.event(game.id, GM, event="surprise", task="gate commander",
+                             before="open gate")
+    assert "gate commander: to play, a surprise" in shown.public
+    await plot.event(game.id, GM, event="play", task="climb", success=False)
+    await plot.event(game.id, GM, event="play", task="gatehouse", success=True)
+    await plot.event(game.id, GM, event="play", task="gate commander", success=True, bonus=1)
+    await plot.event(game.id, GM, event="auto", task="open gate", countered=True)
+    end = await plot.event(game.id, GM, event="play", task="open gate", success=True)
+    assert end.outcome == "success"
+    case = await services.xp_rolls.case(game.id, GM, opened.id)
+    pp, gpp = case["expect"]["pp"], case["expect"]["gpp"]
+    first = (await plot.show(game.id, GM)).gm
+    assert f"Plot points {pp}, GM points {gpp}." in first
+    _runs_as_a_case(case)
+    assert case["expect"]["order"] == ["sneak", "climb", "gatehouse", "gate commander",
+                                       "open gate"]
+
+
+async def test_records_are_for_the_gms_only(services):
+    game = await _xp_game(services)
+    view = await services.xp_rolls.roll(game.id, GM, name="Aster", pool=4)
+    for call in (services.xp_rolls.rolls(game.id, ALICE),
+                 services.xp_rolls.show(game.id, ALICE, view.id),
+                 services.xp_rolls.case(game.id, ALICE, view.id),
+                 services.xp_rolls.passive(game.id, ALICE, name="Lock", pool=4),
+                 services.xp_groups.group(game.id, ALICE, kind="spontaneous",
+                                          members="A 1d, B 1d"),
+                 services.xp_plots.open(game.id, ALICE, goal="g", leader="A 3d", gm_pool=3,
+                                        tasks="t")):
+        with pytest.raises(Forbidden, match="Only a GM"):
+            await call
+    shown = await services.xp_rolls.show(game.id, GM, view.id[:5])
+    assert shown.gm.startswith("Aster: 4d at Normal (5-6)")
+    with pytest.raises(InvalidInput, match="at least 4"):
+        await services.xp_rolls.show(game.id, GM, "id")
+    with pytest.raises(NotFound, match="no roll"):
+        await services.xp_rolls.show(game.id, GM, "zzzzzz")
+    with pytest.raises(NotFound, match="no PLOT"):
+        await services.xp_plots.show(game.id, GM)
