@@ -139,3 +139,19 @@ async def test_records_are_for_the_gms_only(services):
         await services.xp_rolls.show(game.id, GM, "zzzzzz")
     with pytest.raises(NotFound, match="no PLOT"):
         await services.xp_plots.show(game.id, GM)
+
+
+def test_odds_read_the_roll_as_the_command_line_does(capsys):
+    """`/odds 6d superior` and `fappo-bot odds 6d superior` print the same table."""
+    from fappo_bot.cli import main
+    from fappo_bot.service.xp_odds import odds_text
+
+    assert main(["odds", "6d", "superior"]) == 0
+    assert odds_text("6d superior") == capsys.readouterr().out.rstrip("\n")
+    assert odds_text("3", heroic=False).startswith("3d at Normal (5-6), not heroic, need 1")
+    for bad, text in (("", "how many dice"), ("six", "Six|not a number"),
+                      ("4d mighty", "Unknown superiority"), ("500d", "200|100")):
+        with pytest.raises(InvalidInput, match=text):
+            odds_text(bad)
+    with pytest.raises(InvalidInput, match="at least 1 success"):
+        odds_text("4d", need=0)
