@@ -172,22 +172,32 @@ def odds_title(result: Odds, sl: int) -> str:
             f"need {result.need}")
 
 
-def render_odds(result: Odds, sl: int, *, exact: bool = False) -> str:
+BRIEF_BELOW = Fraction(1, 10_000)
+"""In a brief table, a row whose chances of exactly s and of net s are both under 0.01% is left
+out (it would read 0.00%)."""
+
+
+def render_odds(result: Odds, sl: int, *, exact: bool = False, brief: bool = False) -> str:
     """The exact odds as a table: P(exactly s), P(at least s), P(net = s), then success, failure,
-    fumble, exposures and the mean (`fappo-bot odds`, `/odds`)."""
+    fumble, exposures and the mean (`fappo-bot odds`, `/odds`). `brief` leaves out the rows
+    under 0.01% (a chat message has room for about 40 rows)."""
     def show(p: Fraction) -> str:
         return f"{percent(p)}  ({p})" if exact else percent(p)
 
     lines = [odds_title(result, sl),
              f"{'successes':>9}  {'exactly':>9}  {'at least':>9}  {'net':>9}"]
     at_least = Fraction(1)
+    nets = result.net  # a property that builds the whole tuple: read it once, not per row
     for count, p in enumerate(result.successes):
-        net = result.net[count] if count < len(result.net) else Fraction(0)
+        net = nets[count] if count < len(nets) else Fraction(0)
         line = f"{count:>9}  {percent(p):>9}  {percent(at_least):>9}  {percent(net):>9}"
         if exact:
             line += f"  {p}"
-        lines.append(line)
+        if not brief or p >= BRIEF_BELOW or net >= BRIEF_BELOW:
+            lines.append(line)
         at_least -= p
+    if brief and len(lines) - 2 < len(result.successes):
+        lines.append("(rows under 0.01% left out)")
     lines += [f"success: {show(result.success)}",
               f"failure: {show(result.failure)}",
               f"fumble (more 1s than successes): {show(result.fumble)}",

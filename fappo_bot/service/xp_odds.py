@@ -17,10 +17,10 @@ MAX_ODDS_POOL = 100
 command line goes to 200)."""
 
 
-def odds_text(roll: str, *, need: int = 1, heroic: bool = True) -> str:
+def odds_text(roll: str, *, need: int = 1, heroic: bool = True, brief: bool = False) -> str:
     """The odds table of `roll` (`6d superior`, `4d`, `5 -1`): P(exactly / at least s), P(net),
     success, failure, fumble and exposures (RULINGS X0-X5), heroic dice unless `heroic` is
-    False (an NPC)."""
+    False (an NPC); `brief` leaves out the rows under 0.01% (for a chat message)."""
     try:
         spec = parse_roll(roll)
         if spec.pool > MAX_ODDS_POOL:
@@ -28,7 +28,7 @@ def odds_text(roll: str, *, need: int = 1, heroic: bool = True) -> str:
         result = odds(spec.pool, spec.sl, heroic=heroic, need=need)
     except XpError as exc:
         raise sentence(exc) from None
-    return render_odds(result, spec.sl)
+    return render_odds(result, spec.sl, brief=brief)
 
 
 def read_roll(roll: str) -> RollSpec:

@@ -51,6 +51,10 @@ async def test_odds_for_anyone_privately_or_in_the_room(running, fake) -> None:
         _opt("dice", "3"), _opt("npc", True, 5), _opt("need", 2, 4), _opt("public", True, 5)])
     assert not _data(public).get("flags", 0) & EPHEMERAL
     assert "3d at Normal (5-6), not heroic, need 2" in _data(public)["content"]
+    [long] = await run_command(fake, fake.alice, "odds", [_opt("dice", "100d")])
+    assert len(_data(long)["content"]) <= 2000 and "fumble" in _data(long)["content"]
+    ((name, table),) = long["callback"]["_files"].items()
+    assert name == "odds.txt" and bytes(table).decode().count("\n") > 40
     [bad] = await run_command(fake, fake.alice, "odds", [_opt("dice", "6d mighty")])
     assert _data(bad)["flags"] & EPHEMERAL
     assert _data(bad)["content"].startswith("Unknown superiority level")

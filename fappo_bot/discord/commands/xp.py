@@ -15,6 +15,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import ranked
+from fappo_bot.posting.safety import DISCORD_LIMIT
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.xp_odds import odds_text, read_roll
 from fappo_bot.service.xp_records import XpShown
@@ -35,8 +36,15 @@ def block(text: str) -> str:
 async def odds_command(interaction: discord.Interaction, dice: app_commands.Range[str, 1, 60],
                        need: app_commands.Range[int, 1, 100] = 1, npc: bool = False,
                        public: bool = False) -> None:
-    await say(interaction, block(odds_text(dice, need=need, heroic=not npc)),
-              private=not public)
+    text = block(odds_text(dice, need=need, heroic=not npc, brief=True))
+    if len(text) <= DISCORD_LIMIT:
+        await say(interaction, text, private=not public)
+        return
+    # a table too long for one message goes as a file, its title and chances in the message
+    lines = text.strip("`\n").split("\n")
+    file = discord.File(io.BytesIO("\n".join(lines).encode("utf-8")), filename="odds.txt")
+    await say(interaction, block("\n".join([lines[0], *lines[-5:]])), private=not public,
+              files=[file])
 
 
 async def _gm_view(interaction: discord.Interaction, shown: XpShown) -> None:
