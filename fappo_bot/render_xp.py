@@ -82,14 +82,13 @@ def render_passive(name: str, record: RollRecord, stored: int) -> str:
 
 
 def render_active(name: str, record: RollRecord, against: str, *, stored: int | None) -> str:
-    """An Active roll against a stored Passive. Without `stored` (what the table sees, X7 Amb-8)
-    only success or failure is told, not the stored successes nor the successes needed."""
+    """An Active roll against a stored Passive. Without `stored` (what the table sees, X7 Amb-8:
+    "the Active roller learns only success or failure") neither the dice nor the successes are
+    told, since they would bound the stored successes; the GM sees everything."""
     verdict = "beats" if record.outcome is Outcome.SUCCESS else "does not beat"
     if stored is None:
-        faces = dice_text(record)
-        fumble = " (a fumble)" if record.fumble else ""
-        return (f"{name}: {record.pool}d at {level_text(record)}: {faces} -> {name} {verdict} "
-                f"{against}{fumble}.")
+        return (f"{name} rolls {record.pool}d at {level_text(record)} against {against}: "
+                f"{name} {verdict} {against}.")
     return f"{render_roll(name, record)}\n{name} {verdict} {against} (stored {stored})."
 
 

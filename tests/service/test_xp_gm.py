@@ -40,7 +40,8 @@ async def test_a_passive_roll_stores_its_successes_and_an_active_roll_must_beat_
     pick = await services.xp_rolls.active(game.id, GM, against="lock", name="Aster", pool=6)
     assert (pick.stored, pick.against, pick.record.need) == (p, "Lock", p + 1)
     assert pick.record.success == (not pick.record.fumble and pick.record.s >= p + 1)
-    assert "Lock" in pick.shown.public and f"stored {p}" not in pick.shown.public
+    assert pick.shown.public.startswith("Aster rolls 6d at Normal (5-6) against Lock: Aster ")
+    assert "[" not in pick.shown.public and "stored" not in pick.shown.public
     assert f"stored {p}" in pick.shown.gm
     # by id too, and a name that is no Passive roll is refused
     again = await services.xp_rolls.active(game.id, GM, against=lock.id, name="Brin", pool=2)

@@ -85,7 +85,7 @@ class XpGroup(BotGroup, name="xp", description="GM: Xp dice-pool rolls (ad-hoc, 
                            npc="An NPC's roll: no heroic bonus dice")
     async def passive(self, interaction: discord.Interaction,
                       name: app_commands.Range[str, 1, 100], dice: app_commands.Range[str, 1, 60],
-                      npc: bool = True) -> None:
+                      npc: bool = False) -> None:
         game_id, me = await self._game(interaction)
         spec = read_roll(dice)
         view = await self.services.xp_rolls.passive(
