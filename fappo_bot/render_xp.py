@@ -105,14 +105,20 @@ def render_assisted(lead: str, result: AssistedResult) -> str:
 def render_members(kind: str, results: Sequence[MemberResult]) -> str:
     """X11: each member's rolls in order; in a collateral chain the dice the chain added."""
     lines = []
+    intact = True  # the chain as this member finds it
     for member in results:
         rolls = member.rolls or (member.roll,)
+        # a member who finds the chain broken and rolls relaunched it; one who finds it whole
+        # relaunches only after failing his first roll (X11 Amb-4)
+        first_paid = 1 if intact else 0
         for index, record in enumerate(rolls):
             bonus = member.chain_bonuses[index] if index < len(member.chain_bonuses) else 0
             chain = f" (chain {bonus:+d}d)" if kind == "collateral" and bonus else ""
-            again = " relaunched with Good Luck:" if index and member.relaunched else ""
-            lines.append(f"{again}{render_roll(member.name, record)}{chain}".strip())
+            paid = member.relaunched and record.rolled and index >= first_paid
+            again = "relaunched with Good Luck: " if paid else ""
+            lines.append(f"{again}{render_roll(member.name, record)}{chain}")
         lines += [f"{member.name}: {e}" for e in member.errors]
+        intact = member.roll.outcome is Outcome.SUCCESS
     done = sum(1 for m in results if m.roll.outcome is Outcome.SUCCESS)
     lines.append(f"{done} of {len(results)} succeed.")
     return "\n".join(lines)

@@ -75,17 +75,6 @@ async def test_group_roll_refusals_are_sentences(services):
         assert str(refused.value)[0].isupper() and str(refused.value).endswith(".")
 
 
-async def test_a_collateral_chain_relaunched_with_good_luck(services):
-    """X11: after a break the others fail without dice, unless one relaunches (1 Luck)."""
-    game = await _xp_game(services)
-    shown = await services.xp_groups.group(
-        game.id, GM, kind="collateral", members="A 1d weak, B 1d weak, C 30d relaunch")
-    # A needs two 6s from one die (6x2 needs k=2: impossible without a heroic die... or with
-    # one): either way the chain is broken at A or B, and C relaunches as a new head.
-    assert "relaunched with Good Luck" in shown.public or "C:" in shown.public
-    assert "the chain is broken" in shown.public or "C: 30d" in shown.public
-
-
 async def test_a_plot_from_open_to_end(services):
     """X14, the gate example's events: pp and gpp move as the rules say, the table never sees
     the GM's unused surprise, and the PLOT becomes an `xp-plot` case."""
@@ -156,3 +145,22 @@ def test_odds_read_the_roll_as_the_command_line_does(capsys):
             odds_text(bad)
     with pytest.raises(InvalidInput, match="at least 1 success"):
         odds_text("4d", need=0)
+
+
+def test_a_relaunch_is_shown_where_it_was_paid():
+    """X11: D finds the chain broken and relaunches it; B fails and relaunches himself."""
+    from fappo_bot.render_xp import render_members
+    from fappo_bot.rules_xp.dice import DiceStream
+    from fappo_bot.rules_xp.group import Member, collateral
+    from fappo_bot.rules_xp.rollers import Roller
+
+    def member(name, pool, faces, relaunch=False):
+        return Member(Roller(name, DiceStream(faces), pool, heroic=False),
+                      luck=1 if relaunch else 0, relaunches=1 if relaunch else 0)
+
+    broken = collateral([member("A", 1, [2]), member("D", 1, [5], relaunch=True)])
+    assert render_members("collateral", broken).splitlines()[1].startswith(
+        "relaunched with Good Luck: D: 1d")
+    again = collateral([member("B", 1, [3, 5], relaunch=True)])
+    lines = render_members("collateral", again).splitlines()
+    assert lines[0].startswith("B: 1d") and lines[1].startswith("relaunched with Good Luck: B")
