@@ -164,3 +164,40 @@ def test_a_relaunch_is_shown_where_it_was_paid():
     again = collateral([member("B", 1, [3, 5], relaunch=True)])
     lines = render_members("collateral", again).splitlines()
     assert lines[0].startswith("B: 1d") and lines[1].startswith("relaunched with Good Luck: B")
+
+
+async def test_nothing_live_leaves_the_xp_use_cases(services):
+    """Issue 14 for the Xp GM rolls: names, tasks and goals written as mentions come back inert
+    from every Xp use case (values and refusals), and every one of them is called."""
+    import inspect
+
+    from fappo_bot.service.xp_group import XpGroupService
+    from fappo_bot.service.xp_plots import XpPlotService
+    from fappo_bot.service.xp_rolls import XpRollService
+    from tests.service.test_guard_walk import KAEL, PROSE, SKARG, Recorder
+
+    game = (await _xp_game(services)).id
+    s = Recorder(services)
+    roll = await s.xp_rolls.roll(game, GM, name=KAEL, pool=3)
+    await s.xp_rolls.passive(game, GM, name=SKARG, pool=3)
+    await s.xp_rolls.active(game, GM, against=SKARG, name=PROSE, pool=3)
+    await s.xp_rolls.active(game, GM, against="@everyone", name=PROSE, pool=3)  # refused
+    await s.xp_groups.group(game, GM, kind="collateral", members=f"{KAEL} 2d, @here 2d relaunch")
+    await s.xp_groups.group(game, GM, kind="@everyone", members="a 1d, b 1d")  # refused
+    await s.xp_plots.open(game, GM, goal=PROSE, leader=f"{KAEL} 30d", gm_pool=3,
+                          tasks=f"{SKARG}, @everyone", surprises="@here")
+    await s.xp_plots.event(game, GM, event="auto", task=SKARG)
+    await s.xp_plots.event(game, GM, event="play", task="<@1>", success=True)  # refused
+    await s.xp_plots.show(game, GM)
+    await s.xp_rolls.rolls(game, GM)
+    await s.xp_rolls.show(game, GM, roll.id)
+    await s.xp_rolls.stored_roll(game, GM, roll.id)
+    await s.xp_rolls.case(game, GM, roll.id)
+    await s.xp_rolls.show(game, GM, "<@123456>")  # refused
+    expected = {f"{group}.{name}"
+                for group, kind in (("xp_rolls", XpRollService), ("xp_groups", XpGroupService),
+                                    ("xp_plots", XpPlotService))
+                for name, value in inspect.getmembers(kind)
+                if not name.startswith("_") and inspect.iscoroutinefunction(value)}
+    assert expected - s.called == set()
+    assert not s.leaks, s.leaks[:5]
