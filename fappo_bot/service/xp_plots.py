@@ -19,7 +19,15 @@ from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.notation import parse_member, parse_names
-from fappo_bot.rules_xp.plots import AutoPass, PlayTask, PlotEvent, PlotResult, Surprise, run_plot
+from fappo_bot.rules_xp.plots import (
+    AutoPass,
+    PlayTask,
+    PlotEvent,
+    PlotResult,
+    Surprise,
+    TaskStatus,
+    run_plot,
+)
 from fappo_bot.rules_xp.rollers import Roller
 from fappo_bot.rules_xp.tables import key
 from fappo_bot.service.base import UseCases, load_game, require_gm
@@ -225,6 +233,21 @@ class XpPlotService(UseCases):
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, plot)
         return plot_shown(entry, events_of(entries, entry.id))
+
+
+    async def tasks(self, game_id: str, actor: str, *, hidden: bool = False) -> list[str]:
+        """The game's PLOT's tasks still to play, in order, or with `hidden` the GM's surprises
+        not played yet (GM only; for the adapters' suggestions)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_xp(game)
+            await require_gm(uow, game, actor)
+            entries = await uow.audit.list(game.id)
+        entry = _the_plot(entries, None)
+        result = run_stored(entry.detail, events_of(entries, entry.id))
+        if hidden:
+            return hidden_left(entry.detail, result)
+        return [t.name for t in result.tasks if t.status is TaskStatus.PENDING]
 
 
 def _the_plot(entries: Sequence[AuditEntry], ref: str | None) -> AuditEntry:

@@ -108,6 +108,16 @@ async def test_a_plot_hides_the_gms_surprises_from_the_room(running, fake) -> No
     [early] = await _plot(fake, fake.gm, "play", [
         _opt("task", "gate commander"), _opt("success", True, 5)])
     assert "hidden task the GM has not played yet" in _data(early)["content"]
+    # autocomplete: the tasks still to play, and the GM's unused surprises, to the GM only
+    for user, option, sub, expected in ((fake.gm, "task", "play", ["open gate"]),
+                                        (fake.gm, "task", "surprise", ["gate commander"]),
+                                        (fake.alice, "task", "play", [])):
+        data = {"id": "1", "name": "xp", "type": 1, "options": [
+            {"type": 2, "name": "plot", "options": [
+                {"type": 1, "name": sub, "options": [
+                    {"type": 3, "name": option, "value": "", "focused": True}]}]}]}
+        [answer] = await fake.answered(await fake.interact(user, fake.room["id"], 4, data))
+        assert [c["value"] for c in answer["callback"]["data"]["choices"]] == expected
     [shown] = await _plot(fake, fake.alice, "show")
     assert _data(shown)["content"].startswith("Only a GM")
 

@@ -189,6 +189,8 @@ async def test_nothing_live_leaves_the_xp_use_cases(services):
     await s.xp_plots.event(game, GM, event="auto", task=SKARG)
     await s.xp_plots.event(game, GM, event="play", task="<@1>", success=True)  # refused
     await s.xp_plots.show(game, GM)
+    await s.xp_plots.tasks(game, GM)
+    await s.xp_plots.tasks(game, GM, hidden=True)
     await s.xp_rolls.rolls(game, GM)
     await s.xp_rolls.show(game, GM, roll.id)
     await s.xp_rolls.stored_roll(game, GM, roll.id)
@@ -201,3 +203,27 @@ async def test_nothing_live_leaves_the_xp_use_cases(services):
                 if not name.startswith("_") and inspect.iscoroutinefunction(value)}
     assert expected - s.called == set()
     assert not s.leaks, s.leaks[:5]
+
+
+async def test_an_exported_copy_keeps_its_rolls_and_plot(services):
+    """The rolls live in the audit log, which an export carries; a copy under new ids keeps the
+    PLOT's events tied to their PLOT, and every record still replays from its seed."""
+    import itertools
+
+    from fappo_bot.service.transfer import copied
+
+    game = await _xp_game(services)
+    await services.xp_rolls.roll(game.id, GM, name="Aster", pool=5)
+    await services.xp_groups.group(game.id, GM, kind="assisted", members="A 3d, B 2d")
+    await services.xp_plots.open(game.id, GM, goal="Gate", leader="Aster 30d", gm_pool=3,
+                                 tasks="sneak, climb")
+    await services.xp_plots.event(game.id, GM, event="auto", task="sneak")
+    before = [(r.kind, r.gm) for r in await services.xp_rolls.rolls(game.id, GM)]
+    counter = itertools.count(1)
+    document = await services.transfer.export(game.id, GM)
+    copy = await services.transfer.import_game(
+        copied(document, lambda: f"copy{next(counter):04d}", "xp-2"), GM)
+    after = [(r.kind, r.gm) for r in await services.xp_rolls.rolls(copy.id, GM)]
+    assert after == before and len(after) == 3
+    assert "1. sneak: passed with a plot point" in (await services.xp_plots.show(copy.id, GM)).gm
+    assert await services.xp_plots.tasks(copy.id, GM) == ["climb"]

@@ -230,6 +230,35 @@ class XpGroup(BotGroup, name="xp", description="GM: Xp dice-pool rolls (ad-hoc, 
         shown = await self.services.xp_plots.show(game_id, me)
         await say(interaction, shown.gm, private=True)
 
+    @plot_auto.autocomplete("task")
+    @plot_play.autocomplete("task")
+    @plot_surprise.autocomplete("before")
+    async def pending_tasks(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        return await self._tasks(interaction, current, hidden=False)
+
+    @plot_surprise.autocomplete("task")
+    async def hidden_tasks(self, interaction: discord.Interaction, current: str
+                           ) -> list[app_commands.Choice[str]]:
+        return await self._tasks(interaction, current, hidden=True)
+
+    async def _tasks(self, interaction: discord.Interaction, current: str, *, hidden: bool
+                     ) -> list[app_commands.Choice[str]]:
+        """The PLOT's tasks to play (or the GM's unused surprises), in order: none for a player
+        or a room without a PLOT."""
+        channel = interaction.channel
+        game_id = await self.bot.rooms.game_id(str(channel.id)) if channel else None
+        if game_id is None:
+            return []
+        try:
+            names = await self.services.xp_plots.tasks(game_id, user_key(interaction.user),
+                                                       hidden=hidden)
+        except ServiceError:
+            return []
+        wanted = current.casefold()
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
+                if wanted in n.casefold()][:25]
+
     async def _event(self, interaction: discord.Interaction, event: str, task: str, *,
                      success: bool | None = None, bonus: int = 0, countered: bool = False,
                      before: str | None = None) -> None:
