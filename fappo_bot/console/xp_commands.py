@@ -3,7 +3,7 @@
 service rendered (`render_xp`, shared with the bot): a roll to everyone, a Passive roll and every
 record to the GM only.
 
-    /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--not-heroic]
+    /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--heroic|--not-heroic]
     /xp passive NAME POOL [LEVEL] [--npc]          (secret: the GM's eyes only)
     /xp active PASSIVE NAME POOL [LEVEL] [--npc]   (against a stored Passive roll)
     /xp group assisted|spontaneous|collateral ROLLERS [--need N]
@@ -26,7 +26,7 @@ from fappo_bot.service.xp_odds import odds_text, read_roll
 XP_HELP = """\
 Xp dice pools (an Xp game: /newgame NAME --ruleset xp):
   /odds POOL [LEVEL] [--need N] [--npc]   the exact odds, e.g. /odds 6d superior (anyone)
-GM: /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--not-heroic]
+GM: /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--heroic|--not-heroic]
   /xp passive NAME POOL [LEVEL] [--npc]   a secret Passive roll: its successes are stored
   /xp active PASSIVE NAME POOL [LEVEL]    an Active roll against a stored Passive roll
   /xp group assisted|spontaneous|collateral "Aster 6d, Brin 4d superior npc, Cato 3d relaunch"
@@ -57,7 +57,15 @@ def _roller_parser(name: str, *, passive: bool = False) -> Any:
     parser.add_argument("--need", type=int, default=1)
     parser.add_argument("--npc", action="store_true")
     parser.add_argument("--not-heroic", action="store_true")
+    parser.add_argument("--heroic", action="store_true")
     return parser
+
+
+def _heroic(args: Any) -> bool | None:
+    """`--heroic` / `--not-heroic`, else the roller's default (PCs yes, NPCs no, X5 Amb-2)."""
+    if args.heroic and args.not_heroic:
+        raise TableError("A roll is --heroic or --not-heroic, not both.")
+    return True if args.heroic else False if args.not_heroic else None
 
 
 async def _roll(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
@@ -65,8 +73,7 @@ async def _roll(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
     spec = read_roll(" ".join(args.roll))
     view = await table.services.xp_rolls.roll(
         table.need_game(), table.user, name=args.name, pool=spec.pool, sl=spec.sl,
-        who="npc" if args.npc else "pc", heroic=False if args.not_heroic else None,
-        need=args.need)
+        who="npc" if args.npc else "pc", heroic=_heroic(args), need=args.need)
     shown = view.shown
     return [Shown(Kind.RESULTS, f"roll {shown.short_id}", shown.public)]
 
@@ -76,7 +83,7 @@ async def _passive(table: LocalTable, step: Step, words: list[str]) -> list[Show
     spec = read_roll(" ".join(args.roll))
     view = await table.services.xp_rolls.passive(
         table.need_game(), table.user, name=args.name, pool=spec.pool, sl=spec.sl,
-        who="npc" if args.npc else "pc")
+        who="npc" if args.npc else "pc", heroic=_heroic(args))
     shown = view.shown
     return [Shown(Kind.INFO, f"passive roll {shown.short_id} (secret)", shown.gm,
                   table.gm_seats | only(table.seat))]
@@ -87,7 +94,7 @@ async def _active(table: LocalTable, step: Step, words: list[str]) -> list[Shown
     spec = read_roll(" ".join(args.roll))
     view = await table.services.xp_rolls.active(
         table.need_game(), table.user, against=args.against, name=args.name, pool=spec.pool,
-        sl=spec.sl, who="npc" if args.npc else "pc")
+        sl=spec.sl, who="npc" if args.npc else "pc", heroic=_heroic(args))
     shown = view.shown
     return [Shown(Kind.RESULTS, f"roll {shown.short_id}", shown.public),
             Shown(Kind.INFO, f"roll {shown.short_id} (GM)", shown.gm,
