@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 
@@ -43,7 +44,7 @@ class FappoBot(FappoBotBase):
             return
         data: dict[str, object] = dict(interaction.data or {})
         custom = str(data.get("custom_id", ""))
-        if not custom.startswith("fappo:"):
+        if not custom.startswith("fappo:") or self.listening(interaction, custom):
             return
         await asyncio.sleep(EXPIRED_AFTER)
         if interaction.response.is_done():
@@ -52,6 +53,18 @@ class FappoBot(FappoBotBase):
             await interaction.response.send_message(EXPIRED, ephemeral=True)
         except discord.HTTPException as exc:  # answered at the last moment after all
             log.info("expired panel %s not answered: %s %s", custom, exc.status, exc.code)
+
+    def listening(self, interaction: discord.Interaction, custom: str) -> bool:
+        """Whether an open view or modal of this process takes this interaction. Read from
+        discord.py's view store (2.7: `ViewStore._views`, `_modals`; no public way to ask);
+        when it cannot be read, False, and only the wait decides."""
+        store: Any = getattr(self._connection, "_view_store", None)
+        if interaction.type is discord.InteractionType.modal_submit:
+            return custom in (getattr(store, "_modals", None) or {})
+        views = getattr(store, "_views", None) or {}
+        kind = int(dict(interaction.data or {}).get("component_type", 0))  # type: ignore[call-overload]
+        message = interaction.message.id if interaction.message else None
+        return any((kind, custom) in views.get(at, {}) for at in (message, None))
 
     async def sync_commands(self) -> None:
         """Publish the slash commands: to the development guilds at once when set, else
