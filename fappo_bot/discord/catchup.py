@@ -97,7 +97,9 @@ class CatchUp:
                 await self.gone(game_id, room, answered_id, ids)
                 handled += 1
         for message in history:
-            if message.author.bot or message.webhook_id is not None:
+            # a proxy app's webhook post is a post (`proxy.py`); other bots' and webhooks' not
+            if (message.author.bot or message.webhook_id is not None) and not (
+                    self.bot.proxies.is_proxy(message)):
                 continue
             replied = answered.get(message.id)
             if replied is None and message.created_at >= opened.replace(

@@ -28,6 +28,13 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.settings_text import (
+    SettingView,
+    describe,
+    game_settings,
+    kind_of,
+    parse_value,
+)
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 
@@ -208,6 +215,25 @@ class GameService(UseCases):
             view = await game_view(uow, game)
             await uow.commit()
             return view
+
+    async def settings(self, game_id: str) -> list[SettingView]:
+        """The game's table settings and R2 flags, each with its value as text."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+        return game_settings(game.settings, game.rules)
+
+    async def set_setting(self, game_id: str, actor: str, name: str, value: str
+                          ) -> SettingView:
+        """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
+        read by the setting's type, then `configure` (not retried here: `configure` is)."""
+        key = name.strip().casefold()
+        parsed = parse_value(key, value)
+        change = {key: parsed}
+        if kind_of(key) == "settings":
+            view = await self.configure(game_id, actor, settings=change)
+            return describe(key, getattr(view.settings, key))
+        view = await self.configure(game_id, actor, rules=change)
+        return describe(key, getattr(view.rules, key))
 
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:

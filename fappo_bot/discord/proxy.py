@@ -1,0 +1,170 @@
+"""Proxy posts: Tupperbox and PluralKit (docs/discord.md, "Proxy posts"; docs/rulings.md).
+
+Where a game has `proxy_posts` on, a message those apps post through a webhook in the game's
+room, under a display name that is one of the game's characters' names, is a post of that
+character's player (the user who gives its orders now) speaking as that character: its edits and
+deletion follow as a member's do. Webhooks of other apps, and names that are no character's, are
+table talk. Which apps count is a setting (`discord.proxy_apps`, their application ids; Discord
+puts the id on every message an app's webhook posts).
+
+Such an app deletes the member's own message and posts it again through its webhook, within a
+second or so. So that the original does not also count (and no reply flashes under it), a
+member's message in a proxy game is held for a short grace (`discord.proxy_grace_seconds`)
+before it is handled: deleted in the meantime, it is dropped; edited, it is handled as it reads
+last. The grace's timer is injected (`Later`), so tests run it by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from fappo_bot.service.errors import NotFound
+
+if TYPE_CHECKING:
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.views import CharacterView
+    from fappo_bot.settings import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Later(Protocol):
+    """Runs `work` after `delay` seconds, unless the returned timer is cancelled first."""
+
+    def __call__(self, delay: float, work: Callable[[], Coroutine[Any, Any, None]]) -> Timer: ...
+
+
+def loop_later(delay: float, work: Callable[[], Coroutine[Any, Any, None]]) -> Timer:
+    """`Later` on the running event loop."""
+    loop = asyncio.get_running_loop()
+    return loop.call_later(delay, lambda: _keep(loop.create_task(work())))
+
+
+_running: set[asyncio.Task[None]] = set()
+
+
+def _keep(task: asyncio.Task[None]) -> None:
+    """Hold a reference until the task is done (the loop keeps only weak ones)."""
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+@dataclass(frozen=True)
+class Poster:
+    """Who a proxy post counts for: the player, and the character it speaks as."""
+
+    user: str
+    character: str
+
+
+def speaker(name: str, characters: list[CharacterView]) -> CharacterView | None:
+    """The character a proxy's display name names: the name itself (case and inner spaces
+    aside), or the name followed by a space and a tag the app adds (PluralKit's system tag,
+    pronouns: "Kael [Ash]", "Kael (he/him)"); the longest such name wins."""
+    shown = " ".join(name.split()).casefold()
+    best: tuple[int, CharacterView] | None = None
+    for character in characters:
+        own = " ".join(character.name.split()).casefold()
+        if (shown == own or shown.startswith(own + " ")) and (best is None
+                                                            or len(own) > best[0]):
+            best = (len(own), character)
+    return best[1] if best else None
+
+
+class ProxyPosts:
+    """The proxy posts of this process's game rooms: who a webhook post counts for, and the
+    members' posts held for the grace."""
+
+    def __init__(self, services: Services, settings: DiscordSettings,
+                 later: Later | None = None) -> None:
+        self.services = services
+        self.later = later or loop_later
+        self.apps = frozenset(settings.proxy_apps)
+        self.grace = settings.proxy_grace_seconds
+        #: game id -> whether it takes proxy posts (a setting changed here forgets it)
+        self._enabled: dict[str, bool] = {}
+        #: (channel id, message id) -> (the held message, its timer)
+        self._held: dict[tuple[int, int], tuple[discord.Message, Timer]] = {}
+        #: set at each change of the held posts (tests wait on it)
+        self.changed = asyncio.Event()
+
+    # ---- the game's setting -------------------------------------------------------------------
+    async def enabled(self, game_id: str) -> bool:
+        if game_id not in self._enabled:
+            try:
+                game = await self.services.games.show(game_id)
+            except NotFound:
+                return False
+            self._enabled[game_id] = game.settings.proxy_posts
+        return self._enabled[game_id]
+
+    def forget(self, game_id: str) -> None:
+        """The game's settings changed: read them again at the next message."""
+        self._enabled.pop(game_id, None)
+
+    # ---- webhook posts ------------------------------------------------------------------------
+    def is_proxy(self, message: discord.Message) -> bool:
+        """A message a proxy app posted through a webhook."""
+        return message.webhook_id is not None and message.application_id in self.apps
+
+    async def poster(self, game_id: str, message: discord.Message) -> Poster | None:
+        """Who a webhook message counts for, or None (not a proxy app's, the game takes no
+        proxy posts, or its name is no character's that a player runs: table talk)."""
+        if not self.is_proxy(message) or not await self.enabled(game_id):
+            return None
+        characters = await self.services.characters.list(game_id)
+        found = speaker(message.author.name, characters)
+        if found is None or found.runner is None:
+            return None
+        return Poster(user=found.runner, character=found.name)
+
+    # ---- members' posts held for the grace ----------------------------------------------------
+    async def hold(self, game_id: str, message: discord.Message,
+                   handle: Callable[[discord.Message], Awaitable[None]]) -> bool:
+        """In a proxy game, hold a member's post for the grace, then `handle` it as it reads
+        then; False (not held) in any other game."""
+        if not await self.enabled(game_id):
+            return False
+        key = (message.channel.id, message.id)
+
+        async def release() -> None:
+            held = self._held.pop(key, None)
+            if held is not None:
+                self.changed.set()
+                await handle(held[0])
+
+        self._held[key] = (message, self.later(self.grace, release))
+        self.changed.set()
+        return True
+
+    def edited(self, message: discord.Message) -> bool:
+        """A held post was edited: it is handled as it reads now, when the grace ends."""
+        key = (message.channel.id, message.id)
+        held = self._held.get(key)
+        if held is None:
+            return False
+        self._held[key] = (message, held[1])
+        self.changed.set()
+        return True
+
+    def deleted(self, channel_id: int, message_id: int) -> bool:
+        """A held post was deleted (a proxy app reposted it): it is dropped, never handled."""
+        held = self._held.pop((channel_id, message_id), None)
+        if held is None:
+            return False
+        held[1].cancel()
+        self.changed.set()
+        return True
+
+    def held(self) -> list[discord.Message]:
+        """The posts held now, as they read."""
+        return [message for message, _ in self._held.values()]
