@@ -61,7 +61,8 @@ class DiscordSettings(BaseModel):
 class TurnSettings(BaseModel):
     """Defaults for new games' turn handling."""
 
-    #: reminders before a call-time deadline, in minutes
+    #: reminders before a call-time deadline, in minutes: a new game's (a GM changes a game's
+    #: with `/game set name:reminders`)
     reminders_minutes: list[int] = Field(default_factory=lambda: [60 * 12, 60])
     #: how often the deadline scheduler wakes, in seconds
     scheduler_interval_seconds: float = 30.0

@@ -101,6 +101,8 @@ class CatchUp:
             if (message.author.bot or message.webhook_id is not None) and not (
                     self.bot.proxies.is_proxy(message)):
                 continue
+            if self.bot.proxies.is_held(message.channel.id, message.id):
+                continue  # in its proxy grace: handled (or dropped) when the grace ends
             replied = answered.get(message.id)
             if replied is None and message.created_at >= opened.replace(
                     tzinfo=message.created_at.tzinfo):

@@ -103,7 +103,7 @@ class TurnPosts(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         cached = payload.cached_message
-        if cached is not None and cached.author.bot and cached.webhook_id is None:
+        if cached is not None and cached.author.bot and not self.bot.proxies.is_proxy(cached):
             return
         if self.bot.proxies.deleted(payload.channel_id, payload.message_id):
             return  # held, never handled: a proxy app reposted it (or its author took it back)

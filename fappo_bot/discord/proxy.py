@@ -10,8 +10,13 @@ puts the id on every message an app's webhook posts).
 Such an app deletes the member's own message and posts it again through its webhook, within a
 second or so. So that the original does not also count (and no reply flashes under it), a
 member's message in a proxy game is held for a short grace (`discord.proxy_grace_seconds`)
-before it is handled: deleted in the meantime, it is dropped; edited, it is handled as it reads
-last. The grace's timer is injected (`Later`), so tests run it by hand.
+before it is handled: deleted in the meantime, or reposted (a proxy post of the character of
+its author whose text it holds), it is dropped; edited, it is handled as it reads last. The
+grace's timer is injected (`Later`), so tests run it by hand.
+
+Discord does not say who had a proxy app post a message: a proxy post counts for the player of
+the character it names, whoever wrote it (the GM turns the setting on where that is trusted; the
+bot's public reply under each proxy post shows it).
 """
 
 from __future__ import annotations
@@ -125,7 +130,23 @@ class ProxyPosts:
         found = speaker(message.author.name, characters)
         if found is None or found.runner is None:
             return None
+        self.reposted(message, found.runner)
         return Poster(user=found.runner, character=found.name)
+
+    def reposted(self, proxied: discord.Message, user: str) -> None:
+        """Drop the held original of a proxy post at once, without waiting for the app to
+        delete it: `user`'s held post in the same room whose text holds the proxy post's (the
+        app takes its tags off, or posts it as it was)."""
+        text = proxied.content.strip()
+        if not text:
+            return
+        for key, (message, timer) in list(self._held.items()):
+            if (key[0] == proxied.channel.id and str(message.author.id) == user
+                    and text in message.content):
+                del self._held[key]
+                timer.cancel()
+                self.changed.set()
+                return
 
     # ---- members' posts held for the grace ----------------------------------------------------
     async def hold(self, game_id: str, message: discord.Message,
@@ -164,6 +185,10 @@ class ProxyPosts:
         held[1].cancel()
         self.changed.set()
         return True
+
+    def is_held(self, channel_id: int, message_id: int) -> bool:
+        """Whether this post is held now (catching up leaves it to its grace)."""
+        return (channel_id, message_id) in self._held
 
     def held(self) -> list[discord.Message]:
         """The posts held now, as they read."""

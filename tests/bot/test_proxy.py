@@ -124,6 +124,26 @@ async def test_a_pluralkit_post_counts_once_for_the_characters_player(proxied_bo
     assert status.missing == ("Kael",)
 
 
+async def test_an_original_reposted_is_dropped_even_if_its_deletion_is_late(
+        proxied_bot, fake, grace) -> None:
+    running = proxied_bot
+    await proxy_game(fake)
+    room = fake.room["id"]
+    original = await fake.post(room, fake.alice, "[" + KAEL_ORDERS + "]")
+    untouched = await fake.post(room, fake.alice, "3 AP defend")
+    await held(running.bot, lambda messages: len(messages) == 2)
+    # Tupperbox reposts the text inside her brackets; its deletion of the original is slow
+    proxied = await fake.webhook_post(room, "Kael", KAEL_ORDERS, application_id=TUPPERBOX_APP)
+    await fake.wait_for(lambda: replies_to(fake, proxied))
+    assert [m.id for m in running.bot.proxies.held()] == [int(untouched["id"])]
+    await grace.run()  # the grace ends before the deletion: the original is not posted
+    [reply] = await fake.wait_for(lambda: replies_to(fake, untouched))
+    await fake.delete(room, original["id"])
+    assert replies_to(fake, original) == []
+    log = await running.services.games.audit_log(running.bot.rooms._known[room], fake.gm["id"])
+    assert len([e for e in log if e.action == "post.create"]) == 2  # the proxy's, the other
+
+
 async def test_a_members_own_post_waits_for_the_grace_and_reads_as_last_edited(
         proxied_bot, fake, grace) -> None:
     running = proxied_bot

@@ -48,6 +48,14 @@ async def test_settings_are_shown_and_changed_by_a_gm(running, fake) -> None:
     assert game.settings.reminders == (timedelta(minutes=30), timedelta(minutes=5))
 
 
+async def test_a_new_game_takes_the_hosts_reminder_times(running, fake) -> None:
+    running.bot.settings.turns.reminders_minutes = [90, 15]
+    text_of(await run_command(fake, fake.gm, "game create",
+                              [{"type": 3, "name": "name", "value": "Goblin Road"}]))
+    game = await running.services.games.find(fake.room["id"])
+    assert game.settings.reminders == (timedelta(minutes=90), timedelta(minutes=15))
+
+
 async def test_setting_names_are_autocompleted(running, fake) -> None:
     await set_up_game(fake)
     data = {"id": "1", "name": "game", "type": 1, "options": [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -49,9 +50,12 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
                      name: app_commands.Range[str, 1, 100]) -> None:
         assert interaction.channel is not None
         key = str(interaction.channel.id)
+        # the host's default reminder times (turns.reminders_minutes) for a new game
+        reminders = [timedelta(minutes=m) for m in self.bot.settings.turns.reminders_minutes]
         view = await self.services.games.create(
             channel_key=key, name=name, creator=user_key(interaction.user),
-            guild_key=str(interaction.guild_id) if interaction.guild_id else None)
+            guild_key=str(interaction.guild_id) if interaction.guild_id else None,
+            settings={"reminders": reminders})
         self.bot.rooms.forget(key)
         await say(interaction, f"A new game starts here.\n{describe_game(view)}")
 
