@@ -77,9 +77,10 @@ class TurnPosts(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
-        proxy = self.bot.proxies.is_proxy(message)
-        if "content" not in payload.data or (message.author.bot or message.webhook_id) and (
-                not proxy or message.guild is None):
+        proxy = self.bot.proxies.is_proxy(message) and message.guild is not None
+        if "content" not in payload.data:
+            return
+        if (message.author.bot or message.webhook_id is not None) and not proxy:
             return
         cached = payload.cached_message
         if cached is not None and cached.content == message.content:

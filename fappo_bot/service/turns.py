@@ -272,7 +272,7 @@ class TurnService(UseCases):
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
         that was never recorded (its post was refused) is a new post of its writer, never of
-        someone else (issue 14)."""
+        someone else (issue 14). `as_character`: as for `post`."""
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
