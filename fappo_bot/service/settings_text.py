@@ -182,6 +182,25 @@ def _parse(annotation: Any, text: str) -> Any:
     raise ValueError("this setting cannot be written as text")  # pragma: no cover
 
 
+def suggested_values(name: str) -> list[str]:
+    """The values to offer for a setting as a GM types one: on and off, an option's names;
+    none for the others (any number, duration or list), or for a name that is no setting."""
+    key = name.strip().casefold()
+    if key not in TABLE_SETTINGS and key not in RULES_FLAGS:
+        return []
+    annotation = _annotation(key)
+    args = [a for a in get_args(annotation) if a is not NoneType] or [annotation]
+    first = args[0]
+    values: list[str] = []
+    if first is bool:
+        values = ["on", "off"]
+    elif isinstance(first, type) and issubclass(first, Enum):
+        values = [str(m.value) for m in first]
+    if values and NoneType in get_args(annotation):
+        values.append("none")
+    return values
+
+
 def _hint(name: str) -> str:
     annotation = _annotation(name)
     args = [a for a in get_args(annotation) if a is not NoneType] or [annotation]

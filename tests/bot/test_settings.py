@@ -67,6 +67,24 @@ async def test_setting_names_are_autocompleted(running, fake) -> None:
     assert [c["value"] for c in answer["callback"]["data"]["choices"]] == ["reminders"]
 
 
+async def test_values_are_offered_by_the_setting_named(running, fake) -> None:
+    await set_up_game(fake)
+
+    async def offered(name: str, typed: str) -> list[str]:
+        data = {"id": "1", "name": "game", "type": 1, "options": [
+            {"type": 1, "name": "set", "options": [
+                {"type": 3, "name": "name", "value": name},
+                {"type": 3, "name": "value", "value": typed, "focused": True}]}]}
+        interaction = await fake.interact(fake.gm, fake.room["id"], 4, data)
+        [answer] = await fake.answered(interaction)
+        return [c["value"] for c in answer["callback"]["data"]["choices"]]
+
+    assert await offered("proxy_posts", "") == ["off", "on"]
+    assert await offered("results_visibility", "p") == ["parties", "public"]
+    assert await offered("reminders", "") == ["12h, 1h"]  # its value now, to edit
+    assert await offered("no such thing", "") == []
+
+
 async def test_the_reminder_times_set_are_the_ones_the_loop_sends(fake, tmp_path) -> None:
     clock = ManualClock()
     running = RunningBot(fake, tmp_path / "data", clock=clock)

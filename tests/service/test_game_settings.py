@@ -18,6 +18,7 @@ from fappo_bot.service.settings_text import (
     parse_duration,
     parse_value,
     setting_names,
+    suggested_values,
 )
 from tests.service.conftest import ALICE, BOB, GM, sheet
 from tests.service.helpers import snapshot
@@ -101,6 +102,13 @@ def test_durations_as_people_write_them():
         parse_duration("h")
     assert parse_value("reminders", "2h,30m,") == (timedelta(hours=2), timedelta(minutes=30))
     assert GameSettings().proxy_posts is False
+
+
+def test_values_offered_as_a_gm_types():
+    assert suggested_values(" Tournament ") == ["on", "off"]
+    assert suggested_values("nuisance_count_mode") == [m.value for m in NuisanceCountMode]
+    assert suggested_values("reminders") == suggested_values("min_spell_difficulty") == []
+    assert suggested_values("nope") == []
 
 
 async def test_the_reminder_times_a_gm_sets_are_the_ones_sent(services, table, clock,

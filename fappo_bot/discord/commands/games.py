@@ -12,7 +12,7 @@ from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import GameStatus, Role
-from fappo_bot.service.settings_text import SettingView, setting_names
+from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
 from fappo_bot.service.views import GameView
 
 
@@ -119,6 +119,19 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     async def setting_choices(self, interaction: discord.Interaction, current: str
                               ) -> list[app_commands.Choice[str]]:
         return matching(setting_names(), current)
+
+    @set_.autocomplete("value")
+    async def value_choices(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        """The setting's options (on/off, its choices); else its value in this game now."""
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        offered = suggested_values(name)
+        if not offered and interaction.channel is not None:
+            game_id = await self.bot.rooms.game_id(str(interaction.channel.id))
+            if game_id is not None:
+                offered = [s.value for s in await self.services.games.settings(game_id)
+                           if s.name == name.strip().casefold()]
+        return matching(offered, current)
 
     @app_commands.command(name="status", description="GM: pause, resume or end this game")
     @app_commands.describe(status="The game's new status")
