@@ -111,6 +111,6 @@ class FappoBotBase(commands.AutoShardedBot):
         self.names = Names(self)
         #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
         #: timer, the event loop's unless a test hands its own)
-        self.proxies = ProxyPosts(services, settings.discord, later)
+        self.proxies = ProxyPosts(services, settings.discord, later, self.clock)
         #: the outbox cog (set up in `setup_hook`)
         self.delivery: Outbox

@@ -189,7 +189,7 @@ class TurnPosts(commands.Cog):
                       ) -> None:
         """A proxy app's webhook post (or its edit): the post of the character's player when
         its name is a character's of a game that takes proxy posts, else nothing."""
-        poster = await self.bot.proxies.poster(game_id, message)
+        poster = await self.bot.proxies.poster(game_id, message, new=not edit)
         if poster is not None:
             await (self.edit(game_id, message, poster) if edit
                    else self.post(game_id, message, poster=poster))

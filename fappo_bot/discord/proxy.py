@@ -14,21 +14,27 @@ before it is handled: deleted in the meantime, or reposted (a proxy post of the 
 its author whose text it holds), it is dropped; edited, it is handled as it reads last. The
 grace's timer is injected (`Later`), so tests run it by hand.
 
-Discord does not say who had a proxy app post a message: a proxy post counts for the player of
-the character it names, whoever wrote it (the GM turns the setting on where that is trusted; the
-bot's public reply under each proxy post shows it).
+Discord does not say who had a proxy app post a message. The held original tells it, when the
+bot saw it: a proxy post whose original was someone else's does not count (one sentence says
+so). When no original is known (caught up after downtime, or posted before the bot started),
+the proxy post counts for the player of the character it names.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from fappo_bot.discord.errors import AdapterError
+from fappo_bot.posting.safety import safe
+from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 
 if TYPE_CHECKING:
@@ -64,6 +70,16 @@ def _keep(task: asyncio.Task[None]) -> None:
 
 
 @dataclass(frozen=True)
+class Original:
+    """A member's post deleted while held: perhaps the original of a proxy post to come."""
+
+    channel_id: int
+    author: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Poster:
     """Who a proxy post counts for: the player, and the character it speaks as."""
 
@@ -85,20 +101,34 @@ def speaker(name: str, characters: list[CharacterView]) -> CharacterView | None:
     return best[1] if best else None
 
 
+#: the most characters a proxy app's tags add around the text it reposts
+TAGS_MAX = 64
+
+
+def reposts(text: str, original: str) -> bool:
+    """Whether `text` (a proxy post's) is `original` with the app's tags taken off: all of its
+    text but a few characters before and after."""
+    original = original.strip()
+    return text in original and len(original) - len(text) <= TAGS_MAX
+
+
 class ProxyPosts:
     """The proxy posts of this process's game rooms: who a webhook post counts for, and the
     members' posts held for the grace."""
 
     def __init__(self, services: Services, settings: DiscordSettings,
-                 later: Later | None = None) -> None:
+                 later: Later | None = None, clock: Clock | None = None) -> None:
         self.services = services
         self.later = later or loop_later
+        self.clock = clock or SystemClock()
         self.apps = frozenset(settings.proxy_apps)
         self.grace = settings.proxy_grace_seconds
         #: game id -> whether it takes proxy posts (a setting changed here forgets it)
         self._enabled: dict[str, bool] = {}
         #: (channel id, message id) -> (the held message, its timer)
         self._held: dict[tuple[int, int], tuple[discord.Message, Timer]] = {}
+        #: the held posts deleted lately (their text and author, to know a proxy post's writer)
+        self._dropped: deque[Original] = deque(maxlen=200)
         #: set at each change of the held posts (tests wait on it)
         self.changed = asyncio.Event()
 
@@ -121,32 +151,46 @@ class ProxyPosts:
         """A message a proxy app posted through a webhook."""
         return message.webhook_id is not None and message.application_id in self.apps
 
-    async def poster(self, game_id: str, message: discord.Message) -> Poster | None:
+    async def poster(self, game_id: str, message: discord.Message, *, new: bool = True
+                     ) -> Poster | None:
         """Who a webhook message counts for, or None (not a proxy app's, the game takes no
-        proxy posts, or its name is no character's that a player runs: table talk)."""
+        proxy posts, or its name is no character's that a player runs: table talk).
+        `AdapterError` when a `new` post's original is known to be someone else's
+        (`reposted`)."""
         if not self.is_proxy(message) or not await self.enabled(game_id):
             return None
         characters = await self.services.characters.list(game_id)
         found = speaker(message.author.name, characters)
         if found is None or found.runner is None:
             return None
-        self.reposted(message, found.runner)
+        if new and self.reposted(message, found.runner) is False:
+            raise AdapterError(f"This proxy post does not count: {safe(found.name)} is not "
+                               "the character of the one who wrote it.")
         return Poster(user=found.runner, character=found.name)
 
-    def reposted(self, proxied: discord.Message, user: str) -> None:
-        """Drop the held original of a proxy post at once, without waiting for the app to
-        delete it: `user`'s held post in the same room whose text holds the proxy post's (the
-        app takes its tags off, or posts it as it was)."""
+    def reposted(self, proxied: discord.Message, user: str) -> bool | None:
+        """Find the original of a proxy post among the posts held, or dropped a moment ago, in
+        its room: one whose text holds the proxy post's (the app takes its tags off, or posts
+        it as it was). The originals found are dropped at once, without waiting for the app to
+        delete them. True when one is `user`'s, False when they are all someone else's (a
+        proxy post as another player's character), None when none is known (a proxy post
+        caught up after downtime, say: it counts)."""
         text = proxied.content.strip()
         if not text:
-            return
+            return None
+        since = self.clock.now() - timedelta(seconds=max(10.0, 5 * self.grace))
+        authors = {o.author for o in self._dropped
+                   if o.channel_id == proxied.channel.id and o.at >= since
+                   and reposts(text, o.text)}
         for key, (message, timer) in list(self._held.items()):
-            if (key[0] == proxied.channel.id and str(message.author.id) == user
-                    and text in message.content):
+            if key[0] == proxied.channel.id and reposts(text, message.content):
+                authors.add(str(message.author.id))
                 del self._held[key]
                 timer.cancel()
                 self.changed.set()
-                return
+        if not authors:
+            return None
+        return user in authors
 
     # ---- members' posts held for the grace ----------------------------------------------------
     async def hold(self, game_id: str, message: discord.Message,
@@ -183,6 +227,8 @@ class ProxyPosts:
         if held is None:
             return False
         held[1].cancel()
+        self._dropped.append(Original(channel_id, str(held[0].author.id), held[0].content,
+                                      self.clock.now()))
         self.changed.set()
         return True
 

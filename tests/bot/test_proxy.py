@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from fappo_bot.discord.proxy import reposts, speaker
 from fappo_bot.settings import PLURALKIT_APP, TUPPERBOX_APP
 from tests.bot.conftest import RunningBot
-from tests.bot.table import KAEL_ORDERS, run_command, set_up_game, text_of
+from tests.bot.table import KAEL_ORDERS, add_sheet, run_command, set_up_game, text_of
 from tests.bot.test_catchup import caught_up
 from tests.bot.test_posts import replies_to
 
@@ -144,6 +145,44 @@ async def test_an_original_reposted_is_dropped_even_if_its_deletion_is_late(
     assert len([e for e in log if e.action == "post.create"]) == 2  # the proxy's, the other
 
 
+async def test_a_proxy_post_as_someone_elses_character_does_not_count(proxied_bot, fake,
+                                                                        grace) -> None:
+    running = proxied_bot
+    await proxy_game(fake)
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
+    room = fake.room["id"]
+    game_id = running.bot.rooms._known[room]
+    # bob has PluralKit post his text as "Kael", alice's character: first the repost, then
+    # the deletion of his original
+    original = await fake.post(room, fake.bob, "k:" + KAEL_ORDERS)
+    await held(running.bot, lambda messages: len(messages) == 1)
+    proxied = await fake.webhook_post(room, "Kael", KAEL_ORDERS, application_id=PLURALKIT_APP)
+    [refused] = await fake.wait_for(lambda: replies_to(fake, proxied))
+    assert refused["content"] == ("This proxy post does not count: Kael is not the character "
+                                  "of the one who wrote it.")
+    assert refused["allowed_mentions"] == {"parse": []}
+    await fake.delete(room, original["id"])
+    # then the other way round: the original deleted first, then the repost
+    second = await fake.post(room, fake.bob, "k:3 AP defend")
+    await held(running.bot, lambda messages: len(messages) == 1)
+    await fake.delete(room, second["id"])
+    await held(running.bot, lambda messages: messages == [])
+    again = await fake.webhook_post(room, "Kael", "3 AP defend", application_id=PLURALKIT_APP)
+    [refused] = await fake.wait_for(lambda: replies_to(fake, again))
+    assert refused["content"].startswith("This proxy post does not count")
+    # alice's own, the same way round, counts
+    third = await fake.post(room, fake.alice, "k:" + KAEL_ORDERS)
+    await held(running.bot, lambda messages: len(messages) == 1)
+    await fake.delete(room, third["id"])
+    await held(running.bot, lambda messages: messages == [])
+    hers = await fake.webhook_post(room, "Kael", KAEL_ORDERS, application_id=PLURALKIT_APP)
+    [reply] = await fake.wait_for(lambda: replies_to(fake, hers))
+    assert "3/3 AP" in reply["content"]
+    await grace.run()
+    status = await running.services.turns.status(game_id)
+    assert status.posted == ("Kael",) and "Mira" in status.missing
+
+
 async def test_a_members_own_post_waits_for_the_grace_and_reads_as_last_edited(
         proxied_bot, fake, grace) -> None:
     running = proxied_bot
@@ -230,3 +269,25 @@ async def test_the_setting_is_changed_by_a_gm_only(proxied_bot, fake) -> None:
     assert "Only a GM" in text_of([answer])
     game = await proxied_bot.services.games.show(proxied_bot.bot.rooms._known[fake.room["id"]])
     assert game.settings.proxy_posts is False
+
+
+def test_which_character_a_proxy_name_names() -> None:
+    class Named:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    kael, kael_tor, mira = Named("Kael"), Named("Kael Tor"), Named("Mira")
+    cast: Any = [kael, kael_tor, mira]
+    assert speaker("Kael", cast) is kael
+    assert speaker("  KAEL   [Ash] ", cast) is kael
+    assert speaker("Kael (he/him)", cast) is kael
+    assert speaker("Kael Tor | Ash", cast) is kael_tor  # the longest name wins
+    assert speaker("Kaelan", cast) is None and speaker("Sir Kael", cast) is None
+
+
+def test_which_post_a_proxy_post_reposts() -> None:
+    assert reposts("2 AP defend", "k:2 AP defend")
+    assert reposts("2 AP defend", "[2 AP defend]")
+    assert reposts("2 AP defend", "2 AP defend")
+    assert not reposts("ok", "ok, so here is my whole plan for this turn " * 3)
+    assert not reposts("2 AP defend", "3 AP defend")
