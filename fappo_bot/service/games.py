@@ -39,6 +39,8 @@ from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 
 RULESETS: tuple[str, ...] = ("fappo", "xp")
+NO_FLAGS_IN_XP = ("The rules flags are FAPPO's (R2); an Xp game plays the Xp defaults of "
+                  "RULINGS R2 and takes none of them.")
 """Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 
 
@@ -99,8 +101,7 @@ class GameService(UseCases):
                 f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
             )
         if ruleset != "fappo" and rules:
-            raise InvalidInput("The rules flags are FAPPO's (R2); an Xp game plays the Xp "
-                               "defaults of RULINGS R2 and takes none of them.")
+            raise InvalidInput(NO_FLAGS_IN_XP)
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
         async with self.uow() as uow:
@@ -194,6 +195,8 @@ class GameService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
+            if rules and game.ruleset != "fappo":
+                raise InvalidInput(NO_FLAGS_IN_XP)
             problems: list[str] = []
             new_rules, new_settings = game.rules, game.settings
             try:
@@ -217,10 +220,12 @@ class GameService(UseCases):
             return view
 
     async def settings(self, game_id: str) -> list[SettingView]:
-        """The game's table settings and R2 flags, each with its value as text."""
+        """The game's table settings and R2 flags (a FAPPO game's), each with its value as
+        text."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-        return game_settings(game.settings, game.rules)
+        shown = game_settings(game.settings, game.rules)
+        return shown if game.ruleset == "fappo" else [s for s in shown if s.kind == "settings"]
 
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:

@@ -141,3 +141,16 @@ async def test_a_post_speaks_as_the_character_named(services, table):
     with pytest.raises(Forbidden):
         await services.turns.post(game, BOB, channel_key="c1", message_key="m3",
                                   text="3 AP defend", as_character="Kael")
+
+
+async def test_an_xp_game_has_its_settings_but_no_fappo_flags(services, uow_factory):
+    game = (await services.games.create(channel_key="x1", name="Sands", creator=GM,
+                                        ruleset="xp")).id
+    assert [s.name for s in await services.games.settings(game)] == [*TABLE_SETTINGS]
+    assert (await services.games.set_setting(game, GM, "reminders", "1h")).value == "1h"
+    before = await snapshot(uow_factory)
+    with pytest.raises(InvalidInput, match="The rules flags are FAPPO's"):
+        await services.games.set_setting(game, GM, "pips_enabled", "on")
+    with pytest.raises(InvalidInput, match="The rules flags are FAPPO's"):
+        await services.games.configure(game, GM, rules={"pips_enabled": True})
+    assert await snapshot(uow_factory) == before
