@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from fappo_bot.discord.errors import RoomRefusals
+from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.facade import Services
@@ -92,8 +93,8 @@ class Outbox(Protocol):
 class FappoBotBase(commands.AutoShardedBot):
     """The bot: the service, the settings, and what the cogs share."""
 
-    def __init__(self, services: Services, settings: Settings, *, clock: Clock | None = None
-                 ) -> None:
+    def __init__(self, services: Services, settings: Settings, *, clock: Clock | None = None,
+                 later: Later | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -109,6 +110,9 @@ class FappoBotBase(commands.AutoShardedBot):
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
         self.names = Names(self)
+        #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
+        #: timer, the event loop's unless a test hands its own)
+        self.proxies = ProxyPosts(services, settings.discord, later, self.clock)
         #: rooms where Discord refused the bot (403), said once in the log
         self.refusals = RoomRefusals()
         #: the outbox cog (set up in `setup_hook`)
