@@ -7,7 +7,7 @@ from collections.abc import Sequence, Set
 
 from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
-from fappo_bot.service.base import Outgoing, UseCases, require_fappo
+from fappo_bot.service.base import Outgoing, UseCases, require_known_ruleset
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
@@ -45,9 +45,8 @@ async def open_turn(
 ) -> Turn:
     """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
     (in `out`). `hidden`: the parties-only actors of the last resolution, whose hits the
-    announcement does not count (F29). Turns run FAPPO's rules: an Xp game has none yet (its GM
-    rolls instead)."""
-    require_fappo(game, "turns")
+    announcement does not count (F29). An Xp game's turns run the Xp rules (`xp_play`)."""
+    require_known_ruleset(game)
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
     turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
