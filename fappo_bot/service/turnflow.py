@@ -24,6 +24,7 @@ from fappo_bot.service.scene import (
 from fappo_bot.service.timing import arm
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSummary
+from fappo_bot.service.xp_play import load_in_force
 
 
 def refuse_unless_open(turn: Turn) -> None:
@@ -85,6 +86,8 @@ async def seal_turn(
 
 async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView:
     records = list(await uow.characters.list(game.id))
+    if game.ruleset == "xp":
+        return await _xp_status(uow, game, turn, records)
     in_force = await orders_in_force(uow, turn)
     rows: list[CharacterTurnState] = []
     posted: list[str] = []
@@ -115,6 +118,23 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
                                   if r.name.casefold() not in in_force),
         everyone_in=everyone_in(turn, records, in_force),
         pending_hits=await public_pending(uow, game, turn, records),
+        names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
+    )
+
+
+async def _xp_status(uow: UnitOfWork, game: Game, turn: Turn,
+                     records: list[CharacterRecord]) -> TurnStatusView:
+    """An Xp turn's status: who has actions in force; nothing is sealed (the GM's characters
+    post like anyone, and Xp has no secret orders to commit to)."""
+    acted = {f.action.actor.casefold() for f in await load_in_force(uow, game, turn, records)}
+    rows = [CharacterTurnState(name=r.name, runner=r.runner(),
+                               state="posted" if r.name.casefold() in acted else "missing")
+            for r in player_run(records)]
+    return TurnStatusView(
+        game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
+        posted=tuple(r.name for r in rows if r.state == "posted"),
+        passed=(), missing=tuple(r.name for r in rows if r.state == "missing"),
+        npc_sealed=False, npcs_without_orders=(), everyone_in=False, pending_hits=(),
         names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
     )
 
