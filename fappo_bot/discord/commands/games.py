@@ -18,7 +18,8 @@ def describe_game(view: GameView) -> str:
     players = ", ".join(f"<@{p}>" for p in view.players if p.isdigit()) or "none yet"
     turn = (f"turn {view.turn.number} is {view.turn.status.value}" if view.turn
             else "no turn opened yet")
-    return (f"**{safe(view.name)}** ({view.status.value}): {turn}.\n"
+    rules = ", Xp rules" if view.ruleset == "xp" else ""
+    return (f"**{safe(view.name)}** ({view.status.value}{rules}): {turn}.\n"
             f"GMs: {gms}. Players: {players}.")
 
 
@@ -28,14 +29,18 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")
-    @app_commands.describe(name="The game's name")
+    @app_commands.describe(name="The game's name",
+                           ruleset="The rules it plays: FAPPO (the default) or Xp (dice pools)")
+    @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
+                                   app_commands.Choice(name="Xp", value="xp")])
     async def create(self, interaction: discord.Interaction,
-                     name: app_commands.Range[str, 1, 100]) -> None:
+                     name: app_commands.Range[str, 1, 100], ruleset: str = "fappo") -> None:
         assert interaction.channel is not None
         key = str(interaction.channel.id)
         view = await self.services.games.create(
             channel_key=key, name=name, creator=user_key(interaction.user),
-            guild_key=str(interaction.guild_id) if interaction.guild_id else None)
+            guild_key=str(interaction.guild_id) if interaction.guild_id else None,
+            ruleset=ruleset)
         self.bot.rooms.forget(key)
         await say(interaction, f"A new game starts here.\n{describe_game(view)}")
 
