@@ -372,6 +372,7 @@ class CharacterService(UseCases):
         position and spent SP carry over."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "sheet edits")
             await require_gm(uow, game, actor)
             record = await load_character(uow, game, name)
             require_not_retired(record)
@@ -396,6 +397,7 @@ class CharacterService(UseCases):
         check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "counts of nuisances and minions")
             await require_gm(uow, game, actor)
             record = await load_character(uow, game, name)
             require_not_retired(record)

@@ -176,8 +176,8 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
     by_name = {r.name.casefold(): r for r in records}
     groups: dict[str, list[XpInForce]] = {}
 
-    def add(f: XpInForce | None, key_: str, actor: str, index: int | None, field_name: str,
-            question: str, required: bool, choices: Sequence[str] = ()) -> None:
+    def add(key_: str, actor: str, index: int | None, field_name: str, question: str,
+            required: bool, choices: Sequence[str] = ()) -> None:
         items.append(ReviewItem(key=key_, actor=actor, index=index, field=field_name,
                                 question=question, required=required, choices=tuple(choices),
                                 answer=answers.get(key_)))
@@ -188,7 +188,7 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
 
         def ask(field_name: str, question: str, required: bool,
                 choices: Sequence[str] = (), f: XpInForce = f, a: XpAction = a) -> None:
-            add(f, _key(f, field_name), a.actor, f.index, field_name, question, required, choices)
+            add(_key(f, field_name), a.actor, f.index, field_name, question, required, choices)
 
         if a.kind is XpKind.GROUP:
             groups.setdefault(key(_label(a)), []).append(f)
@@ -247,12 +247,12 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
         first = members[0].action
         who = ", ".join(safe(m.action.actor) for m in members)
         head = f"group roll of {_label(first)} ({who})"
-        add(None, _group_key(label, "mode"), first.actor, None, "mode",
+        add(_group_key(label, "mode"), first.actor, None, "mode",
             f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
             ("spontaneous", "collateral"))
-        add(None, _group_key(label, "difficulty"), first.actor, None, "difficulty",
+        add(_group_key(label, "difficulty"), first.actor, None, "difficulty",
             f"{head}: difficulty? (X6)", True, DIFFICULTIES)
-        add(None, _group_key(label, "order"), first.actor, None, "order",
+        add(_group_key(label, "order"), first.actor, None, "order",
             f"{head}: the order of a chain? (X11 Amb-1; default the biggest pool first)",
             False, tuple(m.action.actor for m in members))
     return items

@@ -165,3 +165,17 @@ async def test_an_edit_rereads_and_a_pass_is_refused(services, xp_table):
     assert all("Stealth" not in i.question for i in review.items)
     with pytest.raises(Conflict, match="no pass"):
         await services.turns.pass_turn(xp_table, ALICE)
+
+
+async def test_call_time_seals_nothing_and_fappos_aftermath_is_refused(services, xp_table):
+    from fappo_bot.service import SceneGap
+
+    await services.calltime.close(xp_table, GM)
+    status = await services.turns.status(xp_table)
+    assert not status.npc_sealed and status.missing == ("Nefer", "Khai")
+    with pytest.raises(Conflict, match="rests and scene ends are FAPPO's"):
+        await services.aftermath.end_scene(xp_table, GM, SceneGap.NIGHT)
+    with pytest.raises(Conflict, match="sheet edits"):
+        await services.characters.edit(xp_table, GM, "Nefer", {"name": "Nefer"})
+    done = await services.resolution.resolve(xp_table, GM)
+    assert "Nothing to roll this turn." in done.text
