@@ -179,3 +179,19 @@ async def test_call_time_seals_nothing_and_fappos_aftermath_is_refused(services,
         await services.characters.edit(xp_table, GM, "Nefer", {"name": "Nefer"})
     done = await services.resolution.resolve(xp_table, GM)
     assert "Nothing to roll this turn." in done.text
+
+
+async def test_an_xp_game_exports_and_imports_with_its_sheets(services, xp_table):
+    import itertools
+
+    from fappo_bot.service.transfer import copied, dumps, loads
+
+    await post(services, xp_table, ALICE, "roll Stealth")
+    document = loads(dumps(await services.transfer.export(xp_table, GM, secrets=True)))
+    counter = itertools.count()
+    imported = await services.transfer.import_game(
+        copied(document, lambda: f"copy{next(counter):04d}", "xp-2"), GM)
+    nefer = await services.characters.show(imported.id, "Nefer")
+    assert nefer.xp is not None and nefer.xp.skill("Stealth") is not None
+    review = await services.review.review(imported.id, GM)
+    assert any("test of Stealth" in i.question for i in review.items)
