@@ -36,7 +36,7 @@ from fappo_bot.rules_xp.tables import CHARACTERISTIC_ALIASES, Characteristic, ke
 from fappo_bot.sheets.xp import XpSheet
 
 _START = re.compile(
-    r"^(roll|test|contest|assist|attack|cast)\b|^(group)(?=\s+roll\b)|^(spend)(?=\s+\d)"
+    r"^(roll|test|contest|assist|attack|cast)\b|^(cut)!|^(group)(?=\s+roll\b)|^(spend)(?=\s+\d)"
     r"|^(passion|flaw|character)(?=\s*:)|^(invoke)(?=\s+(?:passion|flaw)\b)", re.IGNORECASE)
 _CLAIM = re.compile(r"(?<![\w])([+-])\s*(\d{1,2})\s*d\b", re.IGNORECASE)
 _HEROIC_OFF = re.compile(r"\b(?:not|no|without)\s+heroic(?:\s+dice)?\b", re.IGNORECASE)
@@ -160,6 +160,10 @@ class _Reader:
             self.actor = _name(who, list(self.ctx.sheets), "character of yours",
                                "name a character you give the orders of")
             return
+        if verb == "cut":
+            raise _Bad("a Cut! is the GM's narrative event (X17), and its Luck price is one of "
+                       "the things the Xp rules leave out (X18)", "a roll, an assist, a Passion...",
+                       "ask the GM for the Cut! at the table; the GM records what it does")
         if verb in {"attack", "cast"}:
             what = "Combat" if verb == "attack" else "Magic"
             raise _Bad(f"the Xp rules leave out the {what} section (RULINGS X18), so the bot "

@@ -97,7 +97,7 @@ def render_xp_reply(parsed: XpParsedPost, sheets: Mapping[str, XpSheet]) -> str:
     return "\n".join(describe(a, by_key.get(a.actor.casefold())) for a in parsed.actions)
 
 
-def render_roll(record: RollRecord) -> str:
+def render_roll(record: RollRecord, outcome: bool = True) -> str:
     """Every die of a roll and what it made: `5d at Normal (5-6): [6, 4, 2, 1, 5] + heroic [3]:
     2 successes, 1 exposure: success`."""
     level = f"{sl_name(record.sl).title()} ({record.target})"
@@ -122,5 +122,7 @@ def render_roll(record: RollRecord) -> str:
     elif record.exposures:
         ones = f", {record.exposures} exposure(s)"
     special = f" ({record.special} special)" if record.special else ""
+    if not outcome:  # a contest's side: the contest decides, not the side's own need
+        return f"{head}: {dice}: {record.s} success(es){ones}"
     return (f"{head}{need}: {dice}: {record.s} success(es){ones}: "
             f"{record.outcome.value}{special}")

@@ -37,7 +37,14 @@ from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.group import Member as GroupMember
-from fappo_bot.rules_xp.group import assist_delta, assisted, collateral, default_order, spontaneous
+from fappo_bot.rules_xp.group import (
+    assist_delta,
+    assisted,
+    collateral,
+    conceded,
+    default_order,
+    spontaneous,
+)
 from fappo_bot.rules_xp.pools import PoolTest
 from fappo_bot.rules_xp.roll import RollRecord
 from fappo_bot.rules_xp.rollers import Roller, roll_for
@@ -216,6 +223,11 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             if a.kind is XpKind.TEST:
                 ask("need", f"{head}: successes needed? (default 1; an Active roll against "
                     "a stored Passive P needs P + 1, X7)", False)
+                mine = by_name.get(a.actor.casefold())
+                if mine is not None and not mine.run_by_gm:
+                    ask("concede", f"{head}: concede it, as not significant? (X13: 1 success "
+                        "without a roll for 4d or more, needing 1; default no)", False,
+                        ("yes", "no"))
             ask("dice", f"{head}: dice for time, tools or light? (X6; default 0)", False)
             if a.claim:
                 ask("claim", f"{head}: accept the {a.claim:+d}d {safe(a.actor)} asks for?",
@@ -286,7 +298,7 @@ def _whole(item: ReviewItem, value: Any, low: int, high: int) -> int:
 def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord]) -> Any:
     """The answer as its field needs it; InvalidInput says what was expected."""
     f = item.field
-    if f in {"claim", "permit", "allowed", "counter", "relevant"}:
+    if f in {"claim", "permit", "allowed", "counter", "relevant", "concede"}:
         result = _bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
@@ -525,7 +537,10 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
                                 xposure=a.route is Route.SKILL)
     head = f"{safe(a.actor)}, {_what(f)}, {table.answer(f, 'difficulty', 'routine')}"
     if not helpers:
-        record = general(roller, need)
+        if table.answer(f, "concede", False):
+            _, record = conceded(roller, True, need)
+        else:
+            record = general(roller, need)
         table.log(made, "test", record)
         table.out.lines.append(f"{head}: {render_roll(record)}")
         return
@@ -597,7 +612,7 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         table.log(rolled, "contest", side.roll, total=side.total,
                   rerolls=[list(r) for r in side.rerolls])
         again = "".join(f" then [{', '.join(map(str, r))}]" for r in side.rerolls)
-        sides.append(f"  {safe(side.name)}: {render_roll(side.roll)}{again}"
+        sides.append(f"  {safe(side.name)}: {render_roll(side.roll, outcome=False)}{again}"
                      + (f" -> {side.total} in all" if side.rerolls else ""))
     how = {"successes": "", "tiebreak": f" after {result.tiebreaks} tie-break(s)",
            "player": " (still tied: the player's side wins, X7)",

@@ -156,3 +156,11 @@ def test_any_text_reads_without_an_exception(text):
     parsed = parse_xp_post(text, CTX)
     assert parsed.ok or parsed.problems
     render_xp_reply(parsed, {"Nefer": NEFER})
+
+
+def test_what_the_rules_leave_out_is_refused_with_a_hint():
+    for line, words in (("cast Fireball at the guard", "Magic"), ("attack: the guard", "Combat"),
+                        ("Cut! I take over the scene", "Cut!")):
+        (issue,) = problem(line)
+        assert words in issue.message and "X18" in issue.message and issue.hint, line
+    assert problem("roll Stealth using SIZE")[0].hint == "SIZE has no scale in the rules (X18)"

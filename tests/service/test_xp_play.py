@@ -195,3 +195,16 @@ async def test_an_xp_game_exports_and_imports_with_its_sheets(services, xp_table
     assert nefer.xp is not None and nefer.xp.skill("Stealth") is not None
     review = await services.review.review(imported.id, GM)
     assert any("test of Stealth" in i.question for i in review.items)
+
+
+async def test_a_conceded_test_rolls_no_dice(services, xp_table):
+    await post(services, xp_table, ALICE, "roll Stealth: climb the low wall")
+    review = await services.review.review(xp_table, GM)
+    keys = {i.field: i.key for i in review.items}
+    assert not next(i for i in review.items if i.field == "concede").required
+    await services.review.answer(xp_table, GM, {keys["difficulty"]: "easy",
+                                                keys["concede"]: "yes"})
+    done = await services.resolution.resolve(xp_table, GM)
+    assert "conceded: 1 success, no roll (X13)" in done.text
+    (entry,) = done.rolls
+    assert entry["dice"] == [] and entry["s"] == 1
