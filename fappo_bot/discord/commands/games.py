@@ -29,10 +29,9 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")
-    @app_commands.describe(name="The game's name",
-                           ruleset="The rules it plays: FAPPO (the default) or Xp (dice pools)")
+    @app_commands.describe(name="The game's name", ruleset="FAPPO (default) or the Xp dice pools")
     @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
-                                   app_commands.Choice(name="Xp", value="xp")])
+                                   app_commands.Choice(name="Xp dice pools", value="xp")])
     async def create(self, interaction: discord.Interaction,
                      name: app_commands.Range[str, 1, 100], ruleset: str = "fappo") -> None:
         assert interaction.channel is not None
