@@ -383,7 +383,7 @@ class ReviewService(UseCases):
                 if item is None:
                     continue
                 try:
-                    stored[key] = xp_play.coerce(item, value, records)
+                    stored[key] = xp_play.coerce(item, value, records, found)
                 except InvalidInput as exc:
                     problems.append(str(exc))
             if problems:

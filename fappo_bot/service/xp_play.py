@@ -295,9 +295,21 @@ def _whole(item: ReviewItem, value: Any, low: int, high: int) -> int:
     return number
 
 
-def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord]) -> Any:
-    """The answer as its field needs it; InvalidInput says what was expected."""
+def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
+           found: Sequence[XpInForce] = ()) -> Any:
+    """The answer as its field needs it; InvalidInput says what was expected. A contest's
+    opponent answer is checked against the opponent's sheet (`found`: the actions in force)."""
     f = item.field
+    if f == "opponent" and not item.choices:
+        text = _opponent(item, value)
+        contest = next((x for x in found if _key(x, "opponent") == item.key), None)
+        if contest is not None:
+            table = _Table(records, [item.model_copy(update={"answer": text})], lambda: "")
+            try:
+                _opponent_pool(table, contest)
+            except InvalidInput as exc:
+                raise InvalidInput(f"{item.question} {exc}") from None
+        return text
     if f in {"claim", "permit", "allowed", "counter", "relevant", "concede"}:
         result = _bool(value)
         if result is None:
@@ -319,8 +331,6 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord]) -> 
         return _whole(item, str(value).strip().removesuffix("d"), -MAX_DICE, MAX_DICE)
     if f == "opponent" and item.choices:
         return _choice(item, value)
-    if f == "opponent":
-        return _opponent(item, value)
     if f == "order":
         parts = [p.strip() for p in str(value).split(",") if p.strip()]
         chosen = [_choice(item, p) for p in parts]
@@ -536,6 +546,11 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     roller, made = table.roller(a.actor, pool.pool, _sl(table, f), a.heroic,
                                 xposure=a.route is Route.SKILL)
     head = f"{safe(a.actor)}, {_what(f)}, {table.answer(f, 'difficulty', 'routine')}"
+    if helpers and a.route is not Route.SKILL:
+        table.out.lines.append(f"{', '.join(safe(h.action.actor) for h in helpers)} cannot "
+                               f"assist: {safe(a.actor)} rolls by default, without the skill "
+                               "(an assisted lead needs its Xposure, X10)")
+        helpers = []
     if not helpers:
         if table.answer(f, "concede", False):
             _, record = conceded(roller, True, need)

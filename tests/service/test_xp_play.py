@@ -97,6 +97,8 @@ async def test_a_turn_is_reviewed_and_resolved_with_every_die(services, xp_table
         await services.resolution.resolve(xp_table, GM)
     with pytest.raises(InvalidInput, match="Choose one of"):
         await services.review.answer(xp_table, GM, {fields[("Khai", "difficulty")].key: "tough"})
+    with pytest.raises(InvalidInput, match="Guard has no skill \"Sailing\" \\(skills: Spear, "):
+        await services.review.answer(xp_table, GM, {fields[("Nefer", "opponent")].key: "Sailing"})
     await services.review.answer(xp_table, GM, {
         fields[("Nefer", "opponent")].key: "Perception",
         fields[("Nefer", "relevant")].key: "yes",
@@ -154,6 +156,10 @@ async def test_an_assist_gives_the_lead_dice(services, xp_table):
                                                 keys[("Khai", "allowed")]: "yes"})
     done = await services.resolution.resolve(xp_table, GM)
     assert "Khai assists:" in done.text and "assisted (" in done.text
+    helper, lead = done.rolls
+    assert (helper["name"], helper["what"], lead["name"]) == ("Khai", "assist", "Nefer")
+    delta = 1 if helper["outcome"] == "success" else -2 if helper["outcome"] == "fumble" else -1
+    assert lead["pool"] == 6 + delta  # X10: the supporter's result moves the lead's pool
 
 
 async def test_an_edit_rereads_and_a_pass_is_refused(services, xp_table):
