@@ -214,3 +214,22 @@ async def test_a_conceded_test_rolls_no_dice(services, xp_table):
     assert "conceded: 1 success, no roll (X13)" in done.text
     (entry,) = done.rolls
     assert entry["dice"] == [] and entry["s"] == 1
+
+
+async def test_the_gm_posts_for_an_npc_and_a_tie_between_players_is_asked_first(services,
+                                                                                 xp_table):
+    reply = await services.turns.post(xp_table, GM, channel_key="xp-1", message_key="g1",
+                                      text="Character: Guard\nroll Spear against Nefer")
+    assert reply.ok and "Guard: a contest of Spear against Nefer, 7d" in reply.reply
+    await post(services, xp_table, ALICE, "roll Stealth against Khai")
+    review = await services.review.review(xp_table, GM)
+    ties = [i for i in review.items if i.field == "tie"]
+    assert [(i.actor, i.choices) for i in ties] == [("Nefer", ("Nefer", "Khai"))]
+    answers = {i.key: {"opponent": "Stealth", "tie": "Khai"}[i.field]
+               for i in review.items if i.required}
+    answers[next(i.key for i in review.items if i.actor == "Guard"
+                 and i.field == "opponent")] = "Acrobatics"
+    await services.review.answer(xp_table, GM, answers)
+    done = await services.resolution.resolve(xp_table, GM)
+    guard = next(r for r in done.rolls if r["name"] == "Guard")
+    assert guard["pool"] == 7 and guard["bonus"] == []  # an NPC is not Heroic (X5 Amb-2)
