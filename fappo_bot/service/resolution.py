@@ -19,7 +19,7 @@ from datetime import datetime
 
 from fappo_bot.rules import TurnResult, TurnState
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.service import notices, xp_play
+from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
     Outgoing,
     UseCases,
@@ -194,10 +194,10 @@ class ResolutionService(UseCases):
                            f"{turn.status.value}.")
         records = list(await uow.characters.list(game.id))
         found = await xp_play.load_in_force(uow, game, turn, records)
-        items = xp_play.review_items(found, records, turn.gm_answers)
+        items = xp_review.review_items(found, records, turn.gm_answers)
         _refuse_if_incomplete(turn, items, 0)
         try:
-            resolved = xp_play.resolve(found, records, items, self.deps.salts)
+            resolved = xp_resolve.resolve(found, records, items, self.deps.salts)
         except XpError as exc:
             raise InvalidInput(str(exc)) from None
         now = self.now()
@@ -212,7 +212,7 @@ class ResolutionService(UseCases):
         await uow.turns.update(turn)
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
-        text = xp_play.results_text(turn.number, resolved)
+        text = xp_resolve.results_text(turn.number, resolved)
         queued = out.add("results", text, f"results:{resolution_id}")
         next_turn: Turn | None = None
         if game.settings.auto_open_next:

@@ -33,7 +33,7 @@ from fappo_bot.rules import (
     TurnState,
     moves_away,
 )
-from fappo_bot.service import xp_play
+from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
@@ -278,7 +278,7 @@ class ReviewService(UseCases):
             if xp_play.is_xp(game.ruleset):
                 found = await xp_play.load_in_force(uow, game, turn, records)
                 return ReviewView(turn=turn.number, items=tuple(
-                    xp_play.review_items(found, records, turn.gm_answers)))
+                    xp_review.review_items(found, records, turn.gm_answers)))
             shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
             items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
@@ -377,25 +377,25 @@ class ReviewService(UseCases):
         stored = dict(turn.gm_answers)
         problems: list[str] = []
         for _ in range(2):
-            known = {i.key: i for i in xp_play.review_items(found, records, stored)}
+            known = {i.key: i for i in xp_review.review_items(found, records, stored)}
             for key, value in answers.items():
                 item = known.get(key)
                 if item is None:
                     continue
                 try:
-                    stored[key] = xp_play.coerce(item, value, records, found)
+                    stored[key] = xp_review.coerce(item, value, records, found)
                 except InvalidInput as exc:
                     problems.append(str(exc))
             if problems:
                 break
-        keys = {i.key for i in xp_play.review_items(found, records, stored)}
+        keys = {i.key for i in xp_review.review_items(found, records, stored)}
         problems.extend(f"There is no review question {k!r} (any more)."
                         for k in answers if k not in keys)
         if problems:
             raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
         turn = await self._store(uow, turn, gm_answers=stored)
         return ReviewView(turn=turn.number,
-                          items=tuple(xp_play.review_items(found, records, stored)))
+                          items=tuple(xp_review.review_items(found, records, stored)))
 
     @staticmethod
     async def _store(uow: Any, turn: Turn, **update: Any) -> Turn:
