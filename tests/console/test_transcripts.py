@@ -69,8 +69,8 @@ async def test_the_xp_example_adventure_plays_end_to_end_and_its_dice_replay(tmp
         again = RandomDice(generator(entry["seed"])).take(len(entry["dice"]))
         assert list(again) == entry["dice"]
         assert entry["dice"][: len(entry["base"])] == entry["base"]
-        shown = "[" + ", ".join(map(str, entry["base"])) + "]"
-        assert shown in screen
+        if entry["base"]:  # a chain broken before a member: no dice (X11)
+            assert "[" + ", ".join(map(str, entry["base"])) + "]" in screen
 
 
 @pytest.mark.parametrize("script", DRILLS, ids=[p.stem for p in DRILLS])
