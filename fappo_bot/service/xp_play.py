@@ -53,11 +53,6 @@ def is_xp(ruleset: str) -> bool:
 
 
 # ---- reading posts ------------------------------------------------------------------------------
-def sheets_of(records: Sequence[CharacterRecord]) -> dict[str, XpSheet]:
-    """The Xp sheet of every character that has one, by name."""
-    return {r.name: r.xp for r in records if r.xp is not None}
-
-
 def context(controls: Sequence[CharacterRecord], records: Sequence[CharacterRecord],
             gm: bool) -> XpPostContext:
     """What the parser needs: the sheets of the characters the poster controls (in order), and

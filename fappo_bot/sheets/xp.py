@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import (
     CHARACTERISTIC_ALIASES,
+    LEVEL_LABELS,
     LEVEL_MAX,
     LEVEL_MIN,
     RATING,
@@ -129,8 +130,6 @@ def _level(value: Any, char: Characteristic, problems: list[str]) -> int:
 
 
 def _labels(char: Characteristic) -> list[tuple[str, int]]:
-    from fappo_bot.rules_xp.tables import LEVEL_LABELS
-
     return [(label, value) for value, label in sorted(LEVEL_LABELS[char].items())]
 
 
@@ -311,8 +310,6 @@ def xp_sheet_from_dict(data: Mapping[str, Any]) -> XpSheet:
 
 def render_xp_sheet(sheet: XpSheet) -> str:
     """The sheet as plain text, a line a part."""
-    from fappo_bot.rules_xp.tables import LEVEL_LABELS
-
     def char_text(char: Characteristic) -> str:
         level = sheet.level(char)
         label = LEVEL_LABELS[char].get(level, "Normal")
