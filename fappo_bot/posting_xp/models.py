@@ -63,6 +63,8 @@ class XpAction(BaseModel):
     target: str | None = None
     #: plot points spent
     points: int = 0
+    #: a group roll's member pays 1 Luck to relaunch a broken chain (Good Luck, X11)
+    relaunch: bool = False
     #: the task, or the Passion or Flaw invoked
     text: str = ""
 

@@ -42,6 +42,8 @@ _CLAIM = re.compile(r"(?<![\w])([+-])\s*(\d{1,2})\s*d\b", re.IGNORECASE)
 _HEROIC_OFF = re.compile(r"\b(?:not|no|without)\s+heroic(?:\s+dice)?\b", re.IGNORECASE)
 _HEROIC_ON = re.compile(r"\bheroic(?:\s+dice)?\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"\b(using|via|with|against)\b", re.IGNORECASE)
+_RELAUNCH = re.compile(r"\b(?:relaunch(?:ing)?(?:\s+with\s+(?:good\s+)?luck)?|with\s+good\s+luck)\b",
+                       re.IGNORECASE)
 _POINTS = re.compile(r"^spend\s+(\d{1,3})\s+plot\s+points?\b\s*(?:on\b|for\b|:)?\s*(.*)$",
                      re.IGNORECASE)
 MAX_CLAIM = 6
@@ -193,10 +195,19 @@ class _Reader:
             self._assist(number, body, claim, hero, task, sheet)
             return
         kind = XpKind.TEST
+        relaunch = False
         if verb == "group":
             kind = XpKind.GROUP
             if body.casefold().startswith("roll"):
                 body = body[4:].strip()
+            if _RELAUNCH.search(body):
+                relaunch, body = True, " ".join(_RELAUNCH.sub(" ", body).split()).strip(" ,;")
+                if self.luck_spent.get(actor, 0) + 1 > sheet.luck:
+                    bad = _Bad(f"a relaunch costs 1 Luck and {actor} has {sheet.luck} "
+                               f"({self.luck_spent.get(actor, 0)} already asked in this post)",
+                               "Luck to spend", "a Flaw gains Luck (X15)")
+                    bad.code = ErrorCode.OUT_OF_RANGE
+                    raise bad
         head, clauses = _split(body)
         if "against" in clauses:
             if kind is XpKind.GROUP:
@@ -214,7 +225,8 @@ class _Reader:
         if kind is XpKind.CONTEST:
             target = self._other(clauses["against"], actor, "opponent")
         self.actions.append(XpAction(actor=actor, line=number, kind=kind, claim=claim,
-                                     heroic=hero, target=target, text=task.strip(), **fields))
+                                     heroic=hero, target=target, text=task.strip(),
+                                     relaunch=relaunch, **fields))
 
     def _pool_fields(self, head: str, clauses: dict[str, str], sheet: XpSheet) -> dict[str, object]:
         """skill, route, characteristic, via and mods of a roll."""

@@ -68,8 +68,10 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
                 f"{task}, {pool}{extra}. The GM says what {safe(action.target or '')} rolls "
                 "(Contested, X7).")
     if action.kind is XpKind.GROUP:
+        again = (" If the chain breaks, 1 Luck relaunches it from you (Good Luck)."
+                 if action.relaunch else "")
         return (f"{who}: joins the group roll of {_what(action)}{task}, {pool}{extra}. The GM "
-                "says spontaneous or collateral, and the order (X11).")
+                f"says spontaneous or collateral, and the order (X11).{again}")
     if action.kind is XpKind.ASSIST:
         skill = (f"with {safe(action.skill)}" if action.skill
                  else "with the skill of that roll")

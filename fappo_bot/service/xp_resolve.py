@@ -318,7 +318,8 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
             roller, rolled = table.roller(f.action.actor, pool.pool, _sl(table, f),
                                           f.action.heroic)
             made[f.action.actor] = rolled
-            crew.append(GroupMember(roller, luck=sheet.luck))
+            relaunch = f.action.relaunch and mode == "collateral"
+            crew.append(GroupMember(roller, luck=sheet.luck, relaunches=1 if relaunch else 0))
         order = table.answers.get(group_key(label, "order"))
         if mode == "collateral":
             if order:
@@ -334,9 +335,23 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
                                f"{table.answers.get(group_key(label, 'difficulty')) or 'routine'}"
                                "):")
         for r in results:
-            table.log(made[r.name], f"group {mode}", r.roll, chain_bonus=r.chain_bonus)
-            bonus = f" (chain +{r.chain_bonus}d)" if r.chain_bonus else ""
-            table.out.lines.append(f"  {safe(r.name)}{bonus}: {render_roll(r.roll)}")
+            table.log(made[r.name], f"group {mode}", r.roll, chain_bonus=r.chain_bonus,
+                      rolls=len(r.rolls), relaunched=r.relaunched)
+            for number, (record, chain) in enumerate(zip(r.rolls, r.chain_bonuses, strict=True)):
+                bonus = f" (chain +{chain}d)" if chain else ""
+                again = " relaunches the chain with Good Luck" if number or (
+                    r.relaunched and len(r.rolls) == 1) else ""
+                table.out.lines.append(f"  {safe(r.name)}{again}{bonus}: {render_roll(record)}")
+            if not r.rolls:
+                table.out.lines.append(f"  {safe(r.name)}: {render_roll(r.roll)}")
+            sheet = table.sheet(r.name)
+            if r.luck != sheet.luck:
+                table.out.lines.append(f"  {safe(r.name)}: Luck {sheet.luck} -> {r.luck} (X11)")
+                table.sheets[r.name.casefold()] = sheet.model_copy(update={"luck": r.luck})
+            table.out.lines.extend(f"  {safe(str(e))}" for e in r.errors)
+        if mode != "collateral" and any(f.action.relaunch for f in group):
+            table.out.lines.append("  (a spontaneous roll has no chain to relaunch: no Luck "
+                                   "spent)")
 
 
 def results_text(turn: int, resolved: Resolved) -> str:

@@ -233,3 +233,21 @@ async def test_the_gm_posts_for_an_npc_and_a_tie_between_players_is_asked_first(
     done = await services.resolution.resolve(xp_table, GM)
     guard = next(r for r in done.rolls if r["name"] == "Guard")
     assert guard["pool"] == 7 and guard["bonus"] == []  # an NPC is not Heroic (X5 Amb-2)
+
+
+async def test_good_luck_relaunches_a_broken_chain(services, xp_table):
+    reply = await post(services, xp_table, ALICE, "group roll Stealth, relaunch with good luck")
+    assert "1 Luck relaunches it from you" in reply.reply
+    await post(services, xp_table, BOB, "group roll Stealth", key="m2")
+    review = await services.review.review(xp_table, GM)
+    keys = {i.field: i.key for i in review.items}
+    # Khai first, at Impossible: 4d - 4 = no dice, the chain breaks before Nefer (X11)
+    await services.review.answer(xp_table, GM, {keys["mode"]: "collateral",
+                                                keys["difficulty"]: "impossible",
+                                                keys["order"]: "Khai, Nefer"})
+    done = await services.resolution.resolve(xp_table, GM)
+    assert "Nefer relaunches the chain with Good Luck: 2d at Normal" in done.text
+    assert "Nefer: Luck 1 -> 0 (X11)" in done.text
+    assert (await services.characters.show(xp_table, "Nefer")).xp.luck == 0
+    again = await post(services, xp_table, ALICE, "group roll Stealth relaunch", key="m3")
+    assert not again.ok and "a relaunch costs 1 Luck" in again.problems[0].message
