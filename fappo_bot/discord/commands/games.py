@@ -97,7 +97,9 @@ another player's character go to the bot by DM.
 `/game create|show|player|gm|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure|export` · `/inbox` (private messages the bot could \
-not DM you)"""
+not DM you)
+Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
+`/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""
 
 
 @app_commands.command(name="help", description="How to play with the bot, and its commands")
