@@ -77,6 +77,9 @@ class XpPostContext:
     sheets: Mapping[str, XpSheet]
     names: tuple[str, ...] = ()
     gm: bool = False
+    #: the character lines before any `Character:` line are for (a player's first character, or
+    #: the one a proxy post speaks as); None: the only sheet, if there is one
+    default: str | None = None
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,8 @@ class _Reader:
     def __init__(self, ctx: XpPostContext) -> None:
         self.ctx = ctx
         self.actor: str | None = next(iter(ctx.sheets), None) if len(ctx.sheets) == 1 else None
+        if ctx.default is not None and ctx.default in ctx.sheets:
+            self.actor = ctx.default
         self.actions: list[XpAction] = []
         self.problems: list[Problem] = []
         self.mechanics = False

@@ -54,12 +54,15 @@ def is_xp(ruleset: str) -> bool:
 
 # ---- reading posts ------------------------------------------------------------------------------
 def context(controls: Sequence[CharacterRecord], records: Sequence[CharacterRecord],
-            gm: bool) -> XpPostContext:
+            gm: bool, default: str | None = None) -> XpPostContext:
     """What the parser needs: the sheets of the characters the poster controls (in order), and
-    everyone's name."""
+    everyone's name. A player's lines before any `Character:` line are `default`'s, else the
+    first character's (as FAPPO reads a player's post); a GM names every character."""
     sheets = {r.name: r.xp for r in controls if r.xp is not None}
     names = tuple(r.name for r in records if r.status is CharacterStatus.ACTIVE)
-    return XpPostContext(sheets=sheets, names=names, gm=gm)
+    if default is None and not gm and controls:
+        default = controls[0].name
+    return XpPostContext(sheets=sheets, names=names, gm=gm, default=None if gm else default)
 
 
 @dataclass(frozen=True)

@@ -251,3 +251,18 @@ async def test_good_luck_relaunches_a_broken_chain(services, xp_table):
     assert (await services.characters.show(xp_table, "Nefer")).xp.luck == 0
     again = await post(services, xp_table, ALICE, "group roll Stealth relaunch", key="m3")
     assert not again.ok and "a relaunch costs 1 Luck" in again.problems[0].message
+
+
+async def test_a_player_of_two_characters_names_the_second_in_the_post(services, xp_table):
+    sia = {"name": "Sia", "skills": {"Stealth": "master BODY"}}
+    assert (await services.characters.create_from_data(xp_table, ALICE, sia)).ok
+    first = await post(services, xp_table, ALICE, "roll Stealth")
+    assert first.reply.startswith("Nefer: a test of Stealth")  # the first character's
+    with pytest.raises(InvalidInput, match="Character: Sia"):
+        await services.turns.post(xp_table, ALICE, channel_key="xp-1", message_key="p1",
+                                  text="roll Stealth", as_character="Sia")
+    named = await services.turns.post(xp_table, ALICE, channel_key="xp-1", message_key="p2",
+                                      text="Character: Sia\nroll Stealth", as_character="Sia")
+    assert named.reply.startswith("Sia: a test of Stealth, 6d")
+    review = await services.review.review(xp_table, GM)
+    assert {i.actor for i in review.items} == {"Nefer", "Sia"}
