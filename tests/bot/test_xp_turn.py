@@ -54,8 +54,10 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
     await fake.delete(room, wrong["id"])
 
     # the review panel: what the guard rolls (a free answer), then resolve
-    [panel] = await run_command(fake, gm, "gm resolve")
-    assert panel["callback"]["data"]["flags"] & 64  # ephemeral
+    # deferred at once (a big turn's review may take longer than Discord's 3 s), privately
+    [deferred, panel] = await run_command(fake, gm, "gm resolve", responses=2)
+    assert deferred["callback"]["type"] == 5
+    assert deferred["callback"]["data"]["flags"] & 64  # ephemeral
     message = panel["message"]
     asked = []
     for _ in range(10):
@@ -64,10 +66,11 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
         if "Resolve the turn" in found:
             await use_component(fake, gm, message, found["Resolve the turn"])
             break
-        [answered] = await use_component(fake, gm, message, found["Answer"])
-        [answered] = await submit_modal(fake, gm, answered["callback"]["data"], "Perception",
-                                        message=message)
-        message = {**message, **answered["callback"]["data"]}
+        [asked_modal] = await use_component(fake, gm, message, found["Answer"])
+        # the answer is acknowledged at once (type 6), then the panel edited
+        answered = await submit_modal(fake, gm, asked_modal["callback"]["data"], "Perception",
+                                      message=message, responses=2)
+        message = {**message, **answered[-1]["edit"]}
     else:
         raise AssertionError("the review never offered to resolve")
     assert any("what does Guard roll?" in text for text in asked)
