@@ -65,6 +65,23 @@ def safe_prose(text: str) -> str:
     return no_mentions(text).replace("```", "`" + _ZWSP + "``")
 
 
+ELLIPSIS = "…"
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` within `limit` characters, a visible "…" ending it when it had to be cut (for a
+    label that cannot be split: a select option, a button, a title). Never parts an escape from
+    what it escapes, nor leaves a trailing blank before the mark."""
+    if len(text) <= limit:
+        return text
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    cut = limit - len(ELLIPSIS)
+    while cut > 0 and text[cut - 1] == "\\" and _escapes(text, cut - 1):
+        cut -= 1
+    return text[:cut].rstrip() + ELLIPSIS
+
+
 def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
     """`text` in messages of at most `limit` characters (Discord takes 2,000), split cleanly:
     on line boundaries; a line longer than the limit is cut at its last blank before the limit

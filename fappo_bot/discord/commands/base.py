@@ -3,6 +3,7 @@ id, answering, and waking the outbox after a change."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -42,20 +43,13 @@ class BotGroup(app_commands.Group):
 
 
 async def say(interaction: discord.Interaction, text: str, *, private: bool = False,
-              embed: discord.Embed | None = None,
-              files: list[discord.File] | None = None) -> None:
-    """Answer the command (in the room, or only to the caller); `files` go with the first
-    part."""
-    from fappo_bot.posting.safety import split_message
+              embed: discord.Embed | None = None, embeds: Sequence[discord.Embed] = (),
+              files: list[discord.File] | None = None, pings: Sequence[str] = ()) -> None:
+    """Answer the command (in the room, or only to the caller), in as many messages as
+    Discord's limits take (`limits.answer`); `files` go with the first, and only the users of
+    `pings` are pinged."""
+    from fappo_bot.discord.limits import answer
 
-    parts = split_message(text) if text else [""]
-    first, rest = parts[0], parts[1:]
-    embeds = [embed] if embed is not None else []
-    if interaction.response.is_done():
-        await interaction.followup.send(first or "\u200b", ephemeral=private, embeds=embeds,
-                                        files=files or [])
-    else:
-        await interaction.response.send_message(first or None, ephemeral=private,
-                                                embeds=embeds, files=files or [])
-    for part in rest:
-        await interaction.followup.send(part, ephemeral=private)
+    await answer(interaction, text, private=private,
+                 embeds=[embed, *embeds] if embed is not None else embeds,
+                 files=files or (), pings=pings)

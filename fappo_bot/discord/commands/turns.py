@@ -80,10 +80,8 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         users = sorted({c.runner for c in status.characters
                         if c.name in missing and c.runner and c.runner.isdigit()})
         pings = " ".join(f"<@{u}>" for u in users)
-        await interaction.response.send_message(
-            f"{text}\n{pings}" if pings else text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(int(u)) for u in users]))
+        # in as many messages as it takes; each pings only the missing players it names
+        await say(interaction, f"{text}\n{pings}" if pings else text, pings=users)
 
     @app_commands.command(name="pass", description="No action this turn (for one of your "
                           "characters, or all)")
