@@ -90,6 +90,8 @@ class FakeDiscord:
         #: users who do not take DMs from the bot (Discord's 50007)
         self.closed_dms: set[str] = set()
         self.commands: list[dict[str, Any]] = []
+        #: the most bytes of files a message may carry (told to the bot with each interaction)
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
         #: requests refused for breaking one of Discord's limits, with Discord's answer
         self.rejected: list[tuple[Request, dict[str, Any]]] = []
         #: a test that means to make the bot overstep sets this (the fixture checks `rejected`)
@@ -341,7 +343,7 @@ class FakeDiscord:
             "id": str(self.snowflake()), "application_id": self.app_id, "type": kind,
             "data": data, "token": f"itoken-{self.snowflake()}", "version": 1,
             "channel_id": channel_id, "channel": channel, "locale": "en-US",
-            "app_permissions": "0", "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "app_permissions": "0", "attachment_size_limit": self.attachment_size_limit,
             "entitlements": [], "authorizing_integration_owners": {}, "context": 0}
         if channel.get("guild_id"):
             interaction["guild_id"] = channel["guild_id"]
@@ -412,7 +414,7 @@ class FakeDiscord:
         if not isinstance(body, dict | list):
             return None
         files: dict[str, bytes] = body.get("_files", {}) if isinstance(body, dict) else {}
-        if any(len(data) > ATTACHMENT_SIZE_LIMIT for data in files.values()):
+        if sum(map(len, files.values())) > self.attachment_size_limit:
             return 413, {"message": "Request entity too large", "code": 40005}
         errors: dict[str, Any]
         message: dict[str, Any] | None = None  # the body of a new message
