@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.limits import answer
 from fappo_bot.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,6 @@ def sentence_for(error: BaseException, where: str) -> str:
 async def answer_privately(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was answered already (in several
     messages when it is over Discord's 2,000 characters)."""
-    from fappo_bot.discord.limits import answer
-
     await answer(interaction, text, private=True)
 
 

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.errors import AdapterError
+from fappo_bot.discord.limits import answer
 
 if TYPE_CHECKING:
     from fappo_bot.discord.base import FappoBotBase
@@ -48,8 +49,6 @@ async def say(interaction: discord.Interaction, text: str, *, private: bool = Fa
     """Answer the command (in the room, or only to the caller), in as many messages as
     Discord's limits take (`limits.answer`); `files` go with the first, and only the users of
     `pings` are pinged."""
-    from fappo_bot.discord.limits import answer
-
     await answer(interaction, text, private=private,
                  embeds=[embed, *embeds] if embed is not None else embeds,
                  files=files or (), pings=pings)
