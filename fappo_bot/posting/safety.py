@@ -92,6 +92,8 @@ def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
     blanks and line breaks at a cut."""
     if limit < 1:
         raise ValueError("limit must be positive")
+    if len(text) <= limit:  # most replies: one message, as it is
+        return [text] if text.strip("\n") else [""]
     if FENCE in text and limit >= _FENCE_ROOM:
         return _split_fenced(text, limit)
     return _pack(_cut_lines(text.split("\n"), limit), limit)
