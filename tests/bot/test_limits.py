@@ -118,6 +118,12 @@ async def _delivered_once_in_order(running, fake, sent: list[OutboxMessage]) -> 
     assert len(fake.bot_messages(room)) == len(posted)
 
 
+def test_a_part_s_nonce_is_its_own_and_the_same_on_every_delivery() -> None:
+    nonces = [nonce(f"m{m}", part) for m in range(200) for part in range(5)]
+    assert len(set(nonces)) == len(nonces) and all(len(n) <= 25 for n in nonces)
+    assert nonces == [nonce(f"m{m}", part) for m in range(200) for part in range(5)]
+
+
 async def test_a_60_combatant_turn_with_names_at_their_bound_goes_out_in_order(
         running, fake) -> None:
     room = fake.room["id"]
@@ -328,6 +334,32 @@ async def test_long_names_in_every_answer(running, fake) -> None:
     running.bot.rooms.forget(room)
     for command in ("game show", "turn status", "gm resolve", "help"):
         await run_command(fake, fake.gm, command)
+
+
+async def test_names_at_their_bound_full_of_markdown_and_mentions(running, fake) -> None:
+    """Every character of a 100-character name escaped (twice as long once made inert): the
+    game's and a character's answers, the sheet's title, autocomplete and the review."""
+    from fappo_bot.service.characters import NewCharacter
+    from tests.bot.scenes import ENEMY_SHEET
+
+    hostile = ("@everyone *_~|`\\" * 10)[:MAX_NAME]
+    [created] = await run_command(fake, fake.gm, "game create",
+                                  [{"type": 3, "name": "name", "value": hostile}])
+    assert "everyone" in created["callback"]["data"]["content"]
+    game_id = running.bot.rooms._known.get(fake.room["id"]) or (
+        await running.services.games.find(fake.room["id"])).id
+    enemy = ("Skarg *_~|`\\" * 10)[:MAX_NAME]
+    check = await running.services.characters.add_enemy(
+        game_id, fake.gm["id"], NewCharacter.from_dict({**ENEMY_SHEET, "name": enemy}))
+    assert check.ok, check
+    [shown] = await run_command(fake, fake.gm, "game show")
+    [sheet] = await run_command(fake, fake.gm, "char sheet",
+                                [{"type": 3, "name": "name", "value": enemy}])
+    [title] = [e["title"] for e in sheet["callback"]["data"]["embeds"]]
+    assert len(title) <= 256 and title.startswith("Skarg")
+    choices = await _autocomplete(fake, "char sheet", "name", "skarg")
+    assert [c["value"] for c in choices] == [enemy]
+    assert shown
 
 
 async def test_pinging_60_missing_players_splits_the_pings(running, fake) -> None:
