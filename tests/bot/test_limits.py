@@ -299,6 +299,40 @@ async def test_a_review_question_may_be_typed_in_a_modal_within_its_limits(runni
     assert [i.answer for i in review.items if i.field == "target"] == [name]
 
 
+async def test_orders_by_dm_for_one_of_30_games(running, fake) -> None:
+    """A player in 30 games with an open turn: the DM's game picker shows them all, 25 a
+    select, and a pick in the second select posts the orders to that game."""
+    from fappo_bot.service.characters import NewCharacter
+    from tests.bot.scenes import PC_SHEET
+
+    services, gm, alice = running.services, fake.gm["id"], fake.alice["id"]
+    games = []
+    for i in range(30):
+        game = await services.games.create(channel_key=f"elsewhere-{i}",
+                                           name=long_name("Game", i), creator=gm)
+        await services.games.add_member(game.id, gm, alice, Role.PLAYER)
+        check = await services.characters.create(game.id, alice, NewCharacter.from_dict(
+            {**PC_SHEET, "name": "Kael"}))
+        assert check.ok, check
+        await services.turns.open(game.id, gm)
+        games.append(game.id)
+    dm = await fake.dm(fake.alice, "3 AP defend")
+    channel = dm["channel_id"]
+    [picker] = await fake.wait_for(lambda: [m for m in fake.bot_messages(channel)
+                                            if m["components"]])
+    selects = [c for c in components(picker) if c["type"] == 3]
+    assert [len(s["options"]) for s in selects] == [25, 5]
+    assert {o["value"] for s in selects for o in s["options"]} == set(games)
+    chosen = selects[1]["options"][-1]["value"]
+    interaction = await fake.interact(fake.alice, channel, 3, {
+        "custom_id": selects[1]["custom_id"], "component_type": 3, "values": [chosen]},
+        message=picker)
+    await fake.answered(interaction)
+    await fake.wait_for(lambda: len(fake.bot_messages(channel)) >= 2)
+    status = await services.turns.status(chosen)
+    assert status.posted == ("Kael",)
+
+
 # ---- autocomplete and labels -----------------------------------------------------------------
 async def _autocomplete(fake, command: str, option: str, typed: str) -> list[dict[str, Any]]:
     group, sub = command.split()
