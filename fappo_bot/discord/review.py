@@ -36,6 +36,8 @@ from fappo_bot.posting.safety import clip, safe
 from fappo_bot.service.views import ReviewItem, ReviewView
 
 TIMEOUT = 15 * 60
+#: the most characters of a question shown (the rest of the message is the panel's own)
+QUESTION = 1200
 #: buttons in an action row
 ROW_BUTTONS = 5
 #: review questions answered with several of their choices (F19: the creatures in an area)
@@ -75,7 +77,9 @@ class ReviewPanel(discord.ui.View):
             return f"{head}: every question is answered. Resolve when ready."
         left = sum(1 for i in self.review.items if i.required and not i.answered)
         default = "" if item.required else f" (optional; default: {safe(str(item.answer))})"
-        text = f"{head}: {left} required question(s) left.\n**{safe(item.question)}**{default}"
+        # a question quoting a long condition is clipped inside its bold, never across it
+        question = clip(safe(item.question), QUESTION)
+        text = f"{head}: {left} required question(s) left.\n**{question}**{clip(default, 200)}"
         if item.field in MANY and item.choices:
             names = ", ".join(safe(item.choices[i]) for i in sorted(self.picked))
             text += f"\nPicked ({len(self.picked)}): {names or 'none yet'}. Then Done."

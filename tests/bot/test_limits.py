@@ -229,6 +229,21 @@ async def test_a_review_question_with_60_choices_shows_them_all(running, fake) -
     assert len(target.answer) == MAX_NAME  # the whole name, whatever its label shows
 
 
+async def test_a_question_quoting_a_long_condition_is_clipped_inside_its_bold(running, fake
+                                                                            ) -> None:
+    room, gm = fake.room["id"], fake.gm["id"]
+    game_id = await scene(running.services, room, gm, 1, 1, orders=False)
+    running.bot.rooms.forget(room)
+    condition = " ".join(["the goblins **charge** across the bridge"] * 80)
+    reply = await running.services.turns.post(
+        game_id, "player-0", channel_key=room, message_key="cond",
+        text=f"If {condition}: 2 AP attack Skargaa with Broadsword\n1 AP defend")
+    assert reply.ok, reply.reply
+    [panel] = await run_command(fake, fake.gm, "gm resolve")
+    content = panel["message"]["content"]
+    assert len(content) <= 2000 and content.endswith("…**")
+
+
 async def test_the_creatures_in_an_area_are_picked_across_pages(running, fake) -> None:
     """A grenade in a 121-combatant scene: the review asks which creatures are inside; the
     choices take two pages of four selects; picks on both pages are sent together."""
