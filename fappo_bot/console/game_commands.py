@@ -20,7 +20,7 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /dm TEXT              secret orders (a DM to the bot), ended like a post
   /edit N, /delete N    edit (new text on the next lines) or delete your message #N
   /pass [NAME]          no action this turn
-  /status, /seats, /games, /use GAME, /help, /quit
+  /status, /seats, /games, /use GAME, /settings, /help, /quit
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
@@ -31,6 +31,7 @@ GM commands (the slash commands' names and options):
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
+  /set NAME VALUE       change a setting or rules flag (/settings lists them)
   BREAK: immediate, same_day, night, week_plus, adventure_end
 Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);
 an empty answer keeps an optional question's default.
@@ -247,6 +248,25 @@ def describe(character: Any) -> str:
         f"Weapons: {weapons}; armor {character.armor.name.lower()}",
     ]
     return "\n".join(lines)
+
+
+async def settings(table: LocalTable, step: Step) -> list[Shown]:
+    """/settings: the game's settings and rules flags (R2), with their values."""
+    found = await table.services.games.settings(table.need_game())
+    lines = [f"{s.name} = {s.value}" + (f"   ({s.about})" if s.kind == "settings" else "")
+             for s in found]
+    return [Shown(Kind.INFO, "settings", "\n".join(lines), only(table.seat))]
+
+
+async def set_(table: LocalTable, step: Step) -> list[Shown]:
+    """/set NAME VALUE: the GM changes one setting or rules flag (`/settings` lists them)."""
+    if len(step.args) < 2:
+        raise TableError("/set needs a setting and its value: /set reminders 12h, 1h "
+                         "(/settings lists them).")
+    game_id = table.need_game()
+    changed = await table.services.games.set_setting(game_id, table.user, step.args[0],
+                                                     " ".join(step.args[1:]))
+    return [Shown(Kind.NOTICE, "settings", f"{changed.name} is now {changed.value}.")]
 
 
 async def games(table: LocalTable, step: Step) -> list[Shown]:
