@@ -359,6 +359,15 @@ async def _autocomplete(fake, command: str, option: str, typed: str) -> list[dic
     return found["callback"]["data"]["choices"]
 
 
+def test_a_choice_is_clipped_by_its_label_never_by_its_value() -> None:
+    from fappo_bot.discord.commands.characters import ranked
+
+    choices = ranked([("L" * 150, "v"), ("M", "w" * 101), *[(f"N{i}", f"n{i}")
+                                                           for i in range(40)]], "")
+    assert len(choices) == 25 and choices[0].name == "L" * 99 + "…"
+    assert all(c.value != "w" * 101 and len(c.value) <= 100 for c in choices)
+
+
 async def test_autocomplete_offers_25_of_many_games_and_characters(running, fake) -> None:
     room = fake.room["id"]
     await scene(running.services, room, fake.gm["id"], 30, 30, name=long_name, orders=False)

@@ -173,9 +173,11 @@ def ranked(labelled: list[tuple[str, str]], current: str) -> list[app_commands.C
     wanted = current.casefold()
     ordered = sorted(labelled, key=lambda p: (not p[0].casefold().startswith(wanted),
                                               p[0].casefold()))
-    # a label is clipped with a visible mark; a value is a name or an id, within the limit
+    # a label is clipped with a visible mark; a value longer than Discord takes cannot be
+    # offered whole, so it is not offered (a cut value would answer something else)
     return [app_commands.Choice(name=clip(label, CHOICE_TEXT), value=value)
-            for label, value in ordered if wanted in label.casefold()][:CHOICES]
+            for label, value in ordered
+            if wanted in label.casefold() and len(value) <= CHOICE_TEXT][:CHOICES]
 
 
 async def room_characters(group: BotGroup, interaction: discord.Interaction
