@@ -1,4 +1,5 @@
-"""A character's sheet as Discord embeds: health track, SP pools, AP, statuses, skills and gear.
+"""A character's sheet as Discord embeds: health track, SP pools, AP, statuses, skills and gear
+(an Xp character's sheet as the post language renders it).
 
 Within Discord's embed limits (`limits.py`): a long list (a sheet with hundreds of skills) goes
 on in further fields (`Skills (2)`...), cut between items, and the fields in further embeds
@@ -9,9 +10,10 @@ from __future__ import annotations
 import discord
 
 from fappo_bot.discord.limits import Field, embeds_of, list_fields, text_fields
-from fappo_bot.posting.safety import safe
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import RulesConfig, ap_budget, current_index, level_name, track
 from fappo_bot.service.views import CharacterView
+from fappo_bot.sheets.xp import render_xp_sheet
 
 
 def sheet_fields(view: CharacterView, config: RulesConfig) -> list[Field]:
@@ -45,8 +47,19 @@ def sheet_embeds(view: CharacterView, config: RulesConfig | None = None
                  ) -> list[discord.Embed]:
     """The embeds of one character's current state beside its sheet (one for any sheet a
     game needs; more for a sheet too long for one)."""
+    if view.xp is not None:
+        return xp_sheet_embeds(view)
     config = config or RulesConfig()
     state = view.state
     return embeds_of(safe(view.name),
                      f"{view.kind.value} · {state.tier.value} · {view.status.value}",
                      sheet_fields(view, config))
+
+
+def xp_sheet_embeds(view: CharacterView) -> list[discord.Embed]:
+    """The embeds of an Xp character: its sheet as the post language renders it (RULINGS Part
+    B), its Luck and plot points; a long sheet goes on in further fields, cut between lines."""
+    assert view.xp is not None
+    lines = render_xp_sheet(view.xp).splitlines()
+    return embeds_of(safe(view.name), f"{view.kind.value} · Xp · {view.status.value}",
+                     text_fields("Sheet", safe_prose("\n".join(lines[1:]))))
