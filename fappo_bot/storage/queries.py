@@ -219,6 +219,26 @@ NEWEST_REVISIONS = Sql(
     .where(*_LIVE_POSTS)
     .order_by(POSTS.c.updated_at, POSTS.c.id)
 )
+#: one row per order of each live post's newest revision, no order's body: which post wrote
+#: each character's orders last (`SqlPosts.in_force_revisions`)
+NEWEST_HEADS = Sql(
+    select(POSTS.c.id, POSTS.c.updated_at, REVISIONS.c.created_at, REVISIONS.c.ok, ORDERS.c.actor)
+    .select_from(POSTS)
+    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
+    .join(ORDERS, and_(ORDERS.c.post_id == POSTS.c.id, ORDERS.c.revision == POSTS.c.revision))
+    .where(*_LIVE_POSTS)
+)
+#: one post with its newest revision
+NEWEST_REVISION_OF_POST = Sql(
+    select(POSTS, REVISIONS)
+    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
+    .where(POSTS.c.id == bindparam("post_id"))
+)
+ORDERS_OF_REVISION = Sql(
+    select(ORDERS)
+    .where(ORDERS.c.post_id == bindparam("post_id"), ORDERS.c.revision == bindparam("revision"))
+    .order_by(ORDERS.c.position)
+)
 #: the orders of those revisions
 NEWEST_ORDERS = Sql(
     select(ORDERS)
