@@ -15,9 +15,9 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
         [--no-gc-tuning] [--diagnose]
 
-`--diagnose` times, in the bot's process during the load, every garbage collection (by
-generation) and every event-loop callback slower than 10 ms (asyncio's debug
-`slow_callback_duration`), to tell where the slowest posts' time goes.
+Each run also times, in the bot's process during the load, every garbage collection (by
+generation). `--diagnose` adds a watchdog thread that notes where the loop's thread is whenever
+the loop has not turned for 50 ms, to tell where the slowest posts' time goes.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -161,45 +162,80 @@ async def _resolve(fake: Any) -> float:
 # ---- the bot's process ------------------------------------------------------------------------
 @dataclass
 class Diagnosis:
-    """Garbage collections and slow loop callbacks in the bot's process during the load."""
+    """Garbage collections and loop stalls in the bot's process during the load."""
 
     collections: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
-    slow: list[str] = field(default_factory=list)
+    #: the same in processor time (the machine's other jobs left out)
+    cpu: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+    full_at: list[float] = field(default_factory=list)
+    _started_cpu: float = 0.0
+    stalls: list[str] = field(default_factory=list)
+    _done: bool = False
+    _last_tick: float = 0.0
+    _loop_thread: int = 0
     _started: float = 0.0
+    _installed: float = 0.0
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
         else:
             self.collections[info["generation"]].append(
                 (time.perf_counter() - self._started) * 1000)
+            self.cpu[info["generation"]].append((time.thread_time() - self._started_cpu) * 1000)
+            if info["generation"] == 2:
+                self.full_at.append(self._started - self._installed)
 
-    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+    def install(self, loop: asyncio.AbstractEventLoop, *, watch: bool) -> None:
+        self._installed = time.perf_counter()
         gc.callbacks.append(self.on_gc)
-        loop.set_debug(True)
-        loop.slow_callback_duration = 0.010
-        diagnosis = self
+        if not watch:
+            return
+        self._loop_thread = threading.get_ident()
+        self._tick(loop)
+        threading.Thread(target=self._watch, daemon=True).start()
 
-        class Slow(logging.Handler):
-            def emit(self, record: logging.LogRecord) -> None:
-                if "Executing" in record.getMessage():
-                    diagnosis.slow.append(record.getMessage())
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._last_tick = time.perf_counter()
+        if not self._done:
+            loop.call_later(0.005, self._tick, loop)
 
-        logging.getLogger("asyncio").addHandler(Slow())
-        logging.getLogger("asyncio").setLevel(logging.WARNING)
+    def _watch(self) -> None:
+        """Where the loop's thread is when the loop has not turned for 50 ms."""
+        reported = 0.0
+        while not self._done:
+            time.sleep(0.01)
+            tick = self._last_tick
+            if time.perf_counter() - tick > 0.05 and tick != reported:
+                reported = tick
+                frame = sys._current_frames().get(self._loop_thread)
+                where = []
+                while frame is not None and len(where) < 12:
+                    code = frame.f_code
+                    where.append(f"{Path(code.co_filename).name}:{frame.f_lineno} "
+                                 f"{code.co_name}")
+                    frame = frame.f_back
+                self.stalls.append(f"at {tick - self._installed:.1f} s: " + " < ".join(where))
 
     def remove(self, loop: asyncio.AbstractEventLoop) -> None:
         gc.callbacks.remove(self.on_gc)
-        loop.set_debug(False)
+        self._done = True
 
     def report(self) -> str:
-        lines = []
-        for generation, pauses in self.collections.items():
-            if pauses:
-                lines.append(f"  gen {generation} collections: {len(pauses)}, total "
-                             f"{sum(pauses):.0f} ms, max {max(pauses):.1f} ms")
-        lines.append(f"  loop callbacks over 10 ms: {len(self.slow)}")
-        lines.extend(f"    {s[:160]}" for s in self.slow[:15])
+        lines = [f"  collector: {gc.get_freeze_count():,} objects frozen, "
+                 f"{len(gc.get_objects()):,} tracked; collections during the load (generation: "
+                 "how many, total, longest; CPU total, longest): " + "; ".join(
+                     f"{generation}: {len(pauses)}, {sum(pauses):.0f}, "
+                     f"{max(pauses, default=0):.1f} ms; {sum(self.cpu[generation]):.0f}, "
+                     f"{max(self.cpu[generation], default=0):.1f} ms"
+                     for generation, pauses in self.collections.items())]
+        if self.full_at:
+            lines.append("  full collections at (s): " + ", ".join(f"{t:.1f}"
+                                                                for t in self.full_at))
+        if self.stalls:
+            lines.append(f"  the loop stalled 50 ms or more {len(self.stalls)} times; where:")
+            lines.extend(f"    {s[:400]}" for s in self.stalls[:20])
         return "\n".join(lines)
 
 
@@ -271,16 +307,13 @@ async def run(args: argparse.Namespace) -> None:
 async def load(conn: Connection, args: argparse.Namespace) -> None:
     """One run of the load; prints its figures."""
     loop = asyncio.get_running_loop()
-    diagnosis = Diagnosis() if args.diagnose else None
-    gc.collect()
-    if diagnosis is not None:
-        diagnosis.install(loop)
+    diagnosis = Diagnosis()
+    diagnosis.install(loop, watch=args.diagnose)
     cpu0, preempted0 = cpu_seconds(), preempted()
     conn.send(("load", (args.rate, args.seconds)))
     result = await recv(conn)
     cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
-    if diagnosis is not None:
-        diagnosis.remove(loop)
+    diagnosis.remove(loop)
     latencies = sorted(result["latencies"])
     posts = result["posts"]
     with open("/proc/loadavg") as file:
@@ -292,11 +325,10 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
           f"({cpu / args.seconds * 100:.0f}% of one core), bot + fake "
           f"{(cpu + result['cpu']) / posts * 1000:.2f} ms; the bot's process preempted "
           f"{switches} times")
-    if diagnosis is not None:
-        slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-10:]
-        print("  slowest posts (ms, at s): " + ", ".join(f"{lat:.0f} @ {at:.1f}"
-                                                        for lat, at in reversed(slowest)))
-        print(diagnosis.report())
+    slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-8:]
+    print("  slowest posts (ms, at s): " + ", ".join(f"{lat:.0f} @ {at:.1f}"
+                                                    for lat, at in reversed(slowest)))
+    print(diagnosis.report())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -309,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-gc-tuning", action="store_true",
                         help="leave the collector as Python sets it (no freeze, no thresholds)")
     parser.add_argument("--diagnose", action="store_true",
-                        help="time collections and slow loop callbacks in the bot's process")
+                        help="note where the bot's loop is when it stalls for 50 ms")
     args = parser.parse_args(argv)
     asyncio.run(run(args))
     return 0
