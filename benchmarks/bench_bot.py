@@ -170,6 +170,8 @@ class Diagnosis:
     full_at: list[float] = field(default_factory=list)
     _started_cpu: float = 0.0
     stalls: list[str] = field(default_factory=list)
+    slow_sql: list[tuple[float, str]] = field(default_factory=list)
+    _untime: Any = None
     _done: bool = False
     _last_tick: float = 0.0
     _loop_thread: int = 0
@@ -192,9 +194,30 @@ class Diagnosis:
         gc.callbacks.append(self.on_gc)
         if not watch:
             return
+        self._time_sqlite()
         self._loop_thread = threading.get_ident()
         self._tick(loop)
         threading.Thread(target=self._watch, daemon=True).start()
+
+    def _time_sqlite(self) -> None:
+        """Note every SQLite call on the loop that takes 10 ms or more (the statement)."""
+        from fappo_bot.storage.sqlite_inline import InlineConnection
+
+        call = InlineConnection.call
+        diagnosis = self
+
+        async def timed(connection: Any, function: Any, *args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await call(connection, function, *args)
+            finally:
+                took = (time.perf_counter() - started) * 1000
+                if took >= 10 and not diagnosis._done:
+                    what = str(args[0])[:40] if args else getattr(function, "__name__", "?")
+                    diagnosis.slow_sql.append((took, what))
+
+        InlineConnection.call = timed  # type: ignore[method-assign]
+        self._untime = lambda: setattr(InlineConnection, "call", call)
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._last_tick = time.perf_counter()
@@ -221,6 +244,8 @@ class Diagnosis:
     def remove(self, loop: asyncio.AbstractEventLoop) -> None:
         gc.callbacks.remove(self.on_gc)
         self._done = True
+        if self._untime is not None:
+            self._untime()
 
     def report(self) -> str:
         lines = [f"  collector: {gc.get_freeze_count():,} objects frozen, "
@@ -233,6 +258,13 @@ class Diagnosis:
         if self.full_at:
             lines.append("  full collections at (s): " + ", ".join(f"{t:.1f}"
                                                                 for t in self.full_at))
+        if self.slow_sql:
+            kinds: dict[str, list[float]] = {}
+            for took, what in self.slow_sql:
+                kinds.setdefault(what.split()[0] if what.strip() else what, []).append(took)
+            lines.append("  SQLite calls of 10 ms or more: " + "; ".join(
+                f"{kind}: {len(times)}, longest {max(times):.0f} ms"
+                for kind, times in sorted(kinds.items())))
         if self.stalls:
             lines.append(f"  the loop stalled 50 ms or more {len(self.stalls)} times; where:")
             lines.extend(f"    {s[:400]}" for s in self.stalls[:20])
@@ -267,7 +299,7 @@ def percentile(ordered: Sequence[float], fraction: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
-    from fappo_bot.discord.startup import tune_collector
+    from fappo_bot.settings import TurnSettings
     from tests.bot.conftest import RunningBot
 
     logging.basicConfig(level=logging.ERROR)
@@ -280,10 +312,14 @@ async def run(args: argparse.Namespace) -> None:
         fake = SimpleNamespace(**await recv(conn))
         with tempfile.TemporaryDirectory() as tmp:
             running = RunningBot(fake, Path(tmp) / "data")  # type: ignore[arg-type]
+            # as `fappo-bot run` is set up (the tests look for due turns every 50 ms)
+            running.settings.turns = TurnSettings()
             await running.start()
             try:
                 await set_up_rooms(running, fake.gm, fake.rooms)
                 if not args.no_gc_tuning:
+                    from fappo_bot.discord.startup import tune_collector
+
                     tune_collector()
                 print(machine_speed())
                 for _ in range(args.runs):

@@ -41,7 +41,7 @@ from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
-from fappo_bot.storage.values import from_db_time, to_db_time
+from fappo_bot.storage.values import to_db_time
 
 if TYPE_CHECKING:
     from fappo_bot.storage.connection import Transactions
@@ -411,7 +411,7 @@ class SqlPosts(_Repository):
             folded = actor.casefold()
             if actors is not None and folded not in actors:
                 continue
-            key = (from_db_time(created), from_db_time(updated), post_id)
+            key = (created, updated, post_id)  # as stored: UTC, naive on SQLite, in order
             if folded not in last or last[folded] < key:
                 last[folded] = key
         wanted = {key[2] for key in last.values()}
