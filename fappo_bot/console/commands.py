@@ -10,6 +10,7 @@ from types import MappingProxyType
 from fappo_bot.console import game_commands as games
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
+from fappo_bot.console import xp_commands as xp
 from fappo_bot.console.delivery import deliver_outbox
 from fappo_bot.console.table import Handler, Handlers
 
@@ -50,6 +51,9 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "endadventure": scenes.endadventure,
     "export": scenes.export,
     "import": scenes.import_,
+    # Xp dice pools
+    "odds": xp.odds,
+    "xp": xp.xp,
 })
 
 HANDLERS = Handlers(

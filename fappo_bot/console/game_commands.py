@@ -10,6 +10,7 @@ from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
 from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
+from fappo_bot.console.xp_commands import XP_HELP
 from fappo_bot.service.records import CharacterKind, Role
 
 HELP = """\
@@ -21,7 +22,7 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /pass [NAME]          no action this turn
   /status, /seats, /games, /use GAME, /help, /quit
 GM commands (the slash commands' names and options):
-  /newgame NAME [--players A B] [--gms G]   /addchar FILE --player P   /sheet FILE
+  /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
@@ -35,6 +36,7 @@ Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a
 an empty answer keeps an optional question's default.
 Assertions (transcripts): ?expect TEXT, ?expect-not TEXT
 """
+HELP += XP_HELP + "\n"
 
 
 def _parse(step: Step, parser: Any) -> Any:
@@ -47,6 +49,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("name", nargs="*")
     parser.add_argument("--players", nargs="*", default=[])
     parser.add_argument("--gms", nargs="*", default=[])
+    parser.add_argument("--ruleset", default="fappo")
     args = _parse(step, parser)
     if not args.name:
         raise TableError('/newgame needs the game\'s name: /newgame "The Goblin Warren" '
@@ -63,6 +66,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
         name=name,
         creator=table.user,
         gms=[seat_user_id(g) for g in args.gms],
+        ruleset=args.ruleset,
     )
     for player in args.players:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)

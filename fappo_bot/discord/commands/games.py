@@ -28,14 +28,17 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")
-    @app_commands.describe(name="The game's name")
+    @app_commands.describe(name="The game's name", ruleset="FAPPO (default) or the Xp dice pools")
+    @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
+                                   app_commands.Choice(name="Xp dice pools", value="xp")])
     async def create(self, interaction: discord.Interaction,
-                     name: app_commands.Range[str, 1, 100]) -> None:
+                     name: app_commands.Range[str, 1, 100], ruleset: str = "fappo") -> None:
         assert interaction.channel is not None
         key = str(interaction.channel.id)
         view = await self.services.games.create(
             channel_key=key, name=name, creator=user_key(interaction.user),
-            guild_key=str(interaction.guild_id) if interaction.guild_id else None)
+            guild_key=str(interaction.guild_id) if interaction.guild_id else None,
+            ruleset=ruleset)
         self.bot.rooms.forget(key)
         await say(interaction, f"A new game starts here.\n{describe_game(view)}")
 
@@ -93,7 +96,9 @@ another player's character go to the bot by DM.
 `/game create|show|player|gm|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure|export` · `/inbox` (private messages the bot could \
-not DM you)"""
+not DM you)
+Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
+`/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""
 
 
 @app_commands.command(name="help", description="How to play with the bot, and its commands")
