@@ -400,14 +400,13 @@ class SqlPosts(_Repository):
     async def in_force_revisions(
         self, turn_id: str, actors: Collection[str] | None = None
     ) -> Sequence[tuple[Post, PostRevision]]:
-        # Which post wrote each character's orders last is read from the orders' actors alone
-        # (no order's body), so a turn of many posts reads back and builds only the few that
-        # still hold orders: a post's cost no longer grows with the posts before it.
+        # Which post wrote each character's orders last is found by the database from the
+        # orders' actors alone (no order's body; a row per name as written, more on a tie), so
+        # a turn of many posts reads back and builds only the few that still hold orders: a
+        # post's cost no longer grows with the posts before it.
         heads = await self._tx.fetch(q.NEWEST_HEADS, {"turn_id": turn_id})
         last: dict[str, tuple[Any, ...]] = {}
-        for post_id, updated, created, ok, actor in heads:
-            if not ok:
-                continue
+        for post_id, updated, created, actor in heads:
             folded = actor.casefold()
             if actors is not None and folded not in actors:
                 continue
@@ -421,7 +420,10 @@ class SqlPosts(_Repository):
         sql = q.NEWEST_REVISION_OF_POST
         compiled = sql.compiled(self._tx.dialect)
         for post_id in wanted:
-            [row] = await self._tx.fetch(sql, {"post_id": post_id})
+            rows = await self._tx.fetch(sql, {"post_id": post_id})
+            if not rows:  # gone since (another process, PostgreSQL's READ COMMITTED)
+                continue
+            row = rows[0]
             post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
             revision: Any = Kept(compiled.columns(q.REVISIONS, row))
             orders = [order for order in await self._rows(
