@@ -56,6 +56,11 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def system_seconds() -> float:
+    """The part of `cpu_seconds` spent in the kernel (sockets, files)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
+
+
 def preempted() -> int:
     """How often the kernel took the processor from this process (other jobs wanting it)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
@@ -345,10 +350,11 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     diagnosis = Diagnosis()
     diagnosis.install(loop, watch=args.diagnose)
-    cpu0, preempted0 = cpu_seconds(), preempted()
+    cpu0, system0, preempted0 = cpu_seconds(), system_seconds(), preempted()
     conn.send(("load", (args.rate, args.seconds)))
     result = await recv(conn)
     cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
+    system = system_seconds() - system0
     diagnosis.remove(loop)
     latencies = sorted(result["latencies"])
     posts = result["posts"]
@@ -358,7 +364,8 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
           f"(SQLite; load average {load_average}): post -> reply p50 "
           f"{statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, "
           f"max {latencies[-1]:.1f} ms; CPU a post: bot {cpu / posts * 1000:.2f} ms "
-          f"({cpu / args.seconds * 100:.0f}% of one core), bot + fake "
+          f"({system / posts * 1000:.2f} of it in the kernel; {cpu / args.seconds * 100:.0f}% "
+          "of one core), bot + fake "
           f"{(cpu + result['cpu']) / posts * 1000:.2f} ms; the bot's process preempted "
           f"{switches} times")
     slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-8:]
