@@ -26,6 +26,8 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "games": games.games,
     "use": games.use,
     "seats": games.seats,
+    "settings": games.settings,
+    "set": games.set_,
     "who": games.seats,
     "help": games.help_,
     "quit": games.quit_,

@@ -27,6 +27,7 @@ from fappo_bot.rules import (
     TurnResult,
     TurnState,
 )
+from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -67,6 +68,9 @@ class GameSettings(BaseModel):
     adventure: int = 1
     #: open the next turn as soon as a turn is resolved
     auto_open_next: bool = True
+    #: proxy posts (Tupperbox, PluralKit): a proxy message whose display name is a character's
+    #: name counts for that character's player (an adapter's matter; docs/discord.md)
+    proxy_posts: bool = False
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
@@ -81,7 +85,7 @@ class Game(BaseModel):
     channel_key: str
     guild_key: str | None = None
     name: str
-    #: the ruleset the game plays ("fappo"; "xp" later)
+    #: the ruleset the game plays: "fappo", or "xp" (RULINGS Part B)
     ruleset: str = "fappo"
     rules: RulesConfig = Field(default_factory=RulesConfig)
     status: GameStatus = GameStatus.ACTIVE
@@ -129,6 +133,9 @@ class CharacterRecord(BaseModel):
     sheet: Character
     #: the current rules state (SP left, health, statuses, ...)
     state: Character
+    #: an Xp game's character (its sheet with the current Luck and plot points); its FAPPO
+    #: `sheet` and `state` are then an empty shell that nothing of Xp reads
+    xp: XpSheet | None = None
     status: CharacterStatus = CharacterStatus.ACTIVE
     #: F30: consecutive turns without a post
     missed_turns: int = 0
