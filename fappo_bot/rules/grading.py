@@ -34,7 +34,7 @@ from fappo_bot.rules.fodder import (
     swarm_damage,
     swarm_defense,
 )
-from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
+from fappo_bot.rules.levels import Outcome, SuccessLevel, graded, resolve_check, sp_levels
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
@@ -162,15 +162,9 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     defender = side.character
     action = strike.action
     config = turn.config
-    definition = skill_def(strike.skill) if strike.skill else None
-    suggested = definition.suggested if definition is not None else None
-    spend = strike.spend
-    if action.kind is _ATTACK and action.sp_vetoed:
-        spend = dict(spend)
-        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
-            spend[key] -= amount
-    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
-    protected = attacker.owns(suggested)
+    shift, protected = strike.shift, strike.protected
+    if shift is None or protected is None:  # planning left them to grading (a cast's strikes)
+        shift, protected = _shift(attacker, strike)
     penalty = 0
     if strike.dist > 0:
         penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
@@ -184,11 +178,12 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     elif action.flat_footed or side.helpless:
         defense, shield = 1, False
     else:
-        defense = _defense(turn, side, attacker, strike.skill, shield)
+        cached = side.defenses.get((strike.actor, strike.skill, shield))  # `_defense`'s cache
+        defense = cached if cached is not None else _defense(turn, side, attacker, strike.skill,
+                                                             shield)
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
-    outcome = resolve_check(
-        strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged
-    )
+    # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
+    outcome = graded(strike.total - difficulty, protected, max(0, shift), max(0, pledged))
     result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
     heavy = side.heavy
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
@@ -221,6 +216,21 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
             )
         result.specials = ()
     return result
+
+
+def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
+    """The SP shift of a strike (a GM veto refunding the SP of other Traits, F4 Amb-14) and
+    whether the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
+    action = strike.action
+    definition = skill_def(strike.skill) if strike.skill else None
+    suggested = definition.suggested if definition is not None else None
+    spend = strike.spend
+    if action.kind is _ATTACK and action.sp_vetoed:
+        spend = dict(spend)
+        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
+            spend[key] -= amount
+    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
+    return shift, attacker.owns(suggested)
 
 
 def _fists(defender: Character) -> bool:

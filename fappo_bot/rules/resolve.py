@@ -34,17 +34,19 @@ from fappo_bot.rules.finalize import bleed_out, finalized_for
 from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
-from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
+from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.results import (
     ActionResult,
     ErrorCode,
     GMInputs,
     OrderError,
-    TargetResult,
     TurnResult,
     TurnState,
     Where,
+    make_action_result,
+    make_hit,
+    make_target_result,
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
@@ -223,7 +225,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
         elif result.damage > 0 and not victim.is_fodder:
-            changes.hits.append(PendingHit(
+            changes.hits.append(make_hit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
                 specials=tuple(s.value for s in result.specials) if result.specials else (),
@@ -233,7 +235,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
         if result.specials and not victim.is_fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            changes.hits.append(PendingHit(
+            changes.hits.append(make_hit(
                 id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
                 turn=turn.number,
@@ -272,7 +274,7 @@ def _attack_results(
     out: list[ActionResult] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(ActionResult(actor=actor, index=index, kind=action.kind.value,
+        out.append(make_action_result(actor=actor, index=index, kind=action.kind.value,
                                 target=action.target, effective=False, notes=(reason,)))
     for (actor, index), stage in plan.casts.items():
         group = sorted(grouped.pop((actor, index), []), key=lambda r: r.strike.sub)
@@ -298,7 +300,7 @@ def _attack_results(
             out.append(_area_result(turn, group, common))
             continue
         notes = ("self-hit",) if first.self_hit else ()
-        out.append(ActionResult(
+        out.append(make_action_result(
             target=strike.target, total=strike.total, difficulty=first.difficulty,
             margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
             shield=first.shield, pledged=first.pledged, notes=notes, **common,
@@ -321,7 +323,7 @@ def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
     targets = tuple(
-        TargetResult(
+        make_target_result(
             name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
             margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
             specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
@@ -329,7 +331,7 @@ def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object
         )
         for r in group
     )
-    return ActionResult(
+    return make_action_result(
         target=strike.action.target, total=strike.total, difficulty=penalty,
         margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,
         **common,
@@ -357,5 +359,6 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    return ActionResult(actor=actor.name, index=index, kind=kind.value, target=action.against,
-                        effective=effective, notes=() if effective else ("not triggered",))
+    return make_action_result(actor=actor.name, index=index, kind=kind.value,
+                              target=action.against, effective=effective,
+                              notes=() if effective else ("not triggered",))

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import AP_COSTS, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
+from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -210,12 +210,13 @@ def check_action(
     skill: str | None = None
     weapon: Weapon | None = None
     if kind is _ATTACK:
-        found_weapon, weapon = me.attack_weapon(action.weapon)
-        if weapon is None and found_weapon is not None:
-            check.name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
+        arm = me.arm(action.weapon, action.skill, state.config)
+        weapon = arm.carried
+        if weapon is None and arm.found is not None:
+            check.name_error(arm.found, f"weapon {actor.name} carries", "one of your weapons")
         skill = action.skill
         if weapon is not None:
-            skill = skill or weapon_skill(weapon, state.config)
+            skill = arm.named  # the skill named, else the weapon's
             if skill is None:
                 check.error(
                     ErrorCode.SKILL_REQUIRED,
@@ -224,7 +225,7 @@ def check_action(
                     f"Add 'using' and the skill, as in 'attack {action.target or 'X'} with "
                     f"{weapon.name} using Swordfighting' [F:L305-308].",
                 )
-            weapon = weapon.used_with(skill)
+            weapon = arm.weapon  # as the attack uses it (`Weapon.used_with`)
         if (target is None and not action.targets and not action.conditional
                 and action.target is None):
             check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
@@ -281,13 +282,6 @@ def check_action(
                                                                        _SKILL)
     )
     return check
-
-
-def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
-    """The skill an attack with `weapon` uses when the order names none: the sheet's (or the
-    table's) skill of the weapon, else the game's mapping; None for a weapon the table leaves to
-    the GM (F19 Amb-1 amendment: never the attacker's best skill)."""
-    return weapon.skill or config.mapped_skill(weapon.name)
 
 
 def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
