@@ -161,14 +161,16 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 
 def check_action(
     state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
-    roster: Roster | None = None, facts: Facts | None = None,
+    roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
 ) -> ActionCheck:
-    """Every problem of one action (codes of spec/cases.md)."""
+    """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
+    (`facts.of(actor)`) when the caller has them."""
     # the problems go through the check's methods, not closures: this runs for every action of
     # every post and resolution, and closures cost as much as the rest of a typical action's check
     check = ActionCheck(actor.name, index, action_ap(action))
     names = roster or Roster(state.characters)
-    me = (facts or Facts(state.config)).of(actor)
+    if me is None:
+        me = (facts or Facts(state.config)).of(actor)
 
     kind = action.kind
     if kind is _MOVE:
@@ -179,10 +181,10 @@ def check_action(
                         f"not {action.ap} (the first Range is free).",
                         f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
                         "Give either the Ranges or the AP; the other follows [F:L225].")
-    if able:
+    if able and kind is not _MOVE:  # a move's AP follow from its Ranges
         need = min_ap(action, actor)
         given = check.ap
-        if kind is not _MOVE and given < need:
+        if given < need:
             check.error(
                 ErrorCode.AP_REQUIRED,
                 f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
@@ -193,7 +195,7 @@ def check_action(
         _scene_character(check, names, action.toward)
     if action.away is not None:
         _scene_character(check, names, action.away)
-    target = _scene_character(check, names, action.target)
+    target = None if action.target is None else _scene_character(check, names, action.target)
     for name in action.targets or ():
         _scene_character(check, names, name)
     for name in action.also:
