@@ -79,29 +79,33 @@ def grade_strikes(
     """Assign shields and pledges per defender (F17, F5), then grade every strike.
 
     `extra` holds the other opposed actions aimed at each defender (skill uses), which pledges
-    may match too (F5 Amb-8); the pledge levels they drew are returned by key.
+    may match too (F5 Amb-8); the pledge levels they drew are returned by key. The results come
+    in the order of `plan.strikes`.
     """
     by_target: dict[str, list[Strike]] = {}
     for strike in plan.strikes:
         by_target.setdefault(strike.target, []).append(strike)
-    results: list[StrikeResult] = []
-    drawn: dict[str, int] = {}
+    drawn: dict[str, int] = {}  # pledge levels by strike key, for every defender
+    covered: set[str] = set()  # strikes a shield covers, for every defender
+    sides: dict[str, _Side] = {}
     for name in sorted(set(by_target) | set(extra), key=fold):
         defender = turn.chars[name]
         strikes = by_target.get(name, [])
-        covered: frozenset[str] = frozenset()
-        pledged: dict[str, int] = {}
         pledges = turn.pledges(defender)
         deflect = turn.deflects(defender)
         if pledges or deflect or shield_capacity(defender):
             incoming = [_incoming(turn, s) for s in strikes]
-            covered = assign_shields(defender, incoming, deflect=deflect)
-            pledged = match_pledges(pledges, [*incoming, *extra.get(name, [])])
-            drawn.update(pledged)
-        side = _side(turn, defender)
-        for strike in strikes:
-            results.append(_grade(turn, strike, side, strike.key in covered,
-                                  pledged.get(strike.key, 0)))
+            covered.update(assign_shields(defender, incoming, deflect=deflect))
+            drawn.update(match_pledges(pledges, [*incoming, *extra.get(name, [])]))
+        if strikes:
+            sides[name] = _side(turn, defender)
+    # every strike's key is unique (actor, action, entity, target), so one set and one map
+    # serve all defenders
+    results = [
+        _grade(turn, strike, sides[strike.target], strike.key in covered,
+               drawn.get(strike.key, 0))
+        for strike in plan.strikes
+    ]
     return results, drawn
 
 

@@ -115,22 +115,23 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
-    _strike_effects(turn, strikes, changes)
+    _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
+    rank = {name: i for i, name in enumerate(turn.actors())}  # by case-folded name
     for name in turn.actors():
         actor = snap[name]
         for index, action in enumerate(valid[name].actions):
             result = _other_action(turn, actor, index, action, drawn, changes)
             if result is not None:
-                results.append(result)
-    results.sort(key=lambda r: (fold(r.actor), r.index))
+                results.append(((rank[name], index), result))
+    results.sort(key=_first)  # (fold(actor), index): each actor's case-folded name is its own
     characters = apply_changes(turn, state, changes)
     next_state = TurnState(
         turn=state.turn + 1, characters=characters, pending=tuple(changes.hits),
         config=state.config, in_combat=state.in_combat and not gm.end_combat,
     )
     return TurnResult(
-        turn=state.turn, actions=tuple(results), errors=tuple(errors),
+        turn=state.turn, actions=tuple(r for _, r in results), errors=tuple(errors),
         events=tuple(changes.events), hits=tuple(changes.hits), state=next_state,
         finalized=finalized,
     )
@@ -201,10 +202,18 @@ def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
     return f"t{turn.number}-{slug}-{index}" + (f"-{nth + 1}" if many else "")
 
 
-def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -> None:
-    """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees."""
+def _first(item: tuple[tuple[int, int], ActionResult]) -> tuple[int, int]:
+    return item[0]
+
+
+def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
+                    changes: Changes) -> None:
+    """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees,
+    strike by strike in the order of (actor, action, entity, target). Planning lists the attacks'
+    strikes in that order, and the casts' after them (`casts`: some were planned)."""
     ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
-                                             r.strike.entity.sub, r.strike.sub))
+                                             r.strike.entity.sub, r.strike.sub)) if casts \
+        else strikes
     keys = [(r.strike.actor, r.strike.index) for r in ordered]
     per_action = Counter(keys)
     seen: dict[tuple[str, int], int] = {}
@@ -265,24 +274,27 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
 
 def _attack_results(
     turn: Turn, plan: Plan, strikes: list[StrikeResult], changes: Changes
-) -> list[ActionResult]:
+) -> list[tuple[tuple[int, int], ActionResult]]:
     """One result per attack action: the first entity's grade, damage and eliminations summed
-    (spec: swarms, then trios, then individuals); an area attack lists each creature."""
+    (spec: swarms, then trios, then individuals); an area attack lists each creature. Each
+    result comes with its sort key (the actor's rank in `turn.actors()`, the action's index).
+
+    `strikes` come in the order planning made them: each action's in (entity, target) order."""
+    rank = {name: i for i, name in enumerate(turn.actors())}
     grouped: dict[tuple[str, int], list[StrikeResult]] = {}
     for result in strikes:
         grouped.setdefault((result.strike.actor, result.strike.index), []).append(result)
-    out: list[ActionResult] = []
+    out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(make_action_result(actor=actor, index=index, kind=action.kind.value,
-                                target=action.target, effective=False, notes=(reason,)))
+        out.append(((rank[actor], index), make_action_result(
+            actor=actor, index=index, kind=action.kind.value, target=action.target,
+            effective=False, notes=(reason,))))
     for (actor, index), stage in plan.casts.items():
-        group = sorted(grouped.pop((actor, index), []), key=lambda r: r.strike.sub)
-        out.append(cast_result(turn, actor, index, stage, group, changes))
+        group = grouped.pop((actor, index), [])
+        out.append(((rank[actor], index), cast_result(turn, actor, index, stage, group, changes)))
     for (actor, index), group in grouped.items():
         _spend_ammo(turn, actor, group[0].strike.weapon, changes)
-        if len(group) > 1:
-            group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
         first = group[0]
         strike = first.strike
         damage = eliminated = 0
@@ -297,14 +309,14 @@ def _attack_results(
             "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
         }
         if strike.area:
-            out.append(_area_result(turn, group, common))
+            out.append(((rank[actor], index), _area_result(turn, group, common)))
             continue
         notes = ("self-hit",) if first.self_hit else ()
-        out.append(make_action_result(
+        out.append(((rank[actor], index), make_action_result(
             target=strike.target, total=strike.total, difficulty=first.difficulty,
             margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
             shield=first.shield, pledged=first.pledged, notes=notes, **common,
-        ))
+        )))
     return out
 
 
