@@ -29,24 +29,24 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, plan_strikes
 from fappo_bot.rules.context import Turn
+from fappo_bot.rules.data import Special
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import bleed_out, finalized_for
 from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
-from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.orders import Action, ActionKind, Order, PendingHit
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.results import (
     ActionResult,
     ErrorCode,
     GMInputs,
     OrderError,
+    TargetResult,
     TurnResult,
     TurnState,
     Where,
-    make_action_result,
-    make_hit,
-    make_target_result,
+    trusted,
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
@@ -67,6 +67,29 @@ _RIPOUT = ActionKind.RIPOUT
 _SKILL = ActionKind.SKILL
 _TEND = ActionKind.TEND
 _FROZEN = StatusKind.FROZEN
+
+_KIND_VALUE = {kind: kind.value for kind in ActionKind}  # `.value` is a Python-level property
+_SPECIAL_VALUE = {special: special.value for special in Special}
+_SELF_HIT = ("self-hit",)
+_NOT_TRIGGERED = ("not triggered",)
+
+# the results and hits a turn makes by the thousand, without validating them again
+_void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
+_attack_result = trusted(
+    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
+    "em", "damage", "specials", "eliminated", "shield", "pledged", "notes",
+)
+_area_action_result = trusted(
+    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
+    "em", "damage", "specials", "eliminated", "targets",
+)
+_target_result = trusted(
+    TargetResult, "name", "total", "difficulty", "margin", "level", "em", "damage", "specials",
+    "eliminated", "shield", "pledged",
+)
+_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "specials", "source",
+               "turn")
+_self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
 
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
@@ -234,17 +257,18 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
         elif result.damage > 0 and not victim.is_fodder:
-            changes.hits.append(make_hit(
+            changes.hits.append(_hit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
-                specials=tuple(s.value for s in result.specials) if result.specials else (),
+                specials=tuple(_SPECIAL_VALUE[s] for s in result.specials)
+                if result.specials else (),
                 source="sheath" if victim.has_status(_FROZEN) else "attack",
                 turn=turn.number,
             ))
         if result.specials and not victim.is_fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            changes.hits.append(make_hit(
+            changes.hits.append(_self_hit(
                 id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
                 turn=turn.number,
@@ -287,35 +311,40 @@ def _attack_results(
     out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(((rank[actor], index), make_action_result(
-            actor=actor, index=index, kind=action.kind.value, target=action.target,
+        out.append(((rank[actor], index), _void_result(
+            actor=actor, index=index, kind=_KIND_VALUE[action.kind], target=action.target,
             effective=False, notes=(reason,))))
     for (actor, index), stage in plan.casts.items():
         group = grouped.pop((actor, index), [])
         out.append(((rank[actor], index), cast_result(turn, actor, index, stage, group, changes)))
     for (actor, index), group in grouped.items():
-        _spend_ammo(turn, actor, group[0].strike.weapon, changes)
         first = group[0]
         strike = first.strike
-        damage = eliminated = 0
-        specials: dict[str, None] = {}  # in order, once each
-        for r in group:
-            damage += r.damage
-            eliminated += r.eliminated
-            for special in r.specials:
-                specials[special.value] = None
-        common = {
-            "actor": actor, "index": index, "kind": strike.action.kind.value,
-            "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
-        }
+        _spend_ammo(turn, actor, strike.weapon, changes)
+        if len(group) == 1:
+            damage, eliminated = first.damage, first.eliminated
+            specials = tuple(_SPECIAL_VALUE[s] for s in first.specials)
+        else:
+            damage = eliminated = 0
+            once: dict[str, None] = {}  # in order, once each
+            for r in group:
+                damage += r.damage
+                eliminated += r.eliminated
+                for special in r.specials:
+                    once[_SPECIAL_VALUE[special]] = None
+            specials = tuple(once)
+        kind = _KIND_VALUE[strike.action.kind]
         if strike.area:
-            out.append(((rank[actor], index), _area_result(turn, group, common)))
+            out.append(((rank[actor], index), _area_result(
+                group, actor, index, kind, damage, eliminated, specials)))
             continue
-        notes = ("self-hit",) if first.self_hit else ()
-        out.append(((rank[actor], index), make_action_result(
-            target=strike.target, total=strike.total, difficulty=first.difficulty,
-            margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
-            shield=first.shield, pledged=first.pledged, notes=notes, **common,
+        outcome = first.outcome
+        out.append(((rank[actor], index), _attack_result(
+            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
+            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
+            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
+            shield=first.shield, pledged=first.pledged,
+            notes=_SELF_HIT if first.self_hit else (),
         )))
     return out
 
@@ -328,25 +357,26 @@ def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> Non
         changes.lose_weapon.setdefault(actor, []).append(weapon.name)
 
 
-def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
+def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, damage: int,
+                 eliminated: int, specials: tuple[str, ...]) -> ActionResult:
     """The throw (total against the range penalty to the impact point) and each creature."""
     strike = group[0].strike
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
     targets = tuple(
-        make_target_result(
+        _target_result(
             name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
             margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
-            specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
+            specials=tuple(_SPECIAL_VALUE[s] for s in r.specials), eliminated=r.eliminated,
             shield=r.shield, pledged=r.pledged,
         )
         for r in group
     )
-    return make_action_result(
-        target=strike.action.target, total=strike.total, difficulty=penalty,
-        margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,
-        **common,
+    return _area_action_result(
+        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
+        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
+        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
     )
 
 
@@ -371,6 +401,6 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    return make_action_result(actor=actor.name, index=index, kind=kind.value,
-                              target=action.against, effective=effective,
-                              notes=() if effective else ("not triggered",))
+    return _void_result(actor=actor.name, index=index, kind=_KIND_VALUE[kind],
+                        target=action.against, effective=effective,
+                        notes=() if effective else _NOT_TRIGGERED)

@@ -209,7 +209,7 @@ class TurnResult(BaseModel):
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
-def trusted(model: type[_Model]) -> Callable[..., _Model]:
+def trusted(model: type[_Model], *given: str) -> Callable[..., _Model]:
     """A constructor of `model` for values the rules built themselves, already of the field
     types (a str, an int, a tuple, an enum member...): the instance pydantic's validation would
     give, without validating again.
@@ -218,6 +218,10 @@ def trusted(model: type[_Model]) -> Callable[..., _Model]:
     them was a tenth of a 1,000-entry turn (docs/benchmarks.md), and `model_construct` is slower
     still (a Python loop over every field). The fields the caller passes are the ones set, as with
     `model(**values)`; the defaults must be immutable (a default factory would be shared).
+
+    With `given` field names, the constructor takes exactly those fields (by keyword or in that
+    order) and is made, as `dataclasses` makes `__init__`, from source text: the instance's
+    fields are one dict display in their declared order, with no keyword dict to build and merge.
     """
     defaults: dict[str, Any] = {}
     for name, info in model.model_fields.items():
@@ -225,6 +229,28 @@ def trusted(model: type[_Model]) -> Callable[..., _Model]:
         defaults[name] = info.default  # PydanticUndefined for a required field, always given
     new = object.__new__
     assign = object.__setattr__
+    if given:
+        assert set(given) <= defaults.keys(), f"{model.__name__} has no field {given}"
+        assert all(n in given for n, info in model.model_fields.items() if info.is_required())
+        namespace: dict[str, Any] = {
+            "_model": model, "_new": new, "_assign": assign, "_given": frozenset(given),
+            **{f"_default_{name}": value for name, value in defaults.items()},
+        }
+        fields = ", ".join(
+            f"{name!r}: {name if name in given else '_default_' + name}" for name in defaults
+        )
+        source = (
+            f"def build({', '.join(given)}):\n"
+            "    made = _new(_model)\n"
+            f"    _assign(made, '__dict__', {{{fields}}})\n"
+            "    _assign(made, '__pydantic_fields_set__', set(_given))\n"
+            "    _assign(made, '__pydantic_extra__', None)\n"
+            "    _assign(made, '__pydantic_private__', None)\n"
+            "    return made\n"
+        )
+        exec(source, namespace)  # the source is made above from the field names alone
+        built: Callable[..., _Model] = namespace["build"]
+        return built
 
     def build(**values: Any) -> _Model:
         data = defaults.copy()  # the fields in their declared order, as validation lists them
@@ -239,7 +265,4 @@ def trusted(model: type[_Model]) -> Callable[..., _Model]:
     return build
 
 
-make_action_result = trusted(ActionResult)
-make_target_result = trusted(TargetResult)
-make_event = trusted(Event)
-make_hit = trusted(PendingHit)
+make_event = trusted(Event, "kind", "character", "detail", "levels")
