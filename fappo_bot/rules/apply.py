@@ -25,7 +25,7 @@ from fappo_bot.rules.health import (
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import TurnState
-from fappo_bot.rules.spending import declares_sp, paid, total_spend, vetoed_refund
+from fappo_bot.rules.spending import paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
 TURN_SECONDS = 10
@@ -116,7 +116,7 @@ def _interrupt(turn: Turn, changes: Changes) -> None:
 def _pay(turn: Turn, c: Character) -> dict[str, object]:
     """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14)."""
     order = turn.orders.get(c.name)
-    if order is None or not declares_sp(order):
+    if order is None or not turn.facts.declares_sp(order):
         return {}
     spent = total_spend(order)
     if not spent:

@@ -24,6 +24,8 @@ from fappo_bot.rules.defense import (
 )
 from fappo_bot.rules.health import base_level_name
 from fappo_bot.rules.names import Match, attack_weapon
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.spending import declares_sp
 
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
@@ -153,6 +155,14 @@ class Facts:
     def __init__(self, config: RulesConfig) -> None:
         self.config = config
         self._by_id: dict[int, Fighter] = {}
+        self._spends: dict[int, tuple[Order, bool]] = {}
+
+    def declares_sp(self, order: Order) -> bool:
+        """`spending.declares_sp`, once per order: validation asks it, paying asks it again."""
+        found = self._spends.get(id(order))
+        if found is None:  # the order is kept, so its id stays its own
+            found = self._spends[id(order)] = (order, declares_sp(order))
+        return found[1]
 
     def of(self, character: Character) -> Fighter:
         """The facts of one character, worked out on the first question."""

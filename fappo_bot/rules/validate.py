@@ -16,7 +16,7 @@ from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
-from fappo_bot.rules.spending import declared_lines, declares_sp
+from fappo_bot.rules.spending import declared_lines
 from fappo_bot.rules.validate_actions import (
     ActionCheck,
     action_ap,
@@ -82,7 +82,7 @@ def checked_order(
         errors.extend(_check_concentration(actor, order))
     if order.guard:
         errors.extend(_check_guards(roster, actor, order))
-    if declares_sp(order):
+    if facts.declares_sp(order):
         errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
     return errors, current
 
