@@ -185,9 +185,8 @@ def _validate_all(
         if problems:
             errors.extend(problems)
             continue
-        character = roster.get(order.actor)
-        assert character is not None and current is not None
-        by_actor.setdefault(character.name, []).append((order, current))
+        assert current is not None  # the actor after step 2, under its own name
+        by_actor.setdefault(current.name, []).append((order, current))
     valid: dict[str, Order] = {}
     ready: dict[str, Character] = {}
     for actor, listed in by_actor.items():
