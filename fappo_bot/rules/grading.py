@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.combat import Plan
+from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
+    WeaponProfile,
     damage_for_level,
     great_specials,
     heavy_armored,
@@ -20,9 +22,10 @@ from fappo_bot.rules.damage import (
 )
 from fappo_bot.rules.data import Special, Tier, Trait
 from fappo_bot.rules.defense import (
+    SHIELD_BONUS,
     Incoming,
+    armor_rating,
     assign_shields,
-    combat_defense,
     fallback_defense,
     match_pledges,
     shield_capacity,
@@ -121,6 +124,11 @@ class _Side:
     fodder: bool
     #: whether it defends this turn (else no defense AP or modifier against anyone, F5 Amb-3)
     defends: bool
+    prone: bool
+    #: the armor rating (`defense.armor_rating`, F17, F22 Amb-4)
+    armor: int
+    #: the highest attack skill - 1 against a standing attacker (`Facts.trained_defense`)
+    trained: int
     #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
     defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
     #: the untrained basic defense by attacking skill (F5)
@@ -132,7 +140,8 @@ def _side(turn: Turn, defender: Character) -> _Side:
     return _Side(
         defender, facts.frozen, facts.unconscious,
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
-        defender.is_fodder, bool(turn.defend_actions(defender.name)),
+        facts.fodder, bool(turn.defend_actions(defender.name)), facts.prone,
+        armor_rating(defender), turn.facts.trained_defense(defender, None),
     )
 
 
@@ -149,12 +158,12 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
         fallback = side.fallback.get(skill)
         if fallback is None:
             fallback = side.fallback[skill] = fallback_defense(defender, skill)
-        # max(highest attack skill - 1, fallback) against this attacker (F5)
-        base = max(turn.facts.trained_defense(defender, attacker), fallback)
-        found = combat_defense(
-            defender, skill, turn.config, attacker=attacker, defend_ap=ap, shield=shield,
-            modifier=modifier, base=base,
-        )
+        # max(highest attack skill - 1, fallback) against this attacker (F5); a prone defender's
+        # trained defense depends on whether the attacker is prone too (F18.9)
+        trained = turn.facts.trained_defense(defender, attacker) if side.prone else side.trained
+        base = max(trained, fallback)
+        # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
+        found = max(1, base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier)
         if side.swarm:
             found = swarm_defense(found)
         side.defenses[key] = found
@@ -188,15 +197,31 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
     # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
     outcome = graded(strike.total - difficulty, protected, max(0, shift), max(0, pledged))
-    result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
     heavy = side.heavy
+    level = outcome.level
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
     if strike.entity.swarm:
-        result.damage = swarm_damage(outcome.level, heavy_target=heavy)
+        damage = swarm_damage(level, heavy_target=heavy)
     else:
-        result.damage = damage_for_level(
-            outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
-        )
+        damage = damage_for_level(level, profile.damage, profile.extra_damage, heavy_target=heavy)
+    result = StrikeResult(strike, difficulty, outcome, damage, (), 0, shield, pledged)
+    if level is _ABJECT or level is _GREAT:
+        _great_or_abject(strike, result, attacker, defender, profile, config)
+    if side.fodder:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
+            result.eliminated = eliminations(
+                defender, level, outcome.em, damage, profile.damage, config
+            )
+        result.specials = ()
+    return result
+
+
+def _great_or_abject(strike: Strike, result: StrikeResult, attacker: Character,
+                     defender: Character, profile: WeaponProfile, config: RulesConfig) -> None:
+    """A Great Success's Specials (F12), an Abject Failure's self-hit (lightsword, F19 Amb-2)."""
+    action = strike.action
+    outcome = result.outcome
+    if not strike.entity.swarm:
         if outcome.level is _GREAT:
             declared = action.special
             if action.kind is _CAST and len(profile.specials) == 1 and declared is None:
@@ -213,13 +238,6 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         and not attacker.owns(Trait.UNCANNY)
     ):
         result.self_hit = strike.weapon.effective_damage
-    if side.fodder:
-        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
-            result.eliminated = eliminations(
-                defender, outcome.level, outcome.em, result.damage, profile.damage, config
-            )
-        result.specials = ()
-    return result
 
 
 def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
