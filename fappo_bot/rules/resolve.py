@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from fappo_bot.rules.actions import (
     contests,
@@ -220,8 +221,13 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
 
 
 def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
-    slug = "-".join(fold(actor).split())
-    return f"t{turn.number}-{slug}-{index}" + (f"-{nth + 1}" if many else "")
+    return f"t{turn.number}-{_slug(actor)}-{index}" + (f"-{nth + 1}" if many else "")
+
+
+@lru_cache(maxsize=4096)
+def _slug(actor: str) -> str:
+    """The actor's name in a hit id: case-folded, blanks as hyphens."""
+    return "-".join(fold(actor).split())
 
 
 def _first(item: tuple[tuple[int, int], ActionResult]) -> tuple[int, int]:
