@@ -9,7 +9,6 @@ in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -110,33 +109,35 @@ def plan_strikes(turn: Turn) -> Plan:
         profile = arm.profile
         steady = attacker.steadied_turns >= STEADY_TURNS
         position = attacker.position
-        aims = []
+        # each target as every entity of the attacker meets it: (name, distance, steadied,
+        # effective skill, the weapon's profile)
+        aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
         for target in targets:
             value = 0
             if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
                 value = fighter.base_skill(skill)
                 if fighter.prone and not facts.of(target).prone:
                     value -= PRONE_PENALTY
+            dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
-                aim = _Aim(target.name, impact if area else abs(position - target.position),
-                           True, value, weapon_profile(weapon, attacker, steadied=True))
+                aims.append((target.name, dist, True, value,
+                             weapon_profile(weapon, attacker, steadied=True)))
             else:
-                aim = _Aim(target.name, impact if area else abs(position - target.position),
-                           False, value, profile)
-            aims.append(aim)
+                aims.append((target.name, dist, False, value, profile))
         base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
         for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
             ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
             swarm = entity.swarm
             sub = entity.sub
-            for t_index, aim in enumerate(aims):
-                value = aim.value + entity.skill_bonus
+            bonus = entity.skill_bonus
+            for t_index, (target_name, dist, steady_aim, value, aim_profile) in enumerate(aims):
+                value += bonus
                 strikes.append(Strike(
                     f"{name}#{index}#{sub}#{t_index}", name, index, entity, action,
-                    aim.target, weapon, skill, value, value + base + ap_bonus,
-                    SWARM_POTENTIAL if swarm else aim.profile.damage,
-                    aim.dist, aim.steadied, area, t_index, spend, None, shieldable, aim.profile,
+                    target_name, weapon, skill, value, value + base + ap_bonus,
+                    SWARM_POTENTIAL if swarm else aim_profile.damage,
+                    dist, steady_aim, area, t_index, spend, None, shieldable, aim_profile,
                     shift, protected,
                 ))
     plan_casts(turn, strikes, plan.casts, plan.void)
@@ -209,14 +210,3 @@ def _impact_distance(
     if action.ranges is not None:
         return action.ranges
     return min((distance(attacker, t) for t in targets), default=0)
-
-
-class _Aim(NamedTuple):
-    """One attack action against one target, the same for every entity of the attacker."""
-
-    target: str
-    dist: int
-    steadied: bool
-    #: the attacker's effective skill against this target (entity bonuses apart)
-    value: int
-    profile: WeaponProfile

@@ -69,11 +69,9 @@ def swarming(turn: Turn, name: str) -> bool:
 
 
 def _incoming(turn: Turn, strike: Strike) -> Incoming:
-    return Incoming(
-        key=strike.key, attacker=strike.actor, index=strike.index, potential=strike.potential,
-        skill=strike.skill_value, ranged=strike.weapon.ranged,
-        attack=strike.shieldable, sub=strike.entity.sub * 1000 + strike.sub,
-    )
+    # key, attacker, index, potential, skill, ranged, attack, sub
+    return Incoming(strike.key, strike.actor, strike.index, strike.potential, strike.skill_value,
+                    strike.weapon.ranged, strike.shieldable, strike.entity.sub * 1000 + strike.sub)
 
 
 def grade_strikes(
