@@ -220,8 +220,8 @@ def trusted(model: type[_Model], *given: str) -> Callable[..., _Model]:
     `model(**values)`; the defaults must be immutable (a default factory would be shared).
 
     With `given` field names, the constructor takes exactly those fields (by keyword or in that
-    order) and is made, as `dataclasses` makes `__init__`, from source text: the instance's
-    fields are one dict display in their declared order, with no keyword dict to build and merge.
+    order) and is made, as `dataclasses` makes `__init__`, from source text: no keyword dict to
+    build and merge into the defaults.
     """
     defaults: dict[str, Any] = {}
     for name, info in model.model_fields.items():
@@ -234,15 +234,17 @@ def trusted(model: type[_Model], *given: str) -> Callable[..., _Model]:
         assert all(n in given for n, info in model.model_fields.items() if info.is_required())
         namespace: dict[str, Any] = {
             "_model": model, "_new": new, "_assign": assign, "_given": frozenset(given),
-            **{f"_default_{name}": value for name, value in defaults.items()},
+            "_defaults": defaults,
         }
-        fields = ", ".join(
-            f"{name!r}: {name if name in given else '_default_' + name}" for name in defaults
-        )
+        # a copy of the defaults keeps the declared order; storing into it is cheaper than a
+        # dict display of every field
+        stores = "".join(f"    data[{name!r}] = {name}\n" for name in given)
         source = (
             f"def build({', '.join(given)}):\n"
+            "    data = _defaults.copy()\n"
+            f"{stores}"
             "    made = _new(_model)\n"
-            f"    _assign(made, '__dict__', {{{fields}}})\n"
+            "    _assign(made, '__dict__', data)\n"
             "    _assign(made, '__pydantic_fields_set__', set(_given))\n"
             "    _assign(made, '__pydantic_extra__', None)\n"
             "    _assign(made, '__pydantic_private__', None)\n"
