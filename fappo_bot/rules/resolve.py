@@ -92,6 +92,8 @@ _hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "spec
                "turn")
 _self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
 
+_PLANNED = frozenset({ActionKind.ATTACK, ActionKind.CAST})  # resolved as strikes
+
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
     ActionKind.STAND,
@@ -122,17 +124,18 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
     snap: dict[str, Character] = {}
+    config, in_combat = state.config, state.in_combat
     for character in state.characters:
-        current = ready.get(character.name)  # step 2 as validation did it for the order
+        name = character.name
+        current = ready.get(name)  # step 2 as validation did it for the order
         if current is None:
-            current = finalized_for(character, roster.hits(character.name),
-                                    valid.get(character.name), state.config)
-        snap[character.name] = current
-        if not state.in_combat and roster.hits(character.name):
-            snap[character.name] = bleed_out(current, state.config)
-    finalized = state.model_copy(update={
-        "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
-    })
+            current = finalized_for(character, roster.hits(name), valid.get(name), config)
+        if not in_combat and roster.hits(name):
+            current = bleed_out(current, config)
+        snap[name] = current
+    characters = (tuple(snap.values()) if len(snap) == len(state.characters)  # names unique
+                  else tuple(snap[c.name] for c in state.characters))
+    finalized = state.model_copy(update={"characters": characters, "pending": ()})
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
     for name, dropped in sorted(trimmed.items()):
@@ -141,13 +144,13 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
     _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
-    rank = {name: i for i, name in enumerate(turn.actors())}  # by case-folded name
-    for name in turn.actors():
+    for rank, name in enumerate(turn.actors()):  # in case-folded name order
         actor = snap[name]
         for index, action in enumerate(valid[name].actions):
-            result = _other_action(turn, actor, index, action, drawn, changes)
-            if result is not None:
-                results.append(((rank[name], index), result))
+            if action.kind in _PLANNED:
+                continue  # resolved with the strikes
+            results.append(((rank, index), _other_action(turn, actor, index, action, drawn,
+                                                         changes)))
     results.sort(key=_first)  # (fold(actor), index): each actor's case-folded name is its own
     characters = apply_changes(turn, state, changes)
     next_state = TurnState(
@@ -254,6 +257,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                 or result.self_hit):
             continue  # a miss changes nothing
         victim = turn.chars[strike.target]
+        fodder = victim.is_fodder
         hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
         if result.frees:
             changes.clear(victim.name, _FROZEN)
@@ -261,7 +265,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
         if result.eliminated:
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
-        elif result.damage > 0 and not victim.is_fodder:
+        elif result.damage > 0 and not fodder:
             changes.hits.append(_hit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
@@ -270,7 +274,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                 source="sheath" if victim.has_status(_FROZEN) else "attack",
                 turn=turn.number,
             ))
-        if result.specials and not victim.is_fodder:
+        if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
             changes.hits.append(_self_hit(
@@ -386,11 +390,9 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
 
 
 def _other_action(turn: Turn, actor: Character, index: int, action: Action,
-                  drawn: dict[str, int], changes: Changes) -> ActionResult | None:
+                  drawn: dict[str, int], changes: Changes) -> ActionResult:
     """Every action that is neither an attack nor a cast."""
     kind = action.kind
-    if kind in (_ATTACK, _CAST):
-        return None
     if kind is _SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
     if kind is _MOVE:
