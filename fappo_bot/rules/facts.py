@@ -84,6 +84,8 @@ class Fighter:
     weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
     #: `arm` by the weapon and skill names an attack writes
     arms: dict[tuple[str | None, str | None], Arm] = field(default_factory=dict)
+    #: skills as written that validation found the character may use, by their rulebook names
+    skills_ok: dict[str, str] = field(default_factory=dict)
 
     def can_act(self, endure: bool = False) -> bool:
         """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with

@@ -182,7 +182,7 @@ def check_action(
                         f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
                         "Give either the Ranges or the AP; the other follows [F:L225].")
     if able and kind is not _MOVE:  # a move's AP follow from its Ranges
-        need = min_ap(action, actor)
+        need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
         given = check.ap
         if given < need:
             check.error(
@@ -278,7 +278,14 @@ def check_action(
                         "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
 
     if skill is not None:
-        skill = _check_skill(actor, skill, check)
+        known = me.skills_ok.get(skill)  # a skill the actor may use, checked once a turn
+        if known is None:
+            before, written = len(check.errors), skill
+            skill = _check_skill(actor, written, check)
+            if len(check.errors) == before and skill is not None:
+                me.skills_ok[written] = skill
+        else:
+            skill = known
     check.frozen_forbidden = me.frozen and not (
         skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
                                                                        _SKILL)
