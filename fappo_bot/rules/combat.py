@@ -57,6 +57,8 @@ def _readies(order: Order, weapon: Weapon) -> bool:
 def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | None) -> bool:
     """Whether the weapon can strike this turn: in hand (`held`, the attacker's `weapon()`), or
     readied in the same order (F8)."""
+    if held is weapon and not attacker.statuses:
+        return True  # the very weapon in hand, and nothing knocked from it
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
