@@ -158,7 +158,7 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         config=state.config, in_combat=state.in_combat and not gm.end_combat,
     )
     return TurnResult(
-        turn=state.turn, actions=tuple(r for _, r in results), errors=tuple(errors),
+        turn=state.turn, actions=tuple([r for _, r in results]), errors=tuple(errors),
         events=tuple(changes.events), hits=tuple(changes.hits), state=next_state,
         finalized=finalized,
     )
