@@ -29,6 +29,8 @@ class DatabaseSettings(BaseModel):
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+PLURALKIT_APP = 466378653216014359
+TUPPERBOX_APP = 431544605209788416
 
 
 class DiscordSettings(BaseModel):
@@ -48,12 +50,19 @@ class DiscordSettings(BaseModel):
     outbox_interval_seconds: float = 5.0
     #: delivery attempts before an outbox message is given up (its reason is kept)
     outbox_max_attempts: int = 8
+    #: the application ids of the proxy apps whose webhook posts count in games with proxy
+    #: posts on (docs/discord.md): PluralKit and Tupperbox
+    proxy_apps: list[int] = Field(default_factory=lambda: [PLURALKIT_APP, TUPPERBOX_APP])
+    #: how long a member's post in a proxy game waits before it is handled, in seconds (a proxy
+    #: app deletes the original within about a second and posts it again)
+    proxy_grace_seconds: float = Field(default=2.0, ge=0)
 
 
 class TurnSettings(BaseModel):
     """Defaults for new games' turn handling."""
 
-    #: reminders before a call-time deadline, in minutes
+    #: reminders before a call-time deadline, in minutes: a new game's (a GM changes a game's
+    #: with `/game set name:reminders`)
     reminders_minutes: list[int] = Field(default_factory=lambda: [60 * 12, 60])
     #: how often the deadline scheduler wakes, in seconds
     scheduler_interval_seconds: float = 30.0

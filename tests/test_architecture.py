@@ -70,6 +70,20 @@ def test_core_packages_import_no_outer_layer(package: str) -> None:
     assert not [m for m in loaded if m.startswith(outer)]
 
 
+def test_the_xp_renderings_are_pure() -> None:
+    """`render_xp` (a module, shared by the table, the bot and `fappo-bot odds`) loads no I/O,
+    no asyncio, nothing of an outer layer and nothing of FAPPO's rules."""
+    probe = ("import json, sys, fappo_bot.render_xp; "
+             "print(json.dumps(sorted(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
+    loaded = set(json.loads(out.strip().splitlines()[-1]))
+    assert not {m.split(".")[0] for m in loaded} & (IO_AND_ADAPTERS | {"asyncio"})
+    outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console",
+             "fappo_bot.rules.", "fappo_bot.posting")
+    assert not [m for m in loaded if m.startswith(outer)]
+
+
 def test_service_layer_knows_nothing_of_discord_or_sqlalchemy() -> None:
     loaded = loaded_top_level_modules("fappo_bot.service")
     assert not (loaded & IO_AND_ADAPTERS), loaded & IO_AND_ADAPTERS

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from fappo_bot.console import game_commands as games
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
+from fappo_bot.console import xp_commands as xp
 from fappo_bot.console.delivery import deliver_outbox
 from fappo_bot.console.table import Handler, Handlers
 
@@ -25,6 +26,8 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "games": games.games,
     "use": games.use,
     "seats": games.seats,
+    "settings": games.settings,
+    "set": games.set_,
     "who": games.seats,
     "help": games.help_,
     "quit": games.quit_,
@@ -50,6 +53,9 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "endadventure": scenes.endadventure,
     "export": scenes.export,
     "import": scenes.import_,
+    # Xp dice pools
+    "odds": xp.odds,
+    "xp": xp.xp,
 })
 
 HANDLERS = Handlers(

@@ -10,6 +10,7 @@ from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
 from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
+from fappo_bot.console.xp_commands import XP_HELP
 from fappo_bot.service.records import CharacterKind, Role
 
 HELP = """\
@@ -19,9 +20,9 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /dm TEXT              secret orders (a DM to the bot), ended like a post
   /edit N, /delete N    edit (new text on the next lines) or delete your message #N
   /pass [NAME]          no action this turn
-  /status, /seats, /games, /use GAME, /help, /quit
+  /status, /seats, /games, /use GAME, /settings, /help, /quit
 GM commands (the slash commands' names and options):
-  /newgame NAME [--players A B] [--gms G]   /addchar FILE --player P   /sheet FILE
+  /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
@@ -30,11 +31,13 @@ GM commands (the slash commands' names and options):
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
+  /set NAME VALUE       change a setting or rules flag (/settings lists them)
   BREAK: immediate, same_day, night, week_plus, adventure_end
 Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);
 an empty answer keeps an optional question's default.
 Assertions (transcripts): ?expect TEXT, ?expect-not TEXT
 """
+HELP += XP_HELP + "\n"
 
 
 def _parse(step: Step, parser: Any) -> Any:
@@ -47,6 +50,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("name", nargs="*")
     parser.add_argument("--players", nargs="*", default=[])
     parser.add_argument("--gms", nargs="*", default=[])
+    parser.add_argument("--ruleset", default="fappo")
     args = _parse(step, parser)
     if not args.name:
         raise TableError('/newgame needs the game\'s name: /newgame "The Goblin Warren" '
@@ -63,6 +67,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
         name=name,
         creator=table.user,
         gms=[seat_user_id(g) for g in args.gms],
+        ruleset=args.ruleset,
     )
     for player in args.players:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
@@ -243,6 +248,25 @@ def describe(character: Any) -> str:
         f"Weapons: {weapons}; armor {character.armor.name.lower()}",
     ]
     return "\n".join(lines)
+
+
+async def settings(table: LocalTable, step: Step) -> list[Shown]:
+    """/settings: the game's settings and rules flags (R2), with their values."""
+    found = await table.services.games.settings(table.need_game())
+    lines = [f"{s.name} = {s.value}" + (f"   ({s.about})" if s.kind == "settings" else "")
+             for s in found]
+    return [Shown(Kind.INFO, "settings", "\n".join(lines), only(table.seat))]
+
+
+async def set_(table: LocalTable, step: Step) -> list[Shown]:
+    """/set NAME VALUE: the GM changes one setting or rules flag (`/settings` lists them)."""
+    if len(step.args) < 2:
+        raise TableError("/set needs a setting and its value: /set reminders 12h, 1h "
+                         "(/settings lists them).")
+    game_id = table.need_game()
+    changed = await table.services.games.set_setting(game_id, table.user, step.args[0],
+                                                     " ".join(step.args[1:]))
+    return [Shown(Kind.NOTICE, "settings", f"{changed.name} is now {changed.value}.")]
 
 
 async def games(table: LocalTable, step: Step) -> list[Shown]:

@@ -44,7 +44,7 @@ COMMANDS: frozenset[str] = frozenset(
         "newgame", "addchar", "sheet", "enemy", "group", "open", "calltime", "extend",
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
         "endadventure", "advance", "edit", "delete", "export", "import", "games", "use",
-        "transfer", "retire", "reveal",
+        "transfer", "retire", "reveal", "odds", "xp", "settings", "set",
     }
 )
 

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.facade import Services
@@ -91,8 +92,8 @@ class Outbox(Protocol):
 class FappoBotBase(commands.AutoShardedBot):
     """The bot: the service, the settings, and what the cogs share."""
 
-    def __init__(self, services: Services, settings: Settings, *, clock: Clock | None = None
-                 ) -> None:
+    def __init__(self, services: Services, settings: Settings, *, clock: Clock | None = None,
+                 later: Later | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -108,5 +109,8 @@ class FappoBotBase(commands.AutoShardedBot):
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
         self.names = Names(self)
+        #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
+        #: timer, the event loop's unless a test hands its own)
+        self.proxies = ProxyPosts(services, settings.discord, later, self.clock)
         #: the outbox cog (set up in `setup_hook`)
         self.delivery: Outbox

@@ -97,8 +97,12 @@ class CatchUp:
                 await self.gone(game_id, room, answered_id, ids)
                 handled += 1
         for message in history:
-            if message.author.bot or message.webhook_id is not None:
+            # a proxy app's webhook post is a post (`proxy.py`); other bots' and webhooks' not
+            if (message.author.bot or message.webhook_id is not None) and not (
+                    self.bot.proxies.is_proxy(message)):
                 continue
+            if self.bot.proxies.is_held(message.channel.id, message.id):
+                continue  # in its proxy grace: handled (or dropped) when the grace ends
             replied = answered.get(message.id)
             if replied is None and message.created_at >= opened.replace(
                     tzinfo=message.created_at.tzinfo):

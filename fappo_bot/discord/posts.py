@@ -9,6 +9,7 @@ is for (a select menu when the player is in several). Everything else is the ser
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,6 +17,7 @@ from discord.ext import commands
 
 from fappo_bot.discord.catchup import CatchUp
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.proxy import Poster
 from fappo_bot.discord.replies import (
     ReplyBook,
     delete_messages,
@@ -54,7 +56,13 @@ class TurnPosts(commands.Cog):
     # ---- Discord's events ---------------------------------------------------------------------
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or message.webhook_id is not None:
+        if message.webhook_id is not None:  # a proxy post (`proxy.py`), or no post at all
+            if message.guild is not None and self.bot.proxies.is_proxy(message):
+                game_id = await self.rooms.game_id(str(message.channel.id))
+                if game_id is not None:
+                    await self._guarded(message, self.proxied(game_id, message))
+            return
+        if message.author.bot:
             return
         if message.guild is None:
             await self.bot.names.saw(message.author)
@@ -63,29 +71,43 @@ class TurnPosts(commands.Cog):
         game_id = await self.rooms.game_id(str(message.channel.id))
         if game_id is not None:
             await self.bot.names.saw(message.author)
-            await self._guarded(message, self.post(game_id, message))
+            if not await self.bot.proxies.hold(game_id, message, self._released(game_id)):
+                await self._guarded(message, self.post(game_id, message))
 
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
-        if "content" not in payload.data or message.author.bot or message.webhook_id is not None:
+        proxy = self.bot.proxies.is_proxy(message) and message.guild is not None
+        if "content" not in payload.data:
+            return
+        if (message.author.bot or message.webhook_id is not None) and not proxy:
             return
         cached = payload.cached_message
         if cached is not None and cached.content == message.content:
             return  # an embed unfurled, a pin: Discord's update, not the player's
+        if self.bot.proxies.edited(message):
+            return  # still held: handled as it reads when its grace ends
         if message.guild is None:  # a DM: the game it went to, else the service finds it
+            await self.bot.names.saw(message.author)
             game_id = self.dm_games.get((message.channel.id, message.id))
             await self._guarded(message, self.edit(game_id, message))
             return
         game_id = await self.rooms.game_id(str(message.channel.id))
-        if game_id is not None:
+        if game_id is None:
+            return
+        if proxy:
+            await self._guarded(message, self.proxied(game_id, message, edit=True))
+        else:
+            await self.bot.names.saw(message.author)  # a nick may have changed since the post
             await self._guarded(message, self.edit(game_id, message))
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         cached = payload.cached_message
-        if cached is not None and cached.author.bot:
+        if cached is not None and cached.author.bot and not self.bot.proxies.is_proxy(cached):
             return
+        if self.bot.proxies.deleted(payload.channel_id, payload.message_id):
+            return  # held, never handled: a proxy app reposted it (or its author took it back)
         game_id: str | None = None
         if payload.guild_id is not None:
             game_id = await self.rooms.game_id(str(payload.channel_id))
@@ -94,8 +116,9 @@ class TurnPosts(commands.Cog):
         self.dm_games.pop((payload.channel_id, payload.message_id), None)
         replies = self.replies.pop(payload.channel_id, payload.message_id)
         try:
+            # a webhook's message: who deleted it is not known (its "author" is the webhook)
             deleted = await self.services.turns.delete(
-                game_id, str(cached.author.id) if cached else None,
+                game_id, str(cached.author.id) if cached and not cached.webhook_id else None,
                 channel_key=str(payload.channel_id), message_key=str(payload.message_id))
         except ServiceError as exc:
             log.info("deletion of %s not applied: %s", payload.message_id, exc)
@@ -124,22 +147,29 @@ class TurnPosts(commands.Cog):
 
     async def missed(self, game_id: str, message: discord.Message) -> None:
         """A post or an edit made while the bot was away (`catchup.py`)."""
-        await self._guarded(message, self.edit(game_id, message))
+        await self._guarded(message, self.proxied(game_id, message, edit=True)
+                            if message.webhook_id is not None else self.edit(game_id, message))
 
     # ---- the use cases ------------------------------------------------------------------------
-    async def post(self, game_id: str, message: discord.Message, *, secret: bool = False
-                   ) -> None:
+    async def post(self, game_id: str, message: discord.Message, *, secret: bool = False,
+                   poster: Poster | None = None) -> None:
+        """A post (`poster`: whom a proxy post counts for; else the message's author)."""
         reply = await self.services.turns.post(
-            game_id, str(message.author.id), channel_key=str(message.channel.id),
-            message_key=str(message.id), text=message.content, secret=secret)
+            game_id, poster.user if poster else str(message.author.id),
+            channel_key=str(message.channel.id), message_key=str(message.id),
+            text=message.content, secret=secret,
+            as_character=poster.character if poster else None)
         if reply.outcome is not PostOutcome.TABLE_TALK:
             await self._answer(message, reply.reply, [], reply)
 
-    async def edit(self, game_id: str | None, message: discord.Message) -> None:
+    async def edit(self, game_id: str | None, message: discord.Message,
+                   poster: Poster | None = None) -> None:
         """An edited post (`game_id` None: a DM the service finds by its message)."""
         reply = await self.services.turns.edit(
-            game_id, str(message.author.id), channel_key=str(message.channel.id),
-            message_key=str(message.id), text=message.content, secret=message.guild is None)
+            game_id, poster.user if poster else str(message.author.id),
+            channel_key=str(message.channel.id), message_key=str(message.id),
+            text=message.content, secret=message.guild is None,
+            as_character=poster.character if poster else None)
         old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
         if reply.outcome is PostOutcome.UNCHANGED:
             # the orders stand as they were; the reply may still show the problems of an edit
@@ -154,6 +184,21 @@ class TurnPosts(commands.Cog):
                 await self.services.turns.set_reply_keys(reply.post_id, [])
             return
         await self._answer(message, reply.reply, old, reply)
+
+    async def proxied(self, game_id: str, message: discord.Message, *, edit: bool = False
+                      ) -> None:
+        """A proxy app's webhook post (or its edit): the post of the character's player when
+        its name is a character's of a game that takes proxy posts, else nothing."""
+        poster = await self.bot.proxies.poster(game_id, message, new=not edit)
+        if poster is not None:
+            await (self.edit(game_id, message, poster) if edit
+                   else self.post(game_id, message, poster=poster))
+
+    def _released(self, game_id: str) -> Callable[[discord.Message], Awaitable[None]]:
+        """What a member's post held for the proxy grace becomes when the grace ends."""
+        async def handle(message: discord.Message) -> None:
+            await self._guarded(message, self.post(game_id, message))
+        return handle
 
     async def dm(self, message: discord.Message) -> None:
         """Secret orders by DM (F29): to the player's only open game, or the one picked."""

@@ -21,6 +21,8 @@ from fappo_bot.service.text import PostingText, PostText
 from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
 from fappo_bot.service.users import UserService
+from fappo_bot.service.xp_group import XpGroupService
+from fappo_bot.service.xp_plots import XpPlotService
 from fappo_bot.service.xp_rolls import XpRollService
 
 
@@ -58,3 +60,5 @@ class Services:
         self.transfer = TransferService(self.deps)
         self.users = UserService(self.deps)
         self.xp_rolls = XpRollService(self.deps)
+        self.xp_groups = XpGroupService(self.deps)
+        self.xp_plots = XpPlotService(self.deps)

@@ -28,10 +28,19 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.settings_text import (
+    SettingView,
+    describe,
+    game_settings,
+    kind_of,
+    parse_value,
+)
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 
 RULESETS: tuple[str, ...] = ("fappo", "xp")
+NO_FLAGS_IN_XP = ("The rules flags are FAPPO's (R2); an Xp game plays the Xp defaults of "
+                  "RULINGS R2 and takes none of them.")
 """Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 
 
@@ -92,8 +101,7 @@ class GameService(UseCases):
                 f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
             )
         if ruleset != "fappo" and rules:
-            raise InvalidInput("The rules flags are FAPPO's (R2); an Xp game plays the Xp "
-                               "defaults of RULINGS R2 and takes none of them.")
+            raise InvalidInput(NO_FLAGS_IN_XP)
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
         async with self.uow() as uow:
@@ -187,6 +195,8 @@ class GameService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
+            if rules and game.ruleset != "fappo":
+                raise InvalidInput(NO_FLAGS_IN_XP)
             problems: list[str] = []
             new_rules, new_settings = game.rules, game.settings
             try:
@@ -208,6 +218,27 @@ class GameService(UseCases):
             view = await game_view(uow, game)
             await uow.commit()
             return view
+
+    async def settings(self, game_id: str) -> list[SettingView]:
+        """The game's table settings and R2 flags (a FAPPO game's), each with its value as
+        text."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+        shown = game_settings(game.settings, game.rules)
+        return shown if game.ruleset == "fappo" else [s for s in shown if s.kind == "settings"]
+
+    async def set_setting(self, game_id: str, actor: str, name: str, value: str
+                          ) -> SettingView:
+        """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
+        read by the setting's type, then `configure` (not retried here: `configure` is)."""
+        key = name.strip().casefold()
+        parsed = parse_value(key, value)
+        change = {key: parsed}
+        if kind_of(key) == "settings":
+            view = await self.configure(game_id, actor, settings=change)
+            return describe(key, getattr(view.settings, key))
+        view = await self.configure(game_id, actor, rules=change)
+        return describe(key, getattr(view.rules, key))
 
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:

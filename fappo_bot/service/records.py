@@ -67,6 +67,9 @@ class GameSettings(BaseModel):
     adventure: int = 1
     #: open the next turn as soon as a turn is resolved
     auto_open_next: bool = True
+    #: proxy posts (Tupperbox, PluralKit): a proxy message whose display name is a character's
+    #: name counts for that character's player (an adapter's matter; docs/discord.md)
+    proxy_posts: bool = False
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)

@@ -79,10 +79,12 @@ from fappo_bot.service.views import (
 
 
 async def _controls(
-    uow: UnitOfWork, game: Game, user: str, roles: frozenset[Role] | None = None
+    uow: UnitOfWork, game: Game, user: str, roles: frozenset[Role] | None = None,
+    as_character: str | None = None,
 ) -> tuple[str, list[CharacterRecord], list[CharacterRecord]]:
     """The poster name for the parser, the characters the user gives orders for, and all
-    (`roles`: the user's roles when they were read already)."""
+    (`roles`: the user's roles when they were read already; `as_character`: the character a
+    player's post speaks as, when the platform says so: a proxy post, docs/discord.md)."""
     if roles is None:
         member_of = await require_member(uow, game, user)
     else:
@@ -99,6 +101,12 @@ async def _controls(
                 "by the GM); ask a GM."
             )
         raise Forbidden("You have no character in this game; create one first.")
+    if as_character is not None:
+        wanted = as_character.strip().casefold()
+        speaking = [r for r in own if r.name.casefold() == wanted]
+        if not speaking:
+            raise Forbidden(f'You do not give the orders of "{as_character.strip()}" now.')
+        return speaking[0].name, own, records
     return own[0].name, own, records
 
 
@@ -151,11 +159,13 @@ class TurnService(UseCases):
         message_key: str,
         text: str,
         secret: bool = False,
+        as_character: str | None = None,
     ) -> PostReply:
         """A turn post (F29): parsed, validated, stored whole or not at all, answered.
 
         `secret` marks orders sent by DM: private until resolution (F29 secret PvP); a GM's post
-        is never secret. A post with no mechanics line is table talk (outcome TABLE_TALK):
+        is never secret. `as_character`: a player's post speaks as this character of theirs
+        (its lines without a `Character:` header are its orders), as a proxy post does. A post with no mechanics line is table talk (outcome TABLE_TALK):
         nothing is stored and nothing refused, whoever wrote it and whenever.
         """
         async with self.uow() as uow:
@@ -165,7 +175,8 @@ class TurnService(UseCases):
                 require_running(game)
                 turn = some_turn(at_play.turn)
                 refuse_unless_open(turn)
-                poster, controls, records = await _controls(uow, game, author, at_play.roles)
+                poster, controls, records = await _controls(uow, game, author, at_play.roles,
+                                                            as_character)
             except ServiceError:
                 if self.deps.text.table_talk(text):
                     return _table_talk(at_play.turn)
@@ -247,6 +258,7 @@ class TurnService(UseCases):
         text: str,
         secret: bool = False,
         written_by: str | None = None,
+        as_character: str | None = None,
     ) -> PostReply:
         """An edited post (F29 Amb-2): the orders follow the newest valid revision.
 
@@ -260,7 +272,7 @@ class TurnService(UseCases):
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
         that was never recorded (its post was refused) is a new post of its writer, never of
-        someone else (issue 14)."""
+        someone else (issue 14). `as_character`: as for `post`."""
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
@@ -274,7 +286,8 @@ class TurnService(UseCases):
         if post is None:
             assert game_id is not None
             return await self.post(game_id, author, channel_key=channel_key,
-                                   message_key=message_key, text=text, secret=secret)
+                                   message_key=message_key, text=text, secret=secret,
+                                   as_character=as_character)
         if game_id is not None and post.game_id != game_id:
             raise NotFound("That post belongs to another game.")
         if post.author != author:
@@ -289,7 +302,8 @@ class TurnService(UseCases):
             turn = await uow.lock_turn(post.turn_id)
             refuse_unless_open(turn)
             post = await uow.posts.get(post.id) or post
-            poster, controls, records = await _controls(uow, game, author)
+            poster, controls, records = await _controls(uow, game, author,
+                                                        as_character=as_character)
             read = self.deps.text.read(
                 text, build_state(game, turn, records), poster, [c.name for c in controls]
             )

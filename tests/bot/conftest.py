@@ -45,10 +45,12 @@ class RunningBot:
     """The real bot against the fake, started and stopped at will (a restart keeps the
     database)."""
 
-    def __init__(self, fake: FakeDiscord, data_dir: Path, clock: Any = None) -> None:
+    def __init__(self, fake: FakeDiscord, data_dir: Path, clock: Any = None,
+                 later: Any = None) -> None:
         self.fake = fake
         self.settings = bot_settings(fake, data_dir)
         self.clock = clock
+        self.later = later
         self.bot: Any = None
         self._task: asyncio.Task[None] | None = None
         self._storage: Any = None
@@ -64,7 +66,7 @@ class RunningBot:
         storage = await self._storage.__aenter__()
         self.services = Services(storage.uow_factory, clock=self.clock,
                                  delivery=delivery_policy(self.settings))
-        self.bot = FappoBot(self.services, self.settings, clock=self.clock)
+        self.bot = FappoBot(self.services, self.settings, clock=self.clock, later=self.later)
         await self.bot.__aenter__()
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())

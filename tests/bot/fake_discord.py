@@ -266,6 +266,22 @@ class FakeDiscord:
             await self.dispatch("MESSAGE_CREATE", message)
         return message
 
+    async def webhook_post(self, channel_id: str, name: str, content: str, *,
+                           application_id: int | None, live: bool = True) -> dict[str, Any]:
+        """A webhook posts under the display name `name` (a proxy app's when `application_id`
+        is PluralKit's or Tupperbox's: Discord names the app that owns the webhook)."""
+        webhook = str(self.snowflake())
+        author = {"id": webhook, "username": name, "discriminator": "0000", "avatar": None,
+                  "bot": True}
+        extra: dict[str, Any] = {"webhook_id": webhook}
+        if application_id is not None:
+            extra["application_id"] = str(application_id)
+        message = self.message_json(channel_id, author, content, **extra)
+        self.messages[channel_id][message["id"]] = message
+        if live:
+            await self.dispatch("MESSAGE_CREATE", message)
+        return message
+
     async def edit(self, channel_id: str, message_id: str, content: str, *,
                    live: bool = True) -> dict[str, Any]:
         message = self.messages[channel_id][message_id]

@@ -17,8 +17,9 @@ async def test_names_are_told_once_per_change(running, fake) -> None:
     room = fake.room["id"]
     gm, alice = fake.gm, fake.alice
     users = running.services.users
-    # the GM used commands; alice has not spoken yet, so the service does not know her name
-    assert await users.display_names([gm["id"], alice["id"]]) == {gm["id"]: "gwen"}
+    # the GM used commands, and named alice as the player of a character
+    assert await users.display_names([gm["id"], alice["id"]]) == {gm["id"]: "gwen",
+                                                                  alice["id"]: "alice"}
 
     told: list[tuple[str, str]] = []
     real = users.set_display_name
@@ -28,12 +29,16 @@ async def test_names_are_told_once_per_change(running, fake) -> None:
         await real(user_id, name)
 
     users.set_display_name = counting
-    post = await fake.post(room, alice, KAEL_ORDERS)  # a turn post tells her name
+    post = await fake.post(room, alice, KAEL_ORDERS)
     await fake.wait_for(lambda: replies_to(fake, post))
-    assert told == [(alice["id"], "alice")]
+    assert told == []  # unchanged names are not told again
+    alice["global_name"] = "Alicia"  # a turn post tells a new name
+    post = await fake.post(room, alice, "3 AP defend")
+    await fake.wait_for(lambda: replies_to(fake, post))
+    assert told == [(alice["id"], "Alicia")]
     text_of(await run_command(fake, alice, "turn status"))
     text_of(await run_command(fake, gm, "turn status"))
-    assert told == [(alice["id"], "alice")]  # unchanged names are not told again
+    assert told == [(alice["id"], "Alicia")]
 
     alice["nick"] = "Lady Alice"  # a guild nickname is the name shown there
     text_of(await run_command(fake, alice, "turn status"))
@@ -50,3 +55,27 @@ async def test_a_dm_tells_the_name_too(running, fake) -> None:
     users = running.services.users
     await fake.wait_for(lambda: running.bot.names._told.get(bob["id"]) == "Bobby")
     assert await users.display_names([bob["id"]]) == {bob["id"]: "Bobby"}
+
+
+async def test_an_edit_tells_a_changed_name(running, fake) -> None:
+    await set_up_game(fake)
+    room, alice = fake.room["id"], fake.alice
+    post = await fake.post(room, alice, KAEL_ORDERS)
+    [reply] = await fake.wait_for(lambda: replies_to(fake, post))
+    alice["global_name"] = "Ally"
+    await fake.edit(room, post["id"], "3 AP defend")
+    await fake.wait_for(lambda: fake.sent("PATCH", f"/messages/{reply['id']}"))
+    assert await running.services.users.display_names([alice["id"]]) == {alice["id"]: "Ally"}
+
+
+async def test_game_show_names_people_as_discord_shows_them(running, fake) -> None:
+    await set_up_game(fake)
+    gm, alice = fake.gm, fake.alice
+    alice["nick"] = "Lady @everyone"
+    text_of(await run_command(fake, alice, "turn status"))
+    [answer] = await run_command(fake, gm, "game show")
+    data = answer["callback"]["data"]
+    assert data["flags"] & 64 and data["allowed_mentions"] == {"parse": []}
+    assert "GMs: gwen." in data["content"]
+    assert "Players: Lady @" in data["content"] and "@everyone" not in data["content"]
+    assert "<@" not in data["content"]

@@ -30,6 +30,8 @@ def every_use_case(s, game):
         ("games.remove_member", lambda: s.games.remove_member(game, GM, ALICE, Role.PLAYER)),
         ("games.configure", lambda: s.games.configure(game, GM, rules={"pips_enabled": True})),
         ("games.set_status", lambda: s.games.set_status(game, GM, GameStatus.PAUSED)),
+        ("games.settings", lambda: s.games.settings(game)),
+        ("games.set_setting", lambda: s.games.set_setting(game, GM, "tournament", "on")),
         ("games.audit_log", lambda: s.games.audit_log(game, GM)),
         ("characters.create", lambda: s.characters.create(game, ALICE, sheet("Bran"))),
         ("characters.add_enemy", lambda: s.characters.add_enemy(game, GM, sheet("Rats"))),
@@ -82,6 +84,7 @@ async def test_an_unknown_game_is_not_found_everywhere(services, table, uow_fact
 
 GM_ONLY = {
     "games.add_member", "games.remove_member", "games.configure", "games.set_status",
+    "games.set_setting",
     "games.audit_log", "characters.add_enemy", "characters.edit", "characters.set_count",
     "characters.transfer", "characters.npcize", "characters.mark_inactive",
     "characters.restore_control", "turns.open", "turns.seal", "calltime.set_deadline",
@@ -112,6 +115,7 @@ def _as(s, game, label, user):
         "games.remove_member": lambda: s.games.remove_member(game, user, ALICE, Role.PLAYER),
         "games.configure": lambda: s.games.configure(game, user, rules={"pips_enabled": True}),
         "games.set_status": lambda: s.games.set_status(game, user, GameStatus.PAUSED),
+        "games.set_setting": lambda: s.games.set_setting(game, user, "tournament", "on"),
         "games.audit_log": lambda: s.games.audit_log(game, user),
         "characters.add_enemy": lambda: s.characters.add_enemy(game, user, sheet("Rats")),
         "characters.edit": lambda: s.characters.edit(game, user, "Kael", sheet("Kael")),

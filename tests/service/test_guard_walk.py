@@ -123,6 +123,10 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.find("c1")
     await s.games.games_of(BOB)
     await s.games.configure(game, GM, settings={"auto_open_next": True})
+    await s.games.settings(game)
+    await s.games.set_setting(game, GM, "reminders", "12h, 1h")
+    await s.games.set_setting(game, GM, f"{PROSE}", "on")  # refused: lists the names
+    await s.games.set_setting(game, GM, "tournament", f"{PROSE}")  # refused: says what it takes
     await s.turns.open(game, GM)
     await s.calltime.set_deadline(game, GM, after=timedelta(hours=24))
     await s.calltime.extend(game, GM, timedelta(hours=1))

@@ -43,7 +43,9 @@ async def test_a_gm_roll_is_stored_with_its_seed_and_dice(services):
     expected = generator(view.seed)
     assert list(view.dice[:6]) == [expected.randrange(1, 7) for _ in range(6)]
     assert len(view.dice) == 6 + view.record.base.count(6)  # a PC is heroic
-    (stored,) = await services.xp_rolls.rolls(game.id, GM)
+    (listed,) = await services.xp_rolls.rolls(game.id, GM)
+    assert listed.id == view.id and listed.kind == "roll"
+    stored = await services.xp_rolls.stored_roll(game.id, GM, view.id)
     assert (stored.seed, stored.dice, stored.record) == (view.seed, view.dice, view.record)
 
 

@@ -94,6 +94,8 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @app_commands.describe(sheet="The sheet file (YAML)", player="GM: the player it is for")
     async def add(self, interaction: discord.Interaction, sheet: discord.Attachment,
                   player: discord.User | None = None) -> None:
+        if player is not None:
+            await self.bot.names.saw(player)
         await create_character(self, interaction, await read_sheet(sheet),
                                user_key(player) if player else None)
 

@@ -2,40 +2,62 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.commands.characters import matching
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import GameStatus, Role
+from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
 from fappo_bot.service.views import GameView
 
 
 def describe_game(view: GameView) -> str:
-    gms = ", ".join(f"<@{g}>" for g in view.gms if g.isdigit()) or "none"
-    players = ", ".join(f"<@{p}>" for p in view.players if p.isdigit()) or "none yet"
+    """The game in a few lines, naming its people by their display names (an inert mention
+    for someone the service has no name of yet: it shows as their name, and pings nobody)."""
+    def named(users: tuple[str, ...]) -> str:
+        return ", ".join(safe(view.names[u]) if u in view.names else f"<@{u}>"
+                         for u in users if u.isdigit())
+
     turn = (f"turn {view.turn.number} is {view.turn.status.value}" if view.turn
             else "no turn opened yet")
     return (f"**{safe(view.name)}** ({view.status.value}): {turn}.\n"
-            f"GMs: {gms}. Players: {players}.")
+            f"GMs: {named(view.gms) or 'none'}. Players: {named(view.players) or 'none yet'}.")
+
+
+def describe_settings(settings: list[SettingView]) -> str:
+    """Every setting with its value and what it does, then the rules flags with theirs."""
+    return "\n".join([
+        "**Settings** (a GM changes one with /game set):",
+        *(f"`{s.name}` = {safe(s.value)}: {safe(s.about)}" for s in settings
+          if s.kind == "settings"),
+        "**Rules flags** (R2):",
+        *(f"`{s.name}` = {safe(s.value)}" for s in settings if s.kind == "rules")])
 
 
 @app_commands.guild_only()
 class GameGroup(BotGroup, name="game", description="Games: start one in this room, show it, "
-                "add its players and GMs"):
+                "its players, GMs and settings"):
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")
-    @app_commands.describe(name="The game's name")
+    @app_commands.describe(name="The game's name", ruleset="FAPPO (default) or the Xp dice pools")
+    @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
+                                   app_commands.Choice(name="Xp dice pools", value="xp")])
     async def create(self, interaction: discord.Interaction,
-                     name: app_commands.Range[str, 1, 100]) -> None:
+                     name: app_commands.Range[str, 1, 100], ruleset: str = "fappo") -> None:
         assert interaction.channel is not None
         key = str(interaction.channel.id)
+        # the host's default reminder times (turns.reminders_minutes) for a new game
+        reminders = [timedelta(minutes=m) for m in self.bot.settings.turns.reminders_minutes]
         view = await self.services.games.create(
             channel_key=key, name=name, creator=user_key(interaction.user),
-            guild_key=str(interaction.guild_id) if interaction.guild_id else None)
+            guild_key=str(interaction.guild_id) if interaction.guild_id else None,
+            ruleset=ruleset, settings={"reminders": reminders})
         self.bot.rooms.forget(key)
         await say(interaction, f"A new game starts here.\n{describe_game(view)}")
 
@@ -47,6 +69,7 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     @app_commands.command(name="player", description="GM: add a player to this game")
     @app_commands.describe(user="The player")
     async def player(self, interaction: discord.Interaction, user: discord.User) -> None:
+        await self.bot.names.saw(user)
         view = await self.services.games.add_member(
             await self.game_here(interaction), user_key(interaction.user), user_key(user),
             Role.PLAYER)
@@ -55,11 +78,62 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     @app_commands.command(name="gm", description="GM: add another GM to this game")
     @app_commands.describe(user="The new GM")
     async def gm(self, interaction: discord.Interaction, user: discord.User) -> None:
+        await self.bot.names.saw(user)
         view = await self.services.games.add_member(
             await self.game_here(interaction), user_key(interaction.user), user_key(user),
             Role.GM)
         await say(interaction, f"<@{user.id}> is a GM of {safe(view.name)}.")
 
+    @app_commands.command(name="remove", description="GM: remove a player or a GM from this "
+                          "game (never its last GM)")
+    @app_commands.describe(user="The player or GM", role="What they stop being here")
+    @app_commands.choices(role=[app_commands.Choice(name="player", value=Role.PLAYER.value),
+                                app_commands.Choice(name="GM", value=Role.GM.value)])
+    async def remove(self, interaction: discord.Interaction, user: discord.User,
+                     role: str = Role.PLAYER.value) -> None:
+        view = await self.services.games.remove_member(
+            await self.game_here(interaction), user_key(interaction.user), user_key(user),
+            Role(role))
+        what = "a GM" if role == Role.GM.value else "a player"
+        await say(interaction, f"<@{user.id}> is no longer {what} of {safe(view.name)}.")
+
+    @app_commands.command(name="settings", description="This room's game's settings and rules "
+                          "flags, with their values")
+    async def settings(self, interaction: discord.Interaction) -> None:
+        found = await self.services.games.settings(await self.game_here(interaction))
+        await say(interaction, describe_settings(found), private=True)
+
+    @app_commands.command(name="set", description="GM: change one setting or rules flag of "
+                          "this game")
+    @app_commands.describe(name="The setting (see /game settings)",
+                           value="Its new value: on/off, a choice, a number, a duration "
+                                 "(48h, 90m), a list (12h, 1h) or none")
+    async def set_(self, interaction: discord.Interaction,
+                   name: app_commands.Range[str, 1, 100],
+                   value: app_commands.Range[str, 1, 200]) -> None:
+        game_id = await self.game_here(interaction)
+        changed = await self.services.games.set_setting(
+            game_id, user_key(interaction.user), name, value)
+        self.bot.proxies.forget(game_id)
+        await say(interaction, f"`{changed.name}` is now {safe(changed.value)}.")
+
+    @set_.autocomplete("name")
+    async def setting_choices(self, interaction: discord.Interaction, current: str
+                              ) -> list[app_commands.Choice[str]]:
+        return matching(setting_names(), current)
+
+    @set_.autocomplete("value")
+    async def value_choices(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        """The setting's options (on/off, its choices); else its value in this game now."""
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        offered = suggested_values(name)
+        if not offered and interaction.channel is not None:
+            game_id = await self.bot.rooms.game_id(str(interaction.channel.id))
+            if game_id is not None:
+                offered = [s.value for s in await self.services.games.settings(game_id)
+                           if s.name == name.strip().casefold()]
+        return matching(offered, current)
 
     @app_commands.command(name="status", description="GM: pause, resume or end this game")
     @app_commands.describe(status="The game's new status")
@@ -90,10 +164,12 @@ HELP = """\
 **FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the bot answers \
 with your orders (or every problem, with its line), and follows your edits. Orders against \
 another player's character go to the bot by DM.
-`/game create|show|player|gm|status` · `/char add|new|enemy|sheet|manage` · \
+`/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure|export` · `/inbox` (private messages the bot could \
-not DM you)"""
+not DM you)
+Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
+`/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""
 
 
 @app_commands.command(name="help", description="How to play with the bot, and its commands")

@@ -1,0 +1,211 @@
+"""Plain-text renderings of Xp rolls, group rolls, PLOTs and odds, shared by every adapter (the
+local table, the bot, `fappo-bot odds`): one way to show a roll, with every die (base and heroic),
+the successes, the Superiority Level, the outcome and the exposures or the fumble (RULINGS X0-X5).
+
+Pure: values of `rules_xp` in, text out. The adapters decide where the text goes (and who sees it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from fappo_bot.rules_xp.group import AssistedResult, MemberResult
+from fappo_bot.rules_xp.odds import Odds
+from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
+from fappo_bot.rules_xp.roll import Mode, Outcome, RollRecord
+from fappo_bot.rules_xp.tables import sl_name
+
+_UNROLLED = {
+    Mode.NO_DICE: "no dice to roll: an automatic failure",
+    Mode.ABOVE_DOMINANT: "above Dominant: no roll, every die succeeds",
+    Mode.BELOW_FLOOR: "below the floor: no roll, a failure",
+    Mode.CONCEDED: "conceded by the GM: one success, no roll",
+    Mode.CHAIN_BROKEN: "the chain is broken: an automatic failure",
+    Mode.CANNOT_ROLL: "cannot be rolled: a failure",
+}
+
+
+def plural(n: int, word: str) -> str:
+    """`1 success`, `2 successes`, `0 exposures`."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
+
+
+def level_text(record: RollRecord) -> str:
+    """`Superior (3-6)`, `Weak (6x2)`, `1 above dominant (auto)`."""
+    return f"{sl_name(record.sl).capitalize()} ({record.target})"
+
+
+def dice_text(record: RollRecord) -> str:
+    """`[5 2 6 1] + heroic [4]`: the base dice, then the bonus dice of the natural 6s (X5)."""
+    if not record.rolled:
+        return _UNROLLED.get(record.mode, "no roll")
+    text = "[" + " ".join(str(f) for f in record.base) + "]"
+    if record.bonus:
+        text += " + heroic [" + " ".join(str(f) for f in record.bonus) + "]"
+    return text
+
+
+def outcome_text(record: RollRecord) -> str:
+    """`success, 2 extra, 1 exposure` / `FUMBLE (3 ones, 1 success)` / `failure`."""
+    if record.outcome is Outcome.FUMBLE:
+        return f"FUMBLE ({plural(record.o, 'one')} against {plural(record.s, 'success')})"
+    parts = [record.outcome.value]
+    if record.special:
+        parts.append(f"{record.special} extra")
+    if record.exposures:
+        parts.append(plural(record.exposures, "exposure"))
+    return ", ".join(parts)
+
+
+def render_roll(name: str, record: RollRecord, *, heroic: bool | None = None) -> str:
+    """One roll on one line: who, pool and level, every die, successes and the outcome.
+
+        Aster: 6d at Superior (3-6), need 1: [5 2 6 1 3 4] + heroic [6] -> 5 successes,
+        1 one: success, 4 extra, 1 exposure
+    """
+    need = f", need {record.need}" if record.need != 1 else ""
+    hero = ", not heroic" if heroic is False else ""
+    head = f"{name}: {record.pool}d at {level_text(record)}{need}{hero}"
+    if not record.rolled:
+        return f"{head}: {dice_text(record)} -> {outcome_text(record)}"
+    return (f"{head}: {dice_text(record)} -> {plural(record.s, 'success')}, "
+            f"{plural(record.o, 'one')}: {outcome_text(record)}")
+
+
+def render_passive(name: str, record: RollRecord, stored: int) -> str:
+    """A Passive roll for the GM's eyes (X7: kept secret): the roll and what beats it."""
+    return (f"{render_roll(name, record)}\nStored successes: {stored} (an Active roll needs "
+            f"{stored + 1} to beat it).")
+
+
+def render_active(name: str, record: RollRecord, against: str, *, stored: int | None) -> str:
+    """An Active roll against a stored Passive. Without `stored` (what the table sees, X7 Amb-8:
+    "the Active roller learns only success or failure") neither the dice nor the successes are
+    told, since they would bound the stored successes; the GM sees everything."""
+    verdict = "beats" if record.outcome is Outcome.SUCCESS else "does not beat"
+    if stored is None:
+        return (f"{name} rolls {record.pool}d at {level_text(record)} against {against}: "
+                f"{name} {verdict} {against}.")
+    return f"{render_roll(name, record)}\n{name} {verdict} {against} (stored {stored})."
+
+
+def render_assisted(lead: str, result: AssistedResult) -> str:
+    """X10: each supporter's roll and what it gives the lead, then the lead's roll."""
+    lines = [f"{render_roll(s.name, s.roll)} (lead {s.delta:+d}d)" for s in result.supporters]
+    lines += [f"{e.name}: left out ({e})" for e in result.errors]
+    lines.append(f"Lead, {result.delta:+d}d from the supporters: "
+                 + render_roll(lead, result.lead))
+    lines.append(f"The group's outcome: {result.lead.outcome.value}.")
+    return "\n".join(lines)
+
+
+def render_members(kind: str, results: Sequence[MemberResult]) -> str:
+    """X11: each member's rolls in order; in a collateral chain the dice the chain added."""
+    lines = []
+    intact = True  # the chain as this member finds it
+    for member in results:
+        rolls = member.rolls or (member.roll,)
+        # a member who finds the chain broken and rolls relaunched it; one who finds it whole
+        # relaunches only after failing his first roll (X11 Amb-4)
+        first_paid = 1 if intact else 0
+        for index, record in enumerate(rolls):
+            bonus = member.chain_bonuses[index] if index < len(member.chain_bonuses) else 0
+            chain = f" (chain {bonus:+d}d)" if kind == "collateral" and bonus else ""
+            paid = member.relaunched and record.rolled and index >= first_paid
+            again = "relaunched with Good Luck: " if paid else ""
+            lines.append(f"{again}{render_roll(member.name, record)}{chain}")
+        lines += [f"{member.name}: {e}" for e in member.errors]
+        intact = member.roll.outcome is Outcome.SUCCESS
+    done = sum(1 for m in results if m.roll.outcome is Outcome.SUCCESS)
+    lines.append(f"{done} of {len(results)} succeed.")
+    return "\n".join(lines)
+
+
+_STATUS = {
+    TaskStatus.PENDING: "to play", TaskStatus.AUTO: "passed with a plot point",
+    TaskStatus.PASSED: "passed", TaskStatus.SAVED: "failed, saved by a plot point",
+    TaskStatus.FAILED: "failed",
+}
+
+
+def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[str] = ()
+                ) -> str:
+    """X14: the two rolls, the points left, every task in order and the outcome. `hidden`: the
+    GM's unused surprises, shown only to the GM (leave it empty for the table)."""
+    lines = [f"PLOT: {goal}",
+             render_roll(leader, result.leader) + f" -> {result.pp_rolled} plot points",
+             render_roll("GM", result.gm) + f" -> {result.gpp_rolled} GM points",
+             f"Plot points {result.pp}, GM points {result.gpp}."]
+    for number, task in enumerate(result.tasks, 1):
+        notes = [_STATUS[task.status]]
+        if task.surprise:
+            notes.append("a surprise")
+        if task.countered:
+            notes.append("countered by the GM")
+        lines.append(f"{number}. {task.name}: {', '.join(notes)}")
+    if hidden:
+        lines.append("Hidden surprises (GM only): " + ", ".join(hidden))
+    outcome = {"success": "the PLOT succeeds", "failure": "the PLOT fails",
+               "in-progress": "the PLOT goes on"}[result.outcome.value]
+    extra = f" ({result.extra} plot points left for bonuses)" if result.extra else ""
+    lines.append(f"Outcome: {outcome}{extra}.")
+    return "\n".join(lines)
+
+
+# ---- odds -------------------------------------------------------------------------------------
+
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage: two decimals, four below 0.01%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    return f"{value:.4f}%" if value < 0.01 else f"{value:.2f}%"
+
+
+def odds_title(result: Odds, sl: int) -> str:
+    """`6d at Superior (3-6), heroic, need 1`."""
+    from fappo_bot.rules_xp.roll import target_label
+
+    heroic = "heroic" if result.heroic else "not heroic"
+    return (f"{result.pool}d at {sl_name(sl).title()} ({target_label(result.sl)}), {heroic}, "
+            f"need {result.need}")
+
+
+BRIEF_BELOW = Fraction(1, 10_000)
+"""In a brief table, a row whose chances of exactly s and of net s are both under 0.01% is left
+out (it would read 0.00%)."""
+
+
+def render_odds(result: Odds, sl: int, *, exact: bool = False, brief: bool = False) -> str:
+    """The exact odds as a table: P(exactly s), P(at least s), P(net = s), then success, failure,
+    fumble, exposures and the mean (`fappo-bot odds`, `/odds`). `brief` leaves out the rows
+    under 0.01% (a chat message has room for about 40 rows)."""
+    def show(p: Fraction) -> str:
+        return f"{percent(p)}  ({p})" if exact else percent(p)
+
+    lines = [odds_title(result, sl),
+             f"{'successes':>9}  {'exactly':>9}  {'at least':>9}  {'net':>9}"]
+    at_least = Fraction(1)
+    nets = result.net  # a property that builds the whole tuple: read it once, not per row
+    for count, p in enumerate(result.successes):
+        net = nets[count] if count < len(nets) else Fraction(0)
+        line = f"{count:>9}  {percent(p):>9}  {percent(at_least):>9}  {percent(net):>9}"
+        if exact:
+            line += f"  {p}"
+        if not brief or p >= BRIEF_BELOW or net >= BRIEF_BELOW:
+            lines.append(line)
+        at_least -= p
+    if brief and len(lines) - 2 < len(result.successes):
+        lines.append("(rows under 0.01% left out)")
+    lines += [f"success: {show(result.success)}",
+              f"failure: {show(result.failure)}",
+              f"fumble (more 1s than successes): {show(result.fumble)}",
+              f"at least one exposure: {show(result.exposed)}",
+              f"expected successes: {float(result.mean_successes):.3f}"]
+    return "\n".join(lines)

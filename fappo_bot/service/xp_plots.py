@@ -1,0 +1,263 @@
+"""The GM's PLOTs in an Xp game (RULINGS X14): open one (the leader's and the GM's rolls, the
+public tasks and the GM's hidden surprises), then record what happens, event by event: a plot
+point spent to pass a task (and the GM's counter), a task played (and the bonus point the GM
+grants), a surprise the GM springs.
+
+The PLOT is one audit entry (its inputs, seed and the two rolls' dice) and each event another; its
+state is always the pure `run_plot` over the stored dice and events, so it replays exactly. An
+event the rules refuse is refused here with their sentence and stores nothing. The table sees the
+PLOT without the GM's unused surprises; the GM sees them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fappo_bot.render_xp import render_plot
+from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
+from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
+from fappo_bot.rules_xp.errors import XpError
+from fappo_bot.rules_xp.notation import parse_member, parse_names
+from fappo_bot.rules_xp.plots import (
+    AutoPass,
+    PlayTask,
+    PlotEvent,
+    PlotResult,
+    Surprise,
+    TaskStatus,
+    run_plot,
+)
+from fappo_bot.rules_xp.rollers import Roller
+from fappo_bot.rules_xp.tables import key
+from fappo_bot.service.base import UseCases, load_game, require_gm
+from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.records import AuditEntry
+from fappo_bot.service.retry import retried
+from fappo_bot.service.xp_records import (
+    PLOT_ACTION,
+    PLOT_EVENT_ACTION,
+    XpShown,
+    find_entry,
+    generator,
+    require_xp,
+    sentence,
+    store,
+)
+
+MAX_TASKS = 30
+EVENT_KINDS = ("auto", "play", "surprise")
+
+
+def event_of(data: dict[str, Any]) -> PlotEvent:
+    """A stored event as the rules' value."""
+    kind = data["event"]
+    if kind == "auto":
+        return AutoPass(data["task"], bool(data.get("countered", False)))
+    if kind == "play":
+        return PlayTask(data["task"], bool(data["success"]), int(data.get("bonus", 0)))
+    return Surprise(data["task"], data.get("before"))
+
+
+def run_stored(detail: dict[str, Any], events: Sequence[dict[str, Any]],
+               dice: tuple[Dice, Dice] | None = None) -> PlotResult:
+    """The PLOT's state: `run_plot` over its stored dice (or `dice`) and events."""
+    leader, gm = detail["leader"], detail["gm"]
+    lead_dice, gm_dice = dice or (DiceStream(leader["dice"]), DiceStream(gm["dice"]))
+    return run_plot(
+        Roller(leader["name"], lead_dice, int(leader["pool"]), 0, Who(leader["who"]),
+               bool(leader["heroic"])),
+        Roller("GM", gm_dice, int(gm["pool"]), 0, Who.NPC, bool(gm["heroic"])),
+        detail["tasks"], detail["surprises"], [event_of(e) for e in events],
+        difficulty=int(detail["difficulty"]), merit=int(detail["merit"]), config=DEFAULT_CONFIG)
+
+
+def hidden_left(detail: dict[str, Any], result: PlotResult) -> list[str]:
+    """The GM's surprises not played yet."""
+    played = {key(t.name) for t in result.tasks}
+    return [s for s in detail["surprises"] if key(s) not in played]
+
+
+def check_seed(detail: dict[str, Any]) -> None:
+    """`Conflict` if the two rolls' stored dice are not what the seed gives."""
+    shared = RandomDice(generator(str(detail["seed"])))
+    lead, gm = RecordingDice(shared), RecordingDice(shared)
+    run_stored(detail, [], (lead, gm))
+    if lead.faces != list(detail["leader"]["dice"]) or gm.faces != list(detail["gm"]["dice"]):
+        raise Conflict("The stored dice do not match the roll's seed: the record was altered.")
+
+
+def plot_shown(entry: AuditEntry, events: Sequence[dict[str, Any]],
+               notes: Sequence[str] = ()) -> XpShown:
+    """A PLOT as it stands after `events`, checked against its seed (`notes`: what the rules
+    said of the last event, for example that the GM had no point left to counter)."""
+    d = entry.detail
+    check_seed(d)
+    result = run_stored(d, events)
+    public = "\n".join([*(n[:1].upper() + n[1:] + "." for n in notes),
+                        render_plot(d["goal"], d["leader"]["name"], result)])
+    gm = render_plot(d["goal"], d["leader"]["name"], result, hidden=hidden_left(d, result))
+    return XpShown(entry.id, "plot", d["goal"], result.outcome.value, public,
+                   f"{gm}\nSeed {d['seed']}.", entry.actor, entry.at)
+
+
+def events_of(entries: Sequence[AuditEntry], plot_id: str) -> list[dict[str, Any]]:
+    """The stored events of one PLOT, in order."""
+    return [e.detail for e in entries
+            if e.action == PLOT_EVENT_ACTION and e.detail.get("plot") == plot_id]
+
+
+def plot_case(detail: dict[str, Any], events: Sequence[dict[str, Any]], case_id: str
+              ) -> dict[str, Any]:
+    """A stored PLOT as an `xp-plot` case (`spec/cases-xp.md`)."""
+    result = run_stored(detail, events)
+    leader, gm = detail["leader"], detail["gm"]
+    case_events: list[dict[str, Any]] = []
+    for e in events:
+        if e["event"] == "auto":
+            case_events.append({"auto": e["task"], "countered": bool(e.get("countered"))})
+        elif e["event"] == "play":
+            case_events.append({"play": e["task"],
+                                "result": "success" if e["success"] else "failure",
+                                "bonus": int(e.get("bonus", 0))})
+        else:
+            case_events.append({"surprise": e["task"], "before": e.get("before")})
+    return {
+        "id": case_id, "rule": "X14", "kind": "xp-plot",
+        "note": f"replay of a logged PLOT (seed {detail['seed']})",
+        "leader": {"name": leader["name"], "who": leader["who"], "heroic": leader["heroic"],
+                   "pool": leader["pool"], "dice": list(leader["dice"])},
+        "difficulty": detail["difficulty"], "merit": detail["merit"],
+        "gm": {"pool": gm["pool"], "heroic": gm["heroic"], "dice": list(gm["dice"])},
+        "tasks": list(detail["tasks"]), "surprises": list(detail["surprises"]),
+        "events": case_events,
+        "expect": {"pp": result.pp, "gpp": result.gpp, "outcome": result.outcome.value,
+                   "order": list(result.order)},
+    }
+
+
+class XpPlotService(UseCases):
+    """The GM's PLOTs in an Xp game (GM only)."""
+
+    @retried
+    async def open(self, game_id: str, actor: str, *, goal: str, leader: str, gm_pool: int,
+                   tasks: str, surprises: str = "", difficulty: int = 0, merit: int = 0
+                   ) -> XpShown:
+        """Open a PLOT: `leader` (`Aster 6d`) rolls at Normal with the plot's difficulty dice
+        and the plan's merit, the GM rolls `gm_pool` dice (X14), and the tasks wait in order."""
+        goal = goal.strip()
+        if not goal or len(goal) > 200:
+            raise InvalidInput("A PLOT needs a goal of 1 to 200 characters.")
+        try:
+            spec = parse_member(leader)
+        except XpError as exc:
+            raise sentence(exc) from None
+        task_names, hidden = parse_names(tasks), parse_names(surprises)
+        if not 1 <= len(task_names) + len(hidden) <= MAX_TASKS or not task_names:
+            raise InvalidInput(f"A PLOT has 1 to {MAX_TASKS} tasks, its surprises included.")
+        if not 0 <= gm_pool <= 100 or not -10 <= difficulty <= 10 or not -10 <= merit <= 10:
+            raise InvalidInput("The GM rolls 0 to 100 dice; difficulty and merit are -10 to "
+                               "+10 dice.")
+        detail: dict[str, Any] = {
+            "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
+            "surprises": hidden,
+            "leader": {"name": spec.name, "pool": spec.pool, "who": spec.who.value,
+                       "heroic": DEFAULT_CONFIG.heroic_default(spec.who)},
+            "gm": {"pool": gm_pool, "heroic": DEFAULT_CONFIG.heroic_default(Who.NPC)},
+        }
+        if spec.sl != 0:
+            raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_xp(game)
+            await require_gm(uow, game, actor)
+            detail["seed"] = self.deps.salts()
+            shared = RandomDice(generator(detail["seed"]))
+            lead, gm = RecordingDice(shared), RecordingDice(shared)
+            try:
+                run_stored(detail, [], (lead, gm))
+            except XpError as exc:
+                raise sentence(exc) from None
+            detail["leader"]["dice"], detail["gm"]["dice"] = lead.faces, gm.faces
+            entry = await store(uow, self.deps, game.id, actor, PLOT_ACTION, detail)
+            await uow.commit()
+        return plot_shown(entry, [])
+
+    @retried
+    async def event(self, game_id: str, actor: str, *, event: str, task: str,
+                    success: bool | None = None, bonus: int = 0, countered: bool = False,
+                    before: str | None = None, plot: str | None = None) -> XpShown:
+        """Record one event of the game's PLOT (the latest, or `plot` by id): `auto` (1 plot
+        point passes `task`; `countered`: the GM spends 1 of his), `play` (`task` played,
+        `success` or not; `bonus` points the GM grants), `surprise` (the GM spends 1 point to
+        put his hidden `task` in, after the task a point was just spent on or `before` one)."""
+        if event not in EVENT_KINDS:
+            raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{event}".')
+        if event == "play" and success is None:
+            raise InvalidInput("Say whether the task was played successfully or not.")
+        if not task.strip():
+            raise InvalidInput("Name the task.")
+        data: dict[str, Any] = {"event": event, "task": task.strip()}
+        if event == "auto":
+            data["countered"] = countered
+        elif event == "play":
+            data.update(success=bool(success), bonus=bonus)
+        elif before:
+            data["before"] = before.strip()
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_xp(game)
+            await require_gm(uow, game, actor)
+            entries = await uow.audit.list(game.id)
+            entry = _the_plot(entries, plot)
+            events = events_of(entries, entry.id)
+            try:
+                before_result = run_stored(entry.detail, events)
+                after = run_stored(entry.detail, [*events, data])
+            except XpError as exc:
+                raise sentence(exc) from None
+            refused = [e for e in after.errors if e.event == len(events)]
+            if refused and _same(before_result, after):
+                raise sentence(refused[0])
+            data["plot"] = entry.id
+            await store(uow, self.deps, game.id, actor, PLOT_EVENT_ACTION, data)
+            await uow.commit()
+        return plot_shown(entry, [*events, data], [str(e) for e in refused])
+
+    async def show(self, game_id: str, actor: str, plot: str | None = None) -> XpShown:
+        """The game's PLOT as it stands (the latest, or `plot` by id; GM only)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_xp(game)
+            await require_gm(uow, game, actor)
+            entries = await uow.audit.list(game.id)
+        entry = _the_plot(entries, plot)
+        return plot_shown(entry, events_of(entries, entry.id))
+
+
+    async def tasks(self, game_id: str, actor: str, *, hidden: bool = False) -> list[str]:
+        """The game's PLOT's tasks still to play, in order, or with `hidden` the GM's surprises
+        not played yet (GM only; for the adapters' suggestions)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            require_xp(game)
+            await require_gm(uow, game, actor)
+            entries = await uow.audit.list(game.id)
+        entry = _the_plot(entries, None)
+        result = run_stored(entry.detail, events_of(entries, entry.id))
+        if hidden:
+            return hidden_left(entry.detail, result)
+        return [t.name for t in result.tasks if t.status is TaskStatus.PENDING]
+
+
+def _the_plot(entries: Sequence[AuditEntry], ref: str | None) -> AuditEntry:
+    if ref:
+        return find_entry(entries, ref, (PLOT_ACTION,), "PLOT")
+    plots = [e for e in entries if e.action == PLOT_ACTION]
+    if not plots:
+        raise NotFound("This game has no PLOT yet; a GM opens one.")
+    return plots[-1]
+
+
+def _same(a: PlotResult, b: PlotResult) -> bool:
+    return (a.pp, a.gpp, a.tasks, a.outcome) == (b.pp, b.gpp, b.tasks, b.outcome)
