@@ -31,9 +31,6 @@ from fappo_bot.rules.validate_actions import reachable
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
 _SINGLE = (SINGLE,)
-# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
-_ATTACK = ActionKind.ATTACK
-_MOVE = ActionKind.MOVE
 
 
 @dataclass
@@ -88,8 +85,8 @@ def plan_strikes(turn: Turn) -> Plan:
     config = turn.config
     facts = turn.facts
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
-    movers = {name for name, _, _ in turn.actions_of(_MOVE)}
-    for name, index, action in turn.actions_of(_ATTACK):
+    movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
+    for name, index, action in turn.actions_of(ActionKind.ATTACK):
         order = turn.orders[name]
         attacker = turn.chars[name]
         fighter = facts.of(attacker)
