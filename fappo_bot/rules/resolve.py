@@ -249,7 +249,8 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
     per_action = Counter(keys)
     seen: dict[tuple[str, int], int] = {}
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
-    for result, key in zip(ordered, keys, strict=True):
+    for i, result in enumerate(ordered):  # (not `zip(..., strict=True)`: its keyword is slow)
+        key = keys[i]
         strike = result.strike
         nth = seen.get(key, 0)
         seen[key] = nth + 1
