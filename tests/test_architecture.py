@@ -54,7 +54,8 @@ def loaded_fappo_modules(package: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets"]
+    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets",
+                "fappo_bot.posting_xp"]
 )
 def test_core_packages_import_no_io_no_asyncio(package: str) -> None:
     loaded = loaded_top_level_modules(package)
@@ -62,7 +63,8 @@ def test_core_packages_import_no_io_no_asyncio(package: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets"]
+    "package", ["fappo_bot.rules", "fappo_bot.posting", "fappo_bot.rules_xp", "fappo_bot.sheets",
+                "fappo_bot.posting_xp"]
 )
 def test_core_packages_import_no_outer_layer(package: str) -> None:
     outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console")

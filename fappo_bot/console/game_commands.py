@@ -12,6 +12,7 @@ from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
 from fappo_bot.console.xp_commands import XP_HELP
 from fappo_bot.service.records import CharacterKind, Role
+from fappo_bot.sheets.xp import render_xp_sheet
 
 HELP = """\
 Type a post exactly as in the channel; end it with a blank line or a lone '.'
@@ -45,7 +46,9 @@ def _parse(step: Step, parser: Any) -> Any:
 
 
 async def newgame(table: LocalTable, step: Step) -> list[Shown]:
-    """/newgame NAME [--players A B ...] [--gms G ...]: a new game; the current seat is its GM."""
+    """/newgame NAME [--players A B ...] [--gms G ...] [--ruleset xp]: a new game; the current
+    seat is its GM. `--ruleset xp` plays the Xp dice-pool rules (docs/players.md, "Playing
+    Xp")."""
     parser = command_parser("newgame")
     parser.add_argument("name", nargs="*")
     parser.add_argument("--players", nargs="*", default=[])
@@ -73,19 +76,18 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
     await table.set_game(view.id)
     players = ", ".join(seat_user_id(p) for p in args.players) or "none yet"
+    rules = ", Xp rules" if view.ruleset == "xp" else ""
     return [
         Shown(
             Kind.NOTICE,
             f"new game: {view.name}",
-            f'"{view.name}" starts in {channel} (game {view.id}).\n'
+            f'"{view.name}" starts in {channel} (game {view.id}{rules}).\n'
             f"GM: {', '.join(view.gms)}. Players: {players}.",
         )
     ]
 
 
 async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> list[Shown]:
-    from fappo_bot.service.characters import NewCharacter
-
     parser = command_parser(step.name)
     parser.add_argument("file", nargs="?")
     parser.add_argument("--player", default=None)
@@ -100,6 +102,7 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     data = table.sheet_data(step, args.file)
     if args.count is not None:
         data["count"] = args.count
+    characters = table.services.characters
     new: Any
     if args.unchecked:
         # an improvised character in the case-file format, not priced (the service lets only
@@ -110,18 +113,19 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
             new = unchecked_character(data)
         except SheetError as exc:
             raise TableError(str(exc)) from exc
+    if kind is not None and args.new_player is not None and owner != table.user:
+        await table.services.games.add_member(game_id, table.user, owner or "", Role.PLAYER)
+    if args.unchecked:
+        check = await (characters.add_enemy(game_id, table.user, new) if kind is None else
+                       characters.create(game_id, table.user, new, owner=owner, kind=kind))
     else:
-        new = NewCharacter.from_dict(data)
-    characters = table.services.characters
-    if kind is None:  # /enemy and /group: the service picks enemy or group by tier
-        check = await characters.add_enemy(game_id, table.user, new)
-    else:
-        if args.new_player is not None and owner != table.user:
-            await table.services.games.add_member(game_id, table.user, owner or "", Role.PLAYER)
-        check = await characters.create(game_id, table.user, new, owner=owner, kind=kind)
+        # the sheet in the game's ruleset (FAPPO: priced, F1; Xp: checked); /enemy and /group:
+        # the service picks an enemy or a group by tier (an NPC in Xp)
+        check = await characters.create_from_data(game_id, table.user, data, owner=owner,
+                                                   kind=kind)
     made = check.character
     if made is None:
-        body = f"{new.name}'s sheet was not accepted:\n" + "\n".join(
+        body = f"{data.get('name', 'The character')}'s sheet was not accepted:\n" + "\n".join(
             f"  - {p}" for p in check.problems
         )
         return [Shown(Kind.ERROR, "sheet refused", body, only(table.seat))]
@@ -131,7 +135,8 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
         Shown(
             Kind.NOTICE,
             f"{made.kind.value}: {made.name}",
-            f"{made.name}{who} joins the game.\n{describe(made.state)}",
+            f"{made.name}{who} joins the game.\n"
+            + (render_xp_sheet(made.xp) if made.xp is not None else describe(made.state)),
             # an enemy's sheet is the GM's secret; the players only learn that it is there
             None if made.kind is CharacterKind.PC else table.gm_seats,
         )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import discord
 
-from fappo_bot.posting.safety import safe
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import RulesConfig, ap_budget, current_index, level_name, track
 from fappo_bot.service.views import CharacterView
+from fappo_bot.sheets.xp import render_xp_sheet
 
 FIELD_LIMIT = 1024
 EMBED_LIMIT = 6000
@@ -20,6 +21,8 @@ def _field(text: str) -> str:
 
 def sheet_embed(view: CharacterView, config: RulesConfig | None = None) -> discord.Embed:
     """The embed of one character's current state beside its sheet."""
+    if view.xp is not None:
+        return xp_sheet_embed(view)
     config = config or RulesConfig()
     state, sheet = view.state, view.sheet
     embed = discord.Embed(title=safe(view.name)[:256],
@@ -48,4 +51,16 @@ def sheet_embed(view: CharacterView, config: RulesConfig | None = None) -> disco
     embed.add_field(name="Gear", value=_field(f"{gear}; armor {sheet.armor.value}"),
                     inline=False)
     assert len(embed) <= EMBED_LIMIT and len(embed.fields) <= MAX_FIELDS
+    return embed
+
+
+def xp_sheet_embed(view: CharacterView) -> discord.Embed:
+    """The embed of an Xp character: its sheet as the post language renders it (RULINGS Part B),
+    its Luck and plot points."""
+    assert view.xp is not None
+    lines = render_xp_sheet(view.xp).splitlines()
+    embed = discord.Embed(title=safe(view.name)[:256],
+                          description=f"{view.kind.value} · Xp · {view.status.value}")
+    embed.add_field(name="Sheet", value=_field(safe_prose("\n".join(lines[1:]))), inline=False)
+    assert len(embed) <= EMBED_LIMIT
     return embed

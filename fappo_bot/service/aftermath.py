@@ -33,6 +33,7 @@ from fappo_bot.service.base import (
     load_character,
     load_game,
     queue,
+    require_fappo,
     require_gm,
     require_not_retired,
 )
@@ -119,6 +120,7 @@ class AftermathService(UseCases):
         scene end (pool name -> points; a Trait or `floating`)."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "rest declarations")
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.runner() != actor:
@@ -161,6 +163,7 @@ class AftermathService(UseCases):
                 check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "rests and scene ends")
             await require_gm(uow, game, actor)
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
@@ -212,6 +215,7 @@ class AftermathService(UseCases):
             raise InvalidInput("No award was given:", tuple(problems))
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "adventure-end CC awards")
             await require_gm(uow, game, actor)
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
@@ -277,6 +281,7 @@ class AftermathService(UseCases):
                 f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a year), not {seconds}.")
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "healing clocks")
             await require_gm(uow, game, actor)
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
@@ -336,6 +341,7 @@ class AftermathService(UseCases):
         and a refused purchase changes nothing."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "CC purchases")
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner != actor:

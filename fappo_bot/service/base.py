@@ -329,9 +329,19 @@ async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
     return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]
 
 
+RULESETS = ("fappo", "xp")
+
+
+def require_known_ruleset(game: Game) -> None:
+    """Refuse to play a game whose ruleset this bot does not know."""
+    if game.ruleset not in RULESETS:
+        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules, which this bot does not '
+                       "know.")
+
+
 def require_fappo(game: Game, what: str) -> None:
-    """Refuse `what` (FAPPO sheets, turns) in a game that plays another ruleset: nothing of
-    FAPPO's rules runs in an Xp game (issue 13), whose table play is not built yet."""
+    """Refuse `what` (FAPPO sheets, passes, rests...) in a game that plays another ruleset:
+    nothing of FAPPO's rules runs in an Xp game (issue 13)."""
     if game.ruleset != "fappo":
-        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are not built for '
-                       "it yet (the GM's dice-pool rolls work).")
+        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are FAPPO\'s and '
+                       "do not apply to it.")

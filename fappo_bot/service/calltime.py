@@ -215,7 +215,7 @@ async def close_turn(
     unsealed could never be resolved)."""
     status = await turn_status(uow, game, turn)
     now = cases.now()
-    if turn.npc_commitment is None:
+    if turn.npc_commitment is None and game.ruleset != "xp":  # Xp turns seal nothing
         records = list(await uow.characters.list(game.id))
         turn, _ = await seal_turn(uow, cases, game, turn, records,
                                   await orders_in_force(uow, turn), out)

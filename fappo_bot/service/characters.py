@@ -46,6 +46,7 @@ from fappo_bot.service.records import (
 from fappo_bot.service.retry import retried
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetCheck
+from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
 
 
 class NewCharacter(BaseModel):
@@ -187,6 +188,81 @@ async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
 class CharacterService(UseCases):
     """Character use cases. `actor` is always the user who asks."""
 
+    async def create_from_data(
+        self,
+        game_id: str,
+        actor: str,
+        data: Mapping[str, Any],
+        *,
+        owner: str | None = None,
+        kind: CharacterKind | None = CharacterKind.PC,
+    ) -> SheetCheck:
+        """A character from a sheet as the adapter read it (a YAML mapping), in the game's
+        ruleset: a FAPPO sheet is priced (F1, `create`), an Xp sheet is checked (`create_xp`).
+        `kind` None: the GM adds an enemy (FAPPO: an enemy or a group by tier; Xp: an NPC).
+        Not `@retried` itself: it reads the ruleset, then runs one use case that is."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+        if game.ruleset == "xp":
+            return await self.create_xp(game_id, actor, data, owner=owner,
+                                        kind=CharacterKind.NPC if kind is None else kind)
+        new = NewCharacter.from_dict(data)
+        if kind is None:
+            return await self.add_enemy(game_id, actor, new)
+        return await self.create(game_id, actor, new, owner=owner, kind=kind)
+
+    @retried
+    async def create_xp(
+        self,
+        game_id: str,
+        actor: str,
+        data: Mapping[str, Any],
+        *,
+        owner: str | None = None,
+        kind: CharacterKind = CharacterKind.PC,
+    ) -> SheetCheck:
+        """An Xp character from its sheet (`fappo_bot.sheets.xp`): every fault comes back as
+        data and nothing is stored. A player adds their own PC; a GM adds any, and NPCs (a
+        sheet with `who: npc`) only as a GM's character."""
+        try:
+            sheet = xp_sheet_from_dict(data)
+        except XpSheetProblems as exc:
+            return SheetCheck(ok=False, problems=exc.problems)
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            if game.ruleset != "xp":
+                raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: an Xp sheet does '
+                               "not apply to it.")
+            roles = await require_member(uow, game, actor)
+            gm = Role.GM in roles
+            if sheet.npc and kind is CharacterKind.PC:
+                kind = CharacterKind.NPC
+            if kind is not CharacterKind.PC and not gm:
+                raise Forbidden("Only a GM can add NPCs.")
+            if kind is CharacterKind.PC:
+                owner = owner if (gm and owner is not None) else (owner or actor)
+                if owner != actor and not gm:
+                    raise Forbidden("You can only create a character for yourself.")
+            else:
+                owner = None
+            name = check_name(sheet.name, "character")
+            clash = await uow.characters.by_name(game.id, name)
+            if clash is not None and clash.status is not CharacterStatus.RETIRED:
+                raise Conflict(f'There is already a character called "{name}" here.')
+            if clash is not None:
+                await _free_name(uow, clash)
+            shell = Character(name=name)
+            record = CharacterRecord(
+                id=self.deps.ids(), game_id=game.id, name=name, owner=owner, kind=kind,
+                sheet=shell, state=shell, xp=sheet.model_copy(update={"name": name}),
+                created_at=self.now(),
+            )
+            await uow.characters.add(record)
+            await audit(uow, self.deps, game.id, actor, "character.create", name=name,
+                        owner=owner, kind=kind.value, checked=True, ruleset="xp")
+            await uow.commit()
+            return SheetCheck(ok=True, character=CharacterView.of(record))
+
     @retried
     async def create(
         self,
@@ -296,6 +372,7 @@ class CharacterService(UseCases):
         position and spent SP carry over."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "sheet edits")
             await require_gm(uow, game, actor)
             record = await load_character(uow, game, name)
             require_not_retired(record)
@@ -320,6 +397,7 @@ class CharacterService(UseCases):
         check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
+            require_fappo(game, "counts of nuisances and minions")
             await require_gm(uow, game, actor)
             record = await load_character(uow, game, name)
             require_not_retired(record)

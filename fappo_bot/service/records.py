@@ -27,6 +27,7 @@ from fappo_bot.rules import (
     TurnResult,
     TurnState,
 )
+from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -84,7 +85,7 @@ class Game(BaseModel):
     channel_key: str
     guild_key: str | None = None
     name: str
-    #: the ruleset the game plays ("fappo"; "xp" later)
+    #: the ruleset the game plays: "fappo", or "xp" (RULINGS Part B)
     ruleset: str = "fappo"
     rules: RulesConfig = Field(default_factory=RulesConfig)
     status: GameStatus = GameStatus.ACTIVE
@@ -132,6 +133,9 @@ class CharacterRecord(BaseModel):
     sheet: Character
     #: the current rules state (SP left, health, statuses, ...)
     state: Character
+    #: an Xp game's character (its sheet with the current Luck and plot points); its FAPPO
+    #: `sheet` and `state` are then an empty shell that nothing of Xp reads
+    xp: XpSheet | None = None
     status: CharacterStatus = CharacterStatus.ACTIVE
     #: F30: consecutive turns without a post
     missed_turns: int = 0

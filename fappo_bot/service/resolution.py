@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from fappo_bot.rules import TurnResult, TurnState
-from fappo_bot.service import notices
+from fappo_bot.rules_xp.errors import XpError
+from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
     Outgoing,
     UseCases,
@@ -62,7 +63,12 @@ from fappo_bot.service.scene import (
     visible_to_gm,
 )
 from fappo_bot.service.turnflow import open_turn, seal_turn
-from fappo_bot.service.views import ResolutionView, ReviewItem, TurnSummary
+from fappo_bot.service.views import (
+    ResolutionView,
+    ReviewItem,
+    TurnSummary,
+    XpResolutionView,
+)
 
 _LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
 
@@ -94,7 +100,7 @@ class ResolutionService(UseCases):
     @retried
     async def resolve(
         self, game_id: str, actor: str, number: int | None = None
-    ) -> ResolutionView:
+    ) -> ResolutionView | XpResolutionView:
         """Resolve the current turn (F7) and publish its results through the outbox.
 
         With `number`, only that turn: a repeated /resolve for a turn that is already resolved
@@ -105,6 +111,8 @@ class ResolutionService(UseCases):
             async with self.uow() as uow:
                 game, turn = await _gm_live_turn(uow, game_id, actor)
                 turn = await uow.lock_turn(turn.id)
+                if xp_play.is_xp(game.ruleset):
+                    return await self._resolve_xp(uow, game, turn, actor, number)
                 if attempt or not _seal_first_needed(turn, number):
                     return await self._resolve_locked(uow, game, turn, actor, number)
             # an open turn whose NPC orders are not sealed yet: seal them, committed, first
@@ -172,12 +180,61 @@ class ResolutionService(UseCases):
             inactive_candidates=tuple(inactive),
         )
 
+    async def _resolve_xp(
+        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+    ) -> XpResolutionView:
+        """`resolve` for an Xp turn (`xp_play`), in its transaction, the turn locked: the review
+        complete (nothing guessed, R1), every roll from its own seeded generator, the Luck and
+        plot points written, the results (every die) in the outbox, the seeds and dice in the
+        audit log, the next turn opened."""
+        if turn.status is TurnStatus.RESOLVED:
+            raise Conflict(f"Turn {turn.number} is already resolved.")
+        if number is not None and number != turn.number:
+            raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
+                           f"{turn.status.value}.")
+        records = list(await uow.characters.list(game.id))
+        found = await xp_play.load_in_force(uow, game, turn, records)
+        items = xp_review.review_items(found, records, turn.gm_answers)
+        _refuse_if_incomplete(turn, items, 0)
+        try:
+            resolved = xp_resolve.resolve(found, records, items, self.deps.salts)
+        except XpError as exc:
+            raise InvalidInput(str(exc)) from None
+        now = self.now()
+        by_name = {r.name: r for r in records}
+        for name, sheet in resolved.sheets.items():
+            record = by_name[name]
+            await uow.characters.update(record.model_copy(update={
+                "xp": sheet, "version": record.version + 1}))
+        turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "closed_at":
+                                       turn.closed_at or now, "alarm_at": None,
+                                       "version": turn.version + 1})
+        await uow.turns.update(turn)
+        resolution_id = self.deps.ids()
+        out = Outgoing(self.deps, game)
+        text = xp_resolve.results_text(turn.number, resolved)
+        queued = out.add("results", text, f"results:{resolution_id}")
+        next_turn: Turn | None = None
+        if game.settings.auto_open_next:
+            next_turn = await open_turn(uow, self, game, turn.number + 1, out)
+        await out.queue(uow)
+        await audit(uow, self.deps, game.id, actor, "xp.turn", turn=turn.number,
+                    resolution=resolution_id, rolls=resolved.rolls)
+        await uow.commit()
+        return XpResolutionView(
+            resolution_id=resolution_id, turn=turn.number, text=text, gm_text=text,
+            messages_queued=queued, next_turn=next_turn.number if next_turn else None,
+            rolls=tuple(resolved.rolls))
+
     @retried
     async def undo(self, game_id: str, actor: str) -> TurnSummary:
         """Roll back the game's last resolution exactly; recorded in the audit log."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
+            if xp_play.is_xp(game.ruleset):
+                raise Conflict("An Xp turn's dice are rolled and shown: its resolution is not "
+                               "undone (the rolls stand, as dice rolled at a table do).")
             resolution = await uow.resolutions.latest(game.id)
             if resolution is None:
                 raise NotFound("There is no resolution to undo.")

@@ -33,6 +33,7 @@ from fappo_bot.rules import (
     TurnState,
     moves_away,
 )
+from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
@@ -274,6 +275,10 @@ class ReviewService(UseCases):
             await require_gm(uow, game, actor)
             turn = await live_turn(uow, game)
             records = list(await uow.characters.list(game.id))
+            if xp_play.is_xp(game.ruleset):
+                found = await xp_play.load_in_force(uow, game, turn, records)
+                return ReviewView(turn=turn.number, items=tuple(
+                    xp_review.review_items(found, records, turn.gm_answers)))
             shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
             items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
             return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
@@ -286,6 +291,12 @@ class ReviewService(UseCases):
             await require_gm(uow, game, actor)
             turn = await uow.lock_turn((await live_turn(uow, game)).id)
             records = list(await uow.characters.list(game.id))
+            if xp_play.is_xp(game.ruleset):
+                view = await self._answer_xp(uow, game, turn, records, answers)
+                await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
+                            answers=dict(answers))
+                await uow.commit()
+                return view
             state = build_state(game, turn, records)
             in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
             stored = dict(turn.gm_answers)
@@ -358,6 +369,33 @@ class ReviewService(UseCases):
                         **{k: v for k, v in update.items()})
             await uow.commit()
             return inputs
+
+    async def _answer_xp(self, uow: Any, game: Any, turn: Turn, records: list[Any],
+                         answers: Mapping[str, Any]) -> ReviewView:
+        """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
+        found = await xp_play.load_in_force(uow, game, turn, records)
+        stored = dict(turn.gm_answers)
+        problems: list[str] = []
+        for _ in range(2):
+            known = {i.key: i for i in xp_review.review_items(found, records, stored)}
+            for key, value in answers.items():
+                item = known.get(key)
+                if item is None:
+                    continue
+                try:
+                    stored[key] = xp_review.coerce(item, value, records, found)
+                except InvalidInput as exc:
+                    problems.append(str(exc))
+            if problems:
+                break
+        keys = {i.key for i in xp_review.review_items(found, records, stored)}
+        problems.extend(f"There is no review question {k!r} (any more)."
+                        for k in answers if k not in keys)
+        if problems:
+            raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+        turn = await self._store(uow, turn, gm_answers=stored)
+        return ReviewView(turn=turn.number,
+                          items=tuple(xp_review.review_items(found, records, stored)))
 
     @staticmethod
     async def _store(uow: Any, turn: Turn, **update: Any) -> Turn:

@@ -7,7 +7,7 @@ from collections.abc import Sequence, Set
 
 from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
-from fappo_bot.service.base import Outgoing, UseCases, require_fappo
+from fappo_bot.service.base import Outgoing, UseCases, require_known_ruleset
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
@@ -24,6 +24,7 @@ from fappo_bot.service.scene import (
 from fappo_bot.service.timing import arm
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSummary
+from fappo_bot.service.xp_play import load_in_force
 
 
 def refuse_unless_open(turn: Turn) -> None:
@@ -45,9 +46,8 @@ async def open_turn(
 ) -> Turn:
     """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
     (in `out`). `hidden`: the parties-only actors of the last resolution, whose hits the
-    announcement does not count (F29). Turns run FAPPO's rules: an Xp game has none yet (its GM
-    rolls instead)."""
-    require_fappo(game, "turns")
+    announcement does not count (F29). An Xp game's turns run the Xp rules (`xp_play`)."""
+    require_known_ruleset(game)
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
     turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
@@ -86,6 +86,8 @@ async def seal_turn(
 
 async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView:
     records = list(await uow.characters.list(game.id))
+    if game.ruleset == "xp":
+        return await _xp_status(uow, game, turn, records)
     in_force = await orders_in_force(uow, turn)
     rows: list[CharacterTurnState] = []
     posted: list[str] = []
@@ -116,6 +118,23 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
                                   if r.name.casefold() not in in_force),
         everyone_in=everyone_in(turn, records, in_force),
         pending_hits=await public_pending(uow, game, turn, records),
+        names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
+    )
+
+
+async def _xp_status(uow: UnitOfWork, game: Game, turn: Turn,
+                     records: list[CharacterRecord]) -> TurnStatusView:
+    """An Xp turn's status: who has actions in force; nothing is sealed (the GM's characters
+    post like anyone, and Xp has no secret orders to commit to)."""
+    acted = {f.action.actor.casefold() for f in await load_in_force(uow, game, turn, records)}
+    rows = [CharacterTurnState(name=r.name, runner=r.runner(),
+                               state="posted" if r.name.casefold() in acted else "missing")
+            for r in player_run(records)]
+    return TurnStatusView(
+        game_id=game.id, turn=TurnSummary.of(turn), characters=tuple(rows),
+        posted=tuple(r.name for r in rows if r.state == "posted"),
+        passed=(), missing=tuple(r.name for r in rows if r.state == "missing"),
+        npc_sealed=False, npcs_without_orders=(), everyone_in=False, pending_hits=(),
         names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
     )
 

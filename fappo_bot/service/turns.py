@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fappo_bot.posting_xp import XpAction
 from fappo_bot.rules import Order, PendingHit
-from fappo_bot.service import notices
+from fappo_bot.service import notices, xp_play
 from fappo_bot.service.base import (
     Outgoing,
     UseCases,
@@ -110,6 +111,23 @@ async def _controls(
     return own[0].name, own, records
 
 
+def _xp_read(text: str, poster: str, controls: list[CharacterRecord],
+             records: list[CharacterRecord]) -> xp_play.XpRead:
+    """An Xp post read for `poster` (a character, or the GM). An Xp post is read again, from its
+    text, when the GM reviews and resolves, for its author's first character: a post that speaks
+    as another of the author's characters (a proxy post) without saying so in its text is
+    refused rather than read for the wrong character later."""
+    gm = poster == GM_POSTER
+    read = xp_play.read(text, xp_play.context(controls, records, gm, None if gm else poster))
+    if read.ok and not gm and controls and poster != controls[0].name:
+        later = xp_play.read(text, xp_play.context(controls, records, False))
+        if later.actions != read.actions:
+            raise InvalidInput(f"You play several characters here: start the post with the line "
+                               f"`Character: {poster}` so that its rolls stay {poster}'s. "
+                               "Nothing of this post was recorded.")
+    return read
+
+
 UNKNOWN_ACTOR = "(unknown)"
 """The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
 
@@ -178,13 +196,34 @@ class TurnService(UseCases):
                 poster, controls, records = await _controls(uow, game, author, at_play.roles,
                                                             as_character)
             except ServiceError:
-                if self.deps.text.table_talk(text):
+                talk = (xp_play.table_talk(text) if xp_play.is_xp(game.ruleset)
+                        else self.deps.text.table_talk(text))
+                if talk:
                     return _table_talk(at_play.turn)
                 raise
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
+            if xp_play.is_xp(game.ruleset):
+                read_xp = _xp_read(text, poster, controls, records)
+                if not read_xp.ok:
+                    return PostReply(post_id="", turn=turn.number, ok=False,
+                                     reply=read_xp.reply, problems=read_xp.problems,
+                                     secret=secret, revision=0, outcome=PostOutcome.PROBLEMS)
+                if not read_xp.actions:
+                    return _table_talk(turn)
+                now = self.now()
+                post = Post(id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
+                            channel_key=channel_key, message_key=message_key, secret=secret,
+                            created_at=now, updated_at=now)
+                revision = PostRevision(post_id=post.id, number=1, text=text, ok=True,
+                                        reply=read_xp.reply, created_at=now)
+                await uow.posts.add(post, revision)
+                reply = await self._xp_accepted(uow, game, turn, post, revision, "post.create",
+                                                read_xp.actions)
+                await uow.commit()
+                return reply
             state = build_state(game, turn, records)
             read = self.deps.text.read(text, state, poster, [c.name for c in controls])
             secret = secret and poster != GM_POSTER
@@ -304,6 +343,11 @@ class TurnService(UseCases):
             post = await uow.posts.get(post.id) or post
             poster, controls, records = await _controls(uow, game, author,
                                                         as_character=as_character)
+            if xp_play.is_xp(game.ruleset):
+                reply = await self._xp_edit(uow, game, turn, post, text, poster, controls,
+                                            records)
+                await uow.commit()
+                return reply
             read = self.deps.text.read(
                 text, build_state(game, turn, records), poster, [c.name for c in controls]
             )
@@ -378,6 +422,9 @@ class TurnService(UseCases):
             at_play = await load_game_at_play(uow, game_id, author)
             game = at_play.game
             require_running(game)
+            if xp_play.is_xp(game.ruleset):
+                raise Conflict("An Xp turn needs no pass: a character without a post rolls "
+                               "nothing.")
             turn = some_turn(at_play.turn)
             refuse_unless_open(turn)
             turn = await uow.lock_turn(turn.id)
@@ -548,6 +595,43 @@ class TurnService(UseCases):
                 "DM, so they stay secret until the turn is resolved (F29). Nothing of this post "
                 "was recorded; send it again by DM."
             )
+
+    async def _xp_edit(
+        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, text: str, poster: str,
+        controls: list[CharacterRecord], records: list[CharacterRecord],
+    ) -> PostReply:
+        """An Xp post's edit: as FAPPO's (problems change nothing, table talk withdraws the
+        post's actions), read by the Xp post language."""
+        read = _xp_read(text, poster, controls, records)
+        if not read.ok:
+            return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
+                             problems=read.problems, secret=post.secret, revision=post.revision,
+                             reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
+        now = self.now()
+        revision = PostRevision(post_id=post.id, number=post.revision + 1,
+                                text=text if read.actions else "", ok=True, reply=read.reply,
+                                created_at=now)
+        post = post.model_copy(update={"revision": revision.number, "updated_at": now,
+                                       "version": post.version + 1})
+        await uow.posts.add_revision(revision)
+        await uow.posts.update(post)
+        reply = await self._xp_accepted(uow, game, turn, post, revision, "post.edit",
+                                        read.actions)
+        if not read.actions:
+            return reply.model_copy(update={"outcome": PostOutcome.TABLE_TALK, "reply": ""})
+        return reply
+
+    async def _xp_accepted(
+        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, revision: PostRevision,
+        action: str, actions: Sequence[XpAction],
+    ) -> PostReply:
+        """Audit an accepted Xp post and answer it (the reply names each roll and its pool)."""
+        await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
+                    revision=revision.number, secret=post.secret,
+                    actors=sorted({a.actor for a in actions}))
+        return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
+                         secret=post.secret, revision=revision.number,
+                         reply_keys=post.reply_keys)
 
     async def _accepted(
         self,

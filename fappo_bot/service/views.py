@@ -24,6 +24,7 @@ from fappo_bot.service.records import (
     Turn,
     TurnStatus,
 )
+from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True)
 
@@ -102,6 +103,8 @@ class CharacterView(BaseModel):
     missed_turns: int
     sheet: Character
     state: Character
+    #: an Xp character's sheet (then `sheet` and `state` are an empty FAPPO shell)
+    xp: XpSheet | None = None
 
     @classmethod
     def of(cls, record: CharacterRecord) -> CharacterView:
@@ -116,6 +119,7 @@ class CharacterView(BaseModel):
             missed_turns=record.missed_turns,
             sheet=record.sheet,
             state=record.state,
+            xp=record.xp,
         )
 
 
@@ -296,6 +300,22 @@ class ResolutionView(BaseModel):
     messages_queued: int
     next_turn: int | None
     #: characters that reached the inactivity threshold (F30), for the GM
+    inactive_candidates: tuple[str, ...] = ()
+
+
+class XpResolutionView(BaseModel):
+    """A resolved Xp turn: its results text (every die) and the rolls as the audit log keeps
+    them (each roller's seed and dice, to replay)."""
+
+    model_config = _FROZEN
+
+    resolution_id: str
+    turn: int
+    text: str
+    gm_text: str = ""
+    messages_queued: int
+    next_turn: int | None
+    rolls: tuple[dict[str, Any], ...] = ()
     inactive_candidates: tuple[str, ...] = ()
 
 

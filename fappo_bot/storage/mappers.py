@@ -31,6 +31,7 @@ from fappo_bot.service.records import (
     Turn,
     UserName,
 )
+from fappo_bot.sheets.xp import XpSheet
 from fappo_bot.storage.tables import (
     AuditRow,
     CharacterRow,
@@ -149,6 +150,7 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "kind": character.kind.value,
         "sheet": doc(character.sheet),
         "state": doc(character.state),
+        "xp": None if character.xp is None else doc(character.xp),
         "status": character.status.value,
         "missed_turns": character.missed_turns,
         "controller": character.controller,
@@ -169,6 +171,7 @@ def character_record(row: CharacterRow) -> CharacterRecord:
             "kind": row.kind,
             "sheet": parse(Character, row.sheet),
             "state": parse(Character, row.state),
+            "xp": None if row.xp in (None, "null") else parse(XpSheet, row.xp),
             "status": row.status,
             "missed_turns": row.missed_turns,
             "controller": row.controller,

@@ -94,6 +94,8 @@ class CharacterRow(Base):
     #: Character as approved (JSON), and the current rules state (JSON)
     sheet: Mapped[str] = mapped_column(JSON)
     state: Mapped[str] = mapped_column(JSON)
+    #: an Xp game's character sheet (JSON), NULL in a FAPPO game
+    xp: Mapped[str | None] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(20))
     missed_turns: Mapped[int] = mapped_column(Integer)
     controller: Mapped[str | None] = mapped_column(KEY)

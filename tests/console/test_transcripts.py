@@ -46,6 +46,33 @@ async def test_the_example_adventure_plays_end_to_end(tmp_path):
         assert text in screen
 
 
+XP_ADVENTURE = ROOT / "examples" / "xp-adventure" / "adventure.txt"
+
+
+async def test_the_xp_example_adventure_plays_end_to_end_and_its_dice_replay(tmp_path):
+    """Issue 13: an Xp game at the table, sheets to results; every die shown comes from the
+    seed the audit log keeps for its roller."""
+    from fappo_bot.rules_xp.dice import RandomDice
+    from fappo_bot.service.xp_rolls import generator
+
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None)
+    async with open_table(table_args(tmp_path / "data", XP_ADVENTURE)) as table:
+        code = await run_script(table, XP_ADVENTURE, console)
+        log = await table.services.games.audit_log(table.need_game(), "gm", None)
+    screen = out.getvalue()
+    assert code == 0, screen[-4000:]
+    assert "21 assertions passed" in screen
+    rolls = [r for e in log if e.action == "xp.turn" for r in e.detail["rolls"]]
+    assert len(rolls) == 5  # turn 1: Khai, Nefer and the guard; turn 2: the chain of two
+    for entry in rolls:
+        again = RandomDice(generator(entry["seed"])).take(len(entry["dice"]))
+        assert list(again) == entry["dice"]
+        assert entry["dice"][: len(entry["base"])] == entry["base"]
+        if entry["base"]:  # a chain broken before a member: no dice (X11)
+            assert "[" + ", ".join(map(str, entry["base"])) + "]" in screen
+
+
 @pytest.mark.parametrize("script", DRILLS, ids=[p.stem for p in DRILLS])
 async def test_drills(tmp_path, script):
     code, screen = await replay(tmp_path, script)

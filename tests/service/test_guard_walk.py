@@ -138,7 +138,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     reply = await s.turns.post(game, ALICE, channel_key="c1", message_key="m1",
                                text=f"{PROSE}\n2 AP attack Skarg with Broadsword, +1 "
                                     f"({PROSE} high ground)\n1 AP defend\nIntent: {PROSE}")
-    assert getattr(reply, "ok", False), reply
+    assert getattr(reply, "ok", False), getattr(reply, "reply", reply)
     await s.turns.post(game, ALICE, channel_key="c1", message_key="m2",
                        text=f"2 AP attack {PROSE} with Broadsword")  # problems quote the name
     await s.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
@@ -198,6 +198,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.set_status(game, GM, GameStatus.PAUSED)
     await s.turns.post(game, ALICE, channel_key="c1", message_key="m9", text="3 AP defend")
     await s.games.create(channel_key="c1", name=PROSE, creator=GM)  # refused: names the game
+    await _xp_walk(s)
     pending = await s.outbox.pending(1000)
     await s.outbox.for_game(game)
     await s.outbox.inbox(BOB)
@@ -214,6 +215,32 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     assert s.calls >= 75
 
 
+async def _xp_walk(s: Recorder) -> None:
+    """An Xp turn with hostile names: sheets, a post, the review and the resolution."""
+    xp = (await s.games.create(channel_key="x1", name=f"Tomb {KAEL}", creator=GM,
+                               ruleset="xp")).id
+    await s.games.add_member(xp, GM, ALICE, Role.PLAYER)
+    await s.characters.create_from_data(xp, ALICE, {
+        "name": KAEL, "skills": {"Stealth": "advanced BODY", "Spy @here": "normal"},
+        "passions": [f"Protect {KAEL} always", "Gold opens doors"], "luck": 1})
+    await s.characters.create_from_data(xp, ALICE, {"name": MIRA, "passions": [PROSE], "luck": -1})  # bad
+    await s.characters.create_xp(xp, GM, {"name": SKARG, "who": "npc",
+                                          "skills": {"Spear": "veteran BODY"}})
+    await s.turns.open(xp, GM)
+    reply = await s.turns.post(xp, ALICE, channel_key="x1", message_key="x1",
+                               text=f"{PROSE}\nroll Stealth against {SKARG}: {PROSE}\n"
+                                    f"roll Spy @here: {PROSE}\npassion: Protect")
+    assert getattr(reply, "ok", False), getattr(reply, "reply", reply)
+    await s.turns.post(xp, ALICE, channel_key="x1", message_key="x2",
+                       text=f"roll {PROSE}\nroll Stealth against {MIRA}")  # problems
+    review = await s.review.review(xp, GM)
+    answers = {"opponent": "Spear", "relevant": "yes", "difficulty": "routine"}
+    await s.review.answer(xp, GM, {i.key: answers[i.field] for i in review.items
+                                   if i.field in answers})
+    done = await s.resolution.resolve(xp, GM)
+    assert "results (Xp)" in getattr(done, "text", ""), done
+
+
 @pytest.mark.parametrize("text", [f"@{ZW}everyone", f"@{ZW}{ZW}here", f"<@{ZW}123>",
                                   "**@**everyone", f"<{ZW}#777>", "@\u2060everyone"])
 async def test_a_post_reader_that_strips_zero_width_and_markdown_leaks_no_mention(
@@ -228,7 +255,7 @@ async def test_a_post_reader_that_strips_zero_width_and_markdown_leaks_no_mentio
     await s.turns.open(game, GM)
     reply = await s.turns.post(game, ALICE, channel_key="c1", message_key="m1",
                                text=f"2 AP Stealth: slip past {text}\n1 AP defend")
-    assert getattr(reply, "ok", False), reply
+    assert getattr(reply, "ok", False), getattr(reply, "reply", reply)
     review = await s.review.review(game, GM)
     assert any("slip past" in i.question for i in review.items)
     await s.resolution.resolve(game, GM)

@@ -9,7 +9,7 @@ from fappo_bot.rules_xp.roll import Outcome
 from fappo_bot.service import Conflict, Forbidden, InvalidInput
 from fappo_bot.service.records import Role
 from fappo_bot.service.xp_rolls import generator, replay, roll_case, roll_detail
-from tests.service.conftest import ALICE, GM
+from tests.service.conftest import ALICE, GM, sheet
 
 
 async def _xp_game(services):
@@ -27,13 +27,16 @@ async def test_a_game_chooses_its_ruleset_at_creation(services):
         await services.games.create(channel_key="c2", name="X", creator=GM, ruleset="dnd")
 
 
-async def test_fappo_flags_and_turns_do_not_apply_to_an_xp_game(services):
+async def test_fappo_flags_sheets_and_passes_do_not_apply_to_an_xp_game(services):
     with pytest.raises(InvalidInput, match="Xp"):
         await services.games.create(channel_key="c3", name="X", creator=GM, ruleset="xp",
                                     rules={"pips_enabled": True})
     game = await _xp_game(services)
-    with pytest.raises(Conflict, match="xp rules: turns"):
-        await services.turns.open(game.id, GM)
+    with pytest.raises(Conflict, match="xp rules: character sheets are FAPPO's"):
+        await services.characters.create(game.id, GM, sheet("Kael"), owner=ALICE)
+    await services.turns.open(game.id, GM)  # an Xp game's turns run the Xp rules
+    with pytest.raises(Conflict, match="no pass"):
+        await services.turns.pass_turn(game.id, GM)
 
 
 async def test_a_gm_roll_is_stored_with_its_seed_and_dice(services):

@@ -41,18 +41,17 @@ def sheet_from_text(text: str, source: str) -> dict[str, Any]:
 
 async def create_character(group: BotGroup, interaction: discord.Interaction,
                            data: dict[str, Any], owner: str | None) -> None:
-    """A player character from sheet data: created and shown, or every problem privately."""
-    from fappo_bot.service.characters import NewCharacter
-
+    """A player character from sheet data, in the game's ruleset: created and shown, or every
+    problem privately."""
     game_id = await group.game_here(interaction)
     actor = user_key(interaction.user)
-    new = NewCharacter.from_dict(data)
     if owner is not None and owner != actor:
         await group.services.games.add_member(game_id, actor, owner, Role.PLAYER)
-    check = await group.services.characters.create(game_id, actor, new, owner=owner,
-                                                   kind=CharacterKind.PC)
+    check = await group.services.characters.create_from_data(game_id, actor, data, owner=owner,
+                                                             kind=CharacterKind.PC)
     if not check.ok or check.character is None:
-        await say(interaction, refused(check, new.name), private=True)
+        await say(interaction, refused(check, str(data.get("name", "The character"))),
+                  private=True)
         return
     made = check.character
     who = f" (played by <@{made.owner}>)" if made.owner and made.owner.isdigit() else ""
@@ -109,14 +108,13 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
                           "or minions, from a sheet file (YAML)")
     @app_commands.describe(sheet="The sheet file (YAML)")
     async def enemy(self, interaction: discord.Interaction, sheet: discord.Attachment) -> None:
-        from fappo_bot.service.characters import NewCharacter
-
         game_id = await self.game_here(interaction)
-        new = NewCharacter.from_dict(await read_sheet(sheet))
-        check = await self.services.characters.add_enemy(game_id, user_key(interaction.user),
-                                                         new)
+        data = await read_sheet(sheet)
+        check = await self.services.characters.create_from_data(
+            game_id, user_key(interaction.user), data, kind=None)
         if not check.ok or check.character is None:
-            await say(interaction, refused(check, new.name), private=True)
+            await say(interaction, refused(check, str(data.get("name", "The character"))),
+                      private=True)
             return
         made = check.character
         await say(interaction, f"{safe(made.name)} is added ({made.kind.value}).",

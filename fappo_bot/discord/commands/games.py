@@ -25,7 +25,8 @@ def describe_game(view: GameView) -> str:
 
     turn = (f"turn {view.turn.number} is {view.turn.status.value}" if view.turn
             else "no turn opened yet")
-    return (f"**{safe(view.name)}** ({view.status.value}): {turn}.\n"
+    rules = ", Xp rules" if view.ruleset == "xp" else ""
+    return (f"**{safe(view.name)}** ({view.status.value}{rules}): {turn}.\n"
             f"GMs: {named(view.gms) or 'none'}. Players: {named(view.players) or 'none yet'}.")
 
 

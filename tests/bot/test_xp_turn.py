@@ -1,0 +1,83 @@
+"""An Xp turn through the fake Discord and the real client (issue 13): the game created with the
+Xp rules, Xp sheets attached, a post answered with the roll and its pool, the GM's review panel
+(the same panel as FAPPO's), and the results in the room with every die."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.table import components, run_command, submit_modal, text_of, use_component
+from tests.bot.test_posts import replies_to
+
+pytestmark = pytest.mark.e2e
+
+XP = Path(__file__).resolve().parents[2] / "examples" / "xp-adventure"
+
+
+async def attach(fake, user: dict[str, Any], command: str, file: str,
+                 player: dict[str, Any] | None = None) -> str:
+    attachment = fake.attachment(file, (XP / file).read_bytes())
+    options: list[dict[str, Any]] = [{"type": 11, "name": "sheet", "value": attachment["id"]}]
+    resolved: dict[str, Any] = {"attachments": {attachment["id"]: attachment}}
+    if player is not None:
+        options.append({"type": 6, "name": "player", "value": player["id"]})
+        resolved["users"] = {player["id"]: player}
+    return text_of(await run_command(fake, user, command, options, resolved))
+
+
+async def test_an_xp_turn_on_discord(fake, running) -> None:
+    room = fake.room["id"]
+    gm, alice = fake.gm, fake.alice
+    created = text_of(await run_command(fake, gm, "game create", [
+        {"type": 3, "name": "name", "value": "Tomb of Ankh"},
+        {"type": 3, "name": "ruleset", "value": "xp"}]))
+    assert "Xp rules" in created, created
+    joined = await attach(fake, gm, "char add", "nefer.yaml", alice)
+    assert "Nefer" in joined and "joins the game" in joined
+    assert "Stealth: Advanced, BODY" in joined  # the Xp sheet's embed
+    assert "Guard" in await attach(fake, gm, "char enemy", "guard.yaml")
+    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
+
+    # a post: the reply names the roll and its pool; a problem names its line
+    post = await fake.post(room, alice, "Nefer slips along the wall.\n"
+                                        "roll Stealth against Guard: past the guard")
+    [reply] = await fake.wait_for(lambda: replies_to(fake, post))
+    assert "a contest of Stealth against Guard" in reply["content"]
+    assert "6d (4 + rank 1 + characteristic 1)" in reply["content"]
+    wrong = await fake.post(room, alice, "roll Sneaking")
+    [problem] = await fake.wait_for(lambda: replies_to(fake, wrong))
+    assert 'line 1 "roll Sneaking"' in problem["content"]
+    await fake.delete(room, wrong["id"])
+
+    # the review panel: what the guard rolls (a free answer), then resolve
+    [panel] = await run_command(fake, gm, "gm resolve")
+    assert panel["callback"]["data"]["flags"] & 64  # ephemeral
+    message = panel["message"]
+    asked = []
+    for _ in range(10):
+        found = {c.get("label") or c.get("placeholder"): c for c in components(message)}
+        asked.append(message.get("content", ""))
+        if "Resolve the turn" in found:
+            await use_component(fake, gm, message, found["Resolve the turn"])
+            break
+        [answered] = await use_component(fake, gm, message, found["Answer"])
+        [answered] = await submit_modal(fake, gm, answered["callback"]["data"], "Perception",
+                                        message=message)
+        message = {**message, **answered["callback"]["data"]}
+    else:
+        raise AssertionError("the review never offered to resolve")
+    assert any("what does Guard roll?" in text for text in asked)
+
+    [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if m["content"].startswith("Turn 1 results (Xp)")],
+                                    timeout=15)
+    text = results["content"]
+    assert "Nefer, Stealth (\"past the guard\") against Guard (Perception)" in text
+    nefer = re.search(r"Nefer: 6d at Normal \(5-6\): \[([1-6](?:, [1-6]){5})\]", text)
+    guard = re.search(r"Guard: 4d at Normal \(5-6\): \[([1-6](?:, [1-6]){3})\]", text)
+    assert nefer and guard, text  # every die of both sides
+    assert results["allowed_mentions"]["parse"] == []
