@@ -76,6 +76,9 @@ async def test_the_fake_refuses_what_discord_refuses(fake) -> None:
                              "/callback", json={"type": 9, "data": {
                                  "custom_id": "m2", "title": "t", "components": []}}) as modal:
             assert (modal.status, (await modal.json())["code"]) == (400, 50035)
+    # refused on purpose here, and sent without allowed_mentions: the fixture checks the bot
+    fake.expect_rejections = True
+    fake.mention_problems.clear()
 
 
 @pytest.mark.parametrize("command,service,method", [

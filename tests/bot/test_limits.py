@@ -211,7 +211,7 @@ async def _conditional_target(running, fake, pcs: int, enemies: int) -> tuple[st
     await running.services.review.answer(game_id, gm, {
         i.key: "yes" for i in (await running.services.review.review(game_id, gm)).items
         if i.field == "triggered"})
-    [panel] = await run_command(fake, fake.gm, "gm resolve")
+    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
     return game_id, panel["message"]
 
 
@@ -222,7 +222,7 @@ async def test_a_review_question_with_60_choices_shows_them_all(running, fake) -
     assert "51-60 of 60" in selects[2]["placeholder"]
     assert all(len(o["label"]) <= 100 for s in selects for o in s["options"])
     pick = selects[2]["options"][-1]
-    await use_component(fake, fake.gm, message, selects[2], [pick["value"]])
+    await use_component(fake, fake.gm, message, selects[2], [pick["value"]], responses=2)
     review = await running.services.review.review(game_id, fake.gm["id"])
     [target] = [i for i in review.items if i.field == "target"]
     assert target.answer == target.choices[int(pick["value"])]
@@ -239,7 +239,7 @@ async def test_a_question_quoting_a_long_condition_is_clipped_inside_its_bold(ru
         game_id, "player-0", channel_key=room, message_key="cond",
         text=f"If {condition}: 2 AP attack Skargaa with Broadsword\n1 AP defend")
     assert reply.ok, reply.reply
-    [panel] = await run_command(fake, fake.gm, "gm resolve")
+    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
     content = panel["message"]["content"]
     assert len(content) <= 2000 and content.endswith("…**")
 
@@ -261,7 +261,7 @@ async def test_the_creatures_in_an_area_are_picked_across_pages(running, fake) -
                                               message_key="boom",
                                               text="2 AP attack Skargaa with Grenade")
     assert reply.ok, reply.reply
-    [panel] = await run_command(fake, fake.gm, "gm resolve")
+    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
     message = panel["message"]
     selects = [c for c in components(message) if c["type"] == 3]
     buttons = {c["label"]: c for c in components(message) if c["type"] == 2}
@@ -281,7 +281,7 @@ async def test_the_creatures_in_an_area_are_picked_across_pages(running, fake) -
     message = {**message, **picked["callback"]["data"]}
     done = next(c for c in components(message) if c.get("label", "").startswith("Done"))
     assert done["label"] == "Done (3 picked)"
-    await use_component(fake, fake.gm, message, done)
+    await use_component(fake, fake.gm, message, done, responses=2)  # deferred, then edited
     review = await running.services.review.review(game_id, gm)
     [targets] = [i for i in review.items if i.field == "targets"]
     chosen = [targets.choices[int(v)] for v in [*first, last["options"][-1]["value"]]]
@@ -301,7 +301,7 @@ async def test_a_review_question_may_be_typed_in_a_modal_within_its_limits(runni
     await running.services.review.answer(game_id, gm, {
         i.key: "yes" for i in (await running.services.review.review(game_id, gm)).items
         if i.field == "triggered"})
-    [panel] = await run_command(fake, fake.gm, "gm resolve")
+    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
     message = panel["message"]
     typed = next(c for c in components(message) if c.get("label") == "Type the answer")
     [asked] = await use_component(fake, fake.gm, message, typed)
@@ -309,7 +309,7 @@ async def test_a_review_question_may_be_typed_in_a_modal_within_its_limits(runni
     [field] = [c for c in components(modal) if c["type"] == 4]
     assert len(field["label"]) <= 45 and field["label"].endswith("…")
     name = long_name("Skarg", 3)
-    await submit_modal(fake, fake.gm, modal, name, message=message)
+    await submit_modal(fake, fake.gm, modal, name, message=message, responses=2)
     review = await running.services.review.review(game_id, gm)
     assert [i.answer for i in review.items if i.field == "target"] == [name]
 
