@@ -126,7 +126,8 @@ def plan_strikes(turn: Turn) -> Plan:
                              weapon_profile(weapon, attacker, steadied=True)))
             else:
                 aims.append((target.name, dist, False, value, profile))
-        base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
+        ap = action.ap
+        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
         for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
             ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0

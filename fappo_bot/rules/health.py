@@ -62,7 +62,8 @@ def current_index(character: Character, config: RulesConfig) -> int:
     """The character's track index, from its pips where the pips option applies (F11)."""
     if uses_pips(character, config):
         return index_from_pips(character.pips)
-    return min(max(0, character.health), dead_index(character))
+    health = character.health  # the floor without a `max` call
+    return min(0 if health < 0 else health, dead_index(character))
 
 
 def base_level_name(character: Character, config: RulesConfig) -> str:
@@ -70,7 +71,8 @@ def base_level_name(character: Character, config: RulesConfig) -> str:
     names = TRACKS[character.track_kind]
     if config.pips_enabled and uses_pips(character, config):
         return names[index_from_pips(character.pips)]
-    return names[min(max(0, character.health), len(names) - 1)]
+    health = character.health  # clamped to the track without `min` and `max` calls
+    return names[0 if health < 0 else health if health < len(names) else len(names) - 1]
 
 
 def level_name(character: Character, config: RulesConfig) -> str:
@@ -201,7 +203,8 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
     for s in character.statuses:
         if s.kind is StatusKind.POISONED:
             nerve += s.ap_loss
-    return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
+    budget = character.ap_base - (1 if moved else 0) - wound - nerve
+    return budget if budget > 0 else 0
 
 
 def turn_budget(character: Character, config: RulesConfig, *, wound: int | None = None) -> int:

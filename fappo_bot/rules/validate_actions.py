@@ -100,7 +100,8 @@ def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
     if action.kind is _MOVE and action.ap is None:
         return move_cost(move_ranges(action))
-    return max(0, action.ap or 0)
+    ap = action.ap
+    return ap if ap is not None and ap > 0 else 0  # max(0, ap or 0), without the call
 
 
 def order_ap_costs(actions: Sequence[Action]) -> list[int]:
