@@ -62,8 +62,9 @@ def current_index(character: Character, config: RulesConfig) -> int:
     """The character's track index, from its pips where the pips option applies (F11)."""
     if uses_pips(character, config):
         return index_from_pips(character.pips)
-    health = character.health  # the floor without a `max` call
-    return min(0 if health < 0 else health, dead_index(character))
+    health = character.health  # clamped without `min` and `max` calls (slow builtins)
+    floor, dead = (health if health > 0 else 0), dead_index(character)
+    return floor if floor <= dead else dead
 
 
 def base_level_name(character: Character, config: RulesConfig) -> str:
@@ -124,7 +125,8 @@ def damaged(character: Character, levels: int, config: RulesConfig) -> tuple[int
     if uses_pips(character, config):
         pips = min(pips_dead(), character.pips + levels)
         return index_from_pips(pips), pips
-    return min(dead_index(character), current_index(character, config) + levels), character.pips
+    dead, index = dead_index(character), current_index(character, config) + levels
+    return (dead if dead <= index else index), character.pips  # min(dead, index)
 
 
 def wound_penalty(character: Character, config: RulesConfig) -> int:

@@ -90,7 +90,8 @@ class ActionCheck:
 def move_ranges(action: Action) -> int:
     """Ranges a move covers: given, else AP + 1, else the free 1 (F16 amendment)."""
     if action.ranges is not None:
-        return max(0, action.ranges)
+        ranges = action.ranges
+        return ranges if ranges > 0 else 0  # max(0, ranges), without the call
     if action.ap is not None:
         return action.ap + 1
     return 1
