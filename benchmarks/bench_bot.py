@@ -1,91 +1,132 @@
 """The bot under load, through the local fake Discord and the real discord.py client (issue 11).
 
 Holds Discord's rate for one bot, 50 posts a second across 20 rooms, for 60 seconds on SQLite,
-and reports the post -> reply latency (from the MESSAGE_CREATE sent on the gateway to the reply's
-POST arriving at the fake; p50, p99, max), the CPU per post (this process: the bot, its database
-and the fake together), and the time from the GM's "Resolve the turn" click to the last result
-message of a 60-combatant turn (the results go out before the next turn's announcement).
+and reports the post -> reply latency (from the fake sending MESSAGE_CREATE on the gateway to the
+reply's POST arriving at the fake; p50, p99, max), the CPU per post of the bot's process alone
+and of the bot and the fake together, and the time from the GM's "Resolve the turn" click to the
+last result message of a 60-combatant turn (the results go out before the next turn's
+announcement).
 
-    .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20]
+In production Discord is another machine, so the fake runs in a process of its own (started
+with `multiprocessing`, talking to this one over a pipe only to set up and to report): the bot's
+process pays only its own CPU, as `fappo-bot run` would. The bot's process is set up as
+`fappo-bot run` sets it up (`startup.tune_collector` after start-up), unless `--no-gc-tuning`.
+
+    .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
+        [--no-gc-tuning] [--diagnose]
+
+Each run also times, in the bot's process during the load, every garbage collection (by
+generation). `--diagnose` adds a watchdog thread that notes where the loop's thread is whenever
+the loop has not turned for 50 ms, to tell where the slowest posts' time goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
+import multiprocessing
+import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_storage import GM, machine_speed, turn_ready
 from fappo_bot.service.records import Role
-from tests.bot.conftest import RunningBot
-from tests.bot.fake_discord import FakeDiscord
-from tests.bot.table import components, use_component
 
 ORDERS = ("Kael presses on.\n2 AP attack Skarg with Broadsword\n1 AP defend",
           "3 AP defend",
           "1 AP attack Skarg with Broadsword\n2 AP defend")
 
 
-class TimedFake(FakeDiscord):
-    """The fake, noting when each message of the bot arrives."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.arrived: dict[str, float] = {}
-        self.replied: dict[str, float] = {}
-
-    def _create_message(self, channel_id: str, body: dict[str, Any]) -> Any:
-        now = time.perf_counter()
-        response = super()._create_message(channel_id, body)
-        reference = (body.get("message_reference") or {}).get("message_id")
-        if reference is not None:
-            self.replied.setdefault(str(reference), now)
-        self.arrived[f"{channel_id}:{len(self.arrived)}"] = now
-        return response
+def cpu_seconds() -> float:
+    """Processor time of this process so far (user + system, every thread)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
-async def set_up_rooms(running: RunningBot, fake: TimedFake, rooms: int, players: int
-                       ) -> list[tuple[str, list[dict[str, Any]]]]:
-    """A game per room, `players` players with a Kael each and a Skarg; turn 1 open."""
-    from benchmarks.bench_storage import ENEMY_SHEET, PC_SHEET, new_character
+def system_seconds() -> float:
+    """The part of `cpu_seconds` spent in the kernel (sockets, files)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
 
-    services = running.services
-    gm = fake.gm["id"]  # type: ignore[attr-defined]
+
+def preempted() -> int:
+    """How often the kernel took the processor from this process (other jobs wanting it)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
+
+
+# ---- the fake Discord's process ---------------------------------------------------------------
+def fake_side(conn: Connection, rooms: int, players: int) -> None:
+    """The child process: the fake Discord, the players' posts and the GM's click."""
+    logging.basicConfig(level=logging.ERROR)
+    asyncio.run(_fake_side(conn, rooms, players))
+
+
+def _timed_fake() -> Any:
+    from tests.bot.fake_discord import FakeDiscord
+
+    class TimedFake(FakeDiscord):
+        """The fake, noting when each message of the bot arrives."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.arrived: dict[str, float] = {}
+            self.replied: dict[str, float] = {}
+
+        def _create_message(self, channel_id: str, body: dict[str, Any]) -> Any:
+            now = time.perf_counter()
+            response = super()._create_message(channel_id, body)
+            reference = (body.get("message_reference") or {}).get("message_id")
+            if reference is not None:
+                self.replied.setdefault(str(reference), now)
+            self.arrived[f"{channel_id}:{len(self.arrived)}"] = now
+            return response
+
+    return TimedFake()
+
+
+async def _fake_side(conn: Connection, rooms: int, players: int) -> None:
+    fake = _timed_fake()
+    fake.gm = fake.add_user("gwen")
     made = []
     for r in range(rooms):
         room = fake.add_channel(f"room-{r}")
-        game = await services.games.create(channel_key=room["id"], name=f"Room {r}", creator=gm)
-        users = []
-        for p in range(players):
-            user = fake.add_user(f"player-{r}-{p}")
-            await services.games.add_member(game.id, gm, user["id"], Role.PLAYER)
-            name = "Kael" if p == 0 else f"Kael {chr(65 + p)}"
-            check = await services.characters.create(game.id, user["id"],
-                                                     new_character(PC_SHEET, name))
-            assert check.ok, check
-            users.append(user)
-        assert (await services.characters.add_enemy(
-            game.id, gm, new_character(ENEMY_SHEET, "Skarg"))).ok
-        await services.turns.open(game.id, gm)
-        made.append((room["id"], users))
-    return made
+        made.append((room["id"], [fake.add_user(f"player-{r}-{p}") for p in range(players)]))
+    fake.room = fake.add_channel("arena")  # where the 60-combatant turn is resolved
+    await fake.start()
+    conn.send({"api_base": fake.api_base, "gateway_url": fake.gateway_url,
+               "gm": fake.gm["id"], "arena": fake.room["id"],
+               "rooms": [(room, [u["id"] for u in users]) for room, users in made]})
+    try:
+        while True:
+            command, args = await asyncio.to_thread(conn.recv)
+            if command == "load":
+                conn.send(await _load(fake, made, *args))
+            elif command == "resolve":
+                conn.send(await _resolve(fake))
+            else:
+                break
+    finally:
+        await fake.stop()
 
 
-async def load(fake: TimedFake, rooms: Sequence[tuple[str, list[dict[str, Any]]]],
-               rate: float, seconds: float) -> tuple[list[float], int, float]:
-    """Post at `rate` a second for `seconds`; the latencies (ms), the posts, the CPU seconds."""
+async def _load(fake: Any, rooms: Sequence[tuple[str, list[dict[str, Any]]]],
+                rate: float, seconds: float) -> dict[str, Any]:
+    """Post at `rate` a second for `seconds`, each post to the next room in turn."""
     total = int(rate * seconds)
     sent: dict[str, float] = {}
-    cpu0 = time.process_time()
+    cpu0 = cpu_seconds()
     start = time.perf_counter()
     for i in range(total):
         due = start + i / rate
@@ -98,59 +139,239 @@ async def load(fake: TimedFake, rooms: Sequence[tuple[str, list[dict[str, Any]]]
         fake.messages[room][message["id"]] = message
         sent[message["id"]] = time.perf_counter()
         await fake.dispatch("MESSAGE_CREATE", message)
-    await fake.wait_for(lambda: all(m in fake.replied for m in sent), timeout=120)
-    cpu = time.process_time() - cpu0
-    latencies = [(fake.replied[m] - t) * 1000 for m, t in sent.items()]
-    return latencies, total, cpu
+    await fake.wait_for(lambda: all(m in fake.replied for m in sent), timeout=300)
+    return {"latencies": [(fake.replied[m] - t) * 1000 for m, t in sent.items()],
+            "sent_at": [t - start for t in sent.values()],
+            "posts": total, "cpu": cpu_seconds() - cpu0}
 
 
-async def resolve_60(running: RunningBot, fake: TimedFake) -> float:
+async def _resolve(fake: Any) -> float:
     """Seconds from the GM's click on "Resolve the turn" to the last result message."""
-    arena = fake.add_channel("arena")
-    fake.room = arena  # type: ignore[attr-defined]  (where use_component clicks)
-    await running.bot.rooms.game_id(arena["id"])  # not a game yet: remembered as none
-    running.bot.rooms.forget(arena["id"])
-    game_id = await turn_ready(running.services, 60, arena["id"])
-    await running.services.games.add_member(game_id, GM, fake.gm["id"], Role.GM)  # type: ignore[attr-defined]
-    interaction = await fake.command(fake.gm, arena["id"], "gm resolve")  # type: ignore[attr-defined]
+    from tests.bot.table import components, use_component
+
+    arena = fake.room["id"]
+    interaction = await fake.command(fake.gm, arena, "gm resolve")
     [panel] = await fake.answered(interaction)
     message = panel["message"]
     button = next(c for c in components(message) if c.get("label") == "Resolve the turn")
     before = len(fake.arrived)
     clicked = time.perf_counter()
-    await use_component(fake, fake.gm, message, button)  # type: ignore[attr-defined]
+    await use_component(fake, fake.gm, message, button)
     await fake.wait_for(lambda: any(m["content"].startswith("Turn 2 is open")
-                                    for m in fake.bot_messages(arena["id"])), timeout=60)
-    arrivals = [t for key, t in list(fake.arrived.items())[before:]
-                if key.startswith(arena["id"])]
+                                    for m in fake.bot_messages(arena)), timeout=120)
+    arrivals = [t for key, t in list(fake.arrived.items())[before:] if key.startswith(arena)]
     # the last result message is the one before the next turn's announcement
     return (arrivals[-2] - clicked) if len(arrivals) >= 2 else float("nan")
 
 
-async def run(rate: float, seconds: float, rooms: int, players: int) -> None:
+# ---- the bot's process ------------------------------------------------------------------------
+@dataclass
+class Diagnosis:
+    """Garbage collections and loop stalls in the bot's process during the load."""
+
+    collections: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+    #: the same in processor time (the machine's other jobs left out)
+    cpu: dict[int, list[float]] = field(default_factory=lambda: {0: [], 1: [], 2: []})
+    full_at: list[float] = field(default_factory=list)
+    _started_cpu: float = 0.0
+    stalls: list[str] = field(default_factory=list)
+    slow_sql: list[tuple[float, str]] = field(default_factory=list)
+    _untime: Any = None
+    _done: bool = False
+    _last_tick: float = 0.0
+    _loop_thread: int = 0
+    _started: float = 0.0
+    _installed: float = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
+        else:
+            self.collections[info["generation"]].append(
+                (time.perf_counter() - self._started) * 1000)
+            self.cpu[info["generation"]].append((time.thread_time() - self._started_cpu) * 1000)
+            if info["generation"] == 2:
+                self.full_at.append(self._started - self._installed)
+
+    def install(self, loop: asyncio.AbstractEventLoop, *, watch: bool) -> None:
+        self._installed = time.perf_counter()
+        gc.callbacks.append(self.on_gc)
+        if not watch:
+            return
+        self._time_sqlite()
+        self._loop_thread = threading.get_ident()
+        self._tick(loop)
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _time_sqlite(self) -> None:
+        """Note every SQLite call on the loop that takes 10 ms or more (the statement)."""
+        from fappo_bot.storage.sqlite_inline import InlineConnection
+
+        call = InlineConnection.call
+        diagnosis = self
+
+        async def timed(connection: Any, function: Any, *args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await call(connection, function, *args)
+            finally:
+                took = (time.perf_counter() - started) * 1000
+                if took >= 10 and not diagnosis._done:
+                    what = str(args[0])[:40] if args else getattr(function, "__name__", "?")
+                    diagnosis.slow_sql.append((took, what))
+
+        InlineConnection.call = timed  # type: ignore[method-assign]
+        self._untime = lambda: setattr(InlineConnection, "call", call)
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._last_tick = time.perf_counter()
+        if not self._done:
+            loop.call_later(0.005, self._tick, loop)
+
+    def _watch(self) -> None:
+        """Where the loop's thread is when the loop has not turned for 50 ms."""
+        reported = 0.0
+        while not self._done:
+            time.sleep(0.01)
+            tick = self._last_tick
+            if time.perf_counter() - tick > 0.05 and tick != reported:
+                reported = tick
+                frame = sys._current_frames().get(self._loop_thread)
+                where = []
+                while frame is not None and len(where) < 12:
+                    code = frame.f_code
+                    where.append(f"{Path(code.co_filename).name}:{frame.f_lineno} "
+                                 f"{code.co_name}")
+                    frame = frame.f_back
+                self.stalls.append(f"at {tick - self._installed:.1f} s: " + " < ".join(where))
+
+    def remove(self, loop: asyncio.AbstractEventLoop) -> None:
+        gc.callbacks.remove(self.on_gc)
+        self._done = True
+        if self._untime is not None:
+            self._untime()
+
+    def report(self) -> str:
+        lines = [f"  collector: {gc.get_freeze_count():,} objects frozen, "
+                 f"{len(gc.get_objects()):,} tracked; collections during the load (generation: "
+                 "how many, total, longest; CPU total, longest): " + "; ".join(
+                     f"{generation}: {len(pauses)}, {sum(pauses):.0f}, "
+                     f"{max(pauses, default=0):.1f} ms; {sum(self.cpu[generation]):.0f}, "
+                     f"{max(self.cpu[generation], default=0):.1f} ms"
+                     for generation, pauses in self.collections.items())]
+        if self.full_at:
+            lines.append("  full collections at (s): " + ", ".join(f"{t:.1f}"
+                                                                for t in self.full_at))
+        if self.slow_sql:
+            kinds: dict[str, list[float]] = {}
+            for took, what in self.slow_sql:
+                kinds.setdefault(what.split()[0] if what.strip() else what, []).append(took)
+            lines.append("  SQLite calls of 10 ms or more: " + "; ".join(
+                f"{kind}: {len(times)}, longest {max(times):.0f} ms"
+                for kind, times in sorted(kinds.items())))
+        if self.stalls:
+            lines.append(f"  the loop stalled 50 ms or more {len(self.stalls)} times; where:")
+            lines.extend(f"    {s[:400]}" for s in self.stalls[:20])
+        return "\n".join(lines)
+
+
+async def recv(conn: Connection) -> Any:
+    return await asyncio.to_thread(conn.recv)
+
+
+async def set_up_rooms(running: Any, gm: str, rooms: Sequence[tuple[str, list[str]]]) -> None:
+    """A game per room, a Kael for each player and a Skarg; turn 1 open."""
+    from benchmarks.bench_storage import ENEMY_SHEET, PC_SHEET, new_character
+
+    services = running.services
+    for r, (room, users) in enumerate(rooms):
+        running.bot.rooms.forget(room)  # seen at start-up (catch-up) when it held no game yet
+        game = await services.games.create(channel_key=room, name=f"Room {r}", creator=gm)
+        for p, user in enumerate(users):
+            await services.games.add_member(game.id, gm, user, Role.PLAYER)
+            name = "Kael" if p == 0 else f"Kael {chr(65 + p)}"
+            check = await services.characters.create(game.id, user,
+                                                      new_character(PC_SHEET, name))
+            assert check.ok, check
+        assert (await services.characters.add_enemy(
+            game.id, gm, new_character(ENEMY_SHEET, "Skarg"))).ok
+        await services.turns.open(game.id, gm)
+
+
+def percentile(ordered: Sequence[float], fraction: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+async def run(args: argparse.Namespace) -> None:
+    from fappo_bot.settings import TurnSettings
+    from tests.bot.conftest import RunningBot
+
     logging.basicConfig(level=logging.ERROR)
-    fake = TimedFake()
-    fake.gm = fake.add_user("gwen")  # type: ignore[attr-defined]
-    await fake.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        running = RunningBot(fake, Path(tmp) / "data")
-        await running.start()
-        try:
-            made = await set_up_rooms(running, fake, rooms, players)
-            latencies, posts, cpu = await load(fake, made, rate, seconds)
-            latencies.sort()
-            p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-            print(machine_speed())
-            print(f"{posts} posts at {rate:g}/s across {rooms} rooms for {seconds:g} s (SQLite): "
-                  f"post -> reply p50 {statistics.median(latencies):.1f} ms, p99 {p99:.1f} ms, "
-                  f"max {latencies[-1]:.1f} ms; CPU {cpu / posts * 1000:.2f} ms a post "
-                  f"({cpu / seconds * 100:.0f}% of one core; bot, database and fake together)")
-            took = await resolve_60(running, fake)
-            print(f"60-combatant turn: 'Resolve the turn' -> last result message "
-                  f"{took * 1000:.0f} ms")
-        finally:
-            await running.stop()
-            await fake.stop()
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    fake_process = context.Process(target=fake_side, args=(child_conn, args.rooms, args.players),
+                                   daemon=True)
+    fake_process.start()
+    try:
+        fake = SimpleNamespace(**await recv(conn))
+        with tempfile.TemporaryDirectory() as tmp:
+            running = RunningBot(fake, Path(tmp) / "data")  # type: ignore[arg-type]
+            # as `fappo-bot run` is set up (the tests look for due turns every 50 ms)
+            running.settings.turns = TurnSettings()
+            await running.start()
+            try:
+                await set_up_rooms(running, fake.gm, fake.rooms)
+                if not args.no_gc_tuning:
+                    from fappo_bot.discord.startup import tune_collector
+
+                    tune_collector()
+                print(machine_speed())
+                for _ in range(args.runs):
+                    await load(conn, args)
+                game_id = await turn_ready(running.services, 60, fake.arena)
+                running.bot.rooms.forget(fake.arena)
+                await running.services.games.add_member(game_id, GM, fake.gm, Role.GM)
+                conn.send(("resolve", ()))
+                took = await recv(conn)
+                print(f"60-combatant turn: 'Resolve the turn' -> last result message "
+                      f"{took * 1000:.0f} ms")
+            finally:
+                await running.stop()
+        conn.send(("stop", ()))
+    finally:
+        fake_process.join(timeout=10)
+        if fake_process.is_alive():
+            fake_process.kill()
+
+
+async def load(conn: Connection, args: argparse.Namespace) -> None:
+    """One run of the load; prints its figures."""
+    loop = asyncio.get_running_loop()
+    diagnosis = Diagnosis()
+    diagnosis.install(loop, watch=args.diagnose)
+    cpu0, system0, preempted0 = cpu_seconds(), system_seconds(), preempted()
+    conn.send(("load", (args.rate, args.seconds)))
+    result = await recv(conn)
+    cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
+    system = system_seconds() - system0
+    diagnosis.remove(loop)
+    latencies = sorted(result["latencies"])
+    posts = result["posts"]
+    with open("/proc/loadavg") as file:
+        load_average = " ".join(file.read().split()[:3])
+    print(f"{posts} posts at {args.rate:g}/s across {args.rooms} rooms for {args.seconds:g} s "
+          f"(SQLite; load average {load_average}): post -> reply p50 "
+          f"{statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, "
+          f"max {latencies[-1]:.1f} ms; CPU a post: bot {cpu / posts * 1000:.2f} ms "
+          f"({system / posts * 1000:.2f} of it in the kernel; {cpu / args.seconds * 100:.0f}% "
+          "of one core), bot + fake "
+          f"{(cpu + result['cpu']) / posts * 1000:.2f} ms; the bot's process preempted "
+          f"{switches} times")
+    slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-8:]
+    print("  slowest posts (ms, at s): " + ", ".join(f"{lat:.0f} @ {at:.1f}"
+                                                    for lat, at in reversed(slowest)))
+    print(diagnosis.report())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -159,8 +380,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=1, help="load runs, one after another")
+    parser.add_argument("--no-gc-tuning", action="store_true",
+                        help="leave the collector as Python sets it (no freeze, no thresholds)")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="note where the bot's loop is when it stalls for 50 ms")
     args = parser.parse_args(argv)
-    asyncio.run(run(args.rate, args.seconds, args.rooms, args.players))
+    asyncio.run(run(args))
     return 0
 
 

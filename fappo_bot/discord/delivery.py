@@ -158,6 +158,8 @@ class Delivery(commands.Cog):
             channel = found  # type: ignore[assignment]
         ids = []
         for index, part in enumerate(split_message(message.content)):
+            if not part.strip():
+                continue  # Discord sends no empty message (an outbox message of blanks is done)
             sent = await channel.send(part, nonce=nonce(message.id, index))
             ids.append(sent.id)
         return ids

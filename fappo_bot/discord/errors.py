@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.limits import answer
 from fappo_bot.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -48,11 +49,9 @@ def sentence_for(error: BaseException, where: str) -> str:
 
 
 async def answer_privately(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """An ephemeral answer, whether or not the interaction was answered already (in several
+    messages when it is over Discord's 2,000 characters)."""
+    await answer(interaction, text, private=True)
 
 
 def install_error_boundary(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
 from fappo_bot.discord.catchup import CatchUp
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.limits import OPTION_TEXT, OPTIONS, ROWS
 from fappo_bot.discord.proxy import Poster
 from fappo_bot.discord.replies import (
     ReplyBook,
@@ -25,6 +26,7 @@ from fappo_bot.discord.replies import (
     reply_keys,
     update_reply,
 )
+from fappo_bot.posting.safety import clip
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.views import GameView, PostOutcome, PostReply
 
@@ -245,25 +247,32 @@ class TurnPosts(commands.Cog):
 
 
 class GamePicker(discord.ui.View):
-    """The games a DM's orders may be for; the pick posts them as secret orders there."""
+    """The games a DM's orders may be for, 25 a select (Discord's limit) in up to 5 selects;
+    the pick posts them as secret orders there."""
 
     def __init__(self, cog: TurnPosts, message: discord.Message, games: list[GameView]) -> None:
         super().__init__(timeout=600)
         self.cog = cog
         self.orders = message
         self.message: discord.Message | None = None
-        select: discord.ui.Select[GamePicker] = discord.ui.Select(
-            placeholder="The game these orders are for",
-            options=[discord.SelectOption(label=g.name[:100], value=g.id) for g in games[:25]])
-        select.callback = self.picked  # type: ignore[method-assign]
-        self.select = select
-        self.add_item(select)
+        for start in range(0, min(len(games), ROWS * OPTIONS), OPTIONS):
+            shown = games[start:start + OPTIONS]
+            span = f" ({start + 1}-{start + len(shown)})" if len(games) > OPTIONS else ""
+            select: discord.ui.Select[GamePicker] = discord.ui.Select(
+                placeholder=f"The game these orders are for{span}",
+                options=[discord.SelectOption(label=clip(g.name, OPTION_TEXT), value=g.id)
+                         for g in shown])
+            select.callback = self._picker(select)  # type: ignore[method-assign]
+            self.add_item(select)
 
-    async def picked(self, interaction: discord.Interaction) -> None:
-        game_id = self.select.values[0]
-        await interaction.response.edit_message(content="Orders sent to that game.", view=None)
-        self.stop()
-        await self.cog._guarded(self.orders, self.cog.secret_post(game_id, self.orders))
+    def _picker(self, select: discord.ui.Select[GamePicker]) -> Any:
+        async def picked(interaction: discord.Interaction) -> None:
+            game_id = select.values[0]
+            await interaction.response.edit_message(content="Orders sent to that game.",
+                                                    view=None)
+            self.stop()
+            await self.cog._guarded(self.orders, self.cog.secret_post(game_id, self.orders))
+        return picked
 
     async def on_error(self, interaction: discord.Interaction, error: Exception,
                        item: discord.ui.Item[GamePicker]) -> None:

@@ -53,7 +53,7 @@ async def send_reply(
 ) -> list[int]:
     """The reply to message `message_id`: the first part as a Discord reply, the rest after it."""
     ids: list[int] = []
-    for index, part in enumerate(split_message(text)):
+    for index, part in enumerate(_parts(text)):
         reference = (
             discord.MessageReference(message_id=message_id, channel_id=_channel_id(channel),
                                      fail_if_not_exists=False)
@@ -71,7 +71,7 @@ async def update_reply(
     grew, the surplus deleted when it shrank. No reply yet: a new one."""
     if not old:
         return await send_reply(channel, message_id, text)
-    parts = split_message(text)
+    parts = _parts(text)
     ids: list[int] = []
     for index, part in enumerate(parts):
         if index < len(old):
@@ -91,6 +91,12 @@ async def delete_messages(channel: discord.abc.Messageable, ids: Sequence[int]) 
             await _partial(channel, message_id).delete()
         except discord.NotFound:
             pass
+
+
+def _parts(text: str) -> list[str]:
+    """The messages of a reply, each within Discord's 2,000 characters (none for a blank
+    reply: Discord sends no empty message)."""
+    return [part for part in split_message(text) if part.strip()]
 
 
 def _channel_id(channel: discord.abc.Messageable) -> int:

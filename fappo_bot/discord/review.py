@@ -1,22 +1,47 @@
 """The GM's review as an ephemeral view (R1: every input the turn needs, nothing guessed).
 
-One question at a time: a select when it has a short list of choices, else a button opening a
-modal; an optional question shows its default and can be skipped. When no required question is
-left, a button resolves the turn. Each answer goes to the service at once, which refuses a bad
-one with its own sentence (shown, and the question stays)."""
+One question at a time: selects when it has a list of choices, else a button opening a modal;
+an optional question shows its default and can be skipped. When no required question is left,
+a button resolves the turn. Each answer goes to the service at once, which refuses a bad one
+with its own sentence (shown, and the question stays).
+
+Within Discord's limits (`limits.py`): a select holds 25 options and a message 5 rows, so a
+list of choices (the creatures of a 600-combatant scene) is shown as up to four selects of 25 a
+page, with buttons to turn the pages and one to type the answer instead; the creatures inside
+an area are picked across selects and pages, then sent with "Done". A label over 100
+characters ends in "…"; an option's value is its place in the list, so a clipped label still
+answers with the whole name."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import discord
 
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
-from fappo_bot.posting.safety import safe
+from fappo_bot.discord.limits import (
+    CONTENT,
+    INPUT_LABEL,
+    INPUT_PLACEHOLDER,
+    INPUT_VALUE,
+    MODAL_TITLE,
+    OPTION_TEXT,
+    OPTIONS,
+    PLACEHOLDER,
+    ROWS,
+)
+from fappo_bot.posting.safety import clip, safe
 from fappo_bot.service.views import ReviewItem, ReviewView
 
 TIMEOUT = 15 * 60
+#: the most characters of a question shown (the rest of the message is the panel's own)
+QUESTION = 1200
+#: buttons in an action row
+ROW_BUTTONS = 5
+#: review questions answered with several of their choices (F19: the creatures in an area)
+MANY = frozenset({"targets"})
 
 
 class ReviewPanel(discord.ui.View):
@@ -29,6 +54,11 @@ class ReviewPanel(discord.ui.View):
         self.gm = gm
         self.review = review
         self.skipped: set[str] = set()
+        #: the page of the current question's choices shown, and the choices picked so far
+        #: (a question of several answers), by their place in the list
+        self.page = 0
+        self.picked: set[int] = set()
+        self._shown: str | None = None
         self.build()
 
     # ---- what is shown --------------------------------------------------------------------
@@ -47,32 +77,85 @@ class ReviewPanel(discord.ui.View):
             return f"{head}: every question is answered. Resolve when ready."
         left = sum(1 for i in self.review.items if i.required and not i.answered)
         default = "" if item.required else f" (optional; default: {safe(str(item.answer))})"
-        return f"{head}: {left} required question(s) left.\n**{safe(item.question)}**{default}"
+        # a question quoting a long condition is clipped inside its bold, never across it
+        question = clip(safe(item.question), QUESTION)
+        text = f"{head}: {left} required question(s) left.\n**{question}**{clip(default, 200)}"
+        if item.field in MANY and item.choices:
+            names = ", ".join(safe(item.choices[i]) for i in sorted(self.picked))
+            text += f"\nPicked ({len(self.picked)}): {names or 'none yet'}. Then Done."
+        return clip(text, CONTENT)
 
     def build(self) -> None:
         self.clear_items()
         item = self.item
-        if item is not None and item.choices and len(item.choices) <= 25:
-            select: discord.ui.Select[ReviewPanel] = discord.ui.Select(
-                placeholder="Your answer",
-                options=[discord.SelectOption(label=c[:100], value=c[:100])
-                         for c in item.choices])
-            select.callback = self._chosen  # type: ignore[method-assign]
-            self.add_item(select)
-        elif item is not None:
-            button: discord.ui.Button[ReviewPanel] = discord.ui.Button(
-                label="Answer", style=discord.ButtonStyle.primary)
-            button.callback = self._ask  # type: ignore[method-assign]
-            self.add_item(button)
+        if item is None or item.key != self._shown:
+            self.page, self.picked = 0, set()
+            self._shown = item.key if item is not None else None
+        choices = item.choices if item is not None else ()
+        buttons: list[discord.ui.Button[ReviewPanel]] = []
+        if item is not None and choices and item.field in MANY:
+            buttons.append(self._button(f"Done ({len(self.picked)} picked)", self._done,
+                                        discord.ButtonStyle.primary))
+        if item is not None and (not choices or len(choices) > OPTIONS):
+            buttons.append(self._button("Type the answer", self._ask) if choices else
+                           self._button("Answer", self._ask, discord.ButtonStyle.primary))
         if item is not None and not item.required:
-            skip: discord.ui.Button[ReviewPanel] = discord.ui.Button(label="Keep the default")
-            skip.callback = self._skip  # type: ignore[method-assign]
-            self.add_item(skip)
+            buttons.append(self._button("Keep the default", self._skip))
         if not self.review.missing:
-            resolve: discord.ui.Button[ReviewPanel] = discord.ui.Button(
-                label="Resolve the turn", style=discord.ButtonStyle.danger)
-            resolve.callback = self._resolve  # type: ignore[method-assign]
-            self.add_item(resolve)
+            buttons.append(self._button("Resolve the turn", self._resolve,
+                                        discord.ButtonStyle.danger))
+        per_page = (ROWS - math.ceil(len(buttons) / ROW_BUTTONS)) * OPTIONS
+        if len(choices) > per_page:
+            turning = [self._button("◀ Previous", self._previous),
+                       self._button("Next ▶", self._next)]
+            buttons = [*turning, *buttons]
+            per_page = (ROWS - math.ceil(len(buttons) / ROW_BUTTONS)) * OPTIONS
+            last = (len(choices) - 1) // per_page
+            self.page = min(self.page, last)
+            turning[0].disabled = self.page == 0
+            turning[1].disabled = self.page == last
+        if item is not None and choices:
+            first = self.page * per_page
+            stop = min(first + per_page, len(choices))
+            for row, start in enumerate(range(first, stop, OPTIONS)):
+                self.add_item(self._select(item, range(start, min(start + OPTIONS, stop)), row))
+        rows = len(self.children)
+        for index, button in enumerate(buttons):
+            button.row = rows + index // ROW_BUTTONS
+            self.add_item(button)
+
+    def _button(self, label: str, callback: Any,
+                style: discord.ButtonStyle = discord.ButtonStyle.secondary
+                ) -> discord.ui.Button[ReviewPanel]:
+        button: discord.ui.Button[ReviewPanel] = discord.ui.Button(label=label, style=style)
+        button.callback = callback  # type: ignore[method-assign]
+        return button
+
+    def _select(self, item: ReviewItem, places: range, row: int
+                ) -> discord.ui.Select[ReviewPanel]:
+        """A select of the choices at `places` (their place in the list is their value)."""
+        many = item.field in MANY
+        span = (f" ({places.start + 1}-{places.stop} of {len(item.choices)})"
+                if len(item.choices) > OPTIONS else "")
+        select: discord.ui.Select[ReviewPanel] = discord.ui.Select(
+            placeholder=clip(("Pick every one inside" if many else "Your answer") + span,
+                             PLACEHOLDER),
+            min_values=0 if many else 1, max_values=len(places) if many else 1, row=row,
+            options=[discord.SelectOption(label=clip(item.choices[i], OPTION_TEXT),
+                                          value=str(i), default=many and i in self.picked)
+                     for i in places])
+
+        async def chosen(interaction: discord.Interaction) -> None:
+            values = [int(v) for v in select.values]
+            if not many:
+                await self.answer(interaction, item.choices[values[0]])
+                return
+            self.picked = (self.picked - set(places)) | set(values)
+            self.build()
+            await interaction.response.edit_message(content=self.text(), view=self)
+
+        select.callback = chosen  # type: ignore[method-assign]
+        return select
 
     # ---- the GM's answers -----------------------------------------------------------------
     async def answer(self, interaction: discord.Interaction, value: Any) -> None:
@@ -83,10 +166,21 @@ class ReviewPanel(discord.ui.View):
         self.build()
         await interaction.response.edit_message(content=self.text(), view=self)
 
-    async def _chosen(self, interaction: discord.Interaction) -> None:
-        select = self.children[0]
-        assert isinstance(select, discord.ui.Select)
-        await self.answer(interaction, select.values[0])
+    async def _done(self, interaction: discord.Interaction) -> None:
+        item = self.item
+        assert item is not None
+        await self.answer(interaction, [item.choices[i] for i in sorted(self.picked)])
+
+    async def _previous(self, interaction: discord.Interaction) -> None:
+        await self._turn(interaction, -1)
+
+    async def _next(self, interaction: discord.Interaction) -> None:
+        await self._turn(interaction, 1)
+
+    async def _turn(self, interaction: discord.Interaction, by: int) -> None:
+        self.page = max(0, self.page + by)
+        self.build()
+        await interaction.response.edit_message(content=self.text(), view=self)
 
     async def _ask(self, interaction: discord.Interaction) -> None:
         item = self.item
@@ -121,10 +215,16 @@ class AnswerModal(discord.ui.Modal):
     """A free answer to one review question (a number, a name)."""
 
     def __init__(self, panel: ReviewPanel, item: ReviewItem) -> None:
-        super().__init__(title=f"Turn {panel.review.turn}: your ruling"[:45], timeout=TIMEOUT)
+        super().__init__(title=clip(f"Turn {panel.review.turn}: your ruling", MODAL_TITLE),
+                         timeout=TIMEOUT)
         self.panel = panel
+        many = item.field in MANY
         self.value: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
-            label=item.question[:45], placeholder=item.question[:100], max_length=200)
+            label=clip(item.question, INPUT_LABEL),
+            placeholder=clip("Names, separated by commas" if many else item.question,
+                             INPUT_PLACEHOLDER),
+            style=discord.TextStyle.paragraph if many else discord.TextStyle.short,
+            max_length=INPUT_VALUE if many else 200)
         self.add_item(self.value)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:

@@ -1,33 +1,24 @@
-"""A character's sheet as a Discord embed: health track, SP pools, AP, statuses, skills and gear
-(within Discord's embed limits: 25 fields, 1,024 characters a field, 6,000 in all)."""
+"""A character's sheet as Discord embeds: health track, SP pools, AP, statuses, skills and gear
+(an Xp character's sheet as the post language renders it).
+
+Within Discord's embed limits (`limits.py`): a long list (a sheet with hundreds of skills) goes
+on in further fields (`Skills (2)`...), cut between items, and the fields in further embeds
+(25 fields and 6,000 characters each), which `say` sends in as many messages as they take."""
 
 from __future__ import annotations
 
 import discord
 
+from fappo_bot.discord.limits import Field, embeds_of, list_fields, text_fields
 from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import RulesConfig, ap_budget, current_index, level_name, track
 from fappo_bot.service.views import CharacterView
 from fappo_bot.sheets.xp import render_xp_sheet
 
-FIELD_LIMIT = 1024
-EMBED_LIMIT = 6000
-MAX_FIELDS = 25
 
-
-def _field(text: str) -> str:
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
-
-
-def sheet_embed(view: CharacterView, config: RulesConfig | None = None) -> discord.Embed:
-    """The embed of one character's current state beside its sheet."""
-    if view.xp is not None:
-        return xp_sheet_embed(view)
-    config = config or RulesConfig()
+def sheet_fields(view: CharacterView, config: RulesConfig) -> list[Field]:
+    """The sheet's fields, each within Discord's limits, in the order they are shown."""
     state, sheet = view.state, view.sheet
-    embed = discord.Embed(title=safe(view.name)[:256],
-                          description=f"{view.kind.value} · {state.tier.value} · "
-                                      f"{view.status.value}")
     if state.is_fodder:
         health = f"{state.count} left"
     else:
@@ -36,31 +27,39 @@ def sheet_embed(view: CharacterView, config: RulesConfig | None = None) -> disco
         health = " › ".join(f"**{name}**" if i == here else name
                             for i, name in enumerate(levels))
         health = f"{level_name(state, config)}\n{health}"
-    embed.add_field(name="Health", value=_field(health), inline=False)
     pools = [f"{t.value} {state.traits.get(t, 0)}/{sheet.traits.get(t, 0)}"
              for t in sheet.traits]
     if sheet.floating:
         pools.append(f"floating {state.floating}/{sheet.floating}")
-    embed.add_field(name="SP", value=_field(", ".join(pools) or "none"), inline=True)
-    embed.add_field(name="AP", value=str(ap_budget(state, config)), inline=True)
-    statuses = ", ".join(s.kind.value for s in state.statuses) or "none"
-    embed.add_field(name="Statuses", value=_field(statuses), inline=True)
-    skills = ", ".join(f"{safe(k)} {v}" for k, v in sheet.skills.items()) or "none"
-    embed.add_field(name="Skills", value=_field(skills), inline=False)
-    gear = ", ".join(safe(w.name) for w in sheet.weapons) or "no weapons"
-    embed.add_field(name="Gear", value=_field(f"{gear}; armor {sheet.armor.value}"),
-                    inline=False)
-    assert len(embed) <= EMBED_LIMIT and len(embed.fields) <= MAX_FIELDS
-    return embed
+    gear = [safe(w.name) for w in sheet.weapons] or ["no weapons"]
+    gear[-1] += f"; armor {sheet.armor.value}"
+    return [
+        *text_fields("Health", health),
+        *list_fields("SP", pools, inline=True),
+        Field("AP", str(ap_budget(state, config)), inline=True),
+        *list_fields("Statuses", [s.kind.value for s in state.statuses], inline=True),
+        *list_fields("Skills", [f"{safe(k)} {v}" for k, v in sheet.skills.items()]),
+        *list_fields("Gear", gear),
+    ]
 
 
-def xp_sheet_embed(view: CharacterView) -> discord.Embed:
-    """The embed of an Xp character: its sheet as the post language renders it (RULINGS Part B),
-    its Luck and plot points."""
+def sheet_embeds(view: CharacterView, config: RulesConfig | None = None
+                 ) -> list[discord.Embed]:
+    """The embeds of one character's current state beside its sheet (one for any sheet a
+    game needs; more for a sheet too long for one)."""
+    if view.xp is not None:
+        return xp_sheet_embeds(view)
+    config = config or RulesConfig()
+    state = view.state
+    return embeds_of(safe(view.name),
+                     f"{view.kind.value} · {state.tier.value} · {view.status.value}",
+                     sheet_fields(view, config))
+
+
+def xp_sheet_embeds(view: CharacterView) -> list[discord.Embed]:
+    """The embeds of an Xp character: its sheet as the post language renders it (RULINGS Part
+    B), its Luck and plot points; a long sheet goes on in further fields, cut between lines."""
     assert view.xp is not None
     lines = render_xp_sheet(view.xp).splitlines()
-    embed = discord.Embed(title=safe(view.name)[:256],
-                          description=f"{view.kind.value} · Xp · {view.status.value}")
-    embed.add_field(name="Sheet", value=_field(safe_prose("\n".join(lines[1:]))), inline=False)
-    assert len(embed) <= EMBED_LIMIT
-    return embed
+    return embeds_of(safe(view.name), f"{view.kind.value} · Xp · {view.status.value}",
+                     text_fields("Sheet", safe_prose("\n".join(lines[1:]))))

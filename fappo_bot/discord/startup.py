@@ -4,8 +4,16 @@ bot.start(token)`. Nothing here runs at import time."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.settings import Settings
+
+if TYPE_CHECKING:
+    import discord
 
 NO_TOKEN = (
     "No Discord bot token: set FAPPO_DISCORD__TOKEN (or token under [discord] in the config "
@@ -48,9 +56,28 @@ def delivery_policy(settings: Settings) -> DeliveryPolicy:
     return DeliveryPolicy(max_attempts=settings.discord.outbox_max_attempts)
 
 
-async def run_bot(settings: Settings) -> None:
-    """Run the bot until it is closed. `StartupError` when the token is missing or rejected, or
-    when the message content intent is not enabled for the application."""
+def tune_collector() -> None:
+    """Once the bot is connected: collect, then freeze what start-up left alive (the modules,
+    discord.py's caches, the compiled statements...) out of the cyclic collector's sight
+    (`gc.freeze`). A full collection otherwise walks all of it again in one pause of the event
+    loop, which made the bot's slowest posts (docs/benchmarks.md, "The bot through a fake
+    Discord"). What is made later is collected as before; what was frozen and dies later is
+    freed by its reference count, or never when it dies in a cycle (start-up's objects live as
+    long as the bot)."""
+    gc.collect()
+    gc.freeze()
+
+
+async def when_ready(bot: discord.Client, then: Callable[[], None]) -> None:
+    """`then()` once the bot is first ready (its guilds and commands loaded)."""
+    await bot.wait_until_ready()
+    then()
+
+
+async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collector) -> None:
+    """Run the bot until it is closed; `ready()` once it is first ready (`tune_collector`).
+    `StartupError` when the token is missing or rejected, or when the message content intent
+    is not enabled for the application."""
     import discord
 
     from fappo_bot.discord.bot import FappoBot
@@ -68,7 +95,11 @@ async def run_bot(settings: Settings) -> None:
         services = Services(storage.uow_factory, delivery=delivery_policy(settings))
         try:
             async with FappoBot(services, settings) as bot:
-                await bot.start(token)
+                tuning = asyncio.create_task(when_ready(bot, ready))
+                try:
+                    await bot.start(token)
+                finally:
+                    tuning.cancel()
         except discord.LoginFailure:
             raise StartupError(TOKEN_REJECTED) from None
         except discord.PrivilegedIntentsRequired:

@@ -65,15 +65,51 @@ def safe_prose(text: str) -> str:
     return no_mentions(text).replace("```", "`" + _ZWSP + "``")
 
 
-def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """`text` in messages of at most `limit` characters (Discord takes 2,000), split on line
-    boundaries; a longer line is cut at its last blank before the limit, or at the limit."""
+ELLIPSIS = "…"
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` within `limit` characters, a visible "…" ending it when it had to be cut (for a
+    label that cannot be split: a select option, a button, a title). Never parts an escape from
+    what it escapes, nor leaves a trailing blank before the mark."""
+    if len(text) <= limit:
+        return text
     if limit < 1:
         raise ValueError("limit must be positive")
+    cut = limit - len(ELLIPSIS)
+    while cut > 0 and text[cut - 1] == "\\" and _escapes(text, cut - 1):
+        cut -= 1
+    return text[:cut].rstrip() + ELLIPSIS
+
+
+def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
+    """`text` in messages of at most `limit` characters (Discord takes 2,000), split cleanly:
+    on line boundaries; a line longer than the limit is cut at its last blank before the limit
+    that leaves no inline markdown (`**`, `*`, `__`, `~~`, `||`, a backtick) open, else at its
+    last blank, else at the limit (never between a backslash and the character it escapes). A
+    code block cut in two is closed at the end of one message and opened again, with its
+    language, at the start of the next. Nothing but those fences is added or lost except the
+    blanks and line breaks at a cut."""
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    if len(text) <= limit:  # most replies: one message, as it is
+        return [text] if text.strip("\n") else [""]
+    if FENCE in text and limit >= _FENCE_ROOM:
+        return _split_fenced(text, limit)
+    return _pack(_cut_lines(text.split("\n"), limit), limit)
+
+
+FENCE = "```"
+#: the smallest limit for which a cut code block is closed and opened again
+_FENCE_ROOM = 40
+
+
+def _pack(lines: Iterable[str], limit: int) -> list[str]:
+    """Lines (each within `limit`) joined into as few messages as fit."""
     messages: list[str] = []
     current: list[str] = []
     size = 0
-    for line in _cut_lines(text, limit):
+    for line in lines:
         extra = len(line) + (1 if current else 0)
         if current and size + extra > limit:
             messages.append("\n".join(current))
@@ -86,12 +122,70 @@ def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
     return messages or [""]
 
 
-def _cut_lines(text: str, limit: int) -> Iterable[str]:
-    for line in text.split("\n"):
+def _split_fenced(text: str, limit: int) -> list[str]:
+    """`split_message` of a text with code blocks: a message that ends inside a block closes
+    it, and the next opens it again with the same opening line (room kept for both)."""
+    lines = text.split("\n")
+    openers = [line.strip() for line in lines if line.lstrip().startswith(FENCE)]
+    room = max(map(len, openers), default=0) + len(FENCE) + 2
+    if not openers or limit - room < _FENCE_ROOM // 2:
+        return _pack(_cut_lines(lines, limit), limit)  # no room: cut as plain text
+    parts = _pack(_cut_lines(lines, limit - room), limit - room)
+    opener: str | None = None
+    framed = []
+    for number, part in enumerate(parts, start=1):
+        head = f"{opener}\n" if opener is not None else ""
+        for line in part.split("\n"):
+            if line.lstrip().startswith(FENCE):
+                opener = None if opener is not None else line.strip()
+        cut = opener is not None and number < len(parts)  # a block the text leaves open stays
+        framed.append(head + part + (f"\n{FENCE}" if cut else ""))
+    return framed
+
+
+_INLINE = re.compile(r"\\.|\*\*|__|~~|\|\||[`*]", re.DOTALL)
+
+
+def _cut_lines(lines: Iterable[str], limit: int) -> Iterable[str]:
+    for line in lines:
         while len(line) > limit:
-            cut = line.rfind(" ", 0, limit + 1)
-            if cut <= 0:
-                cut = limit
+            cut = _cut_at(line, limit)
             yield line[:cut]
             line = line[cut:].lstrip(" ")
         yield line
+
+
+def _cut_at(line: str, limit: int) -> int:
+    """Where to cut a line longer than `limit`: the last blank within it that leaves no inline
+    markdown open, else the last blank, else the limit (backed off so as not to part an escape
+    from what it escapes)."""
+    window = line[: limit + 1]
+    balanced = last = -1
+    open_marks: set[str] = set()
+    position = 0
+    for match in _INLINE.finditer(window):
+        if not open_marks:
+            balanced = max(balanced, window.rfind(" ", position, match.start() + 1))
+        mark = match.group()
+        if not mark.startswith("\\"):
+            open_marks ^= {mark}
+        position = match.end()
+    if not open_marks:
+        balanced = max(balanced, window.rfind(" ", position))
+    last = window.rfind(" ")
+    for cut in (balanced, last):
+        if cut > 0:
+            return cut
+    cut = limit
+    while cut > 1 and line[cut - 1] == "\\" and _escapes(line, cut - 1):
+        cut -= 1
+    return cut
+
+
+def _escapes(line: str, index: int) -> bool:
+    """Whether the backslash at `index` escapes the character after it (an even run of
+    backslashes before it)."""
+    run = 0
+    while index - run - 1 >= 0 and line[index - run - 1] == "\\":
+        run += 1
+    return run % 2 == 0

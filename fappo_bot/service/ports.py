@@ -151,6 +151,16 @@ class PostRepository(Protocol):
         others are not even read back)."""
         ...
 
+    async def in_force_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
+        """What `latest_revisions` gives, less posts none of whose orders is in force: at least
+        every post whose newest revision holds the last written orders of a character (the
+        newest by revision time, then post update time, then post id; F29 Amb-3), in
+        (updated_at, id) order. A turn's cost to read then follows its characters, not how
+        many posts it has had."""
+        ...
+
 
 class ResolutionRepository(Protocol):
     async def add(self, resolution: Resolution) -> None: ...

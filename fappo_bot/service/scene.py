@@ -63,7 +63,7 @@ async def orders_in_force(
     """Per character (casefolded name), the order in force: last written wins (F29 Amb-3).
     `actors` (case-folded): only theirs."""
     found: dict[str, InForce] = {}
-    posts = sorted(await uow.posts.latest_revisions(turn.id, actors), key=lambda pr: (
+    posts = sorted(await uow.posts.in_force_revisions(turn.id, actors), key=lambda pr: (
         pr[1].created_at, pr[0].updated_at, pr[0].id))
     for post, revision in posts:
         if not revision.ok:

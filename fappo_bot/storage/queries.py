@@ -14,6 +14,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     exists,
+    func,
     insert,
     literal_column,
     or_,
@@ -218,6 +219,37 @@ NEWEST_REVISIONS = Sql(
     .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
     .where(*_LIVE_POSTS)
     .order_by(POSTS.c.updated_at, POSTS.c.id)
+)
+#: for each character name as written, the post(s) whose newest revision wrote its orders last:
+#: the post, its update time, the revision's time and the name (`SqlPosts.in_force_revisions`
+#: breaks the ties and merges the names' cases); no order's body is read
+_WRITTEN = (
+    select(
+        POSTS.c.id, POSTS.c.updated_at, REVISIONS.c.created_at, ORDERS.c.actor,
+        func.rank().over(partition_by=ORDERS.c.actor,
+                         order_by=(REVISIONS.c.created_at.desc(), POSTS.c.updated_at.desc()))
+        .label("newest"),
+    )
+    .select_from(POSTS)
+    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
+    .join(ORDERS, and_(ORDERS.c.post_id == POSTS.c.id, ORDERS.c.revision == POSTS.c.revision))
+    .where(*_LIVE_POSTS, REVISIONS.c.ok.is_(True))
+    .subquery()
+)
+NEWEST_HEADS = Sql(
+    select(_WRITTEN.c.id, _WRITTEN.c.updated_at, _WRITTEN.c.created_at, _WRITTEN.c.actor)
+    .where(_WRITTEN.c.newest == 1)
+)
+#: one post with its newest revision
+NEWEST_REVISION_OF_POST = Sql(
+    select(POSTS, REVISIONS)
+    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
+    .where(POSTS.c.id == bindparam("post_id"))
+)
+ORDERS_OF_REVISION = Sql(
+    select(ORDERS)
+    .where(ORDERS.c.post_id == bindparam("post_id"), ORDERS.c.revision == bindparam("revision"))
+    .order_by(ORDERS.c.position)
 )
 #: the orders of those revisions
 NEWEST_ORDERS = Sql(

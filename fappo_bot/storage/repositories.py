@@ -326,6 +326,10 @@ class SqlTurns(_Repository):
         return m.turn_record(row)
 
 
+#: up to this many posts holding orders in force are read one by one; more, with the turn's
+_FEW_POSTS = 4
+
+
 class SqlPosts(_Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
         self._tx.no_post.discard((post.channel_key, post.message_key))
@@ -369,8 +373,10 @@ class SqlPosts(_Repository):
         return [m.post_record(row) for row in rows]
 
     async def latest_revisions(
-        self, turn_id: str, actors: Collection[str] | None = None
+        self, turn_id: str, actors: Collection[str] | None = None,
+        only: Collection[str] | None = None,
     ) -> Sequence[tuple[Post, PostRevision]]:
+        """(`only`: those posts' alone; the others are read but not built.)"""
         sql = q.NEWEST_REVISIONS
         compiled = sql.compiled(self._tx.dialect)
         pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
@@ -380,12 +386,51 @@ class SqlPosts(_Repository):
             if actors is None or order.actor.casefold() in actors:  # parsed only when wanted
                 by_post.setdefault(order.post_id, []).append(order)
         found = []
+        id_at = compiled.position(q.POSTS.c.id)
         for row in pairs:
+            if only is not None and row[id_at] not in only:
+                continue
             post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
             revision: Any = Kept(compiled.columns(q.REVISIONS, row))
             found.append(
                 (m.post_record(post), m.revision_record(revision, by_post.get(post.id, [])))
             )
+        return found
+
+    async def in_force_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
+        # Which post wrote each character's orders last is found by the database from the
+        # orders' actors alone (no order's body; a row per name as written, more on a tie), so
+        # a turn of many posts reads back and builds only the few that still hold orders: a
+        # post's cost no longer grows with the posts before it.
+        heads = await self._tx.fetch(q.NEWEST_HEADS, {"turn_id": turn_id})
+        last: dict[str, tuple[Any, ...]] = {}
+        for post_id, updated, created, actor in heads:
+            folded = actor.casefold()
+            if actors is not None and folded not in actors:
+                continue
+            key = (created, updated, post_id)  # as stored: UTC, naive on SQLite, in order
+            if folded not in last or last[folded] < key:
+                last[folded] = key
+        wanted = {key[2] for key in last.values()}
+        if len(wanted) > _FEW_POSTS:  # many: the turn's rows in two statements, the rest unbuilt
+            return await self.latest_revisions(turn_id, actors, wanted)
+        found = []
+        sql = q.NEWEST_REVISION_OF_POST
+        compiled = sql.compiled(self._tx.dialect)
+        for post_id in wanted:
+            rows = await self._tx.fetch(sql, {"post_id": post_id})
+            if not rows:  # gone since (another process, PostgreSQL's READ COMMITTED)
+                continue
+            row = rows[0]
+            post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
+            revision: Any = Kept(compiled.columns(q.REVISIONS, row))
+            orders = [order for order in await self._rows(
+                q.ORDERS_OF_REVISION, q.ORDERS, post_id=post_id, revision=post.revision)
+                if actors is None or order.actor.casefold() in actors]
+            found.append((m.post_record(post), m.revision_record(revision, orders)))
+        found.sort(key=lambda pair: (pair[0].updated_at, pair[0].id))
         return found
 
 

@@ -28,6 +28,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield discord_
     finally:
         await discord_.stop()
+    # the bot stayed within Discord's limits and pinged nobody by accident (fake_discord.py)
+    if not discord_.expect_rejections:
+        assert [(r.method, r.path, answer) for r, answer in discord_.rejected] == []
+    assert [(r.method, r.path, problem) for r, problem in discord_.mention_problems] == []
 
 
 def bot_settings(fake: FakeDiscord, data_dir: Path, **discord_extra: Any) -> Any:

@@ -8,6 +8,13 @@ condition with a timeout (never a sleep). Traps of discord.py 2.7 it respects: r
 `Content-Type: application/json` exactly; a 429 carries `Via` and `retry_after`; interactions
 carry `attachment_size_limit`; an interaction callback is answered with a body; attachments
 carry `proxy_url`.
+
+It enforces Discord's limits (`form_body.py`): a message, edit, interaction answer, modal,
+autocomplete answer or command tree over one is refused as Discord refuses it (400, code 50035
+"Invalid Form Body" with its `errors` object; 50006 for an empty message; 413 for files over
+the size limit), and noted in `rejected`; a new message that could ping someone the bot did not
+mean to is noted in `mention_problems`. The `fake` fixture fails a test that leaves either
+non-empty, unless the test expects it (`expect_rejections`).
 """
 
 from __future__ import annotations
@@ -22,8 +29,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.bot import form_body
+
 TOKEN = "fake-token"
 EPOCH = 1_420_070_400_000  # Discord's epoch (ms)
+#: the largest file an interaction's answer or a message may carry (the fake's server is unboosted)
+ATTACHMENT_SIZE_LIMIT = 8 * 1024 * 1024
 
 
 def snowflake_at(ms: int, n: int) -> int:
@@ -79,6 +90,14 @@ class FakeDiscord:
         #: users who do not take DMs from the bot (Discord's 50007)
         self.closed_dms: set[str] = set()
         self.commands: list[dict[str, Any]] = []
+        #: the most bytes of files a message may carry (told to the bot with each interaction)
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        #: requests refused for breaking one of Discord's limits, with Discord's answer
+        self.rejected: list[tuple[Request, dict[str, Any]]] = []
+        #: a test that means to make the bot overstep sets this (the fixture checks `rejected`)
+        self.expect_rejections = False
+        #: new messages that could ping someone unintended (`form_body.mention_problem`)
+        self.mention_problems: list[tuple[Request, str]] = []
         self.interaction_responses: dict[str, list[dict[str, Any]]] = {}
         self._interactions: dict[str, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
@@ -340,7 +359,7 @@ class FakeDiscord:
             "id": str(self.snowflake()), "application_id": self.app_id, "type": kind,
             "data": data, "token": f"itoken-{self.snowflake()}", "version": 1,
             "channel_id": channel_id, "channel": channel, "locale": "en-US",
-            "app_permissions": "0", "attachment_size_limit": 8 * 1024 * 1024,
+            "app_permissions": "0", "attachment_size_limit": self.attachment_size_limit,
             "entitlements": [], "authorizing_integration_owners": {}, "context": 0}
         if channel.get("guild_id"):
             interaction["guild_id"] = channel["guild_id"]
@@ -389,6 +408,10 @@ class FakeDiscord:
                         and failure.path_part in path):
                     failure.times -= 1
                     return _json(failure.body, failure.status, failure.headers)
+            refused = self._limits(request.method, path, body)
+            if refused is not None:
+                self.rejected.append((self.requests[-1], refused[1]))
+                return _json(refused[1], refused[0])
             response = await self._route(request.method, path, request.query, body)
             if any(method == request.method and part in path
                    and text in ((body or {}).get("content") or "")
@@ -399,6 +422,44 @@ class FakeDiscord:
             return response
         finally:
             await self._notify()
+
+    def _limits(self, method: str, path: str, body: Any) -> tuple[int, dict[str, Any]] | None:
+        """Discord's answer when `body` breaks one of its limits (None: within them); notes a
+        new message that could ping someone the bot did not mean to."""
+        parts = path.strip("/").split("/")
+        if not isinstance(body, dict | list):
+            return None
+        files: dict[str, bytes] = body.get("_files", {}) if isinstance(body, dict) else {}
+        if sum(map(len, files.values())) > self.attachment_size_limit:
+            return 413, {"message": "Request entity too large", "code": 40005}
+        errors: dict[str, Any]
+        message: dict[str, Any] | None = None  # the body of a new message
+        match (method, parts):
+            case ("PUT", ["applications", *_, "commands"]):
+                errors = form_body.check_commands(body)  # type: ignore[arg-type]
+            case ("POST", ["channels", _, "messages"]) | ("POST", ["webhooks", _, _]):
+                message = body  # type: ignore[assignment]
+                errors = form_body.check_message(body, create=True,  # type: ignore[arg-type]
+                                                 files=len(files))
+            case ("PATCH", ["channels", _, "messages", _]) | (
+                    "PATCH", ["webhooks", _, _, "messages", _]):
+                errors = form_body.check_message(body, create=False,  # type: ignore[arg-type]
+                                                 files=len(files))
+            case ("POST", ["interactions", _, _, "callback"]):
+                errors = form_body.check_callback(body, len(files))  # type: ignore[arg-type]
+                if body.get("type") == 4:  # type: ignore[union-attr]
+                    message = body.get("data") or {}  # type: ignore[union-attr]
+            case _:
+                return None
+        if errors:
+            return 400, form_body.invalid_form_body(errors)
+        if message is not None:
+            if form_body.is_empty(message, len(files)):
+                return 400, {"message": "Cannot send an empty message", "code": 50006}
+            problem = form_body.mention_problem(message)
+            if problem is not None:
+                self.mention_problems.append((self.requests[-1], problem))
+        return None
 
     async def _route(self, method: str, path: str, query: Any, body: Any) -> web.Response:
         parts = path.strip("/").split("/")

@@ -49,3 +49,12 @@ async def test_a_player_cannot_export(running, fake) -> None:
     assert answer[0]["callback"]["data"]["flags"] & 64
     assert "_files" not in answer[0]["callback"]
     assert "GM" in text_of(answer)
+
+
+async def test_an_export_over_discords_file_limit_is_one_sentence(running, fake) -> None:
+    await set_up_game(fake)
+    fake.attachment_size_limit = 2_000  # a server where the bot may attach little
+    [answer] = await run_command(fake, fake.gm, "gm export")
+    assert "_files" not in answer["callback"]
+    assert "more than the 2 KB Discord lets the bot attach here" in text_of([answer])
+    assert "fappo-bot export" in text_of([answer])

@@ -90,3 +90,48 @@ async def test_a_database_url_the_bot_cannot_use(fake, tmp_path) -> None:
     settings.database = DatabaseSettings(url="mysql://somewhere/db")
     with pytest.raises(StartupError, match="FAPPO Bot cannot use"):
         await run_bot(settings)
+
+
+async def test_start_up_is_frozen_out_of_the_collectors_sight(running) -> None:
+    """What start-up left alive is frozen (`gc.freeze`), so a full collection no longer walks
+    it; garbage is collected first, not frozen with it."""
+    import gc
+    import weakref
+
+    from fappo_bot.discord.startup import tune_collector, when_ready
+
+    class Node:
+        me: object = None
+
+    cycle = Node()
+    cycle.me = cycle
+    gone = weakref.ref(cycle)
+    del cycle
+    try:
+        await when_ready(running.bot, tune_collector)
+        assert gone() is None
+        assert gc.get_freeze_count() > 0
+        assert not any(o is running.bot for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+    assert any(o is running.bot for o in gc.get_objects())
+
+
+async def test_fappo_bot_run_tunes_the_collector_once_ready(fake, tmp_path) -> None:
+    """`fappo-bot run` calls `tune_collector` (its default) once the bot is ready."""
+    import asyncio
+    import contextlib
+    import inspect
+
+    from fappo_bot.discord.startup import tune_collector
+
+    assert inspect.signature(run_bot).parameters["ready"].default is tune_collector
+    ready = asyncio.Event()
+    bot = asyncio.create_task(run_bot(bot_settings(fake, tmp_path), ready=ready.set))
+    try:
+        await asyncio.wait_for(ready.wait(), timeout=30)
+        assert fake.identified == 1
+    finally:
+        bot.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bot

@@ -125,6 +125,58 @@ def test_split_message_keeps_every_character_within_the_limit(text: str, limit: 
     assert "".join("".join(parts).split()) == squeeze
 
 
+def _unframed(parts: list[str]) -> str:
+    """The parts joined back, without the fences `split_message` added at a cut block."""
+    out = []
+    for i, part in enumerate(parts):
+        lines = part.split("\n")
+        if i > 0 and parts[i - 1].endswith("\n```") and lines[0].startswith("```"):
+            lines = lines[1:]
+        if i < len(parts) - 1 and part.endswith("\n```") and \
+                parts[i + 1].split("\n")[0].startswith("```"):
+            lines = lines[:-1]
+        out.append("\n".join(lines))
+    return "\n".join(out)
+
+
+def _fences_balanced(part: str) -> bool:
+    return sum(1 for line in part.split("\n") if line.lstrip().startswith("```")) % 2 == 0
+
+
+def test_split_message_closes_and_reopens_a_code_block_it_cuts() -> None:
+    body = "\n".join(f'{{"order": {i}, "text": "{"x" * 40}"}}' for i in range(120))
+    text = f"Canonical JSON:\n```json\n{body}\n```\nCheck it."
+    parts = split_message(text, 500)
+    assert len(parts) > 5 and all(len(p) <= 500 for p in parts)
+    assert all(_fences_balanced(p) for p in parts)
+    assert all(p.startswith("```json\n") for p in parts[1:])
+    assert _unframed(parts) == text
+
+
+def test_split_message_cuts_a_long_line_outside_inline_markdown() -> None:
+    line = " ".join(["**Big Goblin** hits, ||a secret spoiler here||, `some code`"] * 60)
+    parts = split_message(line, 200)
+    assert all(len(p) <= 200 for p in parts)
+    for part in parts:
+        assert part.count("**") % 2 == 0 and part.count("||") % 2 == 0
+        assert part.count("`") % 2 == 0, part
+    # an escape is never parted from what it escapes, even where no blank is left to cut at
+    escaped = split_message("\\*" * 300, 101)
+    assert all(len(p) <= 101 and not p.endswith("\\") for p in escaped)
+    assert "".join(escaped) == "\\*" * 300
+
+
+@settings(deadline=None)
+@given(st.lists(st.sampled_from(["`", "```", "```json", "\n", " ", "a", "**", "\\", "xyz"]),
+                max_size=300).map("".join),
+       st.integers(min_value=1, max_value=300))
+def test_split_message_of_code_blocks_loses_nothing(text: str, limit: int) -> None:
+    parts = split_message(text, limit)
+    assert all(len(p) <= limit for p in parts)
+    squeeze = "".join(text.split())
+    assert "".join("".join(_unframed(parts)).split()) == squeeze
+
+
 def test_turn_results_and_gm_summary() -> None:
     state = state_of()
     orders = [

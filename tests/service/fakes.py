@@ -294,6 +294,12 @@ class FakePosts(_Repo):
             o for o in r.orders if o.actor.casefold() in actors)})) for p, r in pairs]
 
 
+    async def in_force_revisions(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> Sequence[tuple[Post, PostRevision]]:
+        return await self.latest_revisions(turn_id, actors)  # every post: a superset
+
+
 class FakeResolutions(_Repo):
     async def add(self, resolution: Resolution) -> None:
         self.w("resolutions")[resolution.id] = resolution

@@ -290,6 +290,48 @@ async def test_orders_follow_the_newest_revision(uow_factory):
         ]
 
 
+def _last_written(pairs) -> dict[str, tuple[str, int, object]]:
+    """Per character, the post, revision and order in force (F29 Amb-3: the last written)."""
+    found: dict[str, tuple[str, int, object]] = {}
+    for post, revision in sorted(pairs, key=lambda pr: (pr[1].created_at, pr[0].updated_at,
+                                                        pr[0].id)):
+        if revision.ok:
+            for order in revision.orders:
+                found[order.actor.casefold()] = (post.id, revision.number, order)
+    return found
+
+
+async def test_in_force_revisions_leave_out_the_posts_written_over(uow_factory):
+    """Thirty posts over seven characters (names in two cases, update times that tie, edits,
+    a deletion, a refused edit): the posts holding orders in force, whatever the actors asked
+    for, one by one (a few) or with the turn's rows (many), and the same orders in force as
+    from every post."""
+    await _seed(uow_factory)
+    names = [f"C{i}" for i in range(7)]
+    async with uow_factory() as uow:
+        for i in range(30):
+            actors = {names[(i * 3) % 7], names[(i * 5 + 1) % 7].lower()}
+            await uow.posts.add(
+                r.post(id=f"p{i:02}", message=f"m{i}", updated_at=r.at(i // 3),
+                       deleted=i == 29),
+                r.revision(post_id=f"p{i:02}", orders=tuple(r.order(a) for a in sorted(actors))))
+        await uow.commit()
+    async with uow_factory() as uow:
+        for i, orders in ((27, (r.order("c6"),)), (28, ())):  # an edit, and an edit refused
+            post = await uow.posts.get(f"p{i}")
+            await uow.posts.add_revision(r.revision(post_id=f"p{i}", number=2, orders=orders))
+            await uow.posts.update(post.model_copy(update={"revision": 2, "version": 1}))
+        await uow.commit()
+    for actors in (None, {"c1"}, {"c2", "c6"}, {"c0", "c1", "c2", "c3", "c4", "c5"}, {"nobody"}):
+        async with uow_factory() as uow:
+            every = await uow.posts.latest_revisions("t1", actors)
+            pruned = await uow.posts.in_force_revisions("t1", actors)
+        expected = _last_written(every)
+        assert _last_written(pruned) == expected
+        assert [p.id for p, _ in pruned] == sorted({post for post, _, _ in expected.values()})
+        assert len(pruned) < len(every)
+
+
 async def test_a_refused_post_keeps_its_text_and_no_orders(uow_factory):
     await _seed(uow_factory)
     refused = r.revision(orders=())

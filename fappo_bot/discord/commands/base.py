@@ -3,12 +3,14 @@ id, answering, and waking the outbox after a change."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from fappo_bot.discord.errors import AdapterError
+from fappo_bot.discord.limits import answer
 
 if TYPE_CHECKING:
     from fappo_bot.discord.base import FappoBotBase
@@ -42,20 +44,11 @@ class BotGroup(app_commands.Group):
 
 
 async def say(interaction: discord.Interaction, text: str, *, private: bool = False,
-              embed: discord.Embed | None = None,
-              files: list[discord.File] | None = None) -> None:
-    """Answer the command (in the room, or only to the caller); `files` go with the first
-    part."""
-    from fappo_bot.posting.safety import split_message
-
-    parts = split_message(text) if text else [""]
-    first, rest = parts[0], parts[1:]
-    embeds = [embed] if embed is not None else []
-    if interaction.response.is_done():
-        await interaction.followup.send(first or "\u200b", ephemeral=private, embeds=embeds,
-                                        files=files or [])
-    else:
-        await interaction.response.send_message(first or None, ephemeral=private,
-                                                embeds=embeds, files=files or [])
-    for part in rest:
-        await interaction.followup.send(part, ephemeral=private)
+              embed: discord.Embed | None = None, embeds: Sequence[discord.Embed] = (),
+              files: list[discord.File] | None = None, pings: Sequence[str] = ()) -> None:
+    """Answer the command (in the room, or only to the caller), in as many messages as
+    Discord's limits take (`limits.answer`); `files` go with the first, and only the users of
+    `pings` are pinged."""
+    await answer(interaction, text, private=private,
+                 embeds=[embed, *embeds] if embed is not None else embeds,
+                 files=files or (), pings=pings)

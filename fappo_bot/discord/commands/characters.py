@@ -9,8 +9,9 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
-from fappo_bot.discord.sheets import sheet_embed
-from fappo_bot.posting.safety import safe
+from fappo_bot.discord.limits import CHOICE_TEXT, CHOICES
+from fappo_bot.discord.sheets import sheet_embeds
+from fappo_bot.posting.safety import clip, safe
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.service.views import CharacterView, SheetCheck
 from fappo_bot.sheets import SheetError
@@ -55,7 +56,7 @@ async def create_character(group: BotGroup, interaction: discord.Interaction,
         return
     made = check.character
     who = f" (played by <@{made.owner}>)" if made.owner and made.owner.isdigit() else ""
-    await say(interaction, f"{safe(made.name)}{who} joins the game.", embed=sheet_embed(made))
+    await say(interaction, f"{safe(made.name)}{who} joins the game.", embeds=sheet_embeds(made))
 
 
 class SheetModal(discord.ui.Modal, title="A new character"):
@@ -118,7 +119,7 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
             return
         made = check.character
         await say(interaction, f"{safe(made.name)} is added ({made.kind.value}).",
-                  embed=sheet_embed(made), private=True)
+                  embeds=sheet_embeds(made), private=True)
 
     @app_commands.command(name="sheet", description="A character's sheet: health, SP, AP, "
                           "statuses")
@@ -127,7 +128,7 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
         game_id = await self.game_here(interaction)
         # an enemy's sheet is the GMs' secret: the service refuses it to anyone else
         view = await self.services.characters.show(game_id, name, user_key(interaction.user))
-        await say(interaction, "", embed=sheet_embed(view), private=True)
+        await say(interaction, "", embeds=sheet_embeds(view), private=True)
 
     @sheet.autocomplete("name")
     async def sheet_names(self, interaction: discord.Interaction, current: str
@@ -170,8 +171,11 @@ def ranked(labelled: list[tuple[str, str]], current: str) -> list[app_commands.C
     wanted = current.casefold()
     ordered = sorted(labelled, key=lambda p: (not p[0].casefold().startswith(wanted),
                                               p[0].casefold()))
-    return [app_commands.Choice(name=label[:100], value=value[:100])
-            for label, value in ordered if wanted in label.casefold()][:25]
+    # a label is clipped with a visible mark; a value longer than Discord takes cannot be
+    # offered whole, so it is not offered (a cut value would answer something else)
+    return [app_commands.Choice(name=clip(label, CHOICE_TEXT), value=value)
+            for label, value in ordered
+            if wanted in label.casefold() and len(value) <= CHOICE_TEXT][:CHOICES]
 
 
 async def room_characters(group: BotGroup, interaction: discord.Interaction

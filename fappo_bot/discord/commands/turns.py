@@ -32,6 +32,10 @@ def parse_time(text: str, now: datetime) -> datetime:
                            "(UTC).") from None
 
 
+def _bytes(size: int) -> str:
+    return f"{size / 2**20:.1f} MB" if size >= 2**20 else f"{size / 2**10:.0f} KB"
+
+
 def when(summary: TurnSummary) -> str:
     if summary.paused:
         return "the clock is paused"
@@ -80,10 +84,8 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         users = sorted({c.runner for c in status.characters
                         if c.name in missing and c.runner and c.runner.isdigit()})
         pings = " ".join(f"<@{u}>" for u in users)
-        await interaction.response.send_message(
-            f"{text}\n{pings}" if pings else text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(int(u)) for u in users]))
+        # in as many messages as it takes; each pings only the missing players it names
+        await say(interaction, f"{text}\n{pings}" if pings else text, pings=users)
 
     @app_commands.command(name="pass", description="No action this turn (for one of your "
                           "characters, or all)")
@@ -247,9 +249,15 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
             c.owner for c in document.characters if c.owner}
         names = await self.services.users.display_names(users)
         stem = "".join(ch if ch.isalnum() else "-" for ch in document.game.name)[:40] or "game"
-        files = [discord.File(BytesIO(campaign_markdown(document, names).encode()),
-                              filename=f"{stem}.md"),
-                 discord.File(BytesIO(dumps(document).encode()), filename=f"{stem}.json")]
+        data = {f"{stem}.md": campaign_markdown(document, names).encode(),
+                f"{stem}.json": dumps(document).encode()}
+        size, limit = sum(map(len, data.values())), interaction.filesize_limit
+        if size > limit:  # Discord would refuse the upload (413)
+            raise AdapterError(
+                f"The campaign {safe(document.game.name)} takes {_bytes(size)} as files, more "
+                f"than the {_bytes(limit)} Discord lets the bot attach here; the "
+                "bot's host can export it with `fappo-bot export`.")
+        files = [discord.File(BytesIO(content), filename=name) for name, content in data.items()]
         await say(interaction, f"The campaign {safe(document.game.name)}, as Markdown and JSON"
                   + (" (the open turn's secrets left out)." if document.withheld else "."),
                   private=True, files=files)

@@ -15,7 +15,8 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import ranked
-from fappo_bot.posting.safety import DISCORD_LIMIT
+from fappo_bot.discord.limits import CHOICE_TEXT
+from fappo_bot.posting.safety import DISCORD_LIMIT, clip
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.xp_odds import odds_text, read_roll
 from fappo_bot.service.xp_records import XpShown
@@ -49,7 +50,7 @@ async def odds_command(interaction: discord.Interaction, dice: app_commands.Rang
 
 async def _gm_view(interaction: discord.Interaction, shown: XpShown) -> None:
     """The GM's whole view of a roll, after the room's, only to the GM."""
-    await interaction.followup.send(shown.gm, ephemeral=True)
+    await say(interaction, shown.gm, private=True)  # as many messages as it takes
 
 
 @app_commands.guild_only()
@@ -256,7 +257,7 @@ class XpGroup(BotGroup, name="xp", description="GM: Xp dice-pool rolls (ad-hoc, 
         except ServiceError:
             return []
         wanted = current.casefold()
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
+        return [app_commands.Choice(name=clip(n, CHOICE_TEXT), value=n[:CHOICE_TEXT]) for n in names
                 if wanted in n.casefold()][:25]
 
     async def _event(self, interaction: discord.Interaction, event: str, task: str, *,
