@@ -15,7 +15,7 @@ from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_skill, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, PendingHit
 from fappo_bot.rules.ranges import distance, step_away, step_toward
-from fappo_bot.rules.results import ActionResult
+from fappo_bot.rules.results import ActionResult, trusted
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.validate_actions import embedded_status, move_ranges
 
@@ -24,6 +24,10 @@ SPOTTING_SKILLS = frozenset({"searching"})
 FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
+
+_result = trusted(ActionResult)
+"""An action's result from the fields its outcome sets (a `base` of the fields every outcome of
+the action sets, and its own), without validating values the rules made (`results.trusted`)."""
 
 
 def contest_key(actor: str, index: int) -> str:
@@ -60,10 +64,10 @@ def resolve_skill(
 ) -> ActionResult:
     """A skill use against the GM's difficulty (F4 Amb-10), else opposed by the target's defense
     (F5). With a difficulty the target is only the subject (a patient, a lock's owner)."""
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=action.target)
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     skill = _skill(actor, action.skill or "")
     definition = skill_def(skill)
     suggested = definition.suggested.value if definition and definition.suggested else None
@@ -90,7 +94,7 @@ def resolve_skill(
                                            modifier=modifier)
         down = pledged.get(contest_key(actor.name, index), 0)
     else:
-        return base.model_copy(update={"total": total, "notes": ("no difficulty given",)})
+        return _result(**base, **{"total": total, "notes": ("no difficulty given",)})
     spend = canonical(action.sp)
     for key, amount in vetoed_refund(action, suggested).items():
         spend[key] -= amount
@@ -100,7 +104,7 @@ def resolve_skill(
     if frozen and outcome.level.succeeded:
         changes.clear(actor.name, StatusKind.FROZEN)
         changes.event("freed", actor.name, "broke the ice sheath")
-    return base.model_copy(update={
+    return _result(**base, **{
         "total": total, "difficulty": difficulty, "margin": outcome.margin,
         "level": outcome.level, "em": outcome.em, "pledged": down,
     })
@@ -109,17 +113,17 @@ def resolve_skill(
 def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
                  changes: Changes) -> ActionResult:
     """Movement from the start-of-turn positions (F16 Amb-7); the GM's end positions win."""
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=action.toward or action.away)
     order = turn.orders[actor.name]
     kinds = {a.kind for a in order.actions}
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     if actor.has_status(StatusKind.PRONE) and ActionKind.STAND not in kinds:
-        return base.model_copy(update={"effective": False, "notes": ("prone: stand first",)})
+        return _result(**base, **{"effective": False, "notes": ("prone: stand first",)})
     if _pinned(actor) or (ActionKind.REMOVE in kinds and
                           embedded_status(actor, None) is StatusKind.BARBED):
-        return base.model_copy(update={"effective": False, "notes": ("cannot move",)})
+        return _result(**base, **{"effective": False, "notes": ("cannot move",)})
     ranges = move_ranges(action)
     if actor.name in turn.gm.end_positions:
         changes.positions[actor.name] = turn.gm.end_positions[actor.name]
@@ -127,7 +131,7 @@ def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
         changes.positions[actor.name] = step_toward(actor.position, other.position, ranges)
     elif (other := turn.find(action.away)) is not None:
         changes.positions[actor.name] = step_away(actor.position, other.position, ranges)
-    return base
+    return _result(**base)
 
 
 def _pinned(actor: Character) -> bool:
@@ -138,10 +142,10 @@ def _pinned(actor: Character) -> bool:
 def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,
                       changes: Changes) -> ActionResult:
     """ready, switch, stow, drop, pickup, stand: item states from the next turn (F8 Amb-7)."""
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=action.item)
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     item = action.item
     held = actor.weapon()
     kind = action.kind
@@ -159,7 +163,7 @@ def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,
         changes.clear(actor.name, StatusKind.DISARMED, item)
         if actor.weapon(item) is None and (weapon := Weapon.named(item)) is not None:
             changes.gain_weapon.setdefault(actor.name, []).append(weapon)
-    return base
+    return _result(**base)
 
 
 def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
@@ -167,13 +171,13 @@ def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
     """Remove or rip out an embedded weapon (F18.12-14): rip-out and Transfix removal deal
     1 level each, as reducible hits (F13 Amb-5)."""
     patient = turn.find(action.target) or actor
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=patient.name)
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     kind = embedded_status(patient, action.item)
     if kind is None:
-        return base.model_copy(update={"effective": False, "notes": ("nothing to remove",)})
+        return _result(**base, **{"effective": False, "notes": ("nothing to remove",)})
     status = next(s for s in patient.statuses if s.kind is kind and (
         action.item is None or s.item is None or fold(s.item) == fold(action.item)))
     changes.clear(patient.name, kind, status.item)
@@ -184,20 +188,20 @@ def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
             id=f"t{turn.number}-{_slug(actor.name)}-{index}", target=patient.name,
             attacker=actor.name, weapon=status.item, levels=1, source=source, turn=turn.number,
         ))
-        return base.model_copy(update={"damage": 1})
-    return base
+        return _result(**base, **{"damage": 1})
+    return _result(**base)
 
 
 def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
                  changes: Changes) -> ActionResult:
     """Attend the Dying (F15) or bind a Bleeding wound after the fight (F18.2)."""
     patient = turn.find(action.target)
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=patient.name if patient else action.target)
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     if patient is None or distance(actor, patient) > 0:
-        return base.model_copy(update={"effective": False, "notes": ("not at hand",)})
+        return _result(**base, **{"effective": False, "notes": ("not at hand",)})
     notes: list[str] = []
     if is_dying(patient, turn.config):
         d = distance(actor, patient)
@@ -213,7 +217,7 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
             notes.append("a full turn of attention")
         if not notes:
             notes.append(attention.reason or route.reason or "no help")
-            return base.model_copy(update={"notes": tuple(notes), "effective": False})
+            return _result(**base, **{"notes": tuple(notes), "effective": False})
     elif patient.has_status(StatusKind.BLEEDING):
         qualified = (actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
                      or skill_rating(actor, "Healing") >= 1)
@@ -225,9 +229,9 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
             notes.append("a wound cannot be bound before the fight ends (F18.2 Amb-3)")
         else:
             changes.bound.add(patient.name)
-            return base.model_copy(update={"notes": ("binding the wounds",)})
-        return base.model_copy(update={"notes": tuple(notes), "effective": False})
-    return base.model_copy(update={"notes": tuple(notes), "effective": bool(notes)})
+            return _result(**base, **{"notes": ("binding the wounds",)})
+        return _result(**base, **{"notes": tuple(notes), "effective": False})
+    return _result(**base, **{"notes": tuple(notes), "effective": bool(notes)})
 
 
 def resolve_extinguish(turn: Turn, actor: Character, index: int, action: Action,
@@ -256,12 +260,12 @@ def resolve_aim(turn: Turn, actor: Character, index: int, action: Action,
     """Steady a sniper rifle on a target (F19 Amb-6): one more full turn of steadying. An
     untriggered conditional aim steadies nothing (F9)."""
     target = turn.find(action.target)
-    base = ActionResult(actor=actor.name, index=index, kind=action.kind.value,
+    base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=target.name if target else None)
     if not action.effective_now:
-        return base.model_copy(update={"effective": False, "notes": ("not triggered",)})
+        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
     changes.aiming[actor.name] = target.name if target else None
-    return base
+    return _result(**base)
 
 
 def _slug(name: str) -> str:

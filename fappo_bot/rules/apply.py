@@ -25,7 +25,7 @@ from fappo_bot.rules.health import (
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import TurnState
-from fappo_bot.rules.spending import declares_sp, paid, total_spend, vetoed_refund
+from fappo_bot.rules.spending import paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
 
 TURN_SECONDS = 10
@@ -45,19 +45,30 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     _interrupt(turn, changes)
     changes.index_hits()
     out: list[Character] = []
+    # the names each step concerns, so that a character none of them touches skips the call
+    statuses = changes.drop_status.keys() | changes.add_status.keys()
+    equipment = (changes.lose_weapon.keys() | changes.gain_weapon.keys() | changes.wielding.keys()
+                 | changes.positions.keys() | changes.ammo.keys())
+    spells = changes.heal.keys() | changes.vaporize
     for original in state.characters:
         name = original.name
         c = turn.chars[name]
         # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
-        update = _pay(turn, c) | _statuses(c, changes) | _equipment(c, changes)
+        update = _pay(turn, c)
+        if name in statuses:
+            update |= _statuses(c, changes)
+        if name in equipment:
+            update |= _equipment(c, changes)
         update |= _damage(turn, c, changes)
         if name in changes.eliminated:
             update["count"] = max(0, c.count - changes.eliminated[name])
         if update:
             c = _updated(c, update)
-        for _ in range(changes.corrode.get(name, 0)):
-            c = corrode(c)
-        c = _healed_or_vaporized(turn, c, changes)
+        if name in changes.corrode:
+            for _ in range(changes.corrode[name]):
+                c = corrode(c)
+        if name in spells:
+            c = _healed_or_vaporized(turn, c, changes)
         c = _clocks(turn, name, c, changes)
         c = _heal_clock(turn, original, c, changes)
         out.append(c)
@@ -116,7 +127,7 @@ def _interrupt(turn: Turn, changes: Changes) -> None:
 def _pay(turn: Turn, c: Character) -> dict[str, object]:
     """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14)."""
     order = turn.orders.get(c.name)
-    if order is None or not declares_sp(order):
+    if order is None or not turn.facts.declares_sp(order):
         return {}
     spent = total_spend(order)
     if not spent:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Status, StatusKind, Weapon
 from fappo_bot.rules.orders import PendingHit
-from fappo_bot.rules.results import Event
+from fappo_bot.rules.results import Event, make_event
 
 
 @dataclass
@@ -59,4 +59,4 @@ class Changes:
 
     def event(self, kind: str, character: str, detail: str = "", levels: int = 0) -> None:
         """Record something that happened besides action results."""
-        self.events.append(Event(kind=kind, character=character, detail=detail, levels=levels))
+        self.events.append(make_event(kind=kind, character=character, detail=detail, levels=levels))

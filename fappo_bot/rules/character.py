@@ -38,6 +38,10 @@ _TRACK_OF_TIER: dict[Tier, TrackKind] = {
 }
 
 
+#: the tiers whose groups are fodder (F3 Amb-2: `TierDef.fodder`), asked thousands of times a turn
+_FODDER_TIERS = frozenset(tier for tier, row in TIERS.items() if row.fodder)
+
+
 class Weapon(BaseModel):
     """A weapon a character carries: a table row (F19) plus legendary points and corrosion."""
 
@@ -253,7 +257,7 @@ class Character(BaseModel):
     @property
     def is_fodder(self) -> bool:
         """Nuisances and minions: removed by elimination, not damage (F3 Amb-2)."""
-        return TIERS[self.tier].fodder
+        return self.tier in _FODDER_TIERS
 
     def owns(self, trait: Trait | None) -> bool:
         """Whether the character owns `trait` (owning does not need SP left)."""

@@ -9,7 +9,6 @@ in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -18,24 +17,20 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.defense import (
-    skill_def,
-)
-from fappo_bot.rules.fodder import (
-    SWARM_DAMAGE,
-    entities,
-)
-from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.defense import PRONE_PENALTY, skill_def
+from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
+from fappo_bot.rules.levels import SuccessLevel, sp_levels
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, moves_away
-from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.strikes import Strike
-from fappo_bot.rules.validate_actions import reachable, weapon_skill
+from fappo_bot.rules.validate_actions import reachable
 
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
+_SINGLE = (SINGLE,)
 
 
 @dataclass
@@ -45,15 +40,6 @@ class Plan:
     strikes: list[Strike] = field(default_factory=list)
     void: dict[tuple[str, int], str] = field(default_factory=dict)
     casts: dict[tuple[str, int], CastStage] = field(default_factory=dict)
-
-
-def attack_skill(weapon: Weapon, action: Action, turn: Turn) -> str | None:
-    """The skill an attack uses: declared, else the weapon's, else the game's mapping (F19
-    Amb-1 amendment; validation refuses an attack with none, `skill-required`)."""
-    if action.skill:
-        found = skill_def(action.skill)
-        return found.name if found else action.skill
-    return weapon_skill(weapon, turn.config)
 
 
 def _readies(order: Order, weapon: Weapon) -> bool:
@@ -68,6 +54,8 @@ def _readies(order: Order, weapon: Weapon) -> bool:
 def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | None) -> bool:
     """Whether the weapon can strike this turn: in hand (`held`, the attacker's `weapon()`), or
     readied in the same order (F8)."""
+    if held is weapon and not attacker.statuses:
+        return True  # the very weapon in hand, and nothing knocked from it
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
@@ -93,45 +81,80 @@ def steadied(attacker: Character, target: Character) -> bool:
 def plan_strikes(turn: Turn) -> Plan:
     """Every strike of the turn, in a fixed order (actor name, action index, entity, target)."""
     plan = Plan()
+    strikes = plan.strikes
+    config = turn.config
+    facts = turn.facts
+    # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
+    movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
     for name, index, action in turn.actions_of(ActionKind.ATTACK):
         order = turn.orders[name]
         attacker = turn.chars[name]
-        fighter = turn.facts.of(attacker)
-        _, weapon = fighter.attack_weapon(action.weapon)
-        if weapon is not None:
-            weapon = weapon.used_with(action.skill or weapon_skill(weapon, turn.config))
+        fighter = facts.of(attacker)
+        arm = fighter.arm(action.weapon, action.skill, config)  # what validation looked up
+        weapon = arm.weapon
         targets = _targets(turn, action)
         reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
         if reason is None and weapon is not None and not weapon.ranged:
-            reason = _melee_void(turn, attacker, order, action, weapon, targets)
+            reason = _melee_void(turn, attacker, order, action, weapon, targets, movers)
         if reason is not None:
             plan.void[(name, index)] = reason
             continue
-        assert weapon is not None
+        assert weapon is not None and arm.profile is not None
         area = bool(action.targets) or weapon.area
         impact = _impact_distance(turn, attacker, action, targets) if area else 0
-        skill = attack_skill(weapon, action, turn)
+        skill = arm.skill
         spend = canonical(action.sp) if action.sp else {}
-        profile = weapon_profile(weapon, attacker)
-        aims = [
-            _aim(turn, attacker, weapon, profile, skill, target,
-                 impact if area else distance(attacker, target))
-            for target in targets
-        ]
+        shift, protected = _shift(attacker, action, skill, spend)
+        profile = arm.profile
+        steady = attacker.steadied_turns >= STEADY_TURNS
+        position = attacker.position
+        # each target as every entity of the attacker meets it: (name, distance, steadied,
+        # effective skill, the weapon's profile)
+        aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
+        for target in targets:
+            value = 0
+            if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
+                value = fighter.base_skill(skill)
+                if fighter.prone and not facts.of(target).prone:
+                    value -= PRONE_PENALTY
+            dist = impact if area else abs(position - target.position)
+            if steady and steadied(attacker, target):
+                aims.append((target.name, dist, True, value,
+                             weapon_profile(weapon, attacker, steadied=True)))
+            else:
+                aims.append((target.name, dist, False, value, profile))
         base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
-        for entity in entities(attacker, turn.config):
+        shieldable = not action.flat_footed
+        for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
             ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
-            for t_index, aim in enumerate(aims):
-                value = aim.value + entity.skill_bonus
-                potential = SWARM_POTENTIAL if entity.swarm else aim.profile.damage
-                plan.strikes.append(Strike(
-                    f"{name}#{index}#{entity.sub}#{t_index}", name, index, entity, action,
-                    aim.target, weapon, skill, value, value + base + ap_bonus, potential,
-                    aim.dist, aim.steadied, area, t_index, spend,
-                    shieldable=not action.flat_footed, profile=aim.profile,
+            swarm = entity.swarm
+            sub = entity.sub
+            bonus = entity.skill_bonus
+            for t_index, (target_name, dist, steady_aim, value, aim_profile) in enumerate(aims):
+                value += bonus
+                strikes.append(Strike(
+                    f"{name}#{index}#{sub}#{t_index}", name, index, entity, action,
+                    target_name, weapon, skill, value, value + base + ap_bonus,
+                    SWARM_POTENTIAL if swarm else aim_profile.damage,
+                    dist, steady_aim, area, t_index, spend, None, shieldable, aim_profile,
+                    shift, protected,
                 ))
-    plan_casts(turn, plan.strikes, plan.casts, plan.void)
+    plan_casts(turn, strikes, plan.casts, plan.void)
     return plan
+
+
+def _shift(attacker: Character, action: Action, skill: str | None,
+           spend: dict[str, int]) -> tuple[int, bool]:
+    """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
+    the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
+    definition = skill_def(skill) if skill else None
+    suggested = definition.suggested if definition is not None else None
+    value = suggested.value if suggested else None
+    if action.sp_vetoed:
+        spend = dict(spend)
+        for key, amount in vetoed_refund(action, value).items():
+            spend[key] -= amount
+    return (sp_levels(spend, value) if spend else 0), attacker.owns(suggested)
 
 
 def _ap_action(order: Order) -> int | None:
@@ -153,14 +176,15 @@ def _void_reason(attacker: Character, held: Weapon | None, order: Order, action:
 
 
 def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, weapon: Weapon,
-                targets: list[Character]) -> str | None:
+                targets: list[Character], movers: set[str]) -> str | None:
     """A melee strike that cannot land (F7 Amb-4, Amb-6 amendments): a conditional's target
     beyond reach (validation checks the others when posted), or a target that moved away without
     the GM's ruling that the attacker engaged it. Never judged from the distances alone."""
     for target in targets:
         if action.conditional and not reachable(order, attacker, target, weapon):
             return f"{target.name} is out of reach"
-        if not action.engaged and moves_away(turn.orders.get(target.name), attacker.name):
+        if (not action.engaged and target.name in movers
+                and moves_away(turn.orders.get(target.name), attacker.name)):
             return f"{target.name} moved away (the GM did not rule the attacker engaged)"
     return None
 
@@ -185,24 +209,3 @@ def _impact_distance(
     if action.ranges is not None:
         return action.ranges
     return min((distance(attacker, t) for t in targets), default=0)
-
-
-class _Aim(NamedTuple):
-    """One attack action against one target, the same for every entity of the attacker."""
-
-    target: str
-    dist: int
-    steadied: bool
-    #: the attacker's effective skill against this target (entity bonuses apart)
-    value: int
-    profile: WeaponProfile
-
-
-def _aim(turn: Turn, attacker: Character, weapon: Weapon, profile: WeaponProfile,
-         skill: str | None, target: Character, dist: int) -> _Aim:
-    """`profile` is the weapon's unsteadied one; a steadied sniper's is worked out here."""
-    value = turn.facts.skill(attacker, skill, target) if skill else 0
-    steady = steadied(attacker, target)
-    if steady:
-        profile = weapon_profile(weapon, attacker, steadied=True)
-    return _Aim(target.name, dist, steady, value, profile)

@@ -14,6 +14,8 @@ from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
 from fappo_bot.rules.spending import canonical
 
+_NONE: list[Action] = []  # no defend actions (never changed)
+
 AWARENESS_SKILLS = frozenset({"stealth", "pickpocket"})
 """Skills a `watch` action's AP defend against (F9: "be watchful")."""
 
@@ -33,7 +35,7 @@ class Turn:
     facts: Facts = field(init=False)
     _roster: Roster | None = None
     _actors: list[str] = field(default_factory=list)
-    _defends: dict[str, list[Action]] = field(default_factory=dict)
+    _defends_all: dict[str, list[Action]] | None = None
     _defend: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     _by_kind: dict[ActionKind, list[tuple[str, int, Action]]] | None = None
 
@@ -83,15 +85,12 @@ class Turn:
 
     def defend_actions(self, defender: str) -> list[Action]:
         """The defender's defend actions that come to pass (F5 Amb-3, F9 Amb-5)."""
-        found = self._defends.get(defender)
-        if found is None:
-            order = self.orders.get(defender)
-            defend = ActionKind.DEFEND  # read once, not once per action (benchmarks/enum_reads.py)
-            found = [] if order is None else [
-                a for a in order.actions if a.kind is defend and a.effective_now
-            ]
-            self._defends[defender] = found
-        return found
+        if self._defends_all is None:  # one pass over the turn's defend actions
+            self._defends_all = {}
+            for name, _, action in self.actions_of(ActionKind.DEFEND):
+                if action.effective_now:
+                    self._defends_all.setdefault(name, []).append(action)
+        return self._defends_all.get(defender, _NONE)
 
     def defend_ap(self, defender: str, attacker: str) -> tuple[int, int]:
         """(AP, modifier) of the defender's defense that apply against `attacker` (F5 Amb-3)."""

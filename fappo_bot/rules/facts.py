@@ -14,17 +14,46 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.damage import WeaponProfile, weapon_profile
 from fappo_bot.rules.data import LEVELS, HealthLevelDef, Trait
 from fappo_bot.rules.defense import (
     PRONE_PENALTY,
     effective_skill,
     is_attack_skill,
+    skill_def,
 )
 from fappo_bot.rules.health import base_level_name
 from fappo_bot.rules.names import Match, attack_weapon
+from fappo_bot.rules.orders import Order
+from fappo_bot.rules.spending import declares_sp
 
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
+
+
+def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
+    """The skill an attack with `weapon` uses when the order names none: the sheet's (or the
+    table's) skill of the weapon, else the game's mapping; None for a weapon the table leaves to
+    the GM (F19 Amb-1 amendment: never the attacker's best skill)."""
+    return weapon.skill or config.mapped_skill(weapon.name)
+
+
+@dataclass(slots=True)
+class Arm:
+    """The weapon of an attack that names `weapon` and `skill` (either may be None), as one
+    character wields it this turn (F19): validation, planning and grading ask the same."""
+
+    #: `names.attack_weapon`: how the written name matched, and the weapon carried
+    found: Match | None
+    carried: Weapon | None
+    #: the skill validation checks: the one named, else the carried weapon's (`weapon_skill`)
+    named: str | None
+    #: the carried weapon as the attack uses it (a Spear thrown with Throwing, F19 amendment)
+    weapon: Weapon | None
+    #: the skill the attack uses: the rulebook's name of the one named, else the weapon's
+    skill: str | None
+    #: D, ED and Specials in the attacker's hands, unsteadied (`damage.weapon_profile`)
+    profile: WeaponProfile | None
 
 
 @dataclass(slots=True)
@@ -43,6 +72,8 @@ class Fighter:
     frozen: bool
     #: the weapon in hand (`Character.weapon()`)
     held: Weapon | None
+    #: a nuisance or minion group (`Character.is_fodder`)
+    fodder: bool
     #: effective skill by skill name as written, before the prone penalty (F18.9)
     skills: dict[str, int] = field(default_factory=dict)
     #: the highest attack skill's effective value before the prone penalty (None without one),
@@ -51,6 +82,10 @@ class Fighter:
     attack_known: bool = False
     #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
     weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
+    #: `arm` by the weapon and skill names an attack writes
+    arms: dict[tuple[str | None, str | None], Arm] = field(default_factory=dict)
+    #: skills as written that validation found the character may use, by their rulebook names
+    skills_ok: dict[str, str] = field(default_factory=dict)
 
     def can_act(self, endure: bool = False) -> bool:
         """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
@@ -73,6 +108,25 @@ class Fighter:
             found = self.weapons[weapon] = attack_weapon(self.character, weapon)
         return found
 
+    def arm(self, weapon: str | None, skill: str | None, config: RulesConfig) -> Arm:
+        """The weapon and skill of an attack naming `weapon` and `skill`, once per pair (F19)."""
+        key = (weapon, skill)
+        found = self.arms.get(key)
+        if found is None:
+            match, carried = self.attack_weapon(weapon)
+            named = used = attack = profile = None
+            if carried is not None:
+                named = skill or weapon_skill(carried, config)
+                used = carried.used_with(named)
+                if skill:
+                    definition = skill_def(skill)
+                    attack = definition.name if definition else skill
+                else:
+                    attack = weapon_skill(used, config)
+                profile = weapon_profile(used, self.character)
+            found = self.arms[key] = Arm(match, carried, named, used, attack, profile)
+        return found
+
 
 def _fighter(character: Character, config: RulesConfig) -> Fighter:
     """A character's facts, from one reading of its level and statuses (`health.dead_or_out`,
@@ -93,6 +147,7 @@ def _fighter(character: Character, config: RulesConfig) -> Fighter:
     return Fighter(
         character, level, dead=level.dead or vaporized, unconscious=unconscious,
         able=not unconscious, prone=prone, frozen=frozen, held=character.weapon(),
+        fodder=character.is_fodder,
     )
 
 
@@ -102,6 +157,14 @@ class Facts:
     def __init__(self, config: RulesConfig) -> None:
         self.config = config
         self._by_id: dict[int, Fighter] = {}
+        self._spends: dict[int, tuple[Order, bool]] = {}
+
+    def declares_sp(self, order: Order) -> bool:
+        """`spending.declares_sp`, once per order: validation asks it, paying asks it again."""
+        found = self._spends.get(id(order))
+        if found is None:  # the order is kept, so its id stays its own
+            found = self._spends[id(order)] = (order, declares_sp(order))
+        return found[1]
 
     def of(self, character: Character) -> Fighter:
         """The facts of one character, worked out on the first question."""

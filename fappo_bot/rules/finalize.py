@@ -104,6 +104,8 @@ def finalized_for(
     """F7 step 2 for one character: its pending `hits` settled with the Reduce lines of its
     `order` this turn (None: no order, nothing reduced). What validation checks the order
     against, what the budget of a post is computed on, and what resolution starts from."""
+    if not hits and character.settled_health is None and character.settled_pips is None:
+        return character  # `finalize` changes nothing (most characters, most turns)
     return finalize(character, hits, reductions_of(order), config).character
 
 

@@ -12,6 +12,7 @@ each of which attacks as a single entity with +2 to all attack skills."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import MinionElimMode, NuisanceCountMode, RulesConfig
@@ -50,6 +51,9 @@ class Entity:
 
 SINGLE = Entity(0, "single")
 
+#: entities are values (frozen, compared by value): one of each shape serves every group
+_entity = lru_cache(maxsize=1024)(Entity)
+
 
 def entities(character: Character, config: RulesConfig) -> list[Entity]:
     """The entities a character or group forms this turn: swarms, then trios, then leftovers.
@@ -66,15 +70,15 @@ def entities(character: Character, config: RulesConfig) -> list[Entity]:
     if character.tier is Tier.NUISANCE:
         blocks, rest = divmod(character.count, SWARM_SIZE)
         out += [
-            Entity(i, "swarm", SWARM_SIZE, SWARM_SKILL_BONUS, SWARM_AP_BONUS)
+            _entity(i, "swarm", SWARM_SIZE, SWARM_SKILL_BONUS, SWARM_AP_BONUS)
             for i in range(blocks)
         ]
     elif config.collaborate:
         blocks, rest = divmod(character.count, TRIO_SIZE)
-        out += [Entity(i, "trio", TRIO_SIZE, TRIO_SKILL_BONUS) for i in range(blocks)]
+        out += [_entity(i, "trio", TRIO_SIZE, TRIO_SKILL_BONUS) for i in range(blocks)]
     else:
         blocks, rest = 0, character.count
-    out += [Entity(blocks + i, "single") for i in range(rest)]
+    out += [_entity(blocks + i, "single") for i in range(rest)]
     return out
 
 

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.combat import Plan
+from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
+    WeaponProfile,
     damage_for_level,
     great_specials,
     heavy_armored,
@@ -20,9 +22,10 @@ from fappo_bot.rules.damage import (
 )
 from fappo_bot.rules.data import Special, Tier, Trait
 from fappo_bot.rules.defense import (
+    SHIELD_BONUS,
     Incoming,
+    armor_rating,
     assign_shields,
-    combat_defense,
     fallback_defense,
     match_pledges,
     shield_capacity,
@@ -34,7 +37,7 @@ from fappo_bot.rules.fodder import (
     swarm_damage,
     swarm_defense,
 )
-from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
+from fappo_bot.rules.levels import Outcome, SuccessLevel, graded, resolve_check, sp_levels
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
@@ -66,11 +69,9 @@ def swarming(turn: Turn, name: str) -> bool:
 
 
 def _incoming(turn: Turn, strike: Strike) -> Incoming:
-    return Incoming(
-        key=strike.key, attacker=strike.actor, index=strike.index, potential=strike.potential,
-        skill=strike.skill_value, ranged=strike.weapon.ranged,
-        attack=strike.shieldable, sub=strike.entity.sub * 1000 + strike.sub,
-    )
+    # key, attacker, index, potential, skill, ranged, attack, sub
+    return Incoming(strike.key, strike.actor, strike.index, strike.potential, strike.skill_value,
+                    strike.weapon.ranged, strike.shieldable, strike.entity.sub * 1000 + strike.sub)
 
 
 def grade_strikes(
@@ -79,29 +80,33 @@ def grade_strikes(
     """Assign shields and pledges per defender (F17, F5), then grade every strike.
 
     `extra` holds the other opposed actions aimed at each defender (skill uses), which pledges
-    may match too (F5 Amb-8); the pledge levels they drew are returned by key.
+    may match too (F5 Amb-8); the pledge levels they drew are returned by key. The results come
+    in the order of `plan.strikes`.
     """
     by_target: dict[str, list[Strike]] = {}
     for strike in plan.strikes:
         by_target.setdefault(strike.target, []).append(strike)
-    results: list[StrikeResult] = []
-    drawn: dict[str, int] = {}
+    drawn: dict[str, int] = {}  # pledge levels by strike key, for every defender
+    covered: set[str] = set()  # strikes a shield covers, for every defender
+    sides: dict[str, _Side] = {}
     for name in sorted(set(by_target) | set(extra), key=fold):
         defender = turn.chars[name]
         strikes = by_target.get(name, [])
-        covered: frozenset[str] = frozenset()
-        pledged: dict[str, int] = {}
         pledges = turn.pledges(defender)
         deflect = turn.deflects(defender)
         if pledges or deflect or shield_capacity(defender):
             incoming = [_incoming(turn, s) for s in strikes]
-            covered = assign_shields(defender, incoming, deflect=deflect)
-            pledged = match_pledges(pledges, [*incoming, *extra.get(name, [])])
-            drawn.update(pledged)
-        side = _side(turn, defender)
-        for strike in strikes:
-            results.append(_grade(turn, strike, side, strike.key in covered,
-                                  pledged.get(strike.key, 0)))
+            covered.update(assign_shields(defender, incoming, deflect=deflect))
+            drawn.update(match_pledges(pledges, [*incoming, *extra.get(name, [])]))
+        if strikes:
+            sides[name] = _side(turn, defender)
+    # every strike's key is unique (actor, action, entity, target), so one set and one map
+    # serve all defenders
+    results = [
+        _grade(turn, strike, sides[strike.target], strike.key in covered,
+               drawn.get(strike.key, 0))
+        for strike in plan.strikes
+    ]
     return results, drawn
 
 
@@ -117,6 +122,11 @@ class _Side:
     fodder: bool
     #: whether it defends this turn (else no defense AP or modifier against anyone, F5 Amb-3)
     defends: bool
+    prone: bool
+    #: the armor rating (`defense.armor_rating`, F17, F22 Amb-4)
+    armor: int
+    #: the highest attack skill - 1 against a standing attacker (`Facts.trained_defense`)
+    trained: int
     #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
     defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
     #: the untrained basic defense by attacking skill (F5)
@@ -128,7 +138,8 @@ def _side(turn: Turn, defender: Character) -> _Side:
     return _Side(
         defender, facts.frozen, facts.unconscious,
         forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
-        defender.is_fodder, bool(turn.defend_actions(defender.name)),
+        facts.fodder, bool(turn.defend_actions(defender.name)), facts.prone,
+        armor_rating(defender), turn.facts.trained_defense(defender, None),
     )
 
 
@@ -145,12 +156,12 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
         fallback = side.fallback.get(skill)
         if fallback is None:
             fallback = side.fallback[skill] = fallback_defense(defender, skill)
-        # max(highest attack skill - 1, fallback) against this attacker (F5)
-        base = max(turn.facts.trained_defense(defender, attacker), fallback)
-        found = combat_defense(
-            defender, skill, turn.config, attacker=attacker, defend_ap=ap, shield=shield,
-            modifier=modifier, base=base,
-        )
+        # max(highest attack skill - 1, fallback) against this attacker (F5); a prone defender's
+        # trained defense depends on whether the attacker is prone too (F18.9)
+        trained = turn.facts.trained_defense(defender, attacker) if side.prone else side.trained
+        base = max(trained, fallback)
+        # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
+        found = max(1, base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier)
         if side.swarm:
             found = swarm_defense(found)
         side.defenses[key] = found
@@ -162,15 +173,9 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     defender = side.character
     action = strike.action
     config = turn.config
-    definition = skill_def(strike.skill) if strike.skill else None
-    suggested = definition.suggested if definition is not None else None
-    spend = strike.spend
-    if action.kind is _ATTACK and action.sp_vetoed:
-        spend = dict(spend)
-        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
-            spend[key] -= amount
-    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
-    protected = attacker.owns(suggested)
+    shift, protected = strike.shift, strike.protected
+    if shift is None or protected is None:  # planning left them to grading (a cast's strikes)
+        shift, protected = _shift(attacker, strike)
     penalty = 0
     if strike.dist > 0:
         penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
@@ -184,20 +189,37 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     elif action.flat_footed or side.helpless:
         defense, shield = 1, False
     else:
-        defense = _defense(turn, side, attacker, strike.skill, shield)
+        cached = side.defenses.get((strike.actor, strike.skill, shield))  # `_defense`'s cache
+        defense = cached if cached is not None else _defense(turn, side, attacker, strike.skill,
+                                                             shield)
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
-    outcome = resolve_check(
-        strike.total, difficulty, protected=protected, shift_up=shift, shift_down=pledged
-    )
-    result = StrikeResult(strike, difficulty, outcome, shield=shield, pledged=pledged)
+    # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
+    outcome = graded(strike.total - difficulty, protected, max(0, shift), max(0, pledged))
     heavy = side.heavy
+    level = outcome.level
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
     if strike.entity.swarm:
-        result.damage = swarm_damage(outcome.level, heavy_target=heavy)
+        damage = swarm_damage(level, heavy_target=heavy)
     else:
-        result.damage = damage_for_level(
-            outcome.level, profile.damage, profile.extra_damage, heavy_target=heavy
-        )
+        damage = damage_for_level(level, profile.damage, profile.extra_damage, heavy_target=heavy)
+    result = StrikeResult(strike, difficulty, outcome, damage, (), 0, shield, pledged)
+    if level is _ABJECT or level is _GREAT:
+        _great_or_abject(strike, result, attacker, defender, profile, config)
+    if side.fodder:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
+            result.eliminated = eliminations(
+                defender, level, outcome.em, damage, profile.damage, config
+            )
+        result.specials = ()
+    return result
+
+
+def _great_or_abject(strike: Strike, result: StrikeResult, attacker: Character,
+                     defender: Character, profile: WeaponProfile, config: RulesConfig) -> None:
+    """A Great Success's Specials (F12), an Abject Failure's self-hit (lightsword, F19 Amb-2)."""
+    action = strike.action
+    outcome = result.outcome
+    if not strike.entity.swarm:
         if outcome.level is _GREAT:
             declared = action.special
             if action.kind is _CAST and len(profile.specials) == 1 and declared is None:
@@ -214,13 +236,21 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         and not attacker.owns(Trait.UNCANNY)
     ):
         result.self_hit = strike.weapon.effective_damage
-    if side.fodder:
-        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
-            result.eliminated = eliminations(
-                defender, outcome.level, outcome.em, result.damage, profile.damage, config
-            )
-        result.specials = ()
-    return result
+
+
+def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
+    """The SP shift of a strike (a GM veto refunding the SP of other Traits, F4 Amb-14) and
+    whether the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
+    action = strike.action
+    definition = skill_def(strike.skill) if strike.skill else None
+    suggested = definition.suggested if definition is not None else None
+    spend = strike.spend
+    if action.kind is _ATTACK and action.sp_vetoed:
+        spend = dict(spend)
+        for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
+            spend[key] -= amount
+    shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
+    return shift, attacker.owns(suggested)
 
 
 def _fists(defender: Character) -> bool:

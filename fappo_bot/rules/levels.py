@@ -125,16 +125,17 @@ def resolve_check(
     then the defender's pledges lower the level, never below Failure for a protected actor unless
     the margin is -5 or worse (Amb-8).
     """
-    return _graded(total - difficulty, protected, max(0, shift_up), max(0, shift_down))
+    return graded(total - difficulty, protected, max(0, shift_up), max(0, shift_down))
 
 
 _BY_RANK = tuple(SuccessLevel)
 
 
 @lru_cache(maxsize=4096)
-def _graded(margin: int, protected: bool, shift_up: int, shift_down: int) -> Outcome:
-    """`resolve_check` by margin; an `Outcome` is immutable, so one value serves every check
-    with the same margin, protection and shifts (a turn grades thousands of them)."""
+def graded(margin: int, protected: bool, shift_up: int, shift_down: int) -> Outcome:
+    """`resolve_check` by margin, the shifts already floored at 0; an `Outcome` is immutable,
+    so one value serves every check with the same margin, protection and shifts (a turn grades
+    thousands of them)."""
     level0 = chart(margin, protected)
     level1 = min(int(SuccessLevel.GREAT), int(level0) + shift_up)
     floor = (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from fappo_bot.rules.actions import (
     contests,
@@ -29,6 +30,7 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.combat import Plan, plan_strikes
 from fappo_bot.rules.context import Turn
+from fappo_bot.rules.data import Special
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import bleed_out, finalized_for
 from fappo_bot.rules.grading import grade_strikes
@@ -45,6 +47,7 @@ from fappo_bot.rules.results import (
     TurnResult,
     TurnState,
     Where,
+    trusted,
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
@@ -65,6 +68,31 @@ _RIPOUT = ActionKind.RIPOUT
 _SKILL = ActionKind.SKILL
 _TEND = ActionKind.TEND
 _FROZEN = StatusKind.FROZEN
+
+_KIND_VALUE = {kind: kind.value for kind in ActionKind}  # `.value` is a Python-level property
+_SPECIAL_VALUE = {special: special.value for special in Special}
+_SELF_HIT = ("self-hit",)
+_NOT_TRIGGERED = ("not triggered",)
+
+# the results and hits a turn makes by the thousand, without validating them again
+_void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
+_attack_result = trusted(
+    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
+    "em", "damage", "specials", "eliminated", "shield", "pledged", "notes",
+)
+_area_action_result = trusted(
+    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
+    "em", "damage", "specials", "eliminated", "targets",
+)
+_target_result = trusted(
+    TargetResult, "name", "total", "difficulty", "margin", "level", "em", "damage", "specials",
+    "eliminated", "shield", "pledged",
+)
+_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "specials", "source",
+               "turn")
+_self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
+
+_PLANNED = frozenset({ActionKind.ATTACK, ActionKind.CAST})  # resolved as strikes
 
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
@@ -96,39 +124,41 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
     snap: dict[str, Character] = {}
+    config, in_combat = state.config, state.in_combat
     for character in state.characters:
-        current = ready.get(character.name)  # step 2 as validation did it for the order
+        name = character.name
+        current = ready.get(name)  # step 2 as validation did it for the order
         if current is None:
-            current = finalized_for(character, roster.hits(character.name),
-                                    valid.get(character.name), state.config)
-        snap[character.name] = current
-        if not state.in_combat and roster.hits(character.name):
-            snap[character.name] = bleed_out(current, state.config)
-    finalized = state.model_copy(update={
-        "characters": tuple(snap[c.name] for c in state.characters), "pending": (),
-    })
+            current = finalized_for(character, roster.hits(name), valid.get(name), config)
+        if not in_combat and roster.hits(name):
+            current = bleed_out(current, config)
+        snap[name] = current
+    characters = (tuple(snap.values()) if len(snap) == len(state.characters)  # names unique
+                  else tuple(snap[c.name] for c in state.characters))
+    finalized = state.model_copy(update={"characters": characters, "pending": ()})
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
     for name, dropped in sorted(trimmed.items()):
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
-    _strike_effects(turn, strikes, changes)
+    _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
-    for name in turn.actors():
+    for rank, name in enumerate(turn.actors()):  # in case-folded name order
         actor = snap[name]
         for index, action in enumerate(valid[name].actions):
-            result = _other_action(turn, actor, index, action, drawn, changes)
-            if result is not None:
-                results.append(result)
-    results.sort(key=lambda r: (fold(r.actor), r.index))
+            if action.kind in _PLANNED:
+                continue  # resolved with the strikes
+            results.append(((rank, index), _other_action(turn, actor, index, action, drawn,
+                                                         changes)))
+    results.sort(key=_first)  # (fold(actor), index): each actor's case-folded name is its own
     characters = apply_changes(turn, state, changes)
     next_state = TurnState(
         turn=state.turn + 1, characters=characters, pending=tuple(changes.hits),
         config=state.config, in_combat=state.in_combat and not gm.end_combat,
     )
     return TurnResult(
-        turn=state.turn, actions=tuple(results), errors=tuple(errors),
+        turn=state.turn, actions=tuple([r for _, r in results]), errors=tuple(errors),
         events=tuple(changes.events), hits=tuple(changes.hits), state=next_state,
         finalized=finalized,
     )
@@ -159,9 +189,8 @@ def _validate_all(
         if problems:
             errors.extend(problems)
             continue
-        character = roster.get(order.actor)
-        assert character is not None and current is not None
-        by_actor.setdefault(character.name, []).append((order, current))
+        assert current is not None  # the actor after step 2, under its own name
+        by_actor.setdefault(current.name, []).append((order, current))
     valid: dict[str, Order] = {}
     ready: dict[str, Character] = {}
     for actor, listed in by_actor.items():
@@ -195,19 +224,33 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
 
 
 def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
-    slug = "-".join(fold(actor).split())
-    return f"t{turn.number}-{slug}-{index}" + (f"-{nth + 1}" if many else "")
+    return f"t{turn.number}-{_slug(actor)}-{index}" + (f"-{nth + 1}" if many else "")
 
 
-def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -> None:
-    """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees."""
+@lru_cache(maxsize=4096)
+def _slug(actor: str) -> str:
+    """The actor's name in a hit id: case-folded, blanks as hyphens."""
+    return "-".join(fold(actor).split())
+
+
+def _first(item: tuple[tuple[int, int], ActionResult]) -> tuple[int, int]:
+    return item[0]
+
+
+def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
+                    changes: Changes) -> None:
+    """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees,
+    strike by strike in the order of (actor, action, entity, target). Planning lists the attacks'
+    strikes in that order, and the casts' after them (`casts`: some were planned)."""
     ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
-                                             r.strike.entity.sub, r.strike.sub))
+                                             r.strike.entity.sub, r.strike.sub)) if casts \
+        else strikes
     keys = [(r.strike.actor, r.strike.index) for r in ordered]
     per_action = Counter(keys)
     seen: dict[tuple[str, int], int] = {}
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
-    for result, key in zip(ordered, keys, strict=True):
+    for i, result in enumerate(ordered):  # (not `zip(..., strict=True)`: its keyword is slow)
+        key = keys[i]
         strike = result.strike
         nth = seen.get(key, 0)
         seen[key] = nth + 1
@@ -215,6 +258,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
                 or result.self_hit):
             continue  # a miss changes nothing
         victim = turn.chars[strike.target]
+        fodder = victim.is_fodder
         hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
         if result.frees:
             changes.clear(victim.name, _FROZEN)
@@ -222,18 +266,19 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], changes: Changes) -
         if result.eliminated:
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
-        elif result.damage > 0 and not victim.is_fodder:
-            changes.hits.append(PendingHit(
+        elif result.damage > 0 and not fodder:
+            changes.hits.append(_hit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
                 levels=result.damage,
-                specials=tuple(s.value for s in result.specials) if result.specials else (),
+                specials=tuple(_SPECIAL_VALUE[s] for s in result.specials)
+                if result.specials else (),
                 source="sheath" if victim.has_status(_FROZEN) else "attack",
                 turn=turn.number,
             ))
-        if result.specials and not victim.is_fodder:
+        if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            changes.hits.append(PendingHit(
+            changes.hits.append(_self_hit(
                 id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
                 turn=turn.number,
@@ -263,46 +308,54 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
 
 def _attack_results(
     turn: Turn, plan: Plan, strikes: list[StrikeResult], changes: Changes
-) -> list[ActionResult]:
+) -> list[tuple[tuple[int, int], ActionResult]]:
     """One result per attack action: the first entity's grade, damage and eliminations summed
-    (spec: swarms, then trios, then individuals); an area attack lists each creature."""
+    (spec: swarms, then trios, then individuals); an area attack lists each creature. Each
+    result comes with its sort key (the actor's rank in `turn.actors()`, the action's index).
+
+    `strikes` come in the order planning made them: each action's in (entity, target) order."""
+    rank = {name: i for i, name in enumerate(turn.actors())}
     grouped: dict[tuple[str, int], list[StrikeResult]] = {}
     for result in strikes:
         grouped.setdefault((result.strike.actor, result.strike.index), []).append(result)
-    out: list[ActionResult] = []
+    out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(ActionResult(actor=actor, index=index, kind=action.kind.value,
-                                target=action.target, effective=False, notes=(reason,)))
+        out.append(((rank[actor], index), _void_result(
+            actor=actor, index=index, kind=_KIND_VALUE[action.kind], target=action.target,
+            effective=False, notes=(reason,))))
     for (actor, index), stage in plan.casts.items():
-        group = sorted(grouped.pop((actor, index), []), key=lambda r: r.strike.sub)
-        out.append(cast_result(turn, actor, index, stage, group, changes))
+        group = grouped.pop((actor, index), [])
+        out.append(((rank[actor], index), cast_result(turn, actor, index, stage, group, changes)))
     for (actor, index), group in grouped.items():
-        _spend_ammo(turn, actor, group[0].strike.weapon, changes)
-        if len(group) > 1:
-            group.sort(key=lambda r: (r.strike.entity.sub, r.strike.sub))
         first = group[0]
         strike = first.strike
-        damage = eliminated = 0
-        specials: dict[str, None] = {}  # in order, once each
-        for r in group:
-            damage += r.damage
-            eliminated += r.eliminated
-            for special in r.specials:
-                specials[special.value] = None
-        common = {
-            "actor": actor, "index": index, "kind": strike.action.kind.value,
-            "damage": damage, "eliminated": eliminated, "specials": tuple(specials),
-        }
+        _spend_ammo(turn, actor, strike.weapon, changes)
+        if len(group) == 1:
+            damage, eliminated = first.damage, first.eliminated
+            specials = tuple(_SPECIAL_VALUE[s] for s in first.specials)
+        else:
+            damage = eliminated = 0
+            once: dict[str, None] = {}  # in order, once each
+            for r in group:
+                damage += r.damage
+                eliminated += r.eliminated
+                for special in r.specials:
+                    once[_SPECIAL_VALUE[special]] = None
+            specials = tuple(once)
+        kind = _KIND_VALUE[strike.action.kind]
         if strike.area:
-            out.append(_area_result(turn, group, common))
+            out.append(((rank[actor], index), _area_result(
+                group, actor, index, kind, damage, eliminated, specials)))
             continue
-        notes = ("self-hit",) if first.self_hit else ()
-        out.append(ActionResult(
-            target=strike.target, total=strike.total, difficulty=first.difficulty,
-            margin=first.outcome.margin, level=first.outcome.level, em=first.outcome.em,
-            shield=first.shield, pledged=first.pledged, notes=notes, **common,
-        ))
+        outcome = first.outcome
+        out.append(((rank[actor], index), _attack_result(
+            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
+            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
+            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
+            shield=first.shield, pledged=first.pledged,
+            notes=_SELF_HIT if first.self_hit else (),
+        )))
     return out
 
 
@@ -314,34 +367,33 @@ def _spend_ammo(turn: Turn, actor: str, weapon: Weapon, changes: Changes) -> Non
         changes.lose_weapon.setdefault(actor, []).append(weapon.name)
 
 
-def _area_result(turn: Turn, group: list[StrikeResult], common: dict[str, object]) -> ActionResult:
+def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, damage: int,
+                 eliminated: int, specials: tuple[str, ...]) -> ActionResult:
     """The throw (total against the range penalty to the impact point) and each creature."""
     strike = group[0].strike
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
     targets = tuple(
-        TargetResult(
+        _target_result(
             name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
             margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
-            specials=tuple(s.value for s in r.specials), eliminated=r.eliminated,
+            specials=tuple(_SPECIAL_VALUE[s] for s in r.specials), eliminated=r.eliminated,
             shield=r.shield, pledged=r.pledged,
         )
         for r in group
     )
-    return ActionResult(
-        target=strike.action.target, total=strike.total, difficulty=penalty,
-        margin=outcome.margin, level=outcome.level, em=outcome.em, targets=targets,
-        **common,
+    return _area_action_result(
+        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
+        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
+        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
     )
 
 
 def _other_action(turn: Turn, actor: Character, index: int, action: Action,
-                  drawn: dict[str, int], changes: Changes) -> ActionResult | None:
+                  drawn: dict[str, int], changes: Changes) -> ActionResult:
     """Every action that is neither an attack nor a cast."""
     kind = action.kind
-    if kind in (_ATTACK, _CAST):
-        return None
     if kind is _SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
     if kind is _MOVE:
@@ -357,5 +409,6 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    return ActionResult(actor=actor.name, index=index, kind=kind.value, target=action.against,
-                        effective=effective, notes=() if effective else ("not triggered",))
+    return _void_result(actor=actor.name, index=index, kind=_KIND_VALUE[kind],
+                        target=action.against, effective=effective,
+                        notes=() if effective else _NOT_TRIGGERED)

@@ -60,7 +60,7 @@ def declares_sp(order: Order) -> bool:
     for pledge in order.guard:
         if pledge.sp:
             return True
-    return any(line.sp for line in order.reduce)
+    return bool(order.reduce) and any(line.sp for line in order.reduce)
 
 
 def canonical(spend: dict[str, int]) -> dict[str, int]:

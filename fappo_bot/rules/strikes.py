@@ -44,6 +44,10 @@ class Strike:
     shieldable: bool = True
     #: the weapon in the attacker's hands (D, ED, Specials), when planning already worked it out
     profile: WeaponProfile | None = None
+    #: the levels the SP shift it up (F4) and whether the attacker owns the skill's Suggested
+    #: Trait (F4 Amb-4), when planning already worked them out for the action
+    shift: int | None = None
+    protected: bool | None = None
 
 
 @dataclass(slots=True)

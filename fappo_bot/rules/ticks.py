@@ -33,10 +33,11 @@ def _removed(changes: Changes, name: str, kind: StatusKind, item: str | None) ->
 
 def deal_ticks(turn: Turn, changes: Changes) -> None:
     """Add this turn's ticks to `changes.hits` (ids `t{turn}-{name}-{what}`)."""
-    for name in sorted(turn.chars, key=fold):
+    burdened = [name for name, c in turn.chars.items() if c.statuses]  # every tick is a status's
+    for name in sorted(burdened, key=fold):
         c = turn.chars[name]
-        if not c.statuses or c.is_fodder or is_dead(c, turn.config):
-            continue  # every tick comes from a status
+        if c.is_fodder or is_dead(c, turn.config):
+            continue
         slug = "-".join(fold(name).split())
         ticks: list[tuple[str, str, str | None]] = []
         if c.has_status(StatusKind.BURNING) and name not in changes.extinguished and not any(

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import AP_COSTS, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
+from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -161,14 +161,16 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 
 def check_action(
     state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
-    roster: Roster | None = None, facts: Facts | None = None,
+    roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
 ) -> ActionCheck:
-    """Every problem of one action (codes of spec/cases.md)."""
+    """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
+    (`facts.of(actor)`) when the caller has them."""
     # the problems go through the check's methods, not closures: this runs for every action of
     # every post and resolution, and closures cost as much as the rest of a typical action's check
     check = ActionCheck(actor.name, index, action_ap(action))
     names = roster or Roster(state.characters)
-    me = (facts or Facts(state.config)).of(actor)
+    if me is None:
+        me = (facts or Facts(state.config)).of(actor)
 
     kind = action.kind
     if kind is _MOVE:
@@ -179,10 +181,10 @@ def check_action(
                         f"not {action.ap} (the first Range is free).",
                         f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
                         "Give either the Ranges or the AP; the other follows [F:L225].")
-    if able:
-        need = min_ap(action, actor)
+    if able and kind is not _MOVE:  # a move's AP follow from its Ranges
+        need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
         given = check.ap
-        if kind is not _MOVE and given < need:
+        if given < need:
             check.error(
                 ErrorCode.AP_REQUIRED,
                 f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
@@ -193,7 +195,7 @@ def check_action(
         _scene_character(check, names, action.toward)
     if action.away is not None:
         _scene_character(check, names, action.away)
-    target = _scene_character(check, names, action.target)
+    target = None if action.target is None else _scene_character(check, names, action.target)
     for name in action.targets or ():
         _scene_character(check, names, name)
     for name in action.also:
@@ -210,12 +212,13 @@ def check_action(
     skill: str | None = None
     weapon: Weapon | None = None
     if kind is _ATTACK:
-        found_weapon, weapon = me.attack_weapon(action.weapon)
-        if weapon is None and found_weapon is not None:
-            check.name_error(found_weapon, f"weapon {actor.name} carries", "one of your weapons")
+        arm = me.arm(action.weapon, action.skill, state.config)
+        weapon = arm.carried
+        if weapon is None and arm.found is not None:
+            check.name_error(arm.found, f"weapon {actor.name} carries", "one of your weapons")
         skill = action.skill
         if weapon is not None:
-            skill = skill or weapon_skill(weapon, state.config)
+            skill = arm.named  # the skill named, else the weapon's
             if skill is None:
                 check.error(
                     ErrorCode.SKILL_REQUIRED,
@@ -224,7 +227,7 @@ def check_action(
                     f"Add 'using' and the skill, as in 'attack {action.target or 'X'} with "
                     f"{weapon.name} using Swordfighting' [F:L305-308].",
                 )
-            weapon = weapon.used_with(skill)
+            weapon = arm.weapon  # as the attack uses it (`Weapon.used_with`)
         if (target is None and not action.targets and not action.conditional
                 and action.target is None):
             check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
@@ -275,19 +278,19 @@ def check_action(
                         "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
 
     if skill is not None:
-        skill = _check_skill(actor, skill, check)
+        known = me.skills_ok.get(skill)  # a skill the actor may use, checked once a turn
+        if known is None:
+            before, written = len(check.errors), skill
+            skill = _check_skill(actor, written, check)
+            if len(check.errors) == before and skill is not None:
+                me.skills_ok[written] = skill
+        else:
+            skill = known
     check.frozen_forbidden = me.frozen and not (
         skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
                                                                        _SKILL)
     )
     return check
-
-
-def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
-    """The skill an attack with `weapon` uses when the order names none: the sheet's (or the
-    table's) skill of the weapon, else the game's mapping; None for a weapon the table leaves to
-    the GM (F19 Amb-1 amendment: never the attacker's best skill)."""
-    return weapon.skill or config.mapped_skill(weapon.name)
 
 
 def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
