@@ -182,7 +182,8 @@ async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
         n += 1
     await _bump(uow, retired, name=renamed,
                 sheet=retired.sheet.model_copy(update={"name": renamed}),
-                state=retired.state.model_copy(update={"name": renamed}))
+                state=retired.state.model_copy(update={"name": renamed}),
+                xp=None if retired.xp is None else retired.xp.model_copy(update={"name": renamed}))
 
 
 async def _name_and_owner(uow: UnitOfWork, game: Game, wanted: str, actor: str, gm: bool,

@@ -286,3 +286,13 @@ async def test_the_orders_in_force_of_an_xp_turn_are_its_actions(services, xp_ta
         "characteristic 1), heroic dice on 6s. The GM says what Guard rolls (Contested, X7).",)
     assert nefer.author == ALICE and not nefer.secret
     assert [o.character for o in await services.turns.orders(xp_table, ALICE)] == ["Nefer"]
+
+
+async def test_a_retired_xp_character_gives_its_name_up_sheet_included(services, xp_table):
+    """Retiring frees the name: the old character is kept as "Nefer (retired)", its Xp sheet
+    renamed with it, and a new Nefer can be added."""
+    await services.characters.retire(xp_table, GM, "Nefer")
+    assert (await services.characters.create_from_data(xp_table, ALICE, xp_sheet("nefer"))).ok
+    old = await services.characters.show(xp_table, "Nefer (retired)")
+    assert old.xp is not None and old.xp.name == "Nefer (retired)"
+    assert (await services.characters.show(xp_table, "Nefer")).xp.name == "Nefer"
