@@ -17,12 +17,12 @@ from fappo_bot.rules_xp.roll import Mode, Outcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
 
 _UNROLLED = {
-    Mode.NO_DICE: "no dice to roll: an automatic failure",
-    Mode.ABOVE_DOMINANT: "above Dominant: no roll, every die succeeds",
-    Mode.BELOW_FLOOR: "below the floor: no roll, a failure",
-    Mode.CONCEDED: "conceded by the GM: one success, no roll",
-    Mode.CHAIN_BROKEN: "the chain is broken: an automatic failure",
-    Mode.CANNOT_ROLL: "cannot be rolled: a failure",
+    Mode.NO_DICE: "no dice to roll: an automatic failure (X2 Amb-4)",
+    Mode.ABOVE_DOMINANT: "above Dominant: no roll, every die succeeds (X3)",
+    Mode.BELOW_FLOOR: "below the floor: no roll, a failure (X3)",
+    Mode.CONCEDED: "conceded by the GM: one success, no roll (X13)",
+    Mode.CHAIN_BROKEN: "the chain is broken: an automatic failure (X11)",
+    Mode.CANNOT_ROLL: "cannot be rolled: a failure (X6, X8)",
 }
 
 
@@ -38,13 +38,18 @@ def level_text(record: RollRecord) -> str:
     return f"{sl_name(record.sl).capitalize()} ({record.target})"
 
 
+def faces_text(faces: Sequence[int]) -> str:
+    """`[5 2 6 1]`: dice as every rendering shows them (a roll's, a reroll's)."""
+    return "[" + " ".join(str(f) for f in faces) + "]"
+
+
 def dice_text(record: RollRecord) -> str:
     """`[5 2 6 1] + heroic [4]`: the base dice, then the bonus dice of the natural 6s (X5)."""
     if not record.rolled:
         return _UNROLLED.get(record.mode, "no roll")
-    text = "[" + " ".join(str(f) for f in record.base) + "]"
+    text = faces_text(record.base)
     if record.bonus:
-        text += " + heroic [" + " ".join(str(f) for f in record.bonus) + "]"
+        text += " + heroic " + faces_text(record.bonus)
     return text
 
 
@@ -60,19 +65,33 @@ def outcome_text(record: RollRecord) -> str:
     return ", ".join(parts)
 
 
+def roll_text(record: RollRecord, *, heroic: bool | None = None, outcome: bool = True) -> str:
+    """A roll without its roller (the one rendering of a roll's dice, successes, level and
+    outcome, for the GM's rolls and a turn's results alike):
+
+        6d at Superior (3-6), need 2: [5 2 6 1 3 4] + heroic [6] -> 5 successes, 1 one:
+        success, 3 extra, 1 exposure
+
+    `heroic=False` says the roll had no heroic dice; `outcome=False` leaves out the outcome (a
+    contest's side: the contest decides, not the side's own need, X7)."""
+    need = f", need {record.need}" if record.need != 1 and outcome else ""
+    hero = ", not heroic" if heroic is False else ""
+    head = f"{record.pool}d at {level_text(record)}{need}{hero}"
+    if not record.rolled:
+        return f"{head}: {dice_text(record)} -> {outcome_text(record)}"
+    counts = f"{plural(record.s, 'success')}, {plural(record.o, 'one')}"
+    if not outcome:
+        return f"{head}: {dice_text(record)} -> {counts}"
+    return f"{head}: {dice_text(record)} -> {counts}: {outcome_text(record)}"
+
+
 def render_roll(name: str, record: RollRecord, *, heroic: bool | None = None) -> str:
     """One roll on one line: who, pool and level, every die, successes and the outcome.
 
-        Aster: 6d at Superior (3-6), need 1: [5 2 6 1 3 4] + heroic [6] -> 5 successes,
-        1 one: success, 4 extra, 1 exposure
+        Aster: 6d at Superior (3-6): [5 2 6 1 3 4] + heroic [6] -> 5 successes, 1 one:
+        success, 4 extra, 1 exposure
     """
-    need = f", need {record.need}" if record.need != 1 else ""
-    hero = ", not heroic" if heroic is False else ""
-    head = f"{name}: {record.pool}d at {level_text(record)}{need}{hero}"
-    if not record.rolled:
-        return f"{head}: {dice_text(record)} -> {outcome_text(record)}"
-    return (f"{head}: {dice_text(record)} -> {plural(record.s, 'success')}, "
-            f"{plural(record.o, 'one')}: {outcome_text(record)}")
+    return f"{name}: {roll_text(record, heroic=heroic)}"
 
 
 def render_passive(name: str, record: RollRecord, stored: int) -> str:

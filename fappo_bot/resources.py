@@ -1,7 +1,7 @@
 """Files the program needs at run time besides its code: the alembic migrations and the example
-adventure. In a checkout (or an editable install) they are at the repository root; the wheel
-carries them inside the package, under `fappo_bot/resources/` (pyproject's hatch
-`force-include`), so an installed `fappo-bot` finds them from any directory."""
+adventures (FAPPO's and the Xp one). In a checkout (or an editable install) they are at the
+repository root; the wheel carries them inside the package, under `fappo_bot/resources/`
+(pyproject's hatch `force-include`), so an installed `fappo-bot` finds them from any directory."""
 
 from __future__ import annotations
 

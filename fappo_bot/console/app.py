@@ -19,7 +19,7 @@ from typing import TextIO
 from rich.console import Console
 
 from fappo_bot.console.commands import HANDLERS
-from fappo_bot.console.example import EXAMPLE
+from fappo_bot.console.example import EXAMPLE, EXAMPLES
 from fappo_bot.console.game_commands import HELP, use_game
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
@@ -79,7 +79,8 @@ async def _play(table: LocalTable, args: argparse.Namespace, console: Console) -
     interactive = script is None or bool(args.interactive)
     if script is None and (args.example or (args.game is None and await table.no_games())):
         if args.example or _offer_example(console):
-            script, interactive = EXAMPLE, True
+            script = EXAMPLES[args.example] if args.example else EXAMPLE
+            interactive = True
     code = 0
     if script is not None:
         code = await run_script(table, script, console)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from fappo_bot.console.example import EXAMPLE
+from fappo_bot.console.example import EXAMPLES
 
 
 def add_database_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,8 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--example",
-        action="store_true",
-        help=f"replay the example adventure ({EXAMPLE.name}) and go on interactively",
+        nargs="?",
+        const="adventure",
+        default=None,
+        choices=sorted(EXAMPLES),
+        metavar="NAME",
+        help="replay an example adventure and go on interactively: adventure (FAPPO, the "
+        "default) or xp-adventure (the Xp dice pools)",
     )
     parser.add_argument(
         "--game", default=None, help="sit down at an existing game (its id, channel or name)"

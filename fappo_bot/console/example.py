@@ -1,8 +1,14 @@
-"""The example adventure shipped with the repository (`fappo-bot play --example`)."""
+"""The example adventures shipped with the repository (`fappo-bot play --example [NAME]`)."""
 
 from __future__ import annotations
 
 from fappo_bot.resources import resource
 
-#: the example adventure, replayed by `fappo-bot play` on a fresh machine (shipped in the wheel)
-EXAMPLE = resource("examples", "adventure", "adventure.txt")
+#: the example adventures by name, replayed by `fappo-bot play --example NAME` (shipped in the
+#: wheel): the FAPPO adventure (the default) and the Xp dice-pool one (issue 13)
+EXAMPLES = {
+    "adventure": resource("examples", "adventure", "adventure.txt"),
+    "xp-adventure": resource("examples", "xp-adventure", "adventure.txt"),
+}
+#: the example a fresh table offers, and `--example` without a name
+EXAMPLE = EXAMPLES["adventure"]

@@ -11,6 +11,7 @@ from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
 from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
 from fappo_bot.console.xp_commands import XP_HELP
+from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.sheets.xp import render_xp_sheet
 
@@ -322,8 +323,13 @@ async def seats(table: LocalTable, step: Step) -> list[Shown]:
 
 
 async def help_(table: LocalTable, step: Step) -> list[Shown]:
-    """/help: the commands of the table."""
-    return [Shown(Kind.INFO, "help", HELP, only(table.seat))]
+    """/help: the commands of the table; in an Xp game, the Xp post forms too."""
+    text = HELP
+    if table.game_id is not None:
+        view = await table.services.games.show(table.game_id)
+        if view.ruleset == "xp":
+            text = f"{HELP}{XP_POST_FORMS}\n"
+    return [Shown(Kind.INFO, "help", text, only(table.seat))]
 
 
 async def quit_(table: LocalTable, step: Step) -> list[Shown]:

@@ -7,9 +7,10 @@ FAPPO's rules is read (only the shared `Problem` and its codes)."""
 from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost, XpPostContext
 from fappo_bot.posting_xp.parser import is_table_talk, parse_xp_post
 from fappo_bot.posting_xp.pools import GmRows, pool_of
-from fappo_bot.posting_xp.render import describe, render_roll, render_xp_reply
+from fappo_bot.posting_xp.render import XP_POST_FORMS, describe, render_xp_reply
 
 __all__ = [
+    "XP_POST_FORMS",
     "GmRows",
     "Route",
     "XpAction",
@@ -20,6 +21,5 @@ __all__ = [
     "is_table_talk",
     "parse_xp_post",
     "pool_of",
-    "render_roll",
     "render_xp_reply",
 ]

@@ -1,5 +1,6 @@
 """Plain text of the Xp post language: the reply to a post (which roll each line will be and its
-pool), a sheet, and the dice of a roll. Pure; every name a player wrote passes `safe`."""
+pool). Pure; every name a player wrote passes `safe`. The dice of a roll are shown by `render_xp`
+(`roll_text`), the one rendering of a roll for the GM's rolls and a turn's results alike."""
 
 from __future__ import annotations
 
@@ -10,9 +11,17 @@ from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost
 from fappo_bot.posting_xp.pools import GmRows, breakdown, pool_of
 from fappo_bot.rules_xp.pools import PoolTest
-from fappo_bot.rules_xp.roll import Mode, RollRecord
-from fappo_bot.rules_xp.tables import sl_name
 from fappo_bot.sheets.xp import XpSheet
+
+XP_POST_FORMS = """\
+Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line per roll:
+  roll SKILL [using CHAR] [with MOD] [+1d] [not heroic]: TASK   a test; the GM sets the difficulty
+  roll CHAR (a raw characteristic)   roll SKILL via OTHER (a default, X8)
+  roll SKILL against NAME   a contest      assist NAME [with SKILL]   your roll helps NAME's
+  group roll SKILL [, relaunch with good luck]   spend N plot point(s) on TASK
+  passion: TEXT   flaw: TEXT   Character: NAME (the lines after it are NAME's)"""
+"""The Xp post forms in a few lines, for each adapter's help in an Xp game (the whole guide is
+`docs/players.md`, "Playing Xp")."""
 
 
 def _dice(n: int | None) -> str:
@@ -97,34 +106,3 @@ def render_xp_reply(parsed: XpParsedPost, sheets: Mapping[str, XpSheet]) -> str:
         return render_problems(parsed.problems)
     by_key = {name.casefold(): sheet for name, sheet in sheets.items()}
     return "\n".join(describe(a, by_key.get(a.actor.casefold())) for a in parsed.actions)
-
-
-def render_roll(record: RollRecord, outcome: bool = True) -> str:
-    """Every die of a roll and what it made: `5d at Normal (5-6): [6, 4, 2, 1, 5] + heroic [3]:
-    2 successes, 1 exposure: success`."""
-    level = f"{sl_name(record.sl).title()} ({record.target})"
-    head = f"{record.pool}d at {level}"
-    if record.mode is not Mode.ROLL:
-        why = {
-            Mode.NO_DICE: "no dice left: fails without a roll (X2 Amb-4)",
-            Mode.ABOVE_DOMINANT: "above Dominant: every die a success, no roll (X3)",
-            Mode.BELOW_FLOOR: "below Hopeless: fails without a roll (X3)",
-            Mode.CONCEDED: "conceded: 1 success, no roll (X13)",
-            Mode.CHAIN_BROKEN: "the chain broke before: fails without a roll (X11)",
-            Mode.CANNOT_ROLL: "cannot be rolled (X6, X8)",
-        }[record.mode]
-        return f"{head}: {why}: {record.s} success(es): {record.outcome.value}"
-    dice = "[" + ", ".join(map(str, record.base)) + "]"
-    if record.bonus:
-        dice += " + heroic [" + ", ".join(map(str, record.bonus)) + "]"
-    need = f", need {record.need}" if record.need != 1 else ""
-    ones = ""
-    if record.fumble:
-        ones = f", {record.o} one(s): more 1s than successes"
-    elif record.exposures:
-        ones = f", {record.exposures} exposure(s)"
-    special = f" ({record.special} special)" if record.special else ""
-    if not outcome:  # a contest's side: the contest decides, not the side's own need
-        return f"{head}: {dice}: {record.s} success(es){ones}"
-    return (f"{head}{need}: {dice}: {record.s} success(es){ones}: "
-            f"{record.outcome.value}{special}")

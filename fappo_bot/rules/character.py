@@ -118,7 +118,8 @@ class Weapon(BaseModel):
     @property
     def effective_damage(self) -> int:
         """D after corrosion (F12: D = base + legendary - corrosion steps, min 0)."""
-        return max(0, self.damage - self.corroded)
+        damage = self.damage - self.corroded
+        return damage if damage > 0 else 0
 
     @property
     def melee(self) -> bool:

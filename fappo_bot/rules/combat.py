@@ -26,6 +26,7 @@ from fappo_bot.rules.ranges import distance, moves_away
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.strikes import Strike
 from fappo_bot.rules.validate_actions import reachable
+from fappo_bot.rules.views import action_view
 
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
@@ -86,7 +87,9 @@ def plan_strikes(turn: Turn) -> Plan:
     facts = turn.facts
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
     movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
-    for name, index, action in turn.actions_of(ActionKind.ATTACK):
+    for name, index, model in turn.actions_of(ActionKind.ATTACK):
+        # read field by field here, in grading and in the effects: a plain view (`views`)
+        action = action_view(model)
         order = turn.orders[name]
         attacker = turn.chars[name]
         fighter = facts.of(attacker)
@@ -123,7 +126,8 @@ def plan_strikes(turn: Turn) -> Plan:
                              weapon_profile(weapon, attacker, steadied=True)))
             else:
                 aims.append((target.name, dist, False, value, profile))
-        base = max(0, action.ap or 0) + action.modifier + weapon.accuracy
+        ap = action.ap
+        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
         for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
             ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0

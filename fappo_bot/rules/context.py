@@ -107,7 +107,8 @@ class Turn:
         for action in self.defend_actions(defender):
             scope = action.against
             if scope is None or fold(scope) in GENERAL or self._same(scope, attacker):
-                ap += max(0, action.ap or 0)
+                given = action.ap  # max(0, ap or 0) without the call (a slow builtin)
+                ap += given if given is not None and given > 0 else 0
                 modifier += action.modifier
         return ap, modifier
 

@@ -159,9 +159,11 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
         # max(highest attack skill - 1, fallback) against this attacker (F5); a prone defender's
         # trained defense depends on whether the attacker is prone too (F18.9)
         trained = turn.facts.trained_defense(defender, attacker) if side.prone else side.trained
-        base = max(trained, fallback)
+        base = trained if trained >= fallback else fallback
         # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
-        found = max(1, base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier)
+        found = base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier
+        if found < 1:
+            found = 1
         if side.swarm:
             found = swarm_defense(found)
         side.defenses[key] = found
@@ -194,7 +196,9 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
                                                              shield)
     difficulty = defense + (penalty if strike.fixed_tn is None else 0)
     # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
-    outcome = graded(strike.total - difficulty, protected, max(0, shift), max(0, pledged))
+    # (floors spelled out: a `max(0, x)` call costs five times the comparison; 1,700 strikes a turn)
+    outcome = graded(strike.total - difficulty, protected, shift if shift > 0 else 0,
+                     pledged if pledged > 0 else 0)
     heavy = side.heavy
     level = outcome.level
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)

@@ -62,7 +62,9 @@ def current_index(character: Character, config: RulesConfig) -> int:
     """The character's track index, from its pips where the pips option applies (F11)."""
     if uses_pips(character, config):
         return index_from_pips(character.pips)
-    return min(max(0, character.health), dead_index(character))
+    health = character.health  # clamped without `min` and `max` calls (slow builtins)
+    floor, dead = (health if health > 0 else 0), dead_index(character)
+    return floor if floor <= dead else dead
 
 
 def base_level_name(character: Character, config: RulesConfig) -> str:
@@ -70,7 +72,8 @@ def base_level_name(character: Character, config: RulesConfig) -> str:
     names = TRACKS[character.track_kind]
     if config.pips_enabled and uses_pips(character, config):
         return names[index_from_pips(character.pips)]
-    return names[min(max(0, character.health), len(names) - 1)]
+    health = character.health  # clamped to the track without `min` and `max` calls
+    return names[0 if health < 0 else health if health < len(names) else len(names) - 1]
 
 
 def level_name(character: Character, config: RulesConfig) -> str:
@@ -122,7 +125,8 @@ def damaged(character: Character, levels: int, config: RulesConfig) -> tuple[int
     if uses_pips(character, config):
         pips = min(pips_dead(), character.pips + levels)
         return index_from_pips(pips), pips
-    return min(dead_index(character), current_index(character, config) + levels), character.pips
+    dead, index = dead_index(character), current_index(character, config) + levels
+    return (dead if dead <= index else index), character.pips  # min(dead, index)
 
 
 def wound_penalty(character: Character, config: RulesConfig) -> int:
@@ -201,7 +205,8 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
     for s in character.statuses:
         if s.kind is StatusKind.POISONED:
             nerve += s.ap_loss
-    return max(0, character.ap_base - (1 if moved else 0) - wound - nerve)
+    budget = character.ap_base - (1 if moved else 0) - wound - nerve
+    return budget if budget > 0 else 0
 
 
 def turn_budget(character: Character, config: RulesConfig, *, wound: int | None = None) -> int:

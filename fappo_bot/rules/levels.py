@@ -125,7 +125,9 @@ def resolve_check(
     then the defender's pledges lower the level, never below Failure for a protected actor unless
     the margin is -5 or worse (Amb-8).
     """
-    return graded(total - difficulty, protected, max(0, shift_up), max(0, shift_down))
+    # the floors without `max` calls (a slow builtin)
+    return graded(total - difficulty, protected, shift_up if shift_up > 0 else 0,
+                  shift_down if shift_down > 0 else 0)
 
 
 _BY_RANK = tuple(SuccessLevel)

@@ -29,7 +29,8 @@ def distance(a: Character, b: Character) -> int:
 
 def class_penalty(range_class: RangeClass, d: int) -> int:
     """The F16 range penalty of a class at distance `d` (melee has none)."""
-    d = max(0, d)
+    if d < 0:  # (not `max`: a slow builtin call, thousands a turn)
+        d = 0
     if range_class is RangeClass.SHORT:
         return 2 * d
     if range_class is RangeClass.MELEE:

@@ -90,7 +90,8 @@ class ActionCheck:
 def move_ranges(action: Action) -> int:
     """Ranges a move covers: given, else AP + 1, else the free 1 (F16 amendment)."""
     if action.ranges is not None:
-        return max(0, action.ranges)
+        ranges = action.ranges
+        return ranges if ranges > 0 else 0  # max(0, ranges), without the call
     if action.ap is not None:
         return action.ap + 1
     return 1
@@ -100,7 +101,8 @@ def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
     if action.kind is _MOVE and action.ap is None:
         return move_cost(move_ranges(action))
-    return max(0, action.ap or 0)
+    ap = action.ap
+    return ap if ap is not None and ap > 0 else 0  # max(0, ap or 0), without the call
 
 
 def order_ap_costs(actions: Sequence[Action]) -> list[int]:

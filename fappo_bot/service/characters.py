@@ -182,7 +182,28 @@ async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
         n += 1
     await _bump(uow, retired, name=renamed,
                 sheet=retired.sheet.model_copy(update={"name": renamed}),
-                state=retired.state.model_copy(update={"name": renamed}))
+                state=retired.state.model_copy(update={"name": renamed}),
+                xp=None if retired.xp is None else retired.xp.model_copy(update={"name": renamed}))
+
+
+async def _name_and_owner(uow: UnitOfWork, game: Game, wanted: str, actor: str, gm: bool,
+                          kind: CharacterKind, owner: str | None) -> tuple[str, str | None]:
+    """A new character's checked name, freed of a retired namesake, and its owner (a PC's:
+    the actor, or the player a GM names; none for the GMs' characters). FAPPO and Xp sheets
+    alike."""
+    if kind is CharacterKind.PC:
+        owner = owner if (gm and owner is not None) else (owner or actor)
+        if owner != actor and not gm:
+            raise Forbidden("You can only create a character for yourself.")
+    else:
+        owner = None
+    name = check_name(wanted, "character")
+    clash = await uow.characters.by_name(game.id, name)
+    if clash is not None and clash.status is not CharacterStatus.RETIRED:
+        raise Conflict(f'There is already a character called "{name}" here.')
+    if clash is not None:
+        await _free_name(uow, clash)
+    return name, owner
 
 
 class CharacterService(UseCases):
@@ -239,18 +260,7 @@ class CharacterService(UseCases):
                 kind = CharacterKind.NPC
             if kind is not CharacterKind.PC and not gm:
                 raise Forbidden("Only a GM can add NPCs.")
-            if kind is CharacterKind.PC:
-                owner = owner if (gm and owner is not None) else (owner or actor)
-                if owner != actor and not gm:
-                    raise Forbidden("You can only create a character for yourself.")
-            else:
-                owner = None
-            name = check_name(sheet.name, "character")
-            clash = await uow.characters.by_name(game.id, name)
-            if clash is not None and clash.status is not CharacterStatus.RETIRED:
-                raise Conflict(f'There is already a character called "{name}" here.')
-            if clash is not None:
-                await _free_name(uow, clash)
+            name, owner = await _name_and_owner(uow, game, sheet.name, actor, gm, kind, owner)
             shell = Character(name=name)
             record = CharacterRecord(
                 id=self.deps.ids(), game_id=game.id, name=name, owner=owner, kind=kind,
@@ -289,18 +299,7 @@ class CharacterService(UseCases):
                 raise Forbidden("Only a GM can add NPCs, enemies and groups.")
             if isinstance(new, Character) and not gm:
                 raise Forbidden("Only a GM can add a character without a sheet to check.")
-            if kind is CharacterKind.PC:
-                owner = owner if (gm and owner is not None) else (owner or actor)
-                if owner != actor and not gm:
-                    raise Forbidden("You can only create a character for yourself.")
-            else:
-                owner = None
-            name = check_name(new.name, "character")
-            clash = await uow.characters.by_name(game.id, name)
-            if clash is not None and clash.status is not CharacterStatus.RETIRED:
-                raise Conflict(f'There is already a character called "{name}" here.')
-            if clash is not None:
-                await _free_name(uow, clash)
+            name, owner = await _name_and_owner(uow, game, new.name, actor, gm, kind, owner)
             if isinstance(new, NewCharacter):
                 if (kind is CharacterKind.PC and game.settings.tournament
                         and new.sheet.budget is None and owner is not None):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fappo_bot.posting_xp import XpAction
+from fappo_bot.posting_xp import XpAction, describe
 from fappo_bot.rules import Order, PendingHit
 from fappo_bot.service import notices, xp_play
 from fappo_bot.service.base import (
@@ -126,6 +126,31 @@ def _xp_read(text: str, poster: str, controls: list[CharacterRecord],
                                f"`Character: {poster}` so that its rolls stay {poster}'s. "
                                "Nothing of this post was recorded.")
     return read
+
+
+async def _xp_orders(uow: UnitOfWork, game: Game, turn: Turn,
+                     records: dict[str, CharacterRecord], viewer: str,
+                     gm: bool) -> list[OrderInForce]:
+    """`orders` in an Xp game: per character, its actions in force (the posts read again, as the
+    review and the resolution read them), each line as the post's reply says it; a player sees
+    their own characters', a GM everyone's."""
+    found = await xp_play.load_in_force(uow, game, turn, list(records.values()))
+    by_actor: dict[str, list[xp_play.XpInForce]] = {}
+    for f in found:
+        by_actor.setdefault(f.action.actor.casefold(), []).append(f)
+    listed = []
+    for key, actions in sorted(by_actor.items()):
+        record = records.get(key)
+        if not gm and (record is None or record.runner() != viewer):
+            continue
+        sheet = record.xp if record is not None else None
+        last = actions[-1]
+        listed.append(OrderInForce(
+            character=record.name if record else last.action.actor,
+            actions=tuple(describe(f.action, sheet) for f in actions),
+            post_id=last.post.id, revision=last.revision.number, secret=last.post.secret,
+            author=last.post.author))
+    return listed
 
 
 UNKNOWN_ACTOR = "(unknown)"
@@ -473,12 +498,15 @@ class TurnService(UseCases):
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
         """The orders in force this turn: a player's own characters'; for a GM every one, the
-        players' secret orders once the NPC orders are sealed (F29)."""
+        players' secret orders once the NPC orders are sealed (F29). In an Xp game, each
+        character's actions in force (no secret orders there)."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             roles = await require_member(uow, game, viewer)
             turn = await current_turn(uow, game)
             records = {r.name.casefold(): r for r in await uow.characters.list(game.id)}
+            if game.ruleset == xp_play.XP:
+                return await _xp_orders(uow, game, turn, records, viewer, Role.GM in roles)
             found = []
             in_force = await orders_in_force(uow, turn)
             if Role.GM in roles:

@@ -193,12 +193,15 @@ class CharacterTurnState(BaseModel):
 
 
 class OrderInForce(BaseModel):
-    """One character's order in force this turn and the post it comes from."""
+    """One character's order in force this turn and the post it comes from: in a FAPPO game
+    its `order`; in an Xp game (no `order`) its `actions`, each line as the post's reply says
+    it (the roll and its pool)."""
 
     model_config = _FROZEN
 
     character: str
-    order: Order
+    order: Order | None = None
+    actions: tuple[str, ...] = ()
     post_id: str
     revision: int
     secret: bool

@@ -5,12 +5,15 @@ like every GM roll (`xp_records`).
 Every roller has his own recorded dice, all drawn from one generator seeded afresh per group roll,
 in the order the rules roll them, so the stored dice of each roller replay the roll (and make its
 case file) and the seed checks them all. The rollers are typed by the GM (`Aster 6d superior`):
-the GM vouches for each one's Xposure (X10 Amb-2), and a `relaunch` member pays 1 Good Luck the GM
-keeps on the character's sheet (X11 Amb-2; the Luck itself is not tracked here).
+the GM vouches for each one's Xposure (X10 Amb-2), and a `relaunch` member pays 1 Luck for its Good
+Luck (X11 Amb-2): when the member is a character of the game with an Xp sheet (its name), the Luck
+comes off that sheet, and a relaunch from a sheet at 0 Luck is refused; a name the game does not
+know (an extra the GM improvises) keeps its Luck in the GM's notes, as before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fappo_bot.render_xp import render_assisted, render_members
@@ -25,11 +28,12 @@ from fappo_bot.rules_xp.group import (
     collateral,
     spontaneous,
 )
-from fappo_bot.rules_xp.notation import parse_members
+from fappo_bot.rules_xp.notation import MemberSpec, parse_members
 from fappo_bot.rules_xp.rollers import Roller
 from fappo_bot.service.base import UseCases, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput
-from fappo_bot.service.records import AuditEntry
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import AuditEntry, CharacterRecord, CharacterStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.xp_records import (
     GROUP_ACTION,
@@ -80,13 +84,15 @@ def group_outcome(detail: dict[str, Any], result: AssistedResult | list[MemberRe
 
 
 def group_text(detail: dict[str, Any], result: AssistedResult | list[MemberResult]) -> str:
-    """The group roll as the table sees it."""
+    """The group roll as the table sees it, with the Luck a relaunch took off a sheet."""
     kind = detail["kind"]
     names = ", ".join(m["name"] for m in detail["members"])
     head = f"{kind.capitalize()} roll ({names}), need {detail['need']}:"
     if isinstance(result, AssistedResult):
         return head + "\n" + render_assisted(detail["members"][0]["name"], result)
-    return head + "\n" + render_members(kind, result)
+    luck = [f"{name}: Luck {before} -> {after} (Good Luck, X11)"
+            for name, (before, after) in detail.get("luck", {}).items()]
+    return "\n".join([head, render_members(kind, result), *luck])
 
 
 def shown_group(entry: AuditEntry) -> XpShown:
@@ -122,6 +128,42 @@ def group_case(detail: dict[str, Any], case_id: str) -> dict[str, Any]:
                                    for m in result]}}
 
 
+async def _sheets_relaunching(uow: UnitOfWork, game_id: str,
+                              specs: Sequence[MemberSpec]) -> dict[str, CharacterRecord]:
+    """The game's characters (with an Xp sheet) that a `relaunch` member names, by casefolded
+    name; one sentence if one of them has no Luck left to pay for it (X11 Amb-2)."""
+    wanted = {s.name.casefold() for s in specs if s.relaunch}
+    if not wanted:
+        return {}
+    found = {r.name.casefold(): r for r in await uow.characters.list(game_id)
+             if r.name.casefold() in wanted and r.xp is not None
+             and r.status is not CharacterStatus.RETIRED}
+    broke = [r.name for r in found.values() if r.xp is not None and r.xp.luck < 1]
+    if broke:
+        has = "has" if len(broke) == 1 else "have"
+        raise InvalidInput(f"{', '.join(broke)} {has} no Luck left to relaunch the chain with "
+                           "(Good Luck costs 1 Luck, X11).")
+    return found
+
+
+async def _pay_luck(uow: UnitOfWork, sheets: dict[str, CharacterRecord],
+                    result: list[MemberResult], detail: dict[str, Any]) -> None:
+    """1 Luck off the sheet of each character that relaunched the chain; the change is kept in
+    the stored roll (`detail["luck"]`: name -> [before, after])."""
+    spent: dict[str, list[int]] = {}
+    for member in result:
+        record = sheets.get(member.name.casefold())
+        if not member.relaunched or record is None or record.xp is None:
+            continue
+        before = record.xp.luck
+        await uow.characters.update(record.model_copy(update={
+            "xp": record.xp.model_copy(update={"luck": before - 1}),
+            "version": record.version + 1}))
+        spent[record.name] = [before, before - 1]
+    if spent:
+        detail["luck"] = spent
+
+
 class XpGroupService(UseCases):
     """The GM's group rolls in an Xp game."""
 
@@ -154,6 +196,7 @@ class XpGroupService(UseCases):
             game = await load_game(uow, game_id)
             require_xp(game)
             await require_gm(uow, game, actor)
+            sheets = await _sheets_relaunching(uow, game.id, specs)
             detail["seed"] = self.deps.salts()
             shared = RandomDice(generator(detail["seed"]))
             recorders = {m["name"]: RecordingDice(shared) for m in detail["members"]}
@@ -163,6 +206,8 @@ class XpGroupService(UseCases):
                 raise sentence(exc) from None
             for member in detail["members"]:
                 member["dice"] = recorders[member["name"]].faces
+            if isinstance(result, list):
+                await _pay_luck(uow, sheets, result, detail)
             entry = await store(uow, self.deps, game.id, actor, GROUP_ACTION, detail)
             await uow.commit()
         text = group_text(detail, result)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fappo_bot.posting.safety import safe
-from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of, render_roll
+from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
+from fappo_bot.render_xp import faces_text, roll_text
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
@@ -221,7 +222,7 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         else:
             record = general(roller, need)
         table.log(made, "test", record)
-        table.out.lines.append(f"{head}: {render_roll(record)}")
+        table.out.lines.append(f"{head}: {roll_text(record)}")
         return
     support = []
     for h in helpers:
@@ -243,12 +244,12 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         found = next((s for s in result.supporters if s.name == helper.name), None)
         table.log(hmade, "assist", found.roll if found else None)
         if found is not None:
-            table.out.lines.append(f"  {safe(found.name)} assists: {render_roll(found.roll)} "
-                                   f"-> {found.delta:+d}d to the lead (X10)")
+            table.out.lines.append(f"  {safe(found.name)} assists: {roll_text(found.roll)} "
+                                   f"(lead {found.delta:+d}d, X10)")
     for error in result.errors:
         table.out.lines.append(f"  {safe(str(error))}")
     table.log(made, "test", result.lead)
-    table.out.lines.append(f"{head}, assisted ({result.delta:+d}d): {render_roll(result.lead)}")
+    table.out.lines.append(f"{head}, assisted ({result.delta:+d}d): {roll_text(result.lead)}")
 
 
 def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
@@ -274,8 +275,8 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         record = roll_for(helper)
         table.log(hmade, "assist", record)
         delta += assist_delta(record)
-        notes.append(f"  {safe(h.action.actor)} assists: {render_roll(record)} -> "
-                     f"{assist_delta(record):+d}d to the lead (X10)")
+        notes.append(f"  {safe(h.action.actor)} assists: {roll_text(record)} "
+                     f"(lead {assist_delta(record):+d}d, X10)")
     mine, made = table.roller(a.actor, None if pool.pool is None else pool.pool + delta,
                               _sl(table, f), a.heroic, xposure=a.route is Route.SKILL)
     other, their_made = table.roller(opponent, theirs, _sl(table, f, "opponent_sl", opponent),
@@ -291,8 +292,8 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     for side, rolled in zip(result.sides, (made, their_made), strict=True):
         table.log(rolled, "contest", side.roll, total=side.total,
                   rerolls=[list(r) for r in side.rerolls])
-        again = "".join(f" then [{', '.join(map(str, r))}]" for r in side.rerolls)
-        sides.append(f"  {safe(side.name)}: {render_roll(side.roll, outcome=False)}{again}"
+        again = "".join(f" then {faces_text(r)}" for r in side.rerolls)
+        sides.append(f"  {safe(side.name)}: {roll_text(side.roll, outcome=False)}{again}"
                      + (f" -> {side.total} in all" if side.rerolls else ""))
     how = {"successes": "", "tiebreak": f" after {result.tiebreaks} tie-break(s)",
            "player": " (still tied: the player's side wins, X7)",
@@ -341,9 +342,9 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
                 bonus = f" (chain +{chain}d)" if chain else ""
                 again = " relaunches the chain with Good Luck" if number or (
                     r.relaunched and len(r.rolls) == 1) else ""
-                table.out.lines.append(f"  {safe(r.name)}{again}{bonus}: {render_roll(record)}")
+                table.out.lines.append(f"  {safe(r.name)}{again}{bonus}: {roll_text(record)}")
             if not r.rolls:
-                table.out.lines.append(f"  {safe(r.name)}: {render_roll(r.roll)}")
+                table.out.lines.append(f"  {safe(r.name)}: {roll_text(r.roll)}")
             sheet = table.sheet(r.name)
             if r.luck != sheet.luck:
                 table.out.lines.append(f"  {safe(r.name)}: Luck {sheet.luck} -> {r.luck} (X11)")

@@ -37,9 +37,10 @@ def text_of(responses: list[dict[str, Any]]) -> str:
 
 
 async def add_sheet(fake: FakeDiscord, user: dict[str, Any], command: str, file: str,
-                    player: dict[str, Any] | None = None, *, channel: str | None = None
-                    ) -> str:
-    attachment = fake.attachment(file, (EXAMPLES / file).read_bytes())
+                    player: dict[str, Any] | None = None, *, channel: str | None = None,
+                    folder: Path = EXAMPLES) -> str:
+    """`command` (`char add`, `char enemy`...) with the sheet `file` of `folder` attached."""
+    attachment = fake.attachment(file, (folder / file).read_bytes())
     options: list[dict[str, Any]] = [{"type": 11, "name": "sheet", "value": attachment["id"]}]
     resolved: dict[str, Any] = {"attachments": {attachment["id"]: attachment}}
     if player is not None:

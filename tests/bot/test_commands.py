@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.bot.table import run_command, set_up_game
+from tests.bot.table import run_command, set_up_game, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -21,6 +21,14 @@ async def test_a_gm_command_asked_by_a_player_is_refused_by_the_service(running,
     assert data["flags"] & 64
     assert "GM" in data["content"]
     assert data["allowed_mentions"] == {"parse": []}
+
+
+async def test_help_in_a_fappo_room_has_no_xp_post_forms(running, fake) -> None:
+    alone = text_of(await run_command(fake, fake.alice, "help"))  # no game here yet
+    await set_up_game(fake)
+    helped = text_of(await run_command(fake, fake.alice, "help"))
+    assert helped == alone and "/turn open" in helped
+    assert "Xp posts" not in helped
 
 
 async def test_an_unexpected_failure_is_an_apology_with_an_id(running, fake, caplog) -> None:

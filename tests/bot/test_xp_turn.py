@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.bot.table import components, run_command, submit_modal, text_of, use_component
+from tests.bot.table import (
+    add_sheet,
+    components,
+    run_command,
+    submit_modal,
+    text_of,
+    use_component,
+)
 from tests.bot.test_posts import replies_to
 
 pytestmark = pytest.mark.e2e
@@ -20,13 +27,7 @@ XP = Path(__file__).resolve().parents[2] / "examples" / "xp-adventure"
 
 async def attach(fake, user: dict[str, Any], command: str, file: str,
                  player: dict[str, Any] | None = None) -> str:
-    attachment = fake.attachment(file, (XP / file).read_bytes())
-    options: list[dict[str, Any]] = [{"type": 11, "name": "sheet", "value": attachment["id"]}]
-    resolved: dict[str, Any] = {"attachments": {attachment["id"]: attachment}}
-    if player is not None:
-        options.append({"type": 6, "name": "player", "value": player["id"]})
-        resolved["users"] = {player["id"]: player}
-    return text_of(await run_command(fake, user, command, options, resolved))
+    return await add_sheet(fake, user, command, file, player, folder=XP)
 
 
 async def test_an_xp_turn_on_discord(fake, running) -> None:
@@ -36,6 +37,9 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
         {"type": 3, "name": "name", "value": "Tomb of Ankh"},
         {"type": 3, "name": "ruleset", "value": "xp"}]))
     assert "Xp rules" in created, created
+    # /help in an Xp game's room adds the Xp post forms (a FAPPO room's stays as it was)
+    helped = text_of(await run_command(fake, alice, "help"))
+    assert "Xp posts" in helped and "roll SKILL against NAME" in helped
     joined = await attach(fake, gm, "char add", "nefer.yaml", alice)
     assert "Nefer" in joined and "joins the game" in joined
     assert "Stealth: Advanced, BODY" in joined  # the Xp sheet's embed
@@ -80,7 +84,7 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
                                     timeout=15)
     text = results["content"]
     assert "Nefer, Stealth (\"past the guard\") against Guard (Perception)" in text
-    nefer = re.search(r"Nefer: 6d at Normal \(5-6\): \[([1-6](?:, [1-6]){5})\]", text)
-    guard = re.search(r"Guard: 4d at Normal \(5-6\): \[([1-6](?:, [1-6]){3})\]", text)
+    nefer = re.search(r"Nefer: 6d at Normal \(5-6\): \[([1-6](?: [1-6]){5})\]", text)
+    guard = re.search(r"Guard: 4d at Normal \(5-6\): \[([1-6](?: [1-6]){3})\]", text)
     assert nefer and guard, text  # every die of both sides
     assert results["allowed_mentions"]["parse"] == []

@@ -33,6 +33,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "fappo_bot/resources/migrations/env.py" in names
     assert "fappo_bot/resources/examples/adventure/adventure.txt" in names
+    assert "fappo_bot/resources/examples/xp-adventure/adventure.txt" in names
+    assert "fappo_bot/resources/examples/xp-adventure/nefer.yaml" in names
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     [venv_site] = venv.glob("lib/python*/site-packages")
@@ -48,12 +50,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
-def run(venv: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run(venv: Path, cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("FAPPO_") and k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["FAPPO_DATA_DIR"] = str(cwd / "data")
     return subprocess.run([str(venv / "bin" / "fappo-bot"), *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, input=stdin)
 
 
 def test_the_installed_wheel_runs_from_any_directory(installed: Path, tmp_path: Path) -> None:
@@ -73,6 +75,12 @@ def test_the_installed_wheel_runs_from_any_directory(installed: Path, tmp_path: 
                  str(installed.glob("lib/python*/site-packages").__next__()
                      / "fappo_bot/resources/examples/adventure/adventure.txt"), "--no-color")
     assert played.returncode == 0, played.stdout[-2000:] + played.stderr[-2000:]
+
+    # the Xp example adventure, from the wheel's copy, then the prompt (left at once)
+    xp = run(installed, tmp_path, "play", "--example", "xp-adventure", "--no-color",
+             stdin="/quit\n")
+    assert xp.returncode == 0, xp.stdout[-2000:] + xp.stderr[-2000:]
+    assert "Turn 1 results (Xp)" in xp.stdout and "assertions passed" in xp.stdout
 
     started = run(installed, tmp_path, "run")
     assert started.returncode == 2

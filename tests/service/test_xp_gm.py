@@ -227,3 +227,29 @@ async def test_an_exported_copy_keeps_its_rolls_and_plot(services):
     assert after == before and len(after) == 3
     assert "1. sneak: passed with a plot point" in (await services.xp_plots.show(copy.id, GM)).gm
     assert await services.xp_plots.tasks(copy.id, GM) == ["climb"]
+
+
+async def test_a_good_luck_relaunch_takes_the_luck_off_the_characters_sheet(services, uow_factory):
+    """X11 Amb-2: a relaunch costs 1 Luck. A member named after a character of the game pays it
+    from the Xp sheet (the ruling keeps Luck on the sheet); at 0 Luck the relaunch is refused in
+    one sentence; a name the game does not know (an improvised extra) pays nothing here."""
+    from tests.service.test_xp_play import xp_sheet
+
+    game = await _xp_game(services)
+    assert (await services.characters.create_from_data(game.id, ALICE, xp_sheet("nefer"))).ok
+    assert (await services.characters.show(game.id, "Nefer")).xp.luck == 1
+    # Extra has no dice (an automatic failure): the chain reaches Nefer broken, she relaunches it
+    shown = await services.xp_groups.group(game.id, GM, kind="collateral",
+                                           members="Extra 0d, nefer 2d relaunch")
+    assert "relaunched with Good Luck: nefer" in shown.public
+    assert shown.public.endswith("Nefer: Luck 1 -> 0 (Good Luck, X11)")
+    assert (await services.characters.show(game.id, "Nefer")).xp.luck == 0
+    assert (await services.xp_rolls.show(game.id, GM, shown.id)).public == shown.public
+    with pytest.raises(InvalidInput, match=r"^Nefer has no Luck left to relaunch the chain"):
+        await services.xp_groups.group(game.id, GM, kind="collateral",
+                                       members="Extra 0d, Nefer 2d relaunch")
+    assert len(await services.xp_rolls.rolls(game.id, GM)) == 1  # the refused roll is not kept
+    # an improvised name keeps its Luck in the GM's notes, as before
+    extra = await services.xp_groups.group(game.id, GM, kind="collateral",
+                                           members="Extra 0d, Brin 2d relaunch")
+    assert "relaunched with Good Luck: Brin" in extra.public and "Luck 1 ->" not in extra.public

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from fappo_bot.render_xp import roll_text
 from fappo_bot.rules_xp.dice import RandomDice
 from fappo_bot.rules_xp.roll import roll
 from fappo_bot.service import Conflict, InvalidInput
@@ -115,7 +116,8 @@ async def test_a_turn_is_reviewed_and_resolved_with_every_die(services, xp_table
     rng = RandomDice(generator(lore["seed"]))
     again = roll(8, 0, heroic=True, dice=rng)
     assert list(again.base) == lore["base"] and list(again.bonus) == lore["bonus"]
-    assert f"[{', '.join(map(str, lore['base']))}]" in done.text
+    # the results show the roll as the GM's own rolls do: the one renderer of a roll
+    assert f'Khai, Lore ("read the seal"), difficult: {roll_text(again)}' in done.text
     nefer = [r for r in done.rolls if r["name"] == "Nefer"][0]
     assert nefer["sl"] == 1  # the Passion's +1 SL
     assert (await services.characters.show(xp_table, "Nefer")).xp.luck == 0
@@ -211,7 +213,7 @@ async def test_a_conceded_test_rolls_no_dice(services, xp_table):
     await services.review.answer(xp_table, GM, {keys["difficulty"]: "easy",
                                                 keys["concede"]: "yes"})
     done = await services.resolution.resolve(xp_table, GM)
-    assert "conceded: 1 success, no roll (X13)" in done.text
+    assert "conceded by the GM: one success, no roll (X13) -> success" in done.text
     (entry,) = done.rolls
     assert entry["dice"] == [] and entry["s"] == 1
 
@@ -266,3 +268,31 @@ async def test_a_player_of_two_characters_names_the_second_in_the_post(services,
     assert named.reply.startswith("Sia: a test of Stealth, 6d")
     review = await services.review.review(xp_table, GM)
     assert {i.actor for i in review.items} == {"Nefer", "Sia"}
+
+
+async def test_the_orders_in_force_of_an_xp_turn_are_its_actions(services, xp_table):
+    """`turns.orders` in an Xp game: each character's actions as the post's reply named them;
+    the GM sees everyone's, a player their own characters'."""
+    await post(services, xp_table, ALICE, "roll Stealth against Guard: past the guard")
+    await post(services, xp_table, BOB, "roll Lore +1d: read the seal\nassist Nefer", key="m2")
+    everyone = await services.turns.orders(xp_table, GM)
+    assert [o.character for o in everyone] == ["Khai", "Nefer"]
+    khai, nefer = everyone
+    assert khai.order is None and len(khai.actions) == 2
+    assert khai.actions[0].startswith('Khai: a test of Lore: "read the seal", 8d')
+    assert "assists Nefer's roll" in khai.actions[1]
+    assert nefer.actions == (
+        'Nefer: a contest of Stealth against Guard: "past the guard", 6d (4 + rank 1 + '
+        "characteristic 1), heroic dice on 6s. The GM says what Guard rolls (Contested, X7).",)
+    assert nefer.author == ALICE and not nefer.secret
+    assert [o.character for o in await services.turns.orders(xp_table, ALICE)] == ["Nefer"]
+
+
+async def test_a_retired_xp_character_gives_its_name_up_sheet_included(services, xp_table):
+    """Retiring frees the name: the old character is kept as "Nefer (retired)", its Xp sheet
+    renamed with it, and a new Nefer can be added."""
+    await services.characters.retire(xp_table, GM, "Nefer")
+    assert (await services.characters.create_from_data(xp_table, ALICE, xp_sheet("nefer"))).ok
+    old = await services.characters.show(xp_table, "Nefer (retired)")
+    assert old.xp is not None and old.xp.name == "Nefer (retired)"
+    assert (await services.characters.show(xp_table, "Nefer")).xp.name == "Nefer"

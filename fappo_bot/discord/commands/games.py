@@ -11,6 +11,7 @@ from discord import app_commands
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching
 from fappo_bot.posting.safety import safe
+from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
 from fappo_bot.service.views import GameView
@@ -175,4 +176,11 @@ Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
 
 @app_commands.command(name="help", description="How to play with the bot, and its commands")
 async def help_command(interaction: discord.Interaction) -> None:
-    await say(interaction, HELP, private=True)
+    """The bot's commands; in an Xp game's room, the Xp post forms too."""
+    bot: Any = interaction.client
+    channel = interaction.channel
+    game_id = await bot.rooms.game_id(str(channel.id)) if channel is not None else None
+    text = HELP
+    if game_id is not None and (await bot.services.games.show(game_id)).ruleset == "xp":
+        text = f"{HELP}\n```\n{XP_POST_FORMS}\n```"
+    await say(interaction, text, private=True)
