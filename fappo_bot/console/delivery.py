@@ -26,6 +26,7 @@ _TITLES: dict[str, str] = {
     "revealed": "NPC orders revealed",
     "time_called": "time called",
     "everyone_in": "everyone is in",
+    "secret_orders": "sealed orders arrived",
 }
 
 

@@ -12,7 +12,8 @@ from fappo_bot.discord.ids import custom_id
 
 class OrdersModal(discord.ui.Modal, title="Secret orders"):
     """Orders that stay secret until resolution (F29): the answer is ephemeral; the room only
-    learns from the service's own notices that sealed orders arrived."""
+    learns from the service's notice that sealed orders arrived ("Sealed orders arrived for
+    turn N", naming no one)."""
 
     orders: discord.ui.TextInput[OrdersModal] = discord.ui.TextInput(
         label="Your orders", style=discord.TextStyle.paragraph, max_length=4000,

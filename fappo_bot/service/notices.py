@@ -46,6 +46,11 @@ def everyone_in(number: int) -> str:
     return f"Everyone is in for turn {number}, and the NPC orders are sealed."
 
 
+def secret_orders_arrived(number: int) -> str:
+    return (f"Sealed orders arrived for turn {number}. They stay secret until the turn is "
+            "resolved.")
+
+
 def sealed(number: int, digest: str) -> str:
     return (
         f"The GM's NPC orders for turn {number} are sealed. SHA-256 commitment: {digest}. "

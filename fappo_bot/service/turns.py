@@ -657,6 +657,7 @@ class TurnService(UseCases):
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=sorted({a.actor for a in actions}))
+        await self._sealed_orders_arrived(uow, game, turn, post, action)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          secret=post.secret, revision=revision.number,
                          reply_keys=post.reply_keys)
@@ -677,10 +678,21 @@ class TurnService(UseCases):
         await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                     revision=revision.number, secret=post.secret,
                     actors=[o.actor for o in revision.orders])
+        await self._sealed_orders_arrived(uow, game, turn, post, action)
         complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
         return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_keys=post.reply_keys, everyone_in=complete)
+
+    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: Turn, post: Post,
+                                     action: str) -> None:
+        """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
+        sealed orders arrived, not from whom nor what (F29; issue 11). Edits stay silent."""
+        if post.secret and action == "post.create":
+            out = Outgoing(self.deps, game)
+            out.add("secret_orders", notices.secret_orders_arrived(turn.number),
+                    f"secret-orders:{post.id}")
+            await out.queue(uow)
 
     async def _maybe_everyone_in(
         self,

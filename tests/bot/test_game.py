@@ -71,10 +71,13 @@ async def play_a_turn(running: RunningBot, fake, clock: ManualClock) -> None:
     await fake.delete(room, extra["id"])
     await fake.wait_for(lambda: extra_reply["id"] not in fake.messages[room])
 
-    # secret orders by DM: the room sees none of them
+    # secret orders by DM: the room only learns that sealed orders arrived
     dm = await fake.dm(bob, "2 AP Stealth: slip behind Skarg unseen\n1 AP defend")
     await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
     assert "Mira" in fake.bot_messages(dm["channel_id"])[0]["content"]
+    [arrived] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if m["content"].startswith("Sealed orders arrived")])
+    assert "Mira" not in arrived["content"] and arrived["allowed_mentions"] == {"parse": []}
     assert not any("Stealth" in m["content"] for m in fake.bot_messages(room))
 
     # call time in one minute; the scheduler fires it when the clock passes the deadline

@@ -178,6 +178,24 @@ async def test_secret_orders_are_marked_and_their_posters_listed(services, table
     assert mira.state == "posted" and mira.secret
 
 
+async def test_the_room_learns_only_that_sealed_orders_arrived(services, table, uow_factory):
+    """Issue 11: a secret post puts one notice in the game's room, naming neither the sender
+    nor the orders; an edit of it, and a public post, put none."""
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    await post(services, game, BOB, "dm1", "2 AP attack Kael with Dagger", channel="dm-bob",
+               secret=True)
+    await services.turns.edit(game, BOB, channel_key="dm-bob", message_key="dm1",
+                              text="3 AP attack Kael with Dagger", secret=True)
+    async with uow_factory() as uow:
+        notices = [m for m in await uow.outbox.for_game(game) if m.kind == "secret_orders"]
+    assert len(notices) == 1
+    notice = notices[0]
+    assert notice.dest_kind.value == "channel" and notice.content.startswith("Sealed orders")
+    assert "Mira" not in notice.content and "Kael" not in notice.content
+    assert "Dagger" not in notice.content
+
+
 async def test_npc_orders_are_sealed_by_a_sha256_commitment(services, table, uow_factory):
     game = table["game"]
     gm_reply = await post(services, game, GM, "g1", NPC_ORDERS)
