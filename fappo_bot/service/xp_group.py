@@ -30,7 +30,7 @@ from fappo_bot.rules_xp.group import (
 )
 from fappo_bot.rules_xp.notation import MemberSpec, parse_members
 from fappo_bot.rules_xp.rollers import Roller
-from fappo_bot.service.base import UseCases, load_game, require_gm
+from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, CharacterRecord, CharacterStatus
@@ -39,7 +39,7 @@ from fappo_bot.service.xp_records import (
     GROUP_ACTION,
     XpShown,
     generator,
-    require_xp,
+    gm_xp_game,
     sentence,
     store,
 )
@@ -193,9 +193,7 @@ class XpGroupService(UseCases):
                         for s in specs],
         }
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             sheets = await _sheets_relaunching(uow, game.id, specs)
             detail["seed"] = self.deps.salts()
             shared = RandomDice(generator(detail["seed"]))

@@ -30,7 +30,7 @@ from fappo_bot.rules_xp.plots import (
 )
 from fappo_bot.rules_xp.rollers import Roller
 from fappo_bot.rules_xp.tables import key
-from fappo_bot.service.base import UseCases, load_game, require_gm
+from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
@@ -40,7 +40,7 @@ from fappo_bot.service.xp_records import (
     XpShown,
     find_entry,
     generator,
-    require_xp,
+    gm_xp_game,
     sentence,
     store,
 )
@@ -168,9 +168,7 @@ class XpPlotService(UseCases):
         if spec.sl != 0:
             raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             detail["seed"] = self.deps.salts()
             shared = RandomDice(generator(detail["seed"]))
             lead, gm = RecordingDice(shared), RecordingDice(shared)
@@ -205,9 +203,7 @@ class XpPlotService(UseCases):
         elif before:
             data["before"] = before.strip()
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             entries = await uow.audit.list(game.id)
             entry = _the_plot(entries, plot)
             events = events_of(entries, entry.id)
@@ -227,9 +223,7 @@ class XpPlotService(UseCases):
     async def show(self, game_id: str, actor: str, plot: str | None = None) -> XpShown:
         """The game's PLOT as it stands (the latest, or `plot` by id; GM only)."""
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, plot)
         return plot_shown(entry, events_of(entries, entry.id))
@@ -239,9 +233,7 @@ class XpPlotService(UseCases):
         """The game's PLOT's tasks still to play, in order, or with `hidden` the GM's surprises
         not played yet (GM only; for the adapters' suggestions)."""
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, None)
         result = run_stored(entry.detail, events_of(entries, entry.id))

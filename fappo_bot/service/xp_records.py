@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.service.base import Deps
+from fappo_bot.service.base import Deps, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, Game
@@ -64,6 +64,14 @@ def require_xp(game: Game) -> None:
     if game.ruleset != XP:
         raise Conflict(f'"{game.name}" plays the {game.ruleset} rules; dice-pool rolls are for '
                        "Xp games.")
+
+
+async def gm_xp_game(uow: UnitOfWork, game_id: str, actor: str) -> Game:
+    """The Xp game `game_id`, for one of its GMs (the GM's dice-pool commands)."""
+    game = await load_game(uow, game_id)
+    require_xp(game)
+    await require_gm(uow, game, actor)
+    return game
 
 
 def sentence(exc: XpError) -> InvalidInput:

@@ -39,7 +39,7 @@ from fappo_bot.service.xp_records import (
     XpShown,
     find_entry,
     generator,
-    require_xp,
+    gm_xp_game,
     sentence,
     store,
 )
@@ -170,9 +170,7 @@ class XpRollService(UseCases):
             raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
         hero = DEFAULT_CONFIG.heroic_default(side) if heroic is None else heroic
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_xp(game)
-            await require_gm(uow, game, actor)
+            game = await gm_xp_game(uow, game_id, actor)
             stored = None
             if against is not None:
                 entries = await uow.audit.list(game.id)
