@@ -151,7 +151,8 @@ async def _resolve(fake: Any) -> float:
 
     arena = fake.room["id"]
     interaction = await fake.command(fake.gm, arena, "gm resolve")
-    [panel] = await fake.answered(interaction)
+    # Discord's 3 s: the review is deferred at once, then the panel follows
+    [_deferred, panel] = await fake.answered(interaction, 2, timeout=120)
     message = panel["message"]
     button = next(c for c in components(message) if c.get("label") == "Resolve the turn")
     before = len(fake.arrived)
