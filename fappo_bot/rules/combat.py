@@ -17,6 +17,7 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
+from fappo_bot.rules.data import Trait
 from fappo_bot.rules.defense import PRONE_PENALTY, skill_def
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
@@ -85,13 +86,14 @@ def plan_strikes(turn: Turn) -> Plan:
     strikes = plan.strikes
     config = turn.config
     facts = turn.facts
+    chars = turn.chars
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
     movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
     for name, index, model in turn.actions_of(ActionKind.ATTACK):
         # read field by field here, in grading and in the effects: a plain view (`views`)
         action = action_view(model)
         order = turn.orders[name]
-        attacker = turn.chars[name]
+        attacker = chars[name]
         fighter = facts.of(attacker)
         arm = fighter.arm(action.weapon, action.skill, config)  # what validation looked up
         weapon = arm.weapon
@@ -106,11 +108,13 @@ def plan_strikes(turn: Turn) -> Plan:
         area = bool(action.targets) or weapon.area
         impact = _impact_distance(turn, attacker, action, targets) if area else 0
         skill = arm.skill
-        spend = canonical(action.sp) if action.sp else {}
+        sp = action.sp
+        spend = canonical(sp) if sp else {}
         shift, protected = _shift(attacker, action, skill, spend)
         profile = arm.profile
         steady = attacker.steadied_turns >= STEADY_TURNS
         position = attacker.position
+        prone = fighter.prone
         # each target as every entity of the attacker meets it: (name, distance, steadied,
         # effective skill, the weapon's profile)
         aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
@@ -118,7 +122,7 @@ def plan_strikes(turn: Turn) -> Plan:
             value = 0
             if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
                 value = fighter.base_skill(skill)
-                if fighter.prone and not facts.of(target).prone:
+                if prone and not facts.of(target).prone:
                     value -= PRONE_PENALTY
             dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
@@ -137,8 +141,8 @@ def plan_strikes(turn: Turn) -> Plan:
             for t_index, (target_name, dist, steady_aim, value, aim_profile) in enumerate(aims):
                 value += bonus
                 strikes.append(Strike(
-                    f"{name}#{index}#{sub}#{t_index}", name, index, entity, action,
-                    target_name, weapon, skill, value, value + base + ap_bonus,
+                    f"{name}#{index}#{sub}#{t_index}", name, attacker, index, entity, swarm,
+                    action, target_name, weapon, skill, value, value + base + ap_bonus,
                     SWARM_POTENTIAL if swarm else aim_profile.damage,
                     dist, steady_aim, area, t_index, spend, None, shieldable, aim_profile,
                     shift, protected,
@@ -147,18 +151,34 @@ def plan_strikes(turn: Turn) -> Plan:
     return plan
 
 
+#: a skill's Suggested Trait and its pool key, by the skill as an attack names it (`skill_def`)
+_SUGGESTED: dict[str, tuple[Trait | None, str | None]] = {}
+
+
+def _suggested(skill: str | None) -> tuple[Trait | None, str | None]:
+    if not skill:
+        return None, None
+    found = _SUGGESTED.get(skill)
+    if found is None:
+        definition = skill_def(skill)
+        trait = definition.suggested if definition is not None else None
+        found = _SUGGESTED[skill] = (trait, trait.value if trait else None)
+    return found
+
+
 def _shift(attacker: Character, action: Action, skill: str | None,
            spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
     the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
-    definition = skill_def(skill) if skill else None
-    suggested = definition.suggested if definition is not None else None
-    value = suggested.value if suggested else None
+    suggested, value = _suggested(skill)
+    protected = suggested is not None and suggested in attacker.traits  # `Character.owns`
+    if not spend:
+        return 0, protected  # nothing declared: nothing to shift, nothing a veto refunds
     if action.sp_vetoed:
         spend = dict(spend)
         for key, amount in vetoed_refund(action, value).items():
             spend[key] -= amount
-    return (sp_levels(spend, value) if spend else 0), attacker.owns(suggested)
+    return (sp_levels(spend, value) if spend else 0), protected
 
 
 def _ap_action(order: Order) -> int | None:

@@ -223,10 +223,6 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
     return order.model_copy(update={"actions": tuple(kept)})
 
 
-def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
-    return f"t{turn.number}-{_slug(actor)}-{index}" + (f"-{nth + 1}" if many else "")
-
-
 @lru_cache(maxsize=4096)
 def _slug(actor: str) -> str:
     """The actor's name in a hit id: case-folded, blanks as hyphens."""
@@ -249,39 +245,44 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
     per_action = Counter(keys)
     seen: dict[tuple[str, int], int] = {}
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
+    number = turn.number
+    chars = turn.chars
+    hits = changes.hits
     for i, result in enumerate(ordered):  # (not `zip(..., strict=True)`: its keyword is slow)
         key = keys[i]
-        strike = result.strike
         nth = seen.get(key, 0)
         seen[key] = nth + 1
-        if not (result.frees or result.eliminated or result.damage > 0 or result.specials
-                or result.self_hit):
+        if not (result.damage > 0 or result.eliminated or result.specials or result.self_hit
+                or result.frees):
             continue  # a miss changes nothing
-        victim = turn.chars[strike.target]
+        strike = result.strike
+        actor = strike.actor
+        victim = chars[strike.target]
         fodder = victim.is_fodder
-        hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
+        # the hit's id: the turn, the actor's slug, the action, and which of its hits it is
+        hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (
+            f"-{nth + 1}" if per_action[key] > 1 else "")
         if result.frees:
             changes.clear(victim.name, _FROZEN)
-            changes.event("freed", victim.name, f"sheath broken by {strike.actor}")
+            changes.event("freed", victim.name, f"sheath broken by {actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
                                            remaining, changes)
         elif result.damage > 0 and not fodder:
-            changes.hits.append(_hit(
-                id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
-                levels=result.damage,
-                specials=tuple(_SPECIAL_VALUE[s] for s in result.specials)
-                if result.specials else (),
-                source="sheath" if victim.has_status(_FROZEN) else "attack",
-                turn=turn.number,
+            specials = result.specials
+            hits.append(_hit(
+                hit_id, victim.name, actor, strike.weapon.name, result.damage,
+                tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
+                "sheath" if victim.statuses and victim.has_status(_FROZEN) else "attack",
+                number,
             ))
         if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            changes.hits.append(_self_hit(
-                id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
+            hits.append(_self_hit(
+                id=f"{hit_id}-self", target=actor, attacker=actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
-                turn=turn.number,
+                turn=number,
             ))
 
 
@@ -317,7 +318,13 @@ def _attack_results(
     rank = {name: i for i, name in enumerate(turn.actors())}
     grouped: dict[tuple[str, int], list[StrikeResult]] = {}
     for result in strikes:
-        grouped.setdefault((result.strike.actor, result.strike.index), []).append(result)
+        strike = result.strike
+        key = (strike.actor, strike.index)
+        found = grouped.get(key)
+        if found is None:
+            grouped[key] = [result]
+        else:
+            found.append(result)
     out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
@@ -330,10 +337,13 @@ def _attack_results(
     for (actor, index), group in grouped.items():
         first = group[0]
         strike = first.strike
-        _spend_ammo(turn, actor, strike.weapon, changes)
+        weapon = strike.weapon
+        if weapon.ammo_cost or weapon.single_use:
+            _spend_ammo(turn, actor, weapon, changes)
         if len(group) == 1:
             damage, eliminated = first.damage, first.eliminated
-            specials = tuple(_SPECIAL_VALUE[s] for s in first.specials)
+            specials = tuple([_SPECIAL_VALUE[s] for s in first.specials]) if first.specials \
+                else ()
         else:
             damage = eliminated = 0
             once: dict[str, None] = {}  # in order, once each
@@ -350,11 +360,9 @@ def _attack_results(
             continue
         outcome = first.outcome
         out.append(((rank[actor], index), _attack_result(
-            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
-            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
-            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
-            shield=first.shield, pledged=first.pledged,
-            notes=_SELF_HIT if first.self_hit else (),
+            actor, index, kind, strike.target, strike.total, first.difficulty, outcome.margin,
+            outcome.level, outcome.em, damage, specials, eliminated, first.shield,
+            first.pledged, _SELF_HIT if first.self_hit else (),
         )))
     return out
 
