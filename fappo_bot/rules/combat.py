@@ -17,8 +17,7 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import PRONE_PENALTY, skill_def
+from fappo_bot.rules.defense import PRONE_PENALTY, suggested_trait
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
 from fappo_bot.rules.names import fold
@@ -85,8 +84,8 @@ def plan_strikes(turn: Turn) -> Plan:
     plan = Plan()
     strikes = plan.strikes
     config = turn.config
-    facts = turn.facts
     chars = turn.chars
+    fighters = turn.fighters
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
     movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
     for name, index, model in turn.actions_of(ActionKind.ATTACK):
@@ -94,7 +93,7 @@ def plan_strikes(turn: Turn) -> Plan:
         action = action_view(model)
         order = turn.orders[name]
         attacker = chars[name]
-        fighter = facts.of(attacker)
+        fighter = fighters[name]
         arm = fighter.arm(action.weapon, action.skill, config)  # what validation looked up
         weapon = arm.weapon
         targets = _targets(turn, action)
@@ -122,7 +121,7 @@ def plan_strikes(turn: Turn) -> Plan:
             value = 0
             if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
                 value = fighter.base_skill(skill)
-                if prone and not facts.of(target).prone:
+                if prone and not fighters[target.name].prone:
                     value -= PRONE_PENALTY
             dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
@@ -151,26 +150,12 @@ def plan_strikes(turn: Turn) -> Plan:
     return plan
 
 
-#: a skill's Suggested Trait and its pool key, by the skill as an attack names it (`skill_def`)
-_SUGGESTED: dict[str, tuple[Trait | None, str | None]] = {}
-
-
-def _suggested(skill: str | None) -> tuple[Trait | None, str | None]:
-    if not skill:
-        return None, None
-    found = _SUGGESTED.get(skill)
-    if found is None:
-        definition = skill_def(skill)
-        trait = definition.suggested if definition is not None else None
-        found = _SUGGESTED[skill] = (trait, trait.value if trait else None)
-    return found
-
-
 def _shift(attacker: Character, action: Action, skill: str | None,
            spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
     the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
-    suggested, value = _suggested(skill)
+    suggested = suggested_trait(skill)
+    value = suggested.value if suggested is not None else None
     protected = suggested is not None and suggested in attacker.traits  # `Character.owns`
     if not spend:
         return 0, protected  # nothing declared: nothing to shift, nothing a veto refunds
@@ -217,7 +202,7 @@ def _targets(turn: Turn, action: Action) -> list[Character]:
     out: list[Character] = []
     for name in action.targets or (action.target,):
         found = turn.find(name)
-        if found is not None and not turn.facts.of(found).dead:
+        if found is not None and not turn.fighters[found.name].dead:
             out.append(found)
     return out
 

@@ -20,6 +20,7 @@ from fappo_bot.rules.data import (
     SKILLS_BY_KEY,
     ArmorType,
     SkillDef,
+    Trait,
 )
 from fappo_bot.rules.names import fold, skill_rating
 
@@ -33,6 +34,22 @@ TRANSFIX_PENALTY = 2
 def skill_def(skill: str) -> SkillDef | None:
     """The rulebook definition of a skill, or None for a GM's custom skill (F2 Amb-6)."""
     return SKILLS_BY_KEY.get(fold(skill))
+
+
+#: `skill_def(skill).suggested` by the skill as written (None: no Suggested Trait, or a GM's skill)
+_SUGGESTED: dict[str, Trait | None] = {}
+
+
+def suggested_trait(skill: str | None) -> Trait | None:
+    """The Suggested Trait of a skill (F2), looked up once per written name."""
+    if not skill:
+        return None
+    try:
+        return _SUGGESTED[skill]
+    except KeyError:
+        definition = skill_def(skill)
+        found = _SUGGESTED[skill] = definition.suggested if definition is not None else None
+        return found
 
 
 def is_attack_skill(skill: str, config: RulesConfig) -> bool:

@@ -19,7 +19,6 @@ from fappo_bot.rules.data import LEVELS, HealthLevelDef, Trait
 from fappo_bot.rules.defense import (
     PRONE_PENALTY,
     effective_skill,
-    is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.health import base_level_name
@@ -29,6 +28,20 @@ from fappo_bot.rules.spending import declares_sp
 
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
+
+#: whether a skill, as a sheet writes it, counts for the trained defense (`is_attack_skill`):
+#: an attack skill, Spellcasting (by config), or neither
+_ATTACK, _SPELLCASTING, _NOT_ATTACK = "attack", "spellcasting", "not"
+_ATTACK_SKILLS: dict[str, str] = {}
+
+
+def _attack_kind(skill: str) -> str:
+    definition = skill_def(skill)
+    if definition is None:
+        return _NOT_ATTACK
+    if definition.name == "Spellcasting":
+        return _SPELLCASTING
+    return _ATTACK if definition.attack else _NOT_ATTACK
 
 
 def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
@@ -100,6 +113,25 @@ class Fighter:
         if value is None:
             value = self.skills[skill] = effective_skill(self.character, skill)
         return value
+
+    def best_attack_skill(self, config: RulesConfig) -> int | None:
+        """The highest attack skill's effective value before the prone penalty (F5 Amb-1 (c),
+        F18.9), None without an attack skill; worked out once."""
+        if not self.attack_known:
+            best: int | None = None
+            for name in self.character.skills:
+                attack = _ATTACK_SKILLS.get(name)
+                if attack is None:
+                    attack = _ATTACK_SKILLS[name] = _attack_kind(name)
+                if attack is _NOT_ATTACK or (attack is _SPELLCASTING
+                                             and not config.spellcasting_is_attack_skill):
+                    continue  # `defense.is_attack_skill`
+                value = self.base_skill(name)
+                if best is None or value > best:
+                    best = value
+            self.best_attack = best
+            self.attack_known = True
+        return self.best_attack
 
     def attack_weapon(self, weapon: str | None) -> tuple[Match | None, Weapon | None]:
         """`names.attack_weapon`, once per written weapon name (F19)."""
@@ -186,19 +218,12 @@ class Facts:
         """`defense.trained_defense`: the highest effective attack skill - 1 (F5 Amb-1 (c));
         the prone penalty (F18.9) is the same for every skill."""
         fighter = self.of(defender)
-        if not fighter.attack_known:
-            values = [
-                fighter.base_skill(name)
-                for name in defender.skills
-                if is_attack_skill(name, self.config)
-            ]
-            fighter.best_attack = max(values) if values else None
-            fighter.attack_known = True
-        if fighter.best_attack is None:
+        best = fighter.best_attack_skill(self.config)
+        if best is None:
             return _NO_ATTACK_SKILL
         if fighter.prone and attacker is not None and not self.of(attacker).prone:
-            return fighter.best_attack - PRONE_PENALTY - 1
-        return fighter.best_attack - 1
+            return best - PRONE_PENALTY - 1
+        return best - 1
 
     def deflects_with(self, defender: Character) -> bool:
         """Whether the defender's weapon in hand can serve as a shield: a lightsword of an

@@ -21,13 +21,14 @@ from fappo_bot.rules.damage import (
 )
 from fappo_bot.rules.data import ArmorType, Special, Tier, Trait
 from fappo_bot.rules.defense import (
+    PRONE_PENALTY,
     SHIELD_BONUS,
     Incoming,
     assign_shields,
-    fallback_defense,
     match_pledges,
     shield_capacity,
     skill_def,
+    suggested_trait,
 )
 from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.fodder import (
@@ -99,12 +100,12 @@ def grade_strikes(
     covered: set[str] = set()  # strikes a shield covers, for every defender
     sides: dict[str, _Side] = {}
     chars = turn.chars
-    facts = turn.facts
+    fighters = turn.fighters
     # each defender's shields and pledges concern its own strikes only, and every strike's key
     # is its own (actor, action, entity, target): the defenders may come in any order
     for name in [*by_target, *[n for n in extra if n not in by_target]]:
         defender = chars[name]
-        fighter = facts.of(defender)
+        fighter = fighters[name]
         strikes = by_target.get(name, _NONE)
         pledges = turn.pledges(defender)
         held = fighter.held  # `Turn.deflects` asks for a lightsword in hand first (F17 Amb-7)
@@ -170,10 +171,18 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
     ap = modifier = 0
     if side.defends:
         ap, modifier = turn.defend_ap(defender.name, attacker.name)
-    fallback = fallback_defense(defender, skill)
-    # max(highest attack skill - 1, fallback) against this attacker (F5); a prone defender's
-    # trained defense depends on whether the attacker is prone too (F18.9)
-    trained = turn.facts.trained_defense(defender, attacker if side.prone else None)
+    # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
+    suggested = suggested_trait(skill)
+    fallback = 2 if suggested is not None and suggested in defender.traits else 1
+    # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
+    # a prone defender's depends on whether the attacker is prone too (F18.9)
+    best = side.fighter.best_attack_skill(turn.config)
+    if best is None:
+        trained = -1  # 0 - 1 without an attack skill (F5 Amb-1 (c))
+    else:
+        trained = best - 1
+        if side.prone and not turn.fighters[attacker.name].prone:
+            trained -= PRONE_PENALTY
     base = trained if trained >= fallback else fallback
     # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
     found = base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier
