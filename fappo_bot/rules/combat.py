@@ -200,9 +200,14 @@ def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, w
 
 def _targets(turn: Turn, action: Action) -> list[Character]:
     out: list[Character] = []
+    chars, fighters = turn.chars, turn.fighters
     for name in action.targets or (action.target,):
+        if name in chars:  # written exactly (`Turn.find`)
+            if not fighters[name].dead:
+                out.append(chars[name])
+            continue
         found = turn.find(name)
-        if found is not None and not turn.fighters[found.name].dead:
+        if found is not None and not fighters[found.name].dead:
             out.append(found)
     return out
 

@@ -89,13 +89,11 @@ def effective_skill(
     Transfix -2 (replacing Impale). Legendary accuracy is not skill (F22 Amb-2).
     """
     value = skill_rating(character, skill)
-    definition = skill_def(skill)
-    if (
-        character.armor is ArmorType.HEAVY
-        and definition is not None
-        and definition.suggested in HEAVY_ARMOR_PENALIZED
-    ):
+    if character.armor is ArmorType.HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
         value -= 1
+    statuses = character.statuses
+    if not statuses:
+        return value  # no prone penalty, no wounds (validation and resolution ask this often)
     if (
         opponent is not None
         and character.has_status(StatusKind.PRONE)

@@ -101,13 +101,15 @@ def grade_strikes(
     sides: dict[str, _Side] = {}
     chars = turn.chars
     fighters = turn.fighters
+    orders = turn.orders
     # each defender's shields and pledges concern its own strikes only, and every strike's key
     # is its own (actor, action, entity, target): the defenders may come in any order
     for name in [*by_target, *[n for n in extra if n not in by_target]]:
         defender = chars[name]
         fighter = fighters[name]
         strikes = by_target.get(name, _NONE)
-        pledges = turn.pledges(defender)
+        order = orders.get(name)
+        pledges = turn.pledges(defender) if order is not None and order.guard else _NONE
         held = fighter.held  # `Turn.deflects` asks for a lightsword in hand first (F17 Amb-7)
         deflect = turn.deflects(defender) if held is not None and held.uncanny_only_specials \
             else 0
