@@ -10,7 +10,6 @@ loop runs in a fixed order of names and indices.
 from __future__ import annotations
 
 import gc
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -51,7 +50,7 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.strikes import StrikeResult
+from fappo_bot.rules.strikes import Strike, StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
@@ -237,31 +236,42 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                     changes: Changes) -> None:
     """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees,
     strike by strike in the order of (actor, action, entity, target). Planning lists the attacks'
-    strikes in that order, and the casts' after them (`casts`: some were planned)."""
+    strikes in that order, and the casts' after them (`casts`: some were planned).
+
+    Either way each action's strikes are next to each other (an actor's case-folded name is its
+    own), so which of its strikes one is, and whether it has several, is read off its neighbours.
+    """
     ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
                                              r.strike.entity.sub, r.strike.sub)) if casts \
         else strikes
-    keys = [(r.strike.actor, r.strike.index) for r in ordered]
-    per_action = Counter(keys)
-    seen: dict[tuple[str, int], int] = {}
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
     number = turn.number
     chars = turn.chars
     hits = changes.hits
-    for i, result in enumerate(ordered):  # (not `zip(..., strict=True)`: its keyword is slow)
-        key = keys[i]
-        nth = seen.get(key, 0)
-        seen[key] = nth + 1
+    last = len(ordered) - 1
+    nth = 0
+    previous: Strike | None = None
+    for i, result in enumerate(ordered):
+        strike = result.strike
+        if previous is not None and strike.index == previous.index \
+                and strike.actor == previous.actor:
+            nth += 1  # the same action's next strike
+        else:
+            nth = 0
+        previous = strike
         if not (result.damage > 0 or result.eliminated or result.specials or result.self_hit
                 or result.frees):
             continue  # a miss changes nothing
-        strike = result.strike
         actor = strike.actor
         victim = chars[strike.target]
         fodder = victim.is_fodder
-        # the hit's id: the turn, the actor's slug, the action, and which of its hits it is
-        hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (
-            f"-{nth + 1}" if per_action[key] > 1 else "")
+        # the hit's id: the turn, the actor's slug, the action, and which of its strikes it is
+        # when the action has several
+        many = nth > 0
+        if not many and i < last:
+            following = ordered[i + 1].strike
+            many = following.index == strike.index and following.actor == actor
+        hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (f"-{nth + 1}" if many else "")
         if result.frees:
             changes.clear(victim.name, _FROZEN)
             changes.event("freed", victim.name, f"sheath broken by {actor}")
