@@ -274,9 +274,9 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
             continue
         if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
             continue
-        if s in snap.statuses and s.kind is StatusKind.FROZEN:
+        if s.kind is StatusKind.FROZEN and s in snap.statuses:
             s = s.model_copy(update={"elapsed": s.elapsed + 1})
-        if s in snap.statuses and s.kind is StatusKind.POISONED and s.turns is not None:
+        if s.kind is StatusKind.POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
@@ -297,7 +297,12 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
 
 def _same_items(new: list[Status], old: tuple[Status, ...]) -> bool:
     """The very same statuses: nothing to copy."""
-    return len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True))
+    if len(new) != len(old):
+        return False
+    for i, status in enumerate(new):  # (not `zip(..., strict=True)`: its keyword is slow)
+        if status is not old[i]:
+            return False
+    return True
 
 
 def _dying(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
@@ -328,9 +333,11 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
             return 0, target
         same = target is None or c.steady_target is None or fold(target) == fold(c.steady_target)
         return (c.steadied_turns + 1 if same else 1), target
+    if not c.steadied_turns:
+        return 0, None  # nothing to keep
     order = turn.orders.get(c.name)
     shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
-    if shot and c.steadied_turns:
+    if shot:
         return c.steadied_turns, c.steady_target
     return 0, None
 

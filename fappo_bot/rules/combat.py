@@ -189,8 +189,11 @@ def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, w
     """A melee strike that cannot land (F7 Amb-4, Amb-6 amendments): a conditional's target
     beyond reach (validation checks the others when posted), or a target that moved away without
     the GM's ruling that the attacker engaged it. Never judged from the distances alone."""
+    conditional = action.conditional
+    if not conditional and (action.engaged or not movers):
+        return None  # nothing to judge
     for target in targets:
-        if action.conditional and not reachable(order, attacker, target, weapon):
+        if conditional and not reachable(order, attacker, target, weapon):
             return f"{target.name} is out of reach"
         if (not action.engaged and target.name in movers
                 and moves_away(turn.orders.get(target.name), attacker.name)):

@@ -60,7 +60,12 @@ class Turn:
             index: dict[ActionKind, list[tuple[str, int, Action]]] = {}
             for name in self._actors:
                 for i, action in enumerate(self.orders[name].actions):
-                    index.setdefault(action.kind, []).append((name, i, action))
+                    of = action.kind
+                    found = index.get(of)
+                    if found is None:
+                        index[of] = [(name, i, action)]
+                    else:
+                        found.append((name, i, action))
             self._by_kind = index
         return self._by_kind.get(kind, [])
 
