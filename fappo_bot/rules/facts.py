@@ -176,10 +176,11 @@ def _fighter(character: Character, config: RulesConfig) -> Fighter:
         elif kind is StatusKind.FROZEN:
             frozen = True
     unconscious = level.unconscious or level.dead or knocked_out
+    # character, level, dead, unconscious, able, prone, frozen, held, fodder (by position: a
+    # keyword call matches each name)
     return Fighter(
-        character, level, dead=level.dead or vaporized, unconscious=unconscious,
-        able=not unconscious, prone=prone, frozen=frozen, held=character.weapon(),
-        fodder=character.is_fodder,
+        character, level, level.dead or vaporized, unconscious, not unconscious, prone, frozen,
+        character.weapon(), character.is_fodder,
     )
 
 

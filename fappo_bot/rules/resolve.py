@@ -73,7 +73,8 @@ _SPECIAL_VALUE = {special: special.value for special in Special}
 _SELF_HIT = ("self-hit",)
 _NOT_TRIGGERED = ("not triggered",)
 
-# the results and hits a turn makes by the thousand, without validating them again
+# the results and hits a turn makes by the thousand, without validating them again; the hot
+# call sites pass the fields by position, in the order given here
 _void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
 _attack_result = trusted(
     ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
@@ -392,19 +393,18 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
-    targets = tuple(
-        _target_result(
-            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
-            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
-            specials=tuple(_SPECIAL_VALUE[s] for s in r.specials), eliminated=r.eliminated,
-            shield=r.shield, pledged=r.pledged,
+    targets = tuple([
+        _target_result(  # by position, in the order `_target_result` names them
+            r.strike.target, r.strike.total, r.difficulty, r.outcome.margin, r.outcome.level,
+            r.outcome.em, r.damage,
+            tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
+            r.eliminated, r.shield, r.pledged,
         )
         for r in group
-    )
+    ])
     return _area_action_result(
-        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
-        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
-        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
+        actor, index, kind, strike.action.target, strike.total, penalty, outcome.margin,
+        outcome.level, outcome.em, damage, specials, eliminated, targets,
     )
 
 
@@ -427,6 +427,6 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    return _void_result(actor=actor.name, index=index, kind=_KIND_VALUE[kind],
-                        target=action.against, effective=effective,
-                        notes=() if effective else _NOT_TRIGGERED)
+    # actor, index, kind, target, effective, notes (by position: a keyword call matches names)
+    return _void_result(actor.name, index, _KIND_VALUE[kind], action.against, effective,
+                        () if effective else _NOT_TRIGGERED)
