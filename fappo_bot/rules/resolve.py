@@ -247,7 +247,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
         else strikes
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
     number = turn.number
-    chars = turn.chars
+    chars, fighters = turn.chars, turn.fighters
     hits = changes.hits
     last = len(ordered) - 1
     nth = 0
@@ -264,8 +264,9 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                 or result.frees):
             continue  # a miss changes nothing
         actor = strike.actor
-        victim = chars[strike.target]
-        fodder = victim.is_fodder
+        target = strike.target  # the victim's name (`chars` is keyed by name)
+        victim = fighters[target]  # its facts at the snapshot: fodder, frozen
+        fodder = victim.fodder
         # the hit's id: the turn, the actor's slug, the action, and which of its strikes it is
         # when the action has several
         many = nth > 0
@@ -274,18 +275,17 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             many = following.index == strike.index and following.actor == actor
         hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (f"-{nth + 1}" if many else "")
         if result.frees:
-            changes.clear(victim.name, _FROZEN)
-            changes.event("freed", victim.name, f"sheath broken by {actor}")
+            changes.clear(target, _FROZEN)
+            changes.event("freed", target, f"sheath broken by {actor}")
         if result.eliminated:
-            result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
-                                           remaining, changes)
+            result.eliminated = _eliminate(turn, chars[target], strike.action,
+                                           result.eliminated, remaining, changes)
         elif result.damage > 0 and not fodder:
             specials = result.specials
             hits.append(_hit(
-                hit_id, victim.name, actor, strike.weapon.name, result.damage,
+                hit_id, target, actor, strike.weapon.name, result.damage,
                 tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
-                "sheath" if victim.statuses and victim.has_status(_FROZEN) else "attack",
-                number,
+                "sheath" if victim.frozen else "attack", number,
             ))
         if result.specials and not fodder:
             apply_specials(turn, result, changes)
