@@ -114,15 +114,15 @@ def plan_strikes(turn: Turn) -> Plan:
         steady = attacker.steadied_turns >= STEADY_TURNS
         position = attacker.position
         prone = fighter.prone
+        rating = fighter.base_skill(skill) if skill else 0  # before the prone penalty
         # each target as every entity of the attacker meets it: (name, distance, steadied,
         # effective skill, the weapon's profile)
         aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
         for target in targets:
-            value = 0
-            if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
-                value = fighter.base_skill(skill)
-                if prone and not fighters[target.name].prone:
-                    value -= PRONE_PENALTY
+            value = rating
+            # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
+            if skill and prone and not fighters[target.name].prone:
+                value -= PRONE_PENALTY
             dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
                 aims.append((target.name, dist, True, value,
@@ -132,8 +132,10 @@ def plan_strikes(turn: Turn) -> Plan:
         ap = action.ap
         base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
+        # a swarm's +1 AP goes to the order's first action with AP (F20)
+        first_ap = fighter.fodder and index == _ap_action(order)
         for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
-            ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
+            ap_bonus = entity.ap_bonus if first_ap else 0
             swarm = entity.swarm
             sub = entity.sub
             bonus = entity.skill_bonus

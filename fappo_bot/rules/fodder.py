@@ -11,7 +11,7 @@ each of which attacks as a single entity with +2 to all attack skills."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fappo_bot.rules.character import Character
@@ -42,11 +42,12 @@ class Entity:
     creatures: int = 1
     skill_bonus: int = 0
     ap_bonus: int = 0
+    #: a swarm of five nuisances (`kind == "swarm"`, a field: planning and grading ask it of
+    #: every strike)
+    swarm: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def swarm(self) -> bool:
-        """A swarm of five nuisances."""
-        return self.kind == "swarm"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "swarm", self.kind == "swarm")
 
 
 SINGLE = Entity(0, "single")
