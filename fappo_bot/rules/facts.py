@@ -10,7 +10,7 @@ validation learnt, planning and grading reuse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
@@ -69,7 +69,7 @@ class Arm:
     profile: WeaponProfile | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Fighter:
     """One character's facts for the turn (the character is kept: its id keys the cache)."""
 
@@ -88,17 +88,38 @@ class Fighter:
     #: a nuisance or minion group (`Character.is_fodder`)
     fodder: bool
     #: effective skill by skill name as written, before the prone penalty (F18.9)
-    skills: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, int]
     #: the highest attack skill's effective value before the prone penalty (None without one),
     #: once `attack_known`
-    best_attack: int | None = None
-    attack_known: bool = False
+    best_attack: int | None
+    attack_known: bool
     #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
-    weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
+    weapons: dict[str | None, tuple[Match | None, Weapon | None]]
     #: `arm` by the weapon and skill names an attack writes
-    arms: dict[tuple[str | None, str | None], Arm] = field(default_factory=dict)
+    arms: dict[tuple[str | None, str | None], Arm]
     #: skills as written that validation found the character may use, by their rulebook names
-    skills_ok: dict[str, str] = field(default_factory=dict)
+    skills_ok: dict[str, str]
+
+    def __init__(self, character: Character, level: HealthLevelDef, dead: bool,
+                 unconscious: bool, able: bool, prone: bool, frozen: bool, held: Weapon | None,
+                 fodder: bool) -> None:
+        # written out rather than made by `dataclass`: its `__init__` calls a factory for each
+        # of the four caches, and every character of a turn gets a Fighter
+        self.character = character
+        self.level = level
+        self.dead = dead
+        self.unconscious = unconscious
+        self.able = able
+        self.prone = prone
+        self.frozen = frozen
+        self.held = held
+        self.fodder = fodder
+        self.skills = {}
+        self.best_attack = None
+        self.attack_known = False
+        self.weapons = {}
+        self.arms = {}
+        self.skills_ok = {}
 
     def can_act(self, endure: bool = False) -> bool:
         """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
