@@ -284,6 +284,40 @@ def test_f7_amb4_a_target_moves_away_when_it_moves_away_anywhere_or_toward_anoth
     assert not moves_away(None, "Kael")
 
 
+def test_f7_amb4_a_move_toward_a_namesake_of_the_attacker_is_a_move_toward_someone_else():
+    """The name a move goes `toward` means whom the turn's names mean (exact before a prefix):
+    a Goblin moving toward Kael moves toward someone other than Kaelin, so Kaelin's melee attack
+    needs the GM's `engaged` ruling (it counted as a move toward Kaelin, "kael" being a prefix)."""
+    kaelin = char("Kaelin", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    kael = char("Kael", skills={"Swordfighting": 3}, weapons=["Broadsword"], position=1)
+    gob = char("Gob", skills={"Knife Fighting": 2}, weapons=["Dagger"])
+    moving = order("Gob", {"kind": "move", "ranges": 1, "toward": "Kael"})
+    result = run(state(kaelin, kael, gob),
+                 order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob"}), moving)
+    assert not act(result, "Kaelin").effective
+    engaged = run(state(kaelin, kael, gob), moving,
+                  order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob", "engaged": True}))
+    assert act(engaged, "Kaelin").effective
+    toward = run(state(kaelin, kael, gob), order("Gob", {"kind": "move", "ranges": 1,
+                                                         "toward": "kaeli"}),
+                 order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob"}))
+    assert act(toward, "Kaelin").effective  # a unique prefix of the attacker is the attacker
+
+
+@pytest.mark.parametrize("status", ["prone", "transfixed"])
+def test_f7_amb4_a_target_whose_move_goes_nowhere_has_not_moved_away(status):
+    """A prone target without `stand`, or one pinned by a Transfix, does not move (F18.9,
+    F18.14): its move is void, so it has not moved away and the melee attack on it resolves."""
+    kael = char("Kael", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    fields = {"status": [{"kind": "transfixed", "flag": True}]} if status == "transfixed" \
+        else {"status": [status]}
+    gob = char("Gob", skills={"Knife Fighting": 2}, weapons=["Dagger"], **fields)
+    result = run(state(kael, gob), order("Kael", {"kind": "attack", "ap": 1, "target": "Gob"}),
+                 order("Gob", {"kind": "move", "ranges": 1, "away": "Kael"}))
+    assert not act(result, "Gob").effective  # the move goes nowhere
+    assert act(result, "Kael").effective and act(result, "Kael").total == 3 + 1
+
+
 def test_f7_amb6_a_void_action_spends_its_ap_and_the_order_resolves():
     """F7 Amb-6 (amended): "an action of an accepted order that proves impossible at resolution
     (a conditional whose GM-named target is out of reach ...) is void alone: its AP are spent,
