@@ -9,7 +9,7 @@ import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
-from tests.service.conftest import ALICE, BOB, GM
+from tests.service.conftest import ALICE, BOB, CAROL, GM, sheet
 from tests.service.helpers import actions, snapshot
 
 KAEL = "2 AP attack Goblins with Broadsword, +1 (high ground)\n1 AP defend"
@@ -323,6 +323,53 @@ async def test_f7_amb4_melee_on_a_target_moving_away_asks_whether_it_was_engaged
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective is effective
     assert (attack.total is not None) is effective
+
+
+@pytest.mark.parametrize("conditional", ["attack", "move"])
+async def test_f7_amb4_the_engaged_question_follows_the_gms_answers(services, table, conditional):
+    """The engaged question reads the orders as the GM's answers make them: a conditional
+    attack on "it" whose GM-named target moves away, and a target whose conditional move away
+    the GM rules triggered, both ask it (the question never appeared, so the attack was void
+    and the GM could not rule that Kael engaged)."""
+    game = table["game"]
+    if conditional == "attack":
+        kael, skarg = "If it runs: 2 AP attack it with Broadsword", "**Skarg**\nmove 2 away"
+    else:
+        kael, skarg = "2 AP attack Skarg with Broadsword", \
+            "**Skarg**\nIf Kael charges: move 2 away from Kael"
+    await post(services, game, ALICE, "m1", kael)
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", skarg)
+    _, items = await by_field(services, game)
+    assert ("Kael", "engaged") not in items
+    who = "Kael" if conditional == "attack" else "Skarg"
+    review = await services.review.answer(game, GM, {items[(who, "triggered")].key: "yes"})
+    if conditional == "attack":
+        target = next(i for i in review.items if i.field == "target")
+        await services.review.answer(game, GM, {target.key: "Skarg"})
+    _, items = await by_field(services, game)
+    question = items[("Kael", "engaged")]
+    assert "Skarg moves away" in question.question and not question.required
+    await services.review.answer(game, GM, {question.key: "yes"})
+    result = await services.resolution.resolve(game, GM)
+    attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
+    assert attack.effective and attack.total is not None
+
+
+async def test_f7_amb4_a_spear_the_game_throws_asks_no_engaged_question(services, table):
+    """A Spear the game maps to Throwing is thrown (ranged), as the engine resolves it (F19
+    amendment): no engaged question for it (one was asked, for nothing)."""
+    game = table["game"]
+    await services.games.set_setting(game, GM, "weapon_skills", "Spear=Throwing")
+    tess = sheet("Kael", name="Tess", skills={"Throwing": 3}, weapons=["Spear"])
+    assert (await services.characters.create(game, CAROL, tess)).ok
+    await post(services, game, CAROL, "m1", "2 AP attack Skarg with Spear")
+    await post(services, game, ALICE, "m2", "2 AP attack Skarg with Broadsword")
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", "**Skarg**\nmove 2 away")
+    _, items = await by_field(services, game)
+    assert ("Kael", "engaged") in items
+    assert ("Tess", "engaged") not in items
 
 
 @pytest.mark.parametrize("how", ["calltime", "deadline", "closed-before-the-fix"])
