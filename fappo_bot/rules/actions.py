@@ -72,12 +72,17 @@ def resolve_skill(
     definition = skill_def(skill)
     suggested = definition.suggested.value if definition and definition.suggested else None
     target = turn.find(action.target)
+    frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
+    if target is not None and action.difficulty is None and not frozen \
+            and turn.dead(target.name):
+        # opposed by the Dead: impossible, void alone (F7 Amb-6 amendment); with the GM's
+        # difficulty the target is only the subject (searching a body)
+        return _result(**base, **{"effective": False, "notes": (f"{target.name} is dead",)})
     total = (effective_skill(actor, skill, opponent=target) + max(0, action.ap or 0)
              + action.modifier)
     if fold(skill) in SPOTTING_SKILLS:
         total += turn.watch_ap(actor.name)
     down = 0
-    frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
     if frozen:
         difficulty = FREEZE_INSIDE_HEAT if action.heat else FREEZE_INSIDE
     elif action.difficulty is not None:

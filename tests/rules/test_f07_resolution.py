@@ -333,3 +333,36 @@ def test_f7_amb6_a_void_action_spends_its_ap_and_the_order_resolves():
     assert act(result, "Kael", 0).effective and act(result, "Kael", 0).damage > 0
     void = act(result, "Kael", 1)
     assert (void.effective, void.total, void.notes) == (False, None, ("Gob is out of reach",))
+
+
+def test_f7_amb6_an_opposed_skill_use_on_a_target_dead_at_the_snapshot_is_void_alone():
+    """F7 Amb-6 (amended): an action whose target is Dead at the snapshot is void alone (it
+    resolved against a corpse's defense of 1). With the GM's difficulty the target is only its
+    subject (searching a body), and the use resolves."""
+    mira = char("Mira", traits={"Alluring": 3}, skills={"Persuasion": 3})
+    body = char("Body", health="Dead")
+    result = run(state(mira, body), order(
+        "Mira", {"kind": "skill", "ap": 2, "skill": "Persuasion", "target": "Body"},
+        {"kind": "skill", "ap": 1, "skill": "Searching", "target": "Body", "difficulty": 2}))
+    assert result.errors == ()
+    void = act(result, "Mira", 0)
+    assert (void.effective, void.total, void.notes) == (False, None, ("Body is dead",))
+    searched = act(result, "Mira", 1)
+    assert searched.effective and (searched.total, searched.difficulty) == (0 + 1, 2)
+
+
+def test_f7_amb6_a_cast_at_targets_dead_at_the_snapshot_is_void_alone():
+    """F7 Amb-6 (amended): a cast at a target Dead at the snapshot is void (it dealt its damage
+    to the dead); an area cast leaves the dead out of its attack stage."""
+    zara = char("Zara", traits={"Uncanny": 3}, skills={"Spellcasting": 5},
+                spells=[{"name": "Bolt", "effects": {"damage": 2}}])
+    body = char("Body", health="Dead")
+    gob = char("Gob")
+    result = run(state(zara, body, gob), order(
+        "Zara", {"kind": "cast", "ap": 1, "spell": "Bolt", "target": "Body"},
+        {"kind": "cast", "ap": 1, "spell": "Bolt", "targets": ["Body", "Gob"]}))
+    assert result.errors == ()
+    void = act(result, "Zara", 0)
+    assert (void.effective, void.damage, void.notes) == (False, 0, ("Body is dead",))
+    area = act(result, "Zara", 1)
+    assert area.effective and [t.name for t in area.targets] == ["Gob"]
