@@ -128,6 +128,26 @@ async def test_two_resolves_at_once_give_one_resolution(services, table, uow_fac
     assert [r is not None for r in before[game]["resolutions"]] == [True, False]
 
 
+async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_quietly(
+    services, table, uow_factory
+):
+    """RULINGS Amendments 2026-12-01 (F14 Amb-1, F7 step 7): "resolving a turn advances heal
+    timers by one turn ... a Staggered hit taken in turn N-1 heals at CLOSE(N) when turn N
+    brings no new damage", through the stored state: Skarg's Broadsword 5 + 1 AP = 6 against
+    Kael's 5 - 1 + 2 (medium armor) = 6 is a Bare Success, 3 // 2 = 1 level."""
+    game = table["game"]
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g1", "**Skarg**\n1 AP attack Kael with Broadsword")
+    first = await services.resolution.resolve(game, GM)
+    assert next(c for c in first.result.state.characters if c.name == "Kael").health == 1
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g2", "**Skarg**\n1 AP defend")
+    await services.resolution.resolve(game, GM)
+    async with uow_factory() as uow:
+        kael = await uow.characters.by_name(game, "Kael")
+    assert (kael.state.health, kael.state.heal_elapsed) == (0, 0)
+
+
 async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(services, table):
     """F13: "the defender declares the use of SPs to reduce damage in the same post as
     declaring his next action" [F:L231]."""
