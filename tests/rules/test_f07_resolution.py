@@ -3,6 +3,8 @@ the pipeline end to end, and Hypothesis properties of `resolve_turn`."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_helpers import act, char, codes, health, order, run, state, who
 from hypothesis import given, settings
@@ -366,3 +368,78 @@ def test_f7_amb6_a_cast_at_targets_dead_at_the_snapshot_is_void_alone():
     assert (void.effective, void.damage, void.notes) == (False, 0, ("Body is dead",))
     area = act(result, "Zara", 1)
     assert area.effective and [t.name for t in area.targets] == ["Gob"]
+
+
+def _void_scenario(rng: random.Random):
+    """Attackers striking targets that may be Dead, prone (standing up or not) and moving in
+    any direction, conditionally or not; attacks engaged or conditional at random."""
+    attackers = [f"A{i}" for i in range(rng.randint(1, 3))]
+    targets = [f"T{i}" for i in range(rng.randint(1, 3))]
+    chars = [char(a, traits={"Nimble": 3}, skills={"Swordfighting": 3}, weapons=["Broadsword"])
+             for a in attackers]
+    info: dict[str, dict[str, bool]] = {}
+    for t in targets:
+        dead, prone = rng.random() < 0.1, rng.random() < 0.25
+        fields: dict[str, object] = {"health": "Dead"} if dead else {}
+        if prone:
+            fields["status"] = ["prone"]
+        chars.append(char(t, skills={"Knife Fighting": 2}, weapons=["Dagger"], **fields))
+        info[t] = {"dead": dead, "prone": prone, "stand": False}
+    orders, moves, attacks = [], {}, {}
+    for t in targets:
+        if rng.random() < 0.2:
+            continue
+        move: dict[str, object] = {"kind": "move", "ranges": 1}
+        way = rng.choice(["away", "toward", None])
+        if way is not None:
+            move[way] = rng.choice([x for x in attackers + targets if x != t])
+        if rng.random() < 0.3:
+            move.update({"if": "whenever", "triggered": rng.random() < 0.5})
+        info[t]["stand"] = info[t]["prone"] and rng.random() < 0.5
+        stand = [{"kind": "stand", "ap": 2}] if info[t]["stand"] else []
+        moves[t] = move
+        orders.append(order(t, *stand, move))
+    for a in attackers:
+        attack: dict[str, object] = {"kind": "attack", "ap": 1, "target": rng.choice(targets)}
+        if rng.random() < 0.2:
+            attack["engaged"] = True
+        if rng.random() < 0.2:
+            attack.update({"if": "it comes", "triggered": rng.random() < 0.6})
+        attacks[a] = attack
+        orders.append(order(a, attack))
+    return chars, orders, attacks, moves, info
+
+
+def _resolves(attacker: str, attack: dict, moves: dict, info: dict) -> bool:
+    """The amendments, read directly: void when untriggered, at the Dead, or at a target that
+    moved away (`away`, no direction, or toward someone else, by a move that happens) unless the
+    GM ruled the attacker engaged."""
+    target = str(attack["target"])
+    if "if" in attack and not attack["triggered"]:
+        return False
+    if info[target]["dead"]:
+        return False
+    move = moves.get(target)
+    if attack.get("engaged") or move is None or info[target]["dead"]:
+        return True
+    if "if" in move and not move["triggered"]:
+        return True
+    if info[target]["prone"] and not info[target]["stand"]:
+        return True  # its move goes nowhere
+    if "away" in move or "toward" not in move:
+        return False
+    return move["toward"] == attacker
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_f7_amb4_amb6_void_melee_against_the_amendments_read_directly(seed):
+    """Generated turns (a differential check in small): each melee attack resolves exactly when
+    the amendments say it does. Dead targets' orders are refused (cannot-act) and move nowhere."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        chars, orders, attacks, moves, info = _void_scenario(rng)
+        result = run(state(*chars), *orders)
+        assert {e.actor for e in result.errors} <= {t for t in info if info[t]["dead"]}
+        for attacker, attack in attacks.items():
+            assert act(result, attacker).effective is _resolves(attacker, attack, moves, info), \
+                (attacker, attack, moves.get(str(attack["target"])), info[str(attack["target"])])
