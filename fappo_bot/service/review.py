@@ -77,18 +77,23 @@ class _Scene:
         return self._roster.get(name)
 
 
-def _skill_of(character: Character | None, action: Action) -> str | None:
+def _skill_of(character: Character | None, action: Action, scene: _Scene) -> str | None:
+    """The skill of an action: the one named, else its weapon's as the engine reads it (the
+    sheet's, else the game's mapping: F19 Amb-1 amendment)."""
     if action.skill:
         return action.skill
     if action.kind is ActionKind.CAST:
         return "Spellcasting"
     weapon = character.weapon(action.weapon) if character else None
-    return weapon.skill if weapon else None
+    if weapon is None:
+        return None
+    return weapon.skill or scene.config.mapped_skill(weapon.name)
 
 
-def _unsuggested_pools(character: Character | None, action: Action) -> list[str]:
+def _unsuggested_pools(character: Character | None, action: Action,
+                       scene: _Scene) -> list[str]:
     """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
-    skill = _skill_of(character, action)
+    skill = _skill_of(character, action, scene)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
     suggested = row.suggested.value.casefold() if row and row.suggested else None
     pools = {**action.sp, **action.cast_sp, **action.attack_sp}
@@ -190,7 +195,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
                              "none)", False, ("none", *(s.value for s in weapon.specials)))
-        vetoable = _unsuggested_pools(character, action)
+        vetoable = _unsuggested_pools(character, action, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14;"

@@ -392,6 +392,23 @@ async def test_f7_amb4_a_spear_the_game_throws_asks_no_engaged_question(services
     assert ("Tess", "engaged") not in items
 
 
+async def test_f4_amb14_no_veto_question_for_the_suggested_trait_of_a_mapped_weapon(
+    services, table
+):
+    """A Spear the game maps to Swordfighting attacks with Swordfighting, whose Suggested Trait
+    is Nimble: SP from Nimble need no explanation and the review offers no veto of them (it
+    read the Spear's own skill, none, and asked)."""
+    game = table["game"]
+    await services.games.set_setting(game, GM, "weapon_skills", "Spear=Swordfighting")
+    tess = sheet("Kael", name="Tess", weapons=["Spear"])
+    assert (await services.characters.create(game, CAROL, tess)).ok
+    await post(services, game, CAROL, "m1", "2 AP attack Skarg with Spear, 1 SP Nimble")
+    await post(services, game, ALICE, "m2", "2 AP attack Skarg with Broadsword, 1 SP Tireless")
+    _, items = await by_field(services, game)
+    assert ("Kael", "veto") in items
+    assert ("Tess", "veto") not in items
+
+
 @pytest.mark.parametrize("how", ["calltime", "deadline", "closed-before-the-fix"])
 async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     services, table, uow_factory, clock, how
