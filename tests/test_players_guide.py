@@ -55,3 +55,17 @@ def test_the_reply_the_guide_shows_is_the_bots() -> None:
     shown = GUIDE.split("The bot replies:\n\n```text\n", 1)[1].split("```", 1)[0]
     assert render_reply(parse_post(text, PostContext.for_poster(state, poster)), state) + "\n" \
         == shown
+
+
+def test_the_problems_the_guide_shows_are_the_bots() -> None:
+    """The guide's post with problems gets exactly the reply shown after it: every problem at
+    once, and nothing recorded."""
+    from fappo_bot.posting.render import render_reply
+
+    [(poster, text)] = re.findall(r"^```post-with-problems (\w+)\n(.*?)^```", GUIDE,
+                                  flags=re.MULTILINE | re.DOTALL)
+    shown = GUIDE.split(f"```post-with-problems {poster}\n{text}```\n\n```text\n", 1)[1]
+    state = scene(False)
+    post = parse_post(text, PostContext.for_poster(state, poster))
+    assert not post.ok and not post.orders
+    assert render_reply(post, state) + "\n" == shown.split("```", 1)[0]
