@@ -72,10 +72,12 @@ def test_the_problems_the_guide_shows_are_the_bots() -> None:
 
 
 GUIDE_FAPPO = GUIDE.split("## Playing Xp", 1)[0]
-#: every order the FAPPO part's tables show in backticks: a line starting with an AP count or a
-#: free action
+#: every order the FAPPO part's tables show in backticks (a line starting with an AP count or a
+#: free action), and the orders it shows alone in text blocks (the cast)
 TABLE_ORDERS = [order for row in re.findall(r"^\|.*\|$", GUIDE_FAPPO, flags=re.MULTILINE)
-                for order in re.findall(r"`((?:\d+ AP|move|run|drop) [^`]+)`", row)]
+                for order in re.findall(r"`((?:\d+ AP|move|run|drop) [^`]+)`", row)] + [
+    order for block in re.findall(r"^```text\n(.*?)^```", GUIDE_FAPPO, flags=re.MULTILINE | re.DOTALL)
+    for order in re.findall(r"^\d+ AP .*$", block, flags=re.MULTILINE)]
 
 
 def equipped_scene() -> TurnState:
