@@ -1,5 +1,11 @@
-"""docs/architecture.md stays true: every RULINGS section F0-F30 has a row, and every module it
-names exists, so a newcomer can find any rule from its section number."""
+"""The documents stay true for someone who clones the repository alone.
+
+- docs/architecture.md: every RULINGS section F0-F30 has a row, and every module it names exists,
+  so a newcomer can find any rule from its section number.
+- README.md and docs/*.md: every link, path and section they name is in the repository, none
+  sends the reader to the shared rulings folder but the README's section on it, and that section
+  names every test that needs the folder.
+- docs/cases.md's whole cases pass; docs/gm.md explains every rules flag."""
 
 from __future__ import annotations
 
