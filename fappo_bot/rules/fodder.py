@@ -90,7 +90,7 @@ def forms_swarm(character: Character) -> bool:
 
 def swarm_defense(defense: int) -> int:
     """A swarm's defense: one less than a nuisance's, minimum 1 (F20)."""
-    return max(1, defense - 1)
+    return defense - 1 if defense > 2 else 1  # floor 1, without a `max` call
 
 
 def swarm_damage(level: SuccessLevel, *, heavy_target: bool) -> int:
@@ -118,7 +118,7 @@ def eliminations(
     if target.tier is Tier.NUISANCE:
         if config.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK:
             return NUISANCE_PER_POINT * (int(level) - int(SuccessLevel.FAILURE))
-        return NUISANCE_PER_POINT * max(0, em)
+        return NUISANCE_PER_POINT * em if em > 0 else 0
     if config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE:
         return base_damage
     return damage

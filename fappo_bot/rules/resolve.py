@@ -309,7 +309,9 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
         if name not in remaining:
             pool = turn.chars[name]
             remaining[name] = pool.count if pool.is_fodder else 0
-        take = min(count - removed, remaining[name])
+        take = count - removed  # at most what is left of the group, without a `min` call
+        if take > remaining[name]:
+            take = remaining[name]
         if take <= 0:
             continue
         remaining[name] -= take
