@@ -173,7 +173,9 @@ def _validate_all(
     its actions in declared order and drops the overflow (F7 step 3 amendment). Also returns
     each valid order's actor after step 2, as validation finalised it.
     """
-    by_actor: dict[str, list[tuple[Order, Character]]] = {}
+    valid: dict[str, Order] = {}
+    ready: dict[str, Character] = {}
+    more: dict[str, int] = {}  # the orders of an actor after its first, by actor
     errors: list[OrderError] = []
     trimmed: dict[str, int] = {}
     for order in orders:
@@ -190,16 +192,16 @@ def _validate_all(
             errors.extend(problems)
             continue
         assert current is not None  # the actor after step 2, under its own name
-        by_actor.setdefault(current.name, []).append((order, current))
-    valid: dict[str, Order] = {}
-    ready: dict[str, Character] = {}
-    for actor, listed in by_actor.items():
-        if len(listed) == 1:
-            valid[actor], ready[actor] = listed[0]
-            continue
+        actor = current.name
+        if actor in valid:
+            more[actor] = more.get(actor, 0) + 1
+        else:
+            valid[actor], ready[actor] = order, current
+    for actor in [name for name in valid if name in more]:  # in the order of their first orders
+        del valid[actor], ready[actor]
         errors.append(OrderError(
             actor=actor, code=ErrorCode.BAD_CASE, where=Where.ORDER,
-            message=f"{actor} has {len(listed)} orders this turn; only one is allowed.",
+            message=f"{actor} has {more[actor] + 1} orders this turn; only one is allowed.",
             words=actor, expected="one order per character per turn",
             hint="Merge the orders into one post.",
         ))
