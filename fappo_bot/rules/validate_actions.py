@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import AP_COSTS, RangeClass, special_by_name
+from fappo_bot.rules.data import AP_COSTS, RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
@@ -196,7 +197,11 @@ def check_action(
         given = ap if ap is not None and ap > 0 else 0  # `action_ap`
         check = ActionCheck(plain.name, index, given)
         if able:  # a move's AP follow from its Ranges
-            need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
+            if kind is _ATTACK or kind is _DEFEND:
+                need = 1  # `_MIN_AP`'s default, without hashing the kind (`Enum.__hash__` is
+                # Python code: about 250 instructions a lookup)
+            else:
+                need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
             if given < need:
                 check.error(
                     ErrorCode.AP_REQUIRED,
@@ -249,6 +254,8 @@ def check_action(
         elif action.spell is None and not action.effects:
             check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
                         "a learned spell or inline effects", "Name the spell.")
+    elif kind is _DEFEND or kind is _MOVE:
+        pass  # named characters only, checked above
     elif kind in (_READY, _STOW, _DROP, _SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)
@@ -345,22 +352,38 @@ def _check_attack(
 def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
     """The skill's name as the rules know it, after checking it exists and is allowed (F1 Amb-6,
     F2: "Characters without Uncanny or Fantastical may not buy or use" those skills)."""
-    definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
-    name = definition.name if definition is not None else None
-    if definition is None:
-        found = match_skill(actor, skill)
-        if not found.ok:
-            check.name_error(found, "skill", "a skill of the rulebook or of your sheet")
-            return skill
-        name = found.name
-        definition = skill_def(name or "")
+    rulebook = _rulebook_skill(skill)  # a rulebook skill: what `match_skill` finds first
+    if rulebook is not None:
+        known, trait = rulebook
+        if trait is not None and not actor.owns(trait):
+            _forbidden(actor, known, trait, check)
+        return known
+    found = match_skill(actor, skill)  # a custom skill of the sheet, or a prefix
+    if not found.ok:
+        check.name_error(found, "skill", "a skill of the rulebook or of your sheet")
+        return skill
+    name = found.name
+    definition = skill_def(name or "")
     restricted = definition.restricted_by if definition else None
     if restricted is not None and not actor.owns(restricted):
-        check.error(ErrorCode.SKILL_FORBIDDEN,
-                    f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
-                    name or skill, f"a character with {restricted.value}",
-                    "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
+        _forbidden(actor, name or skill, restricted, check)
     return name
+
+
+@lru_cache(maxsize=1024)
+def _rulebook_skill(skill: str) -> tuple[str, Trait | None] | None:
+    """The rulebook's name of a skill as written and the Trait that restricts it, or None for a
+    skill the rulebook does not know (`defense.skill_def`): the rulebook is fixed, so this is
+    worked out once per spelling, not once per action."""
+    definition = skill_def(skill)
+    return None if definition is None else (definition.name, definition.restricted_by)
+
+
+def _forbidden(actor: Character, name: str, restricted: Trait, check: ActionCheck) -> None:
+    check.error(ErrorCode.SKILL_FORBIDDEN,
+                f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
+                name, f"a character with {restricted.value}",
+                "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
 
 
 def _scene_character(check: ActionCheck, names: Roster, name: str | None) -> Character | None:
