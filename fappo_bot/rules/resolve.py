@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from fappo_bot.rules.absence import absent_reductions, note_absent_reductions
 from fappo_bot.rules.actions import (
     contests,
     resolve_aim,
@@ -120,6 +121,9 @@ def resolve_turn(
 
 
 def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnResult:
+    absent = absent_reductions(state, orders)  # F30 Amb-4: empty unless the flag is on
+    if absent:
+        orders = (*orders, *absent)
     roster = Roster(state.characters, state.pending)
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
@@ -138,6 +142,7 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     finalized = state.model_copy(update={"characters": characters, "pending": ()})
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
+    note_absent_reductions(absent, changes)
     for name, dropped in sorted(trimmed.items()):
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
