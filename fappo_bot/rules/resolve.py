@@ -147,6 +147,8 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
+    for stage in plan.casts.values():  # spells graded by their cast alone (`single_roll`)
+        strikes.extend(stage.graded)
     _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
     for rank, name in enumerate(turn.actors()):  # in case-folded name order
