@@ -34,6 +34,7 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import bleed_out, finalized_for
+from fappo_bot.rules.fodder import elimination_hit
 from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
@@ -272,7 +273,8 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             changes.event("freed", victim.name, f"sheath broken by {strike.actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
-                                           remaining, changes)
+                                           remaining, changes, (hit_id, strike.actor,
+                                                                strike.weapon.name))
         elif result.damage > 0 and not fodder:
             changes.hits.append(_hit(
                 id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
@@ -293,9 +295,10 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
 
 
 def _eliminate(turn: Turn, group: Character, action: Action, count: int,
-               remaining: dict[str, int], changes: Changes) -> int:
+               remaining: dict[str, int], changes: Changes, hit: tuple[str, str, str]) -> int:
     """Remove up to `count` creatures: the targeted group first, then the `also` groups in the
-    GM's order (F20 Amb-4, F21 Amb-5). Returns how many were removed."""
+    GM's order (F20 Amb-4, F21 Amb-5). Returns how many were removed. With `fodder_can_reduce`
+    each group's removal is also a provisional hit its next order may reduce (F13)."""
     removed = 0
     pools = [group.name] + [
         c.name for c in (turn.find(n) for n in action.also) if c is not None and c.is_fodder
@@ -310,6 +313,9 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
         remaining[name] -= take
         changes.eliminated[name] = changes.eliminated.get(name, 0) + take
         removed += take
+        if turn.config.fodder_can_reduce:
+            changes.hits.append(elimination_hit(hit, name, take, turn.number,
+                                                first=name == group.name))
     return removed
 
 
