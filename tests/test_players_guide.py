@@ -82,8 +82,9 @@ TABLE_ORDERS = [order for row in re.findall(r"^\|.*\|$", GUIDE_FAPPO, flags=re.M
 
 def equipped_scene() -> TurnState:
     """The example scene with what the table's rarer orders need: a Spear and a Long Bow's
-    arrow stuck in each hero, and a learned Fireball with Spellcasting and Uncanny for Bran."""
-    from fappo_bot.rules.character import Spell, Status, StatusKind
+    arrow stuck in each hero, a Spear carried by Kael (the orders that name its skill or throw
+    it), and a learned Fireball with Spellcasting and Uncanny for Bran."""
+    from fappo_bot.rules.character import Spell, Status, StatusKind, Weapon
     from fappo_bot.rules.data import Trait
 
     stuck = (Status(kind=StatusKind.IMPALED, item="Spear"),
@@ -93,6 +94,10 @@ def equipped_scene() -> TurnState:
     for character in state.characters:
         if character.name in ("Kael", "Mira", "Bran"):
             update: dict[str, object] = {"statuses": stuck}
+            if character.name == "Kael":
+                spear = Weapon.named("Spear")
+                assert spear is not None
+                update["weapons"] = (*character.weapons, spear)
             if character.name == "Bran":
                 update["spells"] = (Spell(name="Fireball", effects={"damage": 4, "radius": 2}),)
                 update["skills"] = {**character.skills, "Spellcasting": 3}
