@@ -262,6 +262,23 @@ def test_f18_8_dismemberment_tiers():
     assert act(result, "Jedi").damage == 5
 
 
+def test_r2_dismember_tiers_custom():
+    """R2 `dismember_tiers` "custom": the same em 6 blow that is major by default is moderate
+    with moderate from 5 and major from 8, and minor with moderate from 7."""
+    jedi = char("Jedi", traits={"Uncanny": 3}, skills={"Swordfighting": 5},
+                weapons=["Lightsword"])
+    vic = char("Vic", weapons=["Broadsword"])
+    blow = order("Jedi", {"kind": "attack", "ap": 2, "target": "Vic", "special": "Dismemberment",
+                          "part": "sword arm"})
+    found = []
+    for moderate, major in ((5, 8), (7, 9)):
+        config = RulesConfig(dismember_moderate_from=moderate, dismember_major_from=major)
+        result = run(state(jedi, vic, config=config), blow)
+        found.append(next(s.note for s in who(result, "Vic").statuses
+                          if s.kind.value == "dismembered"))
+    assert found == ["moderate", "minor"]
+
+
 def test_f18_6_mortal_poison_ticks_three_times():
     """F18.6: "mortal poison (n = 3) -> 3 ticks at the ends of the next three turns"."""
     vic = char("Vic", status=[{"kind": "poisoned", "turns": 3, "note": "mortal"}])
