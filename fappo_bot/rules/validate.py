@@ -11,7 +11,12 @@ from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalized_for, hits_on
+from fappo_bot.rules.finalize import (
+    MAX_REDUCTION,
+    finalized_for,
+    fodder_reduce_refusals,
+    hits_on,
+)
 from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
@@ -62,10 +67,12 @@ def checked_order(
     config = state.config
     errors: list[OrderError] = []
     if fields["reduce"]:
-        errors.extend(_check_reductions(state, actor, order, roster))
+        refused = fodder_reduce_refusals(config, actor, order)  # F13 Amb-8
+        errors.extend(refused or _check_reductions(state, actor, order, roster))
     plain = character_view(actor)
     hits = roster.hits(plain.name)
-    if hits or plain.settled_health is not None or plain.settled_pips is not None:
+    if (hits or plain.settled_health is not None or plain.settled_pips is not None
+            or plain.settled_count is not None):
         current = finalized_for(actor, hits, order, config)  # else it returns `actor` itself
         plain = character_view(current)
     else:

@@ -13,6 +13,7 @@ from fappo_bot.rules.data import AP_COSTS, RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
+from fappo_bot.rules.magic import magic_mode_refusal
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -153,6 +154,9 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
         return True
     if action.kind is _SKILL and action.skill:
         definition = skill_def(action.skill)
+        if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
+            found = match_skill(actor, action.skill).name
+            definition = skill_def(found) if found is not None else None
         return definition is not None and definition.concentration
     if action.kind is _CAST:
         effects = action.effects
@@ -254,6 +258,11 @@ def check_action(
         elif action.spell is None and not action.effects:
             check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
                         "a learned spell or inline effects", "Name the spell.")
+        refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
+        if refused is not None and (action.spell is not None or action.effects):
+            check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
+                        f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
+                        refused[1])
     elif kind is _DEFEND or kind is _MOVE:
         pass  # named characters only, checked above
     elif kind in (_READY, _STOW, _DROP, _SWITCH):

@@ -312,3 +312,19 @@ def test_rule_tags_stay_out_of_player_replies_and_results() -> None:
     assert without_rule_tags("Use a ranged weapon [F:L221-225].") == "Use a ranged weapon."
     assert without_rule_tags("Costs [F:L78-82, L90] apply") == "Costs apply"
     assert without_rule_tags("see F12 [R1]") == "see F12 [R1]"
+
+
+def test_r2_fodder_can_reduce_shows_eliminations_as_creatures() -> None:
+    """With `fodder_can_reduce` a group's eliminations are a provisional hit counted in
+    creatures, not levels (F13 Amb-8)."""
+    from fappo_bot.rules.config import RulesConfig
+
+    state = state_of().model_copy(update={"config": RulesConfig(fodder_can_reduce=True)})
+    orders = parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders
+    result = resolve_turn(state, orders)
+    hits = [h for h in result.hits if h.source == "elimination"]
+    assert hits
+    text = render_turn(result)
+    hit = hits[0]
+    assert f"{hit.id} {hit.levels} creature{'s' if hit.levels != 1 else ''}" in text
+    assert f"{hit.id} {hit.levels} level" not in text
