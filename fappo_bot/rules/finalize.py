@@ -147,10 +147,17 @@ def finalized_for(
     """F7 step 2 for one character: its pending `hits` settled with the Reduce lines of its
     `order` this turn (None: no order, nothing reduced). What validation checks the order
     against, what the budget of a post is computed on, and what resolution starts from."""
-    if not hits and character.settled_health is None and character.settled_pips is None and (
-            character.settled_count is None):
+    if not hits and not unsettled(character):
         return character  # `finalize` changes nothing (most characters, most turns)
     return finalize(character, hits, reductions_of(order), config).character
+
+
+def unsettled(character: Character) -> bool:
+    """Whether the character shows provisional hits that step 2 settles even with no pending hit
+    left (F13): without them and without hits, `finalized_for` returns the character itself.
+    `character` may be a view (`views.character_view`): this reads fields only."""
+    return (character.settled_health is not None or character.settled_pips is not None
+            or character.settled_count is not None)
 
 
 def _position(character: Character, config: RulesConfig) -> int:

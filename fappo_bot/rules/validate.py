@@ -16,6 +16,7 @@ from fappo_bot.rules.finalize import (
     finalized_for,
     fodder_reduce_refusals,
     hits_on,
+    unsettled,
 )
 from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
@@ -71,9 +72,8 @@ def checked_order(
         errors.extend(refused or _check_reductions(state, actor, order, roster))
     plain = character_view(actor)
     hits = roster.hits(plain.name)
-    if (hits or plain.settled_health is not None or plain.settled_pips is not None
-            or plain.settled_count is not None):
-        current = finalized_for(actor, hits, order, config)  # else it returns `actor` itself
+    if hits or unsettled(plain):  # else `finalized_for` returns `actor` itself
+        current = finalized_for(actor, hits, order, config)
         plain = character_view(current)
     else:
         current = actor
