@@ -233,6 +233,7 @@ async def prompt_loop(
             if step.kind is StepKind.SEAT:
                 seat = table.sit(step.text)
                 view.seat_change(seat)
+                view.show(table.seat_notice(), seat)
                 waiting = backlog.pop(seat, [])
                 if waiting:
                     view.note(f"While you were away ({len(waiting)}):")

@@ -7,6 +7,8 @@ every seat, a DM only to the seat of that user (F29: private results stay privat
 
 from __future__ import annotations
 
+import re
+
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable
 from fappo_bot.service.records import DestinationKind
@@ -30,6 +32,16 @@ _TITLES: dict[str, str] = {
 }
 
 
+_REVEALED_TURN = re.compile(r"NPC orders of turn (\d+)\b")
+
+
+def _reveal_hint(content: str) -> str:
+    """The table's command for what the reveal says to ask the bot for (the service's texts
+    name no adapter's command): `/reveal N` shows the canonical JSON and checks it."""
+    found = _REVEALED_TURN.match(content)
+    return f"\nAt this table: /reveal {found.group(1)} shows it and checks it." if found else ""
+
+
 async def deliver_outbox(table: LocalTable) -> list[Shown]:
     """Show and mark sent every pending message of the table's games, oldest first. The table is
     its own scheduler too: reminders and deadlines that are due fire first (F30 call time)."""
@@ -48,6 +60,9 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
             table.book.add(message.dest_key)
             audience = only(message.dest_key)
             title = f"DM · {title}"
-        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, message.content, audience))
+        content = message.content
+        if message.kind == "revealed":
+            content += _reveal_hint(content)
+        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, content, audience))
         await table.services.outbox.mark_sent(message.id)
     return shown

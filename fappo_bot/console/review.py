@@ -20,7 +20,8 @@ from fappo_bot.console.seats import Shown
 @dataclass(frozen=True)
 class Confirmation:
     """A yes/no question the table asks before a step that cannot be taken back (call time or
-    resolution with NPCs that have no orders: the seal would fix them as doing nothing)."""
+    resolution with NPCs that have no orders: the seal would fix them as doing nothing; an undo
+    over a turn that already has orders: they would be withdrawn with it)."""
 
     text: str
     #: what a yes does

@@ -82,6 +82,7 @@ class LocalTable:
         self.seat = GM_SEAT
         self.base_dir = base_dir or Path.cwd()
         self.game_id: str | None = None
+        self.game_name = ""
         #: the current game's GM seats (enemies' sheets and the review go to them only)
         self.gm_seats: frozenset[str] = frozenset({GM_SEAT})
         #: the current game's players
@@ -90,12 +91,27 @@ class LocalTable:
         self.review: ReviewSession | Confirmation | None = None
         #: this session's messages by number: (channel, message key, seat, secret)
         self.messages: dict[int, tuple[str, str, str, bool]] = {}
+        #: the numbers of this session's deleted messages
+        self.deleted: set[int] = set()
 
     # ---- the runner's interface ----------------------------------------------------------------
     def sit(self, name: str) -> str:
         """Take a seat by its name or a character's; an unknown name is a new seat (a new user)."""
         self.seat = self.book.resolve(name) or self.book.add(name.strip())
         return self.seat
+
+    def seat_notice(self) -> list[Shown]:
+        """A word to a seat that is not in the current game (a name from another game, a typo):
+        what it types will be refused, and who is in this game."""
+        if self.game_id is None or self.user in self.gm_seats | self.player_seats:
+            return []
+        members = ", ".join(self.book.label(s) for s in self.book.names()
+                            if s in self.gm_seats | self.player_seats)
+        return [Shown(Kind.INFO, "seat",
+                      f'{self.seat} is not in the game "{self.game_name}": its posts there are '
+                      f"refused. In this game: {members} (/seats). A GM adds someone new with "
+                      f"/addchar FILE --new-player {self.user}; /use GAME goes to another game.",
+                      only(self.seat))]
 
     @property
     def question(self) -> str | None:
@@ -189,6 +205,7 @@ class LocalTable:
         if self.game_id is None:
             return
         view = await self.services.games.show(self.game_id)
+        self.game_name = view.name
         for user in (*view.gms, *view.players):
             self.book.add(user)
         self.gm_seats = only(*view.gms)

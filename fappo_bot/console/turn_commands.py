@@ -17,6 +17,7 @@ from fappo_bot.posting.render import render_problems
 from fappo_bot.service import notices
 from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import PostOutcome, PostReply
 
 
@@ -54,7 +55,27 @@ async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
         game_id, table.user, channel_key=channel, message_key=message_key, text=text, secret=secret
     )
     shown.extend(_reply(table, number, reply, audience))
+    if reply.outcome is PostOutcome.TABLE_TALK:
+        shown.extend(_stray_command(table, text))
     return shown
+
+
+#: words a new user types at the prompt meaning a command of the terminal, not table talk
+_TERMINAL_WORDS = frozenset({"exit", "clear", "cls", "quit", "help", "?"})
+
+
+def _stray_command(table: LocalTable, text: str) -> list[Shown]:
+    """A word to the seat when its table talk is one word that names a command (`clear`,
+    `status`, `quit`): it went to the channel as typed, since commands start with "/"."""
+    word = text.strip().casefold()
+    if word not in _TERMINAL_WORDS and word not in table.handlers.commands:
+        return []
+    command = f"/{word}" if word in table.handlers.commands else "/help"
+    return [Shown(Kind.INFO, "hint",
+                  f'"{text.strip()}" went to the channel as table talk (no orders). Commands '
+                  f'start with "/": {command}' + ("" if command == "/help" else " (/help lists "
+                                                                                "them)") + ".",
+                  only(table.seat))]
 
 
 def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, bool]]:
@@ -64,6 +85,9 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
     found = table.messages.get(number)
     if found is None:
         raise TableError(f"There is no message #{number} at this table (this session).")
+    if number in table.deleted:
+        raise TableError(f"Message #{number} was already deleted." if step.name == "delete"
+                         else f"Message #{number} was deleted: write a new post instead.")
     return number, found
 
 
@@ -85,10 +109,16 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
 
 async def delete(table: LocalTable, step: Step) -> list[Shown]:
     """/delete N: delete message #N; its orders are withdrawn."""
-    number, (channel, key, _seat, secret) = _message(table, step)
+    number, (channel, key, seat, secret) = _message(table, step)
+    if seat != table.seat and table.user not in table.gm_seats:
+        # on Discord only the author (or a moderator) can delete a message; the service checks
+        # a post, the table every message (a refused post is a message too)
+        raise TableError(f"Message #{number} is {table.book.label(seat)}'s: only its author or "
+                         "a GM can delete it.")
     done = await table.services.turns.delete(
         table.need_game(), table.user, channel_key=channel, message_key=key
     )
+    table.deleted.add(number)
     body = f"Message #{number} was deleted" + (
         "; its orders are withdrawn." if done else " (it held no orders)."
     )
@@ -310,9 +340,32 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
 
 
 async def undo(table: LocalTable, step: Step) -> list[Shown]:
-    """/undo: roll back the last resolution exactly (recorded in the audit log)."""
-    await table.services.resolution.undo(table.need_game(), table.user)
-    return []
+    """/undo: roll back the last resolution exactly (recorded in the audit log). When the turn
+    that resolution opened already has orders, the undo withdraws them with that turn: the GM
+    is asked first."""
+    game_id = table.need_game()
+
+    async def go_on() -> list[Shown]:
+        await table.services.resolution.undo(game_id, table.user)
+        return []
+
+    if table.user not in table.gm_seats:
+        return await go_on()  # the use case refuses a player
+    status = await table.services.turns.status(game_id)
+    turn = status.turn
+    given = [*status.posted, *status.passed]
+    if turn.status is not TurnStatus.OPEN or turn.number < 2 or not (given or status.npc_sealed):
+        return await go_on()
+    gone = ", ".join([*given, *(["the sealed NPC orders"] if status.npc_sealed else [])])
+    confirm = Confirmation(
+        f"Turn {turn.number} already has orders ({gone}): undoing turn {turn.number - 1} "
+        f"withdraws them with turn {turn.number}, and they are given again when it opens again. "
+        "Go on anyway? [yes / no]",
+        go_on,
+        f"Not done: turn {turn.number - 1}'s resolution stands.",
+    )
+    table.review = confirm
+    return [Shown(Kind.QUESTION, "review question", confirm.question(), table.gm_seats)]
 
 
 async def reveal(table: LocalTable, step: Step) -> list[Shown]:

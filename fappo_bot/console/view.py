@@ -95,12 +95,12 @@ class TableView:
         """A rule across the screen when the seat changes."""
         self.console.print(Rule(self.seat_text(seat), style=self.book.colour(seat)))
 
-    def audience(self, item: Shown) -> str:
-        """`everyone` or `only alice (Kael)`."""
+    def audience(self, item: Shown, short: bool = False) -> str:
+        """`#table · everyone` or `only alice (Kael)`; `short`: `everyone`, `only alice`."""
         if item.seats is None:
-            return "#table · everyone"
+            return "everyone" if short else "#table · everyone"
         names = sorted(item.seats, key=lambda s: (s != GM_SEAT, s))
-        return "only " + ", ".join(self.book.label(s) for s in names)
+        return "only " + ", ".join(s if short else self.book.label(s) for s in names)
 
     def show(self, items: Iterable[Shown], seat: str) -> None:
         """Draw the items the seat may see (all of them, labelled, in a replay)."""
@@ -111,7 +111,10 @@ class TableView:
                 continue
             style = KIND_STYLE.get(item.kind, "white")
             title = Text(item.title or item.kind.value, style=f"bold {style}")
-            subtitle = Text(self.audience(item), style="dim" if not item.private else "italic")
+            tag = self.audience(item)
+            if cell_len(tag) + 6 > self.console.width:  # a narrow screen: the tag's short form
+                tag = self.audience(item, short=True)
+            subtitle = Text(tag, style="dim" if not item.private else "italic")
             width = self._width(item.body, title, subtitle)
             self.console.print(
                 Panel(

@@ -32,8 +32,9 @@ async def test_no_screen_of_a_hostile_game_shows_a_live_mention(tmp_path: Path) 
         "/addchar mira.yaml --new-player bob",
         "/enemy skarg.yaml",
         "/seats", "/games", "/use <#1> @here",
+        '/use "<@1> @everyone Road"',  # typed as it was named: found, though listed inert
         "/open",
-        "/as alice", "/pass @everyone",
+        "/as <@123456789012345678>", "/pass @everyone",  # the character's name as written
         "2 AP Stealth: slip past the guard", "1 AP defend", "",
         "/as bob", "3 AP defend", "",
         "/npc", "3 AP defend", ".",
@@ -49,4 +50,7 @@ async def test_no_screen_of_a_hostile_game_shows_a_live_mention(tmp_path: Path) 
              if line not in typed and any(live in line for live in LIVE)]
     assert not found, "\n".join(found[:10])
     assert "<\u200b@\u200b123456789012345678> (played by alice) joins the game" in screen
+    assert 'Now at "<\u200b@\u200b1> @\u200beveryone Road"' in screen
+    assert "─ alice (<\u200b@\u200b123456789012345678>) ─" in screen  # Kael's player's seat
+    assert "is not in the game" not in screen
     assert code == 0, screen[-3000:]
