@@ -329,7 +329,8 @@ async def use_game(table: LocalTable, key: str) -> list[Shown]:
         raise TableError(f'There is no game "{key}" at this table.{hint} Games: {names}.')
     game = matches[-1]
     await table.set_game(game.id)
-    return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat))]
+    return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat)),
+            *table.seat_notice()]
 
 
 async def seats(table: LocalTable, step: Step) -> list[Shown]:

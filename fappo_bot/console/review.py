@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fappo_bot.console.seats import Shown
+from fappo_bot.console.seats import Shown, as_typed
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class ReviewSession:
         """Whether this session asks `item` (a `ReviewItem`)."""
         if item.answered or item.key in self.skipped:
             return False
-        if self.actors and item.actor.casefold() not in self.actors:
+        if self.actors and as_typed(item.actor) not in self.actors:
             return False
         return bool(item.required or self.optional)
 

@@ -4,13 +4,14 @@ use case of its slash command; the replies and results are the service's texts."
 
 from __future__ import annotations
 
+import difflib
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
 from fappo_bot.console.review import Confirmation, ReviewSession
-from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
+from fappo_bot.console.seats import Kind, Shown, as_typed, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
@@ -236,9 +237,22 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     game_id = table.need_game()
     view = await table.services.review.review(game_id, table.user)
     if step.args:
+        names = {as_typed(c.name): c.name for c in await table.services.characters.list(game_id)}
+        for wanted in step.args:
+            if as_typed(wanted) not in names:
+                near = difflib.get_close_matches(as_typed(wanted), list(names), n=1, cutoff=0.6)
+                hint = f' Did you mean "{names[near[0]]}"?' if near else ""
+                raise TableError(f'"{wanted}" is nobody in this game.{hint} /review NAME takes '
+                                 "characters' names: " + ", ".join(names.values()) + ".")
         session = ReviewSession(game_id, then_resolve=False, optional=True,
-                                actors=frozenset(a.casefold() for a in step.args))
-        return await _ask(table, session, view.items)
+                                actors=frozenset(as_typed(a) for a in step.args))
+        shown = await _ask(table, session, view.items)
+        if table.review is None:  # nothing to ask: say whose orders had no questions
+            asked = ", ".join(names[as_typed(a)] for a in step.args)
+            return [Shown(Kind.QUESTION, "review",
+                          f"No questions left about the orders of {asked} this turn (/review "
+                          "lists every question and answer).", table.gm_seats)]
+        return shown
     lines = [f"Review of turn {view.turn}:"]
     for item in view.items:
         mark = "✓" if item.answered else ("!" if item.required else "·")
