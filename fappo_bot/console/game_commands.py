@@ -131,7 +131,7 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     made = check.character
     if made is None:
         body = f"{data.get('name', 'The character')}'s sheet was not accepted:\n" + "\n".join(
-            f"  - {p}" for p in check.problems
+            f"  - {table.for_seat(p)}" for p in check.problems
         )
         return [Shown(Kind.ERROR, "sheet refused", body, only(table.seat))]
     await table.refresh_seats()

@@ -23,6 +23,7 @@ from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
+from fappo_bot.posting.safety import without_rule_tags
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.sheets import SheetError, read_sheet
 
@@ -138,7 +139,7 @@ class LocalTable:
                 shown = []
             return shown + await self.handlers.deliver(self)
         except (ServiceError, TableError) as exc:
-            refused = Shown(Kind.ERROR, "refused", str(exc), only(self.seat))
+            refused = Shown(Kind.ERROR, "refused", self.for_seat(str(exc)), only(self.seat))
             return [refused, *await self.handlers.deliver(self)]
         except Exception as exc:  # the one error boundary of the table (STYLE practice 5)
             ref = uuid.uuid4().hex[:8]
@@ -157,6 +158,11 @@ class LocalTable:
         return not await self.services.table_games()
 
     # ---- helpers for the command modules -------------------------------------------------------
+    def for_seat(self, text: str) -> str:
+        """`text` as the current seat is shown it: the rulebook's line tags (`[F:L158]`) are a
+        GM's reference, kept out of what a player reads."""
+        return text if self.user in self.gm_seats else without_rule_tags(text)
+
     @property
     def user(self) -> str:
         """The current seat's user id in the service's records."""
