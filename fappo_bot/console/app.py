@@ -155,9 +155,24 @@ def _summary(console: Console, path: Path, outcome: Replay) -> None:
         console.print(failure.report(), markup=False)
 
 
+def _ended_by_eof(ask: Callable[[str], str]) -> Callable[[str], str]:
+    """`ask`, with the end of the input read as a lone "." (the end of a block)."""
+
+    def ended(prompt: str) -> str:
+        try:
+            return ask(prompt)
+        except EOFError:
+            return "."
+
+    return ended
+
+
 def read_block(first: str, ask: Callable[[str], str]) -> str:
     """The typed block that starts with `first`: a post or a body command runs to a blank line or
-    a lone `.`; `/post` runs to a lone `.`; any other command is one line."""
+    a lone `.`; `/post` runs to a lone `.`; any other command is one line. The end of the input
+    ends a block too (piped input whose last post has no blank line after it: the post counts;
+    the prompt then sees the end of the input and leaves)."""
+    ask = _ended_by_eof(ask)
     stripped = first.strip()
     if stripped.startswith("/") and not stripped.startswith("//"):
         name, args, _ = split_command(stripped)

@@ -89,3 +89,11 @@ async def test_a_command_body_does_not_swallow_the_command_after_it(tmp_path):
     assert " alice (Kael) ─" in screen and " gm ─" in screen  # both seat changes ran
     assert "Kael         posted (by DM)" in screen  # the DM was read, and /status ran
     assert "/as gm" not in screen.split("DM to the bot")[1].split("bot · reply")[0]
+
+
+async def test_the_end_of_the_input_ends_the_last_post_which_counts(tmp_path):
+    """Piped input whose last post has no blank line after it: the post was dropped without a
+    word; it counts, then the table leaves."""
+    screen = await typed(tmp_path, ["/as Kael", "3 AP defend"])
+    assert "Kael: 3/3 AP committed" in screen
+    assert "+ now: 3 AP  defend (all attacks)" in screen
