@@ -40,6 +40,14 @@ class _Args(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise TableError(f"/{self.prog}: {message} ({self.format_usage().strip()})")
 
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        """As argparse's, with a value of the wrong type (`--count x`) refused like any other
+        mistake: with `exit_on_error` off, argparse raises it rather than calling `error`."""
+        try:
+            return super().parse_known_args(*args, **kwargs)
+        except argparse.ArgumentError as exc:
+            self.error(str(exc))
+
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         raise TableError(message or f"/{self.prog}")
 
