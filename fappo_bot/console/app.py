@@ -219,8 +219,8 @@ async def prompt_loop(
         except KeyboardInterrupt:
             console.print("\n(interrupted; /quit leaves the table)", markup=False, style="dim")
             continue
-        if not first.strip() and question is None:
-            continue
+        if first.strip() in {"", "."} and question is None:
+            continue  # nothing typed (a stray "." ends no block: it posts nothing)
         if question is not None and not first.strip().startswith("/"):  # empty: the default
             text = "> " + first.strip().removeprefix(">").strip()
         else:

@@ -261,7 +261,8 @@ def parse_transcript(text: str) -> Transcript:
             i += 1
         if i < len(lines) and _is_end(lines[i]):
             i += 1
-        result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
+        if body:  # a stray "." ends nothing and posts nothing
+            result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
     return result
 
 

@@ -197,9 +197,11 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
     """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
     game_id = table.need_game()
     if step.args:
-        summary = await table.services.calltime.set_deadline(
-            game_id, table.user, after=_minutes(step, step.args[0])
-        )
+        after = _minutes(step, step.args[0])
+        if after <= timedelta(0):
+            raise TableError("/calltime MINUTES sets a deadline that many minutes from now, e.g. "
+                             "/calltime 90; /calltime alone calls time now.")
+        summary = await table.services.calltime.set_deadline(game_id, table.user, after=after)
         return [Shown(Kind.NOTICE, "call time",
                       f"Turn {summary.number}: time will be called at "
                       f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
