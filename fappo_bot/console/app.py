@@ -34,7 +34,7 @@ from fappo_bot.console.transcript import (
     split_command,
     takes_body,
 )
-from fappo_bot.console.view import TableView
+from fappo_bot.console.view import TableView, printable
 from fappo_bot.console.wiring import open_storage, table_settings
 
 
@@ -93,7 +93,7 @@ async def _play(table: LocalTable, args: argparse.Namespace, console: Console) -
             try:
                 shown = await use_game(table, key)
             except TableError as exc:
-                console.print(str(exc), style="bold red", markup=False)
+                console.print(printable(str(exc)), style="bold red", markup=False)
                 return 2
             TableView(console, table.book).show(shown, table.seat)
     if args.seat and script is None:
@@ -124,10 +124,11 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
     try:
         steps = load_transcript(path)
     except TranscriptSyntaxError as exc:
-        console.print(str(exc), style="bold red", markup=False)
+        console.print(printable(str(exc)), style="bold red", markup=False)
         return 2
     except OSError as exc:
-        console.print(f"cannot read the transcript {path}: {exc}", style="bold red", markup=False)
+        console.print(printable(f"cannot read the transcript {path}: {exc}"), style="bold red",
+                      markup=False)
         return 2
     table.base_dir = path.resolve().parent  # files named in the transcript are beside it
     view = TableView(console, table.book, all_seats=True)
@@ -152,7 +153,7 @@ def _summary(console: Console, path: Path, outcome: Replay) -> None:
         markup=False,
     )
     for failure in outcome.failures:
-        console.print(failure.report(), markup=False)
+        console.print(printable(failure.report()), markup=False)
 
 
 def _ended_by_eof(ask: Callable[[str], str]) -> Callable[[str], str]:
