@@ -48,6 +48,9 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
     await table.services.calltime.fire_due()
     games = {g.id: g for g in await table.services.table_games()}
     shown: list[Shown] = []
+    #: what the channel was shown in this delivery, by game: a DM that only repeats it (call
+    #: time, sent to the GMs by DM too, for Discord) is not shown twice at one table
+    in_channel: set[tuple[str, str]] = set()
     for message in await table.services.outbox.pending():
         game = games.get(message.game_id or "")
         if game is None:
@@ -56,6 +59,11 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
         if game.id != table.game_id:
             title = f"{title} ({game.name})"
         audience = None
+        if message.dest_kind is DestinationKind.CHANNEL:
+            in_channel.add((game.id, message.content))
+        elif (game.id, message.content) in in_channel:
+            await table.services.outbox.mark_sent(message.id)
+            continue
         if message.dest_kind is DestinationKind.DM:
             table.book.add(message.dest_key)
             audience = only(message.dest_key)
