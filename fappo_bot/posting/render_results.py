@@ -70,7 +70,7 @@ def describe_result(action: ActionResult) -> str:
     who = safe(action.actor)
     verb = _RESULT_VERBS.get(action.kind, action.kind)
     if action.target:
-        verb += (" at " if action.kind == _CAST else " ") + safe(action.target)
+        verb += _TARGET_WORDS.get(action.kind, " ") + safe(action.target)
     text = f"{who} {verb}"
     if action.total is not None and action.difficulty is not None:
         text += f": {action.total} vs {action.difficulty}"
@@ -93,6 +93,9 @@ def describe_result(action: ActionResult) -> str:
 
 #: a cast's kind as results carry it (read once: an enum's `.value` is a slow property)
 _CAST = ActionKind.CAST.value
+#: the word before an action's target: "Kael defends against Skarg" (not "defends Skarg", which
+#: reads as shielding him), "casts at", "aims at"
+_TARGET_WORDS = {_CAST: " at ", "defend": " against ", "aim": " at "}
 _RESULT_VERBS = {
     "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
     "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",

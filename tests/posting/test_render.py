@@ -180,8 +180,8 @@ def test_split_message_of_code_blocks_loses_nothing(text: str, limit: int) -> No
 def test_turn_results_and_gm_summary() -> None:
     state = state_of()
     orders = [
-        *parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n1 AP defend", "Kael",
-               state).orders,
+        *parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n1 AP defend against "
+               "Goblin 1", "Kael", state).orders,
         *parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders,
         *parse("Character: Goblin 1\n2 AP attack Kael with Dagger", "gm", state).orders,
     ]
@@ -189,6 +189,7 @@ def test_turn_results_and_gm_summary() -> None:
     text = render_turn(result)
     assert text.startswith(f"**Turn {result.turn} results**")
     assert "- Kael attacks Goblin 1: " in text
+    assert "- Kael defends against Goblin 1" in text  # not "defends Goblin 1" (shields him)
     assert "- Zara casts at Goblins: " in text
     assert "    - Goblins: " in text and "eliminated" in text
     assert "Goblins: all eliminated" in text
