@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from fappo_bot.posting.names import fold
-from fappo_bot.posting.safety import safe, without_rule_tags
+from fappo_bot.posting.safety import possessive, safe, without_rule_tags
 from fappo_bot.rules import (
     ActionKind,
     ActionResult,
@@ -35,7 +35,7 @@ def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> 
         lines.extend(f"    - {describe_target(t)}" for t in action.targets)
     for error in result.errors:
         if wanted is None or fold(error.actor) in wanted:
-            lines.append(f"- {safe(error.actor)}'s orders were refused: "
+            lines.append(f"- {possessive(safe(error.actor))} orders were refused: "
                          f"{safe(without_rule_tags(error.message))}")
     touched = _touched(result, actions, wanted)
     if touched:
@@ -171,8 +171,8 @@ def _character_line(character: Character, config: RulesConfig, hits: Sequence[Pe
     if hits:
         listed = "; ".join(
             f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
-            + (f" from {safe(h.attacker)}" if h.attacker else "")
-            + (f"'s {safe(h.weapon)}" if h.attacker and h.weapon else "")
+            + (f" from {possessive(safe(h.attacker))} {safe(h.weapon)}" if h.attacker and h.weapon
+               else f" from {safe(h.attacker)}" if h.attacker else "")
             for h in hits
         )
         text += f" (provisional: {listed}; a Reduce line in the next post can lower each by 2)"

@@ -313,3 +313,11 @@ def test_rule_tags_stay_out_of_player_replies_and_results() -> None:
     assert without_rule_tags("Use a ranged weapon [F:L221-225].") == "Use a ranged weapon."
     assert without_rule_tags("Costs [F:L78-82, L90] apply") == "Costs apply"
     assert without_rule_tags("see F12 [R1]") == "see F12 [R1]"
+
+
+def test_a_name_ending_in_s_takes_an_apostrophe_alone() -> None:
+    """`Rats' Fist`, not `Rats's Fist` (the pending hits of the example adventure)."""
+    from fappo_bot.posting.safety import possessive
+
+    assert (possessive("Rats"), possessive("Kael"), possessive("GOBLINS")) == (
+        "Rats'", "Kael's", "GOBLINS'")
