@@ -6,7 +6,9 @@ COPY pyproject.toml README.md ./
 COPY fappo_bot ./fappo_bot
 COPY migrations ./migrations
 COPY examples/adventure ./examples/adventure
-# the wheel carries the migrations and the example adventure (fappo_bot/resources.py)
+COPY examples/xp-adventure ./examples/xp-adventure
+# the wheel carries the migrations and the example adventures (fappo_bot/resources.py and
+# pyproject.toml's force-include: a source missing here fails the build)
 RUN pip wheel --no-deps -w /wheels .
 
 FROM python:3.11-slim

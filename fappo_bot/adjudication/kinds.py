@@ -8,6 +8,7 @@ from typing import Any
 
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
 from fappo_bot.adjudication.report import character_dict, level_label, sp_dict
+from fappo_bot.rules import RulesError
 from fappo_bot.sheets.convert import CaseError, build_model
 
 Require = Callable[..., ModuleType]
@@ -43,14 +44,22 @@ def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
         raise CaseError(f"allocate: no character called {', '.join(map(repr, unknown))}",
                         "unknown-name")
     allocations = {n.casefold(): pools for n, pools in case.allocate.items()}
-    characters, details = [], []
+    characters, details, errors = [], [], []
     for character in case.characters:
-        outcome = rest.restore(character, case.break_,
-                               allocations.get(character.name.casefold()), case.config)
+        try:
+            outcome = rest.restore(character, case.break_,
+                                   allocations.get(character.name.casefold()), case.config)
+        except RulesError as exc:  # an allocation the rules refuse: that character's error
+            if exc.field == "break":
+                raise
+            errors.append({"actor": character.name, "code": exc.code, "message": exc.message})
+            characters.append(character_dict(character, case.config))
+            continue
         characters.append(character_dict(outcome.character, case.config))
         details.append({"name": character.name, "restored": dict(outcome.restored),
                         "lost": outcome.lost})
-    return {"characters": characters, "restored": details}
+    # over-allocation is clipped, never refused (RULINGS Amendments, F27): `errors: []` holds
+    return {"characters": characters, "restored": details, "errors": errors}
 
 
 def run_heal(case: HealCase, require: Require) -> dict[str, Any]:

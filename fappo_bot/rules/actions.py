@@ -14,7 +14,7 @@ from fappo_bot.rules.health import ap_budget, is_dying, is_unconscious
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_skill, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, PendingHit
-from fappo_bot.rules.ranges import distance, step_away, step_toward
+from fappo_bot.rules.ranges import distance, move_blocked, step_away, step_toward
 from fappo_bot.rules.results import ActionResult, trusted
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.validate_actions import embedded_status, move_ranges
@@ -72,12 +72,17 @@ def resolve_skill(
     definition = skill_def(skill)
     suggested = definition.suggested.value if definition and definition.suggested else None
     target = turn.find(action.target)
+    frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
+    if target is not None and action.difficulty is None and not frozen \
+            and turn.dead(target.name):
+        # opposed by the Dead: impossible, void alone (F7 Amb-6 amendment); with the GM's
+        # difficulty the target is only the subject (searching a body)
+        return _result(**base, **{"effective": False, "notes": (f"{target.name} is dead",)})
     total = (effective_skill(actor, skill, opponent=target) + max(0, action.ap or 0)
              + action.modifier)
     if fold(skill) in SPOTTING_SKILLS:
         total += turn.watch_ap(actor.name)
     down = 0
-    frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
     if frozen:
         difficulty = FREEZE_INSIDE_HEAT if action.heat else FREEZE_INSIDE
     elif action.difficulty is not None:
@@ -115,15 +120,11 @@ def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
     """Movement from the start-of-turn positions (F16 Amb-7); the GM's end positions win."""
     base = dict(actor=actor.name, index=index, kind=action.kind.value,
                         target=action.toward or action.away)
-    order = turn.orders[actor.name]
-    kinds = {a.kind for a in order.actions}
     if not action.effective_now:
         return _result(**base, **{"effective": False, "notes": ("not triggered",)})
-    if actor.has_status(StatusKind.PRONE) and ActionKind.STAND not in kinds:
-        return _result(**base, **{"effective": False, "notes": ("prone: stand first",)})
-    if _pinned(actor) or (ActionKind.REMOVE in kinds and
-                          embedded_status(actor, None) is StatusKind.BARBED):
-        return _result(**base, **{"effective": False, "notes": ("cannot move",)})
+    blocked = move_blocked(actor, turn.orders[actor.name])  # `ranges.moves_away` asks it too
+    if blocked is not None:
+        return _result(**base, **{"effective": False, "notes": (blocked,)})
     ranges = move_ranges(action)
     if actor.name in turn.gm.end_positions:
         changes.positions[actor.name] = turn.gm.end_positions[actor.name]
@@ -134,9 +135,6 @@ def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
     return _result(**base)
 
 
-def _pinned(actor: Character) -> bool:
-    """A Transfix held by someone or fixed to something: the victim cannot move (F18.14)."""
-    return any(s.kind is StatusKind.TRANSFIXED and s.flag for s in actor.statuses)
 
 
 def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,

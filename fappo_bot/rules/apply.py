@@ -22,7 +22,7 @@ from fappo_bot.rules.health import (
     pips_dead,
     uses_pips,
 )
-from fappo_bot.rules.names import fold
+from fappo_bot.rules.names import fold, match_skill
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import paid, total_spend, vetoed_refund
@@ -135,7 +135,14 @@ def _pay(turn: Turn, c: Character) -> dict[str, object]:
     for action in order.actions:
         if not action.sp_vetoed:
             continue
-        definition = skill_def(action.skill) if action.skill else None
+        # the skill the action used, as grading read it: an attack's from its weapon when
+        # none is named (`Facts.arm`), a written name by exact name, else unique prefix
+        if action.kind is ActionKind.ATTACK:
+            skill = turn.facts.of(turn.chars[c.name]).arm(action.weapon, action.skill,
+                                                          turn.config).skill
+        else:
+            skill = match_skill(c, action.skill).name if action.skill else None
+        definition = skill_def(skill) if skill else None
         suggested = definition.suggested.value if definition and definition.suggested else None
         for key, amount in vetoed_refund(action, suggested).items():
             spent[key] = spent.get(key, 0) - amount

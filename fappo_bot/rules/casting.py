@@ -106,6 +106,12 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
         if not action.effective_now:
             void[(name, index)] = "not triggered"
             continue
+        named = [c for c in (turn.find(n) for n in (action.targets or (action.target,)) if n)
+                 if c is not None]
+        if named and all(turn.dead(c.name) for c in named):
+            # at the Dead alone: impossible, void alone (F7 Amb-6 amendment)
+            void[(name, index)] = f"{named[0].name} is dead"
+            continue
         stage = cast_stage(turn, caster, action)
         profile, spell = stage.profile, stage.spell
         if profile is not None and spell is not None and profile.concentration_turns > 1:
@@ -121,7 +127,8 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
         if not profile.attacks:
             continue
         names = list(action.targets) if action.targets else [action.target]
-        targets = [c for c in (turn.find(n) for n in names if n) if c is not None]
+        targets = [c for c in (turn.find(n) for n in names if n)
+                   if c is not None and not turn.dead(c.name)]  # as attacks' (`combat`)
         if profile.caster_immune:
             targets = [c for c in targets if c.name != name]  # F25 Amb-7
         mind = profile.mind and profile.damage == 0

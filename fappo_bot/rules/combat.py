@@ -188,7 +188,8 @@ def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, w
         if action.conditional and not reachable(order, attacker, target, weapon):
             return f"{target.name} is out of reach"
         if (not action.engaged and target.name in movers
-                and moves_away(turn.orders.get(target.name), attacker.name)):
+                and moves_away(turn.orders.get(target.name), attacker.name, turn.find,
+                               target)):
             return f"{target.name} moved away (the GM did not rule the attacker engaged)"
     return None
 

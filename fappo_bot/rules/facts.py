@@ -23,7 +23,7 @@ from fappo_bot.rules.defense import (
     skill_def,
 )
 from fappo_bot.rules.health import base_level_name
-from fappo_bot.rules.names import Match, attack_weapon
+from fappo_bot.rules.names import Match, attack_weapon, match_skill
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.spending import declares_sp
 
@@ -36,6 +36,15 @@ def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
     table's) skill of the weapon, else the game's mapping; None for a weapon the table leaves to
     the GM (F19 Amb-1 amendment: never the attacker's best skill)."""
     return weapon.skill or config.mapped_skill(weapon.name)
+
+
+def _skill_name(character: Character, skill: str) -> str:
+    """The skill a written name means for `character` (`names.match_skill`: a rulebook skill,
+    else a unique prefix or typo of its skills), else the name as written."""
+    definition = skill_def(skill)
+    if definition is not None:
+        return definition.name
+    return match_skill(character, skill).name or skill
 
 
 @dataclass(slots=True)
@@ -116,13 +125,12 @@ class Fighter:
             match, carried = self.attack_weapon(weapon)
             named = used = attack = profile = None
             if carried is not None:
-                named = skill or weapon_skill(carried, config)
+                # the skill named, as validation reads it (exact, else a unique prefix): a
+                # Spear attacked with `throw` is thrown, `sword` is Swordfighting's value
+                written = _skill_name(self.character, skill) if skill else None
+                named = written or weapon_skill(carried, config)
                 used = carried.used_with(named)
-                if skill:
-                    definition = skill_def(skill)
-                    attack = definition.name if definition else skill
-                else:
-                    attack = weapon_skill(used, config)
+                attack = written if written else weapon_skill(used, config)
                 profile = weapon_profile(used, self.character)
             found = self.arms[key] = Arm(match, carried, named, used, attack, profile)
         return found

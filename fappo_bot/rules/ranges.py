@@ -8,7 +8,9 @@ without penalty ... for each AP spent in a turn, the character can move one extr
 
 from __future__ import annotations
 
-from fappo_bot.rules.character import Character, Weapon
+from collections.abc import Callable
+
+from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.data import RangeClass
 from fappo_bot.rules.orders import ActionKind, Order
 
@@ -82,11 +84,40 @@ def step_away(start: int, other: int, ranges: int) -> int:
     return start - ranges if other > start else start + ranges
 
 
-def moves_away(order: Order | None, attacker: str) -> bool:
+_EMBEDDED = (StatusKind.IMPALED, StatusKind.BARBED, StatusKind.TRANSFIXED)
+
+
+def move_blocked(actor: Character, order: Order) -> str | None:
+    """Why the actor's moves this turn go nowhere, else None: prone without standing up in the
+    same order (F18.9), pinned by a Transfix (F18.14), or carefully removing a Barbed weapon
+    (F18.7)."""
+    if not actor.statuses:
+        return None
+    kinds = {a.kind for a in order.actions}
+    if actor.has_status(StatusKind.PRONE) and ActionKind.STAND not in kinds:
+        return "prone: stand first"
+    if any(s.kind is StatusKind.TRANSFIXED and s.flag for s in actor.statuses):
+        return "cannot move"
+    if ActionKind.REMOVE in kinds:
+        embedded = next((s.kind for s in actor.statuses if s.kind in _EMBEDDED), None)
+        if embedded is StatusKind.BARBED:
+            return "cannot move"
+    return None
+
+
+def moves_away(order: Order | None, attacker: str,
+               find: Callable[[str], Character | None] | None = None,
+               mover: Character | None = None) -> bool:
     """Whether a target with this order moves away from a melee attacker this turn (F7 Amb-4
-    amendment): a move `away`, a move with no direction, or a move toward someone else. The
-    names compare case-folded, a prefix of the attacker's name counting as the attacker."""
+    amendment): a move `away`, a move with no direction, or a move toward someone else.
+
+    `find` gives the character a written name means (the turn's names: exact, else a unique
+    prefix), so a move toward a namesake of the attacker is toward someone else; without it a
+    prefix of the attacker's name counts as the attacker. With the `mover` given, moves that go
+    nowhere (`move_blocked`) are no move away."""
     if order is None:
+        return False
+    if mover is not None and move_blocked(mover, order) is not None:
         return False
     me = attacker.casefold()
     for action in order.actions:
@@ -95,6 +126,10 @@ def moves_away(order: Order | None, attacker: str) -> bool:
         if action.away is not None or action.toward is None:
             return True
         toward = action.toward.strip().casefold()
-        if not (toward and me.startswith(toward)):
+        if find is not None:
+            whom = find(action.toward.strip())
+            if whom is None or whom.name.casefold() != me:
+                return True
+        elif not (toward and me.startswith(toward)):
             return True
     return False

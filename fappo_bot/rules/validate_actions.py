@@ -149,6 +149,9 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
         return True
     if action.kind is _SKILL and action.skill:
         definition = skill_def(action.skill)
+        if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
+            found = match_skill(actor, action.skill).name
+            definition = skill_def(found) if found is not None else None
         return definition is not None and definition.concentration
     if action.kind is _CAST:
         effects = action.effects

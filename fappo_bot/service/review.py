@@ -30,6 +30,7 @@ from fappo_bot.rules import (
     Character,
     GMInputs,
     Order,
+    Roster,
     TurnState,
     moves_away,
 )
@@ -62,25 +63,37 @@ class _Scene:
     def __init__(self, state: TurnState) -> None:
         self.names = tuple(c.name for c in state.characters)
         self._by_key: dict[str, Character] = {}
+        self._roster = Roster(state.characters)
+        self.config = state.config
         for character in state.characters:
             self._by_key.setdefault(character.name.casefold(), character)
 
     def character(self, name: str) -> Character | None:
         return self._by_key.get(name.casefold())
 
+    def find(self, name: str) -> Character | None:
+        """The character a written name means, as the engine reads it (exact, else a unique
+        prefix: `rules.Roster`)."""
+        return self._roster.get(name)
 
-def _skill_of(character: Character | None, action: Action) -> str | None:
+
+def _skill_of(character: Character | None, action: Action, scene: _Scene) -> str | None:
+    """The skill of an action: the one named, else its weapon's as the engine reads it (the
+    sheet's, else the game's mapping: F19 Amb-1 amendment)."""
     if action.skill:
         return action.skill
     if action.kind is ActionKind.CAST:
         return "Spellcasting"
     weapon = character.weapon(action.weapon) if character else None
-    return weapon.skill if weapon else None
+    if weapon is None:
+        return None
+    return weapon.skill or scene.config.mapped_skill(weapon.name)
 
 
-def _unsuggested_pools(character: Character | None, action: Action) -> list[str]:
+def _unsuggested_pools(character: Character | None, action: Action,
+                       scene: _Scene) -> list[str]:
     """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
-    skill = _skill_of(character, action)
+    skill = _skill_of(character, action, scene)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
     suggested = row.suggested.value.casefold() if row and row.suggested else None
     pools = {**action.sp, **action.cast_sp, **action.attack_sp}
@@ -96,8 +109,39 @@ def _needs_target(action: Action) -> bool:
 
 def _target_moves_away(scene: _Scene, orders: Mapping[str, Order], action: Action,
                        actor: str) -> bool:
-    target = scene.character(action.target) if action.target else None
-    return target is not None and moves_away(orders.get(target.name.casefold()), actor)
+    """Whether the target of `action` (as answered) moves away from `actor` under the orders
+    as answered: the engine's test (`rules.moves_away`), with the turn's names."""
+    target = scene.find(action.target) if action.target else None
+    return target is not None and moves_away(orders.get(target.name.casefold()), actor,
+                                             scene.find, target)
+
+
+def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> dict[str, Order]:
+    """The orders in force by actor (case-folded), with the GM's answers so far on whether a
+    condition came true and whom it names: what the engaged question must read (a conditional
+    attack on "it" whose named target moves away; a conditional move away ruled triggered)."""
+    out: dict[str, Order] = {}
+    for found in in_force.values():
+        order = found.order
+        actions = list(order.actions)
+        changed = False
+        for i, action in enumerate(actions):
+            if action.condition is None:
+                continue
+            update: dict[str, Any] = {}
+            triggered = answers.get(_key(found, order.actor, i, "triggered"))
+            if triggered is not None:
+                update["triggered"] = triggered
+            target = answers.get(_key(found, order.actor, i, "target"))
+            if target is not None:
+                update["target"] = target
+            if update:
+                actions[i] = action.model_copy(update=update)
+                changed = True
+        if changed:
+            order = order.model_copy(update={"actions": tuple(actions)})
+        out[order.actor.casefold()] = order
+    return out
 
 
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
@@ -139,16 +183,19 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
         if action.kind in _ATTACK_KINDS and not action.flat_footed:
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
                 ("yes", "no"))
+        live = orders[actor.casefold()].actions[i]  # as the GM's answers make it
+        skill = action.skill or (weapon.skill or scene.config.mapped_skill(weapon.name)
+                                 if weapon is not None else None)
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
-                and not weapon.used_with(action.skill).ranged \
-                and _target_moves_away(scene, orders, action, actor):
-            add(i, "engaged", f"{label}: {action.target} moves away; did {actor} engage it? "
+                and not weapon.used_with(skill).ranged \
+                and _target_moves_away(scene, orders, live, actor):
+            add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
                               "(F7 Amb-4; default no: the attack is void)", False, ("yes", "no"))
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
                              "none)", False, ("none", *(s.value for s in weapon.specials)))
-        vetoable = _unsuggested_pools(character, action)
+        vetoable = _unsuggested_pools(character, action, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14;"
@@ -163,7 +210,7 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
     """Every GM input the orders in force need, in actor order."""
     items: list[ReviewItem] = []
     scene = _Scene(state)
-    orders = {f.order.actor.casefold(): f.order for f in in_force.values()}
+    orders = _answered(in_force, answers)
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
             items.extend(_items_for(scene, found, answers, orders))
@@ -301,8 +348,9 @@ class ReviewService(UseCases):
             in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
             stored = dict(turn.gm_answers)
             problems: list[str] = []
-            # two passes: a "triggered: yes" makes its "target" question appear
-            for _ in range(2):
+            # three passes: a "triggered: yes" makes its "target" question appear, and the
+            # target named may make an "engaged" one appear
+            for _ in range(3):
                 known = {i.key: i for i in review_items(state, in_force, stored)}
                 for key, value in answers.items():
                     item = known.get(key)

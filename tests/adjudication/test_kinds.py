@@ -87,3 +87,35 @@ cases:
     assert (first["check_level"], first["heal_seconds"]) == ("solid", 300)
     assert first["characters"][0]["health"] == "Staggered"
     assert cases[1]["result"]["characters"][0]["health"] == "Wounded 1"
+
+
+RESTS = """\
+cases:
+- id: clipped-not-refused
+  kind: rest
+  note: a night restores 3; Nimble +5 is clipped to 3 (RULINGS Amendments, F27), no error
+  characters: [{name: Kael, traits: {Nimble: 1}, max: {traits: {Nimble: 5}}}]
+  break: night
+  allocate: {Kael: {Nimble: 5}}
+  expect: {errors: [], characters: [{name: Kael, sp: {Nimble: 4}}]}
+- id: no-such-pool
+  kind: rest
+  note: Mira has no Brawny pool; Kael's rest stands
+  characters:
+  - {name: Kael, traits: {Nimble: 1}, max: {traits: {Nimble: 5}}}
+  - {name: Mira, traits: {Clever: 0}, max: {traits: {Clever: 3}}}
+  break: immediate
+  allocate: {Mira: {Brawny: 1}}
+  expect:
+    errors: [{actor: Mira, code: unknown-name}]
+    characters: [{name: Kael, sp: {Nimble: 2}}, {name: Mira, sp: {Clever: 0}}]
+"""
+
+
+def test_rest_cases_report_their_errors_per_character(case_file, capsys) -> None:
+    """Rest cases expect `errors` (loader.EXPECT_KEYS): none when the allocation is clipped
+    (it reported no `errors` field at all, so `errors: []` failed), and a pool the character
+    lacks as that character's error (it failed the whole case as refused by the rules)."""
+    code = main(["adjudicate", str(case_file(RESTS))])
+    out = capsys.readouterr().out
+    assert code == 0, out

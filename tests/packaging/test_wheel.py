@@ -85,3 +85,17 @@ def test_the_installed_wheel_runs_from_any_directory(installed: Path, tmp_path: 
     started = run(installed, tmp_path, "run")
     assert started.returncode == 2
     assert started.stderr.strip() == f"fappo-bot run: {NO_TOKEN}"
+
+
+def test_the_installed_wheel_checks_case_files_from_any_directory(installed: Path,
+                                                                   tmp_path: Path) -> None:
+    """`fappo-bot --help` and `adjudicate` (FAPPO and Xp cases, the YAML read by the installed
+    PyYAML) work from a directory with no checkout in it."""
+    helped = run(installed, tmp_path, "--help")
+    assert helped.returncode == 0 and "adjudicate" in helped.stdout
+    cases = [str(ROOT / "examples" / "skirmish.yaml"),
+             str(ROOT / "tests" / "cases" / "x00-x05-rolls.yaml")]
+    checked = run(installed, tmp_path, "adjudicate", *cases)
+    assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-2000:]
+    assert checked.stdout.rstrip().endswith(" passed, 0 failed")
+    assert "PASS example-skirmish-at-the-ford" in checked.stdout

@@ -53,6 +53,23 @@ def test_f4_gm_veto_refunds_non_suggested_sp():
     assert who(result, "Kael").pool("Alluring") == 3
 
 
+@pytest.mark.parametrize("skill", [None, "Swordfighting", "sword"])
+def test_f4_a_veto_keeps_the_suggested_traits_sp_spent_when_the_weapon_names_the_skill(skill):
+    """F4 Amb-14, P4: a veto refunds only SP from Traits other than the skill's Suggested one.
+    An attack whose skill comes from its weapon (or is written as a prefix) had all its SP
+    refunded, the Suggested Trait's included, although grading counted them."""
+    kael = char("Kael", traits={"Nimble": 3, "Brawny": 3}, skills={"Swordfighting": 3},
+                weapons=["Broadsword"])
+    gob = char("Gob", skills={"Knife Fighting": 4}, weapons=["Dagger"])
+    attack = {"kind": "attack", "ap": 1, "target": "Gob", "sp": {"Nimble": 1, "Brawny": 1},
+              "sp_vetoed": True, **({"skill": skill} if skill else {})}
+    result = run(state(kael, gob), order("Kael", attack))
+    # Swordfighting 3 + 1 AP = 4 vs 4 - 1 = 3: solid, up to great with the Nimble SP (the
+    # Suggested Trait's first SP counts double); the vetoed Brawny SP come back
+    assert act(result, "Kael").level is SuccessLevel.GREAT
+    assert (who(result, "Kael").pool("Nimble"), who(result, "Kael").pool("Brawny")) == (2, 3)
+
+
 @given(st.integers(-12, 12), st.integers(-12, 12), st.booleans(), st.integers(0, 3),
        st.integers(0, 3))
 @settings(max_examples=300, deadline=None)

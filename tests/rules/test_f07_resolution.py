@@ -3,6 +3,8 @@ the pipeline end to end, and Hypothesis properties of `resolve_turn`."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_helpers import act, char, codes, health, order, run, state, who
 from hypothesis import given, settings
@@ -284,6 +286,40 @@ def test_f7_amb4_a_target_moves_away_when_it_moves_away_anywhere_or_toward_anoth
     assert not moves_away(None, "Kael")
 
 
+def test_f7_amb4_a_move_toward_a_namesake_of_the_attacker_is_a_move_toward_someone_else():
+    """The name a move goes `toward` means whom the turn's names mean (exact before a prefix):
+    a Goblin moving toward Kael moves toward someone other than Kaelin, so Kaelin's melee attack
+    needs the GM's `engaged` ruling (it counted as a move toward Kaelin, "kael" being a prefix)."""
+    kaelin = char("Kaelin", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    kael = char("Kael", skills={"Swordfighting": 3}, weapons=["Broadsword"], position=1)
+    gob = char("Gob", skills={"Knife Fighting": 2}, weapons=["Dagger"])
+    moving = order("Gob", {"kind": "move", "ranges": 1, "toward": "Kael"})
+    result = run(state(kaelin, kael, gob),
+                 order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob"}), moving)
+    assert not act(result, "Kaelin").effective
+    engaged = run(state(kaelin, kael, gob), moving,
+                  order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob", "engaged": True}))
+    assert act(engaged, "Kaelin").effective
+    toward = run(state(kaelin, kael, gob), order("Gob", {"kind": "move", "ranges": 1,
+                                                         "toward": "kaeli"}),
+                 order("Kaelin", {"kind": "attack", "ap": 1, "target": "Gob"}))
+    assert act(toward, "Kaelin").effective  # a unique prefix of the attacker is the attacker
+
+
+@pytest.mark.parametrize("status", ["prone", "transfixed"])
+def test_f7_amb4_a_target_whose_move_goes_nowhere_has_not_moved_away(status):
+    """A prone target without `stand`, or one pinned by a Transfix, does not move (F18.9,
+    F18.14): its move is void, so it has not moved away and the melee attack on it resolves."""
+    kael = char("Kael", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    fields = {"status": [{"kind": "transfixed", "flag": True}]} if status == "transfixed" \
+        else {"status": [status]}
+    gob = char("Gob", skills={"Knife Fighting": 2}, weapons=["Dagger"], **fields)
+    result = run(state(kael, gob), order("Kael", {"kind": "attack", "ap": 1, "target": "Gob"}),
+                 order("Gob", {"kind": "move", "ranges": 1, "away": "Kael"}))
+    assert not act(result, "Gob").effective  # the move goes nowhere
+    assert act(result, "Kael").effective and act(result, "Kael").total == 3 + 1
+
+
 def test_f7_amb6_a_void_action_spends_its_ap_and_the_order_resolves():
     """F7 Amb-6 (amended): "an action of an accepted order that proves impossible at resolution
     (a conditional whose GM-named target is out of reach ...) is void alone: its AP are spent,
@@ -299,3 +335,111 @@ def test_f7_amb6_a_void_action_spends_its_ap_and_the_order_resolves():
     assert act(result, "Kael", 0).effective and act(result, "Kael", 0).damage > 0
     void = act(result, "Kael", 1)
     assert (void.effective, void.total, void.notes) == (False, None, ("Gob is out of reach",))
+
+
+def test_f7_amb6_an_opposed_skill_use_on_a_target_dead_at_the_snapshot_is_void_alone():
+    """F7 Amb-6 (amended): an action whose target is Dead at the snapshot is void alone (it
+    resolved against a corpse's defense of 1). With the GM's difficulty the target is only its
+    subject (searching a body), and the use resolves."""
+    mira = char("Mira", traits={"Alluring": 3}, skills={"Persuasion": 3})
+    body = char("Body", health="Dead")
+    result = run(state(mira, body), order(
+        "Mira", {"kind": "skill", "ap": 2, "skill": "Persuasion", "target": "Body"},
+        {"kind": "skill", "ap": 1, "skill": "Searching", "target": "Body", "difficulty": 2}))
+    assert result.errors == ()
+    void = act(result, "Mira", 0)
+    assert (void.effective, void.total, void.notes) == (False, None, ("Body is dead",))
+    searched = act(result, "Mira", 1)
+    assert searched.effective and (searched.total, searched.difficulty) == (0 + 1, 2)
+
+
+def test_f7_amb6_a_cast_at_targets_dead_at_the_snapshot_is_void_alone():
+    """F7 Amb-6 (amended): a cast at a target Dead at the snapshot is void (it dealt its damage
+    to the dead); an area cast leaves the dead out of its attack stage."""
+    zara = char("Zara", traits={"Uncanny": 3}, skills={"Spellcasting": 5},
+                spells=[{"name": "Bolt", "effects": {"damage": 2}}])
+    body = char("Body", health="Dead")
+    gob = char("Gob")
+    result = run(state(zara, body, gob), order(
+        "Zara", {"kind": "cast", "ap": 1, "spell": "Bolt", "target": "Body"},
+        {"kind": "cast", "ap": 1, "spell": "Bolt", "targets": ["Body", "Gob"]}))
+    assert result.errors == ()
+    void = act(result, "Zara", 0)
+    assert (void.effective, void.damage, void.notes) == (False, 0, ("Body is dead",))
+    area = act(result, "Zara", 1)
+    assert area.effective and [t.name for t in area.targets] == ["Gob"]
+
+
+def _void_scenario(rng: random.Random):
+    """Attackers striking targets that may be Dead, prone (standing up or not) and moving in
+    any direction, conditionally or not; attacks engaged or conditional at random."""
+    attackers = [f"A{i}" for i in range(rng.randint(1, 3))]
+    targets = [f"T{i}" for i in range(rng.randint(1, 3))]
+    chars = [char(a, traits={"Nimble": 3}, skills={"Swordfighting": 3}, weapons=["Broadsword"])
+             for a in attackers]
+    info: dict[str, dict[str, bool]] = {}
+    for t in targets:
+        dead, prone = rng.random() < 0.1, rng.random() < 0.25
+        fields: dict[str, object] = {"health": "Dead"} if dead else {}
+        if prone:
+            fields["status"] = ["prone"]
+        chars.append(char(t, skills={"Knife Fighting": 2}, weapons=["Dagger"], **fields))
+        info[t] = {"dead": dead, "prone": prone, "stand": False}
+    orders, moves, attacks = [], {}, {}
+    for t in targets:
+        if rng.random() < 0.2:
+            continue
+        move: dict[str, object] = {"kind": "move", "ranges": 1}
+        way = rng.choice(["away", "toward", None])
+        if way is not None:
+            move[way] = rng.choice([x for x in attackers + targets if x != t])
+        if rng.random() < 0.3:
+            move.update({"if": "whenever", "triggered": rng.random() < 0.5})
+        info[t]["stand"] = info[t]["prone"] and rng.random() < 0.5
+        stand = [{"kind": "stand", "ap": 2}] if info[t]["stand"] else []
+        moves[t] = move
+        orders.append(order(t, *stand, move))
+    for a in attackers:
+        attack: dict[str, object] = {"kind": "attack", "ap": 1, "target": rng.choice(targets)}
+        if rng.random() < 0.2:
+            attack["engaged"] = True
+        if rng.random() < 0.2:
+            attack.update({"if": "it comes", "triggered": rng.random() < 0.6})
+        attacks[a] = attack
+        orders.append(order(a, attack))
+    return chars, orders, attacks, moves, info
+
+
+def _resolves(attacker: str, attack: dict, moves: dict, info: dict) -> bool:
+    """The amendments, read directly: void when untriggered, at the Dead, or at a target that
+    moved away (`away`, no direction, or toward someone else, by a move that happens) unless the
+    GM ruled the attacker engaged."""
+    target = str(attack["target"])
+    if "if" in attack and not attack["triggered"]:
+        return False
+    if info[target]["dead"]:
+        return False
+    move = moves.get(target)
+    if attack.get("engaged") or move is None or info[target]["dead"]:
+        return True
+    if "if" in move and not move["triggered"]:
+        return True
+    if info[target]["prone"] and not info[target]["stand"]:
+        return True  # its move goes nowhere
+    if "away" in move or "toward" not in move:
+        return False
+    return move["toward"] == attacker
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_f7_amb4_amb6_void_melee_against_the_amendments_read_directly(seed):
+    """Generated turns (a differential check in small): each melee attack resolves exactly when
+    the amendments say it does. Dead targets' orders are refused (cannot-act) and move nowhere."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        chars, orders, attacks, moves, info = _void_scenario(rng)
+        result = run(state(*chars), *orders)
+        assert {e.actor for e in result.errors} <= {t for t in info if info[t]["dead"]}
+        for attacker, attack in attacks.items():
+            assert act(result, attacker).effective is _resolves(attacker, attack, moves, info), \
+                (attacker, attack, moves.get(str(attack["target"])), info[str(attack["target"])])

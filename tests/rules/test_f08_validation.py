@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import char, order, state
+from engine_helpers import char, codes, order, run, state
 
 from fappo_bot.rules.orders import PendingHit
 from fappo_bot.rules.results import ErrorCode, Where
@@ -234,3 +234,15 @@ def test_f4_gm_difficulty_wins_over_a_target():
     result = run(state(sela, kael), order("Sela", {"kind": "skill", "ap": 1, "skill": "Healing",
                                                    "target": "Kael", "difficulty": 3}))
     assert (act(result, "Sela").difficulty, act(result, "Sela").margin) == (3, 0)
+
+
+def test_f8_amb3_a_concentration_skill_written_as_a_prefix_still_needs_concentration():
+    """Names are exact, else a unique prefix: `pick` is Pickpocket, a concentration skill, so an
+    attack beside it is a concentration conflict (a prefix slipped past the check)."""
+    mira = char("Mira", traits={"Clever": 3}, skills={"Pickpocket": 3, "Knife Fighting": 2},
+                weapons=["Dagger"])
+    guard = char("Guard", skills={"Swordfighting": 2}, weapons=["Broadsword"])
+    result = run(state(mira, guard), order(
+        "Mira", {"kind": "skill", "ap": 1, "skill": "pick", "difficulty": 2},
+        {"kind": "attack", "ap": 1, "target": "Guard"}))
+    assert codes(result, "Mira") == {"concentration-conflict"}

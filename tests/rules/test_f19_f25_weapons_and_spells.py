@@ -270,3 +270,20 @@ def test_f19_a_spear_is_thrown_at_short_range_with_throwing():
     thrust = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
                                                   "skill": "Swordfighting"}))
     assert [e.code.value for e in thrust.errors] == ["out-of-range"]
+
+
+def test_an_attack_skill_written_as_a_prefix_is_the_skill_validation_accepted():
+    """docs/rulings.md: names in case files are exact, else a unique prefix. Validation accepted
+    `skill: sword` as Swordfighting, so the attack must use Swordfighting's value (it used 0),
+    and `skill: throw` must throw the Spear (it was refused as a melee Spear out of reach)."""
+    kael = char("Kael", skills={"Swordfighting": 3, "Throwing": 4}, weapons=["Broadsword", "Spear"])
+    vic = char("Vic", position=0)
+    cut = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
+                                               "skill": "sword"}))
+    assert cut.errors == () and act(cut, "Kael").total == 3 + 1
+    spearman = kael.model_copy(update={"wielding": "Spear"})
+    far = vic.model_copy(update={"position": 2})
+    thrown = run(state(spearman, far), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
+                                                      "skill": "throw"}))
+    assert thrown.errors == ()
+    assert (act(thrown, "Kael").total, act(thrown, "Kael").difficulty) == (4 + 1, 1 + 2 * 2)

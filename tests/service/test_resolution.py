@@ -9,7 +9,7 @@ import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
-from tests.service.conftest import ALICE, BOB, GM
+from tests.service.conftest import ALICE, BOB, CAROL, GM, sheet
 from tests.service.helpers import actions, snapshot
 
 KAEL = "2 AP attack Goblins with Broadsword, +1 (high ground)\n1 AP defend"
@@ -126,6 +126,26 @@ async def test_two_resolves_at_once_give_one_resolution(services, table, uow_fac
         await services.resolution.resolve(game, GM, 1)
     assert await snapshot(uow_factory) == before
     assert [r is not None for r in before[game]["resolutions"]] == [True, False]
+
+
+async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_quietly(
+    services, table, uow_factory
+):
+    """RULINGS Amendments 2026-12-01 (F14 Amb-1, F7 step 7): "resolving a turn advances heal
+    timers by one turn ... a Staggered hit taken in turn N-1 heals at CLOSE(N) when turn N
+    brings no new damage", through the stored state: Skarg's Broadsword 5 + 1 AP = 6 against
+    Kael's 5 - 1 + 2 (medium armor) = 6 is a Bare Success, 3 // 2 = 1 level."""
+    game = table["game"]
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g1", "**Skarg**\n1 AP attack Kael with Broadsword")
+    first = await services.resolution.resolve(game, GM)
+    assert next(c for c in first.result.state.characters if c.name == "Kael").health == 1
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g2", "**Skarg**\n1 AP defend")
+    await services.resolution.resolve(game, GM)
+    async with uow_factory() as uow:
+        kael = await uow.characters.by_name(game, "Kael")
+    assert (kael.state.health, kael.state.heal_elapsed) == (0, 0)
 
 
 async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(services, table):
@@ -328,6 +348,70 @@ async def test_f7_amb4_melee_on_a_target_moving_away_asks_whether_it_was_engaged
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective is effective
     assert (attack.total is not None) is effective
+
+
+@pytest.mark.parametrize("conditional", ["attack", "move"])
+async def test_f7_amb4_the_engaged_question_follows_the_gms_answers(services, table, conditional):
+    """The engaged question reads the orders as the GM's answers make them: a conditional
+    attack on "it" whose GM-named target moves away, and a target whose conditional move away
+    the GM rules triggered, both ask it (the question never appeared, so the attack was void
+    and the GM could not rule that Kael engaged)."""
+    game = table["game"]
+    if conditional == "attack":
+        kael, skarg = "If it runs: 2 AP attack it with Broadsword", "**Skarg**\nmove 2 away"
+    else:
+        kael, skarg = "2 AP attack Skarg with Broadsword", \
+            "**Skarg**\nIf Kael charges: move 2 away from Kael"
+    await post(services, game, ALICE, "m1", kael)
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", skarg)
+    _, items = await by_field(services, game)
+    assert ("Kael", "engaged") not in items
+    who = "Kael" if conditional == "attack" else "Skarg"
+    review = await services.review.answer(game, GM, {items[(who, "triggered")].key: "yes"})
+    if conditional == "attack":
+        target = next(i for i in review.items if i.field == "target")
+        await services.review.answer(game, GM, {target.key: "Skarg"})
+    _, items = await by_field(services, game)
+    question = items[("Kael", "engaged")]
+    assert "Skarg moves away" in question.question and not question.required
+    await services.review.answer(game, GM, {question.key: "yes"})
+    result = await services.resolution.resolve(game, GM)
+    attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
+    assert attack.effective and attack.total is not None
+
+
+async def test_f7_amb4_a_spear_the_game_throws_asks_no_engaged_question(services, table):
+    """A Spear the game maps to Throwing is thrown (ranged), as the engine resolves it (F19
+    amendment): no engaged question for it (one was asked, for nothing)."""
+    game = table["game"]
+    await services.games.set_setting(game, GM, "weapon_skills", "Spear=Throwing")
+    tess = sheet("Kael", name="Tess", skills={"Throwing": 3}, weapons=["Spear"])
+    assert (await services.characters.create(game, CAROL, tess)).ok
+    await post(services, game, CAROL, "m1", "2 AP attack Skarg with Spear")
+    await post(services, game, ALICE, "m2", "2 AP attack Skarg with Broadsword")
+    await services.turns.pass_turn(game, BOB)
+    await post(services, game, GM, "g1", "**Skarg**\nmove 2 away")
+    _, items = await by_field(services, game)
+    assert ("Kael", "engaged") in items
+    assert ("Tess", "engaged") not in items
+
+
+async def test_f4_amb14_no_veto_question_for_the_suggested_trait_of_a_mapped_weapon(
+    services, table
+):
+    """A Spear the game maps to Swordfighting attacks with Swordfighting, whose Suggested Trait
+    is Nimble: SP from Nimble need no explanation and the review offers no veto of them (it
+    read the Spear's own skill, none, and asked)."""
+    game = table["game"]
+    await services.games.set_setting(game, GM, "weapon_skills", "Spear=Swordfighting")
+    tess = sheet("Kael", name="Tess", weapons=["Spear"])
+    assert (await services.characters.create(game, CAROL, tess)).ok
+    await post(services, game, CAROL, "m1", "2 AP attack Skarg with Spear, 1 SP Nimble")
+    await post(services, game, ALICE, "m2", "2 AP attack Skarg with Broadsword, 1 SP Tireless")
+    _, items = await by_field(services, game)
+    assert ("Kael", "veto") in items
+    assert ("Tess", "veto") not in items
 
 
 @pytest.mark.parametrize("how", ["calltime", "deadline", "closed-before-the-fix"])
