@@ -237,7 +237,7 @@ async def prompt_loop(
                 continue
         if text.strip() in {"/quit", "/exit"}:
             return
-        if text.strip() == "/help":
+        if text.strip() in {"/help", "?"}:  # "?" alone: what a lost newcomer types
             console.print(HELP, markup=False)
             continue
         parsed = parse_transcript(text)

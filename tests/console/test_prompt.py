@@ -97,3 +97,10 @@ async def test_the_end_of_the_input_ends_the_last_post_which_counts(tmp_path):
     screen = await typed(tmp_path, ["/as Kael", "3 AP defend"])
     assert "Kael: 3/3 AP committed" in screen
     assert "+ now: 3 AP  defend (all attacks)" in screen
+
+
+async def test_a_lone_question_mark_shows_the_help(tmp_path):
+    """Not "unknown assertion '?'": the transcripts' assertions mean nothing to a player."""
+    screen = await typed(tmp_path, ["?", "/quit"])
+    assert "unknown assertion" not in screen
+    assert screen.count("/as NAME              change seat") == 2  # at the start, and for "?"
