@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 from fappo_bot.posting.names import fold
 from fappo_bot.posting.safety import possessive, safe, without_rule_tags
 from fappo_bot.rules import (
+    ELIMINATION,
     ActionKind,
     ActionResult,
     Character,
@@ -170,7 +171,7 @@ def _character_line(character: Character, config: RulesConfig, hits: Sequence[Pe
         text = f"{safe(character.name)}: {level_name(character, config)}"
     if hits:
         listed = "; ".join(
-            f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
+            f"{safe(h.id)} {h.levels} {_unit(h)}{'s' if h.levels != 1 else ''}"
             + (f" from {possessive(safe(h.attacker))} {safe(h.weapon)}" if h.attacker and h.weapon
                else f" from {safe(h.attacker)}" if h.attacker else "")
             for h in hits
@@ -179,6 +180,11 @@ def _character_line(character: Character, config: RulesConfig, hits: Sequence[Pe
     if character.statuses:
         text += " · " + ", ".join(s.kind.value for s in character.statuses)
     return text
+
+
+def _unit(hit: PendingHit) -> str:
+    """What a hit counts: levels, or creatures eliminated (`fodder_can_reduce`, F13 Amb-8)."""
+    return "creature" if hit.source == ELIMINATION else "level"
 
 
 def _total(own: int, per_target: list[int]) -> int:

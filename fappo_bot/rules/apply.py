@@ -62,6 +62,8 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
         update |= _damage(turn, c, changes)
         if name in changes.eliminated:
             update["count"] = max(0, c.count - changes.eliminated[name])
+            if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
+                update["settled_count"] = c.count
         if update:
             c = _updated(c, update)
         if name in changes.corrode:

@@ -11,7 +11,12 @@ from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalized_for, hits_on
+from fappo_bot.rules.finalize import (
+    MAX_REDUCTION,
+    finalized_for,
+    fodder_reduce_refusals,
+    hits_on,
+)
 from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
@@ -55,7 +60,8 @@ def checked_order(
         return [_unknown_actor(order, roster.match(order.actor).candidates)], None
     errors: list[OrderError] = []
     if order.reduce:
-        errors.extend(_check_reductions(state, actor, order, roster))
+        refused = fodder_reduce_refusals(state.config, actor, order)  # F13 Amb-8
+        errors.extend(refused or _check_reductions(state, actor, order, roster))
     current = finalized_for(actor, roster.hits(actor.name), order, state.config)
     facts = facts or Facts(state.config)
     me = facts.of(current)

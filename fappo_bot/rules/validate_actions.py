@@ -11,6 +11,7 @@ from fappo_bot.rules.data import AP_COSTS, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
+from fappo_bot.rules.magic import magic_mode_refusal
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -270,6 +271,11 @@ def check_action(
         elif action.spell is None and not action.effects:
             check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
                         "a learned spell or inline effects", "Name the spell.")
+        refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
+        if refused is not None and (action.spell is not None or action.effects):
+            check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
+                        f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
+                        refused[1])
     elif kind in (_READY, _STOW, _DROP, _SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)

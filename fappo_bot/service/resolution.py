@@ -143,8 +143,12 @@ class ResolutionService(UseCases):
         out = Outgoing(self.deps, game)
         if turn.npc_commitment is None:
             turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
+        # a pass is a post (docs/rulings.md): with `auto_reduce_on_absence` the rules must see it
+        # to tell a player who passed (no reductions) from one who is absent (F30 Amb-4)
+        keep_passes = game.rules.auto_reduce_on_absence
         orders, gm_inputs = apply_answers(
-            {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
+            {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
+            turn.gm_inputs,
         )
         result = self.deps.resolve(state, orders, gm_inputs)
         inactive = await self._write_characters(uow, game, records, result, in_force, now)

@@ -321,3 +321,19 @@ def test_a_name_ending_in_s_takes_an_apostrophe_alone() -> None:
 
     assert (possessive("Rats"), possessive("Kael"), possessive("GOBLINS")) == (
         "Rats'", "Kael's", "GOBLINS'")
+
+
+def test_r2_fodder_can_reduce_shows_eliminations_as_creatures() -> None:
+    """With `fodder_can_reduce` a group's eliminations are a provisional hit counted in
+    creatures, not levels (F13 Amb-8)."""
+    from fappo_bot.rules.config import RulesConfig
+
+    state = state_of().model_copy(update={"config": RulesConfig(fodder_can_reduce=True)})
+    orders = parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders
+    result = resolve_turn(state, orders)
+    hits = [h for h in result.hits if h.source == "elimination"]
+    assert hits
+    text = render_turn(result)
+    hit = hits[0]
+    assert f"{hit.id} {hit.levels} creature{'s' if hit.levels != 1 else ''}" in text
+    assert f"{hit.id} {hit.levels} level" not in text
