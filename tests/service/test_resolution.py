@@ -214,6 +214,11 @@ async def test_undo_restores_the_state_exactly_and_is_audited(services, table, u
         await services.resolution.undo(game, ALICE)
     summary = await services.resolution.undo(game, GM)
     assert summary.number == 1 and summary.status is TurnStatus.CLOSED
+    async with uow_factory() as uow:  # the notice says whose turn-2 orders went with turn 2
+        notice = [m.content for m in await uow.outbox.for_game(game) if m.kind == "undone"]
+    assert notice == ["The GM (gm-1) rolled back the resolution of turn 1; it will be resolved "
+                      "again. The orders already given for turn 2 (Mira) are withdrawn with it: "
+                      "give them again when turn 2 opens."]
     after = await snapshot(uow_factory)
     strip = lambda records: [r.model_copy(update={"version": 0}) for r in records]  # noqa: E731
     assert strip(after[game]["characters"]) == strip(before[game]["characters"])
