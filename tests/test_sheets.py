@@ -37,3 +37,21 @@ def test_a_bad_sheet_file_is_one_sentence(text, fault):
 def test_an_unreadable_character_names_its_fault():
     with pytest.raises(SheetError, match="cannot be read"):
         unchecked_character({"name": "Gobbo", "tier": "dragon"})
+
+
+def test_every_example_file_is_what_its_name_says():
+    """Issue 12: `examples/sheet.yaml` was a case file (`cases:`), not a sheet. A file whose
+    name says sheet reads as one, every case file says `cases:` at its top and is run by
+    the public-case test, and the adventures' folders hold sheets only."""
+    import yaml
+
+    examples = ADVENTURE.parent
+    for path in sorted(examples.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        is_case_file = isinstance(data, dict) and "cases" in data
+        if path.parent == examples:
+            assert is_case_file, f"{path.name}: a top-level example is a case file"
+            assert "sheet" not in path.stem, f"{path.name}: a case file named like a sheet"
+        else:
+            assert not is_case_file, f"{path}: a case file among the sheets"
+            assert "name" in data, path

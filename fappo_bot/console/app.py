@@ -34,7 +34,7 @@ from fappo_bot.console.transcript import (
     split_command,
     takes_body,
 )
-from fappo_bot.console.view import TableView
+from fappo_bot.console.view import TableView, printable
 from fappo_bot.console.wiring import open_storage, table_settings
 
 
@@ -93,7 +93,7 @@ async def _play(table: LocalTable, args: argparse.Namespace, console: Console) -
             try:
                 shown = await use_game(table, key)
             except TableError as exc:
-                console.print(str(exc), style="bold red", markup=False)
+                console.print(printable(str(exc)), style="bold red", markup=False)
                 return 2
             TableView(console, table.book).show(shown, table.seat)
     if args.seat and script is None:
@@ -124,10 +124,11 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
     try:
         steps = load_transcript(path)
     except TranscriptSyntaxError as exc:
-        console.print(str(exc), style="bold red", markup=False)
+        console.print(printable(str(exc)), style="bold red", markup=False)
         return 2
     except OSError as exc:
-        console.print(f"cannot read the transcript {path}: {exc}", style="bold red", markup=False)
+        console.print(printable(f"cannot read the transcript {path}: {exc}"), style="bold red",
+                      markup=False)
         return 2
     table.base_dir = path.resolve().parent  # files named in the transcript are beside it
     view = TableView(console, table.book, all_seats=True)
@@ -152,12 +153,27 @@ def _summary(console: Console, path: Path, outcome: Replay) -> None:
         markup=False,
     )
     for failure in outcome.failures:
-        console.print(failure.report(), markup=False)
+        console.print(printable(failure.report()), markup=False)
+
+
+def _ended_by_eof(ask: Callable[[str], str]) -> Callable[[str], str]:
+    """`ask`, with the end of the input read as a lone "." (the end of a block)."""
+
+    def ended(prompt: str) -> str:
+        try:
+            return ask(prompt)
+        except EOFError:
+            return "."
+
+    return ended
 
 
 def read_block(first: str, ask: Callable[[str], str]) -> str:
     """The typed block that starts with `first`: a post or a body command runs to a blank line or
-    a lone `.`; `/post` runs to a lone `.`; any other command is one line."""
+    a lone `.`; `/post` runs to a lone `.`; any other command is one line. The end of the input
+    ends a block too (piped input whose last post has no blank line after it: the post counts;
+    the prompt then sees the end of the input and leaves)."""
+    ask = _ended_by_eof(ask)
     stripped = first.strip()
     if stripped.startswith("/") and not stripped.startswith("//"):
         name, args, _ = split_command(stripped)
@@ -204,8 +220,8 @@ async def prompt_loop(
         except KeyboardInterrupt:
             console.print("\n(interrupted; /quit leaves the table)", markup=False, style="dim")
             continue
-        if not first.strip() and question is None:
-            continue
+        if first.strip() in {"", "."} and question is None:
+            continue  # nothing typed (a stray "." ends no block: it posts nothing)
         if question is not None and not first.strip().startswith("/"):  # empty: the default
             text = "> " + first.strip().removeprefix(">").strip()
         else:
@@ -221,7 +237,7 @@ async def prompt_loop(
                 continue
         if text.strip() in {"/quit", "/exit"}:
             return
-        if text.strip() == "/help":
+        if text.strip() in {"/help", "?"}:  # "?" alone: what a lost newcomer types
             console.print(HELP, markup=False)
             continue
         parsed = parse_transcript(text)
@@ -233,6 +249,7 @@ async def prompt_loop(
             if step.kind is StepKind.SEAT:
                 seat = table.sit(step.text)
                 view.seat_change(seat)
+                view.show(table.seat_notice(), seat)
                 waiting = backlog.pop(seat, [])
                 if waiting:
                     view.note(f"While you were away ({len(waiting)}):")

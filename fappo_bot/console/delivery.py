@@ -7,6 +7,8 @@ every seat, a DM only to the seat of that user (F29: private results stay privat
 
 from __future__ import annotations
 
+import re
+
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable
 from fappo_bot.service.records import DestinationKind
@@ -30,12 +32,25 @@ _TITLES: dict[str, str] = {
 }
 
 
+_REVEALED_TURN = re.compile(r"NPC orders of turn (\d+)\b")
+
+
+def _reveal_hint(content: str) -> str:
+    """The table's command for what the reveal says to ask the bot for (the service's texts
+    name no adapter's command): `/reveal N` shows the canonical JSON and checks it."""
+    found = _REVEALED_TURN.match(content)
+    return f"\nAt this table: /reveal {found.group(1)} shows it and checks it." if found else ""
+
+
 async def deliver_outbox(table: LocalTable) -> list[Shown]:
     """Show and mark sent every pending message of the table's games, oldest first. The table is
     its own scheduler too: reminders and deadlines that are due fire first (F30 call time)."""
     await table.services.calltime.fire_due()
     games = {g.id: g for g in await table.services.table_games()}
     shown: list[Shown] = []
+    #: what the channel was shown in this delivery, by game: a DM that only repeats it (call
+    #: time, sent to the GMs by DM too, for Discord) is not shown twice at one table
+    in_channel: set[tuple[str, str]] = set()
     for message in await table.services.outbox.pending():
         game = games.get(message.game_id or "")
         if game is None:
@@ -44,10 +59,18 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
         if game.id != table.game_id:
             title = f"{title} ({game.name})"
         audience = None
+        if message.dest_kind is DestinationKind.CHANNEL:
+            in_channel.add((game.id, message.content))
+        elif (game.id, message.content) in in_channel:
+            await table.services.outbox.mark_sent(message.id)
+            continue
         if message.dest_kind is DestinationKind.DM:
             table.book.add(message.dest_key)
             audience = only(message.dest_key)
             title = f"DM · {title}"
-        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, message.content, audience))
+        content = message.content
+        if message.kind == "revealed":
+            content += _reveal_hint(content)
+        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, content, audience))
         await table.services.outbox.mark_sent(message.id)
     return shown

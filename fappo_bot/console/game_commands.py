@@ -6,12 +6,13 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
+from fappo_bot.console.seats import Kind, Shown, as_typed, only, seat_user_id
 from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
 from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
 from fappo_bot.console.xp_commands import XP_HELP
 from fappo_bot.posting_xp import XP_POST_FORMS
+from fappo_bot.service.errors import Conflict
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.sheets.xp import render_xp_sheet
 
@@ -116,18 +117,21 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
             raise TableError(str(exc)) from exc
     if kind is not None and args.new_player is not None and owner != table.user:
         await table.services.games.add_member(game_id, table.user, owner or "", Role.PLAYER)
-    if args.unchecked:
-        check = await (characters.add_enemy(game_id, table.user, new) if kind is None else
-                       characters.create(game_id, table.user, new, owner=owner, kind=kind))
-    else:
-        # the sheet in the game's ruleset (FAPPO: priced, F1; Xp: checked); /enemy and /group:
-        # the service picks an enemy or a group by tier (an NPC in Xp)
-        check = await characters.create_from_data(game_id, table.user, data, owner=owner,
-                                                   kind=kind)
+    try:
+        if args.unchecked:
+            check = await (characters.add_enemy(game_id, table.user, new) if kind is None else
+                           characters.create(game_id, table.user, new, owner=owner, kind=kind))
+        else:
+            # the sheet in the game's ruleset (FAPPO: priced, F1; Xp: checked); /enemy and
+            # /group: the service picks an enemy or a group by tier (an NPC in Xp)
+            check = await characters.create_from_data(game_id, table.user, data, owner=owner,
+                                                       kind=kind)
+    except Conflict as exc:
+        raise TableError(f"{exc}{await _name_taken(table, game_id, data.get('name'))}") from exc
     made = check.character
     if made is None:
         body = f"{data.get('name', 'The character')}'s sheet was not accepted:\n" + "\n".join(
-            f"  - {p}" for p in check.problems
+            f"  - {table.for_seat(p)}" for p in check.problems
         )
         return [Shown(Kind.ERROR, "sheet refused", body, only(table.seat))]
     await table.refresh_seats()
@@ -145,6 +149,21 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
     if made.kind is not CharacterKind.PC:
         shown.append(Shown(Kind.NOTICE, f"{made.kind.value}: {made.name}", f"{made.name} appears."))
     return shown
+
+
+async def _name_taken(table: LocalTable, game_id: str, name: Any) -> str:
+    """What a GM can do when a sheet's name is taken by a character of the game: give that
+    one to another player, or retire it to free the name ("" when no character has it)."""
+    wanted = as_typed(str(name or ""))
+    for character in await table.services.characters.list(game_id):
+        if as_typed(character.name) == wanted:
+            typed = f'"{character.name}"' if " " in character.name else character.name
+            played = character.runner is not None and character.runner not in table.gm_seats
+            give = (f" {character.name} is played by {character.runner}: /transfer {typed} "
+                    "PLAYER gives it to another player;" if played else "")
+            return (f"{give} /retire {typed} takes it out of the game and frees the name for "
+                    "a new sheet.")
+    return ""
 
 
 async def _owner(table: LocalTable, game_id: str, step: Step, player: str | None,
@@ -299,15 +318,19 @@ async def use(table: LocalTable, step: Step) -> list[Shown]:
 async def use_game(table: LocalTable, key: str) -> list[Shown]:
     """Make the game found by id, channel or name the current one."""
     found = await table.services.table_games()
-    wanted = key.strip().casefold()
+    wanted = as_typed(key)
     matches = [g for g in found if wanted in (g.id.casefold(), g.channel_key.casefold())]
-    matches = matches or [g for g in found if g.name.casefold() == wanted]
+    matches = matches or [g for g in found if as_typed(g.name) == wanted]
     if not matches:
         names = ", ".join(f'"{g.name}"' for g in found) or "none"
-        raise TableError(f'There is no game "{key}" at this table. Games: {names}.')
+        typed = {as_typed(g.name): g.name for g in found}
+        near = difflib.get_close_matches(wanted, list(typed), n=1, cutoff=0.6)
+        hint = f' Did you mean "{typed[near[0]]}"?' if near else ""
+        raise TableError(f'There is no game "{key}" at this table.{hint} Games: {names}.')
     game = matches[-1]
     await table.set_game(game.id)
-    return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat))]
+    return [Shown(Kind.NOTICE, "game", f'Now at "{game.name}" ({game.channel_key}).', only(table.seat)),
+            *table.seat_notice()]
 
 
 async def seats(table: LocalTable, step: Step) -> list[Shown]:

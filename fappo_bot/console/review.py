@@ -14,13 +14,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fappo_bot.console.seats import Shown
+from fappo_bot.console.seats import Shown, as_typed
 
 
 @dataclass(frozen=True)
 class Confirmation:
     """A yes/no question the table asks before a step that cannot be taken back (call time or
-    resolution with NPCs that have no orders: the seal would fix them as doing nothing)."""
+    resolution with NPCs that have no orders: the seal would fix them as doing nothing; an undo
+    over a turn that already has orders: they would be withdrawn with it)."""
 
     text: str
     #: what a yes does
@@ -52,7 +53,7 @@ class ReviewSession:
         """Whether this session asks `item` (a `ReviewItem`)."""
         if item.answered or item.key in self.skipped:
             return False
-        if self.actors and item.actor.casefold() not in self.actors:
+        if self.actors and as_typed(item.actor) not in self.actors:
             return False
         return bool(item.required or self.optional)
 

@@ -28,6 +28,10 @@ class Table(Protocol):
         """Take the seat called `name` (a seat or a character's name); returns the seat key."""
         ...
 
+    def seat_notice(self) -> list[Shown]:
+        """What the seat just taken is told (that it is not in the game), if anything."""
+        ...
+
     async def perform(self, step: Step) -> list[Shown]:
         """Do one post, DM, command or answer as the current seat; what it shows, to whom."""
         ...
@@ -93,6 +97,10 @@ async def replay(table: Table, steps: Sequence[Step], view: TableView) -> Replay
         if step.kind is StepKind.SEAT:
             seat = table.sit(step.text)
             view.seat_change(seat)
+            notice = table.seat_notice()
+            if notice:  # shown, and part of what the next ?expect looks at
+                view.show(notice, seat)
+                last = [*last, *notice]
             continue
         if step.kind in (StepKind.EXPECT, StepKind.EXPECT_NOT):
             outcome.assertions += 1

@@ -29,6 +29,13 @@ def seat_user_id(name: str) -> str:
     return name.strip().casefold()
 
 
+def as_typed(name: str) -> str:
+    """A name as a user would type it, for comparing: case-folded, without the zero-width
+    spaces that keep a mention in a name inert (the service hands names back that way, so
+    `/use <#1> @here` must find the game it listed as `<\u200b#1> @\u200bhere`)."""
+    return name.replace("\u200b", "").strip().casefold()
+
+
 class Kind(StrEnum):
     """What a shown item is, for colour and layout."""
 
@@ -105,7 +112,7 @@ class SeatBook:
         if key in self.seats:
             return key
         for seat, characters in self.seats.items():
-            if any(c.casefold() == key for c in characters):
+            if any(as_typed(c) == as_typed(name) for c in characters):
                 return seat
         return None
 

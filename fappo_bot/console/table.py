@@ -23,6 +23,7 @@ from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
+from fappo_bot.posting.safety import without_rule_tags
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.sheets import SheetError, read_sheet
 
@@ -38,6 +39,14 @@ class _Args(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise TableError(f"/{self.prog}: {message} ({self.format_usage().strip()})")
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        """As argparse's, with a value of the wrong type (`--count x`) refused like any other
+        mistake: with `exit_on_error` off, argparse raises it rather than calling `error`."""
+        try:
+            return super().parse_known_args(*args, **kwargs)
+        except argparse.ArgumentError as exc:
+            self.error(str(exc))
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         raise TableError(message or f"/{self.prog}")
@@ -82,6 +91,7 @@ class LocalTable:
         self.seat = GM_SEAT
         self.base_dir = base_dir or Path.cwd()
         self.game_id: str | None = None
+        self.game_name = ""
         #: the current game's GM seats (enemies' sheets and the review go to them only)
         self.gm_seats: frozenset[str] = frozenset({GM_SEAT})
         #: the current game's players
@@ -90,12 +100,27 @@ class LocalTable:
         self.review: ReviewSession | Confirmation | None = None
         #: this session's messages by number: (channel, message key, seat, secret)
         self.messages: dict[int, tuple[str, str, str, bool]] = {}
+        #: the numbers of this session's deleted messages
+        self.deleted: set[int] = set()
 
     # ---- the runner's interface ----------------------------------------------------------------
     def sit(self, name: str) -> str:
         """Take a seat by its name or a character's; an unknown name is a new seat (a new user)."""
         self.seat = self.book.resolve(name) or self.book.add(name.strip())
         return self.seat
+
+    def seat_notice(self) -> list[Shown]:
+        """A word to a seat that is not in the current game (a name from another game, a typo):
+        what it types will be refused, and who is in this game."""
+        if self.game_id is None or self.user in self.gm_seats | self.player_seats:
+            return []
+        members = ", ".join(self.book.label(s) for s in self.book.names()
+                            if s in self.gm_seats | self.player_seats)
+        return [Shown(Kind.INFO, "seat",
+                      f'{self.seat} is not in the game "{self.game_name}": its posts there are '
+                      f"refused. In this game: {members} (/seats). A GM adds someone new with "
+                      f"/addchar FILE --new-player {self.user}; /use GAME goes to another game.",
+                      only(self.seat))]
 
     @property
     def question(self) -> str | None:
@@ -122,7 +147,7 @@ class LocalTable:
                 shown = []
             return shown + await self.handlers.deliver(self)
         except (ServiceError, TableError) as exc:
-            refused = Shown(Kind.ERROR, "refused", str(exc), only(self.seat))
+            refused = Shown(Kind.ERROR, "refused", self.for_seat(str(exc)), only(self.seat))
             return [refused, *await self.handlers.deliver(self)]
         except Exception as exc:  # the one error boundary of the table (STYLE practice 5)
             ref = uuid.uuid4().hex[:8]
@@ -141,6 +166,11 @@ class LocalTable:
         return not await self.services.table_games()
 
     # ---- helpers for the command modules -------------------------------------------------------
+    def for_seat(self, text: str) -> str:
+        """`text` as the current seat is shown it: the rulebook's line tags (`[F:L158]`) are a
+        GM's reference, kept out of what a player reads."""
+        return text if self.user in self.gm_seats else without_rule_tags(text)
+
     @property
     def user(self) -> str:
         """The current seat's user id in the service's records."""
@@ -189,6 +219,7 @@ class LocalTable:
         if self.game_id is None:
             return
         view = await self.services.games.show(self.game_id)
+        self.game_name = view.name
         for user in (*view.gms, *view.players):
             self.book.add(user)
         self.gm_seats = only(*view.gms)

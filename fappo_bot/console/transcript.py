@@ -128,6 +128,8 @@ def takes_body(name: str, args: tuple[str, ...]) -> bool:
     (the file comes first: `/addchar kael.yaml --player alice`)."""
     if name in SHEET_COMMANDS:
         return not args or args[0].startswith("-")
+    if name == "edit":  # the new text of message N: no number, nothing to read
+        return bool(args)
     return name in BODY_COMMANDS
 
 
@@ -230,7 +232,10 @@ def parse_transcript(text: str) -> Transcript:
                 result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
                 continue
             if takes_body(name, args):
-                while i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i]):
+                # the body runs to a blank line, a lone "." or an assertion; a command line ends
+                # it too (a forgotten "." never swallows the command typed after the body)
+                while (i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i])
+                       and not is_command(lines[i])):
                     body.append(lines[i])
                     i += 1
                 if i < len(lines) and _is_end(lines[i]):
@@ -256,7 +261,8 @@ def parse_transcript(text: str) -> Transcript:
             i += 1
         if i < len(lines) and _is_end(lines[i]):
             i += 1
-        result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
+        if body:  # a stray "." ends nothing and posts nothing
+            result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
     return result
 
 

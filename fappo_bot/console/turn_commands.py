@@ -4,19 +4,21 @@ use case of its slash command; the replies and results are the service's texts."
 
 from __future__ import annotations
 
+import difflib
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
 from fappo_bot.console.review import Confirmation, ReviewSession
-from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
+from fappo_bot.console.seats import Kind, Shown, as_typed, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
 from fappo_bot.service import notices
 from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import PostOutcome, PostReply
 
 
@@ -54,7 +56,27 @@ async def post(table: LocalTable, text: str, secret: bool) -> list[Shown]:
         game_id, table.user, channel_key=channel, message_key=message_key, text=text, secret=secret
     )
     shown.extend(_reply(table, number, reply, audience))
+    if reply.outcome is PostOutcome.TABLE_TALK:
+        shown.extend(_stray_command(table, text))
     return shown
+
+
+#: words a new user types at the prompt meaning a command of the terminal, not table talk
+_TERMINAL_WORDS = frozenset({"exit", "clear", "cls", "quit", "help", "?"})
+
+
+def _stray_command(table: LocalTable, text: str) -> list[Shown]:
+    """A word to the seat when its table talk is one word that names a command (`clear`,
+    `status`, `quit`): it went to the channel as typed, since commands start with "/"."""
+    word = text.strip().casefold()
+    if word not in _TERMINAL_WORDS and word not in table.handlers.commands:
+        return []
+    command = f"/{word}" if word in table.handlers.commands else "/help"
+    return [Shown(Kind.INFO, "hint",
+                  f'"{text.strip()}" went to the channel as table talk (no orders). Commands '
+                  f'start with "/": {command}' + ("" if command == "/help" else " (/help lists "
+                                                                                "them)") + ".",
+                  only(table.seat))]
 
 
 def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, bool]]:
@@ -64,6 +86,9 @@ def _message(table: LocalTable, step: Step) -> tuple[int, tuple[str, str, str, b
     found = table.messages.get(number)
     if found is None:
         raise TableError(f"There is no message #{number} at this table (this session).")
+    if number in table.deleted:
+        raise TableError(f"Message #{number} was already deleted." if step.name == "delete"
+                         else f"Message #{number} was deleted: write a new post instead.")
     return number, found
 
 
@@ -85,10 +110,16 @@ async def edit(table: LocalTable, step: Step) -> list[Shown]:
 
 async def delete(table: LocalTable, step: Step) -> list[Shown]:
     """/delete N: delete message #N; its orders are withdrawn."""
-    number, (channel, key, _seat, secret) = _message(table, step)
+    number, (channel, key, seat, secret) = _message(table, step)
+    if seat != table.seat and table.user not in table.gm_seats:
+        # on Discord only the author (or a moderator) can delete a message; the service checks
+        # a post, the table every message (a refused post is a message too)
+        raise TableError(f"Message #{number} is {table.book.label(seat)}'s: only its author or "
+                         "a GM can delete it.")
     done = await table.services.turns.delete(
         table.need_game(), table.user, channel_key=channel, message_key=key
     )
+    table.deleted.add(number)
     body = f"Message #{number} was deleted" + (
         "; its orders are withdrawn." if done else " (it held no orders)."
     )
@@ -166,9 +197,11 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
     """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
     game_id = table.need_game()
     if step.args:
-        summary = await table.services.calltime.set_deadline(
-            game_id, table.user, after=_minutes(step, step.args[0])
-        )
+        after = _minutes(step, step.args[0])
+        if after <= timedelta(0):
+            raise TableError("/calltime MINUTES sets a deadline that many minutes from now, e.g. "
+                             "/calltime 90; /calltime alone calls time now.")
+        summary = await table.services.calltime.set_deadline(game_id, table.user, after=after)
         return [Shown(Kind.NOTICE, "call time",
                       f"Turn {summary.number}: time will be called at "
                       f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
@@ -206,9 +239,22 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     game_id = table.need_game()
     view = await table.services.review.review(game_id, table.user)
     if step.args:
+        names = {as_typed(c.name): c.name for c in await table.services.characters.list(game_id)}
+        for wanted in step.args:
+            if as_typed(wanted) not in names:
+                near = difflib.get_close_matches(as_typed(wanted), list(names), n=1, cutoff=0.6)
+                hint = f' Did you mean "{names[near[0]]}"?' if near else ""
+                raise TableError(f'"{wanted}" is nobody in this game.{hint} /review NAME takes '
+                                 "characters' names: " + ", ".join(names.values()) + ".")
         session = ReviewSession(game_id, then_resolve=False, optional=True,
-                                actors=frozenset(a.casefold() for a in step.args))
-        return await _ask(table, session, view.items)
+                                actors=frozenset(as_typed(a) for a in step.args))
+        shown = await _ask(table, session, view.items)
+        if table.review is None:  # nothing to ask: say whose orders had no questions
+            asked = ", ".join(names[as_typed(a)] for a in step.args)
+            return [Shown(Kind.QUESTION, "review",
+                          f"No questions left about the orders of {asked} this turn (/review "
+                          "lists every question and answer).", table.gm_seats)]
+        return shown
     lines = [f"Review of turn {view.turn}:"]
     for item in view.items:
         mark = "✓" if item.answered else ("!" if item.required else "·")
@@ -310,9 +356,32 @@ async def answer(table: LocalTable, text: str) -> list[Shown]:
 
 
 async def undo(table: LocalTable, step: Step) -> list[Shown]:
-    """/undo: roll back the last resolution exactly (recorded in the audit log)."""
-    await table.services.resolution.undo(table.need_game(), table.user)
-    return []
+    """/undo: roll back the last resolution exactly (recorded in the audit log). When the turn
+    that resolution opened already has orders, the undo withdraws them with that turn: the GM
+    is asked first."""
+    game_id = table.need_game()
+
+    async def go_on() -> list[Shown]:
+        await table.services.resolution.undo(game_id, table.user)
+        return []
+
+    if table.user not in table.gm_seats:
+        return await go_on()  # the use case refuses a player
+    status = await table.services.turns.status(game_id)
+    turn = status.turn
+    given = [*status.posted, *status.passed]
+    if turn.status is not TurnStatus.OPEN or turn.number < 2 or not (given or status.npc_sealed):
+        return await go_on()
+    gone = ", ".join([*given, *(["the sealed NPC orders"] if status.npc_sealed else [])])
+    confirm = Confirmation(
+        f"Turn {turn.number} already has orders ({gone}): undoing turn {turn.number - 1} "
+        f"withdraws them with turn {turn.number}, and they are given again when it opens again. "
+        "Go on anyway? [yes / no]",
+        go_on,
+        f"Not done: turn {turn.number - 1}'s resolution stands.",
+    )
+    table.review = confirm
+    return [Shown(Kind.QUESTION, "review question", confirm.question(), table.gm_seats)]
 
 
 async def reveal(table: LocalTable, step: Step) -> list[Shown]:

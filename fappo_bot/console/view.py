@@ -33,11 +33,27 @@ HIGHLIGHTS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: control characters shown as visible symbols rather than sent to the terminal: an escape
+#: sequence in a name, a post or an imported game would otherwise drive the terminal (clear the
+#: screen, set its title, write the clipboard). Newlines and tabs stay; C0 codes become their
+#: Control Pictures (ESC is ␛), DEL ␡, and C1 codes �.
+_VISIBLE = {
+    **{c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)},
+    0x7F: 0x2421,
+    **{c: 0xFFFD for c in range(0x80, 0xA0)},
+}
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: its control characters shown, never obeyed."""
+    return text.translate(_VISIBLE)
+
+
 def styled(body: str) -> Text:
     """A rendering as rich Text: Discord's **bold** shown bold (the asterisks dropped, as Discord
     shows them), results coloured by success level."""
     text = Text()
-    for i, line in enumerate(body.split("\n")):
+    for i, line in enumerate(printable(body).split("\n")):
         if i:
             text.append("\n")
         parts = line.split("**")
@@ -77,16 +93,16 @@ class TableView:
 
     def prompt(self, seat: str) -> str:
         """The input prompt for a seat (plain text, for readline)."""
-        return f"[{self.book.label(seat)}]> "
+        return f"[{printable(self.book.label(seat))}]> "
 
     def seat_text(self, seat: str) -> Text:
         """The seat's label in its colour."""
-        return Text(self.book.label(seat), style=f"bold {self.book.colour(seat)}")
+        return Text(printable(self.book.label(seat)), style=f"bold {self.book.colour(seat)}")
 
     def echo(self, seat: str, typed: str) -> None:
         """Show what a seat typed (script replays), as the channel would show the message."""
         head = Text.assemble(self.seat_text(seat), Text(" › ", style="dim"))
-        lines = typed.splitlines() or [""]
+        lines = printable(typed).splitlines() or [""]
         first = Text.assemble(head, Text(lines[0]))
         rest = [Text("    " + line) for line in lines[1:]]
         self.console.print(Group(first, *rest))
@@ -95,12 +111,12 @@ class TableView:
         """A rule across the screen when the seat changes."""
         self.console.print(Rule(self.seat_text(seat), style=self.book.colour(seat)))
 
-    def audience(self, item: Shown) -> str:
-        """`everyone` or `only alice (Kael)`."""
+    def audience(self, item: Shown, short: bool = False) -> str:
+        """`#table · everyone` or `only alice (Kael)`; `short`: `everyone`, `only alice`."""
         if item.seats is None:
-            return "#table · everyone"
+            return "everyone" if short else "#table · everyone"
         names = sorted(item.seats, key=lambda s: (s != GM_SEAT, s))
-        return "only " + ", ".join(self.book.label(s) for s in names)
+        return "only " + ", ".join(s if short else self.book.label(s) for s in names)
 
     def show(self, items: Iterable[Shown], seat: str) -> None:
         """Draw the items the seat may see (all of them, labelled, in a replay)."""
@@ -110,12 +126,15 @@ class TableView:
                 hidden += 1
                 continue
             style = KIND_STYLE.get(item.kind, "white")
-            title = Text(item.title or item.kind.value, style=f"bold {style}")
-            subtitle = Text(self.audience(item), style="dim" if not item.private else "italic")
+            title = Text(printable(item.title or item.kind.value), style=f"bold {style}")
+            tag = printable(self.audience(item))
+            if cell_len(tag) + 6 > self.console.width:  # a narrow screen: the tag's short form
+                tag = printable(self.audience(item, short=True))
+            subtitle = Text(tag, style="dim" if not item.private else "italic")
             width = self._width(item.body, title, subtitle)
             self.console.print(
                 Panel(
-                    styled(item.body) if item.kind is not Kind.POST else Text(item.body),
+                    styled(item.body) if item.kind is not Kind.POST else Text(printable(item.body)),
                     width=width,
                     title=title,
                     title_align="left",
@@ -141,8 +160,8 @@ class TableView:
 
     def note(self, text: str, style: str = "dim") -> None:
         """A line of table chrome (not part of the game)."""
-        self.console.print(Text(text, style=style))
+        self.console.print(Text(printable(text), style=style))
 
     def failure(self, text: str) -> None:
         """A failed assertion or a table error."""
-        self.console.print(Text(text, style="bold red"))
+        self.console.print(Text(printable(text), style="bold red"))

@@ -23,6 +23,7 @@ from fappo_bot.posting.render_results import (
 from fappo_bot.posting.safety import (
     DISCORD_LIMIT,
     no_mentions,
+    possessive,
     safe,
     safe_prose,
     split_message,
@@ -106,7 +107,7 @@ def render_replaced(earlier: Order, now: Order, character: Character | None = No
     before, after = lines(earlier), lines(now)
     gone = [line for line in before if line not in after]
     new = [line for line in after if line not in before]
-    head = f"This post replaces {safe(now.actor)}'s orders from an earlier post"
+    head = f"This post replaces {possessive(safe(now.actor))} orders from an earlier post"
     if earlier.passed and not now.passed:
         return head + " (a pass)."
     if not gone and not new:
@@ -121,7 +122,8 @@ def _hit_text(hit: PendingHit) -> str:
     """`Bandit's Longsword, 3 levels` (F13: the hit a Reduce line lowers)."""
     source = safe(hit.attacker) if hit.attacker else "a hit"
     if hit.weapon:
-        source += f"'s {safe(hit.weapon)}" if hit.attacker else f" of {safe(hit.weapon)}"
+        source = (f"{possessive(source)} {safe(hit.weapon)}" if hit.attacker
+                  else f"{source} of {safe(hit.weapon)}")
     return f"{source}, {hit.levels} level{'s' if hit.levels != 1 else ''}"
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from fappo_bot.posting.names import fold
-from fappo_bot.posting.safety import safe, without_rule_tags
+from fappo_bot.posting.safety import possessive, safe, without_rule_tags
 from fappo_bot.rules import (
+    ELIMINATION,
     ActionKind,
     ActionResult,
     Character,
@@ -35,7 +36,7 @@ def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> 
         lines.extend(f"    - {describe_target(t)}" for t in action.targets)
     for error in result.errors:
         if wanted is None or fold(error.actor) in wanted:
-            lines.append(f"- {safe(error.actor)}'s orders were refused: "
+            lines.append(f"- {possessive(safe(error.actor))} orders were refused: "
                          f"{safe(without_rule_tags(error.message))}")
     touched = _touched(result, actions, wanted)
     if touched:
@@ -70,7 +71,7 @@ def describe_result(action: ActionResult) -> str:
     who = safe(action.actor)
     verb = _RESULT_VERBS.get(action.kind, action.kind)
     if action.target:
-        verb += (" at " if action.kind == _CAST else " ") + safe(action.target)
+        verb += _TARGET_WORDS.get(action.kind, " ") + safe(action.target)
     text = f"{who} {verb}"
     if action.total is not None and action.difficulty is not None:
         text += f": {action.total} vs {action.difficulty}"
@@ -93,6 +94,9 @@ def describe_result(action: ActionResult) -> str:
 
 #: a cast's kind as results carry it (read once: an enum's `.value` is a slow property)
 _CAST = ActionKind.CAST.value
+#: the word before an action's target: "Kael defends against Skarg" (not "defends Skarg", which
+#: reads as shielding him), "casts at", "aims at"
+_TARGET_WORDS = {_CAST: " at ", "defend": " against ", "aim": " at "}
 _RESULT_VERBS = {
     "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
     "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",
@@ -167,15 +171,20 @@ def _character_line(character: Character, config: RulesConfig, hits: Sequence[Pe
         text = f"{safe(character.name)}: {level_name(character, config)}"
     if hits:
         listed = "; ".join(
-            f"{safe(h.id)} {h.levels} level{'s' if h.levels != 1 else ''}"
-            + (f" from {safe(h.attacker)}" if h.attacker else "")
-            + (f"'s {safe(h.weapon)}" if h.attacker and h.weapon else "")
+            f"{safe(h.id)} {h.levels} {_unit(h)}{'s' if h.levels != 1 else ''}"
+            + (f" from {possessive(safe(h.attacker))} {safe(h.weapon)}" if h.attacker and h.weapon
+               else f" from {safe(h.attacker)}" if h.attacker else "")
             for h in hits
         )
         text += f" (provisional: {listed}; a Reduce line in the next post can lower each by 2)"
     if character.statuses:
         text += " · " + ", ".join(s.kind.value for s in character.statuses)
     return text
+
+
+def _unit(hit: PendingHit) -> str:
+    """What a hit counts: levels, or creatures eliminated (`fodder_can_reduce`, F13 Amb-8)."""
+    return "creature" if hit.source == ELIMINATION else "level"
 
 
 def _total(own: int, per_target: list[int]) -> int:

@@ -189,3 +189,8 @@ def _escapes(line: str, index: int) -> bool:
     while index - run - 1 >= 0 and line[index - run - 1] == "\\":
         run += 1
     return run % 2 == 0
+
+
+def possessive(name: str) -> str:
+    """`Kael's`, `Rats'`: a name (already safe) with its possessive ending."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

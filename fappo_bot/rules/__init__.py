@@ -39,7 +39,7 @@ from fappo_bot.rules.data import (
     trait_by_name,
     weapon_by_name,
 )
-from fappo_bot.rules.fodder import entities
+from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
 from fappo_bot.rules.levels import SuccessLevel
@@ -83,6 +83,7 @@ __all__ = [
     "BreakKind",
     "Character",
     "Claim",
+    "ELIMINATION",
     "ErrorCode",
     "FLOATING",
     "GMInputs",

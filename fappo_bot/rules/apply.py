@@ -70,6 +70,8 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
         if name in eliminated:
             left = c.count - eliminated[name]
             update["count"] = left if left > 0 else 0
+            if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
+                update["settled_count"] = c.count
         if update:
             c = _updated(c, update)
         if name in changes.corrode:

@@ -5,6 +5,9 @@ General Magic difficulty + Ranges (inline effects), with the cast SP. ATTACK (da
 mind payloads, only when the cast reaches a Bare Success): Spellcasting + bought and ad-hoc
 accuracy + the same AP vs each target's combat defense (no range penalty: range is priced into
 the cast), or vs the GM's mood difficulty for mind magic; the attack SP apply to every target.
+
+With `spell_resolution: single_roll` (F25 Amb-1 (a), R2) the cast is the only roll: "the cast
+level grades the effect and the target's defense is ignored" (`single_roll.py`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,12 @@ from fappo_bot.rules.names import fold, match_name
 from fappo_bot.rules.orders import Action, ActionKind
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.results import ActionResult, RulesError, TargetResult
+from fappo_bot.rules.single_roll import (
+    alert_on_abject_cast,
+    graded_by_cast,
+    one_roll_spend,
+    single_roll,
+)
 from fappo_bot.rules.spending import canonical
 from fappo_bot.rules.strikes import Strike, StrikeResult
 
@@ -42,6 +51,8 @@ class CastStage:
     note: str | None = None
     #: a multi-turn cast still under way: the turns of concentration done with this one
     progress: int = 0
+    #: `single_roll`: each target's effect, graded by the cast itself (no attack stage)
+    graded: tuple[StrikeResult, ...] = ()
 
 
 def _spell_of(caster: Character, action: Action) -> tuple[Spell | None, magic.SpellProfile,
@@ -75,6 +86,8 @@ def cast_stage(turn: Turn, caster: Character, action: Action) -> CastStage:
     difficulty = fn(profile.difficulty, ranges, minimum, accuracy=action.accuracy,
                     flooded=action.flooded)
     spend = canonical(action.cast_sp)
+    if single_roll(turn.config):
+        spend = one_roll_spend(spend, canonical(action.attack_sp))
     outcome = resolve_check(total, difficulty, protected=caster.owns(Trait.UNCANNY),
                             shift_up=sp_levels(spend, UNCANNY))
     return CastStage(total, difficulty, outcome, profile, spell)
@@ -131,6 +144,11 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
                    if c is not None and not turn.dead(c.name)]  # as attacks' (`combat`)
         if profile.caster_immune:
             targets = [c for c in targets if c.name != name]  # F25 Amb-7
+        if single_roll(turn.config):
+            stages[(name, index)] = replace(stage, graded=graded_by_cast(
+                turn, caster, index, action, stage.total, stage.difficulty, stage.outcome,
+                spell_weapon(spell, profile, ranged=False), targets))
+            continue
         mind = profile.mind and profile.damage == 0
         mood = action.mood if action.mood is not None else action.difficulty
         if mind and mood is None:
@@ -178,6 +196,8 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
         ))
         if r.strike.fixed_tn is not None and r.outcome.level is SuccessLevel.ABJECT:
             changes.status(r.strike.target, Status(kind=StatusKind.ALERTED, source=actor))
+    if single_roll(turn.config):
+        alert_on_abject_cast(turn, actor, action, stage.profile, outcome, changes)
     if outcome is not None and outcome.level.succeeded and stage.profile is not None:
         heal = stage.profile.heal
         patient = turn.find(action.target)

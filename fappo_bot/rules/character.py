@@ -221,6 +221,9 @@ class Character(BaseModel):
     #: next resolution finalises the hits from the right place (F7 step 2, F13).
     settled_health: int | None = None
     settled_pips: int | None = None
+    #: a nuisance or minion group's count before the eliminations of `TurnState.pending`, which
+    #: `count` already shows (only with `fodder_can_reduce`, F13 Amb-8); None as for the above
+    settled_count: int | None = None
     position: int = 0
     statuses: tuple[Status, ...] = ()
     #: moved down the track in the previous resolution: loses 1 AP this turn (F10)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import PIP_THRESHOLDS
+from fappo_bot.rules.fodder import ELIMINATION
 from fappo_bot.rules.health import (
     apply_damage,
     current_index,
@@ -23,6 +24,7 @@ from fappo_bot.rules.health import (
 )
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.results import ErrorCode, OrderError, Where
 
 MAX_REDUCTION = 2
 """[F:L199] "up to two levels per attack"."""
@@ -77,17 +79,20 @@ def finalize(
     (F10 Amb-3). With no pending hits the character's own `shock` flag stands. The Dying clock
     starts when the final level is Dying and the character was not Dying before (F15 Amb-6).
     """
+    if character.is_fodder and any(h.source == ELIMINATION for h in hits):
+        character, hits = _restored(character, hits, reductions)
     if not hits:
         base = character
-        if character.settled_health is not None or character.settled_pips is not None:
-            base = character.model_copy(update={"settled_health": None, "settled_pips": None})
+        if character.settled_health is not None or character.settled_pips is not None or (
+                character.settled_count is not None):
+            base = character.model_copy(update={"settled_health": None, "settled_pips": None,
+                                                "settled_count": None})
         return Finalized(base, base.shock, False)
     start = settled(character)
     before = _position(start, config)
     net = 0
     for hit in hits:
-        cut = min(MAX_REDUCTION, hit.levels, max(0, reductions.get(fold(hit.id), 0)))
-        net += hit.levels - cut
+        net += hit.levels - _cut(hit, reductions)
     was_dying = is_dying(start, config)
     after = apply_damage(start, net, config)
     moved = _position(after, config) > before
@@ -98,15 +103,61 @@ def finalize(
     return Finalized(after.model_copy(update=update), moved, started)
 
 
+def _restored(
+    group: Character, hits: Sequence[PendingHit], reductions: Mapping[str, int]
+) -> tuple[Character, list[PendingHit]]:
+    """`fodder_can_reduce` (F13 Amb-8, R2): a group's eliminations, provisional until now, are
+    settled less what its Reduce lines save (1 SP a creature, up to 2 per attack), from the count
+    before them (`settled_count`, or `count` in a case file). Returns the group and its other
+    hits."""
+    start = group.settled_count if group.settled_count is not None else group.count
+    net = sum(h.levels - _cut(h, reductions) for h in hits if h.source == ELIMINATION)
+    group = group.model_copy(update={"count": max(0, start - net), "settled_count": None})
+    return group, [h for h in hits if h.source != ELIMINATION]
+
+
+def _cut(hit: PendingHit, reductions: Mapping[str, int]) -> int:
+    """Levels (or creatures) a hit is reduced by: capped at 2 and at the hit (F13)."""
+    return min(MAX_REDUCTION, hit.levels, max(0, reductions.get(fold(hit.id), 0)))
+
+
+def fodder_reduce_refusals(
+    config: RulesConfig, actor: Character, order: Order
+) -> list[OrderError]:
+    """A nuisance or minion group's Reduce lines while `fodder_can_reduce` is off (F13 Amb-8:
+    "no post-hoc reduction"), each refused; none otherwise."""
+    if config.fodder_can_reduce or not actor.is_fodder:
+        return []
+    return [
+        OrderError(
+            actor=actor.name, code=ErrorCode.REDUCE_OVER_LIMIT, where=Where.REDUCE, index=i,
+            message=(f"Reduce: {actor.name} is a group of {actor.tier.value}s, and this game "
+                     "does not let nuisances or minions reduce: their eliminations are final "
+                     "(fodder_can_reduce is off, F13 Amb-8)."),
+            words=line.hit, expected="no Reduce line for a nuisance or minion group",
+            hint="Drop the Reduce line; the GM may turn fodder_can_reduce on for the game.",
+        )
+        for i, line in enumerate(order.reduce)
+    ]
+
+
 def finalized_for(
     character: Character, hits: Sequence[PendingHit], order: Order | None, config: RulesConfig
 ) -> Character:
     """F7 step 2 for one character: its pending `hits` settled with the Reduce lines of its
     `order` this turn (None: no order, nothing reduced). What validation checks the order
     against, what the budget of a post is computed on, and what resolution starts from."""
-    if not hits and character.settled_health is None and character.settled_pips is None:
+    if not hits and not unsettled(character):
         return character  # `finalize` changes nothing (most characters, most turns)
     return finalize(character, hits, reductions_of(order), config).character
+
+
+def unsettled(character: Character) -> bool:
+    """Whether the character shows provisional hits that step 2 settles even with no pending hit
+    left (F13): without them and without hits, `finalized_for` returns the character itself.
+    `character` may be a view (`views.character_view`): this reads fields only."""
+    return (character.settled_health is not None or character.settled_pips is not None
+            or character.settled_count is not None)
 
 
 def _position(character: Character, config: RulesConfig) -> int:

@@ -18,6 +18,8 @@ from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import MinionElimMode, NuisanceCountMode, RulesConfig
 from fappo_bot.rules.data import Tier
 from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.orders import PendingHit
 
 SWARM_SIZE = 5
 TRIO_SIZE = 3
@@ -122,3 +124,21 @@ def eliminations(
     if config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE:
         return base_damage
     return damage
+
+
+#: the `source` of a pending hit that stands for creatures eliminated (`fodder_can_reduce`)
+ELIMINATION = "elimination"
+
+
+def elimination_hit(hit: tuple[str, str, str], group: str, creatures: int, turn: int, *,
+                    first: bool) -> PendingHit:
+    """With `fodder_can_reduce` (F13 Amb-8, F20, F21, R2) creatures an attack eliminates are a
+    provisional hit on their group, one "level" a creature, that the group's next order may
+    reduce like any hit: up to 2 per attack at 1 SP each (`finalize`). `hit` is the attack's
+    (hit id, attacker, weapon); a group reached by overflow gets the id with its name added."""
+    hit_id, attacker, weapon = hit
+    if not first:
+        hit_id = f"{hit_id}-{'-'.join(fold(group).split())}"
+    return PendingHit(id=hit_id, target=group, attacker=attacker, weapon=weapon,
+                      levels=creatures, source=ELIMINATION, turn=turn)
+

@@ -221,7 +221,9 @@ def turn_budget(character: Character, config: RulesConfig, *, wound: int | None 
         wound = wound_penalty(character, config)
     budget = budget_after(character, wound)
     if character.is_fodder:
-        budget = min(budget, TIERS[character.tier].base_ap)
+        cap = TIERS[character.tier].base_ap
+        if budget > cap:  # `min`, without the call (a slow builtin, once per order)
+            budget = cap
     return budget
 
 

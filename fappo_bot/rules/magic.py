@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fappo_bot.rules.character import Character, Spell
+from fappo_bot.rules.config import MagicMode
 from fappo_bot.rules.data import TURN_SECONDS, Trait
 from fappo_bot.rules.results import RulesError
 
@@ -430,3 +431,20 @@ def profile_of(spell: Spell) -> SpellProfile:
     if spell.effects is not None:
         return spell_profile(spell.effects)
     return SpellProfile(difficulty=spell_general_difficulty(spell), known_effects=False)
+
+
+def magic_mode_refusal(mode: MagicMode, learned: bool) -> tuple[str, str] | None:
+    """F26 Amb-3: "Can a caster who has learned a spell still use General Magic? Config
+    `magic_mode` in {general, specific, both}". A cast of the kind the game leaves out is refused:
+    (message, hint), or None when the game allows it. `learned`: the cast names a learned spell
+    (else it gives General Magic effects inline)."""
+    if mode is MagicMode.SPECIFIC and not learned:
+        return ("This game uses Specific Magic only (magic_mode, F26 Amb-3): a cast names a "
+                "learned spell, not General Magic effects.",
+                "Cast one of your learned spells [F:L444].")
+    if mode is MagicMode.GENERAL and learned:
+        return ("This game uses General Magic only (magic_mode, F26 Amb-3): spells are not "
+                "learned, so a cast gives its effects.",
+                "Give the spell's effects inline, cast at its General Magic difficulty "
+                "[F:L362].")
+    return None

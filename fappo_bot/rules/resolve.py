@@ -13,6 +13,7 @@ import gc
 from collections.abc import Sequence
 from functools import lru_cache
 
+from fappo_bot.rules.absence import absent_reductions, note_absent_reductions
 from fappo_bot.rules.actions import (
     contests,
     resolve_aim,
@@ -32,6 +33,7 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.facts import Facts
 from fappo_bot.rules.finalize import bleed_out, finalized_for
+from fappo_bot.rules.fodder import elimination_hit
 from fappo_bot.rules.grading import grade_strikes
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import Roster, fold
@@ -120,6 +122,9 @@ def resolve_turn(
 
 
 def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnResult:
+    absent = absent_reductions(state, orders)  # F30 Amb-4: empty unless the flag is on
+    if absent:
+        orders = (*orders, *absent)
     roster = Roster(state.characters, state.pending)
     facts = Facts(state.config)  # what validation learns of each character, resolution reuses
     errors, valid, trimmed, ready = _validate_all(state, orders, roster, facts, gm.trim_overflow)
@@ -138,10 +143,13 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     finalized = state.model_copy(update={"characters": characters, "pending": ()})
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
+    note_absent_reductions(absent, changes)
     for name, dropped in sorted(trimmed.items()):
         changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
+    for stage in plan.casts.values():  # spells graded by their cast alone (`single_roll`)
+        strikes.extend(stage.graded)
     _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
     for rank, name in enumerate(turn.actors()):  # in case-folded name order
@@ -173,7 +181,9 @@ def _validate_all(
     its actions in declared order and drops the overflow (F7 step 3 amendment). Also returns
     each valid order's actor after step 2, as validation finalised it.
     """
-    by_actor: dict[str, list[tuple[Order, Character]]] = {}
+    valid: dict[str, Order] = {}
+    ready: dict[str, Character] = {}
+    more: dict[str, int] = {}  # the orders of an actor after its first, by actor
     errors: list[OrderError] = []
     trimmed: dict[str, int] = {}
     for order in orders:
@@ -190,16 +200,16 @@ def _validate_all(
             errors.extend(problems)
             continue
         assert current is not None  # the actor after step 2, under its own name
-        by_actor.setdefault(current.name, []).append((order, current))
-    valid: dict[str, Order] = {}
-    ready: dict[str, Character] = {}
-    for actor, listed in by_actor.items():
-        if len(listed) == 1:
-            valid[actor], ready[actor] = listed[0]
-            continue
+        actor = current.name
+        if actor in valid:
+            more[actor] = more.get(actor, 0) + 1
+        else:
+            valid[actor], ready[actor] = order, current
+    for actor in [name for name in valid if name in more]:  # in the order of their first orders
+        del valid[actor], ready[actor]
         errors.append(OrderError(
             actor=actor, code=ErrorCode.BAD_CASE, where=Where.ORDER,
-            message=f"{actor} has {len(listed)} orders this turn; only one is allowed.",
+            message=f"{actor} has {more[actor] + 1} orders this turn; only one is allowed.",
             words=actor, expected="one order per character per turn",
             hint="Merge the orders into one post.",
         ))
@@ -279,7 +289,8 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             changes.event("freed", target, f"sheath broken by {actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, chars[target], strike.action,
-                                           result.eliminated, remaining, changes)
+                                           result.eliminated, remaining, changes,
+                                           (hit_id, actor, strike.weapon.name))
         elif result.damage > 0 and not fodder:
             specials = result.specials
             hits.append(_hit(
@@ -298,9 +309,10 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
 
 
 def _eliminate(turn: Turn, group: Character, action: Action, count: int,
-               remaining: dict[str, int], changes: Changes) -> int:
+               remaining: dict[str, int], changes: Changes, hit: tuple[str, str, str]) -> int:
     """Remove up to `count` creatures: the targeted group first, then the `also` groups in the
-    GM's order (F20 Amb-4, F21 Amb-5). Returns how many were removed."""
+    GM's order (F20 Amb-4, F21 Amb-5). Returns how many were removed. With `fodder_can_reduce`
+    each group's removal is also a provisional hit its next order may reduce (F13)."""
     removed = 0
     pools = [group.name] + [
         c.name for c in (turn.find(n) for n in action.also) if c is not None and c.is_fodder
@@ -317,6 +329,9 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
         remaining[name] -= take
         changes.eliminated[name] = changes.eliminated.get(name, 0) + take
         removed += take
+        if turn.config.fodder_can_reduce:
+            changes.hits.append(elimination_hit(hit, name, take, turn.number,
+                                                first=name == group.name))
     return removed
 
 

@@ -32,9 +32,11 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
     for i, action in enumerate(order.actions):
-        if not (action.sp or action.cast_sp or action.attack_sp):
+        spends = action.__dict__  # one read through pydantic's hook (`declares_sp`)
+        sp, cast_sp, attack_sp = spends["sp"], spends["cast_sp"], spends["attack_sp"]
+        if not (sp or cast_sp or attack_sp):
             continue  # most actions declare no SP
-        for table in (action.sp, action.cast_sp, action.attack_sp):  # as `action_spends`
+        for table in (sp, cast_sp, attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
                     yield Where.ACTION, i, pool_key(name), amount, name
@@ -52,15 +54,20 @@ def declared_lines(order: Order) -> Iterator[Line]:
 
 def declares_sp(order: Order) -> bool:
     """Whether `declared_lines` has anything to yield (P4, F13: most orders spend no SP)."""
-    if order.endure:
+    # asked of every order of every turn: the fields are read from each model's field dict, one
+    # read through pydantic's attribute hook per model instead of one per field (`views`)
+    fields = order.__dict__
+    if fields["endure"]:
         return True
-    for action in order.actions:
-        if action.sp or action.cast_sp or action.attack_sp:
+    for action in fields["actions"]:
+        spends = action.__dict__
+        if spends["sp"] or spends["cast_sp"] or spends["attack_sp"]:
             return True
-    for pledge in order.guard:
+    for pledge in fields["guard"]:
         if pledge.sp:
             return True
-    return bool(order.reduce) and any(line.sp for line in order.reduce)
+    reduce = fields["reduce"]
+    return bool(reduce) and any(line.sp for line in reduce)
 
 
 def canonical(spend: dict[str, int]) -> dict[str, int]:

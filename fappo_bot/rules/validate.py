@@ -11,7 +11,13 @@ from collections.abc import Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.facts import Facts
-from fappo_bot.rules.finalize import MAX_REDUCTION, finalized_for, hits_on
+from fappo_bot.rules.finalize import (
+    MAX_REDUCTION,
+    finalized_for,
+    fodder_reduce_refusals,
+    hits_on,
+    unsettled,
+)
 from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
 from fappo_bot.rules.orders import Action, ActionKind, Order
@@ -24,7 +30,9 @@ from fappo_bot.rules.validate_actions import (
     is_concentration,
     order_ap_costs,
 )
-from fappo_bot.rules.views import action_view
+from fappo_bot.rules.views import action_view, character_view
+
+_MOVE = ActionKind.MOVE  # read once (benchmarks/enum_reads.py)
 
 #: the kinds of action that may need concentration (`is_concentration`, F8 Amb-3)
 _MAY_CONCENTRATE = frozenset({
@@ -50,46 +58,65 @@ def checked_order(
 
     `facts` (the turn's `Facts`) keeps what validation learns of the actor for resolution.
     """
-    actor = roster.get(order.actor)
+    # this runs for every order of every post and resolution: the order's fields are read from
+    # its field dict (one read through pydantic's attribute hook), the actor and the actions
+    # through plain views (`views`)
+    fields = order.__dict__
+    actor = roster.get(fields["actor"])
     if actor is None:
         return [_unknown_actor(order, roster.match(order.actor).candidates)], None
+    config = state.config
     errors: list[OrderError] = []
-    if order.reduce:
-        errors.extend(_check_reductions(state, actor, order, roster))
-    current = finalized_for(actor, roster.hits(actor.name), order, state.config)
-    facts = facts or Facts(state.config)
+    if fields["reduce"]:
+        refused = fodder_reduce_refusals(config, actor, order)  # F13 Amb-8
+        errors.extend(refused or _check_reductions(state, actor, order, roster))
+    plain = character_view(actor)
+    hits = roster.hits(plain.name)
+    if hits or unsettled(plain):  # else `finalized_for` returns `actor` itself
+        current = finalized_for(actor, hits, order, config)
+        plain = character_view(current)
+    else:
+        current = actor
+    facts = facts or Facts(config)
     me = facts.of(current)
-    able = me.can_act(order.endure)
-    # the actions read field by field below: plain views read faster than the models (`views`)
-    actions = [action_view(action) for action in order.actions]
-    checks = [
-        check_action(state, current, order, i, action, able, roster, facts, me)
-        for i, action in enumerate(actions)
-    ]
+    able = me.can_act(fields["endure"])
+    checks: list[ActionCheck] = []
+    actions: list[Action] = []
     frozen = focus = False
-    # `zip(..., strict=True)` parses its keyword the slow way (a tenth of a percent a turn); the
-    # checks are one per action by construction
-    for i, action in enumerate(actions):
-        check = checks[i]
+    spent = moves = 0
+    for i, model in enumerate(fields["actions"]):
+        action = action_view(model)
+        check = check_action(state, current, order, i, action, able, roster, facts, me, plain)
+        actions.append(action)
+        checks.append(check)
         if check.errors:
             errors.extend(check.errors)
-        frozen = frozen or check.frozen_forbidden
-        focus = focus or (action.kind in _MAY_CONCENTRATE and not action.conditional
-                          and is_concentration(action, actor))
+        if check.frozen_forbidden:
+            frozen = True
+        spent += check.ap
+        kind = action.kind
+        if kind is _MOVE:
+            moves += 1
+        elif (not focus and kind in _MAY_CONCENTRATE and action.condition is None
+              and is_concentration(action, actor)):
+            focus = True
     if frozen or not able:
         errors.extend(_check_ability(state, current, order, able, checks))
     if able:
         # the wound penalty of the level (`health.wound_penalty`, F10); `cannot-act` replaces
         # only this budget error (Amendments 2026-12-01): every other problem is still reported
-        over = _check_budget(state, me.level.ap_penalty, current, actions, checks)
-        if over is not None:
-            errors.append(over)
+        if moves > 1:  # one free Range a turn, not one per move line (F16)
+            spent = sum(order_ap_costs(actions))
+        wound = me.level.ap_penalty
+        budget = turn_budget(plain, config, wound=wound)  # it reads fields and properties only
+        if spent > budget:
+            errors.append(_over_budget(current, wound, spent, budget, moves))
     if focus:
         errors.extend(_check_concentration(actor, order))
-    if order.guard:
+    if fields["guard"]:
         errors.extend(_check_guards(roster, actor, order))
     if facts.declares_sp(order):
-        errors.extend(_check_sp(actor, order, state.config.floating_sp_for_reduction))
+        errors.extend(_check_sp(actor, order, config.floating_sp_for_reduction))
     return errors, current
 
 
@@ -176,37 +203,25 @@ def _check_ability(
         )
 
 
-def _check_budget(
-    state: TurnState, wound: int, current: Character, actions: list[Action],
-    checks: list[ActionCheck],
-) -> OrderError | None:
-    """F8, F10: the AP of all actions (the order's) fit the budget (per creature for a fodder
+def _over_budget(
+    current: Character, wound: int, spent: int, budget: int, moves: int
+) -> OrderError:
+    """F8, F10: the AP of all actions (the order's) exceed the budget (per creature for a fodder
     group)."""
-    spent = moves = 0
-    move = ActionKind.MOVE  # read once (benchmarks/enum_reads.py)
-    for i, action in enumerate(actions):  # one check per action
-        spent += checks[i].ap
-        if action.kind is move:
-            moves += 1
-    if moves > 1:  # one free Range a turn, not one per move line (F16)
-        spent = sum(order_ap_costs(actions))
-    budget = turn_budget(current, state.config, wound=wound)
-    if spent > budget:
-        reasons = []
-        if current.shock:
-            reasons.append("1 for last turn's shock")
-        if wound:
-            reasons.append(f"{wound} for wounds")
-        why = f" (base {current.ap_base}, less " + ", ".join(reasons) + ")" if reasons else ""
-        return OrderError(
-            actor=current.name, code=ErrorCode.AP_OVER_BUDGET, where=Where.ORDER,
-            message=f"{current.name} allocates {spent} AP but has {budget} this turn{why}.",
-            words=f"{spent} AP", expected=f"at most {budget} AP",
-            hint=("Take AP off an action or drop one."
-                  + (" Only one Range a turn is free: a second move pays for all its Ranges."
-                     if moves > 1 else "")),
-        )
-    return None
+    reasons = []
+    if current.shock:
+        reasons.append("1 for last turn's shock")
+    if wound:
+        reasons.append(f"{wound} for wounds")
+    why = f" (base {current.ap_base}, less " + ", ".join(reasons) + ")" if reasons else ""
+    return OrderError(
+        actor=current.name, code=ErrorCode.AP_OVER_BUDGET, where=Where.ORDER,
+        message=f"{current.name} allocates {spent} AP but has {budget} this turn{why}.",
+        words=f"{spent} AP", expected=f"at most {budget} AP",
+        hint=("Take AP off an action or drop one."
+              + (" Only one Range a turn is free: a second move pays for all its Ranges."
+                 if moves > 1 else "")),
+    )
 
 
 def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]:

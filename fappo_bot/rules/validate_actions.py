@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
-from fappo_bot.rules.data import AP_COSTS, special_by_name
+from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.data import AP_COSTS, RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
+from fappo_bot.rules.magic import magic_mode_refusal
 from fappo_bot.rules.names import (
     Match,
     Roster,
@@ -22,6 +25,7 @@ from fappo_bot.rules.names import (
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
+from fappo_bot.rules.views import character_view
 
 # Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
 # enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
@@ -38,6 +42,7 @@ _SKILL = ActionKind.SKILL
 _STOW = ActionKind.STOW
 _SWITCH = ActionKind.SWITCH
 _IN_ACTION = Where.ACTION
+_MELEE = RangeClass.MELEE
 
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
 _MIN_AP: dict[ActionKind, int] = {
@@ -167,95 +172,78 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 def check_action(
     state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
     roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
+    plain: Character | None = None,
 ) -> ActionCheck:
     """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
-    (`facts.of(actor)`) when the caller has them."""
+    (`facts.of(actor)`) and `plain` its view (`views.character_view`) when the caller has them;
+    `action` may be a view of the action (`views.action_view`)."""
     # the problems go through the check's methods, not closures: this runs for every action of
-    # every post and resolution, and closures cost as much as the rest of a typical action's check
-    check = ActionCheck(actor.name, index, action_ap(action))
+    # every post and resolution, and closures cost as much as the rest of a typical action's check.
+    # Each field is read once, and a check that cannot apply is skipped on the field that decides
+    # it (most actions name no Special, no second target, no `also`).
+    if plain is None:
+        plain = character_view(actor)
+    kind = action.kind
+    ap = action.ap
+    if kind is _MOVE:
+        ranges = move_ranges(action)
+        cost = ap if ap is not None and ap > 0 else 0
+        if ap is None:
+            cost = ranges - 1 if ranges > 1 else 0  # `move_cost`, without `max`
+        check = ActionCheck(plain.name, index, cost, ranges)
+        if ap is not None and action.ranges is not None and ap != action.ranges - 1:
+            check.error(ErrorCode.AP_MISMATCH,
+                        f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
+                        f"not {ap} (the first Range is free).",
+                        f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
+                        "Give either the Ranges or the AP; the other follows [F:L225].")
+    else:
+        given = ap if ap is not None and ap > 0 else 0  # `action_ap`
+        check = ActionCheck(plain.name, index, given)
+        if able:  # a move's AP follow from its Ranges
+            if kind is _ATTACK or kind is _DEFEND:
+                need = 1  # `_MIN_AP`'s default, without hashing the kind (`Enum.__hash__` is
+                # Python code: about 250 instructions a lookup)
+            else:
+                need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
+            if given < need:
+                check.error(
+                    ErrorCode.AP_REQUIRED,
+                    f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
+                    f"{given} AP", f"{need} AP or more",
+                    "Put AP on the action; only dropping and a 1-Range move are free "
+                    "[F:L78-82].",
+                )
     names = roster or Roster(state.characters)
     if me is None:
         me = (facts or Facts(state.config)).of(actor)
 
-    kind = action.kind
-    if kind is _MOVE:
-        check.ranges = move_ranges(action)
-        if action.ap is not None and action.ranges is not None and action.ap != action.ranges - 1:
-            check.error(ErrorCode.AP_MISMATCH,
-                        f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
-                        f"not {action.ap} (the first Range is free).",
-                        f"{action.ap} AP", f"{max(0, action.ranges - 1)} AP",
-                        "Give either the Ranges or the AP; the other follows [F:L225].")
-    if able and kind is not _MOVE:  # a move's AP follow from its Ranges
-        need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
-        given = check.ap
-        if given < need:
-            check.error(
-                ErrorCode.AP_REQUIRED,
-                f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
-                f"{given} AP", f"{need} AP or more",
-                "Put AP on the action; only dropping and a 1-Range move are free [F:L78-82].",
-            )
     if action.toward is not None:
         _scene_character(check, names, action.toward)
     if action.away is not None:
         _scene_character(check, names, action.away)
-    target = None if action.target is None else _scene_character(check, names, action.target)
-    for name in action.targets or ():
-        _scene_character(check, names, name)
-    for name in action.also:
-        _scene_character(check, names, name)
+    written = action.target
+    target = None if written is None else _scene_character(check, names, written)
+    targets = action.targets
+    if targets:
+        for name in targets:
+            _scene_character(check, names, name)
+    if action.also:
+        for name in action.also:
+            _scene_character(check, names, name)
     if kind is _DEFEND and action.against and fold(action.against) not in {"any", "all"}:
         _scene_character(check, names, action.against)
-    for special in (action.special, action.invoke):
-        if special is None or special_by_name(special) is not None:
-            continue
-        check.error(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
-                    "one of the 16 Specials (Bleeding, Knockdown...)",
-                    "Name a Special of the weapon [F:L247-262].")
+    special = action.special
+    if special is not None and special_by_name(special) is None:
+        _unknown_special(check, special)
+    special = action.invoke
+    if special is not None and special_by_name(special) is None:
+        _unknown_special(check, special)
 
     skill: str | None = None
-    weapon: Weapon | None = None
     if kind is _ATTACK:
-        arm = me.arm(action.weapon, action.skill, state.config)
-        weapon = arm.carried
-        if weapon is None and arm.found is not None:
-            check.name_error(arm.found, f"weapon {actor.name} carries", "one of your weapons")
-        skill = action.skill
-        if weapon is not None:
-            skill = arm.named  # the skill named, else the weapon's
-            if skill is None:
-                check.error(
-                    ErrorCode.SKILL_REQUIRED,
-                    f"The {weapon.name} has no skill of its own: the GM decides which one it uses.",
-                    weapon.name, "the skill named: 'using SKILL'",
-                    f"Add 'using' and the skill, as in 'attack {action.target or 'X'} with "
-                    f"{weapon.name} using Swordfighting' [F:L305-308].",
-                )
-            weapon = arm.weapon  # as the attack uses it (`Weapon.used_with`)
-        if (target is None and not action.targets and not action.conditional
-                and action.target is None):
-            check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
-                        "a target's name", "Say whom you attack.")
-        # a conditional's target is the GM's to name: out of reach, only that action is void
-        # when it resolves (F7 Amb-6 amendment), never the whole order
-        if (weapon is not None and target is not None and not action.conditional
-                and not reachable(order, actor, target, weapon)):
-            check.error(
-                ErrorCode.OUT_OF_RANGE,
-                f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
-                f"the {weapon.name}.",
-                target.name, "a target within reach, or a move toward it this turn",
-                "Add a move toward the target, or use a ranged weapon [F:L221-225].",
-            )
-        if weapon is not None and weapon.ammo_cost and actor.ammo is not None:
-            spent = _ammo_before(order, me, index) + weapon.ammo_cost
-            if spent > actor.ammo:
-                check.error(ErrorCode.NO_AMMO,
-                            f"The {weapon.name} needs {weapon.ammo_cost} ammo; the battery has "
-                            f"{max(0, actor.ammo - spent + weapon.ammo_cost)} left.",
-                            weapon.name, f"ammo {weapon.ammo_cost} or more",
-                            "Pick a lower setting or recharge [F:L320].")
+        config = state.config if facts is None else facts.config  # `facts` is the state's
+        skill = _check_attack(config, actor, plain, order, index, action, me, target, check)
     elif kind is _SKILL:
         skill = action.skill
         if skill is None:
@@ -270,6 +258,13 @@ def check_action(
         elif action.spell is None and not action.effects:
             check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
                         "a learned spell or inline effects", "Name the spell.")
+        refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
+        if refused is not None and (action.spell is not None or action.effects):
+            check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
+                        f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
+                        refused[1])
+    elif kind is _DEFEND or kind is _MOVE:
+        pass  # named characters only, checked above
     elif kind in (_READY, _STOW, _DROP, _SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)
@@ -291,32 +286,113 @@ def check_action(
                 me.skills_ok[written] = skill
         else:
             skill = known
-    check.frozen_forbidden = me.frozen and not (
-        skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK,
-                                                                       _SKILL)
-    )
+    if me.frozen:
+        check.frozen_forbidden = not (
+            skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK, _SKILL)
+        )
     return check
+
+
+def _unknown_special(check: ActionCheck, special: str) -> None:
+    check.error(ErrorCode.UNKNOWN_NAME, f"'{special}' is not a Special.", special,
+                "one of the 16 Specials (Bleeding, Knockdown...)",
+                "Name a Special of the weapon [F:L247-262].")
+
+
+def _check_attack(
+    config: RulesConfig, actor: Character, plain: Character, order: Order, index: int,
+    action: Action, me: Fighter, target: Character | None, check: ActionCheck,
+) -> str | None:
+    """The weapon, target, reach and ammo of an attack; the skill it names (F16, F19)."""
+    arm = me.arm(action.weapon, action.skill, config)
+    weapon = arm.carried
+    if weapon is None and arm.found is not None:
+        check.name_error(arm.found, f"weapon {plain.name} carries", "one of your weapons")
+    skill = action.skill
+    if weapon is None:
+        if target is None and not action.targets and action.condition is None \
+                and action.target is None:
+            check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
+                        "a target's name", "Say whom you attack.")
+        return skill
+    skill = arm.named  # the skill named, else the weapon's
+    if skill is None:
+        check.error(
+            ErrorCode.SKILL_REQUIRED,
+            f"The {weapon.name} has no skill of its own: the GM decides which one it uses.",
+            weapon.name, "the skill named: 'using SKILL'",
+            f"Add 'using' and the skill, as in 'attack {action.target or 'X'} with "
+            f"{weapon.name} using Swordfighting' [F:L305-308].",
+        )
+    weapon = arm.weapon  # as the attack uses it (`Weapon.used_with`)
+    assert weapon is not None  # the carried weapon, as used
+    conditional = action.condition is not None
+    if target is None and not action.targets and not conditional and action.target is None:
+        check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
+                    "a target's name", "Say whom you attack.")
+    # the weapon's fields read from its field dict, once (`views`: a model's field reads and
+    # properties go through pydantic's attribute hook)
+    fields = weapon.__dict__
+    # a conditional's target is the GM's to name: out of reach, only that action is void
+    # when it resolves (F7 Amb-6 amendment), never the whole order
+    if target is not None and not conditional:
+        d = plain.position - target.position  # `ranges.distance`, `ranges.in_reach`
+        if (fields["range_class"] is _MELEE and (d if d > 0 else -d) > fields["reach"]
+                and not reachable(order, actor, target, weapon)):
+            check.error(
+                ErrorCode.OUT_OF_RANGE,
+                f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
+                f"the {weapon.name}.",
+                target.name, "a target within reach, or a move toward it this turn",
+                "Add a move toward the target, or use a ranged weapon [F:L221-225].",
+            )
+    ammo_cost = fields["ammo_cost"]
+    if ammo_cost and plain.ammo is not None:
+        spent = _ammo_before(order, me, index) + ammo_cost
+        if spent > plain.ammo:
+            check.error(ErrorCode.NO_AMMO,
+                        f"The {weapon.name} needs {ammo_cost} ammo; the battery has "
+                        f"{max(0, plain.ammo - spent + ammo_cost)} left.",
+                        weapon.name, f"ammo {ammo_cost} or more",
+                        "Pick a lower setting or recharge [F:L320].")
+    return skill
 
 
 def _check_skill(actor: Character, skill: str, check: ActionCheck) -> str | None:
     """The skill's name as the rules know it, after checking it exists and is allowed (F1 Amb-6,
     F2: "Characters without Uncanny or Fantastical may not buy or use" those skills)."""
-    definition = skill_def(skill)  # a rulebook skill: what `match_skill` finds first
-    name = definition.name if definition is not None else None
-    if definition is None:
-        found = match_skill(actor, skill)
-        if not found.ok:
-            check.name_error(found, "skill", "a skill of the rulebook or of your sheet")
-            return skill
-        name = found.name
-        definition = skill_def(name or "")
+    rulebook = _rulebook_skill(skill)  # a rulebook skill: what `match_skill` finds first
+    if rulebook is not None:
+        known, trait = rulebook
+        if trait is not None and not actor.owns(trait):
+            _forbidden(actor, known, trait, check)
+        return known
+    found = match_skill(actor, skill)  # a custom skill of the sheet, or a prefix
+    if not found.ok:
+        check.name_error(found, "skill", "a skill of the rulebook or of your sheet")
+        return skill
+    name = found.name
+    definition = skill_def(name or "")
     restricted = definition.restricted_by if definition else None
     if restricted is not None and not actor.owns(restricted):
-        check.error(ErrorCode.SKILL_FORBIDDEN,
-                    f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
-                    name or skill, f"a character with {restricted.value}",
-                    "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
+        _forbidden(actor, name or skill, restricted, check)
     return name
+
+
+@lru_cache(maxsize=1024)
+def _rulebook_skill(skill: str) -> tuple[str, Trait | None] | None:
+    """The rulebook's name of a skill as written and the Trait that restricts it, or None for a
+    skill the rulebook does not know (`defense.skill_def`): the rulebook is fixed, so this is
+    worked out once per spelling, not once per action."""
+    definition = skill_def(skill)
+    return None if definition is None else (definition.name, definition.restricted_by)
+
+
+def _forbidden(actor: Character, name: str, restricted: Trait, check: ActionCheck) -> None:
+    check.error(ErrorCode.SKILL_FORBIDDEN,
+                f"{name} needs the {restricted.value} Trait, which {actor.name} lacks.",
+                name, f"a character with {restricted.value}",
+                "Characters without Uncanny or Fantastical may not use those skills [F:L158].")
 
 
 def _scene_character(check: ActionCheck, names: Roster, name: str | None) -> Character | None:

@@ -94,8 +94,16 @@ def canonical_blocks(number: int, canonical: str, limit: int = DISCORD_LIMIT) ->
     ]
 
 
-def undone(number: int, actor: str) -> str:
-    return f"The GM ({safe(actor)}) rolled back the resolution of turn {number}; it will be resolved again."
+def undone(number: int, actor: str, withdrawn: Sequence[str] = (), npc_sealed: bool = False) -> str:
+    """The undo notice; `withdrawn`: the characters whose orders for the next turn the undo
+    took back with that turn (and `npc_sealed`: its sealed NPC orders), so nobody believes
+    their orders still stand."""
+    text = f"The GM ({safe(actor)}) rolled back the resolution of turn {number}; it will be resolved again."
+    gone = [*(safe(n) for n in withdrawn), *(["the sealed NPC orders"] if npc_sealed else [])]
+    if gone:
+        text += (f" The orders already given for turn {number + 1} ({', '.join(gone)}) are "
+                 f"withdrawn with it: give them again when turn {number + 1} opens.")
+    return text
 
 
 def inactive(names: Sequence[str], threshold: int) -> str:

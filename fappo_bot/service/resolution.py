@@ -143,8 +143,12 @@ class ResolutionService(UseCases):
         out = Outgoing(self.deps, game)
         if turn.npc_commitment is None:
             turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
+        # a pass is a post (docs/rulings.md): with `auto_reduce_on_absence` the rules must see it
+        # to tell a player who passed (no reductions) from one who is absent (F30 Amb-4)
+        keep_passes = game.rules.auto_reduce_on_absence
         orders, gm_inputs = apply_answers(
-            {k: v for k, v in in_force.items() if not v.order.passed}, items, turn.gm_inputs
+            {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
+            turn.gm_inputs,
         )
         result = self.deps.resolve(state, orders, gm_inputs)
         inactive = await self._write_characters(uow, game, records, result, in_force, now)
@@ -242,6 +246,8 @@ class ResolutionService(UseCases):
             resolution = await uow.resolutions.get(resolution.id) or resolution
             if resolution.undone:
                 raise Conflict(f"The resolution of turn {turn.number} was already undone.")
+            withdrawn: list[str] = []  # the characters whose orders for the next turn go with it
+            npc_sealed = False
             if resolution.next_turn_id is not None:
                 # the next turn's lock too: a resolve of it cannot run alongside the undo
                 following = await uow.lock_turn(resolution.next_turn_id)
@@ -251,6 +257,10 @@ class ResolutionService(UseCases):
                         "last resolution can be undone."
                     )
                 if following is not None:
+                    given = await orders_in_force(uow, following)
+                    withdrawn = [r.name for r in player_run(await uow.characters.list(game.id))
+                                 if r.name.casefold() in given]
+                    npc_sealed = following.npc_commitment is not None
                     await uow.turns.update(following.model_copy(update={
                         "status": TurnStatus.VOID, "alarm_at": None,
                         "version": following.version + 1}))
@@ -279,7 +289,7 @@ class ResolutionService(UseCases):
             turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "npc_revealed": False,
                                            "version": turn.version + 1})
             await uow.turns.update(turn)
-            await queue(uow, self.deps, game, "undone", notices.undone(turn.number, actor),
+            await queue(uow, self.deps, game, "undone", notices.undone(turn.number, actor, withdrawn, npc_sealed),
                         f"undone:{resolution.id}")
             await audit(uow, self.deps, game.id, actor, "turn.undo", turn=turn.number,
                         resolution=resolution.id)

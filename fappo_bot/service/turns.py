@@ -259,9 +259,11 @@ class TurnService(UseCases):
             if not read.orders:
                 return _table_talk(turn)
             self._check_orders(turn, read.orders, controls, records)
+            honour: list[str] = []
             if poster != GM_POSTER:
-                self._check_pvp_secret(read.orders, author, records, secret,
-                                       game.rules.hide_all_allocations)
+                honour = self._check_pvp_secret(read.orders, author, records, secret,
+                                                game.rules.hide_all_allocations,
+                                                game.rules.allow_player_resolved_pvp)
             # the orders this post replaces: every character's when the "everyone is in" check
             # needs them too (read once for both), else only this post's characters'
             everyone = turn.npc_commitment is not None or not gm_run(records)
@@ -277,7 +279,8 @@ class TurnService(UseCases):
                 created_at=now, updated_at=now,
             )
             revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
-                                    ok=True, reply="\n".join([read.reply, *notes]),
+                                    ok=True,
+                                    reply="\n".join([read.reply, *notes, *_honour_note(honour)]),
                                     created_at=now)
             await uow.posts.add(post, revision)
             for order in revision.orders:
@@ -382,14 +385,18 @@ class TurnService(UseCases):
                                  problems=read.problems, orders=kept[-1].orders if kept else (),
                                  secret=post.secret, revision=post.revision,
                                  reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
+            honour = []
             if read.orders:
                 self._check_orders(turn, read.orders, controls, records)
                 if poster != GM_POSTER:
-                    self._check_pvp_secret(read.orders, author, records, post.secret,
-                                           game.rules.hide_all_allocations)
+                    honour = self._check_pvp_secret(read.orders, author, records, post.secret,
+                                                    game.rules.hide_all_allocations,
+                                                    game.rules.allow_player_resolved_pvp)
             now = self.now()
             revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
-                                    orders=read.orders, ok=True, reply=read.reply, created_at=now)
+                                    orders=read.orders, ok=True,
+                                    reply="\n".join([read.reply, *_honour_note(honour)]),
+                                    created_at=now)
             post = post.model_copy(update={"revision": revision.number, "updated_at": now,
                                            "version": post.version + 1})
             await uow.posts.add_revision(revision)
@@ -595,11 +602,17 @@ class TurnService(UseCases):
         records: list[CharacterRecord],
         secret: bool,
         hide_all: bool = False,
-    ) -> None:
+        honour: bool = False,
+    ) -> list[str]:
         """F29 Rule: "if an action targets a PC controlled by another player -> its AP/SP
-        declaration (and the target's pledges and def_ap) must come by DM to the bot"."""
+        declaration (and the target's pledges and def_ap) must come by DM to the bot".
+
+        With `allow_player_resolved_pvp` (`honour`, R2: "honor-system PvP") such orders may be
+        posted openly: the other players' characters they name are returned, for the reply to
+        say that the orders are public (docs/rulings.md). `hide_all_allocations` still wants
+        every order by DM."""
         if secret:
-            return
+            return []
         if hide_all:
             raise InvalidInput(
                 "This game keeps every AP and SP allocation secret (hide_all_allocations, F29 "
@@ -616,13 +629,14 @@ class TurnService(UseCases):
             for pledge in order.guard:
                 if pledge.against.casefold() in others:
                     named.append(others[pledge.against.casefold()])
-        if named:
+        if named and not honour:
             who = ", ".join(dict.fromkeys(named))
             raise InvalidInput(
                 f"Orders that concern another player's character ({who}) go to the bot by "
                 "DM, so they stay secret until the turn is resolved (F29). Nothing of this post "
                 "was recorded; send it again by DM."
             )
+        return list(dict.fromkeys(named))
 
     async def _xp_edit(
         self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, text: str, poster: str,
@@ -717,4 +731,13 @@ class TurnService(UseCases):
             await out.queue(uow)
         return complete
 
+
+def _honour_note(named: list[str]) -> list[str]:
+    """The reply's line for PvP orders posted openly (`allow_player_resolved_pvp`, F29)."""
+    if not named:
+        return []
+    return [f"These orders concern another player's character ({', '.join(named)}) and are "
+            "posted openly: this game settles player against player on the players' honour "
+            "(allow_player_resolved_pvp, F29), so they are public and the turn's results show "
+            "them to everyone."]
 

@@ -78,3 +78,29 @@ def test_every_command_the_transcript_reads_is_in_the_command_table():
     """The explicit table (console/commands.py) and the transcript reader agree on the names;
     `as`, `dm` and `post` are steps of their own, not commands."""
     assert set(COMMANDS) == TRANSCRIPT_COMMANDS - {"as", "dm", "post"}
+
+
+async def test_a_command_body_does_not_swallow_the_command_after_it(tmp_path):
+    """The slip of issue 12 (8) in a command's body: a DM not ended by a blank line or a "."
+    took the next command into the secret orders, and a bare /edit waited for a body."""
+    screen = await typed(tmp_path, ["/edit", "/as Kael", "/dm 1 AP defend", "/as gm", "/status",
+                                    "/quit"])
+    assert "/edit needs the number of a message" in screen
+    assert " alice (Kael) ─" in screen and " gm ─" in screen  # both seat changes ran
+    assert "Kael         posted (by DM)" in screen  # the DM was read, and /status ran
+    assert "/as gm" not in screen.split("DM to the bot")[1].split("bot · reply")[0]
+
+
+async def test_the_end_of_the_input_ends_the_last_post_which_counts(tmp_path):
+    """Piped input whose last post has no blank line after it: the post was dropped without a
+    word; it counts, then the table leaves."""
+    screen = await typed(tmp_path, ["/as Kael", "3 AP defend"])
+    assert "Kael: 3/3 AP committed" in screen
+    assert "+ now: 3 AP  defend (all attacks)" in screen
+
+
+async def test_a_lone_question_mark_shows_the_help(tmp_path):
+    """Not "unknown assertion '?'": the transcripts' assertions mean nothing to a player."""
+    screen = await typed(tmp_path, ["?", "/quit"])
+    assert "unknown assertion" not in screen
+    assert screen.count("/as NAME              change seat") == 2  # at the start, and for "?"

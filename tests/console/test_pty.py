@@ -94,5 +94,5 @@ def test_a_fresh_table_without_a_terminal_replays_the_example(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
-    assert "adventure.txt: 92 steps" in done.stdout
+    assert "adventure.txt: 93 steps" in done.stdout
     assert "assertions passed" in done.stdout

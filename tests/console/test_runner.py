@@ -28,6 +28,9 @@ class EchoTable:
         self.seat = self.book.resolve(name) or self.book.add(name)
         return self.seat
 
+    def seat_notice(self) -> list[Shown]:
+        return []
+
     @property
     def question(self) -> str | None:
         return self._question

@@ -116,3 +116,12 @@ def test_an_assertion_line_ends_a_post_and_is_kept():
     steps = parse_transcript("/as Kael\n2 AP attack Goblins\n?expect 2/3 AP\n").steps
     assert [s.kind for s in steps] == [StepKind.SEAT, StepKind.POST, StepKind.EXPECT]
     assert steps[1].text == "2 AP attack Goblins"
+
+
+def test_a_stray_full_stop_posts_nothing_and_a_body_ends_at_a_command():
+    """A lone "." outside a block (one typed once too often) ended nothing and went to the
+    channel as an empty post; a DM body not closed took the next command into the orders."""
+    steps = parse_transcript("/status\n.\n/dm 1 AP defend\n/as gm\n/edit\n/status\n").steps
+    assert [(s.kind, s.name or s.text) for s in steps] == [
+        (StepKind.COMMAND, "status"), (StepKind.DM, "1 AP defend"), (StepKind.SEAT, "gm"),
+        (StepKind.COMMAND, "edit"), (StepKind.COMMAND, "status")]

@@ -194,3 +194,55 @@ async def test_play_example_xp_adventure_replays_it_then_goes_on(tmp_path, monke
     assert code == 0, screen[-4000:]
     assert "Turn 1 results (Xp)" in screen and "23 assertions passed" in screen
     assert prompted and prompted[0] is not None  # at the example's game
+
+
+FIRST_EVENING = Path(__file__).parent / "data" / "first-evening.txt"
+SECOND_EVENING = Path(__file__).parent / "data" / "second-evening.txt"
+
+
+@pytest.mark.parametrize("width", [40, 20])
+async def test_on_a_narrow_screen_every_panel_shows_its_whole_audience_tag(tmp_path, width):
+    """Issue 12: narrow panels cut off the audience tag (`only bob (Mira)` drawn as
+    `only bob (Mi─╯`). Both evenings replayed on a narrow terminal: every panel's bottom border
+    ends with a whole tag, the long form where it fits, else the short one (`only bob`)."""
+    screen = []
+    for script in (FIRST_EVENING, SECOND_EVENING):
+        out = io.StringIO()
+        console = Console(file=out, width=width, color_system=None)
+        args = table_args(tmp_path / script.stem, script)
+        async with open_table(args) as table:
+            assert await run_script(table, script, console) == 0, out.getvalue()[-3000:]
+        screen.extend(out.getvalue().splitlines())
+    import re
+
+    bottoms = [line for line in screen if line.startswith("╰")]
+    assert len(bottoms) > 50
+    tags = [re.fullmatch(r"╰─+ (.+) ─╯", line) for line in bottoms]
+    assert all(tags), [line for line, tag in zip(bottoms, tags, strict=True) if not tag][:5]
+    for tag in {t.group(1) for t in tags if t}:
+        assert tag in ("#table · everyone", "everyone") or re.fullmatch(
+            r"only [a-z]+( \([A-Za-z, ]+\))?(, [a-z]+( \([A-Za-z, ]+\))?)*", tag), tag
+    assert max(len(line) for line in screen if line.startswith(("╭", "│", "╰"))) <= width
+
+
+async def test_the_reveal_shows_no_json_and_the_export_keeps_it(tmp_path):
+    """Issue 12: every reveal dumped about 2 KB of canonical JSON to every seat. The example
+    adventure's three reveals show the orders, the commitment and how to check them; the
+    export keeps the JSON of each sealed turn, and it hashes to the commitment published
+    before the players' orders."""
+    import hashlib
+
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None)
+    async with open_table(table_args(tmp_path / "data", ADVENTURE)) as table:
+        assert await run_script(table, ADVENTURE, console) == 0, out.getvalue()[-3000:]
+        document = await table.services.transfer.export(table.need_game(), "gm")
+    screen = out.getvalue()
+    assert screen.count("NPC orders revealed") == 3 and screen.count("How to check") == 3
+    assert '"actions"' not in screen and '"actor"' not in screen
+    sealed = [t for t in document.turns if t.npc_commitment]
+    assert len(sealed) == 3 and all(t.npc_canonical and t.npc_salt for t in sealed)
+    for turn in sealed:
+        digest = hashlib.sha256(f"{turn.npc_salt}\n{turn.npc_canonical}".encode()).hexdigest()
+        assert digest == turn.npc_commitment
+    assert '"actor":"Skarg"' in sealed[0].npc_canonical

@@ -90,3 +90,18 @@ def test_a_narrow_panel_still_shows_its_whole_audience_tag():
     view = TableView(Console(file=out, width=30, color_system=None), seats, all_seats=True)
     view.show([Shown(Kind.REPLY, "ok", "ok", only("bob"))], "gm")
     assert max(len(line) for line in out.getvalue().splitlines()) <= 30
+
+
+def test_control_characters_are_shown_never_sent_to_the_terminal():
+    from fappo_bot.console.view import printable
+
+    assert printable("a\x1b[2Jb\x07\x7f\x9b\tc\nd") == "a␛[2Jb␇␡�\tc\nd"
+    out = io.StringIO()
+    seats = book()
+    seats.add("bob", ["Mira\x1b]0;t\x07"])
+    view = TableView(Console(file=out, width=100, color_system=None), seats, all_seats=True)
+    view.show([Shown(Kind.POST, "#1 \x1b[31m", "x\x1b[2J"), Shown(Kind.REPLY, "r", "y\x1b",
+                                                                    only("bob"))], "gm")
+    assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue()
+    assert "x␛[2J" in out.getvalue() and "only bob (Mira, Mira␛]0;t␇)" in out.getvalue()
+    assert "\x1b" not in view.prompt("bob")

@@ -180,8 +180,8 @@ def test_split_message_of_code_blocks_loses_nothing(text: str, limit: int) -> No
 def test_turn_results_and_gm_summary() -> None:
     state = state_of()
     orders = [
-        *parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n1 AP defend", "Kael",
-               state).orders,
+        *parse("2 AP attack Goblin 1 with Broadsword, 1 SP Nimble\n1 AP defend against "
+               "Goblin 1", "Kael", state).orders,
         *parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders,
         *parse("Character: Goblin 1\n2 AP attack Kael with Dagger", "gm", state).orders,
     ]
@@ -189,6 +189,7 @@ def test_turn_results_and_gm_summary() -> None:
     text = render_turn(result)
     assert text.startswith(f"**Turn {result.turn} results**")
     assert "- Kael attacks Goblin 1: " in text
+    assert "- Kael defends against Goblin 1" in text  # not "defends Goblin 1" (shields him)
     assert "- Zara casts at Goblins: " in text
     assert "    - Goblins: " in text and "eliminated" in text
     assert "Goblins: all eliminated" in text
@@ -312,3 +313,27 @@ def test_rule_tags_stay_out_of_player_replies_and_results() -> None:
     assert without_rule_tags("Use a ranged weapon [F:L221-225].") == "Use a ranged weapon."
     assert without_rule_tags("Costs [F:L78-82, L90] apply") == "Costs apply"
     assert without_rule_tags("see F12 [R1]") == "see F12 [R1]"
+
+
+def test_a_name_ending_in_s_takes_an_apostrophe_alone() -> None:
+    """`Rats' Fist`, not `Rats's Fist` (the pending hits of the example adventure)."""
+    from fappo_bot.posting.safety import possessive
+
+    assert (possessive("Rats"), possessive("Kael"), possessive("GOBLINS")) == (
+        "Rats'", "Kael's", "GOBLINS'")
+
+
+def test_r2_fodder_can_reduce_shows_eliminations_as_creatures() -> None:
+    """With `fodder_can_reduce` a group's eliminations are a provisional hit counted in
+    creatures, not levels (F13 Amb-8)."""
+    from fappo_bot.rules.config import RulesConfig
+
+    state = state_of().model_copy(update={"config": RulesConfig(fodder_can_reduce=True)})
+    orders = parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders
+    result = resolve_turn(state, orders)
+    hits = [h for h in result.hits if h.source == "elimination"]
+    assert hits
+    text = render_turn(result)
+    hit = hits[0]
+    assert f"{hit.id} {hit.levels} creature{'s' if hit.levels != 1 else ''}" in text
+    assert f"{hit.id} {hit.levels} level" not in text

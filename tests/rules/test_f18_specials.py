@@ -70,6 +70,27 @@ def test_f18_3_knockout_lasts_ten_minutes_per_point():
     assert ap_next(who(result, "Guard"), result.state.config) == 0
 
 
+def test_r2_knockout_duration_skill_minus_defense():
+    """F18.3 Amb-1 (a) as the R2 flag `knockout_duration_mode: skill_minus_defense`: "literal
+    reading (a): 4 - 2 = 2 -> 20 min" (120 turns, where the ruling gives 40 min); never under
+    10 minutes when the skill does not beat the defense."""
+    from fappo_bot.rules.config import KnockoutMode
+
+    config = RulesConfig(knockout_duration_mode=KnockoutMode.SKILL_MINUS_DEFENSE)
+    boxer = char("Box", skills={"Fisticuffs": 4}, weapons=["Fist"])
+    guard = char("Guard", skills={"Swordfighting": 3}, weapons=["Broadsword"])
+    punch = order("Box", {"kind": "attack", "ap": 2, "target": "Guard", "special": "Knockout"})
+    [status] = who(run(state(boxer, guard, config=config), punch), "Guard").statuses
+    assert status.kind is StatusKind.UNCONSCIOUS and status.turns == 120
+    # Fisticuffs 2 vs the same defense 2 with 3 AP: m = 3, great; 2 - 2 = 0 -> the floor of 1
+    weak = char("Box", skills={"Fisticuffs": 2}, weapons=["Fist"])
+    jab = order("Box", {"kind": "attack", "ap": 3, "target": "Guard", "special": "Knockout"})
+    result = run(state(weak, guard, config=config), jab)
+    assert act(result, "Box").level.name == "GREAT"
+    [status] = who(result, "Guard").statuses
+    assert status.turns == 60
+
+
 def test_f18_4_fire_ticks_later_turns_until_extinguished():
     """F18.4 example: "a Torch GS (1 + Fire) in turn 3 -> 1 level now; ticks at CLOSE(4),
     CLOSE(5)... The PC extinguishes in turn 5 (success) -> no tick at 5"."""
@@ -239,6 +260,23 @@ def test_f18_8_dismemberment_tiers():
     assert (status.kind.value, status.item, status.note) == ("dismembered", "sword arm", "major")
     assert (dropped.kind.value, dropped.item) == ("disarmed", "Broadsword")
     assert act(result, "Jedi").damage == 5
+
+
+def test_r2_dismember_tiers_custom():
+    """R2 `dismember_tiers` "custom": the same em 6 blow that is major by default is moderate
+    with moderate from 5 and major from 8, and minor with moderate from 7."""
+    jedi = char("Jedi", traits={"Uncanny": 3}, skills={"Swordfighting": 5},
+                weapons=["Lightsword"])
+    vic = char("Vic", weapons=["Broadsword"])
+    blow = order("Jedi", {"kind": "attack", "ap": 2, "target": "Vic", "special": "Dismemberment",
+                          "part": "sword arm"})
+    found = []
+    for moderate, major in ((5, 8), (7, 9)):
+        config = RulesConfig(dismember_moderate_from=moderate, dismember_major_from=major)
+        result = run(state(jedi, vic, config=config), blow)
+        found.append(next(s.note for s in who(result, "Vic").statuses
+                          if s.kind.value == "dismembered"))
+    assert found == ["moderate", "minor"]
 
 
 def test_f18_6_mortal_poison_ticks_three_times():

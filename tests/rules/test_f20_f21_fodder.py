@@ -117,3 +117,38 @@ def test_f3_group_order_ap_is_per_creature():
                 weapons=["Short sword"])
     result = run(state(KAEL, gang), order("Gang", {"kind": "attack", "ap": 3, "target": "Kael"}))
     assert {e.code.value for e in result.errors} == {"ap-over-budget"}
+
+
+def test_r2_fodder_can_reduce_over_two_resolutions():
+    """F13 Amb-8: "no post-hoc reduction (config `fodder_can_reduce=false`)"; F21 Amb-7. On, a
+    PC's eliminations are a provisional hit on the group (one level a creature, overflow groups
+    each their own), which the group's next order reduces at 1 SP each, up to 2 per attack; the
+    count shows them meanwhile, and the default keeps them final and makes no hit."""
+    thugs = char("Thugs", tier="minion", count=5, skills={"Swordfighting": 3},
+                 weapons=["Short sword"])
+    more = char("Louts", tier="minion", count=4, skills={"Swordfighting": 3},
+                weapons=["Short sword"])
+    kael = char("Kael", traits={"Nimble": 3}, skills={"Swordfighting": 3},
+                weapons=["Broadsword"])
+    # Swordfighting 3 + 2 AP = 5 vs 2 -> +3 great -> Broadsword 3 + 1 = 4 minions: the 2 thugs,
+    # then 2 louts by overflow (F21 Amb-5)
+    swing = order("Kael", {"kind": "attack", "ap": 2, "target": "Thugs", "also": ["Louts"]})
+    config = RulesConfig(fodder_can_reduce=True)
+    default = run(state(kael, thugs, more), swing)
+    assert not [h for h in default.hits if h.target in ("Thugs", "Louts")]
+    first = run(state(kael, thugs.model_copy(update={"count": 2}), more, config=config), swing)
+    eliminated = act(first, "Kael").eliminated
+    hits = {h.target: h for h in first.hits}
+    assert eliminated == 4 and (hits["Thugs"].levels, hits["Louts"].levels) == (2, 2)
+    assert hits["Thugs"].source == "elimination" and hits["Louts"].id == hits["Thugs"].id + "-louts"
+    assert (who(first, "Thugs").count, who(first, "Louts").count) == (0, 2)
+    # the next turn: Thugs save 1 of 2 (1 Brawny SP), Louts none
+    reduce = order("Thugs", reduce=[{"hit": hits["Thugs"].id, "sp": {"Brawny": 1}}])
+    second = run(first.state, reduce)
+    assert not second.errors
+    assert (who(second, "Thugs").count, who(second, "Louts").count) == (1, 2)
+    assert who(second, "Thugs").traits[next(iter(who(second, "Thugs").traits))] == 2
+    assert who(second, "Thugs").settled_count is None
+    # a reduction over the cap of 2 per attack, or above the hit, is refused as for any hit
+    over = order("Louts", reduce=[{"hit": hits["Louts"].id, "sp": {"Brawny": 3}}])
+    assert [e.code.value for e in run(first.state, over).errors] == ["reduce-over-limit"]

@@ -1,13 +1,15 @@
-"""`views.action_view`: validation and planning read each action through a plain view of its
-fields (issue 12), so a view must give every field and property the action gives, and stay
-out of what a turn returns."""
+"""`views.action_view`, `views.character_view`: validation and planning read each action (and
+validation each actor) through a plain view of its fields (issue 12), so a view must give every
+field and property the model gives, and stay out of what a turn returns."""
 
 from __future__ import annotations
 
 import pytest
 
+from fappo_bot.rules.character import Character, Status, StatusKind, Weapon
+from fappo_bot.rules.data import Tier
 from fappo_bot.rules.orders import Action, ActionKind
-from fappo_bot.rules.views import action_view
+from fappo_bot.rules.views import action_view, character_view
 
 pytestmark = pytest.mark.unit
 
@@ -35,3 +37,23 @@ def test_a_view_is_no_action_and_does_not_copy_it() -> None:
     assert view.__dict__ is action.__dict__  # shared, not copied: a frozen model never changes it
     assert action_view(ACTIONS[2]).conditional and not action_view(ACTIONS[2]).effective_now
     assert action_view(ACTIONS[3]).effective_now
+
+
+CHARACTERS = [
+    Character(name="Aldo", skills={"Swordfighting": 3}, weapons=(Weapon.named("Broadsword"),),
+              shock=True, base_ap=4),
+    Character(name="rats", tier=Tier.NUISANCE, count=12, health=1,
+              statuses=(Status(kind=StatusKind.POISONED, ap_loss=1),)),
+]
+
+
+@pytest.mark.parametrize("character", CHARACTERS)
+def test_a_character_view_reads_every_field_and_property(character: Character) -> None:
+    view = character_view(character)
+    for name in Character.model_fields:
+        assert getattr(view, name) == getattr(character, name), name
+    for name, value in vars(Character).items():
+        if isinstance(value, property):
+            assert getattr(view, name) == getattr(character, name), name
+    assert not isinstance(view, Character)
+    assert view.__dict__ is character.__dict__

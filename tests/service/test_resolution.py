@@ -167,6 +167,39 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     assert kael.traits[next(t for t in kael.traits if t.value == "Nimble")] == 4
 
 
+async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
+    services, table
+):
+    """F30 Amb-4: "Forfeiting reductions is harsh. ... Config auto_reduce_on_absence". On, a
+    player who does not post in the turn after a hit has it reduced by the bot (as far as the
+    SP allow, up to 2 levels a hit), and the results say so; a pass still forfeits the window."""
+    game = table["game"]
+    await services.games.configure(game, GM, rules={"auto_reduce_on_absence": True})
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
+    first = await services.resolution.resolve(game, GM)
+    hit = next(h for h in first.result.hits if h.target == "Kael")
+    kael = next(c for c in first.result.state.characters if c.name == "Kael")
+    sp = sum(kael.traits.values()) + kael.floating
+    second = await services.resolution.resolve(game, GM)  # Alice posts nothing this turn
+    cut = min(2, hit.levels)
+    after = next(c for c in second.result.state.characters if c.name == "Kael")
+    assert sum(after.traits.values()) + after.floating == sp - cut
+    assert f"Kael reduced for the absent player: hit {hit.id}" in second.text
+    assert f"({cut} level" in second.text
+    # a pass is a post: it forfeits the window, flag or not
+    await services.turns.pass_turn(game, ALICE)
+    await post(services, game, GM, "g3", "**Skarg**\n3 AP attack Kael with Broadsword")
+    third = await services.resolution.resolve(game, GM)
+    again = next(h for h in third.result.hits if h.target == "Kael")
+    before = next(c for c in third.result.state.characters if c.name == "Kael")
+    await services.turns.pass_turn(game, ALICE)
+    fourth = await services.resolution.resolve(game, GM)
+    passed = next(c for c in fourth.result.state.characters if c.name == "Kael")
+    assert passed.traits == before.traits and "absent player" not in fourth.text
+    assert again.levels > 0
+
+
 async def test_undo_restores_the_state_exactly_and_is_audited(services, table, uow_factory):
     game = table["game"]
     await post(services, game, ALICE, "m1", "2 AP attack Goblins with Broadsword\n1 AP defend")
@@ -181,6 +214,11 @@ async def test_undo_restores_the_state_exactly_and_is_audited(services, table, u
         await services.resolution.undo(game, ALICE)
     summary = await services.resolution.undo(game, GM)
     assert summary.number == 1 and summary.status is TurnStatus.CLOSED
+    async with uow_factory() as uow:  # the notice says whose turn-2 orders went with turn 2
+        notice = [m.content for m in await uow.outbox.for_game(game) if m.kind == "undone"]
+    assert notice == ["The GM (gm-1) rolled back the resolution of turn 1; it will be resolved "
+                      "again. The orders already given for turn 2 (Mira) are withdrawn with it: "
+                      "give them again when turn 2 opens."]
     after = await snapshot(uow_factory)
     strip = lambda records: [r.model_copy(update={"version": 0}) for r in records]  # noqa: E731
     assert strip(after[game]["characters"]) == strip(before[game]["characters"])

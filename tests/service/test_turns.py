@@ -375,6 +375,42 @@ async def test_f29_amb4_hide_all_allocations_wants_every_player_order_by_dm(serv
     assert (await post(services, game, GM, "g1", NPC_ORDERS)).ok  # the GM's own are sealed
 
 
+async def test_r2_allow_player_resolved_pvp_takes_pvp_orders_in_the_open(
+    services, table, uow_factory
+):
+    """F29: "honor-system PvP without the GM: config allow_player_resolved_pvp (default false:
+    the bot resolves it)". On, an order against another player's character may be posted in
+    the room on the players' honour: it is accepted, its reply says so, and its result is
+    public like any other (docs/rulings.md)."""
+    game = table["game"]
+    await services.games.configure(game, GM, rules={"allow_player_resolved_pvp": True})
+    reply = await post(services, game, ALICE, "m1", "2 AP attack Mira with Broadsword\n1 AP defend")
+    assert reply.ok and not reply.secret
+    assert "(Mira)" in reply.reply and "allow_player_resolved_pvp" in reply.reply
+    # an edit into a PvP order is taken in the open too, and says so
+    await post(services, game, BOB, "m2", "3 AP defend")
+    edited = await services.turns.edit(game, BOB, channel_key="c1", message_key="m2",
+                                       text="2 AP attack Kael with Dagger\n1 AP defend")
+    assert edited.outcome is PostOutcome.ACCEPTED and "(Kael)" in edited.reply
+    # a post that names no other player's character gets no such line
+    plain = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                                      text=KAEL_ATTACK)
+    assert plain.ok and "allow_player_resolved_pvp" not in plain.reply
+    await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
+                              text="2 AP attack Mira with Broadsword\n1 AP defend")
+    await post(services, game, GM, "g1", NPC_ORDERS)
+    await services.resolution.resolve(game, GM)
+    async with uow_factory() as uow:
+        messages = list(await uow.outbox.for_game(game))
+    public = "\n".join(m.content for m in messages if m.kind == "results")
+    assert "Kael attacks Mira" in public and "Mira attacks Kael" in public
+    assert not [m for m in messages if m.kind == "results_private"]
+    # hide_all_allocations still wants every order by DM
+    await services.games.configure(game, GM, rules={"hide_all_allocations": True})
+    with pytest.raises(InvalidInput, match="by DM"):
+        await post(services, game, ALICE, "m9", "2 AP attack Mira with Broadsword")
+
+
 async def test_a_dm_is_edited_and_deleted_by_its_message_alone(services, table, uow_factory):
     """Discord's DM edit and delete events name the message, not the game; the delete event
     does not say who deleted."""

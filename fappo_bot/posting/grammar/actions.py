@@ -84,9 +84,11 @@ def _options(cur: Cursor, scene: Scene, draft: Draft, slots: tuple[Slot, ...]) -
         if _any_slot(cur, scene, draft, slots) or _any_slot(cur, scene, draft, _COMMON):
             continue
         start, end = cur.skip_clause()
+        hint = "put SP clauses and modifiers after the action, separated by commas"
+        if draft.kind is K.DEFEND:  # "defend Mira", "defend her": a new player's first guess
+            hint = ("a defense is your own (F5): defend, or defend against ATTACKER; " + hint)
         cur.issue(ErrorCode.SYNTAX, f'I couldn\'t read "{cur.slice(start, end)}"', start, end,
-                  expected=_expected(draft.kind),
-                  hint="put SP clauses and modifiers after the action, separated by commas")
+                  expected=_expected(draft.kind), hint=hint)
 
 
 
@@ -102,6 +104,7 @@ def _expected(kind: ActionKind) -> str:
         K.ATTACK: "with WEAPON, going for SPECIAL, N SP TRAIT or +N (reason)",
         K.CAST: "at TARGET, at N ranges, +N accuracy, N SP TRAIT, to hit N SP TRAIT",
         K.MOVE: "toward/away from TARGET",
+        K.DEFEND: "against ATTACKER, N SP TRAIT or +N (reason)",
     }.get(kind, "N SP TRAIT or +N (reason)")
 
 
