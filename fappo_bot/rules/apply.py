@@ -11,6 +11,7 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
+from fappo_bot.rules.data import TIERS
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.healing import heal
@@ -39,6 +40,24 @@ _FLAGS = frozenset({
 })
 
 
+# Enum members read through module aliases: on Python 3.11 `StatusKind.BLEEDING` goes through the
+# enum metaclass's `__getattr__` hook, about 3,200 reads a 1,000-entry turn here
+# (`benchmarks/enum_reads.py`, docs/benchmarks.md).
+_BLEEDING = StatusKind.BLEEDING
+_BURNING = StatusKind.BURNING
+_CONCENTRATING = StatusKind.CONCENTRATING
+_DISARMED = StatusKind.DISARMED
+_FROZEN = StatusKind.FROZEN
+_POISONED = StatusKind.POISONED
+_STABILIZED = StatusKind.STABILIZED
+_TRANSFIXED = StatusKind.TRANSFIXED
+_UNCONSCIOUS = StatusKind.UNCONSCIOUS
+_VAPORIZED = StatusKind.VAPORIZED
+_ATTACK = ActionKind.ATTACK
+#: the tiers removed by elimination, not damage (`Character.is_fodder`, a property)
+_FODDER_TIERS = frozenset(tier for tier, row in TIERS.items() if row.fodder)
+
+
 def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Character, ...]:
     """The characters at the start of the next turn (F7 steps 5e, 6, 7)."""
     deal_ticks(turn, changes)
@@ -63,15 +82,18 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             update |= _statuses(c, changes)
         if name in equipment:
             update |= _equipment(c, changes)
+        # the snapshot's fields read from its field dict: a read through pydantic's attribute
+        # hook costs four times a key of the dict, and this loop runs once per character
+        data = c.__dict__
         # `_damage` has nothing to show without new hits or provisional ones to settle
-        if (levels_on.get(name, 0) > 0 or c.shock or c.settled_health is not None
-                or c.settled_pips is not None):
+        if (levels_on.get(name, 0) > 0 or data["shock"] or data["settled_health"] is not None
+                or data["settled_pips"] is not None):
             update |= _damage(turn, c, changes)
         if name in eliminated:
-            left = c.count - eliminated[name]
+            left = data["count"] - eliminated[name]
             update["count"] = left if left > 0 else 0
             if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
-                update["settled_count"] = c.count
+                update["settled_count"] = data["count"]
         if update:
             c = _updated(c, update)
         if name in changes.corrode:
@@ -79,8 +101,9 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
                 c = corrode(c)
         if name in spells:
             c = _healed_or_vaporized(turn, c, changes)
-        if (c.statuses or c.steadied_turns or name in changes.aiming or name in changes.bound
-                or fighter.level.name == "Dying"):  # `_clocks`' early return
+        data = c.__dict__
+        if (data["statuses"] or data["steadied_turns"] or name in changes.aiming
+                or name in changes.bound or fighter.level.name == "Dying"):  # `_clocks`' test
             c = _clocks(turn, name, c, changes)
         if not fighter.fodder:  # fodder never heals (`_heal_clock`)
             c = _heal_clock(turn, original, c, changes)
@@ -114,13 +137,16 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
     a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
     never heals (docs/rulings.md: the caller passes no fodder); `healing.heal` keeps the Dying
     and Dead rules."""
-    if changes.levels_on.get(c.name, 0) > 0 or c.name in changes.heal:
+    name = original.name  # `c`'s too
+    data, before = c.__dict__, original.__dict__  # read as dicts: once per character a turn
+    if changes.levels_on.get(name, 0) > 0 or name in changes.heal:
         # a level entered at this close (new damage, or a healing spell) starts its clock at 0
-        if c.heal_elapsed or c.heal_checked or c.heal_halved:
+        if data["heal_elapsed"] or data["heal_checked"] or data["heal_halved"]:
             return c.model_copy(update={"heal_elapsed": 0, "heal_checked": False,
                                         "heal_halved": False})
         return c
-    if not (c.health or c.pips or c.heal_elapsed or original.health or original.pips):
+    if not (data["health"] or data["pips"] or data["heal_elapsed"] or before["health"]
+            or before["pips"]):
         return c  # healthy before and after: nothing to heal, no clock to run
     config = turn.config
     if current_index(turn.chars[c.name], config) > current_index(original, config):
@@ -136,9 +162,9 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
 def _interrupt(turn: Turn, changes: Changes) -> None:
     """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
     for name, c in turn.chars.items():
-        if c.statuses and c.has_status(StatusKind.CONCENTRATING) and (
+        if c.statuses and c.has_status(_CONCENTRATING) and (
                 name not in changes.concentrating):
-            changes.clear(name, StatusKind.CONCENTRATING)
+            changes.clear(name, _CONCENTRATING)
             changes.event("interrupted", name, "the concentration was broken")
 
 
@@ -153,7 +179,7 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
             continue
         # the skill the action used, as grading read it: an attack's from its weapon when
         # none is named (`Facts.arm`), a written name by exact name, else unique prefix
-        if action.kind is ActionKind.ATTACK:
+        if action.kind is _ATTACK:
             skill = turn.facts.of(turn.chars[c.name]).arm(action.weapon, action.skill,
                                                           turn.config).skill
         else:
@@ -179,13 +205,13 @@ def _statuses(c: Character, changes: Changes) -> dict[str, object]:
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue
-        if status.kind is StatusKind.DISARMED and any(
+        if status.kind is _DISARMED and any(
             fold(s.item or "") == fold(status.item or "") for s in same
         ):
             continue  # one item can be dropped only once
-        if status.kind is StatusKind.UNCONSCIOUS and same:
+        if status.kind is _UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
-            kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
+            kept = [s for s in kept if s.kind is not _UNCONSCIOUS]
             status = status.model_copy(update={"turns": longest})
         kept.append(status)
     return {"statuses": tuple(kept)}
@@ -220,19 +246,23 @@ def _equipment(c: Character, changes: Changes) -> dict[str, object]:
 def _damage(turn: Turn, c: Character, changes: Changes) -> dict[str, object]:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
-    levels = changes.levels_on.get(c.name, 0)
-    quiet = not (c.shock or c.settled_health is not None or c.settled_pips is not None)
+    data = c.__dict__  # the fields read as a dict (once per character hit a turn)
+    levels = changes.levels_on.get(data["name"], 0)
+    quiet = not (data["shock"] or data["settled_health"] is not None
+                 or data["settled_pips"] is not None)
     if levels <= 0 and quiet:
         return {}
-    before = c.pips if uses_pips(c, config) else current_index(c, config)
+    pips = uses_pips(c, config)
+    before = data["pips"] if pips else current_index(c, config)
     update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
-    if levels > 0 and not c.is_fodder:
-        health, pips = damaged(c, levels, config)
-        after = pips if uses_pips(c, config) else health
-        update.update(health=health, pips=pips, shock=after > before,
-                      settled_health=c.health, settled_pips=c.pips)
-    if any(getattr(c, key) != value for key, value in update.items()):
-        return update
+    if levels > 0 and data["tier"] not in _FODDER_TIERS:  # `Character.is_fodder`
+        health, new_pips = damaged(c, levels, config)
+        after = new_pips if pips else health
+        update = {"shock": after > before, "settled_health": data["health"],
+                  "settled_pips": data["pips"], "health": health, "pips": new_pips}
+    for key, value in update.items():
+        if data[key] != value:
+            return update
     return {}
 
 
@@ -244,7 +274,7 @@ def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Characte
         c = c.model_copy(update={
             "health": dead_index(c), "pips": pips_dead(), "settled_health": dead_index(c),
             "settled_pips": pips_dead(),
-            "statuses": (*c.statuses, Status(kind=StatusKind.VAPORIZED)),
+            "statuses": (*c.statuses, Status(kind=_VAPORIZED)),
         })
         changes.hits[:] = [h for h in changes.hits if h.target != c.name]
         changes.event("vaporized", c.name)
@@ -274,18 +304,18 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         return c
     statuses: list[Status] = []
     for s in c.statuses:
-        if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:
+        if s.kind is _UNCONSCIOUS and s in snap.statuses and s.turns is not None:
             if s.turns <= 1:
                 changes.event("woke", name)
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
-        if s.kind in (StatusKind.FROZEN, StatusKind.TRANSFIXED) and name in turn.gm.freed:
+        if s.kind in (_FROZEN, _TRANSFIXED) and name in turn.gm.freed:
             continue
-        if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
+        if s.kind is _BURNING and name in turn.gm.extinguished:
             continue
-        if s.kind is StatusKind.FROZEN and s in snap.statuses:
+        if s.kind is _FROZEN and s in snap.statuses:
             s = s.model_copy(update={"elapsed": s.elapsed + 1})
-        if s.kind is StatusKind.POISONED and s.turns is not None and s in snap.statuses:
+        if s.kind is _POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
@@ -295,11 +325,11 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         c = c.model_copy(update={
             "statuses": tuple(statuses), "steadied_turns": steady[0], "steady_target": steady[1],
         })
-    if dying and not snap.has_status(StatusKind.STABILIZED):
+    if dying and not snap.has_status(_STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
-    if c.has_status(StatusKind.BLEEDING):
+    if c.has_status(_BLEEDING):
         c = _binding(c, name in changes.bound, changes)
     return c
 
@@ -345,7 +375,7 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
     if not c.steadied_turns:
         return 0, None  # nothing to keep
     order = turn.orders.get(c.name)
-    shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
+    shot = order is not None and any(a.kind is _ATTACK for a in order.actions)
     if shot:
         return c.steadied_turns, c.steady_target
     return 0, None
@@ -353,14 +383,14 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
 
 def _bleed(turn: Turn, c: Character) -> Character:
     """F18.2: at the end of combat a bleeding victim drops to Incapacitated (if above it)."""
-    if not c.has_status(StatusKind.BLEEDING) or c.is_fodder:
+    if not c.has_status(_BLEEDING) or c.is_fodder:
         return c
     incap = index_of_level(c.track_kind, "Incapacitated")
     index = current_index(c, turn.config)
     if incap is None or index >= incap:
         return c
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s.kind is StatusKind.BLEEDING else s
+        s.model_copy(update={"restore_to": index}) if s.kind is _BLEEDING else s
         for s in c.statuses
     )
     update: dict[str, object] = {"health": incap, "statuses": statuses}
@@ -374,7 +404,7 @@ def _bleed(turn: Turn, c: Character) -> Character:
 def _binding(c: Character, tended: bool, changes: Changes) -> Character:
     """Binding a bleeding wound: 10 uninterrupted minutes (60 turns) of attention restore the
     level at the end of the fight (F18.2); a turn without it starts over (Amb-6)."""
-    bleeding = next(s for s in c.statuses if s.kind is StatusKind.BLEEDING)
+    bleeding = next(s for s in c.statuses if s.kind is _BLEEDING)
     if not tended:
         if not bleeding.elapsed:
             return c

@@ -45,9 +45,12 @@ class Changes:
 
     def index_hits(self) -> None:
         """Sum the levels of the hits per target once, for applying them."""
-        self.levels_on = {}
+        levels_on: dict[str, int] = {}
         for hit in self.hits:
-            self.levels_on[hit.target] = self.levels_on.get(hit.target, 0) + hit.levels
+            data = hit.__dict__  # one read through pydantic's hook instead of three
+            target = data["target"]
+            levels_on[target] = levels_on.get(target, 0) + data["levels"]
+        self.levels_on = levels_on
 
     def status(self, name: str, status: Status) -> None:
         """A status in force from the next turn."""
@@ -59,4 +62,4 @@ class Changes:
 
     def event(self, kind: str, character: str, detail: str = "", levels: int = 0) -> None:
         """Record something that happened besides action results."""
-        self.events.append(make_event(kind=kind, character=character, detail=detail, levels=levels))
+        self.events.append(make_event(kind, character, detail, levels))  # by position

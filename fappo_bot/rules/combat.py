@@ -9,6 +9,7 @@ in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -32,6 +33,10 @@ from fappo_bot.rules.views import action_view
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
 _SINGLE = (SINGLE,)
+_NO_FIELDS: dict[str, Any] = {}  # no weapon: no fields to read
+# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
+_DISARMED = StatusKind.DISARMED
+_READYING = (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
 
 
 @dataclass
@@ -45,7 +50,7 @@ class Plan:
 
 def _readies(order: Order, weapon: Weapon) -> bool:
     return any(
-        a.kind in (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
+        a.kind in _READYING
         and a.item is not None
         and fold(a.item) == fold(weapon.name)
         for a in order.actions
@@ -60,7 +65,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not StatusKind.DISARMED:
+        if s.kind is not _DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -98,13 +103,15 @@ def plan_strikes(turn: Turn) -> Plan:
         weapon = arm.weapon
         targets = _targets(turn, action)
         reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
-        if reason is None and weapon is not None and not weapon.ranged:
+        # the weapon's fields read as a dict: one read through pydantic's hook instead of three
+        wdata = weapon.__dict__ if weapon is not None else _NO_FIELDS
+        if reason is None and weapon is not None and not wdata["ranged"]:
             reason = _melee_void(turn, attacker, order, action, weapon, targets, movers)
         if reason is not None:
             plan.void[(name, index)] = reason
             continue
         assert weapon is not None and arm.profile is not None
-        area = bool(action.targets) or weapon.area
+        area = bool(action.targets) or wdata["area"]
         impact = _impact_distance(turn, attacker, action, targets) if area else 0
         skill = arm.skill
         sp = action.sp
@@ -119,18 +126,20 @@ def plan_strikes(turn: Turn) -> Plan:
         # effective skill, the weapon's profile)
         aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
         for target in targets:
+            tdata = target.__dict__  # one read through pydantic's hook
+            target_name = tdata["name"]
             value = rating
             # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
-            if skill and prone and not fighters[target.name].prone:
+            if skill and prone and not fighters[target_name].prone:
                 value -= PRONE_PENALTY
-            dist = impact if area else abs(position - target.position)
+            dist = impact if area else abs(position - tdata["position"])
             if steady and steadied(attacker, target):
-                aims.append((target.name, dist, True, value,
+                aims.append((target_name, dist, True, value,
                              weapon_profile(weapon, attacker, steadied=True)))
             else:
-                aims.append((target.name, dist, False, value, profile))
+                aims.append((target_name, dist, False, value, profile))
         ap = action.ap
-        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
+        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + wdata["accuracy"]
         shieldable = not action.flat_footed
         # a swarm's +1 AP goes to the order's first action with AP (F20)
         first_ap = fighter.fodder and index == _ap_action(order)

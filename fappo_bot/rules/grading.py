@@ -156,26 +156,27 @@ class _Side:
 
 
 def _side(turn: Turn, defender: Character, fighter: Fighter) -> _Side:
-    armor = defender.armor
+    data = defender.__dict__  # the fields read as a dict: one read through pydantic's hook
+    armor, name = data["armor"], data["name"]
     return _Side(
         defender, fighter, fighter.frozen, fighter.unconscious,
-        fighter.fodder and forms_swarm(defender) and swarming(turn, defender.name),
+        fighter.fodder and forms_swarm(defender) and swarming(turn, name),
         armor is _HEAVY,  # `damage.heavy_armored`
-        fighter.fodder, bool(turn.defend_actions(defender.name)), fighter.prone,
-        _ARMOR[armor] + defender.armor_bonus,  # `defense.armor_rating`
+        fighter.fodder, bool(turn.defend_actions(name)), fighter.prone,
+        _ARMOR[armor] + data["armor_bonus"],  # `defense.armor_rating`
     )
 
 
-def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, shield: bool) -> int:
+def _defense(turn: Turn, side: _Side, attacker: str, skill: str | None, shield: bool) -> int:
     """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
-    less); a group's entities all meet the same one."""
-    defender = side.character
+    less); a group's entities all meet the same one. `attacker` is the attacker's name."""
+    data = side.character.__dict__  # the defender's fields, read once as a dict
     ap = modifier = 0
     if side.defends:
-        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+        ap, modifier = turn.defend_ap(data["name"], attacker)
     # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
     suggested = suggested_trait(skill)
-    fallback = 2 if suggested is not None and suggested in defender.traits else 1
+    fallback = 2 if suggested is not None and suggested in data["traits"] else 1
     # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
     # a prone defender's depends on whether the attacker is prone too (F18.9)
     best = side.fighter.best_attack_skill(turn.config)
@@ -183,7 +184,7 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
         trained = -1  # 0 - 1 without an attack skill (F5 Amb-1 (c))
     else:
         trained = best - 1
-        if side.prone and not turn.fighters[attacker.name].prone:
+        if side.prone and not turn.fighters[attacker].prone:
             trained -= PRONE_PENALTY
     base = trained if trained >= fallback else fallback
     # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
@@ -192,7 +193,7 @@ def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, sh
         found = 1
     if side.swarm:
         found = swarm_defense(found)
-    side.defenses[(attacker.name, skill, shield)] = found
+    side.defenses[(attacker, skill, shield)] = found
     return found
 
 
@@ -217,7 +218,7 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     else:
         defense = side.defenses.get((strike.actor, strike.skill, shield))  # `_defense`'s cache
         if defense is None:
-            defense = _defense(turn, side, attacker, strike.skill, shield)
+            defense = _defense(turn, side, strike.actor, strike.skill, shield)
         difficulty = defense + penalty
     # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
     # (floors spelled out: a `max(0, x)` call costs five times the comparison; 1,700 strikes a turn)

@@ -366,7 +366,8 @@ def _attack_results(
         first = group[0]
         strike = first.strike
         weapon = strike.weapon
-        if weapon.ammo_cost or weapon.single_use:
+        wdata = weapon.__dict__  # one read through pydantic's hook instead of two
+        if wdata["ammo_cost"] or wdata["single_use"]:
             _spend_ammo(turn, actor, weapon, changes)
         if len(group) == 1:
             damage, eliminated = first.damage, first.eliminated
