@@ -7,6 +7,8 @@ where the character stood, and `TurnState.pending` carries them to the next post
 
 from __future__ import annotations
 
+from typing import Any
+
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
@@ -72,14 +74,15 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     chars, orders, facts, fighters = turn.chars, turn.orders, turn.facts, turn.fighters
     levels_on, eliminated = changes.levels_on, changes.eliminated
     for original in state.characters:
-        name = original.name
-        c = chars[name]
+        before = original.__dict__  # its fields read as a dict (`_heal_clock` reads them too)
+        name = before["name"]
+        c = snapshot = chars[name]
         fighter = fighters[name]  # the snapshot's facts
         # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
         order = orders.get(name)
         update = _pay(turn, c, order) if order is not None and facts.declares_sp(order) else {}
         if name in statuses:
-            update |= _statuses(c, changes)
+            update |= _statuses(name, c, changes)
         if name in equipment:
             update |= _equipment(c, changes)
         # the snapshot's fields read from its field dict: a read through pydantic's attribute
@@ -101,12 +104,13 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
                 c = corrode(c)
         if name in spells:
             c = _healed_or_vaporized(turn, c, changes)
-        data = c.__dict__
+        if c is not snapshot:
+            data = c.__dict__
         if (data["statuses"] or data["steadied_turns"] or name in changes.aiming
                 or name in changes.bound or fighter.level.name == "Dying"):  # `_clocks`' test
             c = _clocks(turn, name, c, changes)
         if not fighter.fodder:  # fodder never heals (`_heal_clock`)
-            c = _heal_clock(turn, original, c, changes)
+            c = _heal_clock(turn, name, original, before, c, changes)
         out.append(c)
     return tuple(out)
 
@@ -129,7 +133,8 @@ def _updated(c: Character, update: dict[str, object]) -> Character:
     return new
 
 
-def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes) -> Character:
+def _heal_clock(turn: Turn, name: str, original: Character, before: dict[str, Any],
+                c: Character, changes: Changes) -> Character:
     """F14 Amb-1, F7 step 7 (Amendments 2026-12-01): a resolved turn is 10 seconds of healing
     for a character with no new damage. A level's timer starts in the turn its damage was dealt,
     provisional damage included: new damage this turn (ticks too) restarts it, with its own
@@ -137,8 +142,7 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
     a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
     never heals (docs/rulings.md: the caller passes no fodder); `healing.heal` keeps the Dying
     and Dead rules."""
-    name = original.name  # `c`'s too
-    data, before = c.__dict__, original.__dict__  # read as dicts: once per character a turn
+    data = c.__dict__  # read as a dict, as `before` (`original`'s fields): once per character
     if changes.levels_on.get(name, 0) > 0 or name in changes.heal:
         # a level entered at this close (new damage, or a healing spell) starts its clock at 0
         if data["heal_elapsed"] or data["heal_checked"] or data["heal_halved"]:
@@ -149,13 +153,13 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
             or before["pips"]):
         return c  # healthy before and after: nothing to heal, no clock to run
     config = turn.config
-    if current_index(turn.chars[c.name], config) > current_index(original, config):
+    if current_index(turn.chars[name], config) > current_index(original, config):
         c = c.model_copy(update={"heal_elapsed": 0, "heal_checked": False, "heal_halved": False})
     if current_index(c, config) == 0:
         return c if not c.heal_elapsed else c.model_copy(update={"heal_elapsed": 0})
     healed = heal(c, TURN_SECONDS, config=config).character
     if healed.health != c.health or healed.pips != c.pips:
-        changes.event("healed", c.name, "a level healed over time (F14)")
+        changes.event("healed", name, "a level healed over time (F14)")
     return healed
 
 
@@ -191,17 +195,17 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
     return paid(c, {k: v for k, v in spent.items() if v > 0})
 
 
-def _statuses(c: Character, changes: Changes) -> dict[str, object]:
-    if c.name not in changes.drop_status and c.name not in changes.add_status:
+def _statuses(name: str, c: Character, changes: Changes) -> dict[str, object]:
+    if name not in changes.drop_status and name not in changes.add_status:
         return {}
     kept = list(c.statuses)
-    for kind, item in changes.drop_status.get(c.name, []):
+    for kind, item in changes.drop_status.get(name, []):
         kept = [
             s for s in kept
             if not (s.kind is kind and (item is None or s.item is None
                                         or fold(s.item) == fold(item)))
         ]
-    for status in changes.add_status.get(c.name, []):
+    for status in changes.add_status.get(name, []):
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue

@@ -95,6 +95,8 @@ _hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "spec
 _self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
 
 _PLANNED = frozenset({ActionKind.ATTACK, ActionKind.CAST})  # resolved as strikes
+#: the kinds resolved one action at a time (`_other_action`)
+_OTHER_KINDS = tuple(kind for kind in ActionKind if kind not in _PLANNED)
 
 _EQUIPMENT = frozenset({
     ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH, ActionKind.PICKUP,
@@ -152,13 +154,15 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         strikes.extend(stage.graded)
     _strike_effects(turn, strikes, bool(plan.casts), changes)
     results = _attack_results(turn, plan, strikes, changes)
-    for rank, name in enumerate(turn.actors()):  # in case-folded name order
-        actor = snap[name]
-        for index, action in enumerate(valid[name].actions):
-            if action.kind in _PLANNED:
-                continue  # resolved with the strikes
-            results.append(((rank, index), _other_action(turn, actor, index, action, drawn,
-                                                         changes)))
+    # every other action, in the order of `turn.actors()` (case-folded name) then of its order,
+    # found through the turn's index of actions by kind rather than a read of every action's kind
+    rank = {name: i for i, name in enumerate(turn.actors())}
+    others = [(rank[name], index, name, action, kind) for kind in _OTHER_KINDS
+              for name, index, action in turn.actions_of(kind)]
+    others.sort()  # by (rank, index), each pair the turn's only one: nothing else compared
+    for position, index, name, action, kind in others:
+        results.append(((position, index), _other_action(turn, snap[name], index, action, kind,
+                                                         drawn, changes)))
     results.sort(key=_first)  # (fold(actor), index): each actor's case-folded name is its own
     characters = apply_changes(turn, state, changes)
     next_state = TurnState(
@@ -426,10 +430,9 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     )
 
 
-def _other_action(turn: Turn, actor: Character, index: int, action: Action,
+def _other_action(turn: Turn, actor: Character, index: int, action: Action, kind: ActionKind,
                   drawn: dict[str, int], changes: Changes) -> ActionResult:
-    """Every action that is neither an attack nor a cast."""
-    kind = action.kind
+    """Every action that is neither an attack nor a cast (`kind`, the action's)."""
     if kind is _SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
     if kind is _MOVE:
