@@ -18,6 +18,7 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
+from fappo_bot.rules.data import Trait
 from fappo_bot.rules.defense import PRONE_PENALTY, suggested_trait
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
@@ -116,10 +117,11 @@ def plan_strikes(turn: Turn) -> Plan:
         skill = arm.skill
         sp = action.sp
         spend = canonical(sp) if sp else {}
-        shift, protected = _shift(attacker, action, skill, spend)
+        adata = attacker.__dict__  # the attacker's fields: one read through pydantic's hook
+        shift, protected = _shift(adata["traits"], action, skill, spend)
         profile = arm.profile
-        steady = attacker.steadied_turns >= STEADY_TURNS
-        position = attacker.position
+        steady = adata["steadied_turns"] >= STEADY_TURNS
+        position = adata["position"]
         prone = fighter.prone
         rating = fighter.base_skill(skill) if skill else 0  # before the prone penalty
         # each target as every entity of the attacker meets it: (name, distance, steadied,
@@ -161,13 +163,14 @@ def plan_strikes(turn: Turn) -> Plan:
     return plan
 
 
-def _shift(attacker: Character, action: Action, skill: str | None,
+def _shift(traits: dict[Trait, int], action: Action, skill: str | None,
            spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
-    the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
+    the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4), from
+    the attacker's `traits`."""
     suggested = suggested_trait(skill)
     value = suggested.value if suggested is not None else None
-    protected = suggested is not None and suggested in attacker.traits  # `Character.owns`
+    protected = suggested is not None and suggested in traits  # `Character.owns`
     if not spend:
         return 0, protected  # nothing declared: nothing to shift, nothing a veto refunds
     if action.sp_vetoed:
