@@ -25,6 +25,7 @@ from fappo_bot.rules import (
     rest_points,
     restore_sp,
     spend_cc,
+    trait_by_name,
 )
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
@@ -127,14 +128,21 @@ class AftermathService(UseCases):
                 await require_gm(uow, game, actor)
             pools = {t.value.casefold(): t.value for t in record.state.traits}
             pools[FLOATING] = FLOATING
+
+            def pool_of(written: str) -> str | None:
+                """A pool by its name or a Trait's alternate name (`Agile` is Nimble, F1)."""
+                key = written.strip().casefold()
+                trait = trait_by_name(written.strip())
+                return pools.get(key) or (trait.value if trait in record.state.traits else None)
+
             problems = [f'{record.name} has no SP pool "{pool}".'
-                        for pool in allocation if pool.strip().casefold() not in pools]
+                        for pool in allocation if pool_of(pool) is None]
             problems += [f"{pool}: points are a whole number from 0 to {MAX_SHEET_NUMBER:,}."
                          for pool, points in allocation.items()
                          if not 0 <= points <= MAX_SHEET_NUMBER]
             if problems:
                 raise InvalidInput("Nothing was declared:", tuple(problems))
-            declared = {pools[p.strip().casefold()]: n for p, n in allocation.items() if n}
+            declared = {pool_of(p) or p: n for p, n in allocation.items() if n}
             table = dict(game.settings.rest_declarations)
             table[record.name] = declared
             game = game.model_copy(update={
