@@ -94,6 +94,13 @@ class UseCases:
     def now(self) -> datetime:
         return self.deps.clock.now()
 
+    async def _gm_first(self, game_id: str, actor: str) -> None:
+        """Refuse anyone but a GM of the game before a GM-only use case reads its input: a
+        player is told only that GMs do that, not what would be wrong with the input (a
+        deadline, a count, a roll). The use case's own transaction checks it again."""
+        async with self.uow() as uow:
+            await require_gm(uow, await load_game(uow, game_id), actor)
+
 
 # ---- loading with specific errors -------------------------------------------------------------
 async def load_game(uow: UnitOfWork, game_id: str) -> Game:
