@@ -27,7 +27,7 @@ async def test_help_in_a_fappo_room_has_no_xp_post_forms(running, fake) -> None:
     alone = text_of(await run_command(fake, fake.alice, "help"))  # no game here yet
     await set_up_game(fake)
     helped = text_of(await run_command(fake, fake.alice, "help"))
-    assert helped == alone and "/turn open" in helped
+    assert helped == alone and "/turn open" in helped and "/reveal turn:N" in helped
     assert "Xp posts" not in helped
 
 
