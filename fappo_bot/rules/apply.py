@@ -23,7 +23,7 @@ from fappo_bot.rules.health import (
     uses_pips,
 )
 from fappo_bot.rules.names import fold, match_skill
-from fappo_bot.rules.orders import ActionKind
+from fappo_bot.rules.orders import ActionKind, Order
 from fappo_bot.rules.results import TurnState
 from fappo_bot.rules.spending import paid, total_spend, vetoed_refund
 from fappo_bot.rules.ticks import deal_ticks
@@ -50,18 +50,26 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     equipment = (changes.lose_weapon.keys() | changes.gain_weapon.keys() | changes.wielding.keys()
                  | changes.positions.keys() | changes.ammo.keys())
     spells = changes.heal.keys() | changes.vaporize
+    chars, orders, facts, fighters = turn.chars, turn.orders, turn.facts, turn.fighters
+    levels_on, eliminated = changes.levels_on, changes.eliminated
     for original in state.characters:
         name = original.name
-        c = turn.chars[name]
+        c = chars[name]
+        fighter = fighters[name]  # the snapshot's facts
         # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
-        update = _pay(turn, c)
+        order = orders.get(name)
+        update = _pay(turn, c, order) if order is not None and facts.declares_sp(order) else {}
         if name in statuses:
             update |= _statuses(c, changes)
         if name in equipment:
             update |= _equipment(c, changes)
-        update |= _damage(turn, c, changes)
-        if name in changes.eliminated:
-            update["count"] = max(0, c.count - changes.eliminated[name])
+        # `_damage` has nothing to show without new hits or provisional ones to settle
+        if (levels_on.get(name, 0) > 0 or c.shock or c.settled_health is not None
+                or c.settled_pips is not None):
+            update |= _damage(turn, c, changes)
+        if name in eliminated:
+            left = c.count - eliminated[name]
+            update["count"] = left if left > 0 else 0
             if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
                 update["settled_count"] = c.count
         if update:
@@ -71,21 +79,30 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
                 c = corrode(c)
         if name in spells:
             c = _healed_or_vaporized(turn, c, changes)
-        c = _clocks(turn, name, c, changes)
-        c = _heal_clock(turn, original, c, changes)
+        if (c.statuses or c.steadied_turns or name in changes.aiming or name in changes.bound
+                or fighter.level.name == "Dying"):  # `_clocks`' early return
+            c = _clocks(turn, name, c, changes)
+        if not fighter.fodder:  # fodder never heals (`_heal_clock`)
+            c = _heal_clock(turn, original, c, changes)
         out.append(c)
     return tuple(out)
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _updated(c: Character, update: dict[str, object]) -> Character:
     """`c.model_copy(update=update)` without pydantic's generic path (three `copy.copy` calls,
     the extra and private checks): a Character has neither extra fields nor private attributes.
     Once per changed character per turn, it was a fortieth of a 1,000-entry turn."""
-    new = type(c).__new__(type(c))
-    object.__setattr__(new, "__dict__", {**c.__dict__, **update})
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_fields_set__", c.__pydantic_fields_set__ | update.keys())
-    object.__setattr__(new, "__pydantic_private__", None)
+    new = _new(type(c))
+    data = c.__dict__.copy()
+    data.update(update)
+    _set(new, "__dict__", data)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_fields_set__", c.__pydantic_fields_set__.union(update))
+    _set(new, "__pydantic_private__", None)
     return new
 
 
@@ -95,9 +112,8 @@ def _heal_clock(turn: Turn, original: Character, c: Character, changes: Changes)
     provisional damage included: new damage this turn (ticks too) restarts it, with its own
     Healing check episode; damage settled at step 2 started it in the turn it was dealt; a level
     a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
-    never heals (docs/rulings.md); `healing.heal` keeps the Dying and Dead rules."""
-    if c.is_fodder:
-        return c
+    never heals (docs/rulings.md: the caller passes no fodder); `healing.heal` keeps the Dying
+    and Dead rules."""
     if changes.levels_on.get(c.name, 0) > 0 or c.name in changes.heal:
         # a level entered at this close (new damage, or a healing spell) starts its clock at 0
         if c.heal_elapsed or c.heal_checked or c.heal_halved:
@@ -126,11 +142,9 @@ def _interrupt(turn: Turn, changes: Changes) -> None:
             changes.event("interrupted", name, "the concentration was broken")
 
 
-def _pay(turn: Turn, c: Character) -> dict[str, object]:
-    """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14)."""
-    order = turn.orders.get(c.name)
-    if order is None or not turn.facts.declares_sp(order):
-        return {}
+def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
+    """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14). Only for
+    an order that declares SP (`Facts.declares_sp`)."""
     spent = total_spend(order)
     if not spent:
         return {}  # a veto only refunds what was declared
@@ -254,7 +268,7 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     """Knockout countdowns, the Dying deadline, steadying, Bleeding and the GM's events (F7
     step 7, F15, F18.2, F19 Amb-6)."""
     snap = turn.chars[name]
-    dying = turn.facts.of(snap).level.name == "Dying"  # `health.is_dying`
+    dying = turn.fighters[name].level.name == "Dying"  # `health.is_dying`
     if (not c.statuses and not c.steadied_turns and name not in changes.aiming
             and name not in changes.bound and not dying):
         return c
@@ -269,9 +283,9 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
             continue
         if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
             continue
-        if s in snap.statuses and s.kind is StatusKind.FROZEN:
+        if s.kind is StatusKind.FROZEN and s in snap.statuses:
             s = s.model_copy(update={"elapsed": s.elapsed + 1})
-        if s in snap.statuses and s.kind is StatusKind.POISONED and s.turns is not None:
+        if s.kind is StatusKind.POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
             s = s.model_copy(update={"turns": s.turns - 1})
@@ -292,7 +306,12 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
 
 def _same_items(new: list[Status], old: tuple[Status, ...]) -> bool:
     """The very same statuses: nothing to copy."""
-    return len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True))
+    if len(new) != len(old):
+        return False
+    for i, status in enumerate(new):  # (not `zip(..., strict=True)`: its keyword is slow)
+        if status is not old[i]:
+            return False
+    return True
 
 
 def _dying(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
@@ -323,9 +342,11 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
             return 0, target
         same = target is None or c.steady_target is None or fold(target) == fold(c.steady_target)
         return (c.steadied_turns + 1 if same else 1), target
+    if not c.steadied_turns:
+        return 0, None  # nothing to keep
     order = turn.orders.get(c.name)
     shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
-    if shot and c.steadied_turns:
+    if shot:
         return c.steadied_turns, c.steady_target
     return 0, None
 

@@ -163,7 +163,8 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
             ranged = d >= 1 and turn.config.spells_at_range_are_ranged
             weapon = spell_weapon(spell, profile, ranged)
             strikes.append(Strike(
-                key=f"{name}#{index}#0#{t_index}", actor=name, index=index, entity=SINGLE,
+                key=f"{name}#{index}#0#{t_index}", actor=name, attacker=caster, index=index,
+                entity=SINGLE, swarm=False,
                 action=action, target=target.name, weapon=weapon, skill=SPELLCASTING,
                 skill_value=value, total=total, potential=profile.damage, dist=d,
                 area=bool(action.targets) or profile.area, sub=t_index,

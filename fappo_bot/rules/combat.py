@@ -17,7 +17,7 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.defense import PRONE_PENALTY, skill_def
+from fappo_bot.rules.defense import PRONE_PENALTY, suggested_trait
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
 from fappo_bot.rules.names import fold
@@ -84,15 +84,16 @@ def plan_strikes(turn: Turn) -> Plan:
     plan = Plan()
     strikes = plan.strikes
     config = turn.config
-    facts = turn.facts
+    chars = turn.chars
+    fighters = turn.fighters
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
     movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
     for name, index, model in turn.actions_of(ActionKind.ATTACK):
         # read field by field here, in grading and in the effects: a plain view (`views`)
         action = action_view(model)
         order = turn.orders[name]
-        attacker = turn.chars[name]
-        fighter = facts.of(attacker)
+        attacker = chars[name]
+        fighter = fighters[name]
         arm = fighter.arm(action.weapon, action.skill, config)  # what validation looked up
         weapon = arm.weapon
         targets = _targets(turn, action)
@@ -106,20 +107,22 @@ def plan_strikes(turn: Turn) -> Plan:
         area = bool(action.targets) or weapon.area
         impact = _impact_distance(turn, attacker, action, targets) if area else 0
         skill = arm.skill
-        spend = canonical(action.sp) if action.sp else {}
+        sp = action.sp
+        spend = canonical(sp) if sp else {}
         shift, protected = _shift(attacker, action, skill, spend)
         profile = arm.profile
         steady = attacker.steadied_turns >= STEADY_TURNS
         position = attacker.position
+        prone = fighter.prone
+        rating = fighter.base_skill(skill) if skill else 0  # before the prone penalty
         # each target as every entity of the attacker meets it: (name, distance, steadied,
         # effective skill, the weapon's profile)
         aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
         for target in targets:
-            value = 0
-            if skill:  # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
-                value = fighter.base_skill(skill)
-                if fighter.prone and not facts.of(target).prone:
-                    value -= PRONE_PENALTY
+            value = rating
+            # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
+            if skill and prone and not fighters[target.name].prone:
+                value -= PRONE_PENALTY
             dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
                 aims.append((target.name, dist, True, value,
@@ -129,16 +132,18 @@ def plan_strikes(turn: Turn) -> Plan:
         ap = action.ap
         base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
+        # a swarm's +1 AP goes to the order's first action with AP (F20)
+        first_ap = fighter.fodder and index == _ap_action(order)
         for entity in (entities(attacker, config) if fighter.fodder else _SINGLE):
-            ap_bonus = entity.ap_bonus if entity.ap_bonus and index == _ap_action(order) else 0
+            ap_bonus = entity.ap_bonus if first_ap else 0
             swarm = entity.swarm
             sub = entity.sub
             bonus = entity.skill_bonus
             for t_index, (target_name, dist, steady_aim, value, aim_profile) in enumerate(aims):
                 value += bonus
                 strikes.append(Strike(
-                    f"{name}#{index}#{sub}#{t_index}", name, index, entity, action,
-                    target_name, weapon, skill, value, value + base + ap_bonus,
+                    f"{name}#{index}#{sub}#{t_index}", name, attacker, index, entity, swarm,
+                    action, target_name, weapon, skill, value, value + base + ap_bonus,
                     SWARM_POTENTIAL if swarm else aim_profile.damage,
                     dist, steady_aim, area, t_index, spend, None, shieldable, aim_profile,
                     shift, protected,
@@ -151,14 +156,16 @@ def _shift(attacker: Character, action: Action, skill: str | None,
            spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
     the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
-    definition = skill_def(skill) if skill else None
-    suggested = definition.suggested if definition is not None else None
-    value = suggested.value if suggested else None
+    suggested = suggested_trait(skill)
+    value = suggested.value if suggested is not None else None
+    protected = suggested is not None and suggested in attacker.traits  # `Character.owns`
+    if not spend:
+        return 0, protected  # nothing declared: nothing to shift, nothing a veto refunds
     if action.sp_vetoed:
         spend = dict(spend)
         for key, amount in vetoed_refund(action, value).items():
             spend[key] -= amount
-    return (sp_levels(spend, value) if spend else 0), attacker.owns(suggested)
+    return (sp_levels(spend, value) if spend else 0), protected
 
 
 def _ap_action(order: Order) -> int | None:
@@ -184,8 +191,11 @@ def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, w
     """A melee strike that cannot land (F7 Amb-4, Amb-6 amendments): a conditional's target
     beyond reach (validation checks the others when posted), or a target that moved away without
     the GM's ruling that the attacker engaged it. Never judged from the distances alone."""
+    conditional = action.conditional
+    if not conditional and (action.engaged or not movers):
+        return None  # nothing to judge
     for target in targets:
-        if action.conditional and not reachable(order, attacker, target, weapon):
+        if conditional and not reachable(order, attacker, target, weapon):
             return f"{target.name} is out of reach"
         if (not action.engaged and target.name in movers
                 and moves_away(turn.orders.get(target.name), attacker.name, turn.find,
@@ -196,9 +206,14 @@ def _melee_void(turn: Turn, attacker: Character, order: Order, action: Action, w
 
 def _targets(turn: Turn, action: Action) -> list[Character]:
     out: list[Character] = []
+    chars, fighters = turn.chars, turn.fighters
     for name in action.targets or (action.target,):
+        if name in chars:  # written exactly (`Turn.find`)
+            if not fighters[name].dead:
+                out.append(chars[name])
+            continue
         found = turn.find(name)
-        if found is not None and not turn.facts.of(found).dead:
+        if found is not None and not fighters[found.name].dead:
             out.append(found)
     return out
 

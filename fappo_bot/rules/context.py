@@ -8,7 +8,7 @@ from dataclasses import InitVar, dataclass, field
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.defense import PledgeLine
-from fappo_bot.rules.facts import Facts
+from fappo_bot.rules.facts import Facts, Fighter
 from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
@@ -33,6 +33,8 @@ class Turn:
     #: the characters' facts as validation learnt them (a fresh cache without it)
     shared: InitVar[Facts | None] = None
     facts: Facts = field(init=False)
+    #: each snapshot character's facts by name (`facts.of(chars[name])`, looked up once)
+    fighters: dict[str, Fighter] = field(init=False)
     _roster: Roster | None = None
     _actors: list[str] = field(default_factory=list)
     _defends_all: dict[str, list[Action]] | None = None
@@ -42,6 +44,8 @@ class Turn:
     def __post_init__(self, shared: Facts | None) -> None:
         self._actors = sorted(self.orders, key=fold)
         self.facts = shared if shared is not None else Facts(self.config)
+        of = self.facts.of
+        self.fighters = {name: of(character) for name, character in self.chars.items()}
 
     def actors(self) -> list[str]:
         """The names of the characters with a valid order, in the fixed order every loop over
@@ -56,17 +60,22 @@ class Turn:
             index: dict[ActionKind, list[tuple[str, int, Action]]] = {}
             for name in self._actors:
                 for i, action in enumerate(self.orders[name].actions):
-                    index.setdefault(action.kind, []).append((name, i, action))
+                    of = action.kind
+                    found = index.get(of)
+                    if found is None:
+                        index[of] = [(name, i, action)]
+                    else:
+                        found.append((name, i, action))
             self._by_kind = index
         return self._by_kind.get(kind, [])
 
     def dead(self, name: str) -> bool:
         """Dead (or vaporized) at the snapshot (cached for the turn)."""
-        return self.facts.of(self.chars[name]).dead
+        return self.fighters[name].dead
 
     def unconscious(self, name: str) -> bool:
         """Unable to react at the snapshot: defense 1 (F6 Amb-6; cached for the turn)."""
-        return self.facts.of(self.chars[name]).unconscious
+        return self.fighters[name].unconscious
 
     def find(self, name: str | None) -> Character | None:
         """The snapshot character a written name means (exact or unique prefix)."""

@@ -45,7 +45,12 @@ def weapon_profile(weapon: Weapon, wielder: Character, *, steadied: bool = False
         ed = weapon.steadied_extra_damage
     if weapon.uncanny_only_specials and not wielder.owns(Trait.UNCANNY):
         ed, specials = 0, ()
-    return WeaponProfile(d, ed, specials)
+    # `WeaponProfile(d, ed, specials)` without the named tuple's Python-level `__new__`: a
+    # profile is made for every attacker and weapon of a turn
+    return _new_tuple(WeaponProfile, (d, ed, specials))
+
+
+_new_tuple = tuple.__new__
 
 
 def heavy_armored(character: Character) -> bool:

@@ -20,6 +20,7 @@ from fappo_bot.rules.data import (
     SKILLS_BY_KEY,
     ArmorType,
     SkillDef,
+    Trait,
 )
 from fappo_bot.rules.names import fold, skill_rating
 
@@ -33,6 +34,22 @@ TRANSFIX_PENALTY = 2
 def skill_def(skill: str) -> SkillDef | None:
     """The rulebook definition of a skill, or None for a GM's custom skill (F2 Amb-6)."""
     return SKILLS_BY_KEY.get(fold(skill))
+
+
+#: `skill_def(skill).suggested` by the skill as written (None: no Suggested Trait, or a GM's skill)
+_SUGGESTED: dict[str, Trait | None] = {}
+
+
+def suggested_trait(skill: str | None) -> Trait | None:
+    """The Suggested Trait of a skill (F2), looked up once per written name."""
+    if not skill:
+        return None
+    try:
+        return _SUGGESTED[skill]
+    except KeyError:
+        definition = skill_def(skill)
+        found = _SUGGESTED[skill] = definition.suggested if definition is not None else None
+        return found
 
 
 def is_attack_skill(skill: str, config: RulesConfig) -> bool:
@@ -72,13 +89,11 @@ def effective_skill(
     Transfix -2 (replacing Impale). Legendary accuracy is not skill (F22 Amb-2).
     """
     value = skill_rating(character, skill)
-    definition = skill_def(skill)
-    if (
-        character.armor is ArmorType.HEAVY
-        and definition is not None
-        and definition.suggested in HEAVY_ARMOR_PENALIZED
-    ):
+    if character.armor is ArmorType.HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
         value -= 1
+    statuses = character.statuses
+    if not statuses:
+        return value  # no prone penalty, no wounds (validation and resolution ask this often)
     if (
         opponent is not None
         and character.has_status(StatusKind.PRONE)

@@ -10,7 +10,7 @@ validation learnt, planning and grading reuse.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
@@ -19,7 +19,6 @@ from fappo_bot.rules.data import LEVELS, HealthLevelDef, Trait
 from fappo_bot.rules.defense import (
     PRONE_PENALTY,
     effective_skill,
-    is_attack_skill,
     skill_def,
 )
 from fappo_bot.rules.health import base_level_name
@@ -29,6 +28,20 @@ from fappo_bot.rules.spending import declares_sp
 
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
+
+#: whether a skill, as a sheet writes it, counts for the trained defense (`is_attack_skill`):
+#: an attack skill, Spellcasting (by config), or neither
+_ATTACK, _SPELLCASTING, _NOT_ATTACK = "attack", "spellcasting", "not"
+_ATTACK_SKILLS: dict[str, str] = {}
+
+
+def _attack_kind(skill: str) -> str:
+    definition = skill_def(skill)
+    if definition is None:
+        return _NOT_ATTACK
+    if definition.name == "Spellcasting":
+        return _SPELLCASTING
+    return _ATTACK if definition.attack else _NOT_ATTACK
 
 
 def weapon_skill(weapon: Weapon, config: RulesConfig) -> str | None:
@@ -65,7 +78,7 @@ class Arm:
     profile: WeaponProfile | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Fighter:
     """One character's facts for the turn (the character is kept: its id keys the cache)."""
 
@@ -84,17 +97,38 @@ class Fighter:
     #: a nuisance or minion group (`Character.is_fodder`)
     fodder: bool
     #: effective skill by skill name as written, before the prone penalty (F18.9)
-    skills: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, int]
     #: the highest attack skill's effective value before the prone penalty (None without one),
     #: once `attack_known`
-    best_attack: int | None = None
-    attack_known: bool = False
+    best_attack: int | None
+    attack_known: bool
     #: `attack_weapon` by the weapon name an attack writes (None: the one in hand)
-    weapons: dict[str | None, tuple[Match | None, Weapon | None]] = field(default_factory=dict)
+    weapons: dict[str | None, tuple[Match | None, Weapon | None]]
     #: `arm` by the weapon and skill names an attack writes
-    arms: dict[tuple[str | None, str | None], Arm] = field(default_factory=dict)
+    arms: dict[tuple[str | None, str | None], Arm]
     #: skills as written that validation found the character may use, by their rulebook names
-    skills_ok: dict[str, str] = field(default_factory=dict)
+    skills_ok: dict[str, str]
+
+    def __init__(self, character: Character, level: HealthLevelDef, dead: bool,
+                 unconscious: bool, able: bool, prone: bool, frozen: bool, held: Weapon | None,
+                 fodder: bool) -> None:
+        # written out rather than made by `dataclass`: its `__init__` calls a factory for each
+        # of the four caches, and every character of a turn gets a Fighter
+        self.character = character
+        self.level = level
+        self.dead = dead
+        self.unconscious = unconscious
+        self.able = able
+        self.prone = prone
+        self.frozen = frozen
+        self.held = held
+        self.fodder = fodder
+        self.skills = {}
+        self.best_attack = None
+        self.attack_known = False
+        self.weapons = {}
+        self.arms = {}
+        self.skills_ok = {}
 
     def can_act(self, endure: bool = False) -> bool:
         """`health.can_act` (F10): not unconscious, Dying or Dead; Incapacitated only with
@@ -109,6 +143,25 @@ class Fighter:
         if value is None:
             value = self.skills[skill] = effective_skill(self.character, skill)
         return value
+
+    def best_attack_skill(self, config: RulesConfig) -> int | None:
+        """The highest attack skill's effective value before the prone penalty (F5 Amb-1 (c),
+        F18.9), None without an attack skill; worked out once."""
+        if not self.attack_known:
+            best: int | None = None
+            for name in self.character.skills:
+                attack = _ATTACK_SKILLS.get(name)
+                if attack is None:
+                    attack = _ATTACK_SKILLS[name] = _attack_kind(name)
+                if attack is _NOT_ATTACK or (attack is _SPELLCASTING
+                                             and not config.spellcasting_is_attack_skill):
+                    continue  # `defense.is_attack_skill`
+                value = self.base_skill(name)
+                if best is None or value > best:
+                    best = value
+            self.best_attack = best
+            self.attack_known = True
+        return self.best_attack
 
     def attack_weapon(self, weapon: str | None) -> tuple[Match | None, Weapon | None]:
         """`names.attack_weapon`, once per written weapon name (F19)."""
@@ -152,10 +205,11 @@ def _fighter(character: Character, config: RulesConfig) -> Fighter:
         elif kind is StatusKind.FROZEN:
             frozen = True
     unconscious = level.unconscious or level.dead or knocked_out
+    # character, level, dead, unconscious, able, prone, frozen, held, fodder (by position: a
+    # keyword call matches each name)
     return Fighter(
-        character, level, dead=level.dead or vaporized, unconscious=unconscious,
-        able=not unconscious, prone=prone, frozen=frozen, held=character.weapon(),
-        fodder=character.is_fodder,
+        character, level, level.dead or vaporized, unconscious, not unconscious, prone, frozen,
+        character.weapon(), character.is_fodder,
     )
 
 
@@ -194,19 +248,12 @@ class Facts:
         """`defense.trained_defense`: the highest effective attack skill - 1 (F5 Amb-1 (c));
         the prone penalty (F18.9) is the same for every skill."""
         fighter = self.of(defender)
-        if not fighter.attack_known:
-            values = [
-                fighter.base_skill(name)
-                for name in defender.skills
-                if is_attack_skill(name, self.config)
-            ]
-            fighter.best_attack = max(values) if values else None
-            fighter.attack_known = True
-        if fighter.best_attack is None:
+        best = fighter.best_attack_skill(self.config)
+        if best is None:
             return _NO_ATTACK_SKILL
         if fighter.prone and attacker is not None and not self.of(attacker).prone:
-            return fighter.best_attack - PRONE_PENALTY - 1
-        return fighter.best_attack - 1
+            return best - PRONE_PENALTY - 1
+        return best - 1
 
     def deflects_with(self, defender: Character) -> bool:
         """Whether the defender's weapon in hand can serve as a shield: a lightsword of an

@@ -11,7 +11,7 @@ each of which attacks as a single entity with +2 to all attack skills."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fappo_bot.rules.character import Character
@@ -44,11 +44,12 @@ class Entity:
     creatures: int = 1
     skill_bonus: int = 0
     ap_bonus: int = 0
+    #: a swarm of five nuisances (`kind == "swarm"`, a field: planning and grading ask it of
+    #: every strike)
+    swarm: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def swarm(self) -> bool:
-        """A swarm of five nuisances."""
-        return self.kind == "swarm"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "swarm", self.kind == "swarm")
 
 
 SINGLE = Entity(0, "single")
@@ -91,7 +92,7 @@ def forms_swarm(character: Character) -> bool:
 
 def swarm_defense(defense: int) -> int:
     """A swarm's defense: one less than a nuisance's, minimum 1 (F20)."""
-    return max(1, defense - 1)
+    return defense - 1 if defense > 2 else 1  # floor 1, without a `max` call
 
 
 def swarm_damage(level: SuccessLevel, *, heavy_target: bool) -> int:
@@ -119,7 +120,7 @@ def eliminations(
     if target.tier is Tier.NUISANCE:
         if config.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK:
             return NUISANCE_PER_POINT * (int(level) - int(SuccessLevel.FAILURE))
-        return NUISANCE_PER_POINT * max(0, em)
+        return NUISANCE_PER_POINT * em if em > 0 else 0
     if config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE:
         return base_damage
     return damage

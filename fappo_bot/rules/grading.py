@@ -8,6 +8,7 @@ against each attacker) is worked out once per defender per turn (P2: one snapsho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.combat import Plan
@@ -15,26 +16,25 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     WeaponProfile,
-    damage_for_level,
     great_specials,
-    heavy_armored,
     weapon_profile,
 )
-from fappo_bot.rules.data import Special, Tier, Trait
+from fappo_bot.rules.data import ArmorType, Special, Tier, Trait
 from fappo_bot.rules.defense import (
+    PRONE_PENALTY,
     SHIELD_BONUS,
     Incoming,
-    armor_rating,
     assign_shields,
-    fallback_defense,
     match_pledges,
     shield_capacity,
     skill_def,
+    suggested_trait,
 )
+from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.fodder import (
+    SWARM_DAMAGE,
     eliminations,
     forms_swarm,
-    swarm_damage,
     swarm_defense,
 )
 from fappo_bot.rules.levels import Outcome, SuccessLevel, graded, resolve_check, sp_levels
@@ -52,6 +52,12 @@ _CAST = ActionKind.CAST
 _ABJECT = SuccessLevel.ABJECT
 _FAILURE = SuccessLevel.FAILURE
 _GREAT = SuccessLevel.GREAT
+_SOLID = SuccessLevel.SOLID
+_BARE = SuccessLevel.BARE
+_HEAVY = ArmorType.HEAVY
+_SWARM_BARE = SWARM_DAMAGE[SuccessLevel.BARE]
+_SWARM_SOLID = SWARM_DAMAGE[SuccessLevel.SOLID]
+_SWARM_GREAT = SWARM_DAMAGE[SuccessLevel.GREAT]
 _DISARM = Special.DISARM
 _PC = Tier.PC
 
@@ -68,7 +74,7 @@ def swarming(turn: Turn, name: str) -> bool:
     )
 
 
-def _incoming(turn: Turn, strike: Strike) -> Incoming:
+def _incoming(strike: Strike) -> Incoming:
     # key, attacker, index, potential, skill, ranged, attack, sub
     return Incoming(strike.key, strike.actor, strike.index, strike.potential, strike.skill_value,
                     strike.weapon.ranged, strike.shieldable, strike.entity.sub * 1000 + strike.sub)
@@ -85,29 +91,48 @@ def grade_strikes(
     """
     by_target: dict[str, list[Strike]] = {}
     for strike in plan.strikes:
-        by_target.setdefault(strike.target, []).append(strike)
+        aimed = by_target.get(strike.target)
+        if aimed is None:
+            by_target[strike.target] = [strike]
+        else:
+            aimed.append(strike)
     drawn: dict[str, int] = {}  # pledge levels by strike key, for every defender
     covered: set[str] = set()  # strikes a shield covers, for every defender
     sides: dict[str, _Side] = {}
-    for name in sorted(set(by_target) | set(extra), key=fold):
-        defender = turn.chars[name]
-        strikes = by_target.get(name, [])
-        pledges = turn.pledges(defender)
-        deflect = turn.deflects(defender)
-        if pledges or deflect or shield_capacity(defender):
-            incoming = [_incoming(turn, s) for s in strikes]
+    chars = turn.chars
+    fighters = turn.fighters
+    orders = turn.orders
+    # each defender's shields and pledges concern its own strikes only, and every strike's key
+    # is its own (actor, action, entity, target): the defenders may come in any order
+    for name in [*by_target, *[n for n in extra if n not in by_target]]:
+        defender = chars[name]
+        fighter = fighters[name]
+        strikes = by_target.get(name, _NONE)
+        order = orders.get(name)
+        pledges = turn.pledges(defender) if order is not None and order.guard else _NONE
+        held = fighter.held  # `Turn.deflects` asks for a lightsword in hand first (F17 Amb-7)
+        deflect = turn.deflects(defender) if held is not None and held.uncanny_only_specials \
+            else 0
+        if pledges or deflect or defender.shield is not _NO_SHIELD and shield_capacity(defender):
+            incoming = [_incoming(s) for s in strikes]
             covered.update(assign_shields(defender, incoming, deflect=deflect))
-            drawn.update(match_pledges(pledges, [*incoming, *extra.get(name, [])]))
+            drawn.update(match_pledges(pledges, [*incoming, *extra.get(name, _NONE)]))
         if strikes:
-            sides[name] = _side(turn, defender)
+            sides[name] = _side(turn, defender, fighter)
     # every strike's key is unique (actor, action, entity, target), so one set and one map
     # serve all defenders
+    get = drawn.get
     results = [
-        _grade(turn, strike, sides[strike.target], strike.key in covered,
-               drawn.get(strike.key, 0))
+        _grade(turn, strike, sides[strike.target], strike.key in covered, get(strike.key, 0))
         for strike in plan.strikes
     ]
     return results, drawn
+
+
+_NONE: list[Any] = []  # nothing aimed (never changed)
+_NO_SHIELD = ArmorType.NONE
+#: `int(armor)` of each armor type (an enum's `int()` is a call)
+_ARMOR = {armor: int(armor) for armor in ArmorType}
 
 
 @dataclass(slots=True)
@@ -115,6 +140,7 @@ class _Side:
     """What a defender brings to every strike on it this turn, worked out once (P2)."""
 
     character: Character
+    fighter: Fighter
     frozen: bool
     helpless: bool
     swarm: bool
@@ -125,76 +151,74 @@ class _Side:
     prone: bool
     #: the armor rating (`defense.armor_rating`, F17, F22 Amb-4)
     armor: int
-    #: the highest attack skill - 1 against a standing attacker (`Facts.trained_defense`)
-    trained: int
     #: the combat defense by (attacker, attacking skill, shield raised), as it is worked out
     defenses: dict[tuple[str, str | None, bool], int] = field(default_factory=dict)
-    #: the untrained basic defense by attacking skill (F5)
-    fallback: dict[str | None, int] = field(default_factory=dict)
 
 
-def _side(turn: Turn, defender: Character) -> _Side:
-    facts = turn.facts.of(defender)
+def _side(turn: Turn, defender: Character, fighter: Fighter) -> _Side:
+    armor = defender.armor
     return _Side(
-        defender, facts.frozen, facts.unconscious,
-        forms_swarm(defender) and swarming(turn, defender.name), heavy_armored(defender),
-        facts.fodder, bool(turn.defend_actions(defender.name)), facts.prone,
-        armor_rating(defender), turn.facts.trained_defense(defender, None),
+        defender, fighter, fighter.frozen, fighter.unconscious,
+        fighter.fodder and forms_swarm(defender) and swarming(turn, defender.name),
+        armor is _HEAVY,  # `damage.heavy_armored`
+        fighter.fodder, bool(turn.defend_actions(defender.name)), fighter.prone,
+        _ARMOR[armor] + defender.armor_bonus,  # `defense.armor_rating`
     )
 
 
 def _defense(turn: Turn, side: _Side, attacker: Character, skill: str | None, shield: bool) -> int:
     """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
     less); a group's entities all meet the same one."""
-    key = (attacker.name, skill, shield)
-    found = side.defenses.get(key)
-    if found is None:
-        defender = side.character
-        ap = modifier = 0
-        if side.defends:
-            ap, modifier = turn.defend_ap(defender.name, attacker.name)
-        fallback = side.fallback.get(skill)
-        if fallback is None:
-            fallback = side.fallback[skill] = fallback_defense(defender, skill)
-        # max(highest attack skill - 1, fallback) against this attacker (F5); a prone defender's
-        # trained defense depends on whether the attacker is prone too (F18.9)
-        trained = turn.facts.trained_defense(defender, attacker) if side.prone else side.trained
-        base = trained if trained >= fallback else fallback
-        # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
-        found = base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier
-        if found < 1:
-            found = 1
-        if side.swarm:
-            found = swarm_defense(found)
-        side.defenses[key] = found
+    defender = side.character
+    ap = modifier = 0
+    if side.defends:
+        ap, modifier = turn.defend_ap(defender.name, attacker.name)
+    # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
+    suggested = suggested_trait(skill)
+    fallback = 2 if suggested is not None and suggested in defender.traits else 1
+    # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
+    # a prone defender's depends on whether the attacker is prone too (F18.9)
+    best = side.fighter.best_attack_skill(turn.config)
+    if best is None:
+        trained = -1  # 0 - 1 without an attack skill (F5 Amb-1 (c))
+    else:
+        trained = best - 1
+        if side.prone and not turn.fighters[attacker.name].prone:
+            trained -= PRONE_PENALTY
+    base = trained if trained >= fallback else fallback
+    # `defense.combat_defense` with the armor rating worked out once: floor 1 (F5 Amb-4)
+    found = base + ap + side.armor + (SHIELD_BONUS if shield else 0) + modifier
+    if found < 1:
+        found = 1
+    if side.swarm:
+        found = swarm_defense(found)
+    side.defenses[(attacker.name, skill, shield)] = found
     return found
 
 
 def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) -> StrikeResult:
-    attacker = turn.chars[strike.actor]
-    defender = side.character
+    attacker = strike.attacker
     action = strike.action
-    config = turn.config
     shift, protected = strike.shift, strike.protected
     if shift is None or protected is None:  # planning left them to grading (a cast's strikes)
         shift, protected = _shift(attacker, strike)
-    penalty = 0
-    if strike.dist > 0:
-        penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
+    dist = strike.dist
+    penalty = range_penalty(strike.weapon, dist, steadied=strike.steadied) if dist > 0 else 0
     if side.frozen:
         heat = action.heat or Special.FIRE in strike.weapon.specials
         difficulty = (FREEZE_SHEATH_HEAT if heat else FREEZE_SHEATH) + penalty
         outcome = resolve_check(strike.total, difficulty, protected=protected, shift_up=shift)
         return _sheath(strike, difficulty, outcome, attacker)
-    if strike.fixed_tn is not None:
-        defense, shield = strike.fixed_tn, False
+    fixed = strike.fixed_tn
+    if fixed is not None:
+        difficulty, shield = fixed, False
     elif action.flat_footed or side.helpless:
-        defense, shield = 1, False
+        difficulty, shield = 1 + penalty, False
     else:
-        cached = side.defenses.get((strike.actor, strike.skill, shield))  # `_defense`'s cache
-        defense = cached if cached is not None else _defense(turn, side, attacker, strike.skill,
-                                                             shield)
-    difficulty = defense + (penalty if strike.fixed_tn is None else 0)
+        defense = side.defenses.get((strike.actor, strike.skill, shield))  # `_defense`'s cache
+        if defense is None:
+            defense = _defense(turn, side, attacker, strike.skill, shield)
+        difficulty = defense + penalty
     # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
     # (floors spelled out: a `max(0, x)` call costs five times the comparison; 1,700 strikes a turn)
     outcome = graded(strike.total - difficulty, protected, shift if shift > 0 else 0,
@@ -202,17 +226,23 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     heavy = side.heavy
     level = outcome.level
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
-    if strike.entity.swarm:
-        damage = swarm_damage(level, heavy_target=heavy)
+    # `fodder.swarm_damage` and `damage.damage_for_level` spelled out (F12, F12 Amb-5, F20)
+    if level is _SOLID:
+        damage = _SWARM_SOLID if strike.swarm else profile.damage
+    elif level is _GREAT:
+        damage = _SWARM_GREAT if strike.swarm else profile.damage + profile.extra_damage
+    elif level is _BARE:
+        damage = 0 if heavy else (_SWARM_BARE if strike.swarm else profile.damage // 2)
     else:
-        damage = damage_for_level(level, profile.damage, profile.extra_damage, heavy_target=heavy)
+        damage = 0
     result = StrikeResult(strike, difficulty, outcome, damage, (), 0, shield, pledged)
     if level is _ABJECT or level is _GREAT:
-        _great_or_abject(strike, result, attacker, defender, profile, config)
+        _great_or_abject(strike, result, attacker, side.character, profile, turn.config)
     if side.fodder:
+        config = turn.config
         if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
             result.eliminated = eliminations(
-                defender, level, outcome.em, damage, profile.damage, config
+                side.character, level, outcome.em, damage, profile.damage, config
             )
         result.specials = ()
     return result

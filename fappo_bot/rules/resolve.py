@@ -10,7 +10,6 @@ loop runs in a fixed order of names and indices.
 from __future__ import annotations
 
 import gc
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -53,7 +52,7 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
-from fappo_bot.rules.strikes import StrikeResult
+from fappo_bot.rules.strikes import Strike, StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
@@ -76,7 +75,8 @@ _SPECIAL_VALUE = {special: special.value for special in Special}
 _SELF_HIT = ("self-hit",)
 _NOT_TRIGGERED = ("not triggered",)
 
-# the results and hits a turn makes by the thousand, without validating them again
+# the results and hits a turn makes by the thousand, without validating them again; the hot
+# call sites pass the fields by position, in the order given here
 _void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
 _attack_result = trusted(
     ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
@@ -233,10 +233,6 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
     return order.model_copy(update={"actions": tuple(kept)})
 
 
-def _hit_id(turn: Turn, actor: str, index: int, nth: int, many: bool) -> str:
-    return f"t{turn.number}-{_slug(actor)}-{index}" + (f"-{nth + 1}" if many else "")
-
-
 @lru_cache(maxsize=4096)
 def _slug(actor: str) -> str:
     """The actor's name in a hit id: case-folded, blanks as hyphens."""
@@ -251,48 +247,64 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                     changes: Changes) -> None:
     """Damage as new provisional hits, eliminations with overflow, Specials, self-hits, frees,
     strike by strike in the order of (actor, action, entity, target). Planning lists the attacks'
-    strikes in that order, and the casts' after them (`casts`: some were planned)."""
+    strikes in that order, and the casts' after them (`casts`: some were planned).
+
+    Either way each action's strikes are next to each other (an actor's case-folded name is its
+    own), so which of its strikes one is, and whether it has several, is read off its neighbours.
+    """
     ordered = sorted(strikes, key=lambda r: (fold(r.strike.actor), r.strike.index,
                                              r.strike.entity.sub, r.strike.sub)) if casts \
         else strikes
-    keys = [(r.strike.actor, r.strike.index) for r in ordered]
-    per_action = Counter(keys)
-    seen: dict[tuple[str, int], int] = {}
     remaining: dict[str, int] = {}  # creatures left in each group hit, as eliminations go
-    for i, result in enumerate(ordered):  # (not `zip(..., strict=True)`: its keyword is slow)
-        key = keys[i]
+    number = turn.number
+    chars, fighters = turn.chars, turn.fighters
+    hits = changes.hits
+    last = len(ordered) - 1
+    nth = 0
+    previous: Strike | None = None
+    for i, result in enumerate(ordered):
         strike = result.strike
-        nth = seen.get(key, 0)
-        seen[key] = nth + 1
-        if not (result.frees or result.eliminated or result.damage > 0 or result.specials
-                or result.self_hit):
+        if previous is not None and strike.index == previous.index \
+                and strike.actor == previous.actor:
+            nth += 1  # the same action's next strike
+        else:
+            nth = 0
+        previous = strike
+        if not (result.damage > 0 or result.eliminated or result.specials or result.self_hit
+                or result.frees):
             continue  # a miss changes nothing
-        victim = turn.chars[strike.target]
-        fodder = victim.is_fodder
-        hit_id = _hit_id(turn, strike.actor, strike.index, nth, per_action[key] > 1)
+        actor = strike.actor
+        target = strike.target  # the victim's name (`chars` is keyed by name)
+        victim = fighters[target]  # its facts at the snapshot: fodder, frozen
+        fodder = victim.fodder
+        # the hit's id: the turn, the actor's slug, the action, and which of its strikes it is
+        # when the action has several
+        many = nth > 0
+        if not many and i < last:
+            following = ordered[i + 1].strike
+            many = following.index == strike.index and following.actor == actor
+        hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (f"-{nth + 1}" if many else "")
         if result.frees:
-            changes.clear(victim.name, _FROZEN)
-            changes.event("freed", victim.name, f"sheath broken by {strike.actor}")
+            changes.clear(target, _FROZEN)
+            changes.event("freed", target, f"sheath broken by {actor}")
         if result.eliminated:
-            result.eliminated = _eliminate(turn, victim, strike.action, result.eliminated,
-                                           remaining, changes, (hit_id, strike.actor,
-                                                                strike.weapon.name))
+            result.eliminated = _eliminate(turn, chars[target], strike.action,
+                                           result.eliminated, remaining, changes,
+                                           (hit_id, actor, strike.weapon.name))
         elif result.damage > 0 and not fodder:
-            changes.hits.append(_hit(
-                id=hit_id, target=victim.name, attacker=strike.actor, weapon=strike.weapon.name,
-                levels=result.damage,
-                specials=tuple(_SPECIAL_VALUE[s] for s in result.specials)
-                if result.specials else (),
-                source="sheath" if victim.has_status(_FROZEN) else "attack",
-                turn=turn.number,
+            specials = result.specials
+            hits.append(_hit(
+                hit_id, target, actor, strike.weapon.name, result.damage,
+                tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
+                "sheath" if victim.frozen else "attack", number,
             ))
         if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            changes.hits.append(_self_hit(
-                id=f"{hit_id}-self", target=strike.actor, attacker=strike.actor,
+            hits.append(_self_hit(
+                id=f"{hit_id}-self", target=actor, attacker=actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
-                turn=turn.number,
+                turn=number,
             ))
 
 
@@ -309,7 +321,9 @@ def _eliminate(turn: Turn, group: Character, action: Action, count: int,
         if name not in remaining:
             pool = turn.chars[name]
             remaining[name] = pool.count if pool.is_fodder else 0
-        take = min(count - removed, remaining[name])
+        take = count - removed  # at most what is left of the group, without a `min` call
+        if take > remaining[name]:
+            take = remaining[name]
         if take <= 0:
             continue
         remaining[name] -= take
@@ -332,7 +346,13 @@ def _attack_results(
     rank = {name: i for i, name in enumerate(turn.actors())}
     grouped: dict[tuple[str, int], list[StrikeResult]] = {}
     for result in strikes:
-        grouped.setdefault((result.strike.actor, result.strike.index), []).append(result)
+        strike = result.strike
+        key = (strike.actor, strike.index)
+        found = grouped.get(key)
+        if found is None:
+            grouped[key] = [result]
+        else:
+            found.append(result)
     out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
@@ -345,10 +365,13 @@ def _attack_results(
     for (actor, index), group in grouped.items():
         first = group[0]
         strike = first.strike
-        _spend_ammo(turn, actor, strike.weapon, changes)
+        weapon = strike.weapon
+        if weapon.ammo_cost or weapon.single_use:
+            _spend_ammo(turn, actor, weapon, changes)
         if len(group) == 1:
             damage, eliminated = first.damage, first.eliminated
-            specials = tuple(_SPECIAL_VALUE[s] for s in first.specials)
+            specials = tuple([_SPECIAL_VALUE[s] for s in first.specials]) if first.specials \
+                else ()
         else:
             damage = eliminated = 0
             once: dict[str, None] = {}  # in order, once each
@@ -365,11 +388,9 @@ def _attack_results(
             continue
         outcome = first.outcome
         out.append(((rank[actor], index), _attack_result(
-            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
-            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
-            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
-            shield=first.shield, pledged=first.pledged,
-            notes=_SELF_HIT if first.self_hit else (),
+            actor, index, kind, strike.target, strike.total, first.difficulty, outcome.margin,
+            outcome.level, outcome.em, damage, specials, eliminated, first.shield,
+            first.pledged, _SELF_HIT if first.self_hit else (),
         )))
     return out
 
@@ -389,19 +410,18 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     penalty = range_penalty(strike.weapon, strike.dist, steadied=strike.steadied)
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
-    targets = tuple(
-        _target_result(
-            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
-            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
-            specials=tuple(_SPECIAL_VALUE[s] for s in r.specials), eliminated=r.eliminated,
-            shield=r.shield, pledged=r.pledged,
+    targets = tuple([
+        _target_result(  # by position, in the order `_target_result` names them
+            r.strike.target, r.strike.total, r.difficulty, r.outcome.margin, r.outcome.level,
+            r.outcome.em, r.damage,
+            tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
+            r.eliminated, r.shield, r.pledged,
         )
         for r in group
-    )
+    ])
     return _area_action_result(
-        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
-        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
-        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
+        actor, index, kind, strike.action.target, strike.total, penalty, outcome.margin,
+        outcome.level, outcome.em, damage, specials, eliminated, targets,
     )
 
 
@@ -424,6 +444,6 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action,
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    return _void_result(actor=actor.name, index=index, kind=_KIND_VALUE[kind],
-                        target=action.against, effective=effective,
-                        notes=() if effective else _NOT_TRIGGERED)
+    # actor, index, kind, target, effective, notes (by position: a keyword call matches names)
+    return _void_result(actor.name, index, _KIND_VALUE[kind], action.against, effective,
+                        () if effective else _NOT_TRIGGERED)

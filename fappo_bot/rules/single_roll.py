@@ -61,8 +61,8 @@ def graded_by_cast(
     out: list[StrikeResult] = []
     for sub, target in enumerate(targets):
         strike = Strike(
-            key=f"{caster.name}#{index}#0#{sub}", actor=caster.name, index=index, entity=SINGLE,
-            action=action, target=target.name, weapon=weapon, skill=_SPELLCASTING,
+            key=f"{caster.name}#{index}#0#{sub}", actor=caster.name, attacker=caster, index=index,
+            entity=SINGLE, swarm=False, action=action, target=target.name, weapon=weapon, skill=_SPELLCASTING,
             skill_value=0, total=total, potential=profile.damage, dist=distance(caster, target),
             area=bool(action.targets) or weapon.area, sub=sub,
             fixed_tn=difficulty, shieldable=False, profile=profile,

@@ -16,12 +16,17 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.ranges import range_penalty
+from fappo_bot.rules.results import trusted
 from fappo_bot.rules.strikes import StrikeResult
 
 TURNS_PER_10_MIN = 60
 #: F18.6 Amb-1 suggested defaults, used when the GM gives no profile
 MORTAL_TICKS = 3
 NERVE_PENALTY = 2
+
+# the statuses a turn's Great Successes inflict by the hundred, without validating them again
+_sourced = trusted(Status, "kind", "source")
+_timed = trusted(Status, "kind", "source", "turns")
 NERVE_AP_LOSS = 1
 NERVE_TURNS = 10
 
@@ -69,21 +74,20 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
     """Turn each Special of a Great Success into its status or effect (F18.2-F18.16)."""
     strike = result.strike
     victim = turn.chars[strike.target]
-    attacker = turn.chars[strike.actor]
+    attacker = strike.attacker
     action = strike.action
     em = result.outcome.em
     for special in result.specials:
         if special is Special.KNOCKDOWN:
-            changes.status(victim.name, Status(kind=StatusKind.PRONE, source=attacker.name))
+            changes.status(victim.name, _sourced(StatusKind.PRONE, attacker.name))
         elif special is Special.KNOCKOUT:
-            changes.status(victim.name, Status(
-                kind=StatusKind.UNCONSCIOUS, source=attacker.name,
-                turns=knockout_turns(result, turn),
+            changes.status(victim.name, _timed(
+                StatusKind.UNCONSCIOUS, attacker.name, knockout_turns(result, turn)
             ))
         elif special is Special.BLEEDING:
-            changes.status(victim.name, Status(kind=StatusKind.BLEEDING, source=attacker.name))
+            changes.status(victim.name, _sourced(StatusKind.BLEEDING, attacker.name))
         elif special is Special.FIRE:
-            changes.status(victim.name, Status(kind=StatusKind.BURNING, source=attacker.name))
+            changes.status(victim.name, _sourced(StatusKind.BURNING, attacker.name))
         elif special is Special.CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
         elif special is Special.POISON:

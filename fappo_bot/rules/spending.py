@@ -106,11 +106,12 @@ def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
     floating = character.floating
     for key, amount in spent.items():
         if key == FLOATING:
-            floating = max(0, floating - amount)
+            floating = floating - amount if floating > amount else 0  # floor 0, no `max` call
             continue
         trait = TRAIT_BY_VALUE.get(key)
         if trait in traits:
-            traits[trait] = max(0, traits[trait] - amount)
+            left = traits[trait] - amount
+            traits[trait] = left if left > 0 else 0
     return {"traits": traits, "floating": floating}
 
 

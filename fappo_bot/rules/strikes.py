@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fappo_bot.rules.character import Weapon
+from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.damage import WeaponProfile
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.fodder import Entity
@@ -23,8 +23,12 @@ class Strike:
 
     key: str
     actor: str
+    #: the attacker (or caster) at the snapshot, `turn.chars[actor]`
+    attacker: Character
     index: int
     entity: Entity
+    #: `entity.swarm`, read once (grading asks it of every strike)
+    swarm: bool
     action: Action
     target: str
     weapon: Weapon
