@@ -166,13 +166,13 @@ class AftermathService(UseCases):
         player declared (`declare_rest`) or as `allocations` (by character name) say, else by
         the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
-        for allocation in allocations.values():
-            for given in allocation.values():
-                check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "rests and scene ends")
             await require_gm(uow, game, actor)
+            for allocation in allocations.values():
+                for given in allocation.values():
+                    check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, allocations)
@@ -217,14 +217,15 @@ class AftermathService(UseCases):
         """A GM ends the adventure (F28): each PC banks its award (0..3 CC); every SP is
         restored (F27 "All"); in tournament games each player of a completed adventure earns
         1 point in the ledger, kept forever across games."""
-        problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not {award}."
-                    for name, award in awards.items() if not 0 <= award <= MAX_AWARD]
-        if problems:
-            raise InvalidInput("No award was given:", tuple(problems))
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "adventure-end CC awards")
             await require_gm(uow, game, actor)
+            problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
+                        f"{award}." for name, award in awards.items()
+                        if not 0 <= award <= MAX_AWARD]
+            if problems:
+                raise InvalidInput("No award was given:", tuple(problems))
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, awards)
@@ -281,16 +282,16 @@ class AftermathService(UseCases):
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
-        for healing in checks.values():
-            check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
-                         MAX_SHEET_NUMBER)
-        if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
-            raise InvalidInput(
-                f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a year), not {seconds}.")
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "healing clocks")
             await require_gm(uow, game, actor)
+            for healing in checks.values():
+                check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
+                             MAX_SHEET_NUMBER)
+            if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
+                raise InvalidInput(f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a "
+                                   f"year), not {seconds}.")
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
             records = [r for r in everyone if not r.state.is_fodder]

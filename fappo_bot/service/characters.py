@@ -404,11 +404,11 @@ class CharacterService(UseCases):
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "counts of nuisances and minions")
             await require_gm(uow, game, actor)
+            check_number(count, "A group's number of creatures", 0, MAX_COUNT)
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:

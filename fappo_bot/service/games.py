@@ -254,6 +254,7 @@ class GameService(UseCases):
                           ) -> SettingView:
         """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
         read by the setting's type, then `configure` (not retried here: `configure` is)."""
+        await self._gm_first(game_id, actor)
         key = name.strip().casefold()
         parsed = parse_value(key, value)
         change = {key: parsed}

@@ -179,6 +179,7 @@ class XpGroupService(UseCases):
         """Roll `members` (`Aster 6d, Brin 4d superior npc, ...`) together as an assisted
         (the first one leads, X10), spontaneous or collateral (in the order given, X11) roll,
         store it and return it (GM only)."""
+        await self._gm_first(game_id, actor)
         kind = kind.strip().casefold()
         if kind not in GROUP_KINDS:
             raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, not "{kind}".')

@@ -149,6 +149,7 @@ class XpPlotService(UseCases):
                    ) -> XpShown:
         """Open a PLOT: `leader` (`Aster 6d`) rolls at Normal with the plot's difficulty dice
         and the plan's merit, the GM rolls `gm_pool` dice (X14), and the tasks wait in order."""
+        await self._gm_first(game_id, actor)
         goal = goal.strip()
         if not goal or len(goal) > 200:
             raise InvalidInput("A PLOT needs a goal of 1 to 200 characters.")
@@ -194,6 +195,7 @@ class XpPlotService(UseCases):
         point passes `task`; `countered`: the GM spends 1 of his), `play` (`task` played,
         `success` or not; `bonus` points the GM grants), `surprise` (the GM spends 1 point to
         put his hidden `task` in, after the task a point was just spent on or `before` one)."""
+        await self._gm_first(game_id, actor)
         if event not in EVENT_KINDS:
             raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{event}".')
         if event == "play" and success is None:

@@ -165,6 +165,7 @@ class XpRollService(UseCases):
     async def _roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int, who: str,
                     heroic: bool | None, need: int, kind: str = "roll",
                     against: str | None = None) -> XpRollView:
+        await self._gm_first(game_id, actor)
         name = name.strip()
         if not name or len(name) > 100:
             raise InvalidInput("A roller's name has 1 to 100 characters.")
