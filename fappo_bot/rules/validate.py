@@ -78,7 +78,7 @@ def checked_order(
     else:
         current = actor
     facts = facts or Facts(config)
-    me = facts.of(current)
+    me = facts.of(current, plain)  # `plain` is the view of `current`
     able = me.can_act(fields["endure"])
     checks: list[ActionCheck] = []
     actions: list[Action] = []
@@ -108,7 +108,7 @@ def checked_order(
         if moves > 1:  # one free Range a turn, not one per move line (F16)
             spent = sum(order_ap_costs(actions))
         wound = me.level.ap_penalty
-        budget = turn_budget(plain, config, wound=wound)  # it reads fields and properties only
+        budget = turn_budget(plain, config, wound)  # it reads fields and properties only
         if spent > budget:
             errors.append(_over_budget(current, wound, spent, budget, moves))
     if focus:
