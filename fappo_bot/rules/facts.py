@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.damage import WeaponProfile, weapon_profile
-from fappo_bot.rules.data import LEVELS, HealthLevelDef, Trait
+from fappo_bot.rules.data import LEVELS, THROWN_FORMS, HealthLevelDef, Trait
 from fappo_bot.rules.defense import (
     PRONE_PENALTY,
     effective_skill,
@@ -182,12 +182,14 @@ class Fighter:
                 # the skill named, as validation reads it (exact, else a unique prefix): a
                 # Spear attacked with `throw` is thrown, `sword` is Swordfighting's value
                 written = _skill_name(self.character, skill) if skill else None
+                fields = carried.__dict__  # its fields read from the field dict (`views`)
                 if written:
                     named = written
-                else:  # `weapon_skill`, the fields read from the field dict (`views`)
-                    fields = carried.__dict__
+                else:  # `weapon_skill`
                     named = fields["skill"] or config.mapped_skill(fields["name"])
-                used = carried.used_with(named)
+                # `Weapon.used_with` changes only a weapon with a thrown form
+                used = (carried.used_with(named) if fields["name"].casefold() in THROWN_FORMS
+                        else carried)
                 if written:
                     attack = written
                 elif used is carried:
