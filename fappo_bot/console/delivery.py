@@ -7,10 +7,9 @@ every seat, a DM only to the seat of that user (F29: private results stay privat
 
 from __future__ import annotations
 
-import re
-
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable
+from fappo_bot.service import notices
 from fappo_bot.service.records import DestinationKind
 
 #: outbox message kinds and how the table frames them
@@ -32,14 +31,12 @@ _TITLES: dict[str, str] = {
 }
 
 
-_REVEALED_TURN = re.compile(r"NPC orders of turn (\d+)\b")
-
-
 def _reveal_hint(content: str) -> str:
     """The table's command for what the reveal says to ask the bot for (the service's texts
-    name no adapter's command): `/reveal N` shows the canonical JSON and checks it."""
-    found = _REVEALED_TURN.match(content)
-    return f"\nAt this table: /reveal {found.group(1)} shows it and checks it." if found else ""
+    name no adapter's command): `/reveal N` shows the canonical JSON and checks it. Added to
+    the part that says how to check (the last, when a long reveal was split)."""
+    number = notices.revealed_turn(content)
+    return f"\nAt this table: /reveal {number} shows it and checks it." if number is not None else ""
 
 
 async def deliver_outbox(table: LocalTable) -> list[Shown]:

@@ -24,7 +24,7 @@ from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_u
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
 from fappo_bot.posting.safety import without_rule_tags
-from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.errors import NoOpenTurn, ServiceError
 from fappo_bot.sheets import SheetError, read_sheet
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,8 @@ class LocalTable:
                 shown = []
             return shown + await self.handlers.deliver(self)
         except (ServiceError, TableError) as exc:
-            refused = Shown(Kind.ERROR, "refused", self.for_seat(str(exc)), only(self.seat))
+            text = exc.with_command("/open") if isinstance(exc, NoOpenTurn) else str(exc)
+            refused = Shown(Kind.ERROR, "refused", self.for_seat(text), only(self.seat))
             return [refused, *await self.handlers.deliver(self)]
         except Exception as exc:  # the one error boundary of the table (STYLE practice 5)
             ref = uuid.uuid4().hex[:8]

@@ -21,7 +21,7 @@ from typing import Any
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
-from fappo_bot.service.xp_odds import odds_text, read_roll
+from fappo_bot.service.xp_odds import read_roll
 
 XP_HELP = """\
 Xp dice pools (an Xp game: /newgame NAME --ruleset xp):
@@ -44,7 +44,8 @@ async def odds(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("--need", type=int, default=1)
     parser.add_argument("--npc", action="store_true")
     args = parser.parse_args(list(step.args))
-    text = odds_text(" ".join(args.roll), need=args.need, heroic=not args.npc)
+    text = await table.services.xp_rolls.odds(table.game_id, " ".join(args.roll),
+                                              need=args.need, npc=args.npc)
     return [Shown(Kind.INFO, "odds", text, only(table.seat))]
 
 

@@ -23,6 +23,7 @@ import discord
 from discord.ext import commands, tasks
 
 from fappo_bot.posting.safety import split_message
+from fappo_bot.service import notices
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
@@ -47,6 +48,16 @@ def heartbeat_file(data_dir: Path) -> Path:
 def nonce(message_id: str, part: int) -> str:
     """The nonce of one part of an outbox message: the same on every redelivery (25 chars max)."""
     return hashlib.blake2b(f"{message_id}:{part}".encode(), digest_size=12).hexdigest()
+
+
+def delivered_content(message: OutboxMessage) -> str:
+    """What the bot posts of an outbox message: its content, and in the part of an NPC reveal
+    that says how to check, the bot's command for it (the service's texts name no adapter's
+    command). Cut into Discord's messages by `split_message`, as any content."""
+    number = notices.revealed_turn(message.content) if message.kind == "revealed" else None
+    if number is None:
+        return message.content
+    return f"{message.content}\nHere: `/reveal turn:{number}` shows it and checks it."
 
 
 def cannot_dm_notice(user_id: str) -> str:
@@ -191,7 +202,7 @@ class Delivery(commands.Cog):
                 int(message.dest_key))
             channel = found  # type: ignore[assignment]
         ids = []
-        for index, part in enumerate(split_message(message.content)):
+        for index, part in enumerate(split_message(delivered_content(message))):
             if not part.strip():
                 continue  # Discord sends no empty message (an outbox message of blanks is done)
             sent = await channel.send(part, nonce=nonce(message.id, index))

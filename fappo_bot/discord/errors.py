@@ -15,11 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from fappo_bot.discord.limits import answer
-from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.errors import NoOpenTurn, ServiceError
 
 log = logging.getLogger(__name__)
 
 GUILD_ONLY = "This command works in a server's channel or thread, not in direct messages."
+#: the command that opens a turn, for the service's "no turn is open" (it names no command)
+OPEN_COMMAND = "/turn open"
 
 
 class AdapterError(Exception):
@@ -37,6 +39,8 @@ def sentence_for(error: BaseException, where: str) -> str:
     id under which the traceback is logged."""
     if isinstance(error, app_commands.CommandInvokeError | commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, NoOpenTurn):  # the service names no adapter's command
+        return error.with_command(OPEN_COMMAND)
     if isinstance(error, ServiceError | AdapterError):
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):

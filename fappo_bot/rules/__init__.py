@@ -22,6 +22,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import (
     AP_COSTS,
     PIP_THRESHOLDS,
+    PLASER_BATTERY,
     SKILLS,
     SKILLS_BY_KEY,
     THROWING,
@@ -92,6 +93,7 @@ __all__ = [
     "Order",
     "OrderError",
     "PIP_THRESHOLDS",
+    "PLASER_BATTERY",
     "PendingHit",
     "Pledge",
     "Purchase",

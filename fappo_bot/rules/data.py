@@ -324,6 +324,8 @@ class HealthLevelDef:
 
 
 TURN_SECONDS = 10
+#: a plaser's full battery, in "ammo" points (F19: "A plaser has a battery with 'ammo' 10")
+PLASER_BATTERY = 10
 _MIN = 60
 _HOUR = 3600
 _DAY = 24 * _HOUR

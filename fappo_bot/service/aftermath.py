@@ -25,6 +25,7 @@ from fappo_bot.rules import (
     rest_points,
     restore_sp,
     spend_cc,
+    trait_by_name,
 )
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
@@ -127,14 +128,21 @@ class AftermathService(UseCases):
                 await require_gm(uow, game, actor)
             pools = {t.value.casefold(): t.value for t in record.state.traits}
             pools[FLOATING] = FLOATING
+
+            def pool_of(written: str) -> str | None:
+                """A pool by its name or a Trait's alternate name (`Agile` is Nimble, F1)."""
+                key = written.strip().casefold()
+                trait = trait_by_name(written.strip())
+                return pools.get(key) or (trait.value if trait in record.state.traits else None)
+
             problems = [f'{record.name} has no SP pool "{pool}".'
-                        for pool in allocation if pool.strip().casefold() not in pools]
+                        for pool in allocation if pool_of(pool) is None]
             problems += [f"{pool}: points are a whole number from 0 to {MAX_SHEET_NUMBER:,}."
                          for pool, points in allocation.items()
                          if not 0 <= points <= MAX_SHEET_NUMBER]
             if problems:
                 raise InvalidInput("Nothing was declared:", tuple(problems))
-            declared = {pools[p.strip().casefold()]: n for p, n in allocation.items() if n}
+            declared = {pool_of(p) or p: n for p, n in allocation.items() if n}
             table = dict(game.settings.rest_declarations)
             table[record.name] = declared
             game = game.model_copy(update={
@@ -158,13 +166,13 @@ class AftermathService(UseCases):
         player declared (`declare_rest`) or as `allocations` (by character name) say, else by
         the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
-        for allocation in allocations.values():
-            for given in allocation.values():
-                check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "rests and scene ends")
             await require_gm(uow, game, actor)
+            for allocation in allocations.values():
+                for given in allocation.values():
+                    check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, allocations)
@@ -209,14 +217,15 @@ class AftermathService(UseCases):
         """A GM ends the adventure (F28): each PC banks its award (0..3 CC); every SP is
         restored (F27 "All"); in tournament games each player of a completed adventure earns
         1 point in the ledger, kept forever across games."""
-        problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not {award}."
-                    for name, award in awards.items() if not 0 <= award <= MAX_AWARD]
-        if problems:
-            raise InvalidInput("No award was given:", tuple(problems))
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "adventure-end CC awards")
             await require_gm(uow, game, actor)
+            problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
+                        f"{award}." for name, award in awards.items()
+                        if not 0 <= award <= MAX_AWARD]
+            if problems:
+                raise InvalidInput("No award was given:", tuple(problems))
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, awards)
@@ -273,16 +282,16 @@ class AftermathService(UseCases):
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
-        for healing in checks.values():
-            check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
-                         MAX_SHEET_NUMBER)
-        if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
-            raise InvalidInput(
-                f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a year), not {seconds}.")
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "healing clocks")
             await require_gm(uow, game, actor)
+            for healing in checks.values():
+                check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
+                             MAX_SHEET_NUMBER)
+            if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
+                raise InvalidInput(f"Time advances by 0 to {MAX_ADVANCE_SECONDS} seconds (a "
+                                   f"year), not {seconds}.")
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
             records = [r for r in everyone if not r.state.is_fodder]

@@ -14,7 +14,7 @@ from fappo_bot.posting.safety import inert, split_message
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NoOpenTurn, NotFound
 from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
@@ -93,6 +93,13 @@ class UseCases:
 
     def now(self) -> datetime:
         return self.deps.clock.now()
+
+    async def _gm_first(self, game_id: str, actor: str) -> None:
+        """Refuse anyone but a GM of the game before a GM-only use case reads its input: a
+        player is told only that GMs do that, not what would be wrong with the input (a
+        deadline, a count, a roll). The use case's own transaction checks it again."""
+        async with self.uow() as uow:
+            await require_gm(uow, await load_game(uow, game_id), actor)
 
 
 # ---- loading with specific errors -------------------------------------------------------------
@@ -195,7 +202,7 @@ async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
 def some_turn(turn: Turn | None) -> Turn:
     """The game's current turn, refused when no turn was opened yet."""
     if turn is None:
-        raise Conflict("No turn has been opened yet; a GM opens the first one.")
+        raise NoOpenTurn("No turn has been opened yet; a GM opens the first one.")
     return turn
 
 
@@ -208,7 +215,8 @@ def some_live_turn(turn: Turn | None) -> Turn:
     """The game's current turn, refused unless it is open or closed (awaiting resolution)."""
     turn = some_turn(turn)
     if turn.status is TurnStatus.RESOLVED:
-        raise Conflict(f"Turn {turn.number} is resolved and no turn is open; a GM opens the next.")
+        raise NoOpenTurn(f"Turn {turn.number} is resolved and no turn is open; a GM opens the "
+                         "next.")
     return turn
 
 

@@ -46,6 +46,7 @@ class CallTimeService(UseCases):
         after: timedelta | None = None,
     ) -> TurnSummary:
         """A GM sets (or clears, with neither argument) the open turn's deadline."""
+        await self._gm_first(game_id, actor)
         if at is not None and after is not None:
             raise InvalidInput("Give the deadline as a time or as a duration, not both.")
         now = self.now()
@@ -63,6 +64,7 @@ class CallTimeService(UseCases):
     @retried
     async def extend(self, game_id: str, actor: str, by: timedelta) -> TurnSummary:
         """A GM pushes the deadline back (from the current deadline, or from now)."""
+        await self._gm_first(game_id, actor)
         if by <= timedelta(0):
             raise InvalidInput("Extend by a positive duration.")
         async with self.uow() as uow:

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fappo_bot.rules import (
+    PLASER_BATTERY,
     ArmorType,
     Character,
     RulesError,
@@ -63,6 +64,9 @@ class NewCharacter(BaseModel):
     #: creatures in a nuisance or minion group (F20, F21)
     count: int = Field(default=1, ge=0, le=MAX_COUNT)
     position: int = Field(default=0, ge=-MAX_POSITION, le=MAX_POSITION)
+    #: a plaser's battery (F19): full (10) unless the sheet says; a GM's edit that gives it
+    #: recharges the battery, one that does not keeps what is left
+    ammo: int | None = Field(default=None, ge=0, le=PLASER_BATTERY)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NewCharacter:
@@ -103,7 +107,10 @@ class NewCharacter(BaseModel):
             )
         except RulesError as exc:
             return (str(exc),)
-        return character.model_copy(update={"count": self.count, "position": self.position})
+        update: dict[str, Any] = {"count": self.count, "position": self.position}
+        if any(w.ammo_cost for w in character.weapons):
+            update["ammo"] = PLASER_BATTERY if self.ammo is None else self.ammo
+        return character.model_copy(update=update)
 
 
 def _armor(name: str | None, what: str, problems: list[str]) -> ArmorType:
@@ -137,10 +144,13 @@ _CARRIED = (
 )
 
 
-def carry_state(current: Character, sheet: Character) -> Character:
+def carry_state(current: Character, sheet: Character, *, recharge: bool = False) -> Character:
     """The new sheet with the current state's wounds, position and clocks, and the SP already
-    spent still spent (capped by the new maxima). Used by GM edits."""
+    spent still spent (capped by the new maxima). Used by GM edits; with `recharge` (the edit
+    gives `ammo`) the sheet's battery replaces what was left (F19)."""
     update: dict[str, Any] = {name: getattr(current, name) for name in _CARRIED}
+    if recharge or (current.ammo is None and sheet.ammo is not None):
+        update["ammo"] = sheet.ammo
     traits = {}
     for trait, full in sheet.traits.items():
         spent = current.trait_maximum(trait) - current.traits.get(trait, 0)
@@ -385,7 +395,8 @@ class CharacterService(UseCases):
                 return SheetCheck(ok=False, problems=built)
             sheet = full_sheet(built)
             record = await _bump(uow, record, name=sheet.name, sheet=sheet,
-                                 state=carry_state(record.state, sheet))
+                                 state=carry_state(record.state, sheet, recharge=isinstance(
+                                     new, NewCharacter) and new.ammo is not None))
             await audit(uow, self.deps, game.id, actor, "character.edit", name=record.name)
             await uow.commit()
             return SheetCheck(ok=True, character=CharacterView.of(record))
@@ -393,11 +404,11 @@ class CharacterService(UseCases):
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        check_number(count, "A group's number of creatures", 0, MAX_COUNT)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             require_fappo(game, "counts of nuisances and minions")
             await require_gm(uow, game, actor)
+            check_number(count, "A group's number of creatures", 0, MAX_COUNT)
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:

@@ -35,6 +35,17 @@ class Conflict(ServiceError):
     """The command does not fit the current state (the turn is closed, the name is taken, ...)."""
 
 
+class NoOpenTurn(Conflict):
+    """The command needs a turn and none is open (none opened yet, or the last one resolved).
+    Its sentence ends with what a GM does ("a GM opens the next."); each adapter adds the
+    command that does it (`with_command`), which the service does not name."""
+
+    def with_command(self, command: str) -> str:
+        """The sentence with the adapter's command for opening a turn:
+        "...; a GM opens the next with /turn open."."""
+        return f"{self.message.rstrip('.')} with {command}."
+
+
 class StaleVersion(Conflict):
     """Somebody else changed the record first (optimistic `version` check); try again."""
 

@@ -34,14 +34,18 @@ from fappo_bot.service.settings_text import (
     game_settings,
     kind_of,
     parse_value,
+    ruleset_of,
 )
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
+from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 
 RULESETS: tuple[str, ...] = ("fappo", "xp")
-NO_FLAGS_IN_XP = ("The rules flags are FAPPO's (R2); an Xp game plays the Xp defaults of "
-                  "RULINGS R2 and takes none of them.")
+NO_FLAGS_IN_XP = ("FAPPO's rules flags (R2) are not played in an Xp game; its flags are "
+                  f"{', '.join(XP_FLAGS)}.")
 """Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
+NO_XP_FLAGS_IN_FAPPO = ("The xp_* flags (R2) are the Xp dice pools'; a FAPPO game plays FAPPO's "
+                        "rules flags (the list of settings names them).")
 
 
 def _validation_problems(error: ValidationError) -> tuple[str, ...]:
@@ -58,6 +62,16 @@ def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesCo
         return RulesConfig.model_validate({**base.model_dump(), **dict(changes)})
     except ValidationError as exc:
         raise InvalidInput("Some rules flags are wrong:", _validation_problems(exc)) from None
+
+
+def build_xp_flags(base: XpFlags, changes: Mapping[str, Any] | None) -> XpFlags:
+    """An Xp game's flags with `changes` applied, or InvalidInput naming every bad flag."""
+    if not changes:
+        return base
+    try:
+        return XpFlags.model_validate({**base.model_dump(), **dict(changes)})
+    except ValidationError as exc:
+        raise InvalidInput("Some Xp flags are wrong:", _validation_problems(exc)) from None
 
 
 def build_settings(base: GameSettings, changes: Mapping[str, Any] | None) -> GameSettings:
@@ -190,13 +204,17 @@ class GameService(UseCases):
         *,
         rules: Mapping[str, Any] | None = None,
         settings: Mapping[str, Any] | None = None,
+        xp: Mapping[str, Any] | None = None,
     ) -> GameView:
-        """A GM changes R2 flags and table settings; every bad value is named at once."""
+        """A GM changes R2 flags (FAPPO's `rules`, an Xp game's `xp`) and table settings; every
+        bad value is named at once."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
             if rules and game.ruleset != "fappo":
                 raise InvalidInput(NO_FLAGS_IN_XP)
+            if xp and game.ruleset != "xp":
+                raise InvalidInput(NO_XP_FLAGS_IN_FAPPO)
             problems: list[str] = []
             new_rules, new_settings = game.rules, game.settings
             try:
@@ -207,6 +225,11 @@ class GameService(UseCases):
                 new_settings = build_settings(game.settings, settings)
             except InvalidInput as exc:
                 problems.extend(exc.problems)
+            try:
+                new_settings = new_settings.model_copy(
+                    update={"xp": build_xp_flags(new_settings.xp, xp)})
+            except InvalidInput as exc:
+                problems.extend(exc.problems)
             if problems:
                 raise InvalidInput("Nothing was changed:", tuple(problems))
             game = game.model_copy(
@@ -214,7 +237,8 @@ class GameService(UseCases):
             )
             await uow.games.update(game)
             await audit(uow, self.deps, game.id, actor, "game.configure",
-                        rules=dict(rules or {}), settings=dict(settings or {}))
+                        rules=dict(rules or {}), settings=dict(settings or {}),
+                        **({"xp": dict(xp)} if xp else {}))
             view = await game_view(uow, game)
             await uow.commit()
             return view
@@ -224,19 +248,22 @@ class GameService(UseCases):
         text."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-        shown = game_settings(game.settings, game.rules)
-        return shown if game.ruleset == "fappo" else [s for s in shown if s.kind == "settings"]
+        return game_settings(game.settings, game.rules, game.ruleset)
 
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:
         """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
         read by the setting's type, then `configure` (not retried here: `configure` is)."""
+        await self._gm_first(game_id, actor)
         key = name.strip().casefold()
         parsed = parse_value(key, value)
         change = {key: parsed}
         if kind_of(key) == "settings":
             view = await self.configure(game_id, actor, settings=change)
             return describe(key, getattr(view.settings, key))
+        if ruleset_of(key) == "xp":
+            view = await self.configure(game_id, actor, xp=change)
+            return describe(key, getattr(view.settings.xp, key))
         view = await self.configure(game_id, actor, rules=change)
         return describe(key, getattr(view.rules, key))
 

@@ -7,6 +7,7 @@ one-line announcements of the turn cycle. Every name a user wrote goes through
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -73,6 +74,16 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
         "(it is also in the game's export); "
         'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
     )
+
+
+_HOW_TO_CHECK = re.compile(r"How to check: ask the bot to reveal the canonical JSON of turn (\d+)'s")
+
+
+def revealed_turn(content: str) -> int | None:
+    """The turn whose reveal (`revealed`) says how to check in `content` (the reveal's last
+    part, when it was split), for an adapter to add its own command for it; else None."""
+    found = _HOW_TO_CHECK.search(content)
+    return int(found.group(1)) if found else None
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message

@@ -27,6 +27,7 @@ from fappo_bot.rules import (
     TurnResult,
     TurnState,
 )
+from fappo_bot.service.xp_flags import XpFlags
 from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
@@ -74,6 +75,8 @@ class GameSettings(BaseModel):
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
+    #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
+    xp: XpFlags = Field(default_factory=XpFlags)
 
 
 class Game(BaseModel):

@@ -201,7 +201,8 @@ class ResolutionService(UseCases):
         items = xp_review.review_items(found, records, turn.gm_answers)
         _refuse_if_incomplete(turn, items, 0)
         try:
-            resolved = xp_resolve.resolve(found, records, items, self.deps.salts)
+            resolved = xp_resolve.resolve(found, records, items, self.deps.salts,
+                                          game.settings.xp.config())
         except XpError as exc:
             raise InvalidInput(str(exc)) from None
         now = self.now()
@@ -223,7 +224,8 @@ class ResolutionService(UseCases):
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
         await out.queue(uow)
         await audit(uow, self.deps, game.id, actor, "xp.turn", turn=turn.number,
-                    resolution=resolution_id, rolls=resolved.rolls)
+                    resolution=resolution_id, rolls=resolved.rolls,
+                    **({"options": options} if (options := game.settings.xp.options()) else {}))
         await uow.commit()
         return XpResolutionView(
             resolution_id=resolution_id, turn=turn.number, text=text, gm_text=text,

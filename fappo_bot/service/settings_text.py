@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.records import GameSettings
+from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 
 #: the table settings a GM changes by name, with what each one does
 TABLE_SETTINGS: dict[str, str] = {
@@ -32,8 +33,10 @@ TABLE_SETTINGS: dict[str, str] = {
     "auto_open_next": "Open the next turn as soon as a turn is resolved",
     "proxy_posts": "Tupperbox and PluralKit posts named after a character count for its player",
 }
-#: the R2 rules flags a GM may change (every one of `RulesConfig`)
+#: the R2 rules flags a GM may change in a FAPPO game (every one of `RulesConfig`)
 RULES_FLAGS: tuple[str, ...] = tuple(RulesConfig.model_fields)
+#: the flags of each ruleset (an Xp game's are the `xp_*` flags of R2, `service/xp_flags.py`)
+FLAGS_OF: dict[str, tuple[str, ...]] = {"fappo": RULES_FLAGS, "xp": XP_FLAGS}
 
 _DURATION_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DURATION_PART = re.compile(r"(\d+)\s*(min|[smhdw])")
@@ -50,13 +53,22 @@ class SettingView(BaseModel):
     name: str
     value: str
     about: str
-    #: "settings" (the table's) or "rules" (an R2 flag)
+    #: "settings" (the table's) or "rules" (an R2 flag, FAPPO's or an Xp game's `xp_*`)
     kind: str
 
 
-def setting_names() -> list[str]:
-    """Every name `/game set` takes: the table settings first, then the R2 flags."""
-    return [*TABLE_SETTINGS, *RULES_FLAGS]
+def setting_names(ruleset: str | None = None) -> list[str]:
+    """Every name `/game set` takes: the table settings first, then the R2 flags of `ruleset`
+    (`fappo` or `xp`; None: both, FAPPO's first)."""
+    flags = FLAGS_OF.get(ruleset or "", ()) if ruleset else (*RULES_FLAGS, *XP_FLAGS)
+    return [*TABLE_SETTINGS, *flags]
+
+
+def ruleset_of(name: str) -> str | None:
+    """The ruleset whose R2 flag `name` is (`fappo` or `xp`); None for a table setting or an
+    unknown name."""
+    key = name.strip().casefold()
+    return next((ruleset for ruleset, flags in FLAGS_OF.items() if key in flags), None)
 
 
 def kind_of(name: str) -> str:
@@ -64,29 +76,38 @@ def kind_of(name: str) -> str:
     key = name.strip().casefold()
     if key in TABLE_SETTINGS:
         return "settings"
-    if key in RULES_FLAGS:
+    if ruleset_of(key) is not None:
         return "rules"
     raise InvalidInput(f'There is no setting called "{name.strip()[:60]}". Settings: '
-                       f"{', '.join(TABLE_SETTINGS)}; rules flags (R2): "
-                       f"{', '.join(RULES_FLAGS)}.")
+                       f"{', '.join(TABLE_SETTINGS)}; rules flags (R2) of a FAPPO game: "
+                       f"{', '.join(RULES_FLAGS)}; of an Xp game: {', '.join(XP_FLAGS)}.")
 
 
 def _annotation(name: str) -> Any:
-    model: type[BaseModel] = GameSettings if name in TABLE_SETTINGS else RulesConfig
+    model: type[BaseModel] = (GameSettings if name in TABLE_SETTINGS
+                              else XpFlags if name in XP_FLAGS else RulesConfig)
     return model.model_fields[name].annotation
 
 
 def describe(name: str, value: Any) -> SettingView:
     """A setting's value as text, with what it does."""
     kind = kind_of(name)
-    about = TABLE_SETTINGS[name] if kind == "settings" else f"R2 rules flag ({_hint(name)})"
+    if kind == "settings":
+        about = TABLE_SETTINGS[name]
+    elif name in XP_FLAGS:
+        about = f"R2 Xp flag ({_hint(name)})"
+    else:
+        about = f"R2 rules flag ({_hint(name)})"
     return SettingView(name=name, value=value_text(value), about=about, kind=kind)
 
 
-def game_settings(settings: GameSettings, rules: RulesConfig) -> list[SettingView]:
-    """Every setting and flag a GM may change, with its value in this game."""
-    return [describe(n, getattr(settings, n)) for n in TABLE_SETTINGS] + [
-        describe(n, getattr(rules, n)) for n in RULES_FLAGS]
+def game_settings(settings: GameSettings, rules: RulesConfig,
+                  ruleset: str = "fappo") -> list[SettingView]:
+    """Every setting and flag a GM may change in a game of `ruleset`, with its value there: the
+    table settings, then FAPPO's R2 flags (a FAPPO game) or the `xp_*` flags (an Xp game)."""
+    flags = ([describe(n, getattr(settings.xp, n)) for n in XP_FLAGS] if ruleset == "xp"
+             else [describe(n, getattr(rules, n)) for n in RULES_FLAGS])
+    return [describe(n, getattr(settings, n)) for n in TABLE_SETTINGS] + flags
 
 
 def value_text(value: Any) -> str:
@@ -186,8 +207,10 @@ def suggested_values(name: str) -> list[str]:
     """The values to offer for a setting as a GM types one: on and off, an option's names;
     none for the others (any number, duration or list), or for a name that is no setting."""
     key = name.strip().casefold()
-    if key not in TABLE_SETTINGS and key not in RULES_FLAGS:
+    if key not in TABLE_SETTINGS and ruleset_of(key) is None:
         return []
+    if key == "xp_ones_cancel_successes":
+        return ["off"]  # on is refused (`xp_flags.ONES_CANCEL_REFUSED`)
     annotation = _annotation(key)
     args = [a for a in get_args(annotation) if a is not NoneType] or [annotation]
     first = args[0]

@@ -558,12 +558,19 @@ class TurnService(UseCases):
         """Anyone checks a resolved turn's NPC orders against the commitment published."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            turn = next((t for t in await uow.turns.list(game.id)
-                         if t.number == number and t.status is TurnStatus.RESOLVED), None)
+            turns = [t for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
+            turn = next((t for t in turns if t.number == number), None)
             if turn is None:
-                raise NotFound(f"Turn {number} has not been resolved.")
+                latest = max((t.number for t in turns), default=None)
+                raise NotFound(f"There is no turn {number} in this game; "
+                               + (f"the latest is turn {latest}." if latest is not None
+                                  else "no turn has been opened yet."))
+            if turn.status is not TurnStatus.RESOLVED:
+                raise Conflict(f"Turn {number} is {turn.status.value}, not resolved yet; its "
+                               "sealed NPC orders are revealed once it is resolved.")
             if turn.npc_commitment is None or turn.npc_salt is None or turn.npc_canonical is None:
-                raise NotFound(f"Turn {number} had no sealed NPC orders.")
+                raise NotFound(f"Turn {number} had no sealed NPC orders, so there is nothing "
+                               "to check.")
             digest = commitment(turn.npc_salt, turn.npc_canonical)
             return RevealView(turn=number, commitment=turn.npc_commitment, salt=turn.npc_salt,
                               canonical=turn.npc_canonical,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fappo_bot.render_xp import render_assisted, render_members
-from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
+from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.group import (
@@ -35,13 +35,16 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, CharacterRecord, CharacterStatus
 from fappo_bot.service.retry import retried
+from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_records import (
     GROUP_ACTION,
     XpShown,
+    game_config,
     generator,
     gm_xp_game,
     sentence,
     store,
+    with_case_options,
 )
 
 GROUP_KINDS = ("assisted", "spontaneous", "collateral")
@@ -54,13 +57,14 @@ def run_group(detail: dict[str, Any], dice: dict[str, Dice]) -> AssistedResult |
                       bool(m["heroic"])) for m in detail["members"]]
     need = int(detail["need"])
     kind = detail["kind"]
+    config = config_from_options(detail.get("options"))
     if kind == "assisted":
-        return assisted(rollers[0], rollers[1:], need, DEFAULT_CONFIG)
+        return assisted(rollers[0], rollers[1:], need, config)
     members = [Member(r, luck=1 if m["relaunch"] else 0, relaunches=1 if m["relaunch"] else 0)
                for r, m in zip(rollers, detail["members"], strict=True)]
     if kind == "spontaneous":
-        return spontaneous(members, need, DEFAULT_CONFIG)
-    return collateral(members, need, DEFAULT_CONFIG)
+        return spontaneous(members, need, config)
+    return collateral(members, need, config)
 
 
 def replay_group(detail: dict[str, Any]) -> AssistedResult | list[MemberResult]:
@@ -111,21 +115,23 @@ def group_case(detail: dict[str, Any], case_id: str) -> dict[str, Any]:
                 "sl": m["sl"], "dice": list(m["dice"])} for m in detail["members"]]
     note = f"replay of a logged roll (seed {detail['seed']})"
     if isinstance(result, AssistedResult):
-        return {"id": case_id, "rule": "X10", "kind": "xp-assisted", "note": note,
-                "need": detail["need"], "supporters": rollers[1:], "lead": rollers[0],
-                "expect": {"delta": result.delta, "outcome": result.lead.outcome.value,
-                           "supporters": [{"name": s.name, "delta": s.delta}
-                                          for s in result.supporters],
-                           "lead": {"pool": result.lead.pool, "s": result.lead.s}}}
+        return with_case_options({
+            "id": case_id, "rule": "X10", "kind": "xp-assisted", "note": note,
+            "need": detail["need"], "supporters": rollers[1:], "lead": rollers[0],
+            "expect": {"delta": result.delta, "outcome": result.lead.outcome.value,
+                       "supporters": [{"name": s.name, "delta": s.delta}
+                                      for s in result.supporters],
+                       "lead": {"pool": result.lead.pool, "s": result.lead.s}}}, detail)
     for roller, member in zip(rollers, detail["members"], strict=True):
         if member["relaunch"]:
             roller.update(luck=1, relaunch=True)
-    return {"id": case_id, "rule": "X11", "kind": "xp-group", "note": note,
-            "mode": detail["kind"], "need": detail["need"],
-            "order": [m["name"] for m in detail["members"]], "members": rollers,
-            "expect": {"members": [{"name": m.name, "outcome": m.roll.outcome.value,
-                                    "chain_bonus": m.chain_bonus, "s": m.roll.s}
-                                   for m in result]}}
+    return with_case_options({
+        "id": case_id, "rule": "X11", "kind": "xp-group", "note": note,
+        "mode": detail["kind"], "need": detail["need"],
+        "order": [m["name"] for m in detail["members"]], "members": rollers,
+        "expect": {"members": [{"name": m.name, "outcome": m.roll.outcome.value,
+                                "chain_bonus": m.chain_bonus, "s": m.roll.s}
+                               for m in result]}}, detail)
 
 
 async def _sheets_relaunching(uow: UnitOfWork, game_id: str,
@@ -173,6 +179,7 @@ class XpGroupService(UseCases):
         """Roll `members` (`Aster 6d, Brin 4d superior npc, ...`) together as an assisted
         (the first one leads, X10), spontaneous or collateral (in the order given, X11) roll,
         store it and return it (GM only)."""
+        await self._gm_first(game_id, actor)
         kind = kind.strip().casefold()
         if kind not in GROUP_KINDS:
             raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, not "{kind}".')
@@ -186,14 +193,15 @@ class XpGroupService(UseCases):
             raise InvalidInput(f"A group roll takes 2 to {MAX_MEMBERS} rollers, not {len(specs)}.")
         if kind != "collateral" and any(s.relaunch for s in specs):
             raise InvalidInput("Only a collateral chain is relaunched with Good Luck.")
-        detail: dict[str, Any] = {
-            "kind": kind, "need": need,
-            "members": [{"name": s.name, "pool": s.pool, "sl": s.sl, "who": s.who.value,
-                         "heroic": DEFAULT_CONFIG.heroic_default(s.who), "relaunch": s.relaunch}
-                        for s in specs],
-        }
         async with self.uow() as uow:
             game = await gm_xp_game(uow, game_id, actor)
+            config = game_config(game)
+            detail: dict[str, Any] = with_options({
+                "kind": kind, "need": need,
+                "members": [{"name": s.name, "pool": s.pool, "sl": s.sl, "who": s.who.value,
+                             "heroic": config.heroic_default(s.who), "relaunch": s.relaunch}
+                            for s in specs],
+            }, game.settings.xp)
             sheets = await _sheets_relaunching(uow, game.id, specs)
             detail["seed"] = self.deps.salts()
             shared = RandomDice(generator(detail["seed"]))

@@ -146,14 +146,15 @@ def roll_label(action: XpAction) -> str:
     return action.skill or ""
 
 
-def opponent_pool(sheets: Mapping[str, XpSheet], f: XpInForce,
-                  answer: str) -> tuple[int | None, str, bool]:
+def opponent_pool(sheets: Mapping[str, XpSheet], f: XpInForce, answer: str,
+                  npc_heroic: bool = DEFAULT_CONFIG.heroic_npc) -> tuple[int | None, str, bool]:
     """A contest's other side from the GM's answer (`answer`): a skill of its sheet, a raw
     characteristic, or a number of dice; its pool, what it rolls and its heroic flag (its sheet's,
-    X5 Amb-2). InvalidInput names the skills when the answer is none of them."""
+    X5 Amb-2; one with no sheet is heroic as the game's `xp_heroic_default` makes NPCs,
+    `npc_heroic`). InvalidInput names the skills when the answer is none of them."""
     name = f.action.target or ""
     sheet = sheets.get(name.casefold())
-    heroic = bool(sheet.heroic) if sheet is not None else DEFAULT_CONFIG.heroic_npc
+    heroic = bool(sheet.heroic) if sheet is not None else npc_heroic
     if answer.isdigit():
         return int(answer), f"{answer}d", heroic
     if sheet is None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fappo_bot.render_xp import render_plot
-from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
+from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.notation import parse_member, parse_names
@@ -34,15 +34,18 @@ from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
+from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_records import (
     PLOT_ACTION,
     PLOT_EVENT_ACTION,
     XpShown,
     find_entry,
+    game_config,
     generator,
     gm_xp_game,
     sentence,
     store,
+    with_case_options,
 )
 
 MAX_TASKS = 30
@@ -69,7 +72,8 @@ def run_stored(detail: dict[str, Any], events: Sequence[dict[str, Any]],
                bool(leader["heroic"])),
         Roller("GM", gm_dice, int(gm["pool"]), 0, Who.NPC, bool(gm["heroic"])),
         detail["tasks"], detail["surprises"], [event_of(e) for e in events],
-        difficulty=int(detail["difficulty"]), merit=int(detail["merit"]), config=DEFAULT_CONFIG)
+        difficulty=int(detail["difficulty"]), merit=int(detail["merit"]),
+        config=config_from_options(detail.get("options")))
 
 
 def hidden_left(detail: dict[str, Any], result: PlotResult) -> list[str]:
@@ -122,7 +126,7 @@ def plot_case(detail: dict[str, Any], events: Sequence[dict[str, Any]], case_id:
                                 "bonus": int(e.get("bonus", 0))})
         else:
             case_events.append({"surprise": e["task"], "before": e.get("before")})
-    return {
+    return with_case_options({
         "id": case_id, "rule": "X14", "kind": "xp-plot",
         "note": f"replay of a logged PLOT (seed {detail['seed']})",
         "leader": {"name": leader["name"], "who": leader["who"], "heroic": leader["heroic"],
@@ -133,7 +137,7 @@ def plot_case(detail: dict[str, Any], events: Sequence[dict[str, Any]], case_id:
         "events": case_events,
         "expect": {"pp": result.pp, "gpp": result.gpp, "outcome": result.outcome.value,
                    "order": list(result.order)},
-    }
+    }, detail)
 
 
 class XpPlotService(UseCases):
@@ -145,6 +149,7 @@ class XpPlotService(UseCases):
                    ) -> XpShown:
         """Open a PLOT: `leader` (`Aster 6d`) rolls at Normal with the plot's difficulty dice
         and the plan's merit, the GM rolls `gm_pool` dice (X14), and the tasks wait in order."""
+        await self._gm_first(game_id, actor)
         goal = goal.strip()
         if not goal or len(goal) > 200:
             raise InvalidInput("A PLOT needs a goal of 1 to 200 characters.")
@@ -158,17 +163,18 @@ class XpPlotService(UseCases):
         if not 0 <= gm_pool <= 100 or not -10 <= difficulty <= 10 or not -10 <= merit <= 10:
             raise InvalidInput("The GM rolls 0 to 100 dice; difficulty and merit are -10 to "
                                "+10 dice.")
-        detail: dict[str, Any] = {
-            "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
-            "surprises": hidden,
-            "leader": {"name": spec.name, "pool": spec.pool, "who": spec.who.value,
-                       "heroic": DEFAULT_CONFIG.heroic_default(spec.who)},
-            "gm": {"pool": gm_pool, "heroic": DEFAULT_CONFIG.heroic_default(Who.NPC)},
-        }
         if spec.sl != 0:
             raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
         async with self.uow() as uow:
             game = await gm_xp_game(uow, game_id, actor)
+            config = game_config(game)
+            detail: dict[str, Any] = with_options({
+                "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
+                "surprises": hidden,
+                "leader": {"name": spec.name, "pool": spec.pool, "who": spec.who.value,
+                           "heroic": config.heroic_default(spec.who)},
+                "gm": {"pool": gm_pool, "heroic": config.heroic_default(Who.NPC)},
+            }, game.settings.xp)
             detail["seed"] = self.deps.salts()
             shared = RandomDice(generator(detail["seed"]))
             lead, gm = RecordingDice(shared), RecordingDice(shared)
@@ -189,6 +195,7 @@ class XpPlotService(UseCases):
         point passes `task`; `countered`: the GM spends 1 of his), `play` (`task` played,
         `success` or not; `bonus` points the GM grants), `surprise` (the GM spends 1 point to
         put his hidden `task` in, after the task a point was just spent on or `before` one)."""
+        await self._gm_first(game_id, actor)
         if event not in EVENT_KINDS:
             raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{event}".')
         if event == "play" and success is None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from fappo_bot.rules_xp.config import XpConfig
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service.base import Deps, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
@@ -72,6 +73,22 @@ async def gm_xp_game(uow: UnitOfWork, game_id: str, actor: str) -> Game:
     require_xp(game)
     await require_gm(uow, game, actor)
     return game
+
+
+def game_config(game: Game) -> XpConfig:
+    """The Xp core's configuration in `game`: its `xp_*` flags (`service/xp_flags.py`)."""
+    return game.settings.xp.config()
+
+
+def with_case_options(case: dict[str, Any], detail: dict[str, Any]) -> dict[str, Any]:
+    """A case made from a stored roll, with the flags it was rolled under as its `options`
+    (right after its kind, as the case files write them)."""
+    options = detail.get("options")
+    if not options:
+        return case
+    head = [k for k in ("id", "rule", "kind", "type", "note") if k in case]
+    return {**{k: case[k] for k in head}, "options": dict(options),
+            **{k: v for k, v in case.items() if k not in head}}
 
 
 def sentence(exc: XpError) -> InvalidInput:

@@ -13,7 +13,7 @@ from typing import Any
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
 from fappo_bot.render_xp import faces_text, roll_text
-from fappo_bot.rules_xp.config import Who
+from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
 from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
@@ -66,7 +66,8 @@ class _Table:
     turn, and a fresh seeded generator for each roller."""
 
     def __init__(self, records: Sequence[CharacterRecord], items: Sequence[ReviewItem],
-                 salts: Any) -> None:
+                 salts: Any, config: XpConfig = DEFAULT_CONFIG) -> None:
+        self.config = config
         self.records = {r.name.casefold(): r for r in records}
         self.sheets = {r.name.casefold(): r.xp for r in records if r.xp is not None}
         self.answers = {i.key: i.answer for i in items}
@@ -119,9 +120,11 @@ def _sl(table: _Table, f: XpInForce, field_name: str = "sl", who: str | None = N
 
 
 def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
-            items: Sequence[ReviewItem], salts: Any) -> Resolved:
-    """Roll every action in force with the GM's answers (module doc). Pure but for `salts`."""
-    table = _Table(records, items, salts)
+            items: Sequence[ReviewItem], salts: Any,
+            config: XpConfig = DEFAULT_CONFIG) -> Resolved:
+    """Roll every action in force with the GM's answers (module doc), under the game's Xp
+    flags (`config`). Pure but for `salts`."""
+    table = _Table(records, items, salts, config)
     lines = table.out.lines
     by_kind: dict[XpKind, list[XpInForce]] = {}
     for f in found:
@@ -218,9 +221,9 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         helpers = []
     if not helpers:
         if table.answer(f, "concede", False):
-            _, record = conceded(roller, True, need)
+            _, record = conceded(roller, True, need, table.config)
         else:
-            record = general(roller, need)
+            record = general(roller, need, table.config)
         table.log(made, "test", record)
         table.out.lines.append(f"{head}: {roll_text(record)}")
         return
@@ -236,7 +239,7 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
                                      _sl(table, h), h.action.heroic, xposure=owned is not None)
         support.append((helper, hmade))
     try:
-        result = assisted(roller, [s for s, _ in support], need)
+        result = assisted(roller, [s for s, _ in support], need, table.config)
     except XpError as exc:
         table.out.lines.append(f"{head}: {safe(str(exc))}")
         return
@@ -258,7 +261,8 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     pool = pool_of(sheet, a, _rows(table, f))
     opponent = a.target or ""
     theirs, their_label, their_heroic = opponent_pool(table.sheets, f,
-                                                      str(table.answer(f, "opponent", "")))
+                                                      str(table.answer(f, "opponent", "")),
+                                                      table.config.heroic_npc)
     delta = 0
     notes = []
     for h in helpers:
@@ -272,7 +276,7 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
                           skill=owned.name, heroic=h.action.heroic)
         helper, hmade = table.roller(h.action.actor, pool_of(helper_sheet, action).pool,
                                      _sl(table, h), h.action.heroic)
-        record = roll_for(helper)
+        record = roll_for(helper, config=table.config)
         table.log(hmade, "assist", record)
         delta += assist_delta(record)
         notes.append(f"  {safe(h.action.actor)} assists: {roll_text(record)} "
@@ -283,7 +287,7 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
                                      their_heroic)
     tie = table.answer(f, "tie")
     try:
-        result = contested(mine, other, tie)
+        result = contested(mine, other, tie, table.config)
     except XpError as exc:
         table.out.lines.append(f"{safe(a.actor)} against {safe(opponent)}: {safe(str(exc))}")
         return
@@ -328,9 +332,9 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
                 crew.sort(key=lambda m: rank.get(m.roller.name.casefold(), 99))
             else:
                 crew = default_order(crew)
-            results = collateral(crew)
+            results = collateral(crew, config=table.config)
         else:
-            results = spontaneous(crew)
+            results = spontaneous(crew, config=table.config)
         title = roll_label(group[0].action)
         table.out.lines.append(f"Group roll of {safe(title)} ({mode}, "
                                f"{table.answers.get(group_key(label, 'difficulty')) or 'routine'}"

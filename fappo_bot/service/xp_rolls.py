@@ -29,19 +29,24 @@ from fappo_bot.service.base import UseCases, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
+from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_group import group_case, shown_group
+from fappo_bot.service.xp_odds import odds_text
 from fappo_bot.service.xp_plots import events_of, plot_case, plot_shown
 from fappo_bot.service.xp_records import (
     GROUP_ACTION,
     PLOT_ACTION,
     RECORD_ACTIONS,
     ROLL_ACTION,
+    XP,
     XpShown,
     find_entry,
+    game_config,
     generator,
     gm_xp_game,
     sentence,
     store,
+    with_case_options,
 )
 
 __all__ = ["ROLL_ACTION", "XpRollService", "XpRollView", "XpShown", "generator", "replay",
@@ -108,7 +113,8 @@ def replay(detail: dict[str, Any]) -> RollRecord:
     seed = str(detail["seed"])
     recorder = RecordingDice(RandomDice(generator(seed)))
     again = roll(int(detail["pool"]), int(detail["sl"]), heroic=bool(detail["heroic"]),
-                 dice=recorder, need=int(detail["need"]))
+                 dice=recorder, need=int(detail["need"]),
+                 config=config_from_options(detail.get("options")))
     if recorder.faces != list(detail["dice"]):
         raise Conflict("The stored dice do not match the roll's seed: the record was altered.")
     return again
@@ -124,16 +130,18 @@ def roll_case(detail: dict[str, Any], case_id: str) -> dict[str, Any]:
     note = f"replay of a logged roll (seed {detail['seed']})"
     kind = detail.get("kind", "roll")
     if kind == "passive":
-        return {"id": case_id, "rule": "X7", "kind": "xp-contest", "type": "passive",
+        case = {"id": case_id, "rule": "X7", "kind": "xp-contest", "type": "passive",
                 "note": note, **roller,
                 "expect": {**expect, "stored": detail["stored"],
                            "to_beat": detail["stored"] + 1}}
-    if kind == "active":
-        return {"id": case_id, "rule": "X7", "kind": "xp-contest", "type": "active",
+    elif kind == "active":
+        case = {"id": case_id, "rule": "X7", "kind": "xp-contest", "type": "active",
                 "note": note, **roller, "against": detail["stored"],
                 "expect": {**expect, "need": detail["need"], "stored": detail["stored"]}}
-    return {"id": case_id, "rule": "X0", "kind": "xp-roll", "note": note, **roller,
-            "need": detail["need"], "expect": expect}
+    else:
+        case = {"id": case_id, "rule": "X0", "kind": "xp-roll", "note": note, **roller,
+                "need": detail["need"], "expect": expect}
+    return with_case_options(case, detail)
 
 
 def _view(entry: AuditEntry) -> XpRollView:
@@ -157,6 +165,7 @@ class XpRollService(UseCases):
     async def _roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int, who: str,
                     heroic: bool | None, need: int, kind: str = "roll",
                     against: str | None = None) -> XpRollView:
+        await self._gm_first(game_id, actor)
         name = name.strip()
         if not name or len(name) > 100:
             raise InvalidInput("A roller's name has 1 to 100 characters.")
@@ -168,9 +177,10 @@ class XpRollService(UseCases):
             side = Who(who)
         except ValueError:
             raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
-        hero = DEFAULT_CONFIG.heroic_default(side) if heroic is None else heroic
         async with self.uow() as uow:
             game = await gm_xp_game(uow, game_id, actor)
+            config = game_config(game)
+            hero = config.heroic_default(side) if heroic is None else heroic
             stored = None
             if against is not None:
                 entries = await uow.audit.list(game.id)
@@ -181,14 +191,15 @@ class XpRollService(UseCases):
             seed = self.deps.salts()
             recorder = RecordingDice(RandomDice(generator(seed)))
             try:
-                record = roll(pool, sl, heroic=hero, dice=recorder, need=need)
+                record = roll(pool, sl, heroic=hero, dice=recorder, need=need, config=config)
             except XpError as exc:
                 raise sentence(exc) from None
             if kind == "passive":
                 stored = 0 if record.fumble else record.s  # X7 Amb-5: a fumble stores 0
             view = XpRollView("", actor, name, side.value, hero, seed, tuple(recorder.faces),
                               record, kind, stored, against)
-            entry = await store(uow, self.deps, game.id, actor, ROLL_ACTION, roll_detail(view))
+            entry = await store(uow, self.deps, game.id, actor, ROLL_ACTION,
+                                with_options(roll_detail(view), game.settings.xp))
             await uow.commit()
         return XpRollView(entry.id, actor, name, side.value, hero, seed, view.dice, record, kind,
                           stored, against, entry.at)
@@ -217,6 +228,21 @@ class XpRollService(UseCases):
         latest of that name, or its id): a success needs the Passive successes + 1 (X7)."""
         return await self._roll(game_id, actor, name=name, pool=pool, sl=sl, who=who,
                                 heroic=heroic, need=1, kind="active", against=against)
+
+    async def odds(self, game_id: str | None, roll: str, *, need: int = 1, npc: bool = False,
+                   brief: bool = False) -> str:
+        """The exact odds of `roll` (`xp_odds.odds_text`) as they are in the game `game_id`
+        (anyone may ask): under its Xp flags, a PC's or an NPC's (`npc`) roll heroic as its
+        `xp_heroic_default` says. Outside an Xp game (`game_id` None, or a FAPPO game), the
+        rulings' defaults: PCs heroic, NPCs not."""
+        config = DEFAULT_CONFIG
+        if game_id is not None:
+            async with self.uow() as uow:
+                game = await load_game(uow, game_id)
+            if game.ruleset == XP:
+                config = game_config(game)
+        heroic = config.heroic_default(Who.NPC if npc else Who.PC)
+        return odds_text(roll, need=need, heroic=heroic, brief=brief, config=config)
 
     async def rolls(self, game_id: str, actor: str) -> list[XpShown]:
         """Every GM roll of the game (rolls, group rolls, PLOTs), oldest first, each checked

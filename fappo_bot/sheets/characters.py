@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from fappo_bot.rules import (
     PIP_THRESHOLDS,
+    PLASER_BATTERY,
     TRACKS,
     Character,
     RangeClass,
@@ -252,6 +253,9 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
                 weapons.append(held)
         values["wielding"] = held.name
     values["weapons"] = tuple(weapons)
+    if "ammo" not in values and any(w.ammo_cost for w in weapons):
+        # A plaser comes with its battery full (F19); a sheet gives `ammo` to say otherwise.
+        values["ammo"] = PLASER_BATTERY
     values["armor"] = armor_named(entry.get("armor"), f"{where}.armor")
     values["shield"] = armor_named(entry.get("shield"), f"{where}.shield")
     track = Character(name="_", tier=tier).track_kind

@@ -23,11 +23,22 @@ async def test_a_gm_command_asked_by_a_player_is_refused_by_the_service(running,
     assert data["allowed_mentions"] == {"parse": []}
 
 
+async def test_a_players_calltime_is_refused_before_its_deadline_is_read(running, fake) -> None:
+    """A deadline in the past is the GM's mistake to hear about; a player hears only that
+    GMs call time."""
+    await set_up_game(fake)
+    past = [{"type": 3, "name": "at", "value": "2020-01-01 00:00"}]
+    player = text_of(await run_command(fake, fake.alice, "turn calltime", past))
+    assert "Only a GM" in player and "deadline" not in player
+    assert "must be in the future" in text_of(await run_command(fake, fake.gm, "turn calltime",
+                                                                past))
+
+
 async def test_help_in_a_fappo_room_has_no_xp_post_forms(running, fake) -> None:
     alone = text_of(await run_command(fake, fake.alice, "help"))  # no game here yet
     await set_up_game(fake)
     helped = text_of(await run_command(fake, fake.alice, "help"))
-    assert helped == alone and "/turn open" in helped
+    assert helped == alone and "/turn open" in helped and "/reveal turn:N" in helped
     assert "Xp posts" not in helped
 
 

@@ -158,3 +158,32 @@ async def test_the_xp_commands_are_published(running, fake) -> None:
     plot = next(o for c in fake.commands if c["name"] == "xp" for o in c["options"]
                 if o["name"] == "plot")
     assert [o["name"] for o in plot["options"]] == ["open", "auto", "play", "surprise", "show"]
+
+
+async def test_an_xp_games_flags_are_offered_set_and_played_on_the_bot(running, fake) -> None:
+    """`/game set` in an Xp game's room offers the xp_* flags (not FAPPO's), takes them, and the
+    room's `/odds` and `/xp roll` play them; FAPPO's flags are refused with a sentence."""
+    await _xp_game(fake)
+
+    async def names(typed: str) -> list[str]:
+        data = {"id": "1", "name": "game", "type": 1, "options": [
+            {"type": 1, "name": "set", "options": [
+                {"type": 3, "name": "name", "value": typed, "focused": True},
+                {"type": 3, "name": "value", "value": ""}]}]}
+        interaction = await fake.interact(fake.gm, fake.room["id"], 4, data)
+        [answer] = await fake.answered(interaction)
+        return [c["value"] for c in answer["callback"]["data"]["choices"]]
+
+    assert "xp_heroic_default" in await names("xp_")
+    assert await names("pips") == []
+    [pips] = await run_command(fake, fake.gm, "game set", [_opt("name", "pips_enabled"),
+                                                           _opt("value", "on")])
+    assert "not played in an Xp game" in text_of([pips])
+    [done] = await run_command(fake, fake.gm, "game set", [_opt("name", "xp_heroic_default"),
+                                                           _opt("value", "none")])
+    assert _data(done)["content"] == "`xp_heroic_default` is now none."
+    [odds] = await run_command(fake, fake.alice, "odds", [_opt("dice", "4d")])
+    assert _data(odds)["content"].startswith("```\n4d at Normal (5-6), not heroic, need 1\n")
+    rolled = text_of(await run_command(fake, fake.gm, "xp roll", [
+        _opt("name", "Aster"), _opt("dice", "4d")]))
+    assert "Aster: 4d at Normal (5-6), not heroic: [" in rolled

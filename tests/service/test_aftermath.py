@@ -134,6 +134,8 @@ async def test_f27_amb2_a_players_declaration_is_used_at_the_scene_end(
     with pytest.raises(Forbidden):
         await services.aftermath.declare_rest(game, BOB, "Kael", {"Tireless": 2})
     assert await snapshot(uow_factory) == before
+    assert await services.aftermath.declare_rest(game, ALICE, "Kael", {"Agile": 1}) == {
+        "Nimble": 1}  # a Trait's alternate name (F1) names its pool
     assert await services.aftermath.declare_rest(game, ALICE, "Kael",
                                                  {"tireless": 2, "floating": 0}) == {
         "Tireless": 2}

@@ -164,3 +164,28 @@ async def test_an_enemys_sheet_is_shown_to_gms_only_when_the_service_knows_who_a
     assert (await services.characters.show(game, "Skarg", GM)).kind is CharacterKind.ENEMY
     # the operator and the service's own callers name no viewer
     assert (await services.characters.show(game, "Skarg")).name == "Skarg"
+
+
+async def test_f19_a_plaser_comes_charged_an_edit_keeps_the_charge_and_ammo_recharges(
+    services, game, uow_factory
+):
+    """F19: "A plaser has a battery with 'ammo' 10". A new sheet's plaser is full; a GM's edit
+    keeps what is left unless it gives `ammo`, which recharges the battery."""
+    check = await services.characters.create(game, ALICE, sheet("Kael", weapons=["Plaser 4"]))
+    assert check.ok, check.problems
+    assert check.character.state.ammo == 10
+    plain = await services.characters.create(game, BOB, sheet("Mira"))
+    assert plain.character.state.ammo is None  # no plaser, no battery to track
+    async with uow_factory() as uow:  # two setting-4 shots fired
+        record = await uow.characters.by_name(game, "Kael")
+        await uow.characters.update(record.model_copy(update={
+            "state": record.state.model_copy(update={"ammo": 2}),
+            "version": record.version + 1}))
+        await uow.commit()
+    kept = await services.characters.edit(game, GM, "Kael", sheet("Kael", weapons=["Plaser 4"]))
+    assert kept.ok and kept.character.state.ammo == 2
+    full = await services.characters.edit(game, GM, "Kael",
+                                          sheet("Kael", weapons=["Plaser 4"], ammo=10))
+    assert full.ok and full.character.state.ammo == 10
+    with pytest.raises(InvalidInput):
+        sheet("Kael", weapons=["Plaser 4"], ammo=11)

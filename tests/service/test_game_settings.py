@@ -20,6 +20,7 @@ from fappo_bot.service.settings_text import (
     setting_names,
     suggested_values,
 )
+from fappo_bot.service.xp_flags import XP_FLAGS
 from tests.service.conftest import ALICE, BOB, GM, sheet
 from tests.service.helpers import snapshot
 from tests.service.test_calltime import outbox_kinds
@@ -28,7 +29,7 @@ from tests.service.test_calltime import outbox_kinds
 async def test_every_setting_is_listed_and_reads_back_as_it_is_shown(services, table):
     game = table["game"]
     shown = await services.games.settings(game)
-    assert [s.name for s in shown] == setting_names() == [*TABLE_SETTINGS, *RULES_FLAGS]
+    assert [s.name for s in shown] == setting_names("fappo") == [*TABLE_SETTINGS, *RULES_FLAGS]
     values = {s.name: s.value for s in shown}
     assert values["reminders"] == "12h, 1h" and values["proxy_posts"] == "off"
     assert values["calltime"] == "none" and values["results_visibility"] == "parties"
@@ -146,11 +147,12 @@ async def test_a_post_speaks_as_the_character_named(services, table):
 async def test_an_xp_game_has_its_settings_but_no_fappo_flags(services, uow_factory):
     game = (await services.games.create(channel_key="x1", name="Sands", creator=GM,
                                         ruleset="xp")).id
-    assert [s.name for s in await services.games.settings(game)] == [*TABLE_SETTINGS]
+    assert [s.name for s in await services.games.settings(game)] == [*TABLE_SETTINGS,
+                                                                     *XP_FLAGS]
     assert (await services.games.set_setting(game, GM, "reminders", "1h")).value == "1h"
     before = await snapshot(uow_factory)
-    with pytest.raises(InvalidInput, match="The rules flags are FAPPO's"):
+    with pytest.raises(InvalidInput, match="FAPPO's rules flags .R2. are not played"):
         await services.games.set_setting(game, GM, "pips_enabled", "on")
-    with pytest.raises(InvalidInput, match="The rules flags are FAPPO's"):
+    with pytest.raises(InvalidInput, match="FAPPO's rules flags .R2. are not played"):
         await services.games.configure(game, GM, rules={"pips_enabled": True})
     assert await snapshot(uow_factory) == before

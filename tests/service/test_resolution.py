@@ -107,8 +107,10 @@ async def test_the_npc_commitment_verifies_after_resolution(services, table):
     game = table["game"]
     await post(services, game, GM, "g1", NPCS)
     seal = await services.turns.seal(game, GM)
-    with pytest.raises(NotFound, match="not been resolved"):
+    with pytest.raises(Conflict, match="Turn 1 is open, not resolved yet"):
         await services.turns.reveal(game, 1)
+    with pytest.raises(NotFound, match="There is no turn 2 in this game; the latest is turn 1"):
+        await services.turns.reveal(game, 2)
     await services.resolution.resolve(game, GM)
     reveal = await services.turns.reveal(game, 1)
     assert reveal.verified and reveal.commitment == seal.commitment

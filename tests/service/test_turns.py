@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service import Conflict, Forbidden, InvalidInput, NoOpenTurn, NotFound
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import PostOutcome
 from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM
@@ -253,8 +253,11 @@ async def test_no_turn_yet_and_duplicate_message(services, table):
     with pytest.raises(Conflict, match="still open"):
         await services.turns.open(game, GM)
     other = await services.games.create(channel_key="c2", name="B", creator=GM)
-    with pytest.raises(Conflict, match="No turn has been opened"):
+    with pytest.raises(NoOpenTurn, match="No turn has been opened") as refused:
         await services.turns.status(other.id)
+    # the service names no adapter's command; each adapter adds its own
+    assert refused.value.with_command("/open") == (
+        "No turn has been opened yet; a GM opens the first one with /open.")
 
 
 TALK = "Kael grins at Mira.\n> nice shot!\n*laughs*"

@@ -196,6 +196,8 @@ async def test_nothing_live_leaves_the_xp_use_cases(services):
     await s.xp_rolls.stored_roll(game, GM, roll.id)
     await s.xp_rolls.case(game, GM, roll.id)
     await s.xp_rolls.show(game, GM, "<@123456>")  # refused
+    await s.xp_rolls.odds(game, "3d superior")
+    await s.xp_rolls.odds(game, "@everyone 3d")  # refused
     expected = {f"{group}.{name}"
                 for group, kind in (("xp_rolls", XpRollService), ("xp_groups", XpGroupService),
                                     ("xp_plots", XpPlotService))

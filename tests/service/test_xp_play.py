@@ -14,7 +14,7 @@ import yaml
 from fappo_bot.render_xp import roll_text
 from fappo_bot.rules_xp.dice import RandomDice
 from fappo_bot.rules_xp.roll import roll
-from fappo_bot.service import Conflict, InvalidInput
+from fappo_bot.service import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import Role
 from fappo_bot.service.views import PostOutcome
 from fappo_bot.service.xp_rolls import generator
@@ -187,6 +187,9 @@ async def test_call_time_seals_nothing_and_fappos_aftermath_is_refused(services,
         await services.characters.edit(xp_table, GM, "Nefer", {"name": "Nefer"})
     done = await services.resolution.resolve(xp_table, GM)
     assert "Nothing to roll this turn." in done.text
+    # nothing was sealed, so a reveal has nothing to check
+    with pytest.raises(NotFound, match="Turn 1 had no sealed NPC orders, so there is nothing"):
+        await services.turns.reveal(xp_table, 1)
 
 
 async def test_an_xp_game_exports_and_imports_with_its_sheets(services, xp_table):

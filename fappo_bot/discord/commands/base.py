@@ -22,6 +22,15 @@ def user_key(user: discord.abc.Snowflake) -> str:
     return str(user.id)
 
 
+async def game_of_room(bot: FappoBotBase, interaction: discord.Interaction) -> str:
+    """The id of the game of the channel, thread or forum post the command was used in."""
+    channel = interaction.channel
+    game_id = await bot.rooms.game_id(str(channel.id)) if channel else None
+    if game_id is None:
+        raise AdapterError(NO_GAME_HERE)
+    return game_id
+
+
 class BotGroup(app_commands.Group):
     """A command group holding the bot (its services, rooms and outbox)."""
 
@@ -32,11 +41,7 @@ class BotGroup(app_commands.Group):
 
     async def game_here(self, interaction: discord.Interaction) -> str:
         """The id of the game of the channel, thread or forum post the command was used in."""
-        channel = interaction.channel
-        game_id = await self.bot.rooms.game_id(str(channel.id)) if channel else None
-        if game_id is None:
-            raise AdapterError(NO_GAME_HERE)
-        return game_id
+        return await game_of_room(self.bot, interaction)
 
     def changed(self) -> None:
         """The command may have queued messages: deliver them now."""

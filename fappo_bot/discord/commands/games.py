@@ -122,7 +122,14 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     @set_.autocomplete("name")
     async def setting_choices(self, interaction: discord.Interaction, current: str
                               ) -> list[app_commands.Choice[str]]:
-        return matching(setting_names(), current)
+        """The names this game takes: the table settings and its ruleset's flags (FAPPO's R2
+        flags, or an Xp game's `xp_*`); every name outside a game."""
+        ruleset = None
+        if interaction.channel is not None:
+            game_id = await self.bot.rooms.game_id(str(interaction.channel.id))
+            if game_id is not None:
+                ruleset = (await self.services.games.show(game_id)).ruleset
+        return matching(setting_names(ruleset), current)
 
     @set_.autocomplete("value")
     async def value_choices(self, interaction: discord.Interaction, current: str
@@ -168,7 +175,8 @@ with your orders (or every problem, with its line), and follows your edits. Orde
 another player's character go to the bot by DM.
 `/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/inbox` (private messages the bot could \
+`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/reveal turn:N` (a resolved turn's \
+sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
 not DM you)
 Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
 `/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""

@@ -1,21 +1,24 @@
-"""`/turn` (open, status, pass, call time, extend, pause, resume) and `/gm` (resolve, undo)."""
+"""`/turn` (open, status, pass, call time, extend, pause, resume), `/gm` (resolve, undo) and
+`/reveal` (a resolved turn's sealed NPC orders, checked against their commitment)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.commands.base import BotGroup, game_of_room, say, user_key
 from fappo_bot.discord.commands.characters import (
     character_choices,
     ranked,
     skill_choices,
 )
 from fappo_bot.discord.errors import AdapterError
+from fappo_bot.discord.limits import CONTENT
 from fappo_bot.posting.safety import safe
-from fappo_bot.service.views import TurnStatusView, TurnSummary
+from fappo_bot.service.views import RevealView, TurnStatusView, TurnSummary
 
 
 def parse_time(text: str, now: datetime) -> datetime:
@@ -282,3 +285,49 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         self.changed()
         await say(interaction, f"The last resolution is undone; turn {summary.number} is "
                                f"{summary.status.value}.")
+
+
+#: the highest turn number `/reveal` takes (Discord's client refuses a number outside 1..this)
+MAX_TURN = 1_000_000
+
+
+def reveal_answer(view: RevealView) -> tuple[str, bytes | None]:
+    """What `/reveal` answers: whether the canonical JSON of the sealed NPC orders hashes to the
+    commitment, and the JSON itself, exactly as hashed: in a code block when it fits in the
+    message, else as the bytes of a .json file to attach (one file to check, not parts of a
+    text to join back by hand). The JSON holds no backtick and no live mention
+    (`scene.canonical_orders` escapes them), so it stays in its block and pings nobody."""
+    check = ("it matches: these are the orders sealed before the players' orders were revealed"
+             if view.verified else "it does NOT match the commitment published")
+    head = (f"Turn {view.turn}'s NPC orders. Commitment (SHA-256): `{view.commitment}`, salt: "
+            f"`{view.salt}`.\nsha256(salt + \"\\n\" + canonical JSON): {check}.")
+    block = f"```json\n{view.canonical}\n```"
+    if len(head) + 1 + len(block) <= CONTENT:
+        return f"{head}\n{block}", None
+    name = f"turn-{view.turn}-npc-orders.json"
+    return (f"{head}\nThe canonical JSON, exactly as hashed, is attached ({name}); check it "
+            f"with `(printf '%s\\n' '{view.salt}'; cat {name}) | sha256sum`."
+            ), view.canonical.encode()
+
+
+@app_commands.command(name="reveal", description="A resolved turn's sealed NPC orders as "
+                      "canonical JSON, checked against their commitment")
+@app_commands.describe(turn="The number of a resolved turn")
+@app_commands.guild_only()
+async def reveal_command(interaction: discord.Interaction,
+                         turn: app_commands.Range[int, 1, MAX_TURN]) -> None:
+    """Anyone in the game's room checks the commitment the room was shown (F29, issue 5): the
+    orders are public once the turn is resolved. Deferred at once (privately, "thinking"), so
+    the answer may take longer than Discord's 3 s."""
+    from io import BytesIO
+
+    bot: Any = interaction.client
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not 1 <= turn <= MAX_TURN:  # Discord's client refuses it; a raw request may not
+        raise AdapterError(f"{turn} is no turn number: turns are numbered from 1, e.g. "
+                           "/reveal turn:1.")
+    view = await bot.services.turns.reveal(await game_of_room(bot, interaction), turn)
+    text, data = reveal_answer(view)
+    files = ([discord.File(BytesIO(data), filename=f"turn-{view.turn}-npc-orders.json")]
+             if data is not None else None)
+    await say(interaction, text, private=True, files=files)

@@ -8,6 +8,7 @@ GM who asked. GM-only refusals are the service's sentences, through the error bo
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 import yaml
@@ -18,7 +19,7 @@ from fappo_bot.discord.commands.characters import ranked
 from fappo_bot.discord.limits import CHOICE_TEXT
 from fappo_bot.posting.safety import DISCORD_LIMIT, clip
 from fappo_bot.service.errors import ServiceError
-from fappo_bot.service.xp_odds import odds_text, read_roll
+from fappo_bot.service.xp_odds import read_roll
 from fappo_bot.service.xp_records import XpShown
 
 DICE = "Pool and level, e.g. 6d superior, 4d, 5 -1 (Normal if left out)"
@@ -33,11 +34,17 @@ def block(text: str) -> str:
 
 @app_commands.command(name="odds", description="The exact odds of an Xp roll, e.g. 6d superior")
 @app_commands.describe(dice=DICE, need="Successes needed (default 1)",
-                       npc="An NPC's roll: no heroic bonus dice", public="Show it to the room")
+                       npc="An NPC's roll (no heroic dice unless the game's xp_heroic_default "
+                           "says)", public="Show it to the room")
 async def odds_command(interaction: discord.Interaction, dice: app_commands.Range[str, 1, 60],
                        need: app_commands.Range[int, 1, 100] = 1, npc: bool = False,
                        public: bool = False) -> None:
-    text = block(odds_text(dice, need=need, heroic=not npc, brief=True))
+    bot: Any = interaction.client
+    channel = interaction.channel
+    game_id = None if channel is None else await bot.rooms.game_id(str(channel.id))
+    # in an Xp game, its flags (xp_sl_floor_mode, xp_heroic_default); elsewhere the defaults
+    text = block(await bot.services.xp_rolls.odds(game_id, dice, need=need, npc=npc,
+                                                  brief=True))
     if len(text) <= DISCORD_LIMIT:
         await say(interaction, text, private=not public)
         return
