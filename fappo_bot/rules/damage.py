@@ -22,6 +22,7 @@ from fappo_bot.rules.levels import SuccessLevel
 _BARE = SuccessLevel.BARE
 _GREAT = SuccessLevel.GREAT
 _SOLID = SuccessLevel.SOLID
+_UNCANNY = Trait.UNCANNY
 
 
 class WeaponProfile(NamedTuple):
@@ -38,12 +39,17 @@ def weapon_profile(weapon: Weapon, wielder: Character, *, steadied: bool = False
     A lightsword gives its ED and Specials only to an Uncanny wielder (F19 Amb-2); a sniper rifle
     has ED 4 once steadied (F19 Amb-6).
     """
-    d = weapon.effective_damage
-    ed = weapon.extra_damage
-    specials = weapon.specials
-    if steadied and weapon.steadied_extra_damage is not None:
-        ed = weapon.steadied_extra_damage
-    if weapon.uncanny_only_specials and not wielder.owns(Trait.UNCANNY):
+    # the weapon's fields read from its field dict, once (`views`: a model's field reads go
+    # through pydantic's attribute hook, its properties too); a profile is made per attacker
+    fields = weapon.__dict__
+    d = fields["damage"] - fields["corroded"]  # `Weapon.effective_damage`
+    if d < 0:
+        d = 0
+    ed = fields["extra_damage"]
+    specials = fields["specials"]
+    if steadied and fields["steadied_extra_damage"] is not None:
+        ed = fields["steadied_extra_damage"]
+    if fields["uncanny_only_specials"] and not wielder.owns(_UNCANNY):
         ed, specials = 0, ()
     # `WeaponProfile(d, ed, specials)` without the named tuple's Python-level `__new__`: a
     # profile is made for every attacker and weapon of a turn

@@ -209,7 +209,7 @@ def budget_after(character: Character, wound: int, *, shock: bool | None = None)
     return budget if budget > 0 else 0
 
 
-def turn_budget(character: Character, config: RulesConfig, *, wound: int | None = None) -> int:
+def turn_budget(character: Character, config: RulesConfig, wound: int | None = None) -> int:
     """AP the character may allocate this turn (F8, F10): `ap_budget`, and for a nuisance or
     minion group no more than its tier's base AP, since each creature acts with its own AP
     (F20, F21). `wound` is the wound penalty when the caller already knows it.

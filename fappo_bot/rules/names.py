@@ -91,9 +91,12 @@ def carried_weapons(character: Character) -> tuple[Weapon, ...]:
 def match_weapon(character: Character, query: str) -> tuple[Match, Weapon | None]:
     """Match one of the character's weapons (the Fist included)."""
     key = fold(query)
-    for weapon in character.weapons:
-        if fold(weapon.name) == key:
-            return Match(query, weapon.name), weapon
+    # the fields read from the models' field dicts (`views`: a field read through pydantic's
+    # attribute hook costs several dict reads); every attack of a turn matches its weapon
+    for weapon in character.__dict__["weapons"]:
+        name = weapon.__dict__["name"]
+        if fold(name) == key:
+            return Match(query, name), weapon
     weapons = carried_weapons(character)
     aliases = {"fists": "Fist", "unarmed": "Fist"}
     wanted = aliases.get(key, query)
@@ -120,10 +123,12 @@ def _plaser_setting(character: Character, query: str) -> Weapon | None:
 def attack_weapon(character: Character, weapon: str | None) -> tuple[Match | None, Weapon | None]:
     """The weapon an attack uses: the one named, else the one in hand, else the first, else the
     Fist (spec/cases.md: `wielding` defaults to the first weapon)."""
-    name = weapon or character.wielding
+    fields = character.__dict__  # read once (`match_weapon`)
+    name = weapon or fields["wielding"]
     if name is not None:
         return match_weapon(character, name)
-    return None, character.weapons[0] if character.weapons else fist()
+    weapons = fields["weapons"]
+    return None, weapons[0] if weapons else fist()
 
 
 def skill_rating(character: Character, skill: str) -> int:

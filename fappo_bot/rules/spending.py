@@ -15,6 +15,9 @@ from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import Where
 
 TIRELESS = Trait.TIRELESS.value
+# read once (benchmarks/enum_reads.py: a member read through its class costs about 600
+# instructions)
+_ACTION, _GUARD, _REDUCE, _ENDURE = Where.ACTION, Where.GUARD, Where.REDUCE, Where.ENDURE
 
 
 Line = tuple[Where, int | None, str | None, int, str]
@@ -31,7 +34,8 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
-    for i, action in enumerate(order.actions):
+    fields = order.__dict__  # one read through pydantic's hook (`declares_sp`)
+    for i, action in enumerate(fields["actions"]):
         spends = action.__dict__  # one read through pydantic's hook (`declares_sp`)
         sp, cast_sp, attack_sp = spends["sp"], spends["cast_sp"], spends["attack_sp"]
         if not (sp or cast_sp or attack_sp):
@@ -39,17 +43,17 @@ def declared_lines(order: Order) -> Iterator[Line]:
         for table in (sp, cast_sp, attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
-                    yield Where.ACTION, i, pool_key(name), amount, name
-    for i, pledge in enumerate(order.guard):
+                    yield _ACTION, i, pool_key(name), amount, name
+    for i, pledge in enumerate(fields["guard"]):
         for name, amount in pledge.sp.items():
             if amount > 0:
-                yield Where.GUARD, i, pool_key(name), amount, name
-    for i, line in enumerate(order.reduce):
+                yield _GUARD, i, pool_key(name), amount, name
+    for i, line in enumerate(fields["reduce"]):
         for name, amount in line.sp.items():
             if amount > 0:
-                yield Where.REDUCE, i, pool_key(name), amount, name
-    if order.endure:
-        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
+                yield _REDUCE, i, pool_key(name), amount, name
+    if fields["endure"]:
+        yield _ENDURE, None, TIRELESS, 1, TIRELESS
 
 
 def declares_sp(order: Order) -> bool:
@@ -118,14 +122,20 @@ def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
 def total_spend(order: Order) -> dict[str, int]:
     """All SP an order spends, by canonical pool (P4: spent even when wasted)."""
     out: dict[str, int] = {}
-    tables = [t for a in order.actions for t in (a.sp, a.cast_sp, a.attack_sp) if t]
-    tables += [pledge.sp for pledge in order.guard if pledge.sp]
-    tables += [line.sp for line in order.reduce if line.sp]
+    fields = order.__dict__  # the fields read from the field dicts (`declares_sp`)
+    tables = []
+    for action in fields["actions"]:
+        spends = action.__dict__
+        for table in (spends["sp"], spends["cast_sp"], spends["attack_sp"]):
+            if table:
+                tables.append(table)
+    tables += [pledge.sp for pledge in fields["guard"] if pledge.sp]
+    tables += [line.sp for line in fields["reduce"] if line.sp]
     for table in tables:  # the lines of `declared_lines`, without their places
         for name, amount in table.items():
             key = pool_key(name) if amount > 0 else None
             if key is not None:
                 out[key] = out.get(key, 0) + amount
-    if order.endure:
+    if fields["endure"]:
         out[TIRELESS] = out.get(TIRELESS, 0) + 1
     return out

@@ -20,7 +20,7 @@ from fappo_bot.rules.finalize import (
 )
 from fappo_bot.rules.health import is_unconscious, turn_budget
 from fappo_bot.rules.names import Roster, match_name
-from fappo_bot.rules.orders import Action, ActionKind, Order
+from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 from fappo_bot.rules.spending import declared_lines
 from fappo_bot.rules.validate_actions import (
@@ -33,6 +33,7 @@ from fappo_bot.rules.validate_actions import (
 from fappo_bot.rules.views import action_view, character_view
 
 _MOVE = ActionKind.MOVE  # read once (benchmarks/enum_reads.py)
+_REDUCE = Where.REDUCE
 
 #: the kinds of action that may need concentration (`is_concentration`, F8 Amb-3)
 _MAY_CONCENTRATE = frozenset({
@@ -78,7 +79,7 @@ def checked_order(
     else:
         current = actor
     facts = facts or Facts(config)
-    me = facts.of(current)
+    me = facts.of(current, plain)  # `plain` is the view of `current`
     able = me.can_act(fields["endure"])
     checks: list[ActionCheck] = []
     actions: list[Action] = []
@@ -108,7 +109,7 @@ def checked_order(
         if moves > 1:  # one free Range a turn, not one per move line (F16)
             spent = sum(order_ap_costs(actions))
         wound = me.level.ap_penalty
-        budget = turn_budget(plain, config, wound=wound)  # it reads fields and properties only
+        budget = turn_budget(plain, config, wound)  # it reads fields and properties only
         if spent > budget:
             errors.append(_over_budget(current, wound, spent, budget, moves))
     if focus:
@@ -256,8 +257,9 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
 def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[OrderError]:
     """Guard lines name a character of the scene, or `any`/`all` (F5)."""
     for i, pledge in enumerate(order.guard):
-        if pledge.general or roster.get(pledge.against) is not None:
-            continue
+        against = pledge.__dict__["against"]  # one read through pydantic's hook (`views`)
+        if against.casefold() in GENERAL or roster.get(against) is not None:
+            continue  # `Pledge.general`, or a character of the scene
         found = roster.match(pledge.against)
         if not found.ok:
             code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
@@ -284,7 +286,7 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is Where.REDUCE and key == FLOATING and not floating_ok:
+        if where is _REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -60,7 +60,7 @@ EMBEDDED = tuple(_EMBED_COST)
 _CONCENTRATION_KINDS = frozenset({ActionKind.TEND, ActionKind.AIM})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ActionCheck:
     """What validation learnt of one action (the `index`th of `actor`'s order): its AP, Ranges
     moved and its problems."""
@@ -68,9 +68,19 @@ class ActionCheck:
     actor: str
     index: int
     ap: int
-    ranges: int = 0
-    frozen_forbidden: bool = False
-    errors: list[OrderError] = field(default_factory=list)
+    ranges: int
+    frozen_forbidden: bool
+    errors: list[OrderError]
+
+    def __init__(self, actor: str, index: int, ap: int, ranges: int = 0) -> None:
+        # written out rather than made by `dataclass`: its `__init__` calls a factory for the
+        # list of problems, and every action of every order gets a check
+        self.actor = actor
+        self.index = index
+        self.ap = ap
+        self.ranges = ranges
+        self.frozen_forbidden = False
+        self.errors = []
 
     def error(self, code: ErrorCode, message: str, words: str, expected: str, hint: str,
               candidates: tuple[str, ...] = ()) -> None:
