@@ -4,9 +4,9 @@ settings, its status. Every change is audited."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
@@ -54,34 +54,32 @@ def _validation_problems(error: ValidationError) -> tuple[str, ...]:
     )
 
 
-def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesConfig:
-    """The R2 flags with `changes` applied, or InvalidInput naming every bad flag."""
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def _changed(base: _Model, changes: Mapping[str, Any] | None, what: str) -> _Model:
+    """`base` with `changes` applied and validated, or InvalidInput naming every bad `what`."""
     if not changes:
         return base
     try:
-        return RulesConfig.model_validate({**base.model_dump(), **dict(changes)})
+        return type(base).model_validate({**base.model_dump(), **dict(changes)})
     except ValidationError as exc:
-        raise InvalidInput("Some rules flags are wrong:", _validation_problems(exc)) from None
+        raise InvalidInput(f"Some {what} are wrong:", _validation_problems(exc)) from None
+
+
+def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesConfig:
+    """The R2 flags with `changes` applied, or InvalidInput naming every bad flag."""
+    return _changed(base, changes, "rules flags")
 
 
 def build_xp_flags(base: XpFlags, changes: Mapping[str, Any] | None) -> XpFlags:
     """An Xp game's flags with `changes` applied, or InvalidInput naming every bad flag."""
-    if not changes:
-        return base
-    try:
-        return XpFlags.model_validate({**base.model_dump(), **dict(changes)})
-    except ValidationError as exc:
-        raise InvalidInput("Some Xp flags are wrong:", _validation_problems(exc)) from None
+    return _changed(base, changes, "Xp flags")
 
 
 def build_settings(base: GameSettings, changes: Mapping[str, Any] | None) -> GameSettings:
     """The table settings with `changes` applied, or InvalidInput naming every bad setting."""
-    if not changes:
-        return base
-    try:
-        return GameSettings.model_validate({**base.model_dump(), **dict(changes)})
-    except ValidationError as exc:
-        raise InvalidInput("Some settings are wrong:", _validation_problems(exc)) from None
+    return _changed(base, changes, "settings")
 
 
 async def game_view(uow: UnitOfWork, game: Game) -> GameView:
