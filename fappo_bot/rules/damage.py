@@ -15,6 +15,8 @@ from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.config import RulesConfig, SpecialsPerGreat
 from fappo_bot.rules.data import ArmorType, Special, Trait, special_by_name
 from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.names import fold
+from fappo_bot.rules.orders import Action, ActionKind
 
 # Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
 # enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
@@ -101,6 +103,29 @@ def great_specials(
         if special is not None and special in offered and special is not Special.EXTRA_DAMAGE:
             return (special,)
     return ()
+
+
+def great_success_specials(action: Action, offered: tuple[Special, ...], defender: Character,
+                           config: RulesConfig) -> tuple[Special, ...]:
+    """The Specials a Great Success of `action` applies to `defender` (F12, F25, F18.10).
+
+    A spell's one bought Special applies undeclared; several bought, the caster declares one
+    (F25, Amendments 2026-12-01). A Disarm against a defender fighting with a Fist and aimed at no
+    item has nothing to disarm (F18.10, Amendments 2026-12-01).
+    """
+    declared = action.special
+    if declared is None and action.kind is ActionKind.CAST and len(offered) == 1:
+        declared = offered[0].value
+    specials = great_specials(offered, declared, action.invoke, config)
+    if Special.DISARM in specials and action.item is None and fights_with_fists(defender):
+        specials = tuple(s for s in specials if s is not Special.DISARM)
+    return specials
+
+
+def fights_with_fists(defender: Character) -> bool:
+    """Whether the defender fights with a Fist (or nothing in hand)."""
+    weapon = defender.weapon()
+    return weapon is None or fold(weapon.name) == "fist"
 
 
 def corrode(character: Character) -> Character:

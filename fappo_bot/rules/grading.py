@@ -16,7 +16,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     WeaponProfile,
-    great_specials,
+    great_success_specials,
     weapon_profile,
 )
 from fappo_bot.rules.data import ArmorType, Special, Tier, Trait
@@ -38,7 +38,6 @@ from fappo_bot.rules.fodder import (
     swarm_defense,
 )
 from fappo_bot.rules.levels import Outcome, SuccessLevel, graded, resolve_check, sp_levels
-from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
@@ -48,7 +47,6 @@ from fappo_bot.rules.strikes import Strike, StrikeResult
 # enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
 # for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
 _ATTACK = ActionKind.ATTACK
-_CAST = ActionKind.CAST
 _ABJECT = SuccessLevel.ABJECT
 _FAILURE = SuccessLevel.FAILURE
 _GREAT = SuccessLevel.GREAT
@@ -58,7 +56,6 @@ _HEAVY = ArmorType.HEAVY
 _SWARM_BARE = SWARM_DAMAGE[SuccessLevel.BARE]
 _SWARM_SOLID = SWARM_DAMAGE[SuccessLevel.SOLID]
 _SWARM_GREAT = SWARM_DAMAGE[SuccessLevel.GREAT]
-_DISARM = Special.DISARM
 _PC = Tier.PC
 
 FREEZE_SHEATH = 10
@@ -256,15 +253,7 @@ def _great_or_abject(strike: Strike, result: StrikeResult, attacker: Character,
     outcome = result.outcome
     if not strike.entity.swarm:
         if outcome.level is _GREAT:
-            declared = action.special
-            if action.kind is _CAST and len(profile.specials) == 1 and declared is None:
-                # a bought Special applies undeclared; several bought, the caster declares one
-                # (F25, Amendments 2026-12-01)
-                declared = profile.specials[0].value
-            result.specials = great_specials(profile.specials, declared, action.invoke, config)
-            if _DISARM in result.specials and action.item is None and _fists(defender):
-                # nothing to disarm (F18.10, Amendments 2026-12-01)
-                result.specials = tuple(s for s in result.specials if s is not _DISARM)
+            result.specials = great_success_specials(action, profile.specials, defender, config)
     if (
         outcome.level is _ABJECT
         and strike.weapon.self_hit_on_abject
@@ -287,11 +276,6 @@ def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
     shift = sp_levels(spend, suggested.value if suggested else None) if spend else 0
     return shift, attacker.owns(suggested)
 
-
-def _fists(defender: Character) -> bool:
-    """Whether the defender fights with a Fist (or nothing in hand)."""
-    weapon = defender.weapon()
-    return weapon is None or fold(weapon.name) == "fist"
 
 
 def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Character) -> StrikeResult:

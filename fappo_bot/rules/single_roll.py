@@ -19,15 +19,14 @@ from fappo_bot.rules.config import RulesConfig, SpellResolution
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     damage_for_level,
-    great_specials,
+    great_success_specials,
     heavy_armored,
     weapon_profile,
 )
-from fappo_bot.rules.data import Special, Tier
+from fappo_bot.rules.data import Tier
 from fappo_bot.rules.fodder import SINGLE, eliminations
 from fappo_bot.rules.levels import Outcome, SuccessLevel
 from fappo_bot.rules.magic import SpellProfile
-from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action
 from fappo_bot.rules.ranges import distance
 from fappo_bot.rules.strikes import Strike, StrikeResult
@@ -75,13 +74,7 @@ def graded_by_cast(
                 result.eliminated = eliminations(target, level, outcome.em, damage,
                                                  profile.damage, config)
         elif level is SuccessLevel.GREAT:
-            declared = action.special
-            if declared is None and len(profile.specials) == 1:
-                declared = profile.specials[0].value  # a bought Special needs no declaration
-            specials = great_specials(profile.specials, declared, action.invoke, config)
-            if Special.DISARM in specials and _fists(target):
-                specials = tuple(s for s in specials if s is not Special.DISARM)  # F18.10
-            result.specials = specials
+            result.specials = great_success_specials(action, profile.specials, target, config)
         out.append(result)
     return tuple(out)
 
@@ -100,7 +93,3 @@ def alert_on_abject_cast(turn: Turn, actor: str, action: Action, profile: SpellP
         if target is not None:
             changes.status(target.name, Status(kind=StatusKind.ALERTED, source=actor))
 
-
-def _fists(defender: Character) -> bool:
-    weapon = defender.weapon()
-    return weapon is None or fold(weapon.name) == "fist"
