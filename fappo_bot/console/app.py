@@ -10,6 +10,7 @@ or a lone `.`, exactly as in a transcript, and is parsed by the same transcript 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -61,8 +62,20 @@ async def open_table(args: argparse.Namespace) -> AsyncIterator[LocalTable]:
                          base_dir=script.parent if script else None)
 
 
+def _print_what_cannot_be_shown_as_replaced() -> None:
+    """A terminal whose encoding is not UTF-8 (ASCII: the C locale with Python's UTF-8 mode off)
+    cannot show every character of a game: each one it cannot is shown as "?" instead of ending
+    the table with a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding != "utf8" and reconfigure is not None:
+            reconfigure(errors="replace")
+
+
 async def play(args: argparse.Namespace) -> int:
     """`fappo-bot play`: replay a script and/or play at the prompt; the process exit code."""
+    _print_what_cannot_be_shown_as_replaced()
     console = make_console(args)
     async with AsyncExitStack() as stack:
         try:
@@ -156,6 +169,25 @@ def _summary(console: Console, path: Path, outcome: Replay) -> None:
         console.print(printable(failure.report()), markup=False)
 
 
+#: a lone surrogate: Python's stand-in for a byte the terminal's encoding cannot decode (stdin's
+#: surrogateescape, which the C locale gets), which no database or JSON document can store
+_UNDECODED = re.compile("[\ud800-\udfff]")
+
+UNREADABLE = (
+    "Not taken: the terminal sent bytes that are not UTF-8 (shown as \ufffd below), so nothing "
+    "was posted or changed; type it again (a UTF-8 terminal, e.g. LANG=C.UTF-8, takes every "
+    "character)."
+)
+
+
+def undecoded(text: str) -> str | None:
+    """`text` as read, with each byte the terminal's encoding could not decode shown as U+FFFD;
+    None when every byte was read."""
+    if _UNDECODED.search(text) is None:
+        return None
+    return _UNDECODED.sub("\ufffd", text)
+
+
 def _ended_by_eof(ask: Callable[[str], str]) -> Callable[[str], str]:
     """`ask`, with the end of the input read as a lone "." (the end of a block)."""
 
@@ -235,6 +267,11 @@ async def prompt_loop(
             except KeyboardInterrupt:
                 console.print("\n(the post was dropped)", markup=False, style="dim")
                 continue
+        shown_as = undecoded(text)
+        if shown_as is not None:  # refused whole: half a post is not what was meant
+            view.failure(UNREADABLE)
+            view.note(shown_as)
+            continue
         if text.strip() in {"/quit", "/exit"}:
             return
         if text.strip() in {"/help", "?"}:  # "?" alone: what a lost newcomer types

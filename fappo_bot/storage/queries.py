@@ -5,10 +5,10 @@ it. Parameters are named `bindparam`s; a statement's fixed values (LIMIT 1, 'voi
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import (
+    JSON,
     Table,
     and_,
     bindparam,
@@ -21,6 +21,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -309,12 +310,21 @@ OUTBOX_PENDING = Sql(_OUTBOX_DUE)
 OUTBOX_PENDING_OF_KIND = Sql(_OUTBOX_DUE.where(OUTBOX.c.dest_kind == bindparam("kind")))
 
 
-@cache
-def outbox_pending_to(size: int) -> Sql:
-    """OUTBOX_PENDING for `size` destinations, bound as `dest0`... (the repository pads a set to
-    a power of two, so a few statements serve every shard)."""
-    keys: list[Any] = [bindparam(f"dest{i}") for i in range(size)]
-    return Sql(_OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(keys)))
+def _outbox_pending_to(dialect: str) -> Any:
+    """OUTBOX_PENDING to the destinations of `dests`, a list of keys bound as ONE parameter (an
+    array on PostgreSQL, a JSON array on SQLite): a shard's rooms are as many as its guilds'
+    channels, more than either database takes parameters in one statement (PostgreSQL 32,767;
+    SQLite 32,766 unless built otherwise). The keys become a table the database joins on."""
+    if dialect == "postgresql":
+        keys = bindparam("dests", type_=ARRAY(OUTBOX.c.dest_key.type))
+        listed = select(func.unnest(keys))
+    else:
+        values = func.json_each(bindparam("dests", type_=JSON)).table_valued("value")
+        listed = select(values.c.value)
+    return _OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(listed))
+
+
+OUTBOX_PENDING_TO = Sql(_outbox_pending_to)
 
 
 OUTBOX_INBOX = Sql(

@@ -485,9 +485,8 @@ class SqlOutbox(_Repository):
             keys = sorted(set(dest_keys))
             if not keys:
                 return []
-            size = 1 << (len(keys) - 1).bit_length()  # a power of two: few statements
-            sql = q.outbox_pending_to(size)
-            params.update({f"dest{i}": keys[min(i, len(keys) - 1)] for i in range(size)})
+            sql = q.OUTBOX_PENDING_TO
+            params["dests"] = keys
         rows = await self._rows(sql, q.OUTBOX, **params)
         return [m.outbox_record(row) for row in rows]
 

@@ -5,9 +5,9 @@ connection itself, so it reads what SQLAlchemy's own execution layer reads: a co
 positional parameter names and bound values, the bind and result processors of each type for a
 dialect, a pooled connection's driver connection, and the greenlet bridge of the async extension.
 None of it is private (no leading underscore), but none of it is promised to stay either, so it is
-all here, and `tests/storage/test_sqla.py` checks each piece and pins the SQLAlchemy versions it
-was checked against (`CHECKED_VERSIONS`); pyproject.toml pins the minor version. A new version:
-run that test and the storage tests, then add the version below.
+all here, and `tests/storage/test_sqla.py` checks how each piece behaves (not which version is
+installed): a new SQLAlchemy that changes one fails that test. The versions installed are those of
+constraints.txt; pyproject.toml allows the minor version.
 """
 
 from __future__ import annotations
@@ -15,27 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import sqlalchemy
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
-#: the SQLAlchemy versions this module was checked against (tests/storage/test_sqla.py)
-CHECKED_VERSIONS = ("2.1.9",)
-
 Processor = Callable[[Any], Any]
-
-
-def version_problem(version: str = sqlalchemy.__version__) -> str | None:
-    """Why `version` of SQLAlchemy is not known to work here (None: it was checked)."""
-    if version in CHECKED_VERSIONS:
-        return None
-    return (
-        f"SQLAlchemy {version} is installed, but fappo_bot/storage/sqla.py (compiled statements, "
-        f"bind and result processors, pooled driver connections) was checked against "
-        f"{', '.join(CHECKED_VERSIONS)} only; run tests/storage with it and add it to "
-        f"CHECKED_VERSIONS, or install {CHECKED_VERSIONS[-1]}."
-    )
 
 
 class CompiledParts:
@@ -49,7 +33,10 @@ class CompiledParts:
         self.sql: str = compiled.string
         #: the positional parameters' names, in order, and the statement's own value of each
         self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
-        self.values: tuple[Any, ...] = tuple(compiled.params[n] for n in self.names)
+        # `params` is a property that builds the whole dict anew at each read: read once, or a
+        # statement of n parameters costs n dicts of n entries
+        params = compiled.params
+        self.values: tuple[Any, ...] = tuple(params[n] for n in self.names)
         #: each positional parameter's bind processor (None: the value goes as it is)
         self.binds: tuple[Processor | None, ...] = tuple(
             compiled.binds[n].type.dialect_impl(dialect).bind_processor(dialect)

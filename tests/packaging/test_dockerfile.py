@@ -57,3 +57,5 @@ def test_the_build_stage_copies_what_the_wheel_is_built_from(tmp_path: Path) -> 
     included = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     for inside in included.values():
         assert any(name.startswith(inside + "/") for name in names), inside
+    # and the licence (pyproject.toml's MIT, the LICENSE file hatchling finds beside it)
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names), names[-5:]

@@ -461,3 +461,24 @@ async def test_many_updates_in_one_transaction_are_all_written(uow_factory):
         stored = {c.id: (c.missed_turns, c.version) for c in await uow.characters.list("g1")}
         assert stored.pop("c3") == (3, 2)
         assert set(stored.values()) == {(2, 1)}
+
+
+async def test_outbox_pending_to_forty_thousand_rooms(uow_factory):
+    # a process of many guilds asks for the messages of all its rooms at once: more rooms than
+    # PostgreSQL takes arguments in one statement (32,767), and than a stock SQLite takes variables
+    await _seed(uow_factory)
+    rooms = [str(10**17 + i) for i in range(40_000)]
+    async with uow_factory() as uow:
+        await uow.outbox.add_many([
+            r.message("o1", "k1", minutes=1, dest_key=rooms[0]),
+            r.message("o2", "k2", minutes=2, dest_key="not-this-process"),
+            r.message("o3", "k3", minutes=3, dest_key=rooms[-1]),
+            r.message("o4", "k4", minutes=4, dest_key=rooms[20_000]),
+        ])
+        await uow.commit()
+    async with uow_factory() as uow:
+        found = await uow.outbox.pending(r.at(20), dest_keys=set(rooms))
+        assert [m.id for m in found] == ["o1", "o3", "o4"]
+        assert [m.id for m in await uow.outbox.pending(r.at(20), 2, rooms)] == ["o1", "o3"]
+        assert [m.id for m in await uow.outbox.pending(r.at(20), dest_keys=rooms[1:2])] == []
+        assert await uow.outbox.pending(r.at(20), dest_keys=()) == []
