@@ -283,3 +283,13 @@ def test_a_real_process_says_it_the_same(tmp_path) -> None:
     assert done.stderr.strip() == (
         "fappo-bot run: The environment variable FAPPO_DISCROD__TOKEN is no setting of FAPPO "
         "Bot: did you mean FAPPO_DISCORD__TOKEN?")
+
+
+def test_the_example_config_file_is_taken_as_it_is(clean) -> None:
+    """config.example.toml, copied as it is, names only known settings of the right types."""
+    from fappo_bot.settings import load_settings
+
+    example = Path(__file__).resolve().parents[1] / "config.example.toml"
+    (clean / "config.toml").write_text(example.read_text(encoding="utf-8"))
+    settings = load_settings()
+    assert (settings.data_dir, settings.log_level) == (Path("data"), "INFO")
