@@ -175,8 +175,7 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
         raise StartupError(str(exc)) from None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
-    for number in STOP_SIGNALS:
-        loop.add_signal_handler(number, stop.set)
+    handled = _on_signals(loop, stop.set)
     try:
         quiet_start()
         point_at(settings)
@@ -190,8 +189,21 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
     except discord.PrivilegedIntentsRequired:
         raise StartupError(NO_INTENT) from None
     finally:
-        for number in STOP_SIGNALS:
+        for number in handled:
             loop.remove_signal_handler(number)
+
+
+def _on_signals(loop: asyncio.AbstractEventLoop, then: Callable[[], None]) -> list[signal.Signals]:
+    """`then()` at SIGTERM or SIGINT; the signals handled. None off the main thread (a loop
+    there cannot take signals: whoever runs it stops the bot by its `stop` event)."""
+    handled = []
+    for number in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(number, then)
+        except (ValueError, RuntimeError, NotImplementedError):
+            break
+        handled.append(number)
+    return handled
 
 
 async def _run_until_stopped(bot: FappoBot, token: str, stop: asyncio.Event,

@@ -185,3 +185,25 @@ async def test_a_handler_in_flight_finishes_before_the_bot_closes(running, fake)
     release.set()
     await asyncio.wait_for(stopping, 30)
     assert finished.is_set() and bot.is_closed()
+
+
+def test_off_the_main_thread_no_signal_is_taken() -> None:
+    """A loop on another thread cannot take signals: the bot runs there all the same, stopped
+    by its `stop` event."""
+    import threading
+
+    from fappo_bot.discord.startup import _on_signals
+
+    handled: list[object] = []
+
+    def other_thread() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            handled.extend(_on_signals(loop, lambda: None))
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert handled == []
