@@ -18,7 +18,7 @@ import os
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, get_origin
+from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -267,7 +267,7 @@ def _environment_problems(environ: Mapping[str, str]) -> list[str]:
                     else "docs/discord.md lists the settings.")
             problems.append(f"The environment variable {variable} is no setting of FAPPO Bot: "
                             f"{hint}")
-        elif get_origin(known[name]) is list or known[name] is list:
+        elif _is_list(known[name]):
             try:
                 json.loads(environ[variable])
             except ValueError:
@@ -275,6 +275,14 @@ def _environment_problems(environ: Mapping[str, str]) -> list[str]:
                                 f"{environ[variable]!r}, not a list: write it as JSON, e.g. "
                                 f"{variable}='[1, 2]'.")
     return problems
+
+
+def _is_list(annotation: Any) -> bool:
+    """Whether a field takes a list (`list[int]`, `list[int] | None`): the environment gives it
+    as JSON."""
+    if annotation is list or get_origin(annotation) is list:
+        return True
+    return any(_is_list(arg) for arg in get_args(annotation))
 
 
 def _type_problems(exc: ValidationError, path: Path | None,

@@ -293,3 +293,11 @@ def test_the_example_config_file_is_taken_as_it_is(clean) -> None:
     (clean / "config.toml").write_text(example.read_text(encoding="utf-8"))
     settings = load_settings()
     assert (settings.data_dir, settings.log_level) == (Path("data"), "INFO")
+
+
+def test_an_optional_list_in_the_environment_that_is_not_json(clean, capsys,
+                                                              monkeypatch) -> None:
+    monkeypatch.setenv("FAPPO_DISCORD__SHARD_IDS", "0,1")
+    assert refused(capsys, "run") == (
+        "The environment variable FAPPO_DISCORD__SHARD_IDS is '0,1', not a list: write it as "
+        "JSON, e.g. FAPPO_DISCORD__SHARD_IDS='[1, 2]'.")
