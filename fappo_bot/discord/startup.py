@@ -227,7 +227,12 @@ async def _run_until_stopped(bot: FappoBot, token: str, stop: asyncio.Event,
         if stopping.done() and not running.done():
             log.info("stopping: no new events; waiting for those in flight")
             await bot.shut_down()
+            try:  # stopped while logging in, the login's request fails on the closed session
+                await running
+            except Exception:
+                log.debug("the start ended by the stop", exc_info=True)
             log.info("stopped")
+            return
         try:
             await running
         except (OSError, aiohttp.ClientError) as exc:

@@ -207,3 +207,15 @@ def test_off_the_main_thread_no_signal_is_taken() -> None:
     thread.start()
     thread.join()
     assert handled == []
+
+
+async def test_a_stop_while_logging_in_ends_cleanly(fake, tmp_path) -> None:
+    """A stop before the bot is ready (it is still logging in or publishing its commands)
+    returns as any stop does: no error, nothing half done said as Discord out of reach."""
+    stop = asyncio.Event()
+    bot = asyncio.create_task(run_bot(bot_settings(fake, tmp_path / "data"), stop=stop,
+                                      ready=lambda: None))
+    await fake.wait_for(lambda: any(r.path == "/users/@me" for r in fake.requests), 30)
+    stop.set()
+    await asyncio.wait_for(bot, 30)
+    assert bot.result() is None
