@@ -301,3 +301,20 @@ def test_an_optional_list_in_the_environment_that_is_not_json(clean, capsys,
     assert refused(capsys, "run") == (
         "The environment variable FAPPO_DISCORD__SHARD_IDS is '0,1', not a list: write it as "
         "JSON, e.g. FAPPO_DISCORD__SHARD_IDS='[1, 2]'.")
+
+
+@pytest.mark.e2e
+def test_a_read_only_database_file(tmp_path) -> None:
+    (tmp_path / "data").mkdir()
+    database = tmp_path / "data" / "fappo.sqlite3"
+    database.write_bytes(b"")
+    database.chmod(0o444)
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("FAPPO_")}
+    env.update(FAPPO_DISCORD__TOKEN="a-token")
+    done = subprocess.run(
+        [*as_unprivileged(), sys.executable, "-m", "fappo_bot.cli", "run"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"fappo-bot run: The database file {database} is read-only (Permission denied): give "
+        f"the bot's user write access to it.")
