@@ -54,8 +54,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = modules[args.command]
-    code: int = module.run(args)  # type: ignore[attr-defined]
+    try:
+        code: int = module.run(args)  # type: ignore[attr-defined]
+    except Exception as exc:
+        from fappo_bot.settings import CannotStart
+
+        if not isinstance(exc, CannotStart):
+            raise
+        say(args.command, exc)
+        return 2
     return code
+
+
+def say(command: str, problem: BaseException) -> None:
+    """What stops `command`, on standard error: one sentence a line, each after the command's
+    name (never a traceback)."""
+    for line in str(problem).splitlines() or [type(problem).__name__]:
+        print(f"fappo-bot {command}: {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,8 +80,8 @@ async def play(args: argparse.Namespace) -> int:
     async with AsyncExitStack() as stack:
         try:
             table = await stack.enter_async_context(open_table(args))
-        except (OSError, ValueError) as exc:
-            console.print(f"fappo-bot play: {exc}", style="bold red", markup=False)
+        except (OSError, ValueError) as exc:  # on standard error, as every command's
+            print(f"fappo-bot play: {exc}", file=sys.stderr)
             return 2
         return await _play(table, args, console)
     raise AssertionError("unreachable: the block returns")  # pragma: no cover

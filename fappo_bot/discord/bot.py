@@ -4,8 +4,10 @@ the settings through its constructor (no globals), with the cogs added in `setup
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -22,10 +24,50 @@ EXPIRED = ("This panel has expired (the bot restarted since, or it was left open
 #: how long a button, select or modal of the bot may wait for its handler before it is said
 #: expired (Discord waits 3 s for an answer, then tells the user the interaction failed)
 EXPIRED_AFTER = 2.5
+#: how long a stop waits for the handlers in flight (`docker stop` kills after 10 s)
+SHUTDOWN_GRACE = 5.0
+#: the names discord.py gives the tasks that handle an event, a command, a component or a
+#: modal: the work in flight a stop waits for
+HANDLER_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
+
+
+class KeptValues(Protocol):
+    """Small values kept across starts, shared by every process (`fappo_bot.storage.kept`)."""
+
+    async def get(self, key: str) -> str | None: ...
+    async def put(self, key: str, value: str) -> None: ...
+
+
+def _ignore(_data: Any) -> None:
+    return None
 
 
 class FappoBot(FappoBotBase):
     """The bot with its cogs: turn posts, the outbox and call time, the slash commands."""
+
+    def __init__(self, *args: Any, kept: KeptValues | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: where the hash of the published commands is kept; None publishes on every start
+        self.kept = kept
+        #: the slash commands of the tree, and whether this start published them
+        self.command_count = 0
+        self.commands_published = False
+
+    async def shut_down(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop cleanly: take no new events (every gateway event is dropped from now on), let
+        the handlers in flight finish their unit of work (up to `grace` seconds), then close
+        the cogs' loops, the gateway and the HTTP session."""
+        parsers = self._connection.parsers
+        for event in parsers:
+            parsers[event] = _ignore
+        me = asyncio.current_task()
+        in_flight = [t for t in asyncio.all_tasks()
+                     if t is not me and not t.done() and t.get_name().startswith(HANDLER_TASKS)]
+        if in_flight:
+            _, late = await asyncio.wait(in_flight, timeout=grace)
+            if late:
+                log.warning("stopping with %d handlers still running (rolled back)", len(late))
+        await self.close()
 
     async def setup_hook(self) -> None:
         install_error_boundary(self)
@@ -68,12 +110,24 @@ class FappoBot(FappoBotBase):
 
     async def sync_commands(self) -> None:
         """Publish the slash commands: to the development guilds at once when set, else
-        globally (Discord takes up to an hour to show global changes)."""
+        globally (Discord takes up to an hour to show global changes). Only when they changed
+        since they were last published there (their hash is kept in the database, which every
+        process of the bot shares), so restarts and shards do not publish them again."""
         guilds = self.settings.discord.dev_guilds
-        if guilds:
-            for guild_id in guilds:
-                guild = discord.Object(guild_id)
+        targets: list[discord.Object | None] = [discord.Object(g) for g in guilds] or [None]
+        self.commands_published = False
+        for guild in targets:
+            if guild is not None:
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+            commands = self.tree.get_commands(guild=guild)
+            self.command_count = len(commands)
+            digest = hashlib.sha256(json.dumps(
+                [c.to_dict(self.tree) for c in commands], sort_keys=True,
+                separators=(",", ":"), default=str).encode()).hexdigest()
+            key = f"commands:{self.application_id}:{guild.id if guild else 'global'}"
+            if self.kept is not None and await self.kept.get(key) == digest:
+                continue
+            await self.tree.sync(guild=guild)
+            self.commands_published = True
+            if self.kept is not None:
+                await self.kept.put(key, digest)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 
@@ -15,27 +14,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the bot until it is stopped; 2 when it cannot start (token, intents, settings)."""
+    """Run the bot until it is stopped (SIGTERM or SIGINT: 0). What keeps it from starting
+    (settings, token, intents, Discord or the database out of reach) is a `CannotStart`, which
+    `fappo-bot` says in one sentence with exit status 2."""
     import asyncio
     import logging
 
-    from fappo_bot.discord.startup import StartupError, run_bot
+    from fappo_bot.discord.startup import run_bot
     from fappo_bot.settings import load_settings
 
-    try:
-        settings = load_settings(args.config)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"fappo-bot run: {exc}", file=sys.stderr)
-        return 2
+    settings = load_settings(args.config)
     logging.basicConfig(
-        level=settings.log_level.upper(),
+        level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
         asyncio.run(run_bot(settings))
-    except StartupError as exc:
-        print(f"fappo-bot run: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a second Ctrl-C while stopping
         return 130
     return 0

@@ -6,14 +6,29 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fappo_bot.service.delivery import DeliveryPolicy
-from fappo_bot.settings import Settings
+from fappo_bot.settings import CannotStart, Settings
 
 if TYPE_CHECKING:
     import discord
+
+    from fappo_bot.discord.bot import FappoBot
+
+log = logging.getLogger("fappo_bot.discord")
+
+#: the bot permissions of docs/discord.md, step 2 (discord.Permissions' names), which the invite
+#: URL of the ready line asks for
+INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads",
+                      "read_message_history", "embed_links")
+#: the OAuth2 scopes of the invite: the bot itself and its slash commands
+INVITE_SCOPES = ("bot", "applications.commands")
+#: the signals that stop the bot cleanly (SIGTERM: `docker stop`, systemd; SIGINT: Ctrl-C)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 NO_TOKEN = (
     "No Discord bot token: set FAPPO_DISCORD__TOKEN (or token under [discord] in the config "
@@ -29,8 +44,50 @@ NO_INTENT = (
 )
 
 
-class StartupError(Exception):
+class StartupError(CannotStart):
     """The bot cannot start; `str()` is one sentence saying what to do."""
+
+
+def unreachable(settings: Settings, exc: BaseException) -> str:
+    """The sentence for a Discord the bot cannot reach at its first request."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return (f"Cannot reach Discord at {settings.discord.api_base} ({reason}): check this "
+            f"machine's network and DNS, or discord.api_base (FAPPO_DISCORD__API_BASE) when "
+            f"the bot runs behind a proxy.")
+
+
+def invite_url(application_id: int) -> str:
+    """The URL that invites the bot to a server with the permissions of docs/discord.md."""
+    import discord
+
+    permissions = discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS, True))
+    return discord.utils.oauth_url(application_id, permissions=permissions,
+                                   scopes=INVITE_SCOPES)
+
+
+def ready_line(bot: discord.Client) -> str:
+    """The one line that says the bot is up: as whom, in which guilds, its commands, and the
+    invite URL."""
+    guilds = sorted(bot.guilds, key=lambda g: g.name.casefold())
+    names = ", ".join(g.name for g in guilds[:5]) + (
+        f" and {len(guilds) - 5} more" if len(guilds) > 5 else "")
+    count = getattr(bot, "command_count", 0)
+    published = "published" if getattr(bot, "commands_published", True) else "unchanged"
+    user = f"{bot.user} ({bot.user.id})" if bot.user else "the bot"
+    return (f"Ready as {user} in {len(guilds)} guild{'s' if len(guilds) != 1 else ''}"
+            f"{': ' + names if names else ''}; {count} slash commands ({published}); invite: "
+            f"{invite_url(bot.application_id or 0)}")
+
+
+def quiet_start() -> None:
+    """A normal start shows the lines an operator needs: alembic's per-migration notes and
+    discord.py's warnings about voice (the bot has none) are left out (DEBUG shows alembic's)."""
+    from discord import VoiceClient
+
+    VoiceClient.warn_nacl = False
+    VoiceClient.warn_dave = False
+    if not logging.getLogger().isEnabledFor(logging.DEBUG):
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def token_of(settings: Settings) -> str:
@@ -91,10 +148,18 @@ async def when_ready(bot: discord.Client, then: Callable[[], None]) -> None:
     then()
 
 
-async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collector) -> None:
-    """Run the bot until it is closed; `ready()` once it is first ready (`tune_collector`).
-    `StartupError` when the token is missing or rejected, or when the message content intent
-    is not enabled for the application."""
+def announce(bot: discord.Client) -> None:
+    """Log the ready line."""
+    log.info("%s", ready_line(bot))
+
+
+async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collector,
+                  stop: asyncio.Event | None = None) -> None:
+    """Run the bot until it is stopped; `ready()` once it is first ready (`tune_collector`).
+    SIGTERM and SIGINT (or `stop`, set) stop it cleanly (`FappoBot.shut_down`), and it returns.
+    `StartupError` when the token is missing or rejected, Discord cannot be reached, or the
+    message content intent is not enabled for the application; `StorageUnavailable` when the
+    database cannot be opened."""
     import discord
 
     from fappo_bot.discord.bot import FappoBot
@@ -108,17 +173,72 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
         checked_url(settings.database_url)
     except DatabaseUrlError as exc:
         raise StartupError(str(exc)) from None
-    point_at(settings)
-    async with open_storage(settings) as storage:
-        services = Services(storage.uow_factory, delivery=delivery_policy(settings))
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled = _on_signals(loop, stop.set)
+    try:
+        quiet_start()
+        point_at(settings)
+        async with open_storage(settings) as storage:
+            log.info("games are kept in the %s", storage.location)
+            services = Services(storage.uow_factory, delivery=delivery_policy(settings))
+            async with FappoBot(services, settings, kept=storage.kept) as bot:
+                await _run_until_stopped(bot, token, stop, ready, settings)
+    except discord.LoginFailure:
+        raise StartupError(TOKEN_REJECTED) from None
+    except discord.PrivilegedIntentsRequired:
+        raise StartupError(NO_INTENT) from None
+    finally:
+        for number in handled:
+            loop.remove_signal_handler(number)
+
+
+def _on_signals(loop: asyncio.AbstractEventLoop, then: Callable[[], None]) -> list[signal.Signals]:
+    """`then()` at SIGTERM or SIGINT; the signals handled. None off the main thread (a loop
+    there cannot take signals: whoever runs it stops the bot by its `stop` event)."""
+    handled = []
+    for number in STOP_SIGNALS:
         try:
-            async with FappoBot(services, settings) as bot:
-                tuning = asyncio.create_task(when_ready(bot, ready))
-                try:
-                    await bot.start(token)
-                finally:
-                    tuning.cancel()
-        except discord.LoginFailure:
-            raise StartupError(TOKEN_REJECTED) from None
-        except discord.PrivilegedIntentsRequired:
-            raise StartupError(NO_INTENT) from None
+            loop.add_signal_handler(number, then)
+        except (ValueError, RuntimeError, NotImplementedError):
+            break
+        handled.append(number)
+    return handled
+
+
+async def _run_until_stopped(bot: FappoBot, token: str, stop: asyncio.Event,
+                             ready: Callable[[], None], settings: Settings) -> None:
+    """`bot.start(token)` until it ends or `stop` is set. An error before the bot was first
+    ready goes up (the caller says it in one sentence); once it has been ready, discord.py
+    reconnects by itself, and what still escapes is raised as it is."""
+    def on_ready() -> None:
+        announce(bot)
+        ready()
+
+    import aiohttp
+
+    if stop.is_set():  # stopped while the database was opened: never log in
+        return
+    tuning = asyncio.create_task(when_ready(bot, on_ready))
+    running = asyncio.create_task(bot.start(token))
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done() and not running.done():
+            log.info("stopping: no new events; waiting for those in flight")
+            await bot.shut_down()
+            try:  # stopped while logging in, the login's request fails on the closed session
+                await running
+            except Exception:
+                log.debug("the start ended by the stop", exc_info=True)
+            log.info("stopped")
+            return
+        try:
+            await running
+        except (OSError, aiohttp.ClientError) as exc:
+            if tuning.done():
+                raise
+            raise StartupError(unreachable(settings, exc)) from None
+    finally:
+        tuning.cancel()
+        stopping.cancel()

@@ -32,20 +32,17 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fappo_bot.settings import DatabaseSettings, load_settings
-    from fappo_bot.storage.engine import URL_SETTING, checked_url, create_engine
+    from fappo_bot.storage.engine import create_engine
     from fappo_bot.storage.migrate import current_revision, head_revision, upgrade_engine
+    from fappo_bot.storage.opening import checked_storage, location, reach
 
-    try:
-        settings = load_settings(args.config)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"fappo-bot migrate: {exc}", file=sys.stderr)
-        return 2
+    settings = load_settings(args.config)  # a ConfigError is said by `fappo-bot` itself
     if args.url:
         settings = settings.model_copy(
             update={"database": DatabaseSettings(url=args.url, echo=settings.database.echo)}
         )
     try:
-        checked_url(settings.database_url, "--url" if args.url else URL_SETTING)
+        where = location(checked_storage(settings, "--url" if args.url else None))
     except ValueError as exc:
         print(f"fappo-bot migrate: {exc}", file=sys.stderr)
         return 2
@@ -53,17 +50,18 @@ def run(args: argparse.Namespace) -> int:
     async def _go() -> int:
         engine = create_engine(settings)
         try:
+            await reach(engine, where)
             head = head_revision()
             if args.check:
                 current = await current_revision(engine)
-                print(f"database at {current or 'base (empty)'}; newest is {head}")
+                print(f"database ({where}) at {current or 'base (empty)'}; newest is {head}")
                 return 0 if current == head else 1
             before = await current_revision(engine)
             after = await upgrade_engine(engine)
             if before == after:
-                print(f"database already at the newest schema ({after})")
+                print(f"database ({where}) already at the newest schema ({after})")
             else:
-                print(f"database upgraded from {before or 'base (empty)'} to {after}")
+                print(f"database ({where}) upgraded from {before or 'base (empty)'} to {after}")
             return 0
         finally:
             await engine.dispose()

@@ -304,3 +304,14 @@ class LedgerRow(Base):
     at: Mapped[datetime]
 
     __table_args__ = (Index(None, "player", "at", "id"),)
+
+
+class KeptValueRow(Base):
+    """A small value a bot process keeps across starts, shared by every process of the bot
+    (the hash of the slash commands last published, per application and guild)."""
+
+    __tablename__ = "kept_values"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime]
