@@ -461,3 +461,19 @@ async def test_many_updates_in_one_transaction_are_all_written(uow_factory):
         stored = {c.id: (c.missed_turns, c.version) for c in await uow.characters.list("g1")}
         assert stored.pop("c3") == (3, 2)
         assert set(stored.values()) == {(2, 1)}
+
+
+async def test_channel_marks_are_stored_replaced_and_read_back(uow_factory):
+    from datetime import UTC, datetime
+
+    at = datetime(2026, 12, 2, 5, 0, tzinfo=UTC)
+    async with uow_factory() as uow:
+        assert await uow.channels.marks() == {}
+        await uow.channels.set_marks({"room-1": "1001", "dm-2": "2002"}, at)
+        await uow.commit()
+    async with uow_factory() as uow:
+        await uow.channels.set_marks({"room-1": "1005"}, at)
+        await uow.channels.set_marks({}, at)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.channels.marks() == {"dm-2": "2002", "room-1": "1005"}
