@@ -357,6 +357,8 @@ class FakeDiscord:
         #: meanwhile are missed by the session); `at_gate` counts who waits
         self.gateway_gate: asyncio.Event | None = None
         self.at_gate = 0
+        #: when set by a test, reads of a channel's history wait for it to be set
+        self.history_gate: asyncio.Event | None = None
 
     def _remember_event(self, seq: int, guild: int | None, payload: str, event: str,
                         data: dict[str, Any]) -> None:
@@ -732,6 +734,9 @@ class FakeDiscord:
             case ("POST", ["channels", channel_id, "messages"]):
                 return self._create_message(channel_id, body or {})
             case ("GET", ["channels", channel_id, "messages"]):
+                if self.history_gate is not None:
+                    await self._notify()
+                    await self.history_gate.wait()
                 limit = int(query.get("limit", 50))
                 if not 1 <= limit <= 100:
                     return _json(form_body.invalid_form_body({"limit": {"_errors": [{

@@ -4,11 +4,12 @@ ingest what was missed, exactly once."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from tests.bot.conftest import RunningBot
-from tests.bot.table import KAEL_ORDERS, set_up_game
+from tests.bot.table import KAEL_ORDERS, add_sheet, run_command, set_up_game, text_of
 from tests.bot.test_posts import replies_to
 
 pytestmark = pytest.mark.e2e
@@ -82,3 +83,170 @@ async def test_posts_made_while_the_connection_was_lost(running, fake) -> None:
     [reply] = await fake.wait_for(lambda: replies_to(fake, missed))
     assert "Kael" in reply["content"]
     assert fake.sent("GET", "/messages") == []
+
+
+class SharedClock:
+    """The one clock of Discord (the fake's snowflakes) and the bot, moved by the test."""
+
+    def __init__(self) -> None:
+        self.at = datetime.now(UTC).replace(microsecond=0)
+
+    def now(self) -> datetime:
+        return self.at
+
+
+async def test_secret_orders_sent_by_dm_while_the_bot_was_down_are_caught_up_once(
+        fake, tmp_path) -> None:
+    running = RunningBot(fake, tmp_path / "data")
+    await running.start()
+    try:
+        await set_up_game(fake)
+        await caught_up(running)
+    finally:
+        await running.stop()
+    channel = fake.dm_channel(fake.alice)["id"]
+    dm = await fake.post(channel, fake.alice, KAEL_ORDERS, live=False)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [reply] = await fake.wait_for(lambda: replies_to(fake, dm))
+        assert "3/3 AP" in reply["content"]
+        game = (await running.services.games.find(fake.room["id"])).id
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+        # the room learns only that sealed orders arrived
+        await fake.wait_for(lambda: [m for m in fake.bot_messages(fake.room["id"])
+                                     if m["content"].startswith("Sealed orders arrived")])
+    finally:
+        await running.stop()
+
+    # a restart reads no channel again (nothing moved) and answers nothing twice
+    before = len(fake.requests)
+    await running.start()
+    try:
+        await caught_up(running)
+        assert fake.sent("GET", "/messages")[-1] in fake.requests[:before]
+        assert len(replies_to(fake, dm)) == 1
+    finally:
+        await running.stop()
+
+
+async def test_a_dm_sent_during_a_session_that_could_not_resume_is_caught_up(running,
+                                                                             fake) -> None:
+    await set_up_game(fake)
+    await caught_up(running)
+    rounds = running.bot.get_cog("TurnPosts").catch_up.rounds
+    fake.gateway_gate = asyncio.Event()
+    await fake.invalidate(resumable=False)
+    await fake.wait_for(lambda: fake.at_gate, timeout=10)
+    dm = await fake.dm(fake.alice, KAEL_ORDERS)  # no session hears it, none replays it
+    fake.gateway_gate.set()
+    await caught_up(running, rounds + 1)
+    [reply] = await fake.wait_for(lambda: replies_to(fake, dm))
+    assert "3/3 AP" in reply["content"]
+
+
+async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_not(
+        fake, tmp_path) -> None:
+    clock = SharedClock()
+    fake.clock = clock.now
+    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
+                                                   fake.bob)
+        text_of(await run_command(fake, fake.gm, "turn calltime",
+                                  [{"type": 4, "name": "minutes", "value": 10}]))
+        await caught_up(running)
+    finally:
+        await running.stop()
+
+    clock.at += timedelta(minutes=9)
+    on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    clock.at += timedelta(minutes=2)  # past the deadline: the bot is still down
+    late = await fake.post(room, fake.bob, "3 AP defend", live=False)
+    clock.at += timedelta(minutes=30)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [accepted] = await fake.wait_for(lambda: replies_to(fake, on_time))
+        assert "3/3 AP" in accepted["content"]
+        [refused] = await fake.wait_for(lambda: replies_to(fake, late))
+        assert "after turn 1's deadline" in refused["content"], refused["content"]
+        # then time is called, with the on-time post in
+        await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                        for m in fake.bot_messages(room)), timeout=15)
+        game = (await running.services.games.find(room)).id
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+    finally:
+        await running.stop()
+
+
+async def test_call_time_waits_until_the_catch_up_is_done(fake, tmp_path) -> None:
+    clock = SharedClock()
+    fake.clock = clock.now
+    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        text_of(await run_command(fake, fake.gm, "turn calltime",
+                                  [{"type": 4, "name": "minutes", "value": 10}]))
+        await caught_up(running)
+    finally:
+        await running.stop()
+    clock.at += timedelta(minutes=5)
+    on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    clock.at += timedelta(minutes=30)  # the deadline is long past when the bot is back
+
+    fake.history_gate = asyncio.Event()
+    await running.start()
+    try:
+        await fake.wait_for(lambda: fake.sent("GET", f"/channels/{room}/messages"))
+        game = (await running.services.games.find(room)).id
+        delivery = running.bot.get_cog("Delivery")
+        await delivery.calltime_loop.coro(delivery)  # a round of the scheduler, now
+        status = await running.services.turns.status(game)
+        assert status.turn.status.value == "open"
+        assert not any(m["content"].startswith("Time is called")
+                       for m in fake.bot_messages(room))
+        fake.history_gate.set()
+        await caught_up(running)
+        await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                        for m in fake.bot_messages(room)), timeout=15)
+        assert "3/3 AP" in replies_to(fake, on_time)[0]["content"]
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+    finally:
+        await running.stop()
+
+
+async def test_a_room_with_250_missed_messages_gets_all_of_them(fake, tmp_path) -> None:
+    running = RunningBot(fake, tmp_path / "data")
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        await caught_up(running)
+    finally:
+        await running.stop()
+    first = await fake.post(room, fake.alice, "3 AP defend", live=False)
+    for i in range(248):
+        await fake.post(room, fake.alice, f"chat {i}", live=False)
+    last = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    before = len(fake.requests)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [oldest] = replies_to(fake, first)
+        assert "3/3 AP" in oldest["content"]
+        [newest] = replies_to(fake, last)
+        assert "Kael" in newest["content"]
+        reads = [r for r in fake.requests[before:] if r.method == "GET"
+                 and r.path.endswith(f"/channels/{room}/messages")]
+        assert len(reads) >= 3 and all(int(r.query["limit"]) <= 100 for r in reads)
+    finally:
+        await running.stop()
