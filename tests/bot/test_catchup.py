@@ -250,3 +250,73 @@ async def test_a_room_with_250_missed_messages_gets_all_of_them(fake, tmp_path) 
         assert len(reads) >= 3 and all(int(r.query["limit"]) <= 100 for r in reads)
     finally:
         await running.stop()
+
+
+async def open_games(running: RunningBot, rooms: list[str], played: list[str]) -> None:
+    """A game with turn 1 open in each room, alice a player in each: written as records in one
+    transaction with the bot stopped (the service's use cases would take a dozen transactions a
+    room), except in the `played` rooms, whose games are set up by the service with Kael."""
+    from datetime import UTC, datetime
+
+    from fappo_bot.service.characters import NewCharacter
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.records import Game, Membership, Role, Turn
+    from fappo_bot.storage.opening import open_storage
+    from tests.bot.scenes import PC_SHEET
+
+    gm, player = running.fake.gm["id"], running.fake.alice["id"]
+    guild = str(running.fake.guild_id)
+    now = datetime.now(UTC)
+    async with open_storage(running.settings) as storage:
+        services = Services(storage.uow_factory)
+        async with storage.uow_factory() as uow:
+            for i, room in enumerate(r for r in rooms if r not in played):
+                game = Game(id=f"game-{i}", channel_key=room, guild_key=guild, name=f"Game {i}",
+                            created_at=now)
+                await uow.games.add(game)
+                for user, role in ((gm, Role.GM), (player, Role.PLAYER)):
+                    await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
+                await uow.turns.add(Turn(id=f"turn-{i}", game_id=game.id, number=1,
+                                         opened_at=now))
+            await uow.commit()
+        for room in played:
+            game_view = await services.games.create(channel_key=room, name="Goblin Road",
+                                                    creator=gm, guild_key=guild)
+            await services.games.add_member(game_view.id, gm, player, Role.PLAYER)
+            await services.characters.create(
+                game_view.id, player, NewCharacter.from_dict({**PC_SHEET, "name": "Kael"}))
+            await services.turns.open(game_view.id, gm)
+        while pending := await services.outbox.pending(500):
+            for message in pending:
+                await services.outbox.mark_sent(message.id, [])
+
+
+@pytest.mark.slow
+async def test_a_restart_reads_only_the_rooms_that_moved(fake, tmp_path) -> None:
+    """1,000 rooms with an open turn, 3 of them posted in while the bot was down: the restart
+    reads the history of those 3 only (every room's `last_message_id` comes with the guild)."""
+    rooms = [fake.add_channel(f"room-{i}")["id"] for i in range(1000)]
+    for room in rooms:  # each room's newest message: the turn's announcement
+        await fake.post(room, fake.bot_user, "Turn 1 is open.", live=False)
+    moved = [rooms[7], rooms[500], rooms[999]]
+    running = RunningBot(fake, tmp_path / "data")
+    await open_games(running, rooms, moved)
+    await running.start()  # the first start reads every room once: none has a mark yet
+    try:
+        await caught_up(running)
+        assert len(fake.sent("GET", "/messages")) == 1000
+    finally:
+        await running.stop()
+    posts = [await fake.post(room, fake.alice, "3 AP defend", live=False) for room in moved]
+    before = len(fake.requests)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        reads = [r.path for r in fake.requests[before:] if r.method == "GET"
+                 and r.path.endswith("/messages")]
+        assert sorted(reads) == sorted(f"/channels/{room}/messages" for room in moved)
+        for post in posts:
+            assert "3/3 AP" in replies_to(fake, post)[0]["content"]
+    finally:
+        await running.stop()
