@@ -152,12 +152,16 @@ class CatchUp:
         self._unplanned: set[int | None] = {None}
         #: game -> the units it waits on
         self._waiting: dict[str, set[tuple[str, int]]] = {}
+        #: how many channels are read at once
+        self.concurrency = CONCURRENCY
 
     # ---- call time waits for the catch-up ------------------------------------------------------
     def ready(self, game_id: str) -> bool:
         """Whether the game's call time may fire: its room and its members' DMs are caught up
-        since the last new session (before the first round: no game is)."""
-        return not self._unplanned and game_id not in self._waiting
+        since the last new session (before the first round: no game is; with several shards,
+        not before every shard is connected)."""
+        return (self.bot.is_ready() and not self._unplanned
+                and game_id not in self._waiting)
 
     def connected(self, shard_id: int) -> None:
         """A new session of a shard (not a resume): its channels may have missed messages."""
@@ -184,7 +188,7 @@ class CatchUp:
                 self._unplanned.discard(shard_id)
                 self._unplanned.discard(None)
             order = sorted(units.values(), key=lambda u: (u.deadline, u.opened, u.key))
-            gate = asyncio.Semaphore(CONCURRENCY)
+            gate = asyncio.Semaphore(self.concurrency)
 
             async def one(unit: Unit) -> int:
                 async with gate:

@@ -320,3 +320,29 @@ async def test_a_restart_reads_only_the_rooms_that_moved(fake, tmp_path) -> None
             assert "3/3 AP" in replies_to(fake, post)[0]["content"]
     finally:
         await running.stop()
+
+
+async def test_the_rooms_of_the_nearest_deadlines_are_read_first(fake, tmp_path,
+                                                                 monkeypatch) -> None:
+    from fappo_bot.service.facade import Services
+    from fappo_bot.storage.opening import open_storage
+
+    rooms = [fake.add_channel(f"room-{i}")["id"] for i in range(3)]
+    for room in rooms:
+        await fake.post(room, fake.alice, "anyone there?", live=False)
+    running = RunningBot(fake, tmp_path / "data")
+    await open_games(running, rooms, rooms)
+    async with open_storage(running.settings) as storage:
+        services = Services(storage.uow_factory)
+        for room, hours in ((rooms[0], 48), (rooms[1], 2)):  # rooms[2]: no deadline
+            game = await services.games.find(room)
+            await services.calltime.set_deadline(game.id, fake.gm["id"],
+                                                 after=timedelta(hours=hours))
+    monkeypatch.setattr("fappo_bot.discord.catchup.CONCURRENCY", 1)  # reads in their order
+    await running.start()
+    try:
+        await caught_up(running)
+        reads = [r.path for r in fake.sent("GET", "/messages")]
+        assert reads == [f"/channels/{room}/messages" for room in (rooms[1], rooms[0], rooms[2])]
+    finally:
+        await running.stop()
