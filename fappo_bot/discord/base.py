@@ -5,6 +5,7 @@ module, so no import loop runs through the bot."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -117,3 +118,6 @@ class FappoBotBase(commands.AutoShardedBot):
         self.refusals = RoomRefusals()
         #: the outbox cog (set up in `setup_hook`)
         self.delivery: Outbox
+        #: whether a game's call time may fire (the catch-up of `posts.py` holds it back until
+        #: the game's room and its members' DMs are caught up)
+        self.calltime_ready: Callable[[str], bool] = lambda _game_id: True

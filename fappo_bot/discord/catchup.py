@@ -1,89 +1,293 @@
-"""No post is lost while the bot is down: on start and on every reconnect, each game room with an
-open turn is read back from Discord's history, and what the bot missed is ingested.
+"""No post is lost while the bot is away: after start and after every new gateway session (one
+that did not resume: a RESUME replays the missed events itself), the game rooms and the players'
+DM channels the bot missed messages in are read back from Discord's history, and what it
+missed is handled once.
 
-A member's message of the open turn with no reply from the bot was never handled: it goes to the
-service now (as an edit, which records it when it is new; the service keys posts by message, so
-nothing counts twice). A message edited after the bot's reply was last written had its edit
-missed: the edit is applied. A message the bot answered that is gone from the room was deleted
-while the bot was away: its orders are withdrawn and the bot's reply deleted.
+Which channels: those of the games with an open turn (their rooms on the session's shard; with
+shard 0, every member's DM channel, which `POST /users/@me/channels` returns with its newest
+message id). A channel is read only when its newest message (`last_message_id`, which Discord
+sends with each channel) is past the channel's mark: the newest message the bot had handled
+there, every one before it included (`Marks`, kept by the service). A channel read is read whole
+from the turn's opening, page after page, so that edits and deletions of the turn's posts are
+seen too (an edit or a deletion moves no `last_message_id`: in a channel where nothing new was
+posted they are not seen).
+
+What is handled: a member's message of the open turn with no reply from the bot was never
+handled: it goes to the service now (as an edit, which records it when it is new; the service
+keys posts by message, so nothing counts twice), with the time Discord stamped it, so a post
+written before the deadline counts and one written after it is late. A message edited after the
+bot's reply was last written had its edit missed: the edit is applied. A message the bot
+answered that is gone was deleted while the bot was away: its orders are withdrawn and the bot's
+reply deleted.
+
+Channels are read concurrently (discord.py's HTTP client keeps to Discord's rate limits), those
+of the nearest deadlines first; call time waits for a game until its room and its members' DMs
+are caught up (`ready`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from datetime import datetime
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
 
 import discord
 
 from fappo_bot.discord.base import FappoBotBase
-from fappo_bot.service.records import TurnStatus
+from fappo_bot.service.channels import OpenTurn
 
-#: what a missed message is handed to: (game id, message) -> handled, errors answered
-Ingest = Callable[[str, discord.Message], Awaitable[None]]
-#: what a missed deletion is handed to: (game id, room, deleted message id, the bot's replies)
-Gone = Callable[[str, discord.abc.Messageable, int, list[int]], Awaitable[None]]
+#: what a missed message is handed to: (game id, message); None: a DM, whose game the DM's own
+#: routing finds
+Ingest = Callable[[str | None, discord.Message], Awaitable[None]]
+#: what a missed deletion is handed to: (game id or None, channel, deleted message id, the bot's
+#: replies)
+Gone = Callable[[str | None, discord.abc.Messageable, int, list[int]], Awaitable[None]]
 
 log = logging.getLogger(__name__)
 
-#: how far back a room is read (messages); a turn with more posts than this while the bot was
-#: down loses the oldest to the limit
-HISTORY_LIMIT = 200
+#: how many channels are read at once (the HTTP client waits on Discord's buckets beyond that)
+CONCURRENCY = 8
+#: how often the marks are written (seconds); a mark written late costs a channel read, no post
+MARKS_FLUSH_SECONDS = 30.0
+FAR = datetime.max.replace(tzinfo=UTC)
+
+
+class Marks:
+    """Per channel, the newest message handled with every one before it (the mark). A channel's
+    mark moves with the live messages only once the channel is caught up in this session (a
+    message missed before that must not fall behind the mark), and never past a message still
+    being handled or held for a proxy's grace. Written to the service from time to time: a mark
+    not written yet costs a read of the channel at the next start, never a message."""
+
+    def __init__(self) -> None:
+        #: the marks as the service has them (loaded with the first catch-up)
+        self.stored: dict[int, int] = {}
+        self.loaded = False
+        #: the newest message handled per channel caught up in this session
+        self._handled: dict[int, int] = {}
+        #: per channel, the messages being handled now
+        self._busy: dict[int, set[int]] = {}
+        #: the channels caught up in this session: their live messages move their marks
+        self.current: set[int] = set()
+
+    def of(self, channel_id: int) -> int | None:
+        found = [m for m in (self.stored.get(channel_id), self._handled.get(channel_id))
+                 if m is not None]
+        return max(found) if found else None
+
+    def begin(self, channel_id: int, message_id: int) -> None:
+        self._busy.setdefault(channel_id, set()).add(message_id)
+
+    def done(self, channel_id: int, message_id: int) -> None:
+        busy = self._busy.get(channel_id)
+        if busy is not None:
+            busy.discard(message_id)
+            if not busy:
+                del self._busy[channel_id]
+        if channel_id in self.current:
+            self._handled[channel_id] = max(message_id, self._handled.get(channel_id, 0))
+
+    def caught_up(self, channel_id: int, message_id: int | None) -> None:
+        """The channel is read up to `message_id` (None: it has no message)."""
+        self.current.add(channel_id)
+        if message_id is not None:
+            self._handled[channel_id] = max(message_id, self._handled.get(channel_id, 0))
+
+    def stale(self, channels: Iterable[int]) -> None:
+        """A new session: these channels may have missed messages until they are caught up."""
+        self.current.difference_update(channels)
+
+    def to_write(self, held: Iterable[tuple[int, int]]) -> dict[str, str]:
+        """The marks that moved since they were written, each below every message still being
+        handled or held."""
+        below: dict[int, int] = {}
+        for channel_id, message_id in [*held, *((c, m) for c, ids in self._busy.items()
+                                                  for m in ids)]:
+            below[channel_id] = min(message_id - 1, below.get(channel_id, message_id))
+        moved: dict[str, str] = {}
+        for channel_id, mark in self._handled.items():
+            mark = min(mark, below.get(channel_id, mark))
+            if mark > self.stored.get(channel_id, 0):
+                moved[str(channel_id)] = str(mark)
+        return moved
+
+    def written(self, marks: dict[str, str]) -> None:
+        for key, value in marks.items():
+            self.stored[int(key)] = max(int(value), self.stored.get(int(key), 0))
+
+
+@dataclass
+class Unit:
+    """One channel to catch up: a game's room, or a member's DM channel (found by the user)."""
+
+    kind: str  # "room" or "dm"
+    key: int  # the room's id or the user's
+    games: list[OpenTurn] = field(default_factory=list)
+
+    @property
+    def deadline(self) -> datetime:
+        return min((g.deadline or FAR for g in self.games), default=FAR)
+
+    @property
+    def opened(self) -> datetime:
+        return min(g.opened_at for g in self.games)
 
 
 class CatchUp:
-    """Reads every game room back once per (re)connection."""
+    """Reads back the channels that moved while the bot was away, once per new session."""
 
     def __init__(self, bot: FappoBotBase, ingest: Ingest, gone: Gone) -> None:
         self.bot = bot
         self.ingest = ingest
         self.gone = gone
+        self.marks = Marks()
         self._lock = asyncio.Lock()
         self.rounds = 0
         #: set after each round (tests and the benchmark wait on it)
         self.finished = asyncio.Event()
+        #: shards with a new session whose round has not planned yet: every call time waits
+        self._unplanned: set[int | None] = {None}
+        #: game -> the units it waits on
+        self._waiting: dict[str, set[tuple[str, int]]] = {}
+        #: how many channels are read at once
+        self.concurrency = CONCURRENCY
 
+    # ---- call time waits for the catch-up ------------------------------------------------------
+    def ready(self, game_id: str) -> bool:
+        """Whether the game's call time may fire: its room and its members' DMs are caught up
+        since the last new session (before the first round: no game is; with several shards,
+        not before every shard is connected)."""
+        return (self.bot.is_ready() and not self._unplanned
+                and game_id not in self._waiting)
+
+    def connected(self, shard_id: int) -> None:
+        """A new session of a shard (not a resume): its channels may have missed messages."""
+        self._unplanned.add(shard_id)
+        self.marks.stale(c for c in self.marks.current if self._on_shard(c, shard_id))
+
+    def _on_shard(self, channel_id: int, shard_id: int | None) -> bool:
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if guild is None:  # a DM channel (or one gone from the cache): shard 0's
+            return shard_id in (None, 0)
+        return shard_id is None or guild.shard_id == shard_id
+
+    # ---- a round -------------------------------------------------------------------------------
     async def run(self, shard_id: int | None = None) -> int:
-        """Catch up every game room this process sees (of one shard's guilds, when given);
+        """Catch up the channels of one shard's session (all of this process's, when None);
         returns how many messages were handled."""
+        self._unplanned.add(shard_id)
         async with self._lock:
             self.finished.clear()
-            handled = 0
-            for guild in self.bot.guilds:
-                if shard_id is not None and guild.shard_id != shard_id:
-                    continue
-                rooms: list[discord.abc.Messageable] = [*guild.text_channels, *guild.threads]
-                for room in rooms:
-                    game_id = await self.bot.rooms.game_id(str(room.id))  # type: ignore[attr-defined]
-                    if game_id is not None:
-                        try:
-                            handled += await self.room(game_id, room)
-                        except discord.HTTPException as exc:
-                            if not self.bot.refusals.saw(exc, int(getattr(room, "id", 0)),
-                                                         "read the history"):
-                                log.exception("could not read the history of room %s",
-                                              getattr(room, "id", "?"))
-            self.rounds += 1
-            self.finished.set()
+            try:
+                units = await self.plan(shard_id)
+            finally:
+                self._unplanned.discard(shard_id)
+                self._unplanned.discard(None)
+            order = sorted(units.values(), key=lambda u: (u.deadline, u.opened, u.key))
+            gate = asyncio.Semaphore(self.concurrency)
+
+            async def one(unit: Unit) -> int:
+                async with gate:
+                    try:
+                        return await self.unit(unit)
+                    finally:
+                        self._done((unit.kind, unit.key))
+            try:
+                handled = sum(await asyncio.gather(*(one(u) for u in order)))
+            finally:
+                await self.flush()
+                self.rounds += 1
+                self.finished.set()
             return handled
 
-    async def opened_at(self, game_id: str) -> datetime | None:
-        """When the game's open turn opened (its announcement was queued), or None when no turn
-        is open."""
-        game = await self.bot.services.games.show(game_id)
-        if game.turn is None or game.turn.status is not TurnStatus.OPEN:
-            return None
-        opened = [m.created_at for m in await self.bot.services.outbox.for_game(game_id)
-                  if m.kind == "turn_opened"]
-        return max(opened) if opened else None
+    async def plan(self, shard_id: int | None) -> dict[tuple[str, int], Unit]:
+        """The units of a round: the rooms of the shard's games with an open turn and, with
+        shard 0, their members' DM channels; each game waits on its units."""
+        if not self.marks.loaded:
+            self.marks.stored.update({int(k): int(v) for k, v in
+                                      (await self.bot.services.channels.marks()).items()
+                                      if k.isdigit() and v.isdigit()})
+            self.marks.loaded = True
+        units: dict[tuple[str, int], Unit] = {}
+        dms = shard_id in (None, 0) and self._runs_shard_zero()
+        for game in await self.bot.services.channels.open_turns():
+            if not (game.channel_key.isdigit() and (game.guild_key or "").isdigit()):
+                continue  # not a Discord game (the local table's)
+            keys: list[tuple[str, int]] = []
+            room = int(game.channel_key)
+            if self._on_shard(room, shard_id) and self.bot.get_channel(room) is not None:
+                keys.append(("room", room))
+            if dms:
+                keys.extend(("dm", int(m)) for m in game.members if m.isdigit())
+            for key in keys:
+                units.setdefault(key, Unit(*key)).games.append(game)
+            if keys:
+                self._waiting.setdefault(game.game_id, set()).update(keys)
+        return units
 
-    async def room(self, game_id: str, room: discord.abc.Messageable) -> int:
-        opened = await self.opened_at(game_id)
-        if opened is None:
+    def _runs_shard_zero(self) -> bool:
+        shard_ids = self.bot.shard_ids
+        return shard_ids is None or 0 in shard_ids
+
+    def _done(self, key: tuple[str, int]) -> None:
+        for game_id, keys in list(self._waiting.items()):
+            keys.discard(key)
+            if not keys:
+                del self._waiting[game_id]
+
+    async def flush(self) -> None:
+        """Write the marks that moved (a failure is logged: the channels are read again)."""
+        held = [(m.channel.id, m.id) for m in self.bot.proxies.held()]
+        moved = self.marks.to_write(held)
+        if not moved:
+            return
+        try:
+            await self.bot.services.channels.set_marks(moved)
+        except Exception:
+            log.warning("could not store the channel marks", exc_info=True)
+        else:
+            self.marks.written(moved)
+
+    # ---- one channel ---------------------------------------------------------------------------
+    async def unit(self, unit: Unit) -> int:
+        try:
+            if unit.kind == "room":
+                room = self.bot.get_channel(unit.key)
+                newest = getattr(room, "last_message_id", None)
+                if room is None:
+                    return 0
+                return await self.channel(unit, room, newest)  # type: ignore[arg-type]
+            data: Any = await self.bot.http.start_private_message(unit.key)
+            dm = self.bot._connection.add_dm_channel(data)  # what `User.create_dm` does
+            newest_key = data.get("last_message_id")
+            return await self.channel(unit, dm, int(newest_key) if newest_key else None)
+        except discord.HTTPException as exc:
+            if not self.bot.refusals.saw(exc, unit.key, "read the history"):
+                log.exception("could not catch up %s %s", unit.kind, unit.key)
             return 0
-        history = [m async for m in room.history(limit=HISTORY_LIMIT)]
-        history.reverse()
+
+    async def channel(self, unit: Unit, channel: discord.abc.Messageable,
+                      newest: int | None) -> int:
+        channel_id = int(getattr(channel, "id", 0))
+        mark = self.marks.of(channel_id)
+        if newest is None or (mark is not None and newest <= mark):
+            self.marks.caught_up(channel_id, newest)
+            return 0
+        opened = unit.opened
+        history = [m async for m in channel.history(limit=None, after=opened,
+                                                     oldest_first=True)]
+        handled = await self.missed(unit, channel, history, discord.utils.time_snowflake(opened))
+        self.marks.caught_up(channel_id, max([newest, *(m.id for m in history)]))
+        return handled
+
+    async def missed(self, unit: Unit, channel: discord.abc.Messageable,
+                     history: list[discord.Message], after: int) -> int:
+        """Hand what the bot missed in a channel's history (oldest first) to the cog."""
+        game_id = unit.games[0].game_id if unit.kind == "room" else None
         me = self.bot.user.id if self.bot.user else 0
         answered: dict[int, datetime] = {}
         replies: dict[int, list[int]] = {}
@@ -95,11 +299,10 @@ class CatchUp:
                                                                          when))
                 replies.setdefault(reference.message_id, []).append(message.id)
         present = {m.id for m in history}
-        oldest = history[0].id if history else 0
         handled = 0
         for answered_id, ids in replies.items():
-            if answered_id not in present and answered_id > oldest:
-                await self.gone(game_id, room, answered_id, ids)
+            if answered_id not in present and answered_id > after:
+                await self.gone(game_id, channel, answered_id, ids)
                 handled += 1
         for message in history:
             # a proxy app's webhook post is a post (`proxy.py`); other bots' and webhooks' not
@@ -109,12 +312,7 @@ class CatchUp:
             if self.bot.proxies.is_held(message.channel.id, message.id):
                 continue  # in its proxy grace: handled (or dropped) when the grace ends
             replied = answered.get(message.id)
-            if replied is None and message.created_at >= opened.replace(
-                    tzinfo=message.created_at.tzinfo):
+            if replied is None or (message.edited_at and message.edited_at > replied):
                 handled += 1
-            elif replied is not None and message.edited_at and message.edited_at > replied:
-                handled += 1
-            else:
-                continue
-            await self.ingest(game_id, message)
+                await self.ingest(game_id, message)
         return handled

@@ -111,7 +111,9 @@ class Delivery(commands.Cog):
     async def calltime_loop(self) -> None:
         self.beat()
         try:
-            if await self.services.calltime.fire_due(self.bot.clock.now()):
+            # a game's call time waits for the catch-up of its room and its players' DMs
+            if await self.services.calltime.fire_due(self.bot.clock.now(),
+                                                     self.bot.calltime_ready):
                 self.wake()
         except Exception:
             log.exception("call time failed; trying again at the next round")

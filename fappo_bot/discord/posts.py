@@ -12,12 +12,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
-from fappo_bot.discord.catchup import CatchUp
+from fappo_bot.discord.catchup import MARKS_FLUSH_SECONDS, CatchUp
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
 from fappo_bot.discord.limits import OPTION_TEXT, OPTIONS, ROWS
@@ -30,7 +31,7 @@ from fappo_bot.discord.replies import (
     update_reply,
 )
 from fappo_bot.posting.safety import clip
-from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.errors import NotFound, ServiceError
 from fappo_bot.service.views import GameView, PostOutcome, PostReply
 
 if TYPE_CHECKING:
@@ -49,24 +50,47 @@ class TurnPosts(commands.Cog):
         #: DM message -> the game it was posted to (an edit of it goes to the same game)
         self.dm_games: dict[tuple[int, int], str] = {}
         self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
+        bot.calltime_ready = self.catch_up.ready
         #: one handler at a time per message: the live event and the catch-up (or an event
         #: Discord replays on RESUME) must not both answer it
         self._busy = KeyedLocks()
 
-    # each shard catches up on its own guilds when it is (re)connected: after a new session
-    # (start, or INVALID SESSION) and after a resume; with several shards in one process,
-    # `on_ready` comes only once at start, so a shard's later new session would be missed
+    async def cog_load(self) -> None:
+        self.marks_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.marks_loop.cancel()
+        await self.catch_up.flush()
+
+    @tasks.loop(seconds=MARKS_FLUSH_SECONDS)
+    async def marks_loop(self) -> None:
+        await self.catch_up.flush()
+
+    # each shard catches up on its own guilds (shard 0 on the DMs too) after each new session:
+    # at start, and after a session that could not resume (a RESUME replays what was missed);
+    # with several shards in one process, `on_ready` comes only once at start, so a shard's
+    # later new session would be missed. `on_shard_connect` comes at the session's READY,
+    # before the guilds' events: call time waits from there until the catch-up is done.
     @commands.Cog.listener()
-    async def on_shard_ready(self, shard_id: int) -> None:
-        await self.catch_up.run(shard_id)
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.catch_up.connected(shard_id)
 
     @commands.Cog.listener()
-    async def on_shard_resumed(self, shard_id: int) -> None:
+    async def on_shard_ready(self, shard_id: int) -> None:
         await self.catch_up.run(shard_id)
 
     # ---- Discord's events ---------------------------------------------------------------------
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
+        # every message of a channel moves its mark once handled (the bot's own replies too:
+        # they are the channel's newest message, and a mark behind it reads the channel again)
+        self.catch_up.marks.begin(message.channel.id, message.id)
+        try:
+            await self._message(message)
+        finally:
+            self.catch_up.marks.done(message.channel.id, message.id)
+
+    async def _message(self, message: discord.Message) -> None:
         if message.webhook_id is not None:  # a proxy post (`proxy.py`), or no post at all
             if message.guild is not None and self.bot.proxies.is_proxy(message):
                 game_id = await self.rooms.game_id(str(message.channel.id))
@@ -160,7 +184,7 @@ class TurnPosts(commands.Cog):
                 payload.channel_id)
             await delete_messages(channel, replies)  # type: ignore[arg-type]
 
-    async def deleted_while_away(self, game_id: str, room: discord.abc.Messageable,
+    async def deleted_while_away(self, game_id: str | None, room: discord.abc.Messageable,
                                  message_id: int, replies: list[int]) -> None:
         """A post deleted while the bot was away: its orders withdrawn, its reply deleted."""
         channel_id = int(getattr(room, "id", 0))
@@ -175,12 +199,23 @@ class TurnPosts(commands.Cog):
         self.replies.pop(channel_id, message_id)
         await delete_messages(room, replies)
 
-    async def missed(self, game_id: str, message: discord.Message) -> None:
-        """A post or an edit made while the bot was away (`catchup.py`)."""
+    async def missed(self, game_id: str | None, message: discord.Message) -> None:
+        """A post or an edit made while the bot was away (`catchup.py`); `game_id` None: a
+        DM, to the game it went to, or routed as a new DM is."""
         async with self._busy.hold((message.channel.id, message.id)):
+            if game_id is None:
+                await self.bot.names.saw(message.author)
+                await self._guarded(message, self.missed_dm(message))
+                return
             await self._guarded(message, self.proxied(game_id, message, edit=True)
                                 if message.webhook_id is not None
                                 else self.edit(game_id, message))
+
+    async def missed_dm(self, message: discord.Message) -> None:
+        try:
+            await self.edit(self.dm_games.get((message.channel.id, message.id)), message)
+        except NotFound:  # no recorded post: new secret orders
+            await self.dm(message)
 
     # ---- the use cases ------------------------------------------------------------------------
     async def post(self, game_id: str, message: discord.Message, *, secret: bool = False,
@@ -190,7 +225,7 @@ class TurnPosts(commands.Cog):
             game_id, poster.user if poster else str(message.author.id),
             channel_key=str(message.channel.id), message_key=str(message.id),
             text=message.content, secret=secret,
-            as_character=poster.character if poster else None)
+            as_character=poster.character if poster else None, posted_at=written_at(message))
         if reply.outcome is not PostOutcome.TABLE_TALK:
             await self._answer(message, reply.reply, [], reply)
 
@@ -201,7 +236,7 @@ class TurnPosts(commands.Cog):
             game_id, poster.user if poster else str(message.author.id),
             channel_key=str(message.channel.id), message_key=str(message.id),
             text=message.content, secret=message.guild is None,
-            as_character=poster.character if poster else None)
+            as_character=poster.character if poster else None, posted_at=written_at(message))
         old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
         if reply.outcome is PostOutcome.UNCHANGED:
             # the orders stand as they were; the reply may still show the problems of an edit
@@ -284,6 +319,12 @@ class TurnPosts(commands.Cog):
         except discord.HTTPException as error:
             if not self.bot.refusals.saw(error, message.channel.id, "answer a post"):
                 log.exception("could not answer message %s", message.id)
+
+
+def written_at(message: discord.Message) -> datetime:
+    """When a post (or its edit) was written: Discord's time (its id's, or the edit's), not when
+    the bot heard of it, which may be long after an outage."""
+    return message.edited_at or message.created_at
 
 
 class KeyedLocks:

@@ -7,6 +7,7 @@ GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from fappo_bot.service import notices
@@ -120,12 +121,16 @@ class CallTimeService(UseCases):
             return alarms
 
     @retried
-    async def fire_due(self, now: datetime | None = None) -> list[Alarm]:
+    async def fire_due(self, now: datetime | None = None,
+                       ready: Callable[[str], bool] | None = None) -> list[Alarm]:
         """Send due reminders and call time on turns past their deadline. Each turn is handled
-        in its own transaction under its lock, so several schedulers never double a message."""
+        in its own transaction under its lock, so several schedulers never double a message.
+        `ready(game_id)` False holds a game's call time (and its reminders) back: an adapter
+        still catching up on posts made while it was away must hand them in first."""
         now = now or self.now()
         async with self.uow() as uow:
-            due = [(t.id, t.game_id) for t in await uow.turns.due(now)]
+            due = [(t.id, t.game_id) for t in await uow.turns.due(now)
+                   if ready is None or ready(t.game_id)]
         fired: list[Alarm] = []
         for turn_id, game_id in due:
             async with self.uow() as uow:

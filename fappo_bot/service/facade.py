@@ -9,6 +9,7 @@ from __future__ import annotations
 from fappo_bot.service.aftermath import AftermathService
 from fappo_bot.service.base import Deps, Resolver, rules_resolver
 from fappo_bot.service.calltime import CallTimeService
+from fappo_bot.service.channels import ChannelService
 from fappo_bot.service.characters import CharacterService
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
@@ -59,6 +60,7 @@ class Services:
         self.outbox = OutboxService(self.deps)
         self.transfer = TransferService(self.deps)
         self.users = UserService(self.deps)
+        self.channels = ChannelService(self.deps)
         self.xp_rolls = XpRollService(self.deps)
         self.xp_groups = XpGroupService(self.deps)
         self.xp_plots = XpPlotService(self.deps)

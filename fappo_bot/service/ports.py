@@ -231,6 +231,19 @@ class UserRepository(Protocol):
         ...
 
 
+class ChannelMarkRepository(Protocol):
+    """Per channel (a room or a DM channel, by the adapter's key), the newest message the
+    adapter had handled, every one before it included (the adapter's message keys)."""
+
+    async def marks(self) -> Mapping[str, str]:
+        """Every channel's mark."""
+        ...
+
+    async def set_marks(self, marks: Mapping[str, str], at: datetime) -> None:
+        """Store (or replace) these channels' marks."""
+        ...
+
+
 class AuditRepository(Protocol):
     async def add(self, entry: AuditEntry) -> None: ...
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
@@ -258,6 +271,7 @@ class UnitOfWork(Protocol):
     audit: AuditRepository
     ledger: LedgerRepository
     users: UserRepository
+    channels: ChannelMarkRepository
 
     async def __aenter__(self) -> Self: ...
     async def __aexit__(

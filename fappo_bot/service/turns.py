@@ -16,6 +16,7 @@ Decisions (docs/rulings.md collects them):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from fappo_bot.posting_xp import XpAction, describe
 from fappo_bot.rules import Order, PendingHit
@@ -157,6 +158,27 @@ UNKNOWN_ACTOR = "(unknown)"
 """The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
 
 
+def is_late(turn: Turn, posted_at: datetime | None) -> bool:
+    """Whether a message written at `posted_at` came after the turn's deadline."""
+    return (posted_at is not None and not turn.paused and turn.deadline is not None
+            and posted_at > turn.deadline)
+
+
+def refuse_if_late(turn: Turn, posted_at: datetime | None, *, edit: bool = False) -> None:
+    """A post (or an edit) written after the turn's deadline is refused, even when time has not
+    been called yet (the scheduler, or an adapter that was away, may be behind): `posted_at` is
+    when it was written, as the platform stamps it; None: now, which call time decides."""
+    if not is_late(turn, posted_at):
+        return
+    assert turn.deadline is not None
+    when = turn.deadline.strftime("%Y-%m-%d %H:%M UTC")
+    if edit:
+        raise Conflict(f"This edit came after turn {turn.number}'s deadline ({when}), so the "
+                       "orders stand as they were before it.")
+    raise Conflict(f"This post came after turn {turn.number}'s deadline ({when}), so nothing "
+                   "of it was recorded.")
+
+
 def _table_talk(turn: Turn | None) -> PostReply:
     return PostReply(post_id="", turn=turn.number if turn else 0, ok=True, reply="",
                      revision=0, outcome=PostOutcome.TABLE_TALK)
@@ -203,13 +225,16 @@ class TurnService(UseCases):
         text: str,
         secret: bool = False,
         as_character: str | None = None,
+        posted_at: datetime | None = None,
     ) -> PostReply:
         """A turn post (F29): parsed, validated, stored whole or not at all, answered.
 
         `secret` marks orders sent by DM: private until resolution (F29 secret PvP); a GM's post
         is never secret. `as_character`: a player's post speaks as this character of theirs
         (its lines without a `Character:` header are its orders), as a proxy post does. A post with no mechanics line is table talk (outcome TABLE_TALK):
-        nothing is stored and nothing refused, whoever wrote it and whenever.
+        nothing is stored and nothing refused, whoever wrote it and whenever. `posted_at`: when
+        the message was written (the platform's time); one after the deadline is refused as
+        late, though time was not called yet.
         """
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, author, (channel_key, message_key))
@@ -228,6 +253,11 @@ class TurnService(UseCases):
                 raise
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
+            if is_late(turn, posted_at):
+                if (xp_play.table_talk(text) if xp_play.is_xp(game.ruleset)
+                        else self.deps.text.table_talk(text)):
+                    return _table_talk(turn)  # chat after the deadline is chat, not a late post
+                refuse_if_late(turn, posted_at)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
             if xp_play.is_xp(game.ruleset):
@@ -326,6 +356,7 @@ class TurnService(UseCases):
         secret: bool = False,
         written_by: str | None = None,
         as_character: str | None = None,
+        posted_at: datetime | None = None,
     ) -> PostReply:
         """An edited post (F29 Amb-2): the orders follow the newest valid revision.
 
@@ -339,7 +370,8 @@ class TurnService(UseCases):
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
         that was never recorded (its post was refused) is a new post of its writer, never of
-        someone else (issue 14). `as_character`: as for `post`."""
+        someone else (issue 14). `as_character`: as for `post`; `posted_at`: when the edit
+        was made (as for `post`: one after the deadline is refused, the orders stand)."""
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
@@ -354,7 +386,7 @@ class TurnService(UseCases):
             assert game_id is not None
             return await self.post(game_id, author, channel_key=channel_key,
                                    message_key=message_key, text=text, secret=secret,
-                                   as_character=as_character)
+                                   as_character=as_character, posted_at=posted_at)
         if game_id is not None and post.game_id != game_id:
             raise NotFound("That post belongs to another game.")
         if post.author != author:
@@ -368,6 +400,7 @@ class TurnService(UseCases):
                 raise Conflict("That post was deleted; write a new one.")
             turn = await uow.lock_turn(post.turn_id)
             refuse_unless_open(turn)
+            refuse_if_late(turn, posted_at, edit=True)
             post = await uow.posts.get(post.id) or post
             poster, controls, records = await _controls(uow, game, author,
                                                         as_character=as_character)

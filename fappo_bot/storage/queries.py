@@ -30,6 +30,7 @@ from fappo_bot.storage.driver import Sql
 from fappo_bot.storage.tables import (
     AuditRow,
     Base,
+    ChannelMarkRow,
     CharacterRow,
     GameRow,
     LedgerRow,
@@ -52,6 +53,7 @@ GAMES, CHARACTERS, TURNS, POSTS = (table(t) for t in (GameRow, CharacterRow, Tur
 MEMBERSHIPS, REVISIONS, ORDERS = (table(t) for t in (MembershipRow, PostRevisionRow, OrderRow))
 RESOLUTIONS, OUTBOX = table(ResolutionRow), table(OutboxRow)
 AUDIT, LEDGER, USERS = table(AuditRow), table(LedgerRow), table(UserRow)
+MARKS = table(ChannelMarkRow)
 
 #: the tables whose rows carry `version` (updated in place, `updates.py`)
 VERSIONED = (GAMES, CHARACTERS, TURNS, POSTS)
@@ -384,3 +386,17 @@ def _upsert_user(dialect: str) -> Any:
 
 USER_UPSERT = Sql(_upsert_user)
 USER_BY_ID = Sql(select(USERS).where(USERS.c.user_id == bindparam("user_id")).limit(1))
+
+
+def _upsert_mark(dialect: str) -> Any:
+    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    statement = dialect_insert(MARKS).values({c.name: bindparam(c.name) for c in MARKS.c})
+    return statement.on_conflict_do_update(
+        index_elements=["channel_key"],
+        set_={"message_key": statement.excluded.message_key,
+              "updated_at": statement.excluded.updated_at},
+    )
+
+
+MARK_UPSERT = Sql(_upsert_mark)
+MARKS_ALL = Sql(select(MARKS).order_by(MARKS.c.channel_key))

@@ -552,3 +552,15 @@ class SqlUsers(_Repository):
             if row is not None:
                 found[user_id] = m.user_record(row).display_name
         return found
+
+
+class SqlChannelMarks(_Repository):
+    async def marks(self) -> Mapping[str, str]:
+        rows = await self._rows(q.MARKS_ALL, q.MARKS)
+        return {row.channel_key: row.message_key for row in rows}
+
+    async def set_marks(self, marks: Mapping[str, str], at: datetime) -> None:
+        if marks:
+            await self._tx.insert(q.MARK_UPSERT, [
+                {"channel_key": key, "message_key": value, "updated_at": to_db_time(at)}
+                for key, value in marks.items()])

@@ -280,6 +280,17 @@ class UserRow(Base):
     updated_at: Mapped[datetime]
 
 
+class ChannelMarkRow(Base):
+    """The newest message an adapter had handled in a channel (a room or a DM channel), every
+    message up to it included: on start it reads back only the channels that moved past it."""
+
+    __tablename__ = "channel_marks"
+
+    channel_key: Mapped[str] = mapped_column(KEY, primary_key=True)
+    message_key: Mapped[str] = mapped_column(KEY)
+    updated_at: Mapped[datetime]
+
+
 class AuditRow(Base):
     __tablename__ = "audit_log"
 

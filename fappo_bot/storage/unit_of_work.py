@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from fappo_bot.service.ports import (
     AuditRepository,
+    ChannelMarkRepository,
     CharacterRepository,
     GameRepository,
     LedgerRepository,
@@ -36,6 +37,7 @@ from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
 from fappo_bot.storage.repositories import (
     SqlAudit,
+    SqlChannelMarks,
     SqlCharacters,
     SqlGames,
     SqlLedger,
@@ -63,6 +65,7 @@ class SqlUnitOfWork:
     audit: AuditRepository
     ledger: LedgerRepository
     users: UserRepository
+    channels: ChannelMarkRepository
 
     def __init__(self, transactions: Transactions) -> None:
         self._transactions = transactions
@@ -92,6 +95,7 @@ class SqlUnitOfWork:
         self.audit = SqlAudit(tx)
         self.ledger = SqlLedger(tx)
         self.users = SqlUsers(tx)
+        self.channels = SqlChannelMarks(tx)
 
     async def __aexit__(
         self,

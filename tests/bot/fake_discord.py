@@ -76,6 +76,9 @@ class FakeDiscord:
     def __init__(self, *, token: str = TOKEN, message_content_intent: bool = True,
                  shard_count: int = 1) -> None:
         self.token = token
+        #: Discord's clock (a test may set its own, shared with the bot's): message ids are
+        #: snowflakes of its time, and edits are stamped with it
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.message_content_intent = message_content_intent
         self._ids = itertools.count(1)
         self.bot_user = user_json(self.snowflake(), "FAPPO Bot", bot=True)
@@ -122,8 +125,11 @@ class FakeDiscord:
 
     # ---- set-up -------------------------------------------------------------------------------
     def snowflake(self) -> int:
-        now = int(datetime.now(UTC).timestamp() * 1000)
+        now = int(self.clock().timestamp() * 1000)
         return snowflake_at(now, next(self._ids))
+
+    def stamp(self) -> str:
+        return self.clock().isoformat()
 
     def add_user(self, name: str) -> dict[str, Any]:
         user = user_json(self.snowflake(), name)
@@ -351,6 +357,8 @@ class FakeDiscord:
         #: meanwhile are missed by the session); `at_gate` counts who waits
         self.gateway_gate: asyncio.Event | None = None
         self.at_gate = 0
+        #: when set by a test, reads of a channel's history wait for it to be set
+        self.history_gate: asyncio.Event | None = None
 
     def _remember_event(self, seq: int, guild: int | None, payload: str, event: str,
                         data: dict[str, Any]) -> None:
@@ -493,7 +501,8 @@ class FakeDiscord:
                      **extra: Any) -> dict[str, Any]:
         message: dict[str, Any] = {
             "id": str(self.snowflake()), "channel_id": channel_id, "author": author,
-            "content": content, "timestamp": _now(), "edited_timestamp": None, "tts": False,
+            "content": content, "timestamp": self.stamp(), "edited_timestamp": None,
+            "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
             "embeds": [], "pinned": False, "type": 0, "flags": 0, "components": []}
         channel = self.channels.get(channel_id)
@@ -502,12 +511,18 @@ class FakeDiscord:
         message.update(extra)
         return message
 
+    def store(self, channel_id: str, message: dict[str, Any]) -> None:
+        """A new message, kept as Discord keeps it: its channel's `last_message_id` moves to it
+        (and stays when it is deleted, as on Discord)."""
+        self.messages[channel_id][message["id"]] = message
+        self.channels[channel_id]["last_message_id"] = message["id"]
+
     async def post(self, channel_id: str, author: dict[str, Any], content: str, *,
                    live: bool = True) -> dict[str, Any]:
         """A user posts; `live=False` stores it without a gateway event (posted while the bot
         was away)."""
         message = self.message_json(channel_id, author, content)
-        self.messages[channel_id][message["id"]] = message
+        self.store(channel_id, message)
         if live:
             await self.dispatch("MESSAGE_CREATE", message)
         return message
@@ -523,7 +538,7 @@ class FakeDiscord:
         if application_id is not None:
             extra["application_id"] = str(application_id)
         message = self.message_json(channel_id, author, content, **extra)
-        self.messages[channel_id][message["id"]] = message
+        self.store(channel_id, message)
         if live:
             await self.dispatch("MESSAGE_CREATE", message)
         return message
@@ -531,7 +546,7 @@ class FakeDiscord:
     async def edit(self, channel_id: str, message_id: str, content: str, *,
                    live: bool = True) -> dict[str, Any]:
         message = self.messages[channel_id][message_id]
-        message.update(content=content, edited_timestamp=_now())
+        message.update(content=content, edited_timestamp=self.stamp())
         if live:
             await self.dispatch("MESSAGE_UPDATE", message)
         return message
@@ -719,6 +734,15 @@ class FakeDiscord:
             case ("POST", ["channels", channel_id, "messages"]):
                 return self._create_message(channel_id, body or {})
             case ("GET", ["channels", channel_id, "messages"]):
+                if self.history_gate is not None:
+                    await self._notify()
+                    await self.history_gate.wait()
+                limit = int(query.get("limit", 50))
+                if not 1 <= limit <= 100:
+                    return _json(form_body.invalid_form_body({"limit": {"_errors": [{
+                        "code": "NUMBER_TYPE_MAX",
+                        "message": "int value should be less than or equal to 100."}]}}),
+                        400)
                 return _json(self._history(channel_id, query))
             case ("PATCH", ["channels", channel_id, "messages", message_id]):
                 message = self.messages[channel_id].get(message_id)
@@ -727,7 +751,7 @@ class FakeDiscord:
                 for key in ("content", "embeds"):
                     if key in body:
                         message[key] = body[key]
-                message["edited_timestamp"] = _now()
+                message["edited_timestamp"] = self.stamp()
                 return _json(message)
             case ("DELETE", ["channels", channel_id, "messages", message_id]):
                 if self.messages[channel_id].pop(message_id, None) is None:
@@ -778,10 +802,11 @@ class FakeDiscord:
         message = self.message_json(channel_id, self.bot_user, body.get("content") or "",
                                     **extra)
         message["allowed_mentions"] = body.get("allowed_mentions")
-        self.messages[channel_id][message["id"]] = message
+        self.store(channel_id, message)
         return _json(message)
 
     def _history(self, channel_id: str, query: Any) -> list[dict[str, Any]]:
+        """Discord's order: newest first, whether read `before` or `after` a message."""
         found = sorted(self.messages.get(channel_id, {}).values(), key=lambda m: int(m["id"]))
         limit = int(query.get("limit", 50))
         if "after" in query:

@@ -4,11 +4,12 @@ ingest what was missed, exactly once."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from tests.bot.conftest import RunningBot
-from tests.bot.table import KAEL_ORDERS, set_up_game
+from tests.bot.table import KAEL_ORDERS, add_sheet, run_command, set_up_game, text_of
 from tests.bot.test_posts import replies_to
 
 pytestmark = pytest.mark.e2e
@@ -52,7 +53,7 @@ async def test_posts_and_edits_made_while_the_bot_was_down(fake, tmp_path) -> No
         assert replies_to(fake, chat) == []
         # the deleted post's reply is gone, and its orders with it
         assert doomed_reply["id"] not in fake.messages[room]
-        game_id = running.bot.rooms._known[room]
+        game_id = (await running.services.games.find(room)).id
         log = await running.services.games.audit_log(game_id, fake.gm["id"])
         assert [e.actor for e in log if e.action == "post.delete"] == ["(unknown)"]
     finally:
@@ -71,12 +72,277 @@ async def test_posts_and_edits_made_while_the_bot_was_down(fake, tmp_path) -> No
 
 
 async def test_posts_made_while_the_connection_was_lost(running, fake) -> None:
+    """A RESUME replays what the session missed (Discord's events are kept for it): answered
+    as live, with no read of the history."""
     await set_up_game(fake)
     room = fake.room["id"]
     await caught_up(running)
     await fake.drop_connections()
-    missed = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    missed = await fake.post(room, fake.alice, KAEL_ORDERS)  # heard by no session
     await fake.wait_for(lambda: fake.resumed >= 1, timeout=15)
-    await caught_up(running, 2)
-    [reply] = replies_to(fake, missed)
+    [reply] = await fake.wait_for(lambda: replies_to(fake, missed))
     assert "Kael" in reply["content"]
+    assert fake.sent("GET", "/messages") == []
+
+
+class SharedClock:
+    """The one clock of Discord (the fake's snowflakes) and the bot, moved by the test."""
+
+    def __init__(self) -> None:
+        self.at = datetime.now(UTC).replace(microsecond=0)
+
+    def now(self) -> datetime:
+        return self.at
+
+
+async def test_secret_orders_sent_by_dm_while_the_bot_was_down_are_caught_up_once(
+        fake, tmp_path) -> None:
+    running = RunningBot(fake, tmp_path / "data")
+    await running.start()
+    try:
+        await set_up_game(fake)
+        await caught_up(running)
+    finally:
+        await running.stop()
+    channel = fake.dm_channel(fake.alice)["id"]
+    dm = await fake.post(channel, fake.alice, KAEL_ORDERS, live=False)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [reply] = await fake.wait_for(lambda: replies_to(fake, dm))
+        assert "3/3 AP" in reply["content"]
+        game = (await running.services.games.find(fake.room["id"])).id
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+        # the room learns only that sealed orders arrived
+        await fake.wait_for(lambda: [m for m in fake.bot_messages(fake.room["id"])
+                                     if m["content"].startswith("Sealed orders arrived")])
+    finally:
+        await running.stop()
+
+    # a restart reads no channel again (nothing moved) and answers nothing twice
+    before = len(fake.requests)
+    await running.start()
+    try:
+        await caught_up(running)
+        assert fake.sent("GET", "/messages")[-1] in fake.requests[:before]
+        assert len(replies_to(fake, dm)) == 1
+    finally:
+        await running.stop()
+
+
+async def test_a_dm_sent_during_a_session_that_could_not_resume_is_caught_up(running,
+                                                                             fake) -> None:
+    await set_up_game(fake)
+    await caught_up(running)
+    rounds = running.bot.get_cog("TurnPosts").catch_up.rounds
+    fake.gateway_gate = asyncio.Event()
+    await fake.invalidate(resumable=False)
+    await fake.wait_for(lambda: fake.at_gate, timeout=10)
+    dm = await fake.dm(fake.alice, KAEL_ORDERS)  # no session hears it, none replays it
+    fake.gateway_gate.set()
+    await caught_up(running, rounds + 1)
+    [reply] = await fake.wait_for(lambda: replies_to(fake, dm))
+    assert "3/3 AP" in reply["content"]
+
+
+async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_not(
+        fake, tmp_path) -> None:
+    clock = SharedClock()
+    fake.clock = clock.now
+    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
+                                                   fake.bob)
+        text_of(await run_command(fake, fake.gm, "turn calltime",
+                                  [{"type": 4, "name": "minutes", "value": 10}]))
+        await caught_up(running)
+    finally:
+        await running.stop()
+
+    clock.at += timedelta(minutes=9)
+    on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    clock.at += timedelta(minutes=2)  # past the deadline: the bot is still down
+    late = await fake.post(room, fake.bob, "3 AP defend", live=False)
+    clock.at += timedelta(minutes=30)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [accepted] = await fake.wait_for(lambda: replies_to(fake, on_time))
+        assert "3/3 AP" in accepted["content"]
+        [refused] = await fake.wait_for(lambda: replies_to(fake, late))
+        assert "after turn 1's deadline" in refused["content"], refused["content"]
+        # then time is called, with the on-time post in
+        await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                        for m in fake.bot_messages(room)), timeout=15)
+        game = (await running.services.games.find(room)).id
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+    finally:
+        await running.stop()
+
+
+async def test_call_time_waits_until_the_catch_up_is_done(fake, tmp_path) -> None:
+    clock = SharedClock()
+    fake.clock = clock.now
+    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        text_of(await run_command(fake, fake.gm, "turn calltime",
+                                  [{"type": 4, "name": "minutes", "value": 10}]))
+        await caught_up(running)
+    finally:
+        await running.stop()
+    clock.at += timedelta(minutes=5)
+    on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    clock.at += timedelta(minutes=30)  # the deadline is long past when the bot is back
+
+    fake.history_gate = asyncio.Event()
+    await running.start()
+    try:
+        await fake.wait_for(lambda: fake.sent("GET", f"/channels/{room}/messages"))
+        game = (await running.services.games.find(room)).id
+        delivery = running.bot.get_cog("Delivery")
+        await delivery.calltime_loop.coro(delivery)  # a round of the scheduler, now
+        status = await running.services.turns.status(game)
+        assert status.turn.status.value == "open"
+        assert not any(m["content"].startswith("Time is called")
+                       for m in fake.bot_messages(room))
+        fake.history_gate.set()
+        await caught_up(running)
+        await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                        for m in fake.bot_messages(room)), timeout=15)
+        assert "3/3 AP" in replies_to(fake, on_time)[0]["content"]
+        assert (await running.services.turns.status(game)).posted == ("Kael",)
+    finally:
+        await running.stop()
+
+
+async def test_a_room_with_250_missed_messages_gets_all_of_them(fake, tmp_path) -> None:
+    running = RunningBot(fake, tmp_path / "data")
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        await caught_up(running)
+    finally:
+        await running.stop()
+    first = await fake.post(room, fake.alice, "3 AP defend", live=False)
+    for i in range(248):
+        await fake.post(room, fake.alice, f"chat {i}", live=False)
+    last = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    before = len(fake.requests)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        [oldest] = replies_to(fake, first)
+        assert "3/3 AP" in oldest["content"]
+        [newest] = replies_to(fake, last)
+        assert "Kael" in newest["content"]
+        reads = [r for r in fake.requests[before:] if r.method == "GET"
+                 and r.path.endswith(f"/channels/{room}/messages")]
+        assert len(reads) >= 3 and all(int(r.query["limit"]) <= 100 for r in reads)
+    finally:
+        await running.stop()
+
+
+async def open_games(running: RunningBot, rooms: list[str], played: list[str]) -> None:
+    """A game with turn 1 open in each room, alice a player in each: written as records in one
+    transaction with the bot stopped (the service's use cases would take a dozen transactions a
+    room), except in the `played` rooms, whose games are set up by the service with Kael."""
+    from datetime import UTC, datetime
+
+    from fappo_bot.service.characters import NewCharacter
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.records import Game, Membership, Role, Turn
+    from fappo_bot.storage.opening import open_storage
+    from tests.bot.scenes import PC_SHEET
+
+    gm, player = running.fake.gm["id"], running.fake.alice["id"]
+    guild = str(running.fake.guild_id)
+    now = datetime.now(UTC)
+    async with open_storage(running.settings) as storage:
+        services = Services(storage.uow_factory)
+        async with storage.uow_factory() as uow:
+            for i, room in enumerate(r for r in rooms if r not in played):
+                game = Game(id=f"game-{i}", channel_key=room, guild_key=guild, name=f"Game {i}",
+                            created_at=now)
+                await uow.games.add(game)
+                for user, role in ((gm, Role.GM), (player, Role.PLAYER)):
+                    await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
+                await uow.turns.add(Turn(id=f"turn-{i}", game_id=game.id, number=1,
+                                         opened_at=now))
+            await uow.commit()
+        for room in played:
+            game_view = await services.games.create(channel_key=room, name="Goblin Road",
+                                                    creator=gm, guild_key=guild)
+            await services.games.add_member(game_view.id, gm, player, Role.PLAYER)
+            await services.characters.create(
+                game_view.id, player, NewCharacter.from_dict({**PC_SHEET, "name": "Kael"}))
+            await services.turns.open(game_view.id, gm)
+        while pending := await services.outbox.pending(500):
+            for message in pending:
+                await services.outbox.mark_sent(message.id, [])
+
+
+@pytest.mark.slow
+async def test_a_restart_reads_only_the_rooms_that_moved(fake, tmp_path) -> None:
+    """1,000 rooms with an open turn, 3 of them posted in while the bot was down: the restart
+    reads the history of those 3 only (every room's `last_message_id` comes with the guild)."""
+    rooms = [fake.add_channel(f"room-{i}")["id"] for i in range(1000)]
+    for room in rooms:  # each room's newest message: the turn's announcement
+        await fake.post(room, fake.bot_user, "Turn 1 is open.", live=False)
+    moved = [rooms[7], rooms[500], rooms[999]]
+    running = RunningBot(fake, tmp_path / "data")
+    await open_games(running, rooms, moved)
+    await running.start()  # the first start reads every room once: none has a mark yet
+    try:
+        await caught_up(running)
+        assert len(fake.sent("GET", "/messages")) == 1000
+    finally:
+        await running.stop()
+    posts = [await fake.post(room, fake.alice, "3 AP defend", live=False) for room in moved]
+    before = len(fake.requests)
+
+    await running.start()
+    try:
+        await caught_up(running)
+        reads = [r.path for r in fake.requests[before:] if r.method == "GET"
+                 and r.path.endswith("/messages")]
+        assert sorted(reads) == sorted(f"/channels/{room}/messages" for room in moved)
+        for post in posts:
+            assert "3/3 AP" in replies_to(fake, post)[0]["content"]
+    finally:
+        await running.stop()
+
+
+async def test_the_rooms_of_the_nearest_deadlines_are_read_first(fake, tmp_path,
+                                                                 monkeypatch) -> None:
+    from fappo_bot.service.facade import Services
+    from fappo_bot.storage.opening import open_storage
+
+    rooms = [fake.add_channel(f"room-{i}")["id"] for i in range(3)]
+    for room in rooms:
+        await fake.post(room, fake.alice, "anyone there?", live=False)
+    running = RunningBot(fake, tmp_path / "data")
+    await open_games(running, rooms, rooms)
+    async with open_storage(running.settings) as storage:
+        services = Services(storage.uow_factory)
+        for room, hours in ((rooms[0], 48), (rooms[1], 2)):  # rooms[2]: no deadline
+            game = await services.games.find(room)
+            await services.calltime.set_deadline(game.id, fake.gm["id"],
+                                                 after=timedelta(hours=hours))
+    monkeypatch.setattr("fappo_bot.discord.catchup.CONCURRENCY", 1)  # reads in their order
+    await running.start()
+    try:
+        await caught_up(running)
+        reads = [r.path for r in fake.sent("GET", "/messages")]
+        assert reads == [f"/channels/{room}/messages" for room in (rooms[1], rooms[0], rooms[2])]
+    finally:
+        await running.stop()

@@ -197,7 +197,8 @@ async def test_a_members_own_post_waits_for_the_grace_and_reads_as_last_edited(
     await grace.run()
     [reply] = await fake.wait_for(lambda: replies_to(fake, post))
     assert "attack Skarg" in reply["content"] or "Skarg" in reply["content"]
-    status = await running.services.turns.status(running.bot.rooms._known[room])
+    status = await running.services.turns.status(
+            (await running.services.games.find(room)).id)
     assert status.posted == ("Kael",)
 
 
@@ -254,7 +255,8 @@ async def test_a_proxy_post_made_while_the_bot_was_down_is_caught_up(fake, tmp_p
         [reply] = replies_to(fake, proxied)
         assert "3/3 AP" in reply["content"]
         assert replies_to(fake, other) == []
-        status = await running.services.turns.status(running.bot.rooms._known[room])
+        status = await running.services.turns.status(
+            (await running.services.games.find(room)).id)
         assert status.posted == ("Kael",)
     finally:
         await running.stop()

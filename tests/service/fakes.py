@@ -53,6 +53,7 @@ TABLES = (
     "audit",  # id -> AuditEntry
     "ledger",  # id -> LedgerEntry
     "users",  # user_id -> UserName
+    "channel_marks",  # channel_key -> message_key
     # unique-key indexes: key -> id
     "game_channels",  # channel_key -> game id
     "character_names",  # (game_id, name.casefold()) -> character id
@@ -403,6 +404,15 @@ class FakeUsers(_Repo):
         return {u: rows[u].display_name for u in user_ids if u in rows}
 
 
+class FakeChannelMarks(_Repo):
+    async def marks(self) -> Mapping[str, str]:
+        return dict(sorted(self.t("channel_marks").items()))
+
+    async def set_marks(self, marks: Mapping[str, str], at: datetime) -> None:
+        if marks:
+            self.w("channel_marks").update(marks)
+
+
 class FakeAudit(_Repo):
     async def add(self, entry: AuditEntry) -> None:
         self.w("audit")[entry.id] = entry
@@ -442,6 +452,7 @@ class FakeUnitOfWork:
         self.audit = FakeAudit(self)
         self.ledger = FakeLedger(self)
         self.users = FakeUsers(self)
+        self.channels = FakeChannelMarks(self)
 
     def _begin(self) -> None:
         # the committed tables themselves: the store replaces a table at commit, never changes it

@@ -122,3 +122,32 @@ async def test_a_scheduler_back_after_the_deadline_calls_time_without_stale_remi
     fired = await services.calltime.fire_due()
     assert [a.kind for a in fired] == ["deadline"]
     assert ("reminder", "c1") not in await outbox_kinds(uow_factory, game)
+
+
+async def test_a_post_counts_by_when_it_was_written_not_when_it_was_handled(services, table,
+                                                                            clock):
+    """An adapter that was away hands in posts late: one written before the deadline counts,
+    one written after it is refused as late, and an edit after it leaves the orders as they
+    were, though time was not called yet; chat after the deadline is still chat."""
+    game = table["game"]
+    turn = await services.calltime.set_deadline(game, GM, after=timedelta(hours=1))
+    deadline = turn.deadline
+    clock.advance(hours=2)  # the adapter is back; the scheduler has not called time yet
+    before = deadline - timedelta(minutes=5)
+    reply = await services.turns.post(game, ALICE, channel_key="c1", message_key="on-time",
+                                      text="3 AP defend", posted_at=before)
+    assert reply.ok
+    with pytest.raises(Conflict, match="after turn 1's deadline"):
+        await services.turns.post(game, BOB, channel_key="c1", message_key="late",
+                                  text="3 AP defend", posted_at=deadline + timedelta(seconds=1))
+    with pytest.raises(Conflict, match="orders stand as they were"):
+        await services.turns.edit(game, ALICE, channel_key="c1", message_key="on-time",
+                                  text="2 AP defend", posted_at=deadline + timedelta(minutes=1))
+    chat = await services.turns.post(game, BOB, channel_key="c1", message_key="chat",
+                                     text="sorry, I overslept", posted_at=deadline
+                                     + timedelta(minutes=1))
+    assert chat.outcome.value == "table_talk"
+    status = await services.turns.status(game)
+    assert status.turn.status is TurnStatus.OPEN and set(status.posted) == {"Kael"}
+    [order] = [o for o in await services.turns.orders(game, GM) if o.character == "Kael"]
+    assert order.revision == 1 and order.order.actions[0].ap == 3

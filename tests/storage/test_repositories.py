@@ -482,3 +482,19 @@ async def test_outbox_pending_to_forty_thousand_rooms(uow_factory):
         assert [m.id for m in await uow.outbox.pending(r.at(20), 2, rooms)] == ["o1", "o3"]
         assert [m.id for m in await uow.outbox.pending(r.at(20), dest_keys=rooms[1:2])] == []
         assert await uow.outbox.pending(r.at(20), dest_keys=()) == []
+
+
+async def test_channel_marks_are_stored_replaced_and_read_back(uow_factory):
+    from datetime import UTC, datetime
+
+    at = datetime(2026, 12, 2, 5, 0, tzinfo=UTC)
+    async with uow_factory() as uow:
+        assert await uow.channels.marks() == {}
+        await uow.channels.set_marks({"room-1": "1001", "dm-2": "2002"}, at)
+        await uow.commit()
+    async with uow_factory() as uow:
+        await uow.channels.set_marks({"room-1": "1005"}, at)
+        await uow.channels.set_marks({}, at)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.channels.marks() == {"dm-2": "2002", "room-1": "1005"}
