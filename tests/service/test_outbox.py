@@ -12,7 +12,7 @@ from tests.service.conftest import GM
 
 async def test_pending_messages_are_delivered_once(services, table):
     game = table["game"]
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     pending = await services.outbox.pending()
     assert [m.kind for m in pending][:1] == ["turn_opened"]
     assert {"results", "turn_opened"} <= {m.kind for m in pending}
