@@ -48,8 +48,12 @@ class DiscordSettings(BaseModel):
     shard_count: int | None = None
     #: how often the outbox is delivered when nothing wakes it, in seconds
     outbox_interval_seconds: float = 5.0
-    #: delivery attempts before an outbox message is given up (its reason is kept)
-    outbox_max_attempts: int = 8
+    #: the longest wait between two attempts at an outbox message Discord did not take for
+    #: a passing reason (a rate limit, an outage), in seconds: it is tried until it goes
+    outbox_longest_wait_seconds: float = Field(default=1800.0, gt=0)
+    #: the share of each such wait drawn at random (0: none, 1: anywhere from 0 to all of it),
+    #: so that messages held back by one outage do not all come back at once
+    outbox_jitter: float = Field(default=0.5, ge=0, le=1)
     #: the application ids of the proxy apps whose webhook posts count in games with proxy
     #: posts on (docs/discord.md): PluralKit and Tupperbox
     proxy_apps: list[int] = Field(default_factory=lambda: [PLURALKIT_APP, TUPPERBOX_APP])
