@@ -68,6 +68,12 @@ class OutboxService(UseCases):
         async with self.uow() as uow:
             return list(await uow.outbox.given_up(game_id))
 
+    async def given_up_lines(self, game_id: str) -> list[str]:
+        """`given_up` as a turn's status says it, a line each: what, where to, why."""
+        async with self.uow() as uow:
+            return [notices.undelivered_line(await _where(uow, m), m.last_error or "", m.kind)
+                    for m in await uow.outbox.given_up(game_id)]
+
     async def where(self, message: OutboxMessage) -> str:
         """Where a message was going, in words: the game's room, another room, or a player's
         direct messages (by the name the adapters last saw)."""
