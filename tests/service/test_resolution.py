@@ -130,6 +130,24 @@ async def test_two_resolves_at_once_give_one_resolution(services, table, uow_fac
     assert [r is not None for r in before[game]["resolutions"]] == [True, False]
 
 
+async def test_a_resolve_that_comes_second_never_resolves_the_next_empty_turn(
+    services, table, uow_factory
+):
+    """A resolve names its turn: once turn 1 is resolved and turn 2 open (empty), a second
+    resolve of turn 1 is refused in one sentence and turn 2 stays open; a turn that does not
+    exist yet is refused too."""
+    game = table["game"]
+    await services.resolution.resolve(game, GM, 1)
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict) as refused:
+        await services.resolution.resolve(game, GM, 1)
+    assert str(refused.value) == ("Turn 1 is already resolved; turn 2 is open, and nothing "
+                                  "was resolved now.")
+    with pytest.raises(Conflict, match="^There is no turn 3 yet; turn 2 is open.$"):
+        await services.resolution.resolve(game, GM, 3)
+    assert await snapshot(uow_factory) == before
+
+
 async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_quietly(
     services, table, uow_factory
 ):
