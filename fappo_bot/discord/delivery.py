@@ -64,13 +64,15 @@ class Failure:
     reason: str
     permanent: bool = False
     retry_after: timedelta | None = None
+    #: a 429: the round stops here
+    rate_limited: bool = False
 
 
 def failure_of(error: Exception) -> Failure:
     """How the outbox takes an error of a delivery (see the module's docstring)."""
     if isinstance(error, discord.RateLimited):  # longer than discord.py waits in a request
         return Failure(f"rate limited by Discord for {error.retry_after:.0f} s",
-                       retry_after=timedelta(seconds=error.retry_after))
+                       retry_after=timedelta(seconds=error.retry_after), rate_limited=True)
     if not isinstance(error, discord.HTTPException):  # the connection: Discord is unreachable
         return Failure(f"Discord could not be reached ({type(error).__name__})")
     detail = f"Discord {error.status} {error.code}: {error.text}".rstrip(": ")
@@ -80,7 +82,7 @@ def failure_of(error: Exception) -> Failure:
         return Failure(f"Discord refuses the message itself ({detail})", permanent=True)
     if error.status == 429:
         return Failure(f"rate limited by Discord ({detail})",
-                       retry_after=retry_after(error.response))
+                       retry_after=retry_after(error.response), rate_limited=True)
     return Failure(f"Discord did not take the message ({detail})")
 
 
@@ -216,6 +218,11 @@ class Delivery(commands.Cog):
                     if not failure.permanent:  # given up at once: nothing to wait behind
                         waiting.add(destination)
                     await self.failed(message, exc, failure)
+                    if failure.rate_limited:
+                        # rate limited: the rest waits for the next round rather than asking
+                        # again at once (a global limit would answer each with a 429, and
+                        # Discord bans a bot that keeps hitting its limits)
+                        break
                     continue
                 await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
                 delivered += 1

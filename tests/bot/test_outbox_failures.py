@@ -184,3 +184,33 @@ async def test_a_403_without_a_permanent_code_is_tried_again(bot, fake, clock):
     await fake.wait_for(lambda: called(fake))
     assert not any("could not be delivered" in m["content"]
                    for messages in fake.messages.values() for m in messages.values())
+
+
+class _Response:
+    def __init__(self, status: int, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.reason = "reason"
+        self.headers = headers or {}
+
+
+@pytest.mark.parametrize(("status", "code", "permanent"), [
+    (429, 0, False), (500, 0, False), (503, 0, False),
+    (403, 0, False), (404, 0, False),  # no Discord code: a proxy's or an outage's answer
+    (404, 10003, True), (403, 50001, True), (403, 50013, True), (403, 50007, True),
+    (404, 10013, True), (400, 50035, True), (413, 40005, True),
+])
+def test_what_is_given_up_and_what_is_tried_again(status, code, permanent) -> None:
+    import discord
+
+    from fappo_bot.discord.delivery import failure_of
+
+    headers = {"Retry-After": "2", "X-RateLimit-Reset-After": "1.5"} if status == 429 else {}
+    error = discord.HTTPException(_Response(status, headers), {"message": "m", "code": code})
+    failure = failure_of(error)
+    assert failure.permanent is permanent
+    assert failure.rate_limited is (status == 429)
+    if status == 429:
+        assert failure.retry_after == timedelta(seconds=2)  # the larger of the two
+    limited = failure_of(discord.RateLimited(75.0))
+    assert (limited.permanent, limited.retry_after) == (False, timedelta(seconds=75))
+    assert not failure_of(TimeoutError()).permanent
