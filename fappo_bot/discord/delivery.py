@@ -97,6 +97,8 @@ def retry_after(response: object) -> timedelta | None:
         except ValueError:
             continue
     return timedelta(seconds=max(waits)) if waits else None
+
+
 #: the most messages one delivery round reads
 BATCH = 500
 #: how often a process with some shards reads which room is each game's again (seconds)

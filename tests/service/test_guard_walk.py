@@ -208,6 +208,11 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.show(game)
     await s.outbox.mark_sent(pending[0].id)
     await s.outbox.mark_failed(pending[1].id, PROSE)
+    await s.outbox.mark_failed(pending[2].id, PROSE, permanent=True)  # the GMs are told
+    await s.outbox.given_up(game)
+    await s.outbox.given_up_lines(game)
+    await s.outbox.where(pending[2])
+    await s.outbox.inbox(GM)
     await s.outbox.mark_sent(PROSE)
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
