@@ -310,8 +310,8 @@ async def close_and_resolve(services: Services, games: Sequence[str]) -> list[fl
     totals = []
     for game_id in games:
         start = time.perf_counter()
-        await services.calltime.close(game_id, GM)
-        await services.resolution.resolve(game_id, GM)
+        closed = await services.calltime.close(game_id, GM)
+        await services.resolution.resolve(game_id, GM, closed.number)
         totals.append(time.perf_counter() - start)
     return totals
 

@@ -92,7 +92,9 @@ class Fuzz:
             if answers:
                 await self.call("answer", str(answers), services.review.answer(game, "gm",
                                                                                   answers))
-        if await self.call("resolve", "", services.resolution.resolve(game, "gm")) is not None:
+        number = gm_review.turn if gm_review is not None else 1
+        if await self.call("resolve", "", services.resolution.resolve(game, "gm", number)
+                           ) is not None:
             self.resolved += 1
             self.check("outbox", await services.outbox.for_game(game))
         elif rng.random() < 0.5:

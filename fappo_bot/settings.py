@@ -67,8 +67,12 @@ class DiscordSettings(BaseModel):
     shard_count: int | None = None
     #: how often the outbox is delivered when nothing wakes it, in seconds
     outbox_interval_seconds: float = 5.0
-    #: delivery attempts before an outbox message is given up (its reason is kept)
-    outbox_max_attempts: int = 8
+    #: the longest wait between two attempts at an outbox message Discord did not take for
+    #: a passing reason (a rate limit, an outage), in seconds: it is tried until it goes
+    outbox_longest_wait_seconds: float = Field(default=1800.0, gt=0)
+    #: the share of each such wait drawn at random (0: none, 1: anywhere from 0 to all of it),
+    #: so that messages held back by one outage do not all come back at once
+    outbox_jitter: float = Field(default=0.5, ge=0, le=1)
     #: the application ids of the proxy apps whose webhook posts count in games with proxy
     #: posts on (docs/discord.md): PluralKit and Tupperbox
     proxy_apps: list[int] = Field(default_factory=lambda: [PLURALKIT_APP, TUPPERBOX_APP])
@@ -231,7 +235,18 @@ def _unknown_keys(data: Mapping[str, Any], model: type[BaseModel],
             yield from _unknown_keys(value, section, (*where, key))
 
 
+#: settings an earlier version took, with what replaced them: named as such, not as a typo
+RETIRED = {
+    "discord.outbox_max_attempts": (
+        "is no longer used: a message is now tried until Discord takes it or refuses it for "
+        "good; remove it (discord.outbox_longest_wait_seconds caps the wait between tries)"),
+}
+
+
 def _unknown_key(key: str, is_table: bool, known: list[str], where: tuple[str, ...]) -> str:
+    retired = RETIRED.get(".".join((*where, key)))
+    if retired is not None:
+        return f"has the setting {'.'.join((*where, key))}, which {retired}."
     under = f" under [{'.'.join(where)}]" if where else ""
     shown = f"[{'.'.join((*where, key))}]" if is_table else key
     what = "section" if is_table else "setting"
@@ -261,7 +276,11 @@ def _environment_problems(environ: Mapping[str, str]) -> list[str]:
         name = variable.upper()
         if not name.startswith(ENV_PREFIX) or name in OTHER_VARIABLES:
             continue
-        if name not in known:
+        retired = next((why for key, why in RETIRED.items()
+                        if name == ENV_PREFIX + key.upper().replace(".", "__")), None)
+        if retired is not None:
+            problems.append(f"The environment variable {variable} {retired}.")
+        elif name not in known:
             near = difflib.get_close_matches(name, [*known, *OTHER_VARIABLES], n=1, cutoff=0.6)
             hint = (f"did you mean {near[0]}?" if near
                     else "docs/discord.md lists the settings.")

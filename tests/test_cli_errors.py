@@ -130,13 +130,13 @@ def test_a_value_of_the_wrong_type_is_one_sentence_for_its_key(clean, capsys,
 
 def test_each_wrong_value_has_its_own_line(clean, capsys, monkeypatch) -> None:
     (clean / "config.toml").write_text('[turns]\nscheduler_interval_seconds = "soon"\n')
-    monkeypatch.setenv("FAPPO_DISCORD__OUTBOX_MAX_ATTEMPTS", "many")
+    monkeypatch.setenv("FAPPO_DISCORD__OUTBOX_LONGEST_WAIT_SECONDS", "many")
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        "fappo-bot run: The setting discord.outbox_max_attempts "
-        "(FAPPO_DISCORD__OUTBOX_MAX_ATTEMPTS) is 'many': input should be a valid integer, "
-        "unable to parse string as an integer.",
+        "fappo-bot run: The setting discord.outbox_longest_wait_seconds "
+        "(FAPPO_DISCORD__OUTBOX_LONGEST_WAIT_SECONDS) is 'many': input should be a valid "
+        "number, unable to parse string as a number.",
         "fappo-bot run: The setting turns.scheduler_interval_seconds (config.toml) is 'soon': "
         "input should be a valid number, unable to parse string as a number.",
     ]
@@ -318,3 +318,11 @@ def test_a_read_only_database_file(tmp_path) -> None:
     assert done.stderr.strip() == (
         f"fappo-bot run: The database file {database} is read-only (Permission denied): give "
         f"the bot's user write access to it.")
+
+
+def test_a_retired_setting_is_named_as_retired_not_as_a_typo(clean, capsys, monkeypatch) -> None:
+    (clean / "config.toml").write_text('[discord]\noutbox_max_attempts = 8\n')
+    assert refused(capsys, "run") == (
+        "The config file config.toml has the setting discord.outbox_max_attempts, which is no "
+        "longer used: a message is now tried until Discord takes it or refuses it for good; "
+        "remove it (discord.outbox_longest_wait_seconds caps the wait between tries).")

@@ -45,6 +45,9 @@ class ReviewSession:
     optional: bool
     #: only the orders of these characters (case-folded); empty: everyone's
     actors: frozenset[str] = frozenset()
+    #: the turn the GM's /resolve reviewed, the one it resolves (None: not read yet); a
+    #: resolve names its turn, so a second one never resolves the next, empty, turn
+    turn: int | None = None
     #: optional questions the GM left at their default
     skipped: set[str] = field(default_factory=set)
     current: Any = None

@@ -266,16 +266,30 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
 
 
 async def resolve(table: LocalTable, step: Step) -> list[Shown]:
-    """/resolve [--all]: ask the review questions still open (with --all the optional ones
-    too), then resolve the turn (F7); the results come through the outbox."""
+    """/resolve [N] [--all]: ask the review questions still open (with --all the optional ones
+    too), then resolve the turn (F7); the results come through the outbox.
+
+    The resolve names its turn: N, or the live turn as this command reads it. A turn nobody has
+    posted in is resolved only when named (`/resolve 2`): a /resolve typed at a second table
+    while the first resolved turn 1 would otherwise resolve the empty turn 2 the first opened."""
     parser = command_parser("resolve")
+    parser.add_argument("turn", nargs="?", type=int)
     parser.add_argument("--all", action="store_true")
     args = parser.parse_args(list(step.args))
     game_id = table.need_game()
-    session = ReviewSession(game_id, then_resolve=True, optional=args.all)
+    session = ReviewSession(game_id, then_resolve=True, optional=args.all, turn=args.turn)
+    if session.turn is None and table.user in table.gm_seats:
+        status = await table.services.turns.status(game_id)
+        number = status.turn.number
+        if not status.posted and not status.passed:
+            raise TableError(f"Nobody has posted in turn {number} yet; type /resolve {number} "
+                             "to resolve it anyway.")
+        session.turn = number
 
     async def go_on() -> list[Shown]:
         fresh = await table.services.review.review(game_id, table.user)
+        if session.turn is None:
+            session.turn = fresh.turn
         return await _ask(table, session, fresh.items)
 
     return await _unless_npcs_idle(table, game_id, "resolving", "/resolve", go_on)
@@ -318,7 +332,9 @@ async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Sh
     table.review = None
     if not session.then_resolve:
         return [Shown(Kind.QUESTION, "review", "No more questions.", table.gm_seats)]
-    done = await table.services.resolution.resolve(session.game_id, table.user)
+    if session.turn is None:  # a review that ends in a resolve read its turn first
+        raise TableError("Type /resolve again: the turn to resolve was not read.")
+    done = await table.services.resolution.resolve(session.game_id, table.user, session.turn)
     notes = []
     if done.inactive_candidates:
         notes.append(Shown(Kind.NOTICE, "inactive players",

@@ -86,6 +86,10 @@ class NamingTree(app_commands.CommandTree):
         return True
 
 
+#: the longest rate-limit wait discord.py sleeps through inside a request, in seconds
+RATE_LIMIT_WAIT = 30.0
+
+
 class Outbox(Protocol):
     def wake(self) -> None: ...
     def inbox_read(self, user_id: str) -> None: ...
@@ -105,6 +109,10 @@ class FappoBotBase(commands.AutoShardedBot):
             shard_ids=settings.discord.shard_ids,  # type: ignore[arg-type]
             shard_count=settings.discord.shard_count,
             tree_cls=NamingTree,
+            # a rate limit longer than this raises RateLimited rather than holding the outbox
+            # loop (or a command) asleep inside one request: the outbox keeps the message and
+            # tries it again after the wait Discord asked for (discord.py's least value)
+            max_ratelimit_timeout=RATE_LIMIT_WAIT,
         )
         self.services = services
         self.settings = settings

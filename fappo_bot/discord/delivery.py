@@ -4,11 +4,18 @@ Results, notices and reminders are queued by the service in the same transaction
 they report. This cog sends them oldest first, in order per destination (a destination whose
 message fails waits for the next round, so nothing overtakes it), each part within Discord's
 2,000 characters and carrying a nonce derived from the message, so that a redelivery after a crash
-is dropped by Discord (`enforce_nonce`). A DM Discord refuses (50007: the player does not take DMs
-from the bot) is given up at once and kept for the player's `/inbox`, and the game's room says
-so, pinging only that player; any other failure is tried again later with a growing wait and
-given up after a bounded number of attempts (the service's `DeliveryPolicy`). Both loops are `discord.ext.tasks` loops, and each state
-change in this process wakes the outbox at once.
+is dropped by Discord (`enforce_nonce`).
+
+A message Discord refuses for good (`PERMANENT`: the room is gone or hidden, the bot may not post
+there, the player takes no DMs from the bot, the user is unknown) or refuses as malformed (400,
+413: sent again, refused again) is given up at once; the service tells the game's GMs privately
+and keeps it for `/inbox` and `/turn status`; a closed DM is also said in the game's room, pinging
+only that player. Anything else (a 429, a 5xx, a 403 or 404 with no such code, which is not
+Discord's word about the room but a proxy's or an outage's, a lost connection) is tried again,
+never given up: after the service's growing, jittered, capped wait (`DeliveryPolicy`), never
+sooner than the Retry-After Discord gave, and after a restart too (the wait is in the
+database). Both loops are `discord.ext.tasks` loops, and each state change in this process wakes
+the outbox at once.
 """
 
 from __future__ import annotations
@@ -16,14 +23,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 from discord.ext import commands, tasks
 
 from fappo_bot.posting.safety import split_message
 from fappo_bot.service import notices
+from fappo_bot.service.outbox import UNDELIVERED
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
@@ -33,8 +44,61 @@ log = logging.getLogger(__name__)
 
 #: Discord's error code for "Cannot send messages to this user"
 CANNOT_DM = 50007
-#: refusals that trying again will not change: no DMs, unknown channel, no access/permission
-PERMANENT = frozenset({CANNOT_DM, 10003, 50001, 50013})
+#: Discord's refusals that trying again will not change, as the GMs read them
+PERMANENT = {
+    10003: "the channel is unknown to Discord (deleted, or the bot cannot see it)",
+    10013: "the user is unknown to Discord",
+    50001: "the bot has no access to the channel",
+    50013: "the bot lacks the permission to post there",
+    CANNOT_DM: "the player takes no direct messages from the bot",
+}
+#: statuses that refuse the request itself: the same message is refused again
+MALFORMED = frozenset({400, 413})
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failed delivery as the outbox takes it: why (a sentence the GMs may read), whether it
+    is for good, and the least wait Discord asked for."""
+
+    reason: str
+    permanent: bool = False
+    retry_after: timedelta | None = None
+    #: a 429: the round stops here
+    rate_limited: bool = False
+
+
+def failure_of(error: Exception) -> Failure:
+    """How the outbox takes an error of a delivery (see the module's docstring)."""
+    if isinstance(error, discord.RateLimited):  # longer than discord.py waits in a request
+        return Failure(f"rate limited by Discord for {error.retry_after:.0f} s",
+                       retry_after=timedelta(seconds=error.retry_after), rate_limited=True)
+    if not isinstance(error, discord.HTTPException):  # the connection: Discord is unreachable
+        return Failure(f"Discord could not be reached ({type(error).__name__})")
+    detail = f"Discord {error.status} {error.code}: {error.text}".rstrip(": ")
+    if error.code in PERMANENT:
+        return Failure(f"{PERMANENT[error.code]} ({detail})", permanent=True)
+    if error.status in MALFORMED:
+        return Failure(f"Discord refuses the message itself ({detail})", permanent=True)
+    if error.status == 429:
+        return Failure(f"rate limited by Discord ({detail})",
+                       retry_after=retry_after(error.response), rate_limited=True)
+    return Failure(f"Discord did not take the message ({detail})")
+
+
+def retry_after(response: object) -> timedelta | None:
+    """The wait a 429 asks for: the larger of its `Retry-After` (whole seconds, also sent for a
+    global limit) and `X-RateLimit-Reset-After` (the bucket's, to the millisecond)."""
+    headers = getattr(response, "headers", None) or {}
+    waits = []
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        try:
+            waits.append(float(headers.get(name, "")))
+        except ValueError:
+            continue
+    return timedelta(seconds=max(waits)) if waits else None
+
+
 #: the most messages one delivery round reads
 BATCH = 500
 #: how often a process with some shards reads which room is each game's again (seconds)
@@ -54,6 +118,8 @@ def delivered_content(message: OutboxMessage) -> str:
     """What the bot posts of an outbox message: its content, and in the part of an NPC reveal
     that says how to check, the bot's command for it (the service's texts name no adapter's
     command). Cut into Discord's messages by `split_message`, as any content."""
+    if message.kind == UNDELIVERED:
+        return f"{message.content}\nHere: `/inbox` shows it, and `/turn status` lists it."
     number = notices.revealed_turn(message.content) if message.kind == "revealed" else None
     if number is None:
         return message.content
@@ -150,10 +216,17 @@ class Delivery(commands.Cog):
                     continue  # behind a message of its destination that failed just now
                 try:
                     ids = await self.send(message)
-                except discord.HTTPException as exc:
-                    if exc.code not in PERMANENT:  # given up at once: nothing to wait behind
+                except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                        OSError, TimeoutError) as exc:
+                    failure = failure_of(exc)
+                    if not failure.permanent:  # given up at once: nothing to wait behind
                         waiting.add(destination)
-                    await self.failed(message, exc)
+                    await self.failed(message, exc, failure)
+                    if failure.rate_limited:
+                        # rate limited: the rest waits for the next round rather than asking
+                        # again at once (a global limit would answer each with a 429, and
+                        # Discord bans a bot that keeps hitting its limits)
+                        break
                     continue
                 await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
                 delivered += 1
@@ -211,16 +284,19 @@ class Delivery(commands.Cog):
             ids.append(sent.id)
         return ids
 
-    async def failed(self, message: OutboxMessage, error: discord.HTTPException) -> None:
+    async def failed(self, message: OutboxMessage, error: Exception, failure: Failure) -> None:
         """Tell the outbox: tried again later, or given up at once when Discord's refusal is
-        for good (no DMs from the bot: the message waits in the player's /inbox)."""
-        reason = f"{error.status} {error.code}: {error.text}"
-        if not (message.dest_key.isdigit() and message.dest_kind is not DestinationKind.DM
+        for good (the GMs are told; no DMs from the bot: the room is told too)."""
+        if not (isinstance(error, discord.HTTPException) and message.dest_key.isdigit()
+                and message.dest_kind is not DestinationKind.DM
                 and self.bot.refusals.saw(error, int(message.dest_key), "post results")):
-            log.warning("outbox message %s not delivered (%s)", message.id, reason)
-        await self.services.outbox.mark_failed(message.id, reason,
-                                               permanent=error.code in PERMANENT)
-        if error.code == CANNOT_DM and message.game_id is not None:
+            log.warning("outbox message %s not delivered (%s)%s", message.id, failure.reason,
+                        "; given up, the GMs are told" if failure.permanent else "")
+        await self.services.outbox.mark_failed(message.id, failure.reason,
+                                               permanent=failure.permanent,
+                                               retry_after=failure.retry_after)
+        code = getattr(error, "code", None)
+        if code == CANNOT_DM and message.game_id is not None:
             if (message.game_id, message.dest_key) not in self.told:
                 self.told.add((message.game_id, message.dest_key))
                 try:

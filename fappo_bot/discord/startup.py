@@ -9,6 +9,7 @@ import gc
 import logging
 import signal
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from fappo_bot.service.delivery import DeliveryPolicy
@@ -126,8 +127,11 @@ def point_at(settings: Settings) -> None:
 
 
 def delivery_policy(settings: Settings) -> DeliveryPolicy:
-    """How the outbox retries a failing delivery, with the configured number of attempts."""
-    return DeliveryPolicy(max_attempts=settings.discord.outbox_max_attempts)
+    """How the outbox retries a delivery that failed for a passing reason: the configured cap
+    and jitter (never given up)."""
+    longest = timedelta(seconds=settings.discord.outbox_longest_wait_seconds)
+    return DeliveryPolicy(first_wait=min(DeliveryPolicy.first_wait, longest),
+                          longest_wait=longest, jitter=settings.discord.outbox_jitter)
 
 
 def tune_collector() -> None:

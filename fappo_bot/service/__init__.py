@@ -13,7 +13,8 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.review       review, answer, set_inputs
     services.resolution   resolve, undo
     services.aftermath    declare_rest, end_scene, end_adventure, spend_cc, ledger
-    services.outbox       pending, inbox, for_game, mark_sent, mark_failed
+    services.outbox       pending, inbox, given_up, given_up_lines, where, for_game,
+                          mark_sent, mark_failed
     services.transfer     export, export_as_operator, import_game, find
     services.users        set_display_name, display_names
 

@@ -139,3 +139,24 @@ def time_advanced(elapsed: str, healed: Sequence[str]) -> str:
     level arrows must stay readable)."""
     listed = "\n".join(healed) if healed else "Nobody is wounded."
     return f"{elapsed} pass (F14).\n{listed}"
+
+
+#: the most characters of an undelivered message quoted in the GMs' notice
+_QUOTED = 80
+
+
+def undelivered(game: str, where: str, first_line: str, why: str) -> str:
+    """The GMs' private notice of a message given up for good: which one (its first words),
+    where it was going and why it cannot go; it is kept, for the inbox. `where` is already
+    safe (the caller names a player through `safe`)."""
+    quoted = first_line.strip()
+    if len(quoted) > _QUOTED:
+        quoted = quoted[:_QUOTED - 1].rstrip() + "…"
+    return (f'A message of the game "{safe(game)}" could not be delivered to {where}, and the '
+            f'bot has stopped trying: {why}. It began: "{safe(quoted)}". It is kept: the '
+            "game's GMs and the player it was for can read it in their inbox.")
+
+
+def undelivered_line(where: str, why: str, kind: str) -> str:
+    """One line of a turn's status for a message given up: where, what kind and why."""
+    return f"{kind.replace('_', ' ')} to {where}: {why}"

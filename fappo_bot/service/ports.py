@@ -207,6 +207,11 @@ class OutboxRepository(Protocol):
         """Every message of a game, sent or not, oldest first (created_at, id)."""
         ...
 
+    async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:
+        """A game's messages given up (`gave_up_at` set) and not read since (`sent_at` None),
+        oldest first."""
+        ...
+
     async def mark_sent(
         self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
     ) -> None:
@@ -217,7 +222,7 @@ class OutboxRepository(Protocol):
         self, message_id: str, error: str, retry_at: datetime | None, at: datetime
     ) -> None:
         """attempts += 1, last_error = error, next_attempt_at = retry_at; with no `retry_at`
-        the delivery is given up (gave_up_at = at)."""
+        the delivery is given up for good (gave_up_at = at)."""
         ...
 
 

@@ -6,7 +6,9 @@ resolves every order simultaneously through the rules core, writes the new chara
 the missed-turn counters (F30), the resolution record (with everything needed to undo it), the
 results and messages in the outbox, and opens the next turn with the new provisional hits open
 for Reduce (F13). A crash anywhere leaves the turn unresolved, or resolved with its messages
-queued: never half. Two resolves at once: the second finds the turn resolved and is refused.
+queued: never half. A resolve names the turn it means: two resolves at once of that turn, the
+second finds it resolved (or the next one open) and is refused, so nobody resolves the empty turn
+the first opened.
 
 `undo` restores exactly the records the last resolution changed, voids the turn it opened (its
 posts stay stored) and puts the resolved turn back to closed, to be reviewed and resolved again.
@@ -73,13 +75,22 @@ from fappo_bot.service.views import (
 _LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
 
 
-def _seal_first_needed(turn: Turn, number: int | None) -> bool:
+def _seal_first_needed(turn: Turn, number: int) -> bool:
     """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
     open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
     is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
     another turn (then the resolve refuses, changing nothing)."""
     return (turn.status in _LIVE and turn.npc_commitment is None
-            and (number is None or number == turn.number))
+            and number == turn.number)
+
+
+def _not_that_turn(number: int, turn: Turn) -> Conflict:
+    """The refusal of a resolve of turn `number` when the live turn is another one: most
+    often the second of two resolves at once, which finds the first one's next turn open."""
+    if number < turn.number:
+        return Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
+                        f"{turn.status.value}, and nothing was resolved now.")
+    return Conflict(f"There is no turn {number} yet; turn {turn.number} is {turn.status.value}.")
 
 
 def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> None:
@@ -99,12 +110,14 @@ class ResolutionService(UseCases):
 
     @retried
     async def resolve(
-        self, game_id: str, actor: str, number: int | None = None
+        self, game_id: str, actor: str, number: int
     ) -> ResolutionView | XpResolutionView:
-        """Resolve the current turn (F7) and publish its results through the outbox.
+        """Resolve turn `number`, the game's live turn (F7), and publish its results through
+        the outbox.
 
-        With `number`, only that turn: a repeated /resolve for a turn that is already resolved
-        is refused instead of resolving the next one. Unsealed NPC orders are sealed first, in
+        The number is the turn the GM reviewed: a resolve that comes second (two GMs, two
+        processes, a repeated click) finds that turn resolved and is refused instead of resolving
+        the next one, empty, which nobody asked for. Unsealed NPC orders are sealed first, in
         their own transaction: the review may then show the secret orders (F29).
         """
         for attempt in range(2):
@@ -120,16 +133,15 @@ class ResolutionService(UseCases):
         raise AssertionError("unreachable: the second attempt resolves or refuses")
 
     async def _resolve_locked(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int
     ) -> ResolutionView:
         """`resolve`, in its transaction, the turn locked."""
         if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
             raise Conflict(f"Turn {turn.number} is already resolved.")
         if turn.status is TurnStatus.VOID:
             raise Conflict(f"Turn {turn.number} was voided by an undo.")
-        if number is not None and number != turn.number:
-            raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
-                           f"{turn.status.value}.")
+        if number != turn.number:
+            raise _not_that_turn(number, turn)
         records = list(await uow.characters.list(game.id))
         state = build_state(game, turn, records)
         in_force = await orders_in_force(uow, turn)
@@ -185,7 +197,7 @@ class ResolutionService(UseCases):
         )
 
     async def _resolve_xp(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int
     ) -> XpResolutionView:
         """`resolve` for an Xp turn (`xp_play`), in its transaction, the turn locked: the review
         complete (nothing guessed, R1), every roll from its own seeded generator, the Luck and
@@ -193,9 +205,8 @@ class ResolutionService(UseCases):
         audit log, the next turn opened."""
         if turn.status is TurnStatus.RESOLVED:
             raise Conflict(f"Turn {turn.number} is already resolved.")
-        if number is not None and number != turn.number:
-            raise Conflict(f"Turn {number} is already resolved; turn {turn.number} is "
-                           f"{turn.status.value}.")
+        if number != turn.number:
+            raise _not_that_turn(number, turn)
         records = list(await uow.characters.list(game.id))
         found = await xp_play.load_in_force(uow, game, turn, records)
         items = xp_review.review_items(found, records, turn.gm_answers)
@@ -299,12 +310,12 @@ class ResolutionService(UseCases):
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------
-    async def _seal_first(self, game_id: str, actor: str, number: int | None) -> None:
+    async def _seal_first(self, game_id: str, actor: str, number: int) -> None:
         async with self.uow() as uow:
             game, turn = await _gm_live_turn(uow, game_id, actor)
             if turn.npc_commitment is not None or turn.status not in _LIVE:
                 return
-            if number is not None and number != turn.number:
+            if number != turn.number:
                 return  # the resolve itself refuses, changing nothing
             turn = await uow.lock_turn(turn.id)
             if turn.npc_commitment is not None or turn.status not in _LIVE:

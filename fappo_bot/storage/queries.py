@@ -343,6 +343,16 @@ OUTBOX_OF_GAME = Sql(
     .where(OUTBOX.c.game_id == bindparam("game_id"))
     .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
 )
+#: a game's messages given up for good and not read since (its GMs' inbox, its turn status)
+OUTBOX_GIVEN_UP_OF_GAME = Sql(
+    select(OUTBOX)
+    .where(
+        OUTBOX.c.game_id == bindparam("game_id"),
+        OUTBOX.c.sent_at.is_(None),
+        OUTBOX.c.gave_up_at.is_not(None),
+    )
+    .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
+)
 #: the first delivery's time stays
 OUTBOX_SENT = Sql(
     update(OUTBOX)

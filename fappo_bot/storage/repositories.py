@@ -498,6 +498,10 @@ class SqlOutbox(_Repository):
         rows = await self._rows(q.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
         return [m.outbox_record(row) for row in rows]
 
+    async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:
+        rows = await self._rows(q.OUTBOX_GIVEN_UP_OF_GAME, q.OUTBOX, game_id=game_id)
+        return [m.outbox_record(row) for row in rows]
+
     async def mark_sent(
         self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
     ) -> None:

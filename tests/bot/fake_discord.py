@@ -23,6 +23,7 @@ import asyncio
 import copy
 import itertools
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -154,6 +155,23 @@ class FakeDiscord:
     def fail(self, method: str, path_part: str, status: int, body: dict[str, Any],
              headers: dict[str, str] | None = None, times: int = 1) -> None:
         self.failures.append(Failure(method, path_part, status, body, headers or {}, times))
+
+    def server_error(self, method: str, path_part: str, status: int = 503, *,
+                     times: int = 1) -> None:
+        """Discord down: a 5xx for the next `times` matching requests (503: discord.py retries
+        500, 502, 504 and 524 itself, sleeping seconds, before it gives the error up)."""
+        self.fail(method, path_part, status, {"message": "Service Unavailable", "code": 0},
+                  times=times)
+
+    #: Discord's permanent refusals: code -> (status, message)
+    REFUSALS = {10003: (404, "Unknown Channel"), 10013: (404, "Unknown User"),
+                50001: (403, "Missing Access"), 50013: (403, "Missing Permissions"),
+                50007: (403, "Cannot send messages to this user")}
+
+    def refuse(self, method: str, path_part: str, code: int, *, times: int = 1) -> None:
+        """One of Discord's permanent refusals (`REFUSALS`), with its JSON error code."""
+        status, message = self.REFUSALS[code]
+        self.fail(method, path_part, status, {"message": message, "code": code}, times=times)
 
     async def start(self) -> None:
         app = web.Application(client_max_size=32 * 1024 * 1024)
@@ -443,20 +461,24 @@ class FakeDiscord:
             await self.gateway_gate.wait()
 
     def rate_limit(self, method: str, path_part: str, retry_after: float, *,
-                   is_global: bool = False) -> None:
-        """The next matching request gets a 429 as Discord sends it (`Via`, `retry_after`, and
-        for a global limit `X-RateLimit-Global`)."""
-        headers = {"Via": "1.1 google", "Retry-After": str(retry_after),
+                   is_global: bool = False, times: int = 1) -> None:
+        """The next matching request(s) get a 429 as Discord sends it: `retry_after` (seconds,
+        a float) and `global` in the body, `Via`, `Retry-After` (whole seconds, rounded up),
+        and for a bucket's limit the X-RateLimit headers (for a global one
+        `X-RateLimit-Global`)."""
+        headers = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)),
                    "X-RateLimit-Scope": "global" if is_global else "user"}
         if is_global:
             headers["X-RateLimit-Global"] = "true"
         else:
+            reset = datetime.now(UTC).timestamp() + retry_after
             headers.update({"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                            "X-RateLimit-Reset-After": str(retry_after),
+                            "X-RateLimit-Reset": f"{reset:.3f}",
+                            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
                             "X-RateLimit-Bucket": "fake-bucket"})
         self.fail(method, path_part, 429, {"message": "You are being rate limited.",
                                            "retry_after": retry_after, "global": is_global},
-                  headers)
+                  headers, times)
 
     async def reconnect(self, shard: int | None = None) -> None:
         """op 7 RECONNECT to the sessions (of one shard): the client should resume."""

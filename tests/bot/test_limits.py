@@ -88,7 +88,7 @@ async def _resolved(running, fake, game_id: str) -> list[OutboxMessage]:
     """Resolve the turn as the GM and wait until the room has every message of the outbox;
     the room's outbox messages, in outbox order."""
     room = fake.room["id"]
-    await running.services.resolution.resolve(game_id, fake.gm["id"])
+    await running.services.resolution.resolve(game_id, fake.gm["id"], 1)
     running.bot.delivery.wake()
     await fake.wait_for(lambda: any(m["content"].startswith("Turn 2 is open")
                                     for m in fake.bot_messages(room)), timeout=120)

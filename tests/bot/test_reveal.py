@@ -50,7 +50,7 @@ async def resolve_turn_one(running, fake, npc_orders: str) -> dict[str, str]:
                                       message_key="kael-1", text=KAEL_ORDERS)
     assert reply.ok, reply.reply
     await services.calltime.close(game, gm)
-    await services.resolution.resolve(game, gm)
+    await services.resolution.resolve(game, gm, 1)
     running.bot.delivery.wake()
     [shown] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                            if "How to check" in m["content"]], timeout=15)

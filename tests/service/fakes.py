@@ -374,6 +374,10 @@ class FakeOutbox(_Repo):
         rows = [m for m in self.t("outbox").values() if m.game_id == game_id]
         return sorted(rows, key=lambda m: (m.created_at, m.id))
 
+    async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:
+        return [m for m in await self.for_game(game_id)
+                if m.gave_up_at is not None and m.sent_at is None]
+
     def _change(self, message_id: str, **changes: Any) -> None:
         rows = self.w("outbox")
         if message_id not in rows:

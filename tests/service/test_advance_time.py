@@ -184,7 +184,7 @@ async def test_time_passes_between_turns_only(services, table, uow_factory):
     with pytest.raises(Conflict, match="closed"):
         await services.aftermath.advance_time(game, GM, 600)
     assert await snapshot(uow_factory) == before
-    await services.resolution.resolve(game, GM)  # turn 2 open, no posts yet: between turns
+    await services.resolution.resolve(game, GM, 1)  # turn 2 open, no posts yet: between turns
     # the resolved turn ran Battered's clock 10 s (F14 Amb-1 amendment): 590 s more heal it
     healed = await services.aftermath.advance_time(game, GM, 590)
     assert healed[0].level == "Staggered"

@@ -26,7 +26,7 @@ async def test_f27_a_nights_rest_restores_3_sp_as_the_player_allocates(
 ):
     """F27: "3 pts: Next scene happens after a good night's rest" [F:L454-461]."""
     game = table["game"]
-    await services.resolution.resolve(game, GM)  # turn 2 open: between turns
+    await services.resolution.resolve(game, GM, 1)  # turn 2 open: between turns
     await spend(uow_factory, game, "Kael", traits={Trait.NIMBLE: 1, Trait.TIRELESS: 0},
                 floating=0)
     views = await services.aftermath.end_scene(game, GM, SceneGap.NIGHT,

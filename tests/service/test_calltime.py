@@ -107,7 +107,7 @@ async def test_close_and_reopen(services, table):
 async def test_new_turns_get_the_games_default_call_time(services, table, clock):
     game = table["game"]
     await services.games.configure(game, GM, settings={"calltime": "PT48H"})
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     status = await services.turns.status(game)
     assert view.next_turn == 2
     assert status.turn.deadline == clock.now() + timedelta(hours=48)

@@ -43,7 +43,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     seal = await services.turns.seal(game, GM)
     await services.turns.post(game, ALICE, channel_key="c1", message_key="m1",
                               text="3 AP defend")
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     reveal = await _outbox(uow_factory, game, "revealed")
     # issue 12: no JSON for every seat, the JSON stays with the turn; the long intent is split
     assert all(len(m.content) <= 2000 and "```" not in m.content for m in reveal)
@@ -103,7 +103,7 @@ async def _orders(services, game, *, bran_secret):
                       "2 AP attack Skarg with Broadsword, 1 SP Nimble", True)
     await post(CAROL, "2 AP attack Skarg with Long Bow, 1 SP Highborn", bran_secret)
     await post(GM, "**Skarg**\n2 AP attack Kael with Broadsword, 1 SP Brawny\n1 AP defend", False)
-    return await services.resolution.resolve(game, GM)
+    return await services.resolution.resolve(game, GM, 1)
 
 
 def _numbers(action):

@@ -162,17 +162,17 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.review.answer(game, GM, {"nope": PROSE})
     await s.review.set_inputs(game, GM, freed=[PROSE])
     await s.review.set_inputs(game, GM, end_combat=False)
-    await s.resolution.resolve(game, GM)  # refused: lists the questions
+    await s.resolution.resolve(game, GM, 1)  # refused: lists the questions
     answers = {i.key: ("accept" if i.field == "claim" else 3) for i in review.items
                if i.required}
     await s.review.answer(game, GM, answers)
     await s.calltime.close(game, GM)
     await s.calltime.reopen(game, GM)
     await s.calltime.close(game, GM)
-    await s.resolution.resolve(game, GM)
+    await s.resolution.resolve(game, GM, 1)
     await s.turns.reveal(game, 1)
     await s.resolution.undo(game, GM)
-    await s.resolution.resolve(game, GM)
+    await s.resolution.resolve(game, GM, 1)
     await s.turns.status(game)
     await s.turns.delete(game, ALICE, channel_key="c1", message_key="m1")
     await s.aftermath.advance_time(game, GM, 3600, checks={KAEL: HealingCheck(healer=PROSE,
@@ -208,6 +208,11 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.show(game)
     await s.outbox.mark_sent(pending[0].id)
     await s.outbox.mark_failed(pending[1].id, PROSE)
+    await s.outbox.mark_failed(pending[2].id, PROSE, permanent=True)  # the GMs are told
+    await s.outbox.given_up(game)
+    await s.outbox.given_up_lines(game)
+    await s.outbox.where(pending[2])
+    await s.outbox.inbox(GM)
     await s.outbox.mark_sent(PROSE)
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
@@ -237,7 +242,7 @@ async def _xp_walk(s: Recorder) -> None:
     answers = {"opponent": "Spear", "relevant": "yes", "difficulty": "routine"}
     await s.review.answer(xp, GM, {i.key: answers[i.field] for i in review.items
                                    if i.field in answers})
-    done = await s.resolution.resolve(xp, GM)
+    done = await s.resolution.resolve(xp, GM, 1)
     assert "results (Xp)" in getattr(done, "text", ""), done
 
 
@@ -258,5 +263,5 @@ async def test_a_post_reader_that_strips_zero_width_and_markdown_leaks_no_mentio
     assert getattr(reply, "ok", False), getattr(reply, "reply", reply)
     review = await s.review.review(game, GM)
     assert any("slip past" in i.question for i in review.items)
-    await s.resolution.resolve(game, GM)
+    await s.resolution.resolve(game, GM, 1)
     assert not s.leaks, s.leaks

@@ -7,12 +7,23 @@ from datetime import timedelta
 import pytest
 
 from fappo_bot.service import NotFound
-from tests.service.conftest import GM
+from tests.service.conftest import ALICE, GM
+
+
+@pytest.fixture(autouse=True)
+def _no_jitter(services):
+    """The outbox's waits without their random share, so that a test can name them."""
+    import dataclasses
+
+    from fappo_bot.service.delivery import DeliveryPolicy
+
+    services.outbox.deps = dataclasses.replace(services.outbox.deps,
+                                               delivery=DeliveryPolicy(draw=lambda: 0.0))
 
 
 async def test_pending_messages_are_delivered_once(services, table):
     game = table["game"]
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     pending = await services.outbox.pending()
     assert [m.kind for m in pending][:1] == ["turn_opened"]
     assert {"results", "turn_opened"} <= {m.kind for m in pending}
@@ -73,22 +84,75 @@ async def _get(uow_factory, message_id):
         return await uow.outbox.get(message_id)
 
 
-async def test_delivery_is_given_up_after_the_last_attempt_with_its_reason(
+async def test_a_passing_failure_is_never_given_up_and_waits_up_to_the_cap(
     services, uow_factory, clock
 ):
+    """A rate limit or an outage is no reason to drop a message: 40 failures in a row (8 was the
+    old limit) leave it waiting, each wait doubled up to the cap, the later ones of its room
+    behind it; then it goes."""
     await _queue(uow_factory, clock, ("a1", "room-a"), ("a2", "room-a"))
     policy = services.deps.delivery
-    for attempt in range(1, policy.max_attempts + 1):
-        assert await _due(services) == ["a1", "a2"]
-        message = await services.outbox.mark_failed("a1", f"failure {attempt}")
-        clock.advance(seconds=policy.longest_wait.total_seconds())
-    assert message.gave_up_at is not None and message.attempts == policy.max_attempts
-    stored = await _get(uow_factory, "a1")
-    assert (stored.gave_up_at, stored.last_error, stored.sent_at) == (
-        message.gave_up_at, f"failure {policy.max_attempts}", None)
-    # never tried again, and no longer holding back the room
+    waits = []
+    for attempt in range(1, 41):
+        assert await _due(services) == ["a1", "a2"]  # a2 goes only after a1
+        message = await services.outbox.mark_failed("a1", f"429 number {attempt}")
+        assert message.gave_up_at is None and message.attempts == attempt
+        waits.append(message.next_attempt_at - clock.current)
+        assert await _due(services) == []  # a2 waits behind a1
+        clock.current = message.next_attempt_at
+    assert waits[:4] == [timedelta(seconds=s) for s in (5, 10, 20, 40)]
+    assert max(waits) == waits[-1] == policy.longest_wait
+    await services.outbox.mark_sent("a1", ["discord-1"])
     assert await _due(services) == ["a2"]
-    assert (await services.outbox.mark_failed("a1", "late")).last_error == stored.last_error
+
+
+def test_the_wait_is_jittered_and_never_shorter_than_discord_asked():
+    from fappo_bot.service.delivery import DeliveryPolicy
+
+    draws = iter([0.0, 0.5, 0.999, 0.5, 0.5])
+    policy = DeliveryPolicy(first_wait=timedelta(seconds=10), longest_wait=timedelta(minutes=5),
+                            jitter=0.5, draw=lambda: next(draws))
+    assert policy.wait(1) == timedelta(seconds=10)
+    assert policy.wait(2) == timedelta(seconds=15)  # 20 s, a quarter off
+    assert policy.wait(3) == timedelta(seconds=40) * (1 - 0.5 * 0.999)
+    assert policy.wait(99) == timedelta(minutes=5) * 0.75  # the cap, jittered; no overflow
+    assert policy.wait(1, retry_after=timedelta(seconds=90)) == timedelta(seconds=90)
+    with pytest.raises(ValueError):
+        DeliveryPolicy(jitter=1.5)
+
+
+async def test_a_permanent_refusal_tells_the_gms_once_and_keeps_the_message(
+    services, table, uow_factory, clock
+):
+    from fappo_bot.service.records import DestinationKind
+
+    game = table["game"]
+    await services.resolution.resolve(game, GM, 1)
+    pending = await services.outbox.pending()
+    rooms = [m for m in pending if m.dest_kind is DestinationKind.CHANNEL]
+    first, second = rooms[0], rooms[1]
+    gave_up = await services.outbox.mark_failed(
+        first.id, "the bot lacks the permission to post there (Discord 403 50013)",
+        permanent=True)
+    assert gave_up.gave_up_at == clock.current and gave_up.next_attempt_at is None
+    notices = [m for m in await services.outbox.pending() if m.kind == "undelivered"]
+    assert [(m.dest_kind, m.dest_key) for m in notices] == [(DestinationKind.DM, GM)]
+    text = notices[0].content
+    assert "could not be delivered to the game's room" in text
+    assert "lacks the permission to post there" in text
+    assert first.content.splitlines()[0][:30] in text
+    # the next refusal to the same room, not read since: no second notice
+    await services.outbox.mark_failed(second.id, "again (Discord 403 50013)", permanent=True)
+    assert len([m for m in await services.outbox.pending() if m.kind == "undelivered"]) == 1
+    # kept: the turn status's list and the GM's inbox; a player's inbox has none of it
+    assert [m.id for m in await services.outbox.given_up(game)] == [first.id, second.id]
+    assert {first.id, second.id} <= {m.id for m in await services.outbox.inbox(GM)}
+    assert not {first.id, second.id} & {m.id for m in await services.outbox.inbox(ALICE)}
+    # a GM's notice that cannot go either is kept in their inbox, and noticed by nobody
+    await services.outbox.mark_failed(notices[0].id, "closed (Discord 403 50007)",
+                                      permanent=True)
+    assert not [m for m in await services.outbox.pending() if m.kind == "undelivered"]
+    assert notices[0].id in {m.id for m in await services.outbox.inbox(GM)}
 
 
 async def test_a_dm_refused_for_good_is_given_up_at_once_and_kept_in_the_inbox(

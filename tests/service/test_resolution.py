@@ -42,7 +42,7 @@ async def test_r1_resolve_refuses_until_every_required_gm_input_is_given(
     assert not review.complete
     before = await snapshot(uow_factory)
     with pytest.raises(InvalidInput) as caught:
-        await services.resolution.resolve(game, GM)
+        await services.resolution.resolve(game, GM, 1)
     text = str(caught.value)
     assert "difficulty" in text and "high ground" in text and "the guard wakes" in text
     with pytest.raises(Forbidden):
@@ -66,7 +66,7 @@ async def test_r1_resolve_refuses_until_every_required_gm_input_is_given(
     review = await services.review.answer(game, GM, {target.key: "skarg"})
     assert review.complete
     await post(services, game, GM, "g1", NPCS)
-    result = await services.resolution.resolve(game, GM)
+    result = await services.resolution.resolve(game, GM, 1)
     kael_attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert kael_attack.total is not None
     mira = [a for a in result.result.actions if a.actor == "Mira"]
@@ -81,7 +81,7 @@ async def test_f7_resolve_stores_the_new_state_opens_the_next_turn_and_queues_re
     await post(services, game, ALICE, "m1", "2 AP attack Goblins with Broadsword\n1 AP defend")
     await services.turns.pass_turn(game, BOB)
     await post(services, game, GM, "g1", NPCS)
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     assert view.turn == 1 and view.next_turn == 2
     assert "Turn 1 results" in view.text
     async with uow_factory() as uow:
@@ -111,7 +111,7 @@ async def test_the_npc_commitment_verifies_after_resolution(services, table):
         await services.turns.reveal(game, 1)
     with pytest.raises(NotFound, match="There is no turn 2 in this game; the latest is turn 1"):
         await services.turns.reveal(game, 2)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     reveal = await services.turns.reveal(game, 1)
     assert reveal.verified and reveal.commitment == seal.commitment
     assert '"actor":"Skarg"' in reveal.canonical
@@ -130,6 +130,24 @@ async def test_two_resolves_at_once_give_one_resolution(services, table, uow_fac
     assert [r is not None for r in before[game]["resolutions"]] == [True, False]
 
 
+async def test_a_resolve_that_comes_second_never_resolves_the_next_empty_turn(
+    services, table, uow_factory
+):
+    """A resolve names its turn: once turn 1 is resolved and turn 2 open (empty), a second
+    resolve of turn 1 is refused in one sentence and turn 2 stays open; a turn that does not
+    exist yet is refused too."""
+    game = table["game"]
+    await services.resolution.resolve(game, GM, 1)
+    before = await snapshot(uow_factory)
+    with pytest.raises(Conflict) as refused:
+        await services.resolution.resolve(game, GM, 1)
+    assert str(refused.value) == ("Turn 1 is already resolved; turn 2 is open, and nothing "
+                                  "was resolved now.")
+    with pytest.raises(Conflict, match="^There is no turn 3 yet; turn 2 is open.$"):
+        await services.resolution.resolve(game, GM, 3)
+    assert await snapshot(uow_factory) == before
+
+
 async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_quietly(
     services, table, uow_factory
 ):
@@ -140,11 +158,11 @@ async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_qui
     game = table["game"]
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n1 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM)
+    first = await services.resolution.resolve(game, GM, 1)
     assert next(c for c in first.result.state.characters if c.name == "Kael").health == 1
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g2", "**Skarg**\n1 AP defend")
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 2)
     async with uow_factory() as uow:
         kael = await uow.characters.by_name(game, "Kael")
     assert (kael.state.health, kael.state.heal_elapsed) == (0, 0)
@@ -156,7 +174,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     game = table["game"]
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM)
+    first = await services.resolution.resolve(game, GM, 1)
     hits = [h for h in first.result.hits if h.target == "Kael"]
     assert hits, first.text
     status = await services.turns.status(game)
@@ -164,7 +182,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     reply = await post(services, game, ALICE, "m2",
                        "Reduce: 1 SP Nimble on Skarg's hit (it glanced off my armor)\n1 AP defend")
     assert reply.orders[0].reduce[0].sp == {"Nimble": 1}
-    second = await services.resolution.resolve(game, GM)
+    second = await services.resolution.resolve(game, GM, 2)
     kael = next(c for c in second.result.state.characters if c.name == "Kael")
     assert kael.traits[next(t for t in kael.traits if t.value == "Nimble")] == 4
 
@@ -179,11 +197,11 @@ async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
     await services.games.configure(game, GM, rules={"auto_reduce_on_absence": True})
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM)
+    first = await services.resolution.resolve(game, GM, 1)
     hit = next(h for h in first.result.hits if h.target == "Kael")
     kael = next(c for c in first.result.state.characters if c.name == "Kael")
     sp = sum(kael.traits.values()) + kael.floating
-    second = await services.resolution.resolve(game, GM)  # Alice posts nothing this turn
+    second = await services.resolution.resolve(game, GM, 2)  # Alice posts nothing this turn
     cut = min(2, hit.levels)
     after = next(c for c in second.result.state.characters if c.name == "Kael")
     assert sum(after.traits.values()) + after.floating == sp - cut
@@ -192,11 +210,11 @@ async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
     # a pass is a post: it forfeits the window, flag or not
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g3", "**Skarg**\n3 AP attack Kael with Broadsword")
-    third = await services.resolution.resolve(game, GM)
+    third = await services.resolution.resolve(game, GM, 3)
     again = next(h for h in third.result.hits if h.target == "Kael")
     before = next(c for c in third.result.state.characters if c.name == "Kael")
     await services.turns.pass_turn(game, ALICE)
-    fourth = await services.resolution.resolve(game, GM)
+    fourth = await services.resolution.resolve(game, GM, 4)
     passed = next(c for c in fourth.result.state.characters if c.name == "Kael")
     assert passed.traits == before.traits and "absent player" not in fourth.text
     assert again.levels > 0
@@ -210,7 +228,7 @@ async def test_undo_restores_the_state_exactly_and_is_audited(services, table, u
     before = await snapshot(uow_factory)
     with pytest.raises(NotFound, match="no resolution"):
         await services.resolution.undo(game, GM)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     await post(services, game, BOB, "m3", "3 AP defend")  # a turn-2 post, kept stored
     with pytest.raises(Forbidden):
         await services.resolution.undo(game, ALICE)
@@ -230,7 +248,7 @@ async def test_undo_restores_the_state_exactly_and_is_audited(services, table, u
     assert (await actions(uow_factory, game))[-1] == "turn.undo"
     with pytest.raises(NotFound):
         await services.resolution.undo(game, GM)
-    again = await services.resolution.resolve(game, GM)  # resolves again, under number 2 again
+    again = await services.resolution.resolve(game, GM, 1)  # resolves again, under number 2 again
     assert again.next_turn == 2
 
 
@@ -239,12 +257,12 @@ async def test_f30_missed_turns_are_counted_and_the_gm_is_told(services, table, 
     game = table["game"]
     await services.games.configure(game, GM, rules={"inactive_threshold": 2})
     await services.turns.pass_turn(game, BOB)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     kael = await services.characters.show(game, "Kael")
     assert kael.missed_turns == 1 and (await services.characters.show(game, "Mira")).missed_turns == 0
     with pytest.raises(Conflict, match="missed 1 turn"):
         await services.characters.mark_inactive(game, GM, "Kael")
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 2)
     assert view.inactive_candidates == ("Kael",)
     inactive = await services.characters.mark_inactive(game, GM, "Kael")
     assert inactive.status.value == "inactive"
@@ -254,7 +272,7 @@ async def test_f30_missed_turns_are_counted_and_the_gm_is_told(services, table, 
     async with uow_factory() as uow:
         assert "inactive" in [m.kind for m in await uow.outbox.for_game(game)]
     await post(services, game, BOB, "m9", "3 AP defend")
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 3)
     assert (await services.characters.show(game, "Mira")).missed_turns == 0
 
 
@@ -266,7 +284,7 @@ async def test_secret_results_go_to_the_parties_only(services, table, uow_factor
                                       secret=True)
     assert reply.ok, reply.reply
     await post(services, game, ALICE, "m1", "3 AP defend")
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     assert "Mira attack" in view.gm_text and "Mira attack" not in view.text
     async with uow_factory() as uow:
         outbox = list(await uow.outbox.for_game(game))
@@ -297,7 +315,7 @@ async def test_turn_wide_gm_inputs_reach_the_resolver(services, table, uow_facto
                                             end_positions={"skarg": 2})
     assert inputs.end_combat and inputs.freed == ("Kael",) and inputs.end_positions == {
         "Skarg": 2}
-    await spying.resolution.resolve(game, GM)
+    await spying.resolution.resolve(game, GM, 1)
     assert seen[0].end_combat and seen[0].end_positions == {"Skarg": 2}
 
 
@@ -328,7 +346,7 @@ async def _resolution(uow_factory, game):
 async def test_undo_is_refused_when_characters_changed_since(services, table, uow_factory):
     game = table["game"]
     await post(services, game, GM, "g1", NPCS)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     await services.aftermath.end_adventure(game, GM, {"Kael": 2})
     before = await snapshot(uow_factory)
     with pytest.raises(Conflict, match="Kael.*changed after turn 1"):
@@ -350,15 +368,15 @@ async def test_f29_secret_orders_reach_the_gms_review_only_after_the_seal(
     assert review.hidden_secret == 1 and ("Mira", "difficulty") not in items
     before = await snapshot(uow_factory)
     with pytest.raises(InvalidInput, match="1 secret order"):
-        await services.resolution.resolve(game, GM)
+        await services.resolution.resolve(game, GM, 1)
     assert await snapshot(uow_factory) == before  # not even sealed
     await services.review.answer(game, GM, {items[("Kael", "claim")].key: "refuse"})
     with pytest.raises(InvalidInput, match="slip behind Skarg"):
-        await services.resolution.resolve(game, GM)  # sealed now; Mira's difficulty is due
+        await services.resolution.resolve(game, GM, 1)  # sealed now; Mira's difficulty is due
     assert (await services.turns.status(game)).npc_sealed
     review, items = await by_field(services, game)
     await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
 
 
@@ -379,7 +397,7 @@ async def test_f7_amb4_melee_on_a_target_moving_away_asks_whether_it_was_engaged
     assert ("Skarg", "engaged") not in items
     if answer is not None:
         await services.review.answer(game, GM, {question.key: answer})
-    result = await services.resolution.resolve(game, GM)
+    result = await services.resolution.resolve(game, GM, 1)
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective is effective
     assert (attack.total is not None) is effective
@@ -411,7 +429,7 @@ async def test_f7_amb4_the_engaged_question_follows_the_gms_answers(services, ta
     question = items[("Kael", "engaged")]
     assert "Skarg moves away" in question.question and not question.required
     await services.review.answer(game, GM, {question.key: "yes"})
-    result = await services.resolution.resolve(game, GM)
+    result = await services.resolution.resolve(game, GM, 1)
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective and attack.total is not None
 
@@ -485,11 +503,11 @@ async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     if not status.npc_sealed:
         assert ("Mira", "difficulty") not in items and review.hidden_secret == 1
     with pytest.raises(InvalidInput, match="slip behind Skarg"):
-        await services.resolution.resolve(game, GM)
+        await services.resolution.resolve(game, GM, 1)
     assert (await services.turns.status(game)).npc_sealed
     review, items = await by_field(services, game)
     await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
     assert (await services.turns.reveal(game, 1)).verified
 
@@ -509,7 +527,7 @@ async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
     assert reply.ok, reply.reply
     await post(services, game, BOB, "m1", "3 AP defend")
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    view = await services.resolution.resolve(game, GM)
+    view = await services.resolution.resolve(game, GM, 1)
     assert {h.attacker for h in view.result.state.pending} == {"Kael", "Skarg"}
     if not auto_open:
         await services.turns.open(game, GM)

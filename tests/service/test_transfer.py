@@ -53,7 +53,7 @@ async def test_an_export_before_the_turn_resolves_holds_none_of_its_secrets(serv
     await services.calltime.close(game, GM)
     await services.review.set_inputs(game, GM, end_combat=False)
     await services.review.answer(game, GM, {})
-    resolved = await services.resolution.resolve(game, GM)
+    resolved = await services.resolution.resolve(game, GM, 1)
     assert resolved
     after = await services.transfer.export(game, GM)
     assert {p.post.message_key for p in after.posts} == {"m1", "d1", "n1"}  # turn 1 is history

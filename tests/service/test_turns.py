@@ -357,7 +357,7 @@ async def test_f29_orders_against_another_players_character_must_come_by_dm(
 async def test_editing_a_post_of_a_resolved_turn_changes_nothing(services, table, uow_factory):
     game = table["game"]
     await post(services, game, ALICE, "m1", KAEL_ATTACK)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     before = await snapshot(uow_factory)
     with pytest.raises(Conflict, match="Turn 1 is over"):
         await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
@@ -402,7 +402,7 @@ async def test_r2_allow_player_resolved_pvp_takes_pvp_orders_in_the_open(
     await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                               text="2 AP attack Mira with Broadsword\n1 AP defend")
     await post(services, game, GM, "g1", NPC_ORDERS)
-    await services.resolution.resolve(game, GM)
+    await services.resolution.resolve(game, GM, 1)
     async with uow_factory() as uow:
         messages = list(await uow.outbox.for_game(game))
     public = "\n".join(m.content for m in messages if m.kind == "results")

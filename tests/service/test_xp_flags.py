@@ -178,7 +178,7 @@ async def test_a_turns_contest_breaks_ties_as_often_as_the_game_says(uow_factory
     answers = {i.key: {"opponent": "6", "tie": "Khai"}[i.field]
                for i in review.items if i.required}
     await services.review.answer(game, GM, answers)
-    done = await services.resolution.resolve(game, GM)
+    done = await services.resolution.resolve(game, GM, 1)
     expected = 4 if iterations is None else int(iterations)
     nefer, khai = (next(r for r in done.rolls if r["name"] == n) for n in ("Nefer", "Khai"))
     assert nefer["dice"] == khai["dice"] and nefer["pool"] == khai["pool"] == 6
@@ -204,7 +204,7 @@ async def test_a_turns_roll_below_hopeless_follows_the_floor_mode(uow_factory, c
         keys = {i.field: i.key for i in review.items}
         await services.review.answer(game, GM, {keys["sl"]: "-4",
                                                 keys["difficulty"]: "routine"})
-        done = await services.resolution.resolve(game, GM)
+        done = await services.resolution.resolve(game, GM, 1)
         (results[mode],) = [r for r in done.rolls if r["name"] == "Khai"]
     assert results["clamp"]["dice"] and results["clamp"]["sl"] == -3  # rolled at Hopeless
     assert results["auto_fail"]["base"] == [] and results["auto_fail"]["outcome"] == "failure"

@@ -95,7 +95,7 @@ async def test_a_turn_is_reviewed_and_resolved_with_every_die(services, xp_table
     assert fields[("Khai", "difficulty")].choices[0] == "easy"
     assert not fields[("Khai", "sl")].required
     with pytest.raises(InvalidInput, match="cannot be resolved"):
-        await services.resolution.resolve(xp_table, GM)
+        await services.resolution.resolve(xp_table, GM, 1)
     with pytest.raises(InvalidInput, match="Choose one of"):
         await services.review.answer(xp_table, GM, {fields[("Khai", "difficulty")].key: "tough"})
     with pytest.raises(InvalidInput, match="Guard has no skill \"Sailing\" \\(skills: Spear, "):
@@ -106,7 +106,7 @@ async def test_a_turn_is_reviewed_and_resolved_with_every_die(services, xp_table
         fields[("Khai", "difficulty")].key: "difficult",
         fields[("Khai", "claim")].key: "accept",
     })
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert done.turn == 1 and done.next_turn == 2
     assert "Nefer invokes the Passion" in done.text and "Luck 1 -> 0" in done.text
     assert "Nefer, Stealth against Guard (Perception)" in done.text
@@ -142,7 +142,7 @@ async def test_assist_group_plot_and_flaw(services, xp_table):
     opponent = [i for i in view.items if i.field == "opponent"]
     assert opponent and "Guard" in opponent[0].choices
     await services.review.answer(xp_table, GM, {opponent[0].key: "Guard"})
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert "Group roll of Stealth (collateral, routine)" in done.text
     assert "the task succeeds without a roll" in done.text
     nefer = (await services.characters.show(xp_table, "Nefer")).xp
@@ -156,7 +156,7 @@ async def test_an_assist_gives_the_lead_dice(services, xp_table):
     keys = {(i.actor, i.field): i.key for i in review.items}
     await services.review.answer(xp_table, GM, {keys[("Nefer", "difficulty")]: "routine",
                                                 keys[("Khai", "allowed")]: "yes"})
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert "Khai assists:" in done.text and "assisted (" in done.text
     helper, lead = done.rolls
     assert (helper["name"], helper["what"], lead["name"]) == ("Khai", "assist", "Nefer")
@@ -185,7 +185,7 @@ async def test_call_time_seals_nothing_and_fappos_aftermath_is_refused(services,
         await services.aftermath.end_scene(xp_table, GM, SceneGap.NIGHT)
     with pytest.raises(Conflict, match="sheet edits"):
         await services.characters.edit(xp_table, GM, "Nefer", {"name": "Nefer"})
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert "Nothing to roll this turn." in done.text
     # nothing was sealed, so a reveal has nothing to check
     with pytest.raises(NotFound, match="Turn 1 had no sealed NPC orders, so there is nothing"):
@@ -215,7 +215,7 @@ async def test_a_conceded_test_rolls_no_dice(services, xp_table):
     assert not next(i for i in review.items if i.field == "concede").required
     await services.review.answer(xp_table, GM, {keys["difficulty"]: "easy",
                                                 keys["concede"]: "yes"})
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert "conceded by the GM: one success, no roll (X13) -> success" in done.text
     (entry,) = done.rolls
     assert entry["dice"] == [] and entry["s"] == 1
@@ -235,7 +235,7 @@ async def test_the_gm_posts_for_an_npc_and_a_tie_between_players_is_asked_first(
     answers[next(i.key for i in review.items if i.actor == "Guard"
                  and i.field == "opponent")] = "Acrobatics"
     await services.review.answer(xp_table, GM, answers)
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     guard = next(r for r in done.rolls if r["name"] == "Guard")
     assert guard["pool"] == 7 and guard["bonus"] == []  # an NPC is not Heroic (X5 Amb-2)
 
@@ -250,7 +250,7 @@ async def test_good_luck_relaunches_a_broken_chain(services, xp_table):
     await services.review.answer(xp_table, GM, {keys["mode"]: "collateral",
                                                 keys["difficulty"]: "impossible",
                                                 keys["order"]: "Khai, Nefer"})
-    done = await services.resolution.resolve(xp_table, GM)
+    done = await services.resolution.resolve(xp_table, GM, 1)
     assert "Nefer relaunches the chain with Good Luck: 2d at Normal" in done.text
     assert "Nefer: Luck 1 -> 0 (X11)" in done.text
     assert (await services.characters.show(xp_table, "Nefer")).xp.luck == 0

@@ -158,3 +158,57 @@ async def test_many_concurrent_posts_are_all_stored(shards):
     assert all(reply.ok for reply in replies)
     data = await stored(shards[0], game)
     assert len(data["posts"]) == 24
+
+
+TABLE_SETUP = """\
+/newgame "Race" --players alice
+/addchar {kael} --player alice
+/group {goblins}
+/open
+/as Kael
+2 AP attack Goblins with Broadsword
+1 AP defend
+
+/as gm
+/npc
+**Goblins**
+1 AP defend
+"""
+
+
+async def test_two_tables_resolving_at_once_resolve_the_turn_once(shards, tmp_path):
+    """Two local tables on one database (two processes), both typing /resolve at the same
+    time: the first resolves turn 1, the second is told so in one sentence; nobody resolves the
+    empty turn 2 the first opened (the table's /resolve names the turn it reviewed)."""
+    from fappo_bot.console.commands import HANDLERS
+    from fappo_bot.console.services import TableServices
+    from fappo_bot.console.table import LocalTable
+    from fappo_bot.console.transcript import StepKind, parse_transcript
+
+    from .scenario import EXAMPLES
+
+    tables = [LocalTable(TableServices(factory), HANDLERS, base_dir=tmp_path)
+              for factory in shards]
+    setup = TABLE_SETUP.format(kael=EXAMPLES / "kael.yaml", goblins=EXAMPLES / "goblins.yaml")
+    for step in parse_transcript(setup).steps:
+        if step.kind is StepKind.SEAT:
+            tables[0].sit(step.text)
+            continue
+        shown = await tables[0].perform(step)
+        assert not [s for s in shown if s.kind.value == "error"], shown
+    for step in parse_transcript('/use "Race"\n').steps:
+        await tables[1].perform(step)
+    [resolve] = parse_transcript("/resolve\n").steps
+    outcomes = await asyncio.gather(*(table.perform(resolve) for table in tables))
+    refusals = [s.body for shown in outcomes for s in shown if s.kind.value == "error"]
+    # which sentence depends on how far the first resolve got when the second read the turn
+    assert len(refusals) == 1, outcomes
+    assert refusals[0] in (
+        "Turn 1 is already resolved.",
+        "Turn 1 is already resolved; turn 2 is open, and nothing was resolved now.",
+        "Nobody has posted in turn 2 yet; type /resolve 2 to resolve it anyway.",
+    ), refusals
+    data = await stored(shards[0], tables[0].game_id)
+    assert [t.number for t, r in zip(data["turns"], data["resolutions"], strict=True)
+            if r is not None] == [1]
+    assert [t.status.value for t in data["turns"]] == ["resolved", "open"]

@@ -154,18 +154,27 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         await say(interaction, describe_game(view))
 
 
-@app_commands.command(name="inbox", description="The private messages the bot could not send "
-                      "you by DM")
+@app_commands.command(name="inbox", description="What the bot could not send you by DM (a "
+                      "GM: all it could not deliver)")
 async def inbox_command(interaction: discord.Interaction) -> None:
+    """Your undelivered DMs; for a GM, also every message of their games Discord refused for
+    good, each under where it was going. What you read is done (not sent again), except a
+    player's DM a GM reads here: it stays in that player's inbox."""
     bot: Any = interaction.client
     user = user_key(interaction.user)
     messages = await bot.services.outbox.inbox(user)
     if not messages:
         await say(interaction, "Nothing is waiting for you.", private=True)
         return
-    await say(interaction, "\n\n".join(m.content for m in messages), private=True)
+    parts = []
     for message in messages:
-        await bot.services.outbox.mark_sent(message.id)
+        mine = message.dest_kind.value == "dm" and message.dest_key == user
+        heading = "" if mine else f"**Not delivered to {await bot.services.outbox.where(message)}:**\n"
+        parts.append(heading + message.content)
+    await say(interaction, "\n\n".join(parts), private=True)
+    for message in messages:
+        if message.dest_kind.value != "dm" or message.dest_key == user:
+            await bot.services.outbox.mark_sent(message.id)
     bot.delivery.inbox_read(user)
 
 

@@ -57,6 +57,15 @@ def describe_status(status: TurnStatusView) -> str:
     return "\n".join(lines)
 
 
+def undelivered(lines: list[str]) -> str:
+    """The status's part on the messages Discord refused for good (said to the GMs by DM)."""
+    if not lines:
+        return ""
+    listed = "\n".join(f"- {line}" for line in lines)
+    return (f"\nNot delivered, Discord refuses them for good (a GM or the player reads them "
+            f"with `/inbox`):\n{listed}")
+
+
 @app_commands.guild_only()
 class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in, pass, "
                 "call time"):
@@ -74,7 +83,8 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                      ) -> None:
         game_id = await self.game_here(interaction)
         status = await self.services.turns.status(game_id)
-        text = describe_status(status)
+        text = describe_status(status) + undelivered(
+            await self.services.outbox.given_up_lines(game_id))
         if not ping_missing:
             await say(interaction, text, private=True)
             return
