@@ -15,6 +15,7 @@ COPY examples/xp-adventure ./examples/xp-adventure
 RUN pip wheel --no-deps -w /wheels .
 
 FROM ${BASE}
+ARG BASE
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="FAPPO Bot" \
       org.opencontainers.image.description="A Discord bot that runs play-by-post games under the FAPPO rules" \

@@ -12,7 +12,7 @@ case "${1:-run}" in
         probe="$data/.writable-$$"
         if ! touch "$probe" 2>/dev/null; then
             echo "fappo-bot: the data folder $data must be writable by uid $(id -u)" \
-                 "(chown $(id -u) $data on the host, or use a named volume)." >&2
+                 "(chown $(id -u) on the host folder mounted there, or use a named volume)." >&2
             exit 1
         fi
         rm -f "$probe"

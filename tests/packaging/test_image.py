@@ -82,6 +82,9 @@ def test_the_labels_say_the_version_and_licence_of_pyproject():
     assert 'org.opencontainers.image.version="${VERSION}"' in text
     assert f'org.opencontainers.image.licenses="{project["license"]["text"]}"' in text
     assert "org.opencontainers.image.title=" in text
+    # an ARG before the first FROM is unset inside a stage until the stage declares it again
+    final = text[text.rindex("\nFROM "):]
+    assert "\nARG BASE\n" in final and 'org.opencontainers.image.base.name="${BASE}"' in final
 
 
 def test_the_licence_pyproject_names_is_there():
@@ -142,7 +145,7 @@ def test_a_data_folder_the_image_user_cannot_write_is_one_sentence_with_the_fix(
     assert done.returncode == 1
     uid = IMAGE_UID if os.geteuid() == 0 else os.geteuid()
     assert done.stderr == (f"fappo-bot: the data folder {data} must be writable by uid {uid} "
-                           f"(chown {uid} {data} on the host, or use a named volume).\n")
+                           f"(chown {uid} on the host folder mounted there, or use a named volume).\n")
     assert done.stdout == ""  # the bot never started
     assert list(data.iterdir()) == []
 
