@@ -8,7 +8,7 @@ caller seeded). Every function returns data; rendering is elsewhere. What the se
 - `roll` (X0, X3, X4, X5): one roll and its record.
 - `pools` (X1, X2, X6, X8): how many dice; `tables`: the rulebook's tables.
 - `contest` (X7): General, Passive, Active, Contested with tie-breaks.
-- `rerolls` (X9), `group` (X10-X13), `plots` (X14), `traits` (X3, X15-X17).
+- `rerolls` (X9), `group` (X10-X13), `plots` (X14), `traits` (X3, X15, X16).
 - `odds`: the exact distribution of a roll.
 """
 

@@ -108,13 +108,6 @@ def count_successes(faces: tuple[int, ...], sl: int) -> int:
     return faces.count(6) // -sl
 
 
-def outcome_of(s: int, o: int, need: int) -> Outcome:
-    """X4: fumble if o > s; success if s >= need; else failure."""
-    if o > s:
-        return Outcome.FUMBLE
-    return Outcome.SUCCESS if s >= need else Outcome.FAILURE
-
-
 def unrolled(pool: int, sl: int, target: str, need: int, mode: Mode, s: int = 0) -> RollRecord:
     """A roll that takes no dice: no 1s, so never a fumble; a success only if `s >= need`."""
     outcome = Outcome.SUCCESS if s >= need and s > 0 else Outcome.FAILURE

@@ -42,7 +42,7 @@ from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
-from fappo_bot.storage.values import to_db_time
+from fappo_bot.storage.values import utc
 
 if TYPE_CHECKING:
     from fappo_bot.storage.connection import Transactions
@@ -308,7 +308,7 @@ class SqlTurns(_Repository):
         await self._update(q.TURNS, m.turn_values(turn), "turn")
 
     async def due(self, now: datetime) -> Sequence[Turn]:
-        rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=to_db_time(now))
+        rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=utc(now))
         return [m.turn_record(row) for row in rows]
 
     async def lock(self, turn_id: str) -> Turn:
@@ -452,7 +452,7 @@ class SqlResolutions(_Repository):
         return None if row is None else m.resolution_record(row)
 
     async def mark_undone(self, resolution_id: str, at: datetime) -> None:
-        params = {"match_id": resolution_id, "undone_at": to_db_time(at)}
+        params = {"match_id": resolution_id, "undone_at": utc(at)}
         if not await self._tx.execute(q.RESOLUTION_UNDONE, params):
             raise NotFound("That resolution does not exist.")
 
@@ -472,7 +472,7 @@ class SqlOutbox(_Repository):
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,
     ) -> Sequence[OutboxMessage]:
-        params: dict[str, Any] = {"now": to_db_time(now), "limit": limit}
+        params: dict[str, Any] = {"now": utc(now), "limit": limit}
         if dest_kind is not None:
             if dest_keys is not None:  # not asked of it by the adapters: filtered here
                 return [m for m in await self.pending(now, limit, dest_keys)
@@ -502,7 +502,7 @@ class SqlOutbox(_Repository):
     async def mark_sent(
         self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
     ) -> None:
-        params = {"match_id": message_id, "sent_at": to_db_time(at),
+        params = {"match_id": message_id, "sent_at": utc(at),
                   "delivered_keys": m.keys_doc(delivered_keys)}
         if not await self._tx.execute(q.OUTBOX_SENT, params):
             await self._must_exist(message_id)  # sent already: the first delivery's time stays
@@ -511,8 +511,8 @@ class SqlOutbox(_Repository):
         self, message_id: str, error: str, retry_at: datetime | None, at: datetime
     ) -> None:
         params = {"match_id": message_id, "last_error": error,
-                  "next_attempt_at": None if retry_at is None else to_db_time(retry_at),
-                  "gave_up_at": to_db_time(at) if retry_at is None else None}
+                  "next_attempt_at": None if retry_at is None else utc(retry_at),
+                  "gave_up_at": utc(at) if retry_at is None else None}
         if not await self._tx.execute(q.OUTBOX_FAILED, params):
             await self._must_exist(message_id)
 

@@ -16,26 +16,16 @@ from pydantic import BaseModel, TypeAdapter
 
 
 # ---- scalars ------------------------------------------------------------------------------------
-def to_db_time(value: datetime) -> datetime:
-    """A time as stored: UTC (naive times are taken to be UTC already)."""
+def utc(value: datetime) -> datetime:
+    """A time as timezone-aware UTC, naive times taken to be UTC already: the same both ways, as
+    a time is stored (SQLite keeps no offset) and as a stored one comes back to the service."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value.astimezone(UTC)
 
 
-def opt_to_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else to_db_time(value)
-
-
-def from_db_time(value: datetime) -> datetime:
-    """A stored time as the service sees it: timezone-aware UTC."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def opt_from_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else from_db_time(value)
+def opt_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else utc(value)
 
 
 def to_us(value: timedelta | None) -> int | None:
