@@ -131,6 +131,7 @@ async def test_records_are_for_the_gms_only(services):
         await services.xp_plots.show(game.id, GM)
 
 
+@pytest.mark.unit
 def test_odds_read_the_roll_as_the_command_line_does(capsys):
     """`/odds 6d superior` and `fappo-bot odds 6d superior` print the same table."""
     from fappo_bot.cli import main
@@ -147,6 +148,7 @@ def test_odds_read_the_roll_as_the_command_line_does(capsys):
         odds_text("4d", need=0)
 
 
+@pytest.mark.unit
 def test_a_relaunch_is_shown_where_it_was_paid():
     """X11: D finds the chain broken and relaunches it; B fails and relaunches himself."""
     from fappo_bot.render_xp import render_members
