@@ -113,8 +113,8 @@ class _Reader:
 
 
 MAX_POST_CHARS = 20_000
-"""The longest post the service reads, in characters: five Discord messages of 4,000 (issue
-14: a DM or the table took 4.4 million lines and never finished). docs/bounds.md."""
+"""The longest post the service reads, in characters: five Discord messages of 4,000 (a DM or
+the table without a bound took 4.4 million lines and never finished). docs/bounds.md."""
 
 MAX_POST_LINES = 1_000
 """The most lines a post the service reads may have."""

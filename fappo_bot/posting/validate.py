@@ -164,7 +164,7 @@ def sp_overruns(actor: Character, block: ParsedBlock) -> list[Problem]:
     left (F4: "Each point moves the success up one full level"; SP over all lines share pools)."""
     spent: dict[str, int] = {}
     #: pool -> the labels of the lines that spent from it, in order (a dict: an ordered set,
-    #: so a post of n spending lines is checked in O(n), not O(n^2); issue 14)
+    #: so a post of n spending lines is checked in O(n), not O(n^2))
     where: dict[str, dict[str, None]] = {}
     problems: list[Problem] = []
     reported: set[str] = set()

@@ -58,8 +58,8 @@ class Deps:
 def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A public use case as it leaves the service: its text arguments with the guard's own
     zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
-    and its value passed through `guard.guarded`: no text leaves the service with a live mention
-    (issue 14). `@raw_output` use cases return data (an export) and skip the guard on the way
+    and its value passed through `guard.guarded`: no text leaves the service with a live mention.
+    `@raw_output` use cases return data (an export) and skip the guard on the way
     out. Retries are not this wrapper's business: use cases that write say `@retried`."""
     raw = getattr(method, RAW_OUTPUT, False)
 
@@ -349,7 +349,7 @@ def require_known_ruleset(game: Game) -> None:
 
 def require_fappo(game: Game, what: str) -> None:
     """Refuse `what` (FAPPO sheets, passes, rests...) in a game that plays another ruleset:
-    nothing of FAPPO's rules runs in an Xp game (issue 13)."""
+    nothing of FAPPO's rules runs in an Xp game."""
     if game.ruleset != "fappo":
         raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are FAPPO\'s and '
                        "do not apply to it.")

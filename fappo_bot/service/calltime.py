@@ -213,7 +213,7 @@ async def close_turn(
 
     The NPC orders in force are sealed now if the GM did not seal them (F29): from call time on
     the review may show the players' secret orders, so the NPC orders must be fixed first, and
-    a closed turn takes no NPC post that could seal them later (issue 14: a turn closed
+    a closed turn takes no NPC post that could seal them later (a turn closed
     unsealed could never be resolved)."""
     status = await turn_status(uow, game, turn)
     now = cases.now()

@@ -1,4 +1,4 @@
-"""The service's port to the post language (issue 4, F29).
+"""The service's port to the post language (F29).
 
 The service never renders text itself: replies and results come from `fappo_bot.posting`
 (`parse_post`, `render`), reached through the small protocol below, so the composition root (or a
@@ -69,7 +69,7 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
-        oversize = too_long(text)  # refused before a line is read (issue 14)
+        oversize = too_long(text)  # refused before a line is read
         if oversize is not None:
             return ReadPost((), (oversize,), render_problems((oversize,)))
         context = PostContext(state=state, poster=poster, controls=tuple(controls))
@@ -82,7 +82,7 @@ class PostingText:
     def table_talk(self, text: str) -> bool:
         """No line reads as a statement or a character line: with no characters to post for,
         every such line is a problem, so table talk is a post with no block and no problem.
-        A text over the post size is not read at all (issue 14), so it is not table talk."""
+        A text over the post size is not read at all, so it is not table talk."""
         if too_long(text) is not None:
             return False
         parsed = parse_post(text, PostContext(state=_NO_SCENE, poster="", controls=()))

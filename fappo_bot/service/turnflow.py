@@ -150,7 +150,7 @@ async def public_pending(
     uow: UnitOfWork, game: Game, turn: Turn, records: Sequence[CharacterRecord]
 ) -> tuple[PendingHit, ...]:
     """The hits open to Reduce in `turn` that everyone may see: not those of a secret order
-    kept to its parties in the resolution that dealt them (F29; issue 14)."""
+    kept to its parties in the resolution that dealt them (F29)."""
     if not turn.pending:
         return ()
     previous = next((t for t in await uow.turns.list(game.id)

@@ -302,7 +302,7 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
         `seal` is false. Anyone else is refused before anything is read or stored (a refused
-        command changes nothing; issue 14: a player's /npc replaced the player's own orders).
+        command changes nothing: a player's /npc must not replace the player's own orders).
         Not `@retried` as a whole: the post and the seal are two transactions, each retried on
         its own (running the post again after it was kept would be refused as a repeat)."""
         async with self.uow() as uow:
@@ -339,7 +339,7 @@ class TurnService(UseCases):
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
         that was never recorded (its post was refused) is a new post of its writer, never of
-        someone else (issue 14). `as_character`: as for `post`."""
+        someone else. `as_character`: as for `post`."""
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
         async with self.uow() as uow:
@@ -708,7 +708,7 @@ class TurnService(UseCases):
     async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: Turn, post: Post,
                                      action: str) -> None:
         """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
-        sealed orders arrived, not from whom nor what (F29; issue 11). Edits stay silent."""
+        sealed orders arrived, not from whom nor what (F29). Edits stay silent."""
         if post.secret and action == "post.create":
             out = Outgoing(self.deps, game)
             out.add("secret_orders", notices.secret_orders_arrived(turn.number),

@@ -1,4 +1,4 @@
-"""Playing an Xp game (issue 13): posts read by the Xp post language, the GM's review questions
+"""Playing an Xp game: posts read by the Xp post language, the GM's review questions
 and the resolution with every die shown, behind the same use cases as FAPPO's turn flow
 (`turns.post/edit/delete`, `review.review/answer`, `resolution.resolve`), which dispatch here on
 `game.ruleset`. Nothing of FAPPO's rules runs for an Xp game.

@@ -1,4 +1,4 @@
-"""Issue 14: every number a sheet or a GM command accepts is bounded, with the bound in the
+"""Every number a sheet or a GM command accepts is bounded, with the bound in the
 message, and a post over the documented size is refused before it is read (docs/bounds.md)."""
 
 from __future__ import annotations

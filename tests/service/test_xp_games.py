@@ -1,4 +1,4 @@
-"""Xp games (issue 13): the ruleset is chosen at creation, nothing of FAPPO's turn flow runs on
+"""Xp games: the ruleset is chosen at creation, nothing of FAPPO's turn flow runs on
 an Xp game, and the GM's rolls are auditable (seed, dice and result stored; replayable)."""
 
 from __future__ import annotations
