@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import Action, Order, TurnState
 
 GM = "gm"
@@ -97,7 +97,7 @@ class ParsedPost:
     blocks: tuple[ParsedBlock, ...] = ()
     #: every prose line of the post, verbatim, in order
     prose: tuple[str, ...] = ()
-    problems: tuple[Problem, ...] = field(default=())
+    problems: tuple[PostProblem, ...] = field(default=())
 
     @property
     def ok(self) -> bool:

@@ -26,7 +26,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.lexer import clean
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost, XpPostContext
@@ -129,7 +129,7 @@ class _Reader:
         if ctx.default is not None and ctx.default in ctx.sheets:
             self.actor = ctx.default
         self.actions: list[XpAction] = []
-        self.problems: list[Problem] = []
+        self.problems: list[PostProblem] = []
         self.mechanics = False
         self.luck_spent: dict[str, int] = {}
         self.points_spent: dict[str, int] = {}
@@ -153,7 +153,7 @@ class _Reader:
         try:
             self._line(number, verb, rest)
         except _Bad as bad:
-            self.problems.append(Problem(
+            self.problems.append(PostProblem(
                 line=number, code=bad.code, message=str(bad), words=text[:80],
                 expected=bad.expected, hint=bad.hint, candidates=bad.candidates,
                 actor=self.actor))

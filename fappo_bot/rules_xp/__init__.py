@@ -15,7 +15,7 @@ caller seeded). Every function returns data; rendering is elsewhere. What the se
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, FloorMode, RelaunchBonus, Who, XpConfig
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import MissingInput, NotSpecified, XpError
-from fappo_bot.rules_xp.roll import Mode, Outcome, RollRecord, roll
+from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord, roll
 from fappo_bot.rules_xp.rollers import Roller
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
     "MissingInput",
     "Mode",
     "NotSpecified",
-    "Outcome",
+    "RollOutcome",
     "RandomDice",
     "RecordingDice",
     "RelaunchBonus",

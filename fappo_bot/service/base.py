@@ -26,7 +26,7 @@ from fappo_bot.service.records import (
     GameStatus,
     OutboxMessage,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.text import PostingText, PostText
@@ -195,23 +195,23 @@ def require_not_retired(character: CharacterRecord) -> None:
         raise Conflict(f"{character.name} is retired.")
 
 
-async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
+async def current_turn(uow: UnitOfWork, game: Game) -> TurnRecord:
     return some_turn(await uow.turns.latest(game.id))
 
 
-def some_turn(turn: Turn | None) -> Turn:
+def some_turn(turn: TurnRecord | None) -> TurnRecord:
     """The game's current turn, refused when no turn was opened yet."""
     if turn is None:
         raise NoOpenTurn("No turn has been opened yet; a GM opens the first one.")
     return turn
 
 
-async def live_turn(uow: UnitOfWork, game: Game) -> Turn:
+async def live_turn(uow: UnitOfWork, game: Game) -> TurnRecord:
     """The turn that is open or closed (awaiting resolution)."""
     return some_live_turn(await uow.turns.latest(game.id))
 
 
-def some_live_turn(turn: Turn | None) -> Turn:
+def some_live_turn(turn: TurnRecord | None) -> TurnRecord:
     """The game's current turn, refused unless it is open or closed (awaiting resolution)."""
     turn = some_turn(turn)
     if turn.status is TurnStatus.RESOLVED:

@@ -49,7 +49,7 @@ from fappo_bot.service.records import (
     CharacterStatus,
     Game,
     Resolution,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -73,7 +73,7 @@ from fappo_bot.service.views import (
 _LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
 
 
-def _seal_first_needed(turn: Turn, number: int | None) -> bool:
+def _seal_first_needed(turn: TurnRecord, number: int | None) -> bool:
     """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
     open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
     is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
@@ -82,7 +82,7 @@ def _seal_first_needed(turn: Turn, number: int | None) -> bool:
             and (number is None or number == turn.number))
 
 
-def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> None:
+def _refuse_if_incomplete(turn: TurnRecord, items: list[ReviewItem], hidden: int) -> None:
     """R1: nothing is guessed; the refusal names every missing GM input."""
     missing = [i.question for i in items if i.required and not i.answered]
     if missing:
@@ -120,7 +120,7 @@ class ResolutionService(UseCases):
         raise AssertionError("unreachable: the second attempt resolves or refuses")
 
     async def _resolve_locked(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str, number: int | None
     ) -> ResolutionView:
         """`resolve`, in its transaction, the turn locked."""
         if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
@@ -161,7 +161,7 @@ class ResolutionService(UseCases):
         text, gm_text, queued = await self._publish(
             uow, out, game, turn, state, records, in_force, result, seen, resolution_id,
             inactive)
-        next_turn: Turn | None = None
+        next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
                                         result.state.pending, seen.parties_only)
@@ -185,7 +185,7 @@ class ResolutionService(UseCases):
         )
 
     async def _resolve_xp(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int | None
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str, number: int | None
     ) -> XpResolutionView:
         """`resolve` for an Xp turn (`xp_play`), in its transaction, the turn locked: the review
         complete (nothing guessed, R1), every roll from its own seeded generator, the Luck and
@@ -219,7 +219,7 @@ class ResolutionService(UseCases):
         out = Outgoing(self.deps, game)
         text = xp_resolve.results_text(turn.number, resolved)
         queued = out.add("results", text, f"results:{resolution_id}")
-        next_turn: Turn | None = None
+        next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
         await out.queue(uow)
@@ -364,7 +364,7 @@ class ResolutionService(UseCases):
         uow: UnitOfWork,
         out: Outgoing,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         state: TurnState,
         records: list[CharacterRecord],
         in_force: dict[str, InForce],
@@ -415,7 +415,7 @@ class ResolutionService(UseCases):
         return text, gm_text, count
 
 
-async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, Turn]:
+async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, TurnRecord]:
     """The running game and its live turn (open or closed), for a GM; one read."""
     at_play = await load_game_at_play(uow, game_id, actor)
     game = at_play.game

@@ -38,7 +38,7 @@ from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
-from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.records import TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
@@ -418,7 +418,7 @@ class ReviewService(UseCases):
             await uow.commit()
             return inputs
 
-    async def _answer_xp(self, uow: Any, game: Any, turn: Turn, records: list[Any],
+    async def _answer_xp(self, uow: Any, game: Any, turn: TurnRecord, records: list[Any],
                          answers: Mapping[str, Any]) -> ReviewView:
         """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
         found = await xp_play.load_in_force(uow, game, turn, records)
@@ -446,7 +446,7 @@ class ReviewService(UseCases):
                           items=tuple(xp_review.review_items(found, records, stored)))
 
     @staticmethod
-    async def _store(uow: Any, turn: Turn, **update: Any) -> Turn:
+    async def _store(uow: Any, turn: TurnRecord, **update: Any) -> TurnRecord:
         if turn.status not in _REVIEWABLE:
             raise Conflict(f"Turn {turn.number} is {turn.status.value}; it has nothing to review.")
         turn = turn.model_copy(update={**update, "version": turn.version + 1})

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from fappo_bot.posting import PostContext, Problem, parse_post
+from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
 from fappo_bot.rules import Order, TurnResult, TurnState
@@ -27,7 +27,7 @@ class ReadPost:
     """What the post language made of one post: the orders, or every problem (never both)."""
 
     orders: tuple[Order, ...]
-    problems: tuple[Problem, ...]
+    problems: tuple[PostProblem, ...]
     #: the reply to show: the canonical orders with AP and SP left, or the problems
     reply: str
 

@@ -41,7 +41,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -70,7 +70,7 @@ class GameExport(BaseModel):
     game: Game
     members: tuple[Membership, ...] = ()
     characters: tuple[CharacterRecord, ...] = ()
-    turns: tuple[Turn, ...] = ()
+    turns: tuple[TurnRecord, ...] = ()
     posts: tuple[PostExport, ...] = ()
     resolutions: tuple[Resolution, ...] = ()
     outbox: tuple[OutboxMessage, ...] = ()

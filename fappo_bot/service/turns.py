@@ -44,7 +44,7 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -128,7 +128,7 @@ def _xp_read(text: str, poster: str, controls: list[CharacterRecord],
     return read
 
 
-async def _xp_orders(uow: UnitOfWork, game: Game, turn: Turn,
+async def _xp_orders(uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: dict[str, CharacterRecord], viewer: str,
                      gm: bool) -> list[OrderInForce]:
     """`orders` in an Xp game: per character, its actions in force (the posts read again, as the
@@ -157,7 +157,7 @@ UNKNOWN_ACTOR = "(unknown)"
 """The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
 
 
-def _table_talk(turn: Turn | None) -> PostReply:
+def _table_talk(turn: TurnRecord | None) -> PostReply:
     return PostReply(post_id="", turn=turn.number if turn else 0, ok=True, reply="",
                      revision=0, outcome=PostOutcome.TABLE_TALK)
 
@@ -579,7 +579,7 @@ class TurnService(UseCases):
     # ---- helpers ------------------------------------------------------------------------------
     @staticmethod
     def _check_orders(
-        turn: Turn,
+        turn: TurnRecord,
         orders: tuple[Order, ...],
         controls: list[CharacterRecord],
         records: list[CharacterRecord],
@@ -646,7 +646,7 @@ class TurnService(UseCases):
         return list(dict.fromkeys(named))
 
     async def _xp_edit(
-        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, text: str, poster: str,
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, text: str, poster: str,
         controls: list[CharacterRecord], records: list[CharacterRecord],
     ) -> PostReply:
         """An Xp post's edit: as FAPPO's (problems change nothing, table talk withdraws the
@@ -671,7 +671,7 @@ class TurnService(UseCases):
         return reply
 
     async def _xp_accepted(
-        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, revision: PostRevision,
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, revision: PostRevision,
         action: str, actions: Sequence[XpAction],
     ) -> PostReply:
         """Audit an accepted Xp post and answer it (the reply names each roll and its pool)."""
@@ -687,7 +687,7 @@ class TurnService(UseCases):
         self,
         uow: UnitOfWork,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         records: list[CharacterRecord],
         post: Post,
         revision: PostRevision,
@@ -705,8 +705,8 @@ class TurnService(UseCases):
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_keys=post.reply_keys, everyone_in=complete)
 
-    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: Turn, post: Post,
-                                     action: str) -> None:
+    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
+                                     post: Post, action: str) -> None:
         """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
         sealed orders arrived, not from whom nor what (F29). Edits stay silent."""
         if post.secret and action == "post.create":
@@ -719,7 +719,7 @@ class TurnService(UseCases):
         self,
         uow: UnitOfWork,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         records: list[CharacterRecord],
         in_force: dict[str, InForce] | None = None,
     ) -> bool:

@@ -41,7 +41,7 @@ from fappo_bot.service.records import (
     Game,
     Post,
     PostRevision,
-    Turn,
+    TurnRecord,
 )
 from fappo_bot.sheets.xp import XpSheet
 
@@ -122,7 +122,7 @@ def in_force(pairs: Sequence[tuple[Post, PostRevision]], records: Sequence[Chara
     return [f for name in sorted(newest) for f in newest[name]]
 
 
-async def load_in_force(uow: UnitOfWork, game: Game, turn: Turn,
+async def load_in_force(uow: UnitOfWork, game: Game, turn: TurnRecord,
                         records: Sequence[CharacterRecord]) -> list[XpInForce]:
     """`in_force` of the turn's posts, read in the unit of work."""
     gms = frozenset(await gm_ids(uow, game))

@@ -28,7 +28,7 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     Resolution,
-    Turn,
+    TurnRecord,
     UserName,
 )
 from fappo_bot.sheets.xp import XpSheet
@@ -181,7 +181,7 @@ def character_record(row: CharacterRow) -> CharacterRecord:
 
 
 # ---- turns --------------------------------------------------------------------------------------
-def turn_values(turn: Turn) -> dict[str, Any]:
+def turn_values(turn: TurnRecord) -> dict[str, Any]:
     return {
         "id": turn.id,
         "game_id": turn.game_id,
@@ -207,8 +207,8 @@ def turn_values(turn: Turn) -> dict[str, Any]:
 
 
 @_remembered
-def turn_record(row: TurnRow) -> Turn:
-    return Turn.model_validate(
+def turn_record(row: TurnRow) -> TurnRecord:
+    return TurnRecord.model_validate(
         {
             "id": row.id,
             "game_id": row.game_id,

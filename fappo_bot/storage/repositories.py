@@ -34,7 +34,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     UserName,
 )
 from fappo_bot.storage import mappers as m
@@ -289,29 +289,29 @@ class SqlCharacters(_Repository):
 
 
 class SqlTurns(_Repository):
-    async def add(self, turn: Turn) -> None:
+    async def add(self, turn: TurnRecord) -> None:
         await self._tx.insert(q.INSERT[q.TURNS], [m.turn_values(turn)])
 
-    async def get(self, turn_id: str) -> Turn | None:
+    async def get(self, turn_id: str) -> TurnRecord | None:
         row = await self._load(q.TURNS, turn_id)
         return None if row is None else m.turn_record(row)
 
-    async def latest(self, game_id: str) -> Turn | None:
+    async def latest(self, game_id: str) -> TurnRecord | None:
         row = await self._load_first(q.TURNS, q.LATEST_TURN, game_id=game_id)
         return None if row is None else m.turn_record(row)
 
-    async def list(self, game_id: str) -> Sequence[Turn]:
+    async def list(self, game_id: str) -> Sequence[TurnRecord]:
         rows = await self._load_rows(q.TURNS, q.TURNS_OF_GAME, game_id=game_id)
         return [m.turn_record(row) for row in rows]
 
-    async def update(self, turn: Turn) -> None:
+    async def update(self, turn: TurnRecord) -> None:
         await self._update(q.TURNS, m.turn_values(turn), "turn")
 
-    async def due(self, now: datetime) -> Sequence[Turn]:
+    async def due(self, now: datetime) -> Sequence[TurnRecord]:
         rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=utc(now))
         return [m.turn_record(row) for row in rows]
 
-    async def lock(self, turn_id: str) -> Turn:
+    async def lock(self, turn_id: str) -> TurnRecord:
         """The turn as committed now, locked (FOR UPDATE on PostgreSQL) until the transaction ends.
 
         On SQLite the unit of work's `BEGIN IMMEDIATE` holds the database's write lock already.

@@ -31,7 +31,7 @@ from fappo_bot.service.ports import (
     UowFactory,
     UserRepository,
 )
-from fappo_bot.service.records import Turn
+from fappo_bot.service.records import TurnRecord
 from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
 from fappo_bot.storage.repositories import (
@@ -129,7 +129,7 @@ class SqlUnitOfWork:
         await tx.rollback()
         self._begin(Tx(tx.source))
 
-    async def lock_turn(self, turn_id: str) -> Turn:
+    async def lock_turn(self, turn_id: str) -> TurnRecord:
         """Lock the turn until the transaction ends and return it as committed now."""
         return await self._turns.lock(turn_id)
 

@@ -274,12 +274,12 @@ def test_events_deaths_and_statuses_in_results() -> None:
 
 
 def test_problem_text_does_not_double_a_question_mark() -> None:
-    from fappo_bot.posting.errors import Problem
+    from fappo_bot.posting.errors import PostProblem
     from fappo_bot.posting.render import problem_text
     from fappo_bot.rules.results import ErrorCode
 
-    problem = Problem(line=3, code=ErrorCode.SYNTAX, message="against whom?",
-                      words="1 AP defend against", expected="against NAME")
+    problem = PostProblem(line=3, code=ErrorCode.SYNTAX, message="against whom?",
+                          words="1 AP defend against", expected="against NAME")
     assert problem_text(problem) == (
         'line 3 "1 AP defend against": against whom? Expected: against NAME.'
     )

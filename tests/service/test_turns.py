@@ -299,12 +299,12 @@ async def test_an_edit_to_table_talk_withdraws_the_orders_and_an_edit_back_resto
 
 
 async def test_problems_cross_the_service_as_the_post_language_found_them(services, table):
-    from fappo_bot.posting.errors import Problem
+    from fappo_bot.posting.errors import PostProblem
     from fappo_bot.posting.render import render_problems
 
     reply = await post(services, table["game"], ALICE, "m1", "2 AP attack Gobbo\n9 AP defend")
     assert reply.outcome is PostOutcome.PROBLEMS and not reply.ok
-    assert all(isinstance(p, Problem) for p in reply.problems)
+    assert all(isinstance(p, PostProblem) for p in reply.problems)
     assert [p.line for p in reply.problems] == [1, 2]
     assert reply.reply == render_problems(reply.problems)  # the shared plain-text rendering
 
