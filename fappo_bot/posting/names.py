@@ -15,24 +15,14 @@ Every comparison is linear in the lengths compared.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import lru_cache
+
+from fappo_bot.rules import fold
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
 ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our", "your"})
-
-
-@lru_cache(maxsize=4096)
-def fold(name: str) -> str:
-    """The comparison key of a name: compatibility-normalised (full-width letters, ligatures),
-    case-folded, blanks made single, curly quotes straight. Pure, and asked of the same few
-    names on every line, so remembered."""
-    if not name.isascii():
-        name = unicodedata.normalize("NFKC", name).replace("’", "'")
-    return " ".join(name.split()).casefold()
 
 
 def strip_articles(words: Sequence[str]) -> list[str]:
@@ -190,6 +180,12 @@ def _decide(query: str, tier: MatchTier, hits: list[Named]) -> NameMatch | None:
         return NameMatch(query, distinct[0], tier)
     names = sorted((t.name for t in distinct), key=fold)
     return NameMatch(query, None, tier, tuple(names))
+
+
+def nearest(written: str, names: Iterable[str], limit: int = 3) -> tuple[str, ...]:
+    """The names of `names` nearest to `written`, as `suggest` finds them: the one nearest-name
+    matcher of the project, for every "did you mean" (posts, the GM's review, Xp posts)."""
+    return suggest(fold(written), [Named(name) for name in names], limit)
 
 
 def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...]:

@@ -23,10 +23,10 @@ from fappo_bot.posting.models import (
     StatementKind,
     join_text,
 )
-from fappo_bot.posting.names import Names, fold, resolve
+from fappo_bot.posting.names import Names, resolve
 from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
-from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction
+from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction, fold
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48

@@ -18,10 +18,10 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
     FLOATING,
     SKILLS_BY_KEY,
@@ -265,9 +265,8 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    near = difflib.get_close_matches(text.strip().casefold(), [n.casefold() for n in names],
-                                     n=1, cutoff=0.6)
-    hint = next((f' Did you mean "{n}"?' for n in names if near and n.casefold() == near[0]), "")
+    near = nearest(text, names, limit=1)
+    hint = f' Did you mean "{near[0]}"?' if near else ""
     raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
                        f"one of: {', '.join(names)}.")
 

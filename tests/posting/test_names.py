@@ -115,3 +115,23 @@ def test_full_width_and_curly_names_match() -> None:
     assert resolve("Ｔｒｏｌｌ", PEOPLE).name == "Troll"
     assert resolve("ﬁst", [Named("Fist")]).name == "Fist"
     assert resolve("Kael’s", [Named("Kael's")]).name == "Kael's"
+
+
+def test_one_fold_for_the_whole_project() -> None:
+    """The rules core and the post language compare names by the same key: a full-width name or a
+    curly apostrophe matches in a case file's orders as it does in a post."""
+    from fappo_bot.posting import names
+    from fappo_bot.rules import fold
+    from fappo_bot.rules.names import match_name
+
+    assert names.fold is fold
+    assert fold("Ｋａｅｌ’s  Blade") == "kael's blade"
+    assert match_name("Ｋａｅｌ", ["Kael", "Mira"]).name == "Kael"
+
+
+def test_the_one_nearest_name_matcher() -> None:
+    """Every "did you mean" (a post, the GM's review, an Xp post) asks `nearest`."""
+    from fappo_bot.posting.names import nearest
+
+    assert nearest("Skrag", ["Skarg", "Kael", "Mira"]) == ("Skarg",)
+    assert nearest("M", ["Skarg", "Kael", "Mira"], limit=1) == ("Mira",)

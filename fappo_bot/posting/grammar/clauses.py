@@ -23,9 +23,9 @@ from fappo_bot.posting.lexer import (
     number_of,
     tokenize,
 )
-from fappo_bot.posting.names import Named, NameMatch, fold, resolve, strip_articles
+from fappo_bot.posting.names import Named, NameMatch, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
-from fappo_bot.rules import ErrorCode
+from fappo_bot.rules import ErrorCode, fold
 
 AP_WORDS = frozenset({"ap", "aps"})
 SP_WORDS = frozenset({"sp", "sps"})
