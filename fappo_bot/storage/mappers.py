@@ -32,6 +32,7 @@ from fappo_bot.service.records import (
     UserName,
 )
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.storage import values
 from fappo_bot.storage.tables import (
     AuditRow,
     CharacterRow,
@@ -65,25 +66,17 @@ _STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 _ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 R = TypeVar("R")
-#: records built from rows, by the row's column values: records are frozen, so equal rows give
-#: equal records, and a turn's use cases read the same game, turn and characters again and again
-_BUILT: dict[tuple[Any, ...], Any] = {}
-_BUILT_LIMIT = 5_000
 
 
 def _remembered(build: Callable[[Any], R]) -> Callable[[Any], R]:
     """`build(row)`, remembered by the row's values (a `repositories.Kept` row: its columns,
-    in the table's order, are its attributes)."""
+    in the table's order, are its attributes) in the open unit of work's `values.Remembered`."""
 
     def remembered(row: Any) -> R:
-        key = (build, *vars(row).values())
-        found = _BUILT.get(key)
-        if found is None:
-            found = build(row)
-            if len(_BUILT) >= _BUILT_LIMIT:
-                _BUILT.clear()
-            _BUILT[key] = found
-        return found
+        cache = values.current.get()
+        if cache is None:
+            return build(row)
+        return cache.remember(cache.built, (build, *vars(row).values()), lambda: build(row))
 
     remembered.__doc__ = build.__doc__
     return remembered
