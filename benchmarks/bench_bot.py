@@ -1,4 +1,4 @@
-"""The bot under load, through the local fake Discord and the real discord.py client (issue 11).
+"""The bot under load, through the local fake Discord and the real discord.py client.
 
 Holds Discord's rate for one bot, 50 posts a second across 20 rooms, for 60 seconds on SQLite,
 and reports the post -> reply latency (from the fake sending MESSAGE_CREATE on the gateway to the
@@ -13,7 +13,7 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
 `fappo-bot run` sets it up (`startup.tune_collector` after start-up), unless `--no-gc-tuning`.
 
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
-        [--no-gc-tuning] [--diagnose]
+        [--no-gc-tuning] [--diagnose] [--combatants 60] [--smoke]
 
 Each run also times, in the bot's process during the load, every garbage collection (by
 generation). `--diagnose` adds a watchdog thread that notes where the loop's thread is whenever
@@ -103,7 +103,7 @@ async def _fake_side(conn: Connection, rooms: int, players: int) -> None:
     for r in range(rooms):
         room = fake.add_channel(f"room-{r}")
         made.append((room["id"], [fake.add_user(f"player-{r}-{p}") for p in range(players)]))
-    fake.room = fake.add_channel("arena")  # where the 60-combatant turn is resolved
+    fake.room = fake.add_channel("arena")  # where the `--combatants` turn is resolved
     await fake.start()
     conn.send({"api_base": fake.api_base, "gateway_url": fake.gateway_url,
                "gm": fake.gm["id"], "arena": fake.room["id"],
@@ -330,13 +330,13 @@ async def run(args: argparse.Namespace) -> None:
                 print(machine_speed())
                 for _ in range(args.runs):
                     await load(conn, args)
-                game_id = await turn_ready(running.services, 60, fake.arena)
+                game_id = await turn_ready(running.services, args.combatants, fake.arena)
                 running.bot.rooms.forget(fake.arena)
                 await running.services.games.add_member(game_id, GM, fake.gm, Role.GM)
                 conn.send(("resolve", ()))
                 took = await recv(conn)
-                print(f"60-combatant turn: 'Resolve the turn' -> last result message "
-                      f"{took * 1000:.0f} ms")
+                print(f"{args.combatants}-combatant turn: 'Resolve the turn' -> last result "
+                      f"message {took * 1000:.0f} ms")
             finally:
                 await running.stop()
         conn.send(("stop", ()))
@@ -386,7 +386,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="leave the collector as Python sets it (no freeze, no thresholds)")
     parser.add_argument("--diagnose", action="store_true",
                         help="note where the bot's loop is when it stalls for 50 ms")
+    parser.add_argument("--combatants", type=int, default=60,
+                        help="combatants of the resolved turn (default 60)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rate, args.seconds, args.rooms, args.players = 20.0, 0.25, 2, 1
     asyncio.run(run(args))
     return 0
 

@@ -1,4 +1,4 @@
-"""Posts at the rate a Discord bot really sees, on SQLite: latency and CPU per post (issue 10).
+"""Posts at the rate a Discord bot really sees, on SQLite: latency and CPU per post.
 
 Discord lets a bot send about 50 requests a second, so a bot answers at most ~50 posts a second.
 This benchmark sends posts through the real service (`services.turns.post`: parse, validate,
@@ -13,6 +13,7 @@ its moment, and reports:
 Run (one line per configuration, each on a fresh database):
     .venv/bin/python benchmarks/bench_load.py --seconds 30
     .venv/bin/python benchmarks/bench_load.py --seconds 30 --arrivals even --one-core
+    .venv/bin/python benchmarks/bench_load.py --smoke         # smallest sizes: does it run?
 """
 
 from __future__ import annotations
@@ -134,7 +135,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", action="append", choices=sorted(CONFIGS),
                         help="measure only these configurations (default: all)")
     parser.add_argument("--one-core", action="store_true", help="pin the process to one CPU")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rate, args.rooms, args.seconds = 20.0, 2, 0.25
     if args.one_core and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(machine_speed())

@@ -173,7 +173,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 370, 1000],
                         help="entries per scene (default 10 100 370 1000; 370 entries hold 999 "
                              "creatures)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.sizes, args.repeat = [10], 1
     print(machine_speed())
     rows = {n: measure(n, args.repeat) for n in args.sizes}
     print(f"resolve_turn, {args.repeat} timed turns per size (goal: 1,000 combatants < {GOAL_MS} ms)")

@@ -1,9 +1,10 @@
-"""Storage benchmarks (issue 5), on SQLite and PostgreSQL, through the real service use cases.
+"""Storage benchmarks, on SQLite and PostgreSQL, through the real service use cases.
 
-1. Ingest: posts per second (parse, validate, store, reply data) with 50 games active. Each post
-   is one `services.turns.post` call (its own unit of work, commit included), measured twice: one
-   post after another (each awaited before the next is sent), and 50 games posting at once (a
-   task per game). `bench_load.py` measures posts at the rate a bot really sees instead.
+1. Ingest: posts per second (parse, validate, store, reply data) with 50 games active
+   (`--games`). Each post is one `services.turns.post` call (its own unit of work, commit
+   included), measured twice: one post after another (each awaited before the next is sent), and
+   the games posting at once (a task per game). `bench_load.py` measures posts at the rate a bot
+   really sees instead.
    Goal: >= 1,000 posts/s on SQLite on one core.
 2. Close and resolve a turn with 6, 60 and 600 combatants (load, resolve, store, outbox), in ms;
    the pure `resolve_turn` share is shown apart. Goal: 60 combatants < 50 ms.
@@ -16,6 +17,7 @@ Run:
     .venv/bin/python benchmarks/bench_storage.py                  # both databases
     .venv/bin/python benchmarks/bench_storage.py --db sqlite --one-core
     .venv/bin/python benchmarks/bench_storage.py --posts 2000 --sizes 6,60,600 --repeat 5
+    .venv/bin/python benchmarks/bench_storage.py --smoke          # smallest sizes: does it run?
 PostgreSQL: 127.0.0.1:5432, user postgres (FAPPO_BENCH_PG_URL overrides); a throw-away
 database `fappo_bench_<random>` is created and dropped.
 """
@@ -364,7 +366,8 @@ async def bench_resolve(db: Database, size: int, repeat: int) -> dict[str, float
 
 
 async def run(
-    kind: str, posts: int, sizes: Sequence[int], repeat: int, out: Callable[[str], None]
+    kind: str, posts: int, sizes: Sequence[int], repeat: int, out: Callable[[str], None],
+    games: int = 50,
 ) -> None:
     db: Database
     if kind == "sqlite":
@@ -382,8 +385,8 @@ async def run(
         await upgrade_engine(engine)
         await engine.dispose()
         for together in (False, True) if posts else ():
-            ingest = await bench_ingest(db, posts, together=together)
-            how = "50 games at once" if together else "one at a time"
+            ingest = await bench_ingest(db, posts, games, together=together)
+            how = f"{games} games at once" if together else "one at a time"
             out(
                 f"{kind:8} ingest   {ingest['posts']:6.0f} posts, {how:16}: "
                 f"{ingest['per_second']:6.0f} posts/s ({ingest['cpu_per_second']:.0f} per "
@@ -414,19 +417,26 @@ def machine_speed() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"],
+                        help="the databases (default both; sqlite with --smoke)")
     parser.add_argument("--posts", type=int, default=2000)
     parser.add_argument("--sizes", default="6,60,600")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--games", type=int, default=50, help="games the ingest posts in (50)")
     parser.add_argument("--one-core", action="store_true", help="pin the process to one CPU")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.posts, args.sizes, args.repeat, args.games = 8, "6", 1, 2
+        args.db = args.db or "sqlite"  # PostgreSQL's CREATE DATABASE alone takes seconds
     if args.one_core and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    kinds = ["sqlite", "postgres"] if args.db in (None, "both") else [args.db]
     print(machine_speed())
     for kind in kinds:
-        asyncio.run(run(kind, args.posts, sizes, args.repeat, print))
+        asyncio.run(run(kind, args.posts, sizes, args.repeat, print, args.games))
     return 0
 
 

@@ -15,11 +15,12 @@ workloads are the two benchmarks' headline figures: `resolve_turn` with 1,000 en
 (`bench_resolve.py`) and the typical 8-line post parsed, validated and rendered
 (`bench_posting.py`).
 
-Run: .venv/bin/python benchmarks/enum_reads.py
+Run: .venv/bin/python benchmarks/enum_reads.py [--smoke]
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import enum
 import gc
@@ -142,8 +143,8 @@ def read_cost() -> float:
     return (spelled - aliased) / number
 
 
-def workloads() -> list[tuple[str, Callable[[], object]]]:
-    state, orders = scene(1000)
+def workloads(entries: int = 1000) -> list[tuple[str, Callable[[], object]]]:
+    state, orders = scene(entries)
     resolve_turn(state, orders)
     post_state = TurnState(characters=tuple(character_from_case(c) for c in CHARACTERS))
     ctx = PostContext.for_poster(post_state, "Kael")
@@ -152,18 +153,23 @@ def workloads() -> list[tuple[str, Callable[[], object]]]:
         return render_reply(parse_post(TYPICAL, ctx), post_state)
 
     post()
-    return [("resolve_turn, 1,000 entries", lambda: resolve_turn(state, orders)),
+    return [(f"resolve_turn, {entries:,} entries", lambda: resolve_turn(state, orders)),
             ("typical 8-line post", post)]
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
+    args = parser.parse_args()
     watched = modules()
-    jobs = workloads()
+    jobs = workloads(10 if args.smoke else 1000)
+    turns = 1 if args.smoke else 5
     # the read's cost and the workloads' times measured in turns, each the best of five, so that
     # the machine's load (which varies by the minute on a shared one) weighs on both alike
     costs: list[float] = []
     times: list[list[float]] = [[] for _ in jobs]
-    for _ in range(5):
+    for _ in range(turns):
         costs.append(read_cost())
         for seen, (_, work) in zip(times, jobs, strict=True):
             seen.append(best_seconds(work, repeat=1))

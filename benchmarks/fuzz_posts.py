@@ -1,11 +1,11 @@
-"""A fuzz of posts through the whole service (issue 14): random posts built from valid lines,
+"""A fuzz of posts through the whole service: random posts built from valid lines,
 mutated with hostile tokens (mentions, zero-width tricks, markdown, control characters, huge
 numbers), posted, edited and sent by DM by the players and as NPC orders by the GM, on the
 in-memory store; every so often the turn is reviewed, closed and resolved with every question
 answered. Every reply, refusal, review and outbox message is checked: no traceback, no live
 mention.
 
-Run: .venv/bin/python benchmarks/fuzz_posts.py [--posts 20000] [--seed 1]
+Run: .venv/bin/python benchmarks/fuzz_posts.py [--posts 20000] [--seed 1] [--smoke]
 Prints the count of posts, replies accepted and refused, turns resolved, and the rate.
 """
 
@@ -146,5 +146,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--posts", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a short run, one turn resolved: checks that the script runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.posts = 250
     sys.exit(asyncio.run(main(args.posts, args.seed)))

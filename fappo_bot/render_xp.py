@@ -13,7 +13,7 @@ from fractions import Fraction
 from fappo_bot.rules_xp.group import AssistedResult, MemberResult
 from fappo_bot.rules_xp.odds import Odds
 from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
-from fappo_bot.rules_xp.roll import Mode, Outcome, RollRecord
+from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
 
 _UNROLLED = {
@@ -55,7 +55,7 @@ def dice_text(record: RollRecord) -> str:
 
 def outcome_text(record: RollRecord) -> str:
     """`success, 2 extra, 1 exposure` / `FUMBLE (3 ones, 1 success)` / `failure`."""
-    if record.outcome is Outcome.FUMBLE:
+    if record.outcome is RollOutcome.FUMBLE:
         return f"FUMBLE ({plural(record.o, 'one')} against {plural(record.s, 'success')})"
     parts = [record.outcome.value]
     if record.special:
@@ -104,7 +104,7 @@ def render_active(name: str, record: RollRecord, against: str, *, stored: int | 
     """An Active roll against a stored Passive. Without `stored` (what the table sees, X7 Amb-8:
     "the Active roller learns only success or failure") neither the dice nor the successes are
     told, since they would bound the stored successes; the GM sees everything."""
-    verdict = "beats" if record.outcome is Outcome.SUCCESS else "does not beat"
+    verdict = "beats" if record.outcome is RollOutcome.SUCCESS else "does not beat"
     if stored is None:
         return (f"{name} rolls {record.pool}d at {level_text(record)} against {against}: "
                 f"{name} {verdict} {against}.")
@@ -137,8 +137,8 @@ def render_members(kind: str, results: Sequence[MemberResult]) -> str:
             again = "relaunched with Good Luck: " if paid else ""
             lines.append(f"{again}{render_roll(member.name, record)}{chain}")
         lines += [f"{member.name}: {e}" for e in member.errors]
-        intact = member.roll.outcome is Outcome.SUCCESS
-    done = sum(1 for m in results if m.roll.outcome is Outcome.SUCCESS)
+        intact = member.roll.outcome is RollOutcome.SUCCESS
+    done = sum(1 for m in results if m.roll.outcome is RollOutcome.SUCCESS)
     lines.append(f"{done} of {len(results)} succeed.")
     return "\n".join(lines)
 

@@ -184,3 +184,16 @@ def fresh_postgres_database() -> Iterator[Any]:
     finally:
         for url in made:
             drop_postgres_database(url)
+
+
+# ---- layers: every test says which one it is ---------------------------------------------------
+#: the layers of pyproject.toml's markers; `-m unit` and the like select by them, so a test with
+#: none would silently fall out of every such selection
+LAYERS = ("unit", "integration", "e2e")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a test that carries none of the layer markers (a module's `pytestmark` will do)."""
+    if not any(item.get_closest_marker(layer) for layer in LAYERS):
+        pytest.fail(f"{item.nodeid} has no layer marker: mark it with one of "
+                    f"{', '.join(f'@pytest.mark.{layer}' for layer in LAYERS)}", pytrace=False)

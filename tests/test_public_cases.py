@@ -39,6 +39,7 @@ def test_public_case(path: Path, case: object) -> None:
     assert_case_passes(path, case)
 
 
+@pytest.mark.unit
 def test_not_yet_names_only_real_cases() -> None:
     """Every NOT_YET entry is a case id and names the feature it waits for."""
     if not CASES_DIR.is_dir():

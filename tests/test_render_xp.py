@@ -1,4 +1,4 @@
-"""`render_xp` is the one rendering of an Xp roll (issue 13): the GM's rolls and a turn's results
+"""`render_xp` is the one rendering of an Xp roll: the GM's rolls and a turn's results
 show the same dice, successes, level and outcome, and the post language keeps no renderer of its
 own."""
 

@@ -1,4 +1,4 @@
-"""Sheet files, read for every adapter (issue 11): the shipped sheets, and bad ones refused with
+"""Sheet files, read for every adapter: the shipped sheets, and bad ones refused with
 one sentence."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_an_unreadable_character_names_its_fault():
 
 
 def test_every_example_file_is_what_its_name_says():
-    """Issue 12: `examples/sheet.yaml` was a case file (`cases:`), not a sheet. A file whose
+    """`examples/sheet.yaml` was a case file (`cases:`), not a sheet. A file whose
     name says sheet reads as one, every case file says `cases:` at its top and is run by
     the public-case test, and the adventures' folders hold sheets only."""
     import yaml

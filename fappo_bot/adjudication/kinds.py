@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
 from fappo_bot.adjudication.report import character_dict, level_label, sp_dict
-from fappo_bot.rules import RulesError
+from fappo_bot.rules import HealingCheck, RulesError, Sheet, check_sheet, heal, restore
 from fappo_bot.sheets.convert import CaseError, build_model
 
-Require = Callable[..., ModuleType]
 
-
-def run_sheet(case: SheetCase, require: Require) -> dict[str, Any]:
+def run_sheet(case: SheetCase) -> dict[str, Any]:
     """Validity, cost, unspent CC, errors and warnings of a sheet (F1, F3, F22)."""
-    sheets = require("fappo_bot.rules.sheet", "Sheet", "check_sheet")
-    sheet = build_model(sheets.Sheet, dict(case.sheet), "sheet")
-    check = sheets.check_sheet(sheet)
+    sheet = build_model(Sheet, dict(case.sheet), "sheet")
+    check = check_sheet(sheet)
     return {
         "valid": check.valid,
         "cost": check.cost,
@@ -34,10 +29,9 @@ def _problem(problem: Any) -> dict[str, Any]:
     return {"code": problem.code, "message": problem.message, "field": problem.field}
 
 
-def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
+def run_rest(case: RestCase) -> dict[str, Any]:
     """SP pools after a break between scenes (F27): each character's allocation (by name,
     case-insensitive), the rest allocated by the rules' deterministic default (F27 Amb-2)."""
-    rest = require("fappo_bot.rules.rest", "restore")
     names = {c.name.casefold() for c in case.characters}
     unknown = [n for n in case.allocate if n.casefold() not in names]
     if unknown:
@@ -47,8 +41,8 @@ def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
     characters, details, errors = [], [], []
     for character in case.characters:
         try:
-            outcome = rest.restore(character, case.break_,
-                                   allocations.get(character.name.casefold()), case.config)
+            outcome = restore(character, case.break_,
+                              allocations.get(character.name.casefold()), case.config)
         except RulesError as exc:  # an allocation the rules refuse: that character's error
             if exc.field == "break":
                 raise
@@ -62,20 +56,19 @@ def run_rest(case: RestCase, require: Require) -> dict[str, Any]:
     return {"characters": characters, "restored": details, "errors": errors}
 
 
-def run_heal(case: HealCase, require: Require) -> dict[str, Any]:
+def run_heal(case: HealCase) -> dict[str, Any]:
     """Level after `elapsed` seconds, the check's level and the starting level's time (F14).
 
     The check, if any, is the first character's (the patient's); every character lets the same
     time pass."""
-    healing = require("fappo_bot.rules.healing", "heal", "HealingCheck")
     if not case.characters:
         raise CaseError("a heal case needs the patient in `characters:`")
     check = None
     if case.check is not None:
-        check = healing.HealingCheck(total=case.check.total, sp=dict(case.check.sp),
-                                     sagacious=case.check.sagacious)
+        check = HealingCheck(total=case.check.total, sp=dict(case.check.sp),
+                             sagacious=case.check.sagacious)
     outcomes = [
-        healing.heal(c, case.elapsed, check=check if i == 0 else None, config=case.config)
+        heal(c, case.elapsed, check=check if i == 0 else None, config=case.config)
         for i, c in enumerate(case.characters)
     ]
     first = outcomes[0]

@@ -180,19 +180,19 @@ def _run_spell(case: SpellCase) -> dict[str, Any]:
 def _run_sheet(case: SheetCase) -> dict[str, Any]:
     from fappo_bot.adjudication.kinds import run_sheet
 
-    return run_sheet(case, require)
+    return run_sheet(case)
 
 
 def _run_rest(case: RestCase) -> dict[str, Any]:
     from fappo_bot.adjudication.kinds import run_rest
 
-    return run_rest(case, require)
+    return run_rest(case)
 
 
 def _run_heal(case: HealCase) -> dict[str, Any]:
     from fappo_bot.adjudication.kinds import run_heal
 
-    return run_heal(case, require)
+    return run_heal(case)
 
 
 _RUNNERS: dict[type, Callable[[Any], dict[str, Any]]] = {

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fappo_bot.adjudication.outcome import CaseOutcome
-from fappo_bot.adjudication.xp_case import XpCase, XpKind
+from fappo_bot.adjudication.xp_case import XpCase, XpCaseKind
 from fappo_bot.adjudication.xp_input import (
     ROLLER_KEYS,
     RollerInput,
@@ -35,21 +35,21 @@ from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import DIFFICULTY, key
 
 #: every field of each kind's result, so a refused case reports them all as null
-FIELDS: dict[XpKind, tuple[str, ...]] = {
-    XpKind.POOL: ("pool", "can_roll", "auto_fail", "parts"),
-    XpKind.ROLL: ("name", "who", "heroic", "pool", "sl", "target", "need", "rolled", "mode",
-                  "base", "bonus", "s", "o", "fumble", "exposures", "outcome", "special"),
-    XpKind.CONTEST: ("type", "name", "pool", "sl", "target", "need", "rolled", "mode", "base",
-                     "bonus", "s", "o", "fumble", "exposures", "outcome", "special", "stored",
-                     "to_beat", "net", "passive", "winner", "tiebreaks", "decided_by", "sides"),
-    XpKind.REROLL: ("outcome", "end", "units", "elapsed", "need", "successes", "remaining",
-                    "lost", "carried", "rolls", "opponent"),
-    XpKind.ASSISTED: ("supporters", "delta", "lead", "outcome"),
-    XpKind.GROUP: ("mode", "order", "members"),
-    XpKind.AUGMENTED: ("augments", "added", "target", "outcome"),
-    XpKind.CONCEDED: ("conceded", "pool", "sl", "target", "need", "rolled", "mode", "base",
-                      "bonus", "s", "o", "fumble", "exposures", "outcome", "special"),
-    XpKind.PLOT: ("leader", "gm", "pp", "gpp", "outcome", "extra", "order", "tasks"),
+FIELDS: dict[XpCaseKind, tuple[str, ...]] = {
+    XpCaseKind.POOL: ("pool", "can_roll", "auto_fail", "parts"),
+    XpCaseKind.ROLL: ("name", "who", "heroic", "pool", "sl", "target", "need", "rolled", "mode",
+                      "base", "bonus", "s", "o", "fumble", "exposures", "outcome", "special"),
+    XpCaseKind.CONTEST: ("type", "name", "pool", "sl", "target", "need", "rolled", "mode", "base",
+                         "bonus", "s", "o", "fumble", "exposures", "outcome", "special", "stored",
+                         "to_beat", "net", "passive", "winner", "tiebreaks", "decided_by", "sides"),
+    XpCaseKind.REROLL: ("outcome", "end", "units", "elapsed", "need", "successes", "remaining",
+                        "lost", "carried", "rolls", "opponent"),
+    XpCaseKind.ASSISTED: ("supporters", "delta", "lead", "outcome"),
+    XpCaseKind.GROUP: ("mode", "order", "members"),
+    XpCaseKind.AUGMENTED: ("augments", "added", "target", "outcome"),
+    XpCaseKind.CONCEDED: ("conceded", "pool", "sl", "target", "need", "rolled", "mode", "base",
+                          "bonus", "s", "o", "fumble", "exposures", "outcome", "special"),
+    XpCaseKind.PLOT: ("leader", "gm", "pp", "gpp", "outcome", "extra", "order", "tasks"),
 }
 
 
@@ -371,14 +371,14 @@ def _plot(run: _Run) -> dict[str, Any]:
     }
 
 
-_RUNNERS: dict[XpKind, Callable[[_Run], dict[str, Any]]] = {
-    XpKind.POOL: _pool,
-    XpKind.ROLL: _roll,
-    XpKind.CONTEST: _contest,
-    XpKind.REROLL: _reroll,
-    XpKind.ASSISTED: _assisted,
-    XpKind.GROUP: _group,
-    XpKind.AUGMENTED: _augmented,
-    XpKind.CONCEDED: _conceded,
-    XpKind.PLOT: _plot,
+_RUNNERS: dict[XpCaseKind, Callable[[_Run], dict[str, Any]]] = {
+    XpCaseKind.POOL: _pool,
+    XpCaseKind.ROLL: _roll,
+    XpCaseKind.CONTEST: _contest,
+    XpCaseKind.REROLL: _reroll,
+    XpCaseKind.ASSISTED: _assisted,
+    XpCaseKind.GROUP: _group,
+    XpCaseKind.AUGMENTED: _augmented,
+    XpCaseKind.CONCEDED: _conceded,
+    XpCaseKind.PLOT: _plot,
 }

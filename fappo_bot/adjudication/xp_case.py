@@ -15,7 +15,7 @@ from typing import Any
 from fappo_bot.sheets.convert import CaseError
 
 
-class XpKind(StrEnum):
+class XpCaseKind(StrEnum):
     """The Xp case kinds."""
 
     POOL = "xp-pool"
@@ -34,7 +34,7 @@ class XpCase:
     """One Xp case: `raw` is its mapping minus the common keys."""
 
     id: str
-    kind: XpKind
+    kind: XpCaseKind
     raw: Mapping[str, Any]
     expect: dict[str, Any] = field(default_factory=dict)
     rule: str | None = None
@@ -53,9 +53,9 @@ def xp_case(raw: Mapping[str, Any], case_id: str, kind_text: str, source: str,
     """The Xp case of a case entry; `CaseError` for an unknown Xp kind or an `expect` that is not
     a mapping (those cannot be run at all)."""
     try:
-        kind = XpKind(kind_text)
+        kind = XpCaseKind(kind_text)
     except ValueError:
-        kinds = ", ".join(k.value for k in XpKind)
+        kinds = ", ".join(k.value for k in XpCaseKind)
         raise CaseError(f"unknown kind {raw.get('kind')!r} (Xp kinds: {kinds})") from None
     expect = raw.get("expect")
     if expect is None:

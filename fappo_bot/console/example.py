@@ -5,7 +5,7 @@ from __future__ import annotations
 from fappo_bot.resources import resource
 
 #: the example adventures by name, replayed by `fappo-bot play --example NAME` (shipped in the
-#: wheel): the FAPPO adventure (the default) and the Xp dice-pool one (issue 13)
+#: wheel): the FAPPO adventure (the default) and the Xp dice-pool one
 EXAMPLES = {
     "adventure": resource("examples", "adventure", "adventure.txt"),
     "xp-adventure": resource("examples", "xp-adventure", "adventure.txt"),

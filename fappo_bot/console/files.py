@@ -1,5 +1,5 @@
 """Reading the text files the table is given (transcripts, sheets, exports) with one clear
-sentence for a file that is not UTF-8 text (issue 14: it was a traceback)."""
+sentence for a file that is not UTF-8 text (never a traceback)."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ class Shown:
     seats: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
-        """Nothing the table shows has a live mention (issue 14; the service guards what it
+        """Nothing the table shows has a live mention (the service guards what it
         returns, this guards what the table writes around it). A post is shown as typed."""
         object.__setattr__(self, "title", inert(self.title))
         if self.kind is not Kind.POST:

@@ -55,7 +55,7 @@ class Rooms:
         self._known.pop(channel_key, None)
 
 
-class Names:
+class DisplayNames:
     """Tells the service each user's display name, so its sentences name people as Discord
     shows them; only when the name changed since this process last told it (one dict look-up
     per message or interaction otherwise). A failure is logged and never stops what the user
@@ -118,7 +118,7 @@ class FappoBotBase(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
-        self.names = Names(self)
+        self.names = DisplayNames(self)
         #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
         #: timer, the event loop's unless a test hands its own)
         self.proxies = ProxyPosts(services, settings.discord, later, self.clock)

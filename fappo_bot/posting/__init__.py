@@ -5,7 +5,7 @@ characters the poster controls; `fappo_bot.posting.render` turns parsed posts an
 plain text for the Discord adapter and the local table.
 """
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.models import GM, ParsedBlock, ParsedPost, PostContext, Statement
 from fappo_bot.posting.parser import parse_post
 
@@ -14,7 +14,7 @@ __all__ = [
     "ParsedBlock",
     "ParsedPost",
     "PostContext",
-    "Problem",
+    "PostProblem",
     "Statement",
     "parse_post",
 ]

@@ -19,7 +19,7 @@ BUDGET_CODES: frozenset[ErrorCode] = frozenset({ErrorCode.AP_OVER_BUDGET, ErrorC
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class PostProblem:
     """One problem in a post: where it is, what is wrong, and how to fix it."""
 
     line: int

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import Action, Order, TurnState
 
 GM = "gm"
@@ -89,19 +89,6 @@ class ParsedBlock:
     #: the AP the actor may spend this turn (None when the rules could not tell)
     ap_budget: int | None = None
 
-    @property
-    def ap_committed(self) -> int:
-        """AP the order allocates (moves priced at Ranges - 1, F16)."""
-        return sum(a.ap or 0 for a in self.order.actions)
-
-    def statement_for(self, kind: StatementKind, index: int) -> Statement | None:
-        """The statement that produced item `index` of `kind` in the order."""
-        for statement in self.statements:
-            if statement.kind is kind and statement.index is not None:
-                if statement.index <= index < statement.index + statement.count:
-                    return statement
-        return None
-
 
 @dataclass(frozen=True, slots=True)
 class ParsedPost:
@@ -110,7 +97,7 @@ class ParsedPost:
     blocks: tuple[ParsedBlock, ...] = ()
     #: every prose line of the post, verbatim, in order
     prose: tuple[str, ...] = ()
-    problems: tuple[Problem, ...] = field(default=())
+    problems: tuple[PostProblem, ...] = field(default=())
 
     @property
     def ok(self) -> bool:

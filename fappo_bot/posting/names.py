@@ -15,24 +15,14 @@ Every comparison is linear in the lengths compared.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import lru_cache
+
+from fappo_bot.rules import fold
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
 ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our", "your"})
-
-
-@lru_cache(maxsize=4096)
-def fold(name: str) -> str:
-    """The comparison key of a name: compatibility-normalised (full-width letters, ligatures),
-    case-folded, blanks made single, curly quotes straight. Pure, and asked of the same few
-    names on every line, so remembered."""
-    if not name.isascii():
-        name = unicodedata.normalize("NFKC", name).replace("’", "'")
-    return " ".join(name.split()).casefold()
 
 
 def strip_articles(words: Sequence[str]) -> list[str]:
@@ -60,7 +50,7 @@ class Named:
         object.__setattr__(self, "alias_keys", tuple(fold(a) for a in self.aliases))
 
 
-class Tier(StrEnum):
+class MatchTier(StrEnum):
     """How a name matched."""
 
     EXACT = "exact"
@@ -70,12 +60,12 @@ class Tier(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Resolution:
+class NameMatch:
     """The outcome of resolving one written name."""
 
     query: str
     found: Named | None = None
-    tier: Tier | None = None
+    tier: MatchTier | None = None
     #: ambiguous: the things it could mean; unknown: the nearest names
     candidates: tuple[str, ...] = ()
 
@@ -138,7 +128,7 @@ class Names(tuple[Named, ...]):
     """A fixed collection of names that remembers how written names resolved against it (a
     scene's names are looked up again and again, post after post)."""
 
-    memo: dict[str, Resolution]
+    memo: dict[str, NameMatch]
 
     def __new__(cls, items: Iterable[Named] = ()) -> Names:
         made = super().__new__(cls, tuple(items))
@@ -149,7 +139,7 @@ class Names(tuple[Named, ...]):
 _MEMO_LIMIT = 1024
 
 
-def resolve(query: str, things: Sequence[Named]) -> Resolution:
+def resolve(query: str, things: Sequence[Named]) -> NameMatch:
     """Resolve a written name against `things` by the tiers of this module (posting.md)."""
     if not isinstance(things, Names):
         return _resolve(query, things)
@@ -162,34 +152,40 @@ def resolve(query: str, things: Sequence[Named]) -> Resolution:
     return found if found.query == query else replace(found, query=query)
 
 
-def _resolve(query: str, things: Sequence[Named]) -> Resolution:
+def _resolve(query: str, things: Sequence[Named]) -> NameMatch:
     key = fold(query)
     if not key or len(key) > 200:
-        return Resolution(query, candidates=suggest(key, things))
-    decided = _decide(query, Tier.EXACT, [t for t in things if t.key == key])
+        return NameMatch(query, candidates=suggest(key, things))
+    decided = _decide(query, MatchTier.EXACT, [t for t in things if t.key == key])
     if decided is None:
-        decided = _decide(query, Tier.ALIAS, [t for t in things if key in t.alias_keys])
+        decided = _decide(query, MatchTier.ALIAS, [t for t in things if key in t.alias_keys])
     if decided is None:
-        decided = _decide(query, Tier.PREFIX, [
+        decided = _decide(query, MatchTier.PREFIX, [
             t for t in things
             if t.key.startswith(key) or any(a.startswith(key) for a in t.alias_keys)
         ])
     if decided is None:
-        decided = _decide(query, Tier.TYPO, [
+        decided = _decide(query, MatchTier.TYPO, [
             t for t in things
             if one_typo(key, t.key) or any(one_typo(key, a) for a in t.alias_keys)
         ])
-    return decided if decided is not None else Resolution(query, candidates=suggest(key, things))
+    return decided if decided is not None else NameMatch(query, candidates=suggest(key, things))
 
 
-def _decide(query: str, tier: Tier, hits: list[Named]) -> Resolution | None:
+def _decide(query: str, tier: MatchTier, hits: list[Named]) -> NameMatch | None:
     distinct = _distinct(hits)
     if not distinct:
         return None
     if len(distinct) == 1:
-        return Resolution(query, distinct[0], tier)
+        return NameMatch(query, distinct[0], tier)
     names = sorted((t.name for t in distinct), key=fold)
-    return Resolution(query, None, tier, tuple(names))
+    return NameMatch(query, None, tier, tuple(names))
+
+
+def nearest(written: str, names: Iterable[str], limit: int = 3) -> tuple[str, ...]:
+    """The names of `names` nearest to `written`, as `suggest` finds them: the one nearest-name
+    matcher of the project, for every "did you mean" (posts, the GM's review, Xp posts)."""
+    return suggest(fold(written), [Named(name) for name in names], limit)
 
 
 def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.grammar.clauses import Issue
 from fappo_bot.posting.grammar.lines import KEYWORDS, Read, first_word, read_statement, sp_first
 from fappo_bot.posting.lexer import bold_name, brackets, clean
@@ -23,10 +23,10 @@ from fappo_bot.posting.models import (
     StatementKind,
     join_text,
 )
-from fappo_bot.posting.names import Names, fold, resolve
+from fappo_bot.posting.names import Names, resolve
 from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
-from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction
+from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction, fold
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48
@@ -62,7 +62,7 @@ class _Reader:
     #: a character line named no one the poster controls: its lines are skipped
     lost: bool = False
     missing_reported: bool = False
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[PostProblem] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
     #: prose before any block (it joins the default actor's block when that starts)
     loose_prose: list[str] = field(default_factory=list)
@@ -113,20 +113,20 @@ class _Reader:
 
 
 MAX_POST_CHARS = 20_000
-"""The longest post the service reads, in characters: five Discord messages of 4,000 (issue
-14: a DM or the table took 4.4 million lines and never finished). docs/bounds.md."""
+"""The longest post the service reads, in characters: five Discord messages of 4,000 (a DM or
+the table without a bound took 4.4 million lines and never finished). docs/bounds.md."""
 
 MAX_POST_LINES = 1_000
 """The most lines a post the service reads may have."""
 
 
-def too_long(text: str) -> Problem | None:
+def too_long(text: str) -> PostProblem | None:
     """The refusal of a post over `MAX_POST_CHARS` characters or `MAX_POST_LINES` lines, found
     before anything is parsed (two C-speed scans of the text); None when it fits."""
     lines = text.count("\n") + 1
     if len(text) <= MAX_POST_CHARS and lines <= MAX_POST_LINES:
         return None
-    return Problem(
+    return PostProblem(
         line=1, code=ErrorCode.SYNTAX, words=text[:40].split("\n")[0],
         message=(f"this post has {len(text):,} characters and {lines:,} lines; a post can have "
                  f"at most {MAX_POST_CHARS:,} characters and {MAX_POST_LINES:,} lines. Nothing "
@@ -247,7 +247,7 @@ def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: 
     code = ErrorCode.AMBIGUOUS_NAME if found.ambiguous else ErrorCode.UNKNOWN_NAME
     message = (f'"{name}" could be {" or ".join(found.candidates)}' if found.ambiguous
                else f'you don\'t post for anyone called "{name}" (you post for {listed})')
-    reader.problems.append(Problem(
+    reader.problems.append(PostProblem(
         number, code, message, words.strip(), expected="Character: NAME of a character you "
         "control", hint=f"you post for {listed}", candidates=found.candidates or tuple(
             c.name for c in reader.controlled)))
@@ -265,13 +265,13 @@ def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: boo
         if not reader.lost and not reader.missing_reported:
             reader.missing_reported = True
             if not reader.controlled:
-                reader.problems.append(Problem(
+                reader.problems.append(PostProblem(
                     number, ErrorCode.CANNOT_ACT, "none of the characters you post for is in "
                     "this scene", text, expected="a character of this scene",
                     hint="ask the GM to add your character to the scene"))
                 return
             listed = ", ".join(c.name for c in reader.controlled)
-            reader.problems.append(Problem(
+            reader.problems.append(PostProblem(
                 number, ErrorCode.SYNTAX, "whose order is this? Start each character's part "
                 "with a character line", text, expected="Character: NAME (or **NAME** alone on "
                 "a line) before the orders", hint=f"you post for {listed}"))
@@ -333,7 +333,7 @@ def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionK
         return True
     if written == cost:
         return True
-    reader.problems.append(Problem(
+    reader.problems.append(PostProblem(
         number, ErrorCode.AP_MISMATCH,
         f"moving {ranges} Range{'s' if ranges != 1 else ''} costs {cost} AP (the first Range is "
         f"free), not {written}", text, expected=f"{cost} AP move {ranges}, or move {written + 1}",
@@ -341,18 +341,18 @@ def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionK
     return False
 
 
-def _problem(number: int, text: str, issue: Issue, actor: str | None) -> Problem:
+def _problem(number: int, text: str, issue: Issue, actor: str | None) -> PostProblem:
     start = max(0, min(issue.start, len(text)))
     end = max(start, min(issue.end, len(text)))
     cite_from = 0 if start <= _CITE_BEFORE else start
     words = text[cite_from:end].strip() or text.strip()
     if cite_from:
         words = "…" + words
-    return Problem(number, issue.code, issue.message, words, issue.expected, issue.hint,
-                   issue.candidates, actor)
+    return PostProblem(number, issue.code, issue.message, words, issue.expected, issue.hint,
+                       issue.candidates, actor)
 
 
-def _finish(reader: _Reader, block: _Block) -> tuple[ParsedBlock, list[Problem]]:
+def _finish(reader: _Reader, block: _Block) -> tuple[ParsedBlock, list[PostProblem]]:
     order = Order(
         actor=block.actor.name,
         actions=tuple(block.actions),

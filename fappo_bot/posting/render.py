@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.models import ParsedPost
 from fappo_bot.posting.render_results import (
     describe_character,
@@ -248,7 +248,7 @@ def _rating(character: Character | None, skill: str) -> int:
 
 
 # ---- the error reply ----------------------------------------------------------------------------
-def render_problems(problems: Iterable[Problem]) -> str:
+def render_problems(problems: Iterable[PostProblem]) -> str:
     """Every problem of a post, with its line, words, what was expected and a suggestion (F29)."""
     listed = list(problems)
     lines = {p.line for p in listed}
@@ -259,7 +259,7 @@ def render_problems(problems: Iterable[Problem]) -> str:
     return "\n".join([head, *body])
 
 
-def problem_text(problem: Problem) -> str:
+def problem_text(problem: PostProblem) -> str:
     """`line 4 "2 AP attack Gobbo": no one called "Gobbo" here. Did you mean "Goblin 1"?`
     (posting.md "The reply": line, words, what was expected, a suggestion)."""
     message = safe_sentence(problem.message)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from fappo_bot.posting.names import fold
 from fappo_bot.posting.safety import possessive, safe, without_rule_tags
 from fappo_bot.rules import (
     ELIMINATION,
@@ -16,6 +15,7 @@ from fappo_bot.rules import (
     RulesConfig,
     TargetResult,
     TurnResult,
+    fold,
     level_name,
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fappo_bot.posting.names import Named, Names, fold
+from fappo_bot.posting.names import Named, Names
 from fappo_bot.rules import (
     FLOATING,
     SKILLS,
@@ -24,6 +24,7 @@ from fappo_bot.rules import (
     StatusKind,
     Trait,
     TurnState,
+    fold,
 )
 
 TRAITS = Names((

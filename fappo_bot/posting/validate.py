@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.models import ParsedBlock, Statement, StatementKind
 from fappo_bot.rules import (
     Action,
@@ -38,7 +38,7 @@ _WHERE_KIND = {
 
 
 def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = frozenset()
-                ) -> tuple[list[Problem], int | None]:
+                ) -> tuple[list[PostProblem], int | None]:
     """The rules' problems with one block's order, each on its line, and the actor's AP budget
     (F8 budget, F10 wounds and shock, F13 reductions, F4/F5 SP pools, via `validate_order`).
 
@@ -49,7 +49,7 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
         return [], None
     budget = order_budget(state, actor, block.order)
     errors = validate_order(state, block.order)
-    problems: list[Problem] = []
+    problems: list[PostProblem] = []
     if not errors:
         return problems, budget
     sp_lines = sp_overruns(actor, block)
@@ -101,17 +101,17 @@ def _first_line(block: ParsedBlock) -> int:
     return block.statements[0].line if block.statements else 1
 
 
-def _from_error(error: OrderError, statement: Statement | None, line: int) -> Problem:
+def _from_error(error: OrderError, statement: Statement | None, line: int) -> PostProblem:
     words = statement.words if statement is not None else (error.words or "")
-    return Problem(line, error.code, _sentence(error.message), words, error.expected, error.hint,
-                   error.candidates, error.actor)
+    return PostProblem(line, error.code, _sentence(error.message), words, error.expected,
+                       error.hint, error.candidates, error.actor)
 
 
 def _sentence(message: str) -> str:
     return message[:-1] if message.endswith(".") else message
 
 
-def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
+def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> PostProblem:
     """ap-over-budget on the first action, in post order, whose AP go over the budget (F8)."""
     spent = 0
     costs = order_ap_costs(block.order.actions)
@@ -119,7 +119,7 @@ def _ap_problem(block: ParsedBlock, error: OrderError, budget: int) -> Problem:
         cost = costs[index]
         if spent + cost > budget:
             before = f"{spent} already on earlier lines" if spent else "nothing before it"
-            return Problem(
+            return PostProblem(
                 statement.line, ErrorCode.AP_OVER_BUDGET,
                 f"{block.actor} has {budget} AP this turn; this line needs {cost} more "
                 f"({before})", statement.words,
@@ -159,14 +159,14 @@ def _spends(block: ParsedBlock, statement: Statement) -> list[tuple[str, int]]:
             for name, amount in out if amount > 0]
 
 
-def sp_overruns(actor: Character, block: ParsedBlock) -> list[Problem]:
+def sp_overruns(actor: Character, block: ParsedBlock) -> list[PostProblem]:
     """sp-insufficient on the first line, in post order, that spends more of a pool than is
     left (F4: "Each point moves the success up one full level"; SP over all lines share pools)."""
     spent: dict[str, int] = {}
     #: pool -> the labels of the lines that spent from it, in order (a dict: an ordered set,
-    #: so a post of n spending lines is checked in O(n), not O(n^2); issue 14)
+    #: so a post of n spending lines is checked in O(n), not O(n^2))
     where: dict[str, dict[str, None]] = {}
-    problems: list[Problem] = []
+    problems: list[PostProblem] = []
     reported: set[str] = set()
     for statement in block.statements:
         for pool, amount in _spends(block, statement):
@@ -177,7 +177,7 @@ def sp_overruns(actor: Character, block: ParsedBlock) -> list[Problem]:
                 reported.add(pool)
                 earlier = list(where.get(pool, {}))
                 note = f" ({before} spent on {_and(earlier)})" if before else ""
-                problems.append(Problem(
+                problems.append(PostProblem(
                     statement.line, ErrorCode.SP_INSUFFICIENT,
                     f"{actor.name} has {max(0, have - before)} SP left in {pool}{note}",
                     statement.sp_words or statement.words,

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules_xp.tables import Characteristic
 from fappo_bot.sheets.xp import XpSheet
 
@@ -87,7 +87,7 @@ class XpParsedPost:
     """The actions of a post, or every problem of it (then nothing counts)."""
 
     actions: tuple[XpAction, ...] = ()
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[PostProblem, ...] = ()
     #: whether any line reads as mechanics (a post with none is table talk)
     mechanics: bool = False
     notes: tuple[str, ...] = field(default=())

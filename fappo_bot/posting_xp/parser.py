@@ -22,12 +22,12 @@ hint; a post with any problem counts for nothing. Pure: no I/O.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.lexer import clean
+from fappo_bot.posting.names import nearest
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost, XpPostContext
 from fappo_bot.rules import ErrorCode
@@ -62,9 +62,7 @@ class _Bad(Exception):
 
 
 def _unknown(what: str, words: str, names: Sequence[str], hint: str) -> _Bad:
-    near = difflib.get_close_matches(words.casefold(), [n.casefold() for n in names], n=3,
-                                     cutoff=0.6)
-    found = [n for c in near for n in names if n.casefold() == c]
+    found = list(nearest(words, names))
     mean = f"; did you mean {' or '.join(repr(n) for n in found)}?" if found else ""
     bad = _Bad(f'"{words}" is no {what}{mean}', what, hint, found)
     bad.code = ErrorCode.UNKNOWN_NAME
@@ -129,7 +127,7 @@ class _Reader:
         if ctx.default is not None and ctx.default in ctx.sheets:
             self.actor = ctx.default
         self.actions: list[XpAction] = []
-        self.problems: list[Problem] = []
+        self.problems: list[PostProblem] = []
         self.mechanics = False
         self.luck_spent: dict[str, int] = {}
         self.points_spent: dict[str, int] = {}
@@ -153,7 +151,7 @@ class _Reader:
         try:
             self._line(number, verb, rest)
         except _Bad as bad:
-            self.problems.append(Problem(
+            self.problems.append(PostProblem(
                 line=number, code=bad.code, message=str(bad), words=text[:80],
                 expected=bad.expected, hint=bad.hint, candidates=bad.candidates,
                 actor=self.actor))

@@ -57,7 +57,7 @@ from fappo_bot.rules.orders import (
 )
 from fappo_bot.rules.ranges import moves_away
 from fappo_bot.rules.resolve import resolve_turn
-from fappo_bot.rules.rest import BreakKind, rest_points, restore_sp
+from fappo_bot.rules.rest import BreakKind, rest_points, restore, restore_sp
 from fappo_bot.rules.results import (
     ActionResult,
     ErrorCode,
@@ -143,6 +143,7 @@ __all__ = [
     "record_adventure",
     "resolve_turn",
     "rest_points",
+    "restore",
     "restore_sp",
     "special_by_name",
     "spend_cc",

@@ -88,10 +88,6 @@ class Turn:
         found = self._roster.get(name)
         return self.chars.get(found.name) if found is not None else None
 
-    def order_of(self, name: str) -> Order | None:
-        """The valid order of a character, if it posted one."""
-        return self.orders.get(name)
-
     def defend_actions(self, defender: str) -> list[Action]:
         """The defender's defend actions that come to pass (F5 Amb-3, F9 Amb-5)."""
         if self._defends_all is None:  # one pass over the turn's defend actions

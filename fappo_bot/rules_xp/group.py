@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, RelaunchBonus, Who, XpConfig
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.rules_xp.roll import Mode, Outcome, RollRecord, effective_sl, target_label, unrolled
+from fappo_bot.rules_xp.roll import (
+    Mode,
+    RollOutcome,
+    RollRecord,
+    effective_sl,
+    target_label,
+    unrolled,
+)
 from fappo_bot.rules_xp.rollers import Roller, check_need, roll_for
 from fappo_bot.rules_xp.tables import key
 
@@ -18,9 +25,9 @@ def assist_delta(record: RollRecord) -> int:
     """X10: "For each other roller who successfully performs the task the Leader gains +1d. / For
     each person who fails (no successes but no fumble) the Lead loses 1d / For each person who
     fumbles they lose 2d." A supporter with successes below the need fails (Amb-1)."""
-    if record.outcome is Outcome.FUMBLE:
+    if record.outcome is RollOutcome.FUMBLE:
         return -2
-    return 1 if record.outcome is Outcome.SUCCESS else -1
+    return 1 if record.outcome is RollOutcome.SUCCESS else -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from fappo_bot.rules_xp.dice import Dice
 from fappo_bot.rules_xp.tables import DOMINANT, HOPELESS
 
 
-class Outcome(str, Enum):
+class RollOutcome(str, Enum):
     """X4: a fumble (o > s), a success (not a fumble and s >= need), or a failure (the rest)."""
 
     SUCCESS = "success"
@@ -53,13 +53,13 @@ class RollRecord:
     o: int
     fumble: bool
     exposures: int
-    outcome: Outcome
+    outcome: RollOutcome
     special: int
 
     @property
     def success(self) -> bool:
         """`success(r, need)` of X0: not a fumble and enough successes."""
-        return self.outcome is Outcome.SUCCESS
+        return self.outcome is RollOutcome.SUCCESS
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -108,17 +108,10 @@ def count_successes(faces: tuple[int, ...], sl: int) -> int:
     return faces.count(6) // -sl
 
 
-def outcome_of(s: int, o: int, need: int) -> Outcome:
-    """X4: fumble if o > s; success if s >= need; else failure."""
-    if o > s:
-        return Outcome.FUMBLE
-    return Outcome.SUCCESS if s >= need else Outcome.FAILURE
-
-
 def unrolled(pool: int, sl: int, target: str, need: int, mode: Mode, s: int = 0) -> RollRecord:
     """A roll that takes no dice: no 1s, so never a fumble; a success only if `s >= need`."""
-    outcome = Outcome.SUCCESS if s >= need and s > 0 else Outcome.FAILURE
-    special = s - need if outcome is Outcome.SUCCESS else 0
+    outcome = RollOutcome.SUCCESS if s >= need and s > 0 else RollOutcome.FAILURE
+    special = s - need if outcome is RollOutcome.SUCCESS else 0
     return RollRecord(pool, sl, target, need, False, mode, (), (), s, 0, False, 0, outcome,
                       special)
 
@@ -141,8 +134,9 @@ def roll(pool: int, sl: int = 0, *, heroic: bool, dice: Dice, need: int = 1,
     s = count_successes(faces, level)
     o = faces.count(1)
     fumble = o > s
-    outcome = Outcome.FUMBLE if fumble else (Outcome.SUCCESS if s >= need else Outcome.FAILURE)
+    outcome = (RollOutcome.FUMBLE if fumble
+               else RollOutcome.SUCCESS if s >= need else RollOutcome.FAILURE)
     return RollRecord(
         pool, level, target_label(level), need, True, Mode.ROLL, base, bonus, s, o, fumble,
-        0 if fumble else o, outcome, s - need if outcome is Outcome.SUCCESS else 0,
+        0 if fumble else o, outcome, s - need if outcome is RollOutcome.SUCCESS else 0,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
 from fappo_bot.rules_xp.dice import Dice
@@ -23,10 +23,6 @@ class Roller:
     heroic: bool = True
     #: owns the skill ("an appropriate Xposure", X10 Amb-2): not rolling on a default
     xposure: bool = True
-
-    def with_pool(self, pool: int | None) -> Roller:
-        """The same roller with another pool (chain, assist and augment dice added)."""
-        return replace(self, pool=pool)
 
 
 def check_need(need: int) -> int:

@@ -1,11 +1,10 @@
-"""Character traits and the Superiority Level they make (RULINGS X3, X15), ranks (X16) and the
-time tags of X17. The missing parts of the seed (the Luck economy, the SIZE scale, the Combat and
+"""Character traits and the Superiority Level they make (RULINGS X3, X15) and ranks (X16); X17's
+time tags carry no mechanics, so nothing here models them. The missing parts of the seed (the Luck economy, the SIZE scale, the Combat and
 Magic rules that deplete ranks) are GM inputs here, or refused (X18)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from fappo_bot.rules_xp.errors import OutOfRange, XpError
 
@@ -129,25 +128,3 @@ def deplete(current: int, by: int) -> int:
         raise OutOfRange("depletion is a number of points lost, never negative")
     return max(DEPLETED_FLOOR, current - by)
 
-
-# ---- X17: time tags ----------------------------------------------------------------------------
-
-
-class Duration(str, Enum):
-    """X17's durations, shortest first; Session, Episode, Adventure and Downtime are boundaries
-    the GM declares."""
-
-    INSTANT = "instant"
-    ACTION = "action"
-    ROUND = "round"
-    EVENT = "event"
-    MULTI_EVENT = "multi-event"
-    HALF_DAY = "half day"
-    DAY = "day"
-    SEVERAL_DAYS = "several days"
-    WEEK = "week"
-    SEVERAL_WEEKS = "several weeks"
-    MONTH = "month"
-    SEASON = "season"
-    HALF_YEAR = "half year"
-    YEAR = "year"

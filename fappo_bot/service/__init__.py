@@ -1,4 +1,4 @@
-"""The use cases of FAPPO Bot over a unit of work (issue 5).
+"""The use cases of FAPPO Bot over a unit of work.
 
 Adapters (Discord, the local table) build one `Services` in their composition root from a
 `uow_factory` (fappo_bot.storage) and call its use cases:

@@ -26,7 +26,7 @@ from fappo_bot.service.records import (
     GameStatus,
     OutboxMessage,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.text import PostingText, PostText
@@ -58,8 +58,8 @@ class Deps:
 def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A public use case as it leaves the service: its text arguments with the guard's own
     zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
-    and its value passed through `guard.guarded`: no text leaves the service with a live mention
-    (issue 14). `@raw_output` use cases return data (an export) and skip the guard on the way
+    and its value passed through `guard.guarded`: no text leaves the service with a live mention.
+    `@raw_output` use cases return data (an export) and skip the guard on the way
     out. Retries are not this wrapper's business: use cases that write say `@retried`."""
     raw = getattr(method, RAW_OUTPUT, False)
 
@@ -195,23 +195,23 @@ def require_not_retired(character: CharacterRecord) -> None:
         raise Conflict(f"{character.name} is retired.")
 
 
-async def current_turn(uow: UnitOfWork, game: Game) -> Turn:
+async def current_turn(uow: UnitOfWork, game: Game) -> TurnRecord:
     return some_turn(await uow.turns.latest(game.id))
 
 
-def some_turn(turn: Turn | None) -> Turn:
+def some_turn(turn: TurnRecord | None) -> TurnRecord:
     """The game's current turn, refused when no turn was opened yet."""
     if turn is None:
         raise NoOpenTurn("No turn has been opened yet; a GM opens the first one.")
     return turn
 
 
-async def live_turn(uow: UnitOfWork, game: Game) -> Turn:
+async def live_turn(uow: UnitOfWork, game: Game) -> TurnRecord:
     """The turn that is open or closed (awaiting resolution)."""
     return some_live_turn(await uow.turns.latest(game.id))
 
 
-def some_live_turn(turn: Turn | None) -> Turn:
+def some_live_turn(turn: TurnRecord | None) -> TurnRecord:
     """The game's current turn, refused unless it is open or closed (awaiting resolution)."""
     turn = some_turn(turn)
     if turn.status is TurnStatus.RESOLVED:
@@ -349,7 +349,7 @@ def require_known_ruleset(game: Game) -> None:
 
 def require_fappo(game: Game, what: str) -> None:
     """Refuse `what` (FAPPO sheets, passes, rests...) in a game that plays another ruleset:
-    nothing of FAPPO's rules runs in an Xp game (issue 13)."""
+    nothing of FAPPO's rules runs in an Xp game."""
     if game.ruleset != "fappo":
         raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are FAPPO\'s and '
                        "do not apply to it.")

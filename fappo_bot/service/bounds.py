@@ -1,4 +1,4 @@
-"""The bounds of every number a sheet or a GM command accepts (issue 14: a group of 10^18
+"""The bounds of every number a sheet or a GM command accepts (a group of 10^18
 creatures never resolved, a million took 14 s; a deadline a billion days away was a traceback).
 
 Each bound is far above anything the rules or a game need, and low enough that the work it

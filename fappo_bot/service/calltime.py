@@ -26,7 +26,7 @@ from fappo_bot.service.base import (
 from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import Game, Turn, TurnStatus
+from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timing import arm, reminder_times
@@ -198,7 +198,7 @@ class CallTimeService(UseCases):
             return TurnSummary.of(turn)
 
 
-async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alarm:
+async def _alarm(uow: UnitOfWork, game: Game, turn: TurnRecord, now: datetime) -> Alarm:
     """What is due on a turn; a deadline already past wins over reminders not yet sent (a
     scheduler that was down does not remind anyone of a deadline that has gone)."""
     status = await turn_status(uow, game, turn)
@@ -212,13 +212,13 @@ async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alar
 
 
 async def close_turn(
-    uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn, out: Outgoing
-) -> Turn:
+    uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord, out: Outgoing
+) -> TurnRecord:
     """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`).
 
     The NPC orders in force are sealed now if the GM did not seal them (F29): from call time on
     the review may show the players' secret orders, so the NPC orders must be fixed first, and
-    a closed turn takes no NPC post that could seal them later (issue 14: a turn closed
+    a closed turn takes no NPC post that could seal them later (a turn closed
     unsealed could never be resolved)."""
     status = await turn_status(uow, game, turn)
     now = cases.now()
@@ -239,7 +239,7 @@ async def close_turn(
 
 async def _gm_turn(
     uow: UnitOfWork, game_id: str, actor: str, status: TurnStatus
-) -> tuple[Game, Turn]:
+) -> tuple[Game, TurnRecord]:
     """The game and its current turn, locked, for a GM's call-time command on a turn in `status`."""
     at_play = await load_game_at_play(uow, game_id, actor)
     game = at_play.game

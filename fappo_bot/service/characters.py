@@ -46,7 +46,7 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.users import name_of
-from fappo_bot.service.views import CharacterView, SheetCheck
+from fappo_bot.service.views import CharacterView, SheetReply
 from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
 
 
@@ -227,7 +227,7 @@ class CharacterService(UseCases):
         *,
         owner: str | None = None,
         kind: CharacterKind | None = CharacterKind.PC,
-    ) -> SheetCheck:
+    ) -> SheetReply:
         """A character from a sheet as the adapter read it (a YAML mapping), in the game's
         ruleset: a FAPPO sheet is priced (F1, `create`), an Xp sheet is checked (`create_xp`).
         `kind` None: the GM adds an enemy (FAPPO: an enemy or a group by tier; Xp: an NPC).
@@ -251,14 +251,14 @@ class CharacterService(UseCases):
         *,
         owner: str | None = None,
         kind: CharacterKind = CharacterKind.PC,
-    ) -> SheetCheck:
+    ) -> SheetReply:
         """An Xp character from its sheet (`fappo_bot.sheets.xp`): every fault comes back as
         data and nothing is stored. A player adds their own PC; a GM adds any, and NPCs (a
         sheet with `who: npc`) only as a GM's character."""
         try:
             sheet = xp_sheet_from_dict(data)
         except XpSheetProblems as exc:
-            return SheetCheck(ok=False, problems=exc.problems)
+            return SheetReply(ok=False, problems=exc.problems)
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             if game.ruleset != "xp":
@@ -281,7 +281,7 @@ class CharacterService(UseCases):
             await audit(uow, self.deps, game.id, actor, "character.create", name=name,
                         owner=owner, kind=kind.value, checked=True, ruleset="xp")
             await uow.commit()
-            return SheetCheck(ok=True, character=CharacterView.of(record))
+            return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
     async def create(
@@ -292,7 +292,7 @@ class CharacterService(UseCases):
         *,
         owner: str | None = None,
         kind: CharacterKind = CharacterKind.PC,
-    ) -> SheetCheck:
+    ) -> SheetReply:
         """A player creates their PC from a sheet; a GM creates any character (for a player
         with `owner`).
 
@@ -320,7 +320,7 @@ class CharacterService(UseCases):
                         update={"budget": starting_budget(ledger)})})
                 built = new.build()
                 if isinstance(built, tuple):
-                    return SheetCheck(ok=False, problems=built)
+                    return SheetReply(ok=False, problems=built)
                 character = built
             else:
                 character = new
@@ -341,12 +341,12 @@ class CharacterService(UseCases):
             await audit(uow, self.deps, game.id, actor, "character.create", name=name,
                         owner=owner, kind=kind.value, checked=isinstance(new, NewCharacter))
             await uow.commit()
-            return SheetCheck(ok=True, character=CharacterView.of(record))
+            return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
     async def add_enemy(
         self, game_id: str, actor: str, new: NewCharacter | Character
-    ) -> SheetCheck:
+    ) -> SheetReply:
         """A GM adds an enemy; nuisance and minion sheets become groups (F3, F20, F21)."""
         tier = new.sheet.tier if isinstance(new, NewCharacter) else new.tier
         kind = CharacterKind.GROUP if tier in (Tier.NUISANCE, Tier.MINION) else CharacterKind.ENEMY
@@ -376,7 +376,7 @@ class CharacterService(UseCases):
     @retried
     async def edit(
         self, game_id: str, actor: str, name: str, new: NewCharacter | Character
-    ) -> SheetCheck:
+    ) -> SheetReply:
         """A GM approves a new sheet (checked, F1, when it is a `NewCharacter`); wounds,
         position and spent SP carry over."""
         async with self.uow() as uow:
@@ -392,14 +392,14 @@ class CharacterService(UseCases):
                     raise Conflict(f'There is already a character called "{new.name}" here.')
             built = new.build() if isinstance(new, NewCharacter) else new
             if isinstance(built, tuple):
-                return SheetCheck(ok=False, problems=built)
+                return SheetReply(ok=False, problems=built)
             sheet = full_sheet(built)
             record = await _bump(uow, record, name=sheet.name, sheet=sheet,
                                  state=carry_state(record.state, sheet, recharge=isinstance(
                                      new, NewCharacter) and new.ammo is not None))
             await audit(uow, self.deps, game.id, actor, "character.edit", name=record.name)
             await uow.commit()
-            return SheetCheck(ok=True, character=CharacterView.of(record))
+            return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:

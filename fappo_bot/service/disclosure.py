@@ -1,8 +1,8 @@
-"""What a resolution discloses, and to whom (F29; issue 5: the sealed NPC orders).
+"""What a resolution discloses, and to whom (F29: the sealed NPC orders).
 
 - The NPC reveal: the sealed orders in the canonical form of a post reply, the commitment, the
   salt and how to check. The canonical JSON exactly as hashed stays with the turn (the `reveal`
-  use case and the game's export give it), not in the channel: issue 12, two kilobytes of JSON
+  use case and the game's export give it), not in the channel: two kilobytes of JSON
   for every seat on every turn.
 - The results: the public part (no parties-only order, no allocation that must stay hidden)
   and the parties' part (F29 secret PvP, R2 `hide_all_allocations`).
@@ -37,7 +37,7 @@ def sealed_orders(canonical: str) -> list[Order]:
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,
                     state: TurnState) -> list[str]:
-    """The reveal of the NPC orders sealed for turn `number` (F29, issue 5): the orders as the
+    """The reveal of the NPC orders sealed for turn `number` (F29): the orders as the
     GM's post reply showed them (`render_order`, with each character's AP budget and ratings at
     the start of the turn in `state`, its own Reduce lines settled as when it was posted), the
     SHA-256 commitment, the salt and how to check.

@@ -15,7 +15,7 @@ class ServiceError(Exception):
     no live mention in it (`posting.safety.inert`)."""
 
     def __init__(self, message: str) -> None:
-        message = inert(message)  # it may quote what a user wrote (issue 14)
+        message = inert(message)  # it may quote what a user wrote
         super().__init__(message)
         self.message = message
 

@@ -1,5 +1,5 @@
 """The mention guard on everything that leaves the service (BRIEF: "Nothing a user writes can
-ping @everyone/@here/users/roles"; issue 14).
+ping @everyone/@here/users/roles").
 
 The renderers make names and prose inert as they write them (`posting.safety.safe`) and the
 outbox breaks every mention it queues; but a use case also returns values (views, replies,

@@ -62,8 +62,8 @@ def sealed(number: int, digest: str) -> str:
 def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
     """The sealed NPC orders of a resolved turn in the canonical form of a post reply
     (`posting.render.render_order`, already made inert), with the commitment, the salt and how
-    anyone checks them (F29, issue 5: "verifiable after resolution"). The canonical JSON itself
-    is not published with them (issue 12): the `reveal` use case and the export give it."""
+    anyone checks them (F29: "verifiable after resolution"). The canonical JSON itself
+    is not published with them: the `reveal` use case and the export give it."""
     shown = "\n".join(orders) if orders else "(no NPC orders this turn)"
     return (
         f"NPC orders of turn {number}, as sealed before the players' orders were revealed:\n"

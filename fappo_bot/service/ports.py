@@ -43,7 +43,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     UserName,
 )
 
@@ -54,7 +54,7 @@ class GameAtPlay:
 
     game: Game
     #: as `TurnRepository.latest`: the turn with the highest number that is not VOID, or None
-    turn: Turn | None
+    turn: TurnRecord | None
     #: the user's memberships of the game, as `MembershipRepository.list` has them
     roles: frozenset[Role]
 
@@ -111,18 +111,18 @@ class CharacterRepository(Protocol):
 
 
 class TurnRepository(Protocol):
-    async def add(self, turn: Turn) -> None: ...
-    async def get(self, turn_id: str) -> Turn | None: ...
-    async def latest(self, game_id: str) -> Turn | None:
+    async def add(self, turn: TurnRecord) -> None: ...
+    async def get(self, turn_id: str) -> TurnRecord | None: ...
+    async def latest(self, game_id: str) -> TurnRecord | None:
         """The game's turn with the highest number that is not VOID, or None."""
         ...
 
-    async def list(self, game_id: str) -> Sequence[Turn]:
+    async def list(self, game_id: str) -> Sequence[TurnRecord]:
         """Every turn of the game (VOID included), by (number, opened_at)."""
         ...
 
-    async def update(self, turn: Turn) -> None: ...
-    async def due(self, now: datetime) -> Sequence[Turn]:
+    async def update(self, turn: TurnRecord) -> None: ...
+    async def due(self, now: datetime) -> Sequence[TurnRecord]:
         """OPEN, unpaused turns with `alarm_at <= now`, by (alarm_at, id)."""
         ...
 
@@ -290,7 +290,7 @@ class UnitOfWork(Protocol):
 
     async def commit(self) -> None: ...
     async def rollback(self) -> None: ...
-    async def lock_turn(self, turn_id: str) -> Turn:
+    async def lock_turn(self, turn_id: str) -> TurnRecord:
         """Lock the turn for this transaction and return it as stored now (NotFound if none)."""
         ...
 

@@ -171,7 +171,7 @@ class TurnStatus(StrEnum):
     VOID = "void"
 
 
-class Turn(BaseModel):
+class TurnRecord(BaseModel):
     model_config = _FROZEN
 
     id: str

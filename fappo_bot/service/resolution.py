@@ -51,7 +51,7 @@ from fappo_bot.service.records import (
     CharacterStatus,
     Game,
     Resolution,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -75,7 +75,7 @@ from fappo_bot.service.views import (
 _LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
 
 
-def _seal_first_needed(turn: Turn, number: int) -> bool:
+def _seal_first_needed(turn: TurnRecord, number: int) -> bool:
     """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
     open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
     is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
@@ -84,7 +84,7 @@ def _seal_first_needed(turn: Turn, number: int) -> bool:
             and number == turn.number)
 
 
-def _not_that_turn(number: int, turn: Turn) -> Conflict:
+def _not_that_turn(number: int, turn: TurnRecord) -> Conflict:
     """The refusal of a resolve of turn `number` when the live turn is another one: most
     often the second of two resolves at once, which finds the first one's next turn open."""
     if number < turn.number:
@@ -93,7 +93,7 @@ def _not_that_turn(number: int, turn: Turn) -> Conflict:
     return Conflict(f"There is no turn {number} yet; turn {turn.number} is {turn.status.value}.")
 
 
-def _refuse_if_incomplete(turn: Turn, items: list[ReviewItem], hidden: int) -> None:
+def _refuse_if_incomplete(turn: TurnRecord, items: list[ReviewItem], hidden: int) -> None:
     """R1: nothing is guessed; the refusal names every missing GM input."""
     missing = [i.question for i in items if i.required and not i.answered]
     if missing:
@@ -133,7 +133,7 @@ class ResolutionService(UseCases):
         raise AssertionError("unreachable: the second attempt resolves or refuses")
 
     async def _resolve_locked(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str, number: int
     ) -> ResolutionView:
         """`resolve`, in its transaction, the turn locked."""
         if turn.status is TurnStatus.RESOLVED or await uow.resolutions.for_turn(turn.id):
@@ -173,7 +173,7 @@ class ResolutionService(UseCases):
         text, gm_text, queued = await self._publish(
             uow, out, game, turn, state, records, in_force, result, seen, resolution_id,
             inactive)
-        next_turn: Turn | None = None
+        next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
                                         result.state.pending, seen.parties_only)
@@ -197,7 +197,7 @@ class ResolutionService(UseCases):
         )
 
     async def _resolve_xp(
-        self, uow: UnitOfWork, game: Game, turn: Turn, actor: str, number: int
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str, number: int
     ) -> XpResolutionView:
         """`resolve` for an Xp turn (`xp_play`), in its transaction, the turn locked: the review
         complete (nothing guessed, R1), every roll from its own seeded generator, the Luck and
@@ -230,7 +230,7 @@ class ResolutionService(UseCases):
         out = Outgoing(self.deps, game)
         text = xp_resolve.results_text(turn.number, resolved)
         queued = out.add("results", text, f"results:{resolution_id}")
-        next_turn: Turn | None = None
+        next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
         await out.queue(uow)
@@ -375,7 +375,7 @@ class ResolutionService(UseCases):
         uow: UnitOfWork,
         out: Outgoing,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         state: TurnState,
         records: list[CharacterRecord],
         in_force: dict[str, InForce],
@@ -426,7 +426,7 @@ class ResolutionService(UseCases):
         return text, gm_text, count
 
 
-async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, Turn]:
+async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, TurnRecord]:
     """The running game and its live turn (open or closed), for a GM; one read."""
     at_play = await load_game_at_play(uow, game_id, actor)
     game = at_play.game

@@ -18,10 +18,10 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
     FLOATING,
     SKILLS_BY_KEY,
@@ -38,7 +38,7 @@ from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
-from fappo_bot.service.records import Turn, TurnStatus
+from fappo_bot.service.records import TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
@@ -265,9 +265,8 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    near = difflib.get_close_matches(text.strip().casefold(), [n.casefold() for n in names],
-                                     n=1, cutoff=0.6)
-    hint = next((f' Did you mean "{n}"?' for n in names if near and n.casefold() == near[0]), "")
+    near = nearest(text, names, limit=1)
+    hint = f' Did you mean "{near[0]}"?' if near else ""
     raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
                        f"one of: {', '.join(names)}.")
 
@@ -418,7 +417,7 @@ class ReviewService(UseCases):
             await uow.commit()
             return inputs
 
-    async def _answer_xp(self, uow: Any, game: Any, turn: Turn, records: list[Any],
+    async def _answer_xp(self, uow: Any, game: Any, turn: TurnRecord, records: list[Any],
                          answers: Mapping[str, Any]) -> ReviewView:
         """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
         found = await xp_play.load_in_force(uow, game, turn, records)
@@ -446,7 +445,7 @@ class ReviewService(UseCases):
                           items=tuple(xp_review.review_items(found, records, stored)))
 
     @staticmethod
-    async def _store(uow: Any, turn: Turn, **update: Any) -> Turn:
+    async def _store(uow: Any, turn: TurnRecord, **update: Any) -> TurnRecord:
         if turn.status not in _REVIEWABLE:
             raise Conflict(f"Turn {turn.number} is {turn.status.value}; it has nothing to review.")
         turn = turn.model_copy(update={**update, "version": turn.version + 1})

@@ -23,7 +23,7 @@ from fappo_bot.service.records import (
     Game,
     Post,
     PostRevision,
-    Turn,
+    TurnRecord,
 )
 
 
@@ -46,7 +46,7 @@ def in_scene(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
     return [r for r in records if r.status is not CharacterStatus.RETIRED]
 
 
-def build_state(game: Game, turn: Turn, records: Sequence[CharacterRecord]) -> TurnState:
+def build_state(game: Game, turn: TurnRecord, records: Sequence[CharacterRecord]) -> TurnState:
     """The rules' state at the start of `turn` (F7): current characters and pending hits."""
     return TurnState(
         turn=turn.number,
@@ -58,7 +58,7 @@ def build_state(game: Game, turn: Turn, records: Sequence[CharacterRecord]) -> T
 
 
 async def orders_in_force(
-    uow: UnitOfWork, turn: Turn, actors: Collection[str] | None = None
+    uow: UnitOfWork, turn: TurnRecord, actors: Collection[str] | None = None
 ) -> dict[str, InForce]:
     """Per character (casefolded name), the order in force: last written wins (F29 Amb-3).
     `actors` (case-folded): only theirs."""
@@ -102,7 +102,7 @@ def player_run(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
 
 
 def everyone_in(
-    turn: Turn, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
+    turn: TurnRecord, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
 ) -> bool:
     """Every active player character has posted or passed, and the NPC orders are sealed (or
     the GMs run no active character)."""
@@ -111,14 +111,14 @@ def everyone_in(
     return players_in and npcs_in
 
 
-def secrets_hidden(turn: Turn, records: Sequence[CharacterRecord]) -> bool:
+def secrets_hidden(turn: TurnRecord, records: Sequence[CharacterRecord]) -> bool:
     """The players' secret orders stay hidden from the GM until the GM's NPC orders are sealed,
     so the NPC orders cannot be fitted to them (F29, the NPC commitment)."""
     return turn.npc_commitment is None and bool(gm_run(records))
 
 
 def visible_to_gm(
-    turn: Turn, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
+    turn: TurnRecord, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
 ) -> tuple[dict[str, InForce], int]:
     """The orders in force the GM may see now, and how many secret ones are still hidden."""
     if not secrets_hidden(turn, records):

@@ -1,4 +1,4 @@
-"""The service's port to the post language (issue 4, F29).
+"""The service's port to the post language (F29).
 
 The service never renders text itself: replies and results come from `fappo_bot.posting`
 (`parse_post`, `render`), reached through the small protocol below, so the composition root (or a
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from fappo_bot.posting import PostContext, Problem, parse_post
+from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
 from fappo_bot.rules import Order, TurnResult, TurnState
@@ -27,7 +27,7 @@ class ReadPost:
     """What the post language made of one post: the orders, or every problem (never both)."""
 
     orders: tuple[Order, ...]
-    problems: tuple[Problem, ...]
+    problems: tuple[PostProblem, ...]
     #: the reply to show: the canonical orders with AP and SP left, or the problems
     reply: str
 
@@ -69,7 +69,7 @@ class PostingText:
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str]
     ) -> ReadPost:
-        oversize = too_long(text)  # refused before a line is read (issue 14)
+        oversize = too_long(text)  # refused before a line is read
         if oversize is not None:
             return ReadPost((), (oversize,), render_problems((oversize,)))
         context = PostContext(state=state, poster=poster, controls=tuple(controls))
@@ -82,7 +82,7 @@ class PostingText:
     def table_talk(self, text: str) -> bool:
         """No line reads as a statement or a character line: with no characters to post for,
         every such line is a problem, so table talk is a post with no block and no problem.
-        A text over the post size is not read at all (issue 14), so it is not table talk."""
+        A text over the post size is not read at all, so it is not table talk."""
         if too_long(text) is not None:
             return False
         parsed = parse_post(text, PostContext(state=_NO_SCENE, poster="", controls=()))

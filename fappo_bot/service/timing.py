@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fappo_bot.service.records import Game, Turn, TurnStatus
+from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 
 
 def reminder_times(game: Game, deadline: datetime) -> list[datetime]:
@@ -17,7 +17,7 @@ def reminder_times(game: Game, deadline: datetime) -> list[datetime]:
     return sorted({deadline - before for before in game.settings.reminders if before.total_seconds() > 0})
 
 
-def arm(turn: Turn, game: Game, now: datetime, *, fresh: bool = True) -> Turn:
+def arm(turn: TurnRecord, game: Game, now: datetime, *, fresh: bool = True) -> TurnRecord:
     """The turn with `alarm_at` set to its next reminder or its deadline.
 
     With `fresh` (a new or moved deadline), reminders whose moment has already passed count as

@@ -6,7 +6,7 @@ of `fappo_bot.service.records`, rules values inside), so an import restores the 
 field. It goes through the unit of work's repositories only; nothing here knows SQL.
 
 Export is a GM's command. An export made while a turn is open or awaiting resolution holds no
-secret of that turn (issue 14): the players' secret orders, the GM's NPC orders and the seal's
+secret of that turn: the players' secret orders, the GM's NPC orders and the seal's
 salt and canonical orders are left out (`GameExport.withheld` says so; the published commitment
 stays), unless the GM asks for them (`secrets=True`). The operator of the database (the
 `fappo-bot export` command) exports as a GM would.
@@ -41,7 +41,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -70,7 +70,7 @@ class GameExport(BaseModel):
     game: Game
     members: tuple[Membership, ...] = ()
     characters: tuple[CharacterRecord, ...] = ()
-    turns: tuple[Turn, ...] = ()
+    turns: tuple[TurnRecord, ...] = ()
     posts: tuple[PostExport, ...] = ()
     resolutions: tuple[Resolution, ...] = ()
     outbox: tuple[OutboxMessage, ...] = ()
@@ -139,7 +139,7 @@ def copied(document: GameExport, new_id: Callable[[], str], channel_key: str) ->
     for message in data["outbox"]:
         message["dedupe_key"] = f"{message['dedupe_key']}{suffix}"
     # a post is one per (channel, message): a DM's or the GM's NPC orders' channel is no game
-    # channel, so the copy's post would clash with the original's (issue 14)
+    # channel, so the copy's post would clash with the original's
     for exported in data["posts"]:
         post = exported["post"]
         if post["channel_key"] != channel_key:

@@ -11,7 +11,7 @@ from fappo_bot.service.base import Outgoing, UseCases, require_known_ruleset
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, Turn, TurnStatus
+from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, TurnRecord, TurnStatus
 from fappo_bot.service.scene import (
     InForce,
     canonical_orders,
@@ -27,7 +27,7 @@ from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSumm
 from fappo_bot.service.xp_play import load_in_force
 
 
-def refuse_unless_open(turn: Turn) -> None:
+def refuse_unless_open(turn: TurnRecord) -> None:
     """Posts and edits need an open turn; the message says what to do instead."""
     if turn.status is TurnStatus.OPEN:
         return
@@ -43,15 +43,15 @@ def refuse_unless_open(turn: Turn) -> None:
 async def open_turn(
     uow: UnitOfWork, cases: UseCases, game: Game, number: int, out: Outgoing,
     pending: tuple[PendingHit, ...] = (), hidden: Set[str] = frozenset(),
-) -> Turn:
+) -> TurnRecord:
     """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
     (in `out`). `hidden`: the parties-only actors of the last resolution, whose hits the
     announcement does not count (F29). An Xp game's turns run the Xp rules (`xp_play`)."""
     require_known_ruleset(game)
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
-    turn = arm(Turn(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
-                    deadline=deadline, pending=pending), game, now)
+    turn = arm(TurnRecord(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
+                          deadline=deadline, pending=pending), game, now)
     await uow.turns.add(turn)
     out.add("turn_opened", notices.turn_opened(number, deadline,
                                                     len(public_hits(pending, hidden))),
@@ -63,11 +63,11 @@ async def seal_turn(
     uow: UnitOfWork,
     cases: UseCases,
     game: Game,
-    turn: Turn,
+    turn: TurnRecord,
     records: Sequence[CharacterRecord],
     in_force: dict[str, InForce],
     out: Outgoing,
-) -> tuple[Turn, int]:
+) -> tuple[TurnRecord, int]:
     """Commit to the NPC orders in force (SHA-256 of salt + canonical orders) and publish (in
     `out`). `records` and `in_force`: the game's characters and every order in force now."""
     gm_names = {r.name.casefold() for r in gm_run(records)}
@@ -84,7 +84,7 @@ async def seal_turn(
     return turn, len(npc_orders)
 
 
-async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView:
+async def turn_status(uow: UnitOfWork, game: Game, turn: TurnRecord) -> TurnStatusView:
     records = list(await uow.characters.list(game.id))
     if game.ruleset == "xp":
         return await _xp_status(uow, game, turn, records)
@@ -122,7 +122,7 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: Turn) -> TurnStatusView
     )
 
 
-async def _xp_status(uow: UnitOfWork, game: Game, turn: Turn,
+async def _xp_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: list[CharacterRecord]) -> TurnStatusView:
     """An Xp turn's status: who has actions in force; nothing is sealed (the GM's characters
     post like anyone, and Xp has no secret orders to commit to)."""
@@ -140,17 +140,17 @@ async def _xp_status(uow: UnitOfWork, game: Game, turn: Turn,
 
 
 async def hidden_actors(
-    uow: UnitOfWork, game: Game, turn: Turn, records: Sequence[CharacterRecord]
+    uow: UnitOfWork, game: Game, turn: TurnRecord, records: Sequence[CharacterRecord]
 ) -> frozenset[str]:
     """The parties-only actors of the resolved `turn` (F29), case-folded."""
     return turn_audiences(game, records, await orders_in_force(uow, turn)).parties_only
 
 
 async def public_pending(
-    uow: UnitOfWork, game: Game, turn: Turn, records: Sequence[CharacterRecord]
+    uow: UnitOfWork, game: Game, turn: TurnRecord, records: Sequence[CharacterRecord]
 ) -> tuple[PendingHit, ...]:
     """The hits open to Reduce in `turn` that everyone may see: not those of a secret order
-    kept to its parties in the resolution that dealt them (F29; issue 14)."""
+    kept to its parties in the resolution that dealt them (F29)."""
     if not turn.pending:
         return ()
     previous = next((t for t in await uow.turns.list(game.id)

@@ -45,7 +45,7 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
@@ -129,7 +129,7 @@ def _xp_read(text: str, poster: str, controls: list[CharacterRecord],
     return read
 
 
-async def _xp_orders(uow: UnitOfWork, game: Game, turn: Turn,
+async def _xp_orders(uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: dict[str, CharacterRecord], viewer: str,
                      gm: bool) -> list[OrderInForce]:
     """`orders` in an Xp game: per character, its actions in force (the posts read again, as the
@@ -158,13 +158,13 @@ UNKNOWN_ACTOR = "(unknown)"
 """The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
 
 
-def is_late(turn: Turn, posted_at: datetime | None) -> bool:
+def is_late(turn: TurnRecord, posted_at: datetime | None) -> bool:
     """Whether a message written at `posted_at` came after the turn's deadline."""
     return (posted_at is not None and not turn.paused and turn.deadline is not None
             and posted_at > turn.deadline)
 
 
-def refuse_if_late(turn: Turn, posted_at: datetime | None, *, edit: bool = False) -> None:
+def refuse_if_late(turn: TurnRecord, posted_at: datetime | None, *, edit: bool = False) -> None:
     """A post (or an edit) written after the turn's deadline is refused, even when time has not
     been called yet (the scheduler, or an adapter that was away, may be behind): `posted_at` is
     when it was written, as the platform stamps it; None: now, which call time decides."""
@@ -179,7 +179,7 @@ def refuse_if_late(turn: Turn, posted_at: datetime | None, *, edit: bool = False
                    "of it was recorded.")
 
 
-def _table_talk(turn: Turn | None) -> PostReply:
+def _table_talk(turn: TurnRecord | None) -> PostReply:
     return PostReply(post_id="", turn=turn.number if turn else 0, ok=True, reply="",
                      revision=0, outcome=PostOutcome.TABLE_TALK)
 
@@ -332,7 +332,7 @@ class TurnService(UseCases):
     ) -> PostReply:
         """A GM's NPC orders (F29): a post that must come from a GM, sealed at once unless
         `seal` is false. Anyone else is refused before anything is read or stored (a refused
-        command changes nothing; issue 14: a player's /npc replaced the player's own orders).
+        command changes nothing: a player's /npc must not replace the player's own orders).
         Not `@retried` as a whole: the post and the seal are two transactions, each retried on
         its own (running the post again after it was kept would be refused as a repeat)."""
         async with self.uow() as uow:
@@ -370,7 +370,7 @@ class TurnService(UseCases):
         platform knows it (on Discord only the author can edit a message, so it is `author`,
         the default; the local table's /edit N names message N's seat): an edit of a message
         that was never recorded (its post was refused) is a new post of its writer, never of
-        someone else (issue 14). `as_character`: as for `post`; `posted_at`: when the edit
+        someone else. `as_character`: as for `post`; `posted_at`: when the edit
         was made (as for `post`: one after the deadline is refused, the orders stand)."""
         if written_by is not None and written_by != author:
             raise Forbidden("Only the author of a post can edit it.")
@@ -612,7 +612,7 @@ class TurnService(UseCases):
     # ---- helpers ------------------------------------------------------------------------------
     @staticmethod
     def _check_orders(
-        turn: Turn,
+        turn: TurnRecord,
         orders: tuple[Order, ...],
         controls: list[CharacterRecord],
         records: list[CharacterRecord],
@@ -679,7 +679,7 @@ class TurnService(UseCases):
         return list(dict.fromkeys(named))
 
     async def _xp_edit(
-        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, text: str, poster: str,
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, text: str, poster: str,
         controls: list[CharacterRecord], records: list[CharacterRecord],
     ) -> PostReply:
         """An Xp post's edit: as FAPPO's (problems change nothing, table talk withdraws the
@@ -704,7 +704,7 @@ class TurnService(UseCases):
         return reply
 
     async def _xp_accepted(
-        self, uow: UnitOfWork, game: Game, turn: Turn, post: Post, revision: PostRevision,
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, revision: PostRevision,
         action: str, actions: Sequence[XpAction],
     ) -> PostReply:
         """Audit an accepted Xp post and answer it (the reply names each roll and its pool)."""
@@ -720,7 +720,7 @@ class TurnService(UseCases):
         self,
         uow: UnitOfWork,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         records: list[CharacterRecord],
         post: Post,
         revision: PostRevision,
@@ -738,10 +738,10 @@ class TurnService(UseCases):
                          orders=revision.orders, secret=post.secret, revision=revision.number,
                          reply_keys=post.reply_keys, everyone_in=complete)
 
-    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: Turn, post: Post,
-                                     action: str) -> None:
+    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
+                                     post: Post, action: str) -> None:
         """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
-        sealed orders arrived, not from whom nor what (F29; issue 11). Edits stay silent."""
+        sealed orders arrived, not from whom nor what (F29). Edits stay silent."""
         if post.secret and action == "post.create":
             out = Outgoing(self.deps, game)
             out.add("secret_orders", notices.secret_orders_arrived(turn.number),
@@ -752,7 +752,7 @@ class TurnService(UseCases):
         self,
         uow: UnitOfWork,
         game: Game,
-        turn: Turn,
+        turn: TurnRecord,
         records: list[CharacterRecord],
         in_force: dict[str, InForce] | None = None,
     ) -> bool:

@@ -1,4 +1,4 @@
-"""Display names: how the service's sentences and views name a user (issue 11).
+"""Display names: how the service's sentences and views name a user.
 
 Users are opaque ids (a Discord snowflake, a seat of the local table); a sentence that names one
 by id says nothing to people and, written as a mention, would ping. So each adapter passes the

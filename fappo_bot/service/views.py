@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from fappo_bot.posting.errors import Problem
+from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import Character, Order, PendingHit, RulesConfig, TurnResult
 from fappo_bot.service.records import (
     CharacterKind,
@@ -21,7 +21,7 @@ from fappo_bot.service.records import (
     Game,
     GameSettings,
     GameStatus,
-    Turn,
+    TurnRecord,
     TurnStatus,
 )
 from fappo_bot.sheets.xp import XpSheet
@@ -40,7 +40,7 @@ class TurnSummary(BaseModel):
     npc_commitment: str | None
 
     @classmethod
-    def of(cls, turn: Turn) -> TurnSummary:
+    def of(cls, turn: TurnRecord) -> TurnSummary:
         return cls(
             id=turn.id,
             number=turn.number,
@@ -70,7 +70,7 @@ class GameView(BaseModel):
 
     @classmethod
     def of(
-        cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: Turn | None,
+        cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: TurnRecord | None,
         names: dict[str, str] | None = None,
     ) -> GameView:
         return cls(
@@ -123,7 +123,7 @@ class CharacterView(BaseModel):
         )
 
 
-class SheetCheck(BaseModel):
+class SheetReply(BaseModel):
     """The outcome of creating or editing a character: the character, or every problem (F1)."""
 
     model_config = _FROZEN
@@ -161,7 +161,7 @@ class PostReply(BaseModel):
     orders: tuple[Order, ...] = ()
     #: every problem of the post, as the post language found them (line, words, hint, ...);
     #: `posting.render.render_problems` is the shared plain-text rendering
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[PostProblem, ...] = ()
     outcome: PostOutcome = PostOutcome.ACCEPTED
     secret: bool = False
     revision: int = 1

@@ -1,4 +1,4 @@
-"""Playing an Xp game (issue 13): posts read by the Xp post language, the GM's review questions
+"""Playing an Xp game: posts read by the Xp post language, the GM's review questions
 and the resolution with every die shown, behind the same use cases as FAPPO's turn flow
 (`turns.post/edit/delete`, `review.review/answer`, `resolution.resolve`), which dispatch here on
 `game.ruleset`. Nothing of FAPPO's rules runs for an Xp game.
@@ -41,7 +41,7 @@ from fappo_bot.service.records import (
     Game,
     Post,
     PostRevision,
-    Turn,
+    TurnRecord,
 )
 from fappo_bot.sheets.xp import XpSheet
 
@@ -122,7 +122,7 @@ def in_force(pairs: Sequence[tuple[Post, PostRevision]], records: Sequence[Chara
     return [f for name in sorted(newest) for f in newest[name]]
 
 
-async def load_in_force(uow: UnitOfWork, game: Game, turn: Turn,
+async def load_in_force(uow: UnitOfWork, game: Game, turn: TurnRecord,
                         records: Sequence[CharacterRecord]) -> list[XpInForce]:
     """`in_force` of the turn's posts, read in the unit of work."""
     gms = frozenset(await gm_ids(uow, game))

@@ -1,4 +1,4 @@
-"""What the GM's Xp rolls share (issue 13): the generator of a roll's seed, the view every kind of
+"""What the GM's Xp rolls share: the generator of a roll's seed, the view every kind of
 roll shows (`XpShown`), finding a stored roll by its id, and the checks of an Xp game.
 
 Every GM roll (an ad-hoc, Passive or Active roll, a group roll, a PLOT) is one audit entry whose

@@ -1,4 +1,4 @@
-"""Resolving an Xp turn (issue 13): every roll of the actions in force, with the GM's answers,
+"""Resolving an Xp turn: every roll of the actions in force, with the GM's answers,
 through `rules_xp` (Passions and Flaws first, then plot points, group rolls, tests with their
 assists, contests). Each roller's dice come from a generator seeded with a fresh seed of the
 injected salt factory (`xp_rolls.generator`); the seeds and dice are returned for the audit log,

@@ -1,4 +1,4 @@
-"""The GM's review of an Xp turn (issue 13, RULINGS R1 Xp): every input the rolls in force need,
+"""The GM's review of an Xp turn (RULINGS R1 Xp): every input the rolls in force need,
 as the same `ReviewItem`s as a FAPPO review (so the table's prompt and the bot's panel ask them
 unchanged), with the defaults of the optional ones shown; and each answer checked and typed."""
 

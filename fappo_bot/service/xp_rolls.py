@@ -1,4 +1,4 @@
-"""Auditable Xp rolls (issue 13): a GM's ad-hoc, Passive and Active rolls in an Xp game, from a
+"""Auditable Xp rolls: a GM's ad-hoc, Passive and Active rolls in an Xp game, from a
 generator seeded from the operating system's CSPRNG, each stored whole in the game's audit log
 (its seed, every die and the result), so any roll can be replayed, shown and turned into a case
 file; and the list, the record and the case file of every GM roll (group rolls, `xp_group`, and

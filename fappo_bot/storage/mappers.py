@@ -28,10 +28,11 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     Resolution,
-    Turn,
+    TurnRecord,
     UserName,
 )
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.storage import values
 from fappo_bot.storage.tables import (
     AuditRow,
     CharacterRow,
@@ -50,14 +51,12 @@ from fappo_bot.storage.values import (
     RawJSON,
     doc,
     docs,
-    from_db_time,
     from_us,
-    opt_from_db_time,
-    opt_to_db_time,
+    opt_utc,
     parse,
     parse_as,
-    to_db_time,
     to_us,
+    utc,
 )
 
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
@@ -67,25 +66,17 @@ _STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 _ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 R = TypeVar("R")
-#: records built from rows, by the row's column values: records are frozen, so equal rows give
-#: equal records, and a turn's use cases read the same game, turn and characters again and again
-_BUILT: dict[tuple[Any, ...], Any] = {}
-_BUILT_LIMIT = 5_000
 
 
 def _remembered(build: Callable[[Any], R]) -> Callable[[Any], R]:
     """`build(row)`, remembered by the row's values (a `repositories.Kept` row: its columns,
-    in the table's order, are its attributes)."""
+    in the table's order, are its attributes) in the open unit of work's `values.Remembered`."""
 
     def remembered(row: Any) -> R:
-        key = (build, *vars(row).values())
-        found = _BUILT.get(key)
-        if found is None:
-            found = build(row)
-            if len(_BUILT) >= _BUILT_LIMIT:
-                _BUILT.clear()
-            _BUILT[key] = found
-        return found
+        cache = values.current.get()
+        if cache is None:
+            return build(row)
+        return cache.remember(cache.built, (build, *vars(row).values()), lambda: build(row))
 
     remembered.__doc__ = build.__doc__
     return remembered
@@ -102,7 +93,7 @@ def game_values(game: Game) -> dict[str, Any]:
         "rules": doc(game.rules, whole=True),
         "status": game.status.value,
         "settings": doc(game.settings, whole=True),
-        "created_at": to_db_time(game.created_at),
+        "created_at": utc(game.created_at),
         "version": game.version,
     }
 
@@ -119,7 +110,7 @@ def game_record(row: GameRow) -> Game:
             "rules": parse(RulesConfig, row.rules),
             "status": row.status,
             "settings": parse(GameSettings, row.settings),
-            "created_at": from_db_time(row.created_at),
+            "created_at": utc(row.created_at),
             "version": row.version,
         }
     )
@@ -155,7 +146,7 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "missed_turns": character.missed_turns,
         "controller": character.controller,
         "gm_controlled": character.gm_controlled,
-        "created_at": to_db_time(character.created_at),
+        "created_at": utc(character.created_at),
         "version": character.version,
     }
 
@@ -176,29 +167,29 @@ def character_record(row: CharacterRow) -> CharacterRecord:
             "missed_turns": row.missed_turns,
             "controller": row.controller,
             "gm_controlled": row.gm_controlled,
-            "created_at": from_db_time(row.created_at),
+            "created_at": utc(row.created_at),
             "version": row.version,
         }
     )
 
 
 # ---- turns --------------------------------------------------------------------------------------
-def turn_values(turn: Turn) -> dict[str, Any]:
+def turn_values(turn: TurnRecord) -> dict[str, Any]:
     return {
         "id": turn.id,
         "game_id": turn.game_id,
         "number": turn.number,
         "status": turn.status.value,
-        "opened_at": to_db_time(turn.opened_at),
-        "closed_at": opt_to_db_time(turn.closed_at),
-        "deadline": opt_to_db_time(turn.deadline),
+        "opened_at": utc(turn.opened_at),
+        "closed_at": opt_utc(turn.closed_at),
+        "deadline": opt_utc(turn.deadline),
         "paused": turn.paused,
         "paused_remaining_us": to_us(turn.paused_remaining),
         "reminders_sent": turn.reminders_sent,
-        "alarm_at": opt_to_db_time(turn.alarm_at),
+        "alarm_at": opt_utc(turn.alarm_at),
         "pending": docs(_HITS, turn.pending),
         "npc_commitment": turn.npc_commitment,
-        "npc_sealed_at": opt_to_db_time(turn.npc_sealed_at),
+        "npc_sealed_at": opt_utc(turn.npc_sealed_at),
         "npc_salt": turn.npc_salt,
         "npc_canonical": turn.npc_canonical,
         "npc_revealed": turn.npc_revealed,
@@ -209,23 +200,23 @@ def turn_values(turn: Turn) -> dict[str, Any]:
 
 
 @_remembered
-def turn_record(row: TurnRow) -> Turn:
-    return Turn.model_validate(
+def turn_record(row: TurnRow) -> TurnRecord:
+    return TurnRecord.model_validate(
         {
             "id": row.id,
             "game_id": row.game_id,
             "number": row.number,
             "status": row.status,
-            "opened_at": from_db_time(row.opened_at),
-            "closed_at": opt_from_db_time(row.closed_at),
-            "deadline": opt_from_db_time(row.deadline),
+            "opened_at": utc(row.opened_at),
+            "closed_at": opt_utc(row.closed_at),
+            "deadline": opt_utc(row.deadline),
             "paused": row.paused,
             "paused_remaining": from_us(row.paused_remaining_us),
             "reminders_sent": row.reminders_sent,
-            "alarm_at": opt_from_db_time(row.alarm_at),
+            "alarm_at": opt_utc(row.alarm_at),
             "pending": parse_as(_HITS, row.pending),
             "npc_commitment": row.npc_commitment,
-            "npc_sealed_at": opt_from_db_time(row.npc_sealed_at),
+            "npc_sealed_at": opt_utc(row.npc_sealed_at),
             "npc_salt": row.npc_salt,
             "npc_canonical": row.npc_canonical,
             "npc_revealed": row.npc_revealed,
@@ -248,8 +239,8 @@ def post_values(post: Post) -> dict[str, Any]:
         "secret": post.secret,
         "revision": post.revision,
         "deleted": post.deleted,
-        "created_at": to_db_time(post.created_at),
-        "updated_at": to_db_time(post.updated_at),
+        "created_at": utc(post.created_at),
+        "updated_at": utc(post.updated_at),
         "reply_keys": docs(_STRINGS, post.reply_keys),
         "version": post.version,
     }
@@ -268,8 +259,8 @@ def post_record(row: PostRow) -> Post:
             "secret": row.secret,
             "revision": row.revision,
             "deleted": row.deleted,
-            "created_at": from_db_time(row.created_at),
-            "updated_at": from_db_time(row.updated_at),
+            "created_at": utc(row.created_at),
+            "updated_at": utc(row.updated_at),
             "reply_keys": parse_as(_STRINGS, row.reply_keys),
             "version": row.version,
         }
@@ -285,7 +276,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
         "ok": revision.ok,
         "problems": docs(_STRINGS, revision.problems),
         "reply": revision.reply,
-        "created_at": to_db_time(revision.created_at),
+        "created_at": utc(revision.created_at),
     }
     orders = [
         {
@@ -311,7 +302,7 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
             "ok": row.ok,
             "problems": parse_as(_STRINGS, row.problems),
             "reply": row.reply,
-            "created_at": from_db_time(row.created_at),
+            "created_at": utc(row.created_at),
         }
     )
 
@@ -338,8 +329,8 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "characters_before": docs(_RECORDS, resolution.characters_before),
         "next_turn_id": resolution.next_turn_id,
         "undone": resolution.undone,
-        "undone_at": opt_to_db_time(resolution.undone_at),
-        "created_at": to_db_time(resolution.created_at),
+        "undone_at": opt_utc(resolution.undone_at),
+        "created_at": utc(resolution.created_at),
     }
 
 
@@ -360,8 +351,8 @@ def resolution_record(row: ResolutionRow) -> Resolution:
             "characters_before": _RECORDS.validate_json(row.characters_before),
             "next_turn_id": row.next_turn_id,
             "undone": row.undone,
-            "undone_at": opt_from_db_time(row.undone_at),
-            "created_at": from_db_time(row.created_at),
+            "undone_at": opt_utc(row.undone_at),
+            "created_at": utc(row.created_at),
         }
     )
 
@@ -375,12 +366,12 @@ def outbox_values(message: OutboxMessage) -> dict[str, Any]:
         "kind": message.kind,
         "content": message.content,
         "dedupe_key": message.dedupe_key,
-        "created_at": to_db_time(message.created_at),
-        "sent_at": opt_to_db_time(message.sent_at),
+        "created_at": utc(message.created_at),
+        "sent_at": opt_utc(message.sent_at),
         "attempts": message.attempts,
         "last_error": message.last_error,
-        "next_attempt_at": opt_to_db_time(message.next_attempt_at),
-        "gave_up_at": opt_to_db_time(message.gave_up_at),
+        "next_attempt_at": opt_utc(message.next_attempt_at),
+        "gave_up_at": opt_utc(message.gave_up_at),
         "delivered_keys": docs(_STRINGS, message.delivered_keys),
     }
 
@@ -395,12 +386,12 @@ def outbox_record(row: OutboxRow) -> OutboxMessage:
             "kind": row.kind,
             "content": row.content,
             "dedupe_key": row.dedupe_key,
-            "created_at": from_db_time(row.created_at),
-            "sent_at": opt_from_db_time(row.sent_at),
+            "created_at": utc(row.created_at),
+            "sent_at": opt_utc(row.sent_at),
             "attempts": row.attempts,
             "last_error": row.last_error,
-            "next_attempt_at": opt_from_db_time(row.next_attempt_at),
-            "gave_up_at": opt_from_db_time(row.gave_up_at),
+            "next_attempt_at": opt_utc(row.next_attempt_at),
+            "gave_up_at": opt_utc(row.gave_up_at),
             "delivered_keys": parse_as(_STRINGS, row.delivered_keys),
         }
     )
@@ -413,7 +404,7 @@ def audit_values(entry: AuditEntry) -> dict[str, Any]:
         "actor": entry.actor,
         "action": entry.action,
         "detail": docs(_ANY_MAP, entry.detail),
-        "at": to_db_time(entry.at),
+        "at": utc(entry.at),
     }
 
 
@@ -425,7 +416,7 @@ def audit_record(row: AuditRow) -> AuditEntry:
             "actor": row.actor,
             "action": row.action,
             "detail": _ANY_MAP.validate_json(row.detail),
-            "at": from_db_time(row.at),
+            "at": utc(row.at),
         }
     )
 
@@ -437,7 +428,7 @@ def ledger_values(entry: LedgerEntry) -> dict[str, Any]:
         "game_id": entry.game_id,
         "points": entry.points,
         "reason": entry.reason,
-        "at": to_db_time(entry.at),
+        "at": utc(entry.at),
     }
 
 
@@ -449,7 +440,7 @@ def ledger_record(row: LedgerRow) -> LedgerEntry:
             "game_id": row.game_id,
             "points": row.points,
             "reason": row.reason,
-            "at": from_db_time(row.at),
+            "at": utc(row.at),
         }
     )
 
@@ -463,10 +454,10 @@ def user_values(name: UserName) -> dict[str, Any]:
     return {
         "user_id": name.user_id,
         "display_name": name.display_name,
-        "updated_at": to_db_time(name.updated_at),
+        "updated_at": utc(name.updated_at),
     }
 
 
 def user_record(row: UserRow) -> UserName:
     return UserName(user_id=row.user_id, display_name=row.display_name,
-                    updated_at=from_db_time(row.updated_at))
+                    updated_at=utc(row.updated_at))

@@ -34,7 +34,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     UserName,
 )
 from fappo_bot.storage import mappers as m
@@ -42,7 +42,7 @@ from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
-from fappo_bot.storage.values import to_db_time
+from fappo_bot.storage.values import utc
 
 if TYPE_CHECKING:
     from fappo_bot.storage.connection import Transactions
@@ -289,29 +289,29 @@ class SqlCharacters(_Repository):
 
 
 class SqlTurns(_Repository):
-    async def add(self, turn: Turn) -> None:
+    async def add(self, turn: TurnRecord) -> None:
         await self._tx.insert(q.INSERT[q.TURNS], [m.turn_values(turn)])
 
-    async def get(self, turn_id: str) -> Turn | None:
+    async def get(self, turn_id: str) -> TurnRecord | None:
         row = await self._load(q.TURNS, turn_id)
         return None if row is None else m.turn_record(row)
 
-    async def latest(self, game_id: str) -> Turn | None:
+    async def latest(self, game_id: str) -> TurnRecord | None:
         row = await self._load_first(q.TURNS, q.LATEST_TURN, game_id=game_id)
         return None if row is None else m.turn_record(row)
 
-    async def list(self, game_id: str) -> Sequence[Turn]:
+    async def list(self, game_id: str) -> Sequence[TurnRecord]:
         rows = await self._load_rows(q.TURNS, q.TURNS_OF_GAME, game_id=game_id)
         return [m.turn_record(row) for row in rows]
 
-    async def update(self, turn: Turn) -> None:
+    async def update(self, turn: TurnRecord) -> None:
         await self._update(q.TURNS, m.turn_values(turn), "turn")
 
-    async def due(self, now: datetime) -> Sequence[Turn]:
-        rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=to_db_time(now))
+    async def due(self, now: datetime) -> Sequence[TurnRecord]:
+        rows = await self._load_rows(q.TURNS, q.TURNS_DUE, now=utc(now))
         return [m.turn_record(row) for row in rows]
 
-    async def lock(self, turn_id: str) -> Turn:
+    async def lock(self, turn_id: str) -> TurnRecord:
         """The turn as committed now, locked (FOR UPDATE on PostgreSQL) until the transaction ends.
 
         On SQLite the unit of work's `BEGIN IMMEDIATE` holds the database's write lock already.
@@ -452,7 +452,7 @@ class SqlResolutions(_Repository):
         return None if row is None else m.resolution_record(row)
 
     async def mark_undone(self, resolution_id: str, at: datetime) -> None:
-        params = {"match_id": resolution_id, "undone_at": to_db_time(at)}
+        params = {"match_id": resolution_id, "undone_at": utc(at)}
         if not await self._tx.execute(q.RESOLUTION_UNDONE, params):
             raise NotFound("That resolution does not exist.")
 
@@ -472,7 +472,7 @@ class SqlOutbox(_Repository):
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,
     ) -> Sequence[OutboxMessage]:
-        params: dict[str, Any] = {"now": to_db_time(now), "limit": limit}
+        params: dict[str, Any] = {"now": utc(now), "limit": limit}
         if dest_kind is not None:
             if dest_keys is not None:  # not asked of it by the adapters: filtered here
                 return [m for m in await self.pending(now, limit, dest_keys)
@@ -505,7 +505,7 @@ class SqlOutbox(_Repository):
     async def mark_sent(
         self, message_id: str, at: datetime, delivered_keys: Sequence[str] = ()
     ) -> None:
-        params = {"match_id": message_id, "sent_at": to_db_time(at),
+        params = {"match_id": message_id, "sent_at": utc(at),
                   "delivered_keys": m.keys_doc(delivered_keys)}
         if not await self._tx.execute(q.OUTBOX_SENT, params):
             await self._must_exist(message_id)  # sent already: the first delivery's time stays
@@ -514,8 +514,8 @@ class SqlOutbox(_Repository):
         self, message_id: str, error: str, retry_at: datetime | None, at: datetime
     ) -> None:
         params = {"match_id": message_id, "last_error": error,
-                  "next_attempt_at": None if retry_at is None else to_db_time(retry_at),
-                  "gave_up_at": to_db_time(at) if retry_at is None else None}
+                  "next_attempt_at": None if retry_at is None else utc(retry_at),
+                  "gave_up_at": utc(at) if retry_at is None else None}
         if not await self._tx.execute(q.OUTBOX_FAILED, params):
             await self._must_exist(message_id)
 
@@ -566,5 +566,5 @@ class SqlChannelMarks(_Repository):
     async def set_marks(self, marks: Mapping[str, str], at: datetime) -> None:
         if marks:
             await self._tx.insert(q.MARK_UPSERT, [
-                {"channel_key": key, "message_key": value, "updated_at": to_db_time(at)}
+                {"channel_key": key, "message_key": value, "updated_at": utc(at)}
                 for key, value in marks.items()])

@@ -12,6 +12,7 @@ Transactions and locks (docs/storage.md):
 
 from __future__ import annotations
 
+from contextvars import Token
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, cast
 
@@ -32,7 +33,7 @@ from fappo_bot.service.ports import (
     UowFactory,
     UserRepository,
 )
-from fappo_bot.service.records import Turn
+from fappo_bot.service.records import TurnRecord
 from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
 from fappo_bot.storage.repositories import (
@@ -49,6 +50,8 @@ from fappo_bot.storage.repositories import (
     SqlUsers,
     Tx,
 )
+from fappo_bot.storage.values import Remembered
+from fappo_bot.storage.values import current as current_remembered
 
 
 class SqlUnitOfWork:
@@ -67,10 +70,12 @@ class SqlUnitOfWork:
     users: UserRepository
     channels: ChannelMarkRepository
 
-    def __init__(self, transactions: Transactions) -> None:
+    def __init__(self, transactions: Transactions, remembered: Remembered | None = None) -> None:
         self._transactions = transactions
         self._tx: Tx | None = None
         self._turns: SqlTurns
+        self._remembered = remembered
+        self._token: Token[Remembered | None] | None = None
 
     @property
     def tx(self) -> Tx:
@@ -80,6 +85,8 @@ class SqlUnitOfWork:
 
     async def __aenter__(self) -> Self:
         self._begin(Tx(self._transactions))
+        if self._remembered is not None:
+            self._token = current_remembered.set(self._remembered)
         return self
 
     def _begin(self, tx: Tx) -> None:
@@ -104,6 +111,12 @@ class SqlUnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         tx, self._tx = self._tx, None
+        if self._token is not None:
+            token, self._token = self._token, None
+            try:
+                current_remembered.reset(token)
+            except ValueError:  # left in another context than it was entered in: nothing to undo
+                pass
         if tx is None:
             return
         try:
@@ -133,7 +146,7 @@ class SqlUnitOfWork:
         await tx.rollback()
         self._begin(Tx(tx.source))
 
-    async def lock_turn(self, turn_id: str) -> Turn:
+    async def lock_turn(self, turn_id: str) -> TurnRecord:
         """Lock the turn until the transaction ends and return it as committed now."""
         return await self._turns.lock(turn_id)
 
@@ -145,15 +158,17 @@ class SqlUnitOfWorkFactory:
         """`tap`: see `driver.Tap` (tests and benchmarks)."""
         self.engine = engine
         self.tap = tap
+        #: the records and documents its units of work built, for the next ones to reuse
+        self.remembered = Remembered()
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=True))
+        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=True), self.remembered)
 
     def reader(self) -> SqlUnitOfWork:
         """A unit of work for reads only. On SQLite it neither waits for nor holds the write
         lock: it reads the last committed snapshot while a writer works. Use-case code that
         writes always uses `factory()`."""
-        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=False))
+        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=False), self.remembered)
 
 
 if TYPE_CHECKING:  # mypy proves the factory and its units of work fit the service's ports

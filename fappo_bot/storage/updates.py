@@ -20,7 +20,7 @@ from sqlalchemy import Table, bindparam, column, update, values
 from fappo_bot.service.errors import StaleVersion
 from fappo_bot.storage.driver import Link, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE
-from fappo_bot.storage.values import to_db_time
+from fappo_bot.storage.values import utc
 
 #: a queued update: (table, id, version read, new values)
 Pending = tuple[Table, Any, int, dict[str, Any]]
@@ -42,7 +42,7 @@ def queue_update(pending: list[Pending], table: Table, row: Any, new: dict[str, 
 def _same(stored: Any, value: Any) -> bool:
     """Whether a column keeps its value (SQLite gives times back without their UTC offset)."""
     if isinstance(stored, datetime) and isinstance(value, datetime):
-        return to_db_time(stored) == to_db_time(value)
+        return utc(stored) == utc(value)
     return bool(stored == value)
 
 

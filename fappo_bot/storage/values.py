@@ -9,6 +9,8 @@ offset) and come out timezone-aware UTC, so a record read back equals the record
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -16,26 +18,16 @@ from pydantic import BaseModel, TypeAdapter
 
 
 # ---- scalars ------------------------------------------------------------------------------------
-def to_db_time(value: datetime) -> datetime:
-    """A time as stored: UTC (naive times are taken to be UTC already)."""
+def utc(value: datetime) -> datetime:
+    """A time as timezone-aware UTC, naive times taken to be UTC already: the same both ways, as
+    a time is stored (SQLite keeps no offset) and as a stored one comes back to the service."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value.astimezone(UTC)
 
 
-def opt_to_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else to_db_time(value)
-
-
-def from_db_time(value: datetime) -> datetime:
-    """A stored time as the service sees it: timezone-aware UTC."""
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def opt_from_db_time(value: datetime | None) -> datetime | None:
-    return None if value is None else from_db_time(value)
+def opt_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else utc(value)
 
 
 def to_us(value: timedelta | None) -> int | None:
@@ -68,35 +60,53 @@ def json_deserializer(text: str) -> RawJSON:
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
-#: parsed documents by (model, exact text): the values are frozen, so equal text is an equal
-#: value; the same sheets, states and orders are read again by every use case of a turn
-_PARSED: dict[tuple[object, str], Any] = {}
-#: about 5,000 documents of a few kB each: a few tens of MB at most, enough for a 600-combatant turn
-_PARSED_LIMIT = 5_000
+
+
+class Remembered:
+    """Values built from what was stored, remembered by what they were built from: documents by
+    (model, exact text), records by their row's values. The values are frozen, so equal text or
+    rows are an equal value, and a turn's use cases read the same game, turn, sheets and orders
+    again and again. One per unit-of-work factory (`SqlUnitOfWorkFactory`, built where the
+    application is put together), so two databases in one process never share one."""
+
+    __slots__ = ("built", "limit", "parsed")
+
+    def __init__(self, limit: int = 5_000) -> None:
+        #: about 5,000 values of a few kB each in each map: a few tens of MB at most, enough for
+        #: a 600-combatant turn; a full map is emptied and fills again
+        self.limit = limit
+        self.parsed: dict[tuple[object, str], Any] = {}
+        self.built: dict[tuple[Any, ...], Any] = {}
+
+    def remember(self, seen: dict[Any, Any], key: Any, build: Callable[[], T]) -> T:
+        found = seen.get(key)
+        if found is None:
+            found = build()
+            if len(seen) >= self.limit:
+                seen.clear()
+            seen[key] = found
+        return found
+
+
+#: the cache of the unit of work this task is in (`SqlUnitOfWork` sets it while it is open), so
+#: that the mappers reach their factory's cache without every call passing it; none, none kept
+current: ContextVar[Remembered | None] = ContextVar("fappo_bot_storage_remembered", default=None)
 
 
 def parse(model: type[M], text: str) -> M:
     """`model.model_validate_json(text)`, remembered for text seen before."""
-    key = (model, text)
-    found = _PARSED.get(key)
-    if found is None:
-        found = model.model_validate_json(text)
-        if len(_PARSED) >= _PARSED_LIMIT:
-            _PARSED.clear()
-        _PARSED[key] = found
-    return found
+    cache = current.get()
+    if cache is None:
+        return model.model_validate_json(text)
+    return cache.remember(cache.parsed, (model, text), lambda: model.model_validate_json(text))
 
 
 def parse_as(adapter: TypeAdapter[T], text: str) -> T:
     """`adapter.validate_json(text)`, remembered for text seen before (frozen values only)."""
-    key = (adapter, text)
-    found = _PARSED.get(key)
-    if found is None:
-        found = adapter.validate_json(text)
-        if len(_PARSED) >= _PARSED_LIMIT:
-            _PARSED.clear()
-        _PARSED[key] = found
-    return found
+    cache = current.get()
+    if cache is None:
+        return adapter.validate_json(text)
+    return cache.remember(cache.parsed, (adapter, text), lambda: adapter.validate_json(text))
 
 
 def doc(model: BaseModel, *, whole: bool = False) -> RawJSON:

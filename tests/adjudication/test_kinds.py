@@ -65,7 +65,6 @@ cases:
 def test_f14_heal_case(case_file, capsys) -> None:
     """F14: "Successful use of the Healing skill versus the difficulty number ... will cut the
     time to heal one level in half"; a Solid check at Battered (difficulty 3) halves 600 s."""
-    pytest.importorskip("fappo_bot.rules.healing")
     text = """\
 cases:
 - id: battered-with-check

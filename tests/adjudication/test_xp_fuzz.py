@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fappo_bot.adjudication.xp import resolve_xp_case
-from fappo_bot.adjudication.xp_case import XpCase, XpKind
+from fappo_bot.adjudication.xp_case import XpCase, XpCaseKind
 
 pytestmark = pytest.mark.unit
 
@@ -28,7 +28,8 @@ KEYS = ["pool", "dice", "sl", "who", "need", "type", "sides", "against", "passiv
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(list(XpKind)), st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=6))
+@given(st.sampled_from(list(XpCaseKind)),
+       st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=6))
 def test_any_xp_case_resolves_or_is_refused_with_a_code(kind, raw):
     result = resolve_xp_case(XpCase(id="fuzz", kind=kind, raw=raw))
     for error in result["errors"]:

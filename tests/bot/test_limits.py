@@ -1,4 +1,4 @@
-"""Every message the bot sends within Discord's real limits (issue 11), checked by the fake
+"""Every message the bot sends within Discord's real limits, checked by the fake
 Discord as Discord checks them (`form_body.py`): the fake refuses what oversteps, and the `fake`
 fixture fails any test whose bot was refused or could have pinged by accident.
 

@@ -10,6 +10,8 @@ from fappo_bot.cli import main
 from fappo_bot.discord.startup import NO_INTENT, NO_TOKEN, TOKEN_REJECTED, StartupError, run_bot
 from tests.bot.conftest import bot_settings
 
+pytestmark = pytest.mark.e2e
+
 
 def test_missing_token_is_one_sentence_and_exit_2(monkeypatch, tmp_path, capsys) -> None:
     monkeypatch.delenv("FAPPO_DISCORD__TOKEN", raising=False)

@@ -1,4 +1,4 @@
-"""The Xp dice pools on the bot through the fake Discord (issue 13): `/odds` for anyone, privately
+"""The Xp dice pools on the bot through the fake Discord: `/odds` for anyone, privately
 or in the room; the GM's `/xp` rolls, every die shown in the room; a Passive roll and the GM's view
 of an Active roll or a PLOT only to the GM; every record (and its case file) for the GMs only,
 refused to a player with the service's sentence."""

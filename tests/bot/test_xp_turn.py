@@ -1,4 +1,4 @@
-"""An Xp turn through the fake Discord and the real client (issue 13): the game created with the
+"""An Xp turn through the fake Discord and the real client: the game created with the
 Xp rules, Xp sheets attached, a post answered with the roll and its pool, the GM's review panel
 (the same panel as FAPPO's), and the results in the room with every die."""
 

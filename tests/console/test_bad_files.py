@@ -1,4 +1,4 @@
-"""Issue 14: a transcript or a sheet file that is not UTF-8 gave a traceback; it is one clear
+"""A transcript or a sheet file that is not UTF-8 gave a traceback; it is one clear
 sentence naming the file, the byte and its line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14 at the local table: a whole game whose names are mentions (a character called
+"""Hostile names at the local table: a whole game whose names are mentions (a character called
 `<@123456789012345678>` was announced raw: "... (played by bob) joins the game"), played through
 every kind of screen the table writes (new game, joins, sheets, status, seats and games lists,
 review questions, refusals, results, rest and adventure-end reports): nothing live is shown."""

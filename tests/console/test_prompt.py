@@ -1,4 +1,4 @@
-"""The prompt as a new player types at it (issue 12): an empty answer takes the default the
+"""The prompt as a new player types at it: an empty answer takes the default the
 question offers, a plain word does not swallow the command typed after it, a mistyped command
 gets a suggestion. Real service and SQLite; the typing comes from a list."""
 
@@ -81,7 +81,7 @@ def test_every_command_the_transcript_reads_is_in_the_command_table():
 
 
 async def test_a_command_body_does_not_swallow_the_command_after_it(tmp_path):
-    """The slip of issue 12 (8) in a command's body: a DM not ended by a blank line or a "."
+    """A slip new players make in a command's body: a DM not ended by a blank line or a "."
     took the next command into the secret orders, and a bare /edit waited for a body."""
     screen = await typed(tmp_path, ["/edit", "/as Kael", "/dm 1 AP defend", "/as gm", "/status",
                                     "/quit"])

@@ -50,7 +50,7 @@ XP_ADVENTURE = ROOT / "examples" / "xp-adventure" / "adventure.txt"
 
 
 async def test_the_xp_example_adventure_plays_end_to_end_and_its_dice_replay(tmp_path):
-    """Issue 13: an Xp game at the table, sheets to results; every die shown comes from the
+    """An Xp game at the table, sheets to results; every die shown comes from the
     seed the audit log keeps for its roller."""
     from fappo_bot.render_xp import faces_text
     from fappo_bot.rules_xp.dice import RandomDice
@@ -202,7 +202,7 @@ SECOND_EVENING = Path(__file__).parent / "data" / "second-evening.txt"
 
 @pytest.mark.parametrize("width", [40, 20])
 async def test_on_a_narrow_screen_every_panel_shows_its_whole_audience_tag(tmp_path, width):
-    """Issue 12: narrow panels cut off the audience tag (`only bob (Mira)` drawn as
+    """Narrow panels cut off the audience tag (`only bob (Mira)` drawn as
     `only bob (Mi─╯`). Both evenings replayed on a narrow terminal: every panel's bottom border
     ends with a whole tag, the long form where it fits, else the short one (`only bob`)."""
     screen = []
@@ -226,7 +226,7 @@ async def test_on_a_narrow_screen_every_panel_shows_its_whole_audience_tag(tmp_p
 
 
 async def test_the_reveal_shows_no_json_and_the_export_keeps_it(tmp_path):
-    """Issue 12: every reveal dumped about 2 KB of canonical JSON to every seat. The example
+    """Every reveal dumped about 2 KB of canonical JSON to every seat. The example
     adventure's three reveals show the orders, the commitment and how to check them; the
     export keeps the JSON of each sealed turn, and it hashes to the commitment published
     before the players' orders."""

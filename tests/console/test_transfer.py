@@ -1,4 +1,4 @@
-"""Export and import: a game played at the table is an ordinary game that can move (issue 6)."""
+"""Export and import: a game played at the table is an ordinary game that can move."""
 
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ async def test_a_game_played_at_the_table_round_trips_whole(tmp_path):
 
 
 async def test_the_example_adventure_is_imported_as_a_copy_next_to_itself(tmp_path):
-    """Issue 14: `fappo-bot import --copy` failed ("That message is already recorded as a
+    """`fappo-bot import --copy` failed ("That message is already recorded as a
     post.") for any game with a DM or NPC orders, the shipped adventure included."""
     import argparse
     import io

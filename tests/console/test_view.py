@@ -78,7 +78,7 @@ def test_discord_bold_is_shown_bold_and_levels_are_coloured():
 
 
 def test_a_narrow_panel_still_shows_its_whole_audience_tag():
-    """Issue 12: a one-word reply to a DM drew a panel too narrow for `only bob (Mira)`."""
+    """A one-word reply to a DM drew a panel too narrow for `only bob (Mira)`."""
     out = io.StringIO()
     seats = book()
     seats.add("bob", ["Mira", "a long-named second character"])

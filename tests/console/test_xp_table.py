@@ -1,4 +1,4 @@
-"""A PLOT at the local table (issue 13, RULINGS X14), replayed with a fixed seed so that its plot
+"""A PLOT at the local table (RULINGS X14), replayed with a fixed seed so that its plot
 points are known: the table's services take their salts from the composition root, and this test
 gives the PLOT use cases the seed `salt0001` (8 plot points, 13 GM points)."""
 

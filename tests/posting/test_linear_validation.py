@@ -1,4 +1,4 @@
-"""Issue 14: validation was quadratic in the number of lines that spend SP (10k, 20k, 40k such
+"""Validation was quadratic in the number of lines that spend SP (10k, 20k, 40k such
 lines took 1.4, 4.0 and 14.9 s): each line's label was looked up in a list of every earlier
 line's. `sp_overruns` is linear: eight times the lines cost about eight times the work.
 

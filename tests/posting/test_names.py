@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fappo_bot.posting.names import Named, Tier, one_typo, resolve
+from fappo_bot.posting.names import MatchTier, Named, one_typo, resolve
 from fappo_bot.posting.scene import TRAITS
 from tests.posting.helpers import action, codes, parse
 
@@ -17,20 +17,20 @@ PEOPLE = [Named(n) for n in ("Goblin 1", "Goblin 2", "Goblin Archer", "Kael", "K
 
 
 @pytest.mark.parametrize(("written", "name", "tier"), [
-    ("kael", "Kael", Tier.EXACT),
-    ("  TROLL ", "Troll", Tier.EXACT),
-    ("goblin  archer", "Goblin Archer", Tier.EXACT),
-    ("Goblin A", "Goblin Archer", Tier.PREFIX),
-    ("Tro", "Troll", Tier.PREFIX),
-    ("Trol", "Troll", Tier.PREFIX),
-    ("Trolls", "Troll", Tier.TYPO),        # a letter added
-    ("Trll", "Troll", Tier.TYPO),          # a letter removed
-    ("Goblin Archor", "Goblin Archer", Tier.TYPO),  # a letter changed
+    ("kael", "Kael", MatchTier.EXACT),
+    ("  TROLL ", "Troll", MatchTier.EXACT),
+    ("goblin  archer", "Goblin Archer", MatchTier.EXACT),
+    ("Goblin A", "Goblin Archer", MatchTier.PREFIX),
+    ("Tro", "Troll", MatchTier.PREFIX),
+    ("Trol", "Troll", MatchTier.PREFIX),
+    ("Trolls", "Troll", MatchTier.TYPO),        # a letter added
+    ("Trll", "Troll", MatchTier.TYPO),          # a letter removed
+    ("Goblin Archor", "Goblin Archer", MatchTier.TYPO),  # a letter changed
     ("Tlorl", None, None),                 # two edits: nothing
-    ("Toll", "Troll", Tier.TYPO),
-    ("Rtoll", "Troll", Tier.TYPO),         # two neighbours swapped
+    ("Toll", "Troll", MatchTier.TYPO),
+    ("Rtoll", "Troll", MatchTier.TYPO),         # two neighbours swapped
 ])
-def test_tiers(written: str, name: str | None, tier: Tier | None) -> None:
+def test_tiers(written: str, name: str | None, tier: MatchTier | None) -> None:
     found = resolve(written, PEOPLE)
     assert (found.found.name if found.found else None, found.tier if found.ok else None) == (
         name, tier)
@@ -115,3 +115,23 @@ def test_full_width_and_curly_names_match() -> None:
     assert resolve("Ｔｒｏｌｌ", PEOPLE).name == "Troll"
     assert resolve("ﬁst", [Named("Fist")]).name == "Fist"
     assert resolve("Kael’s", [Named("Kael's")]).name == "Kael's"
+
+
+def test_one_fold_for_the_whole_project() -> None:
+    """The rules core and the post language compare names by the same key: a full-width name or a
+    curly apostrophe matches in a case file's orders as it does in a post."""
+    from fappo_bot.posting import names
+    from fappo_bot.rules import fold
+    from fappo_bot.rules.names import match_name
+
+    assert names.fold is fold
+    assert fold("Ｋａｅｌ’s  Blade") == "kael's blade"
+    assert match_name("Ｋａｅｌ", ["Kael", "Mira"]).name == "Kael"
+
+
+def test_the_one_nearest_name_matcher() -> None:
+    """Every "did you mean" (a post, the GM's review, an Xp post) asks `nearest`."""
+    from fappo_bot.posting.names import nearest
+
+    assert nearest("Skrag", ["Skarg", "Kael", "Mira"]) == ("Skarg",)
+    assert nearest("M", ["Skarg", "Kael", "Mira"], limit=1) == ("Mira",)

@@ -274,19 +274,19 @@ def test_events_deaths_and_statuses_in_results() -> None:
 
 
 def test_problem_text_does_not_double_a_question_mark() -> None:
-    from fappo_bot.posting.errors import Problem
+    from fappo_bot.posting.errors import PostProblem
     from fappo_bot.posting.render import problem_text
     from fappo_bot.rules.results import ErrorCode
 
-    problem = Problem(line=3, code=ErrorCode.SYNTAX, message="against whom?",
-                      words="1 AP defend against", expected="against NAME")
+    problem = PostProblem(line=3, code=ErrorCode.SYNTAX, message="against whom?",
+                          words="1 AP defend against", expected="against NAME")
     assert problem_text(problem) == (
         'line 3 "1 AP defend against": against whom? Expected: against NAME.'
     )
 
 
 def test_a_second_post_says_it_replaces_the_first_and_what_changed() -> None:
-    """F29 Amb-3 (the last written wins) and issue 12: a Reduce or Guard line that a new post
+    """F29 Amb-3 (the last written wins): a Reduce or Guard line that a new post
     drops is named in the reply, never lost in silence."""
     from fappo_bot.posting.render import render_replaced
     from fappo_bot.rules.orders import Order, Reduction
@@ -307,7 +307,7 @@ def test_a_second_post_says_it_replaces_the_first_and_what_changed() -> None:
 
 
 def test_rule_tags_stay_out_of_player_replies_and_results() -> None:
-    """Issue 12: `[F:L221-225]` is a GM's reference; the reply and the channel do without."""
+    """`[F:L221-225]` is a GM's reference; the reply and the channel do without."""
     from fappo_bot.posting.safety import without_rule_tags
 
     assert without_rule_tags("Use a ranged weapon [F:L221-225].") == "Use a ranged weapon."

@@ -1,4 +1,4 @@
-"""Nothing of FAPPO's rules leaks into Xp play (issue 13): the Xp post language, the Xp sheet and
+"""Nothing of FAPPO's rules leaks into Xp play: the Xp post language, the Xp sheet and
 the service's Xp turn modules import nothing of `fappo_bot.rules` but the problem codes that the
 shared `Problem` carries; and the FAPPO rules and post language import nothing of them."""
 

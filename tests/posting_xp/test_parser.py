@@ -1,4 +1,4 @@
-"""The Xp post language (issue 13): every form read into its action, the pool from the sheet
+"""The Xp post language: every form read into its action, the pool from the sheet
 (RULINGS X1, X2, X8), and every problem with its line, what was expected and a hint."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`resolve_turn` pauses Python's cyclic garbage collector while a turn resolves (issue 12: the
+"""`resolve_turn` pauses Python's cyclic garbage collector while a turn resolves (the
 collector was a third of a 3,000-combatant turn), and gives it back as it found it."""
 
 from __future__ import annotations

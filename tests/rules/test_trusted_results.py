@@ -1,5 +1,5 @@
-"""`results.trusted` builds the results a turn makes by the thousand without validating them again
-(issue 12): the instance must be the one validation gives, field order and fields set included,
+"""`results.trusted` builds the results a turn makes by the thousand without validating them
+again: the instance must be the one validation gives, field order and fields set included,
 since the JSON of a result lists the fields in the order of its `__dict__`."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`views.action_view`, `views.character_view`: validation and planning read each action (and
-validation each actor) through a plain view of its fields (issue 12), so a view must give every
+validation each actor) through a plain view of its fields, so a view must give every
 field and property the model gives, and stay out of what a turn returns."""
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from fappo_bot.rules_xp.notation import (
     parse_roll,
 )
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.mark.parametrize(("text", "spec"), [
     ("6d superior", RollSpec(6, 2)), ("6D6 Superior", RollSpec(6, 2)), ("4", RollSpec(4, 0)),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from fappo_bot.rules_xp.config import FloorMode, XpConfig
 from fappo_bot.rules_xp.dice import DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import DiceError
-from fappo_bot.rules_xp.roll import Mode, Outcome, roll, target_label
+from fappo_bot.rules_xp.roll import Mode, RollOutcome, roll, target_label
 
 pytestmark = pytest.mark.unit
 
@@ -35,7 +35,7 @@ def test_x3_targets_on_the_same_dice(sl, target, s):
 def test_x3_hopeless_on_the_same_dice_is_a_fumble():
     """X3 example: at 6x3 two 6s make no success, and the 1 outnumbers them: a fumble."""
     record = plain(6, -3, SAME_DICE)
-    assert record.outcome is Outcome.FUMBLE and record.exposures == 0
+    assert record.outcome is RollOutcome.FUMBLE and record.exposures == 0
 
 
 def test_x3_above_dominant_rolls_nothing_and_every_die_succeeds():
@@ -44,8 +44,8 @@ def test_x3_above_dominant_rolls_nothing_and_every_die_succeeds():
     record = roll(5, 4, heroic=True, dice=DiceStream([]))
     assert (record.rolled, record.mode, record.s, record.o, record.target) == (
         False, Mode.ABOVE_DOMINANT, 5, 0, "auto")
-    assert record.outcome is Outcome.SUCCESS and record.special == 4
-    assert roll(3, 5, heroic=True, dice=DiceStream([]), need=4).outcome is Outcome.FAILURE
+    assert record.outcome is RollOutcome.SUCCESS and record.special == 4
+    assert roll(3, 5, heroic=True, dice=DiceStream([]), need=4).outcome is RollOutcome.FAILURE
 
 
 def test_x3_below_hopeless_clamps_by_default_and_follows_the_flag():
@@ -57,21 +57,21 @@ def test_x3_below_hopeless_clamps_by_default_and_follows_the_flag():
     assert (extra.target, extra.s) == ("6x4", 1)
     auto = plain(4, -4, [], config=XpConfig(sl_floor_mode=FloorMode.AUTO_FAIL))
     assert (auto.mode, auto.target, auto.outcome, auto.rolled) == (
-        Mode.BELOW_FLOOR, "none", Outcome.FAILURE, False)
+        Mode.BELOW_FLOOR, "none", RollOutcome.FAILURE, False)
 
 
 def test_x2_pool_of_zero_fails_without_dice_or_fumble():
     """X2 Amb-4: a pool <= 0 "cannot succeed (auto_fail, no fumble)"."""
     record = plain(0, 0, [])
     assert (record.mode, record.outcome, record.fumble, record.rolled) == (
-        Mode.NO_DICE, Outcome.FAILURE, False, False)
+        Mode.NO_DICE, RollOutcome.FAILURE, False, False)
 
 
 @pytest.mark.parametrize(("dice", "s", "o", "outcome", "exposures"), [
-    ([5, 6, 1, 3, 2], 2, 1, Outcome.SUCCESS, 1),
-    ([1, 1, 5, 3], 1, 2, Outcome.FUMBLE, 0),
-    ([1, 5, 3, 2], 1, 1, Outcome.SUCCESS, 1),
-    ([2, 3, 4], 0, 0, Outcome.FAILURE, 0),
+    ([5, 6, 1, 3, 2], 2, 1, RollOutcome.SUCCESS, 1),
+    ([1, 1, 5, 3], 1, 2, RollOutcome.FUMBLE, 0),
+    ([1, 5, 3, 2], 1, 1, RollOutcome.SUCCESS, 1),
+    ([2, 3, 4], 0, 0, RollOutcome.FAILURE, 0),
 ])
 def test_x4_ones_make_fumbles_or_exposures(dice, s, o, outcome, exposures):
     """[X:L143] "If more 1s are rolled than successes then the task is a failure. If some 1s are

@@ -8,7 +8,7 @@ from xp_helpers import npc, pc, used_up
 from fappo_bot.rules_xp.config import XpConfig
 from fappo_bot.rules_xp.contest import active, contested, general, passive, resolution_type
 from fappo_bot.rules_xp.errors import MissingInput, NotSpecified, UnknownName, XpError
-from fappo_bot.rules_xp.roll import Outcome
+from fappo_bot.rules_xp.roll import RollOutcome
 
 pytestmark = pytest.mark.unit
 
@@ -35,9 +35,9 @@ def test_x7_locksmith_passive_and_thief_active():
     lock = passive(npc("Locksmith", 5, [5, 6, 3, 5, 2]))
     assert (lock.stored, lock.to_beat) == (3, 4)
     thief = active(pc("Thief", 4, [5, 6, 5, 2, 5]), lock.stored)
-    assert thief.roll.need == 4 and thief.roll.outcome is Outcome.SUCCESS and thief.net == 1
+    assert thief.roll.need == 4 and thief.roll.outcome is RollOutcome.SUCCESS and thief.net == 1
     short = active(pc("Thief", 4, [5, 5, 2, 2]), 3)
-    assert short.roll.outcome is Outcome.FAILURE and short.net == -1
+    assert short.roll.outcome is RollOutcome.FAILURE and short.net == -1
 
 
 def test_x7_a_fumbled_passive_stores_nothing():

@@ -16,7 +16,7 @@ from fappo_bot.rules_xp.group import (
     default_order,
     spontaneous,
 )
-from fappo_bot.rules_xp.roll import Mode, Outcome
+from fappo_bot.rules_xp.roll import Mode, RollOutcome
 
 pytestmark = pytest.mark.unit
 
@@ -28,7 +28,7 @@ def test_x10_lead_gains_and_loses_dice():
     helpers = [pc("Brin", 4, [5, 3, 2, 4]), pc("Cato", 3, [2, 3, 4]), pc("Dara", 3, [1, 1, 5])]
     result = assisted(lead, helpers)
     assert [s.delta for s in result.supporters] == [1, -1, -2]
-    assert (result.delta, result.lead.pool, result.lead.outcome) == (-2, 3, Outcome.SUCCESS)
+    assert (result.delta, result.lead.pool, result.lead.outcome) == (-2, 3, RollOutcome.SUCCESS)
     assert used_up(lead, *helpers)
 
 
@@ -54,8 +54,8 @@ def test_x11_collateral_chain_and_break():
              Member(pc("C", 4, [2, 3, 4, 4, 2, 3])), Member(pc("D", 3, []))]
     results = collateral(order)
     assert [r.chain_bonus for r in results] == [0, 1, 2, 0]
-    assert [r.roll.outcome for r in results[:3]] == [Outcome.SUCCESS, Outcome.SUCCESS,
-                                                      Outcome.FAILURE]
+    assert [r.roll.outcome for r in results[:3]] == [RollOutcome.SUCCESS, RollOutcome.SUCCESS,
+                                                      RollOutcome.FAILURE]
     assert results[3].roll.mode is Mode.CHAIN_BROKEN and not results[3].roll.rolled
 
 
@@ -93,7 +93,7 @@ def test_x11_spontaneous_rolls_are_individual_and_default_order_is_by_pool():
     members = [Member(pc("A", 2, [2, 2])), Member(pc("B", 3, [5, 1, 3]))]
     assert [m.roller.name for m in default_order(members)] == ["B", "A"]
     results = spontaneous(members)
-    assert [r.roll.outcome for r in results] == [Outcome.FAILURE, Outcome.SUCCESS]
+    assert [r.roll.outcome for r in results] == [RollOutcome.FAILURE, RollOutcome.SUCCESS]
     with pytest.raises(XpError):
         spontaneous([Member(pc("A", 1, [5]), luck=1, relaunches=1)])
 

@@ -36,7 +36,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
-    Turn,
+    TurnRecord,
     TurnStatus,
     UserName,
 )
@@ -207,7 +207,7 @@ class FakeCharacters(_Repo):
 
 
 class FakeTurns(_Repo):
-    async def add(self, turn: Turn) -> None:
+    async def add(self, turn: TurnRecord) -> None:
         if any(
             t.number == turn.number and t.status is not TurnStatus.VOID
             for t in self.group("game_turns", turn.game_id, "turns")
@@ -216,23 +216,23 @@ class FakeTurns(_Repo):
         self.w("turns")[turn.id] = turn
         self.join("game_turns", turn.game_id, turn.id)
 
-    async def get(self, turn_id: str) -> Turn | None:
+    async def get(self, turn_id: str) -> TurnRecord | None:
         return self.t("turns").get(turn_id)
 
-    async def latest(self, game_id: str) -> Turn | None:
+    async def latest(self, game_id: str) -> TurnRecord | None:
         rows = [
             t for t in self.group("game_turns", game_id, "turns") if t.status is not TurnStatus.VOID
         ]
         return max(rows, key=lambda t: (t.number, t.opened_at), default=None)
 
-    async def list(self, game_id: str) -> Sequence[Turn]:
+    async def list(self, game_id: str) -> Sequence[TurnRecord]:
         rows = self.group("game_turns", game_id, "turns")
         return sorted(rows, key=lambda t: (t.number, t.opened_at))
 
-    async def update(self, turn: Turn) -> None:
+    async def update(self, turn: TurnRecord) -> None:
         self._update_versioned("turns", turn)
 
-    async def due(self, now: datetime) -> Sequence[Turn]:
+    async def due(self, now: datetime) -> Sequence[TurnRecord]:
         rows = [
             t
             for t in self.t("turns").values()
@@ -505,7 +505,7 @@ class FakeUnitOfWork:
             self._holding_lock = False
             self.store.lock.release()
 
-    async def lock_turn(self, turn_id: str) -> Turn:
+    async def lock_turn(self, turn_id: str) -> TurnRecord:
         if not self._holding_lock:
             await self.store.lock.acquire()
             self._holding_lock = True

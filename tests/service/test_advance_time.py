@@ -210,6 +210,7 @@ async def test_f14_staggered_needs_no_check_and_the_notice_says_so(
         "made); next level in 5 s"]
 
 
+@pytest.mark.unit
 def test_durations_read_as_people_write_them():
     assert [duration(s) for s in (0, 10, 600, 610, 86400, 14 * 86400 + 3661)] == [
         "0 s", "10 s", "10 min", "10 min 10 s", "1 d", "14 d 1 h 1 min 1 s"]

@@ -1,4 +1,4 @@
-"""Bad input at every use case gets a specific error and changes nothing (issue 5)."""
+"""Bad input at every use case gets a specific error and changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: every number a sheet or a GM command accepts is bounded, with the bound in the
+"""Every number a sheet or a GM command accepts is bounded, with the bound in the
 message, and a post over the documented size is refused before it is read (docs/bounds.md)."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ BIG = 10**18
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "bounds.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("change", "message"), [
     ({"count": BIG}, "count: must be from 0 to 1,000, not 1,000,000,000,000,000,000"),
     ({"count": 1_000_000}, "count: must be from 0 to 1,000, not 1,000,000"),
@@ -35,6 +36,7 @@ def test_a_sheet_number_beyond_its_bound_is_refused_with_the_bound(change, messa
         sheet("Goblins", **change)
 
 
+@pytest.mark.unit
 def test_a_group_at_its_bound_is_taken():
     assert sheet("Goblins", count=bounds.MAX_COUNT).count == bounds.MAX_COUNT
     assert isinstance(sheet("Goblins", count=bounds.MAX_COUNT), NewCharacter)
@@ -100,6 +102,7 @@ async def test_a_post_over_the_documented_size_is_refused_unread(services, table
                                       text="x\n" * (MAX_POST_LINES - 2) + "3 AP defend")).ok
 
 
+@pytest.mark.unit
 def test_the_documented_bounds_are_the_code_s():
     rows = {
         "MAX_POST_CHARS": (MAX_POST_CHARS, "at most 20,000 characters"),

@@ -1,4 +1,4 @@
-"""What a resolution discloses and to whom: the NPC reveal (issue 5, F29), secret PvP results
+"""What a resolution discloses and to whom: the NPC reveal (F29), secret PvP results
 (F29), hidden allocations (R2 `hide_all_allocations`)."""
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def _code_blocks_of(texts):
 async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_from_it(
     services, table, uow_factory
 ):
-    """Issue 5: "store a SHA-256 commitment of the canonical NPC orders, published when sealed
-    and verifiable after resolution"; the orders read as a post reply shows them."""
+    """A SHA-256 commitment of the canonical NPC orders, "published when sealed and verifiable
+    after resolution"; the orders read as a post reply shows them."""
     game = table["game"]
     reply = await services.turns.post(game, GM, channel_key="c1", message_key="g1", text=NPCS)
     assert reply.ok, reply.reply
@@ -45,7 +45,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
                               text="3 AP defend")
     await services.resolution.resolve(game, GM, 1)
     reveal = await _outbox(uow_factory, game, "revealed")
-    # issue 12: no JSON for every seat, the JSON stays with the turn; the long intent is split
+    # no JSON for every seat, the JSON stays with the turn; the long intent is split
     assert all(len(m.content) <= 2000 and "```" not in m.content for m in reveal)
     first = "\n".join(m.content for m in reveal)
     # the orders as a reply shows them, not as raw JSON

@@ -94,6 +94,7 @@ async def test_only_a_gm_changes_a_setting_anyone_sees_them(services, table, uow
     assert await services.games.settings(table["game"])
 
 
+@pytest.mark.unit
 def test_durations_as_people_write_them():
     assert parse_duration("90") == timedelta(minutes=90)
     assert parse_duration("1h30m") == parse_duration("1h 30min") == timedelta(minutes=90)
@@ -105,6 +106,7 @@ def test_durations_as_people_write_them():
     assert GameSettings().proxy_posts is False
 
 
+@pytest.mark.unit
 def test_values_offered_as_a_gm_types():
     assert suggested_values(" Tournament ") == ["on", "off"]
     assert suggested_values("nuisance_count_mode") == [m.value for m in NuisanceCountMode]

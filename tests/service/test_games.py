@@ -1,4 +1,4 @@
-"""Games: create in a channel, members, R2 flags and settings, status, the audit log (issue 5)."""
+"""Games: create in a channel, members, R2 flags and settings, status, the audit log."""
 
 from __future__ import annotations
 

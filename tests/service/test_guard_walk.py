@@ -1,4 +1,4 @@
-"""Issue 14: the mention guard is a property of everything that leaves the service, not of one
+"""The mention guard is a property of everything that leaves the service, not of one
 channel. Every public use case of `Services` is called with hostile names and prose (user and
 role mentions, @everyone and @here, channel links, zero-width tricks, markdown), and every value
 it returns, every refusal and every outbox message is walked: nothing live may leave."""
@@ -251,7 +251,7 @@ async def _xp_walk(s: Recorder) -> None:
 async def test_a_post_reader_that_strips_zero_width_and_markdown_leaks_no_mention(
     services, clock, text
 ):
-    """Issue 14: the post reader strips zero-width characters and markdown, so `@<ZWSP>everyone`
+    """The post reader strips zero-width characters and markdown, so `@<ZWSP>everyone`
     in a post reached the GM's review as a live `@everyone`."""
     s = Recorder(services)
     game = (await s.games.create(channel_key="c1", name="Road", creator=GM)).id

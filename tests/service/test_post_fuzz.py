@@ -1,4 +1,4 @@
-"""Property (issue 14): whatever a player or the GM posts, with mentions, zero-width tricks and
+"""Property: whatever a player or the GM posts, with mentions, zero-width tricks and
 markdown mixed into valid lines, the service answers (a reply or a refusal, never a traceback)
 and nothing it answers holds a live mention. benchmarks/fuzz_posts.py runs the same at scale,
 with turns resolved in between."""

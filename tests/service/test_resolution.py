@@ -471,7 +471,7 @@ async def test_f4_amb14_no_veto_question_for_the_suggested_trait_of_a_mapped_wea
 async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     services, table, uow_factory, clock, how
 ):
-    """Issue 14: time called (by /calltime or the deadline) before the GM sealed the NPC orders
+    """Time called (by /calltime or the deadline) before the GM sealed the NPC orders
     showed the GM a player's secret order while the NPC orders could still change, and the turn
     could never be resolved. Call time seals them first; a turn stored closed and unsealed (by
     an older version) is sealed by /resolve."""
@@ -516,7 +516,7 @@ async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
 async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
     services, table, uow_factory, auto_open
 ):
-    """Issue 14: after a PvP attack sent by DM the public status listed "Hits open to Reduce:
+    """After a PvP attack sent by DM the public status listed "Hits open to Reduce:
     Mira (4 from Kael)" and the turn-opened notice counted it. Secret results stay with their
     audience (F29); a hit dealt in the open is still listed and counted."""
     game = table["game"]

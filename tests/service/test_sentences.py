@@ -1,5 +1,5 @@
 """The service's sentences name no command of any adapter: a slash command is Discord's word, a
-table command the local table's; each adapter phrases its own commands (issue 11)."""
+table command the local table's; each adapter phrases its own commands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Export and import through the service (issue 11, issue 14): a GM's command; an export made
+"""Export and import through the service: a GM's command; an export made
 before the turn resolves holds no secret of that turn unless the GM asks; a copy of a game with
 DM and NPC orders imports next to its original."""
 

@@ -179,7 +179,7 @@ async def test_secret_orders_are_marked_and_their_posters_listed(services, table
 
 
 async def test_the_room_learns_only_that_sealed_orders_arrived(services, table, uow_factory):
-    """Issue 11: a secret post puts one notice in the game's room, naming neither the sender
+    """A secret post puts one notice in the game's room, naming neither the sender
     nor the orders; an edit of it, and a public post, put none."""
     game = table["game"]
     await post(services, game, ALICE, "m1", KAEL_ATTACK)
@@ -299,12 +299,12 @@ async def test_an_edit_to_table_talk_withdraws_the_orders_and_an_edit_back_resto
 
 
 async def test_problems_cross_the_service_as_the_post_language_found_them(services, table):
-    from fappo_bot.posting.errors import Problem
+    from fappo_bot.posting.errors import PostProblem
     from fappo_bot.posting.render import render_problems
 
     reply = await post(services, table["game"], ALICE, "m1", "2 AP attack Gobbo\n9 AP defend")
     assert reply.outcome is PostOutcome.PROBLEMS and not reply.ok
-    assert all(isinstance(p, Problem) for p in reply.problems)
+    assert all(isinstance(p, PostProblem) for p in reply.problems)
     assert [p.line for p in reply.problems] == [1, 2]
     assert reply.reply == render_problems(reply.problems)  # the shared plain-text rendering
 
@@ -484,7 +484,7 @@ async def test_several_reply_keys_are_kept_per_post(services, table, uow_factory
 async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(
     services, table, uow_factory
 ):
-    """Issue 14: a player's /npc was refused only at the seal, after the post had replaced the
+    """A player's /npc was refused only at the seal, after the post had replaced the
     player's own orders. A refused command changes nothing."""
     game = table["game"]
     await post(services, game, ALICE, "m1", "2 AP attack Skarg with Broadsword\n1 AP defend")
@@ -499,7 +499,7 @@ async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(
 
 
 async def test_only_a_messages_author_edits_it_even_a_refused_one(services, table, uow_factory):
-    """Issue 14: an edit of another seat's refused post was stored as the editor's post."""
+    """An edit of another seat's refused post was stored as the editor's post."""
     game = table["game"]
     refused = await services.turns.post(game, BOB, channel_key="c1", message_key="m1",
                                         text="2 AP attack Nobody with Dagger")

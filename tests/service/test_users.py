@@ -1,5 +1,5 @@
 """Display names: adapters keep one per user id; views and sentences name people by it, never
-by a bare id, and never with a live mention (issue 11)."""
+by a bare id, and never with a live mention."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Xp games (issue 13): the ruleset is chosen at creation, nothing of FAPPO's turn flow runs on
+"""Xp games: the ruleset is chosen at creation, nothing of FAPPO's turn flow runs on
 an Xp game, and the GM's rolls are auditable (seed, dice and result stored; replayable)."""
 
 from __future__ import annotations
 
 import pytest
 
-from fappo_bot.rules_xp.roll import Outcome
+from fappo_bot.rules_xp.roll import RollOutcome
 from fappo_bot.service import Conflict, Forbidden, InvalidInput
 from fappo_bot.service.records import Role
 from fappo_bot.service.xp_rolls import generator, replay, roll_case, roll_detail
@@ -87,7 +87,7 @@ async def test_only_a_gm_rolls_and_only_in_an_xp_game(services):
 async def test_a_refused_roll_outcome_is_a_roll_record(services):
     game = await _xp_game(services)
     view = await services.xp_rolls.roll(game.id, GM, name="Aster", pool=0)
-    assert view.record.outcome is Outcome.FAILURE and view.dice == ()
+    assert view.record.outcome is RollOutcome.FAILURE and view.dice == ()
 
 
 async def test_an_xp_game_takes_no_fappo_sheet(services):

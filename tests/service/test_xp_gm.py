@@ -1,4 +1,4 @@
-"""The GM's Xp rolls beyond the ad-hoc roll (issue 13): Passive rolls with stored successes and
+"""The GM's Xp rolls beyond the ad-hoc roll: Passive rolls with stored successes and
 Active rolls against them (RULINGS X7), group rolls (X10, X11), PLOTs (X14), and every roll's
 record and case file, for the GMs only. Every use case runs on the fake, SQLite and PostgreSQL."""
 
@@ -131,6 +131,7 @@ async def test_records_are_for_the_gms_only(services):
         await services.xp_plots.show(game.id, GM)
 
 
+@pytest.mark.unit
 def test_odds_read_the_roll_as_the_command_line_does(capsys):
     """`/odds 6d superior` and `fappo-bot odds 6d superior` print the same table."""
     from fappo_bot.cli import main
@@ -147,6 +148,7 @@ def test_odds_read_the_roll_as_the_command_line_does(capsys):
         odds_text("4d", need=0)
 
 
+@pytest.mark.unit
 def test_a_relaunch_is_shown_where_it_was_paid():
     """X11: D finds the chain broken and relaunches it; B fails and relaunches himself."""
     from fappo_bot.render_xp import render_members
@@ -167,7 +169,7 @@ def test_a_relaunch_is_shown_where_it_was_paid():
 
 
 async def test_nothing_live_leaves_the_xp_use_cases(services):
-    """Issue 14 for the Xp GM rolls: names, tasks and goals written as mentions come back inert
+    """The mention guard for the Xp GM rolls: names, tasks and goals written as mentions come back inert
     from every Xp use case (values and refusals), and every one of them is called."""
     import inspect
 

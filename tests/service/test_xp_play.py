@@ -1,4 +1,4 @@
-"""Playing an Xp turn through the generic use cases (issue 13): Xp sheets, posts read by the Xp
+"""Playing an Xp turn through the generic use cases: Xp sheets, posts read by the Xp
 post language (the reply names the roll and its pool), the GM's review in the same
 question/answer model as FAPPO's, and a resolution that rolls every die from a seeded generator,
 stores the seeds and dice, and posts them all. Runs on the fake, SQLite and PostgreSQL."""

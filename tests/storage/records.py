@@ -19,7 +19,7 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     Resolution,
-    Turn,
+    TurnRecord,
 )
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -70,7 +70,7 @@ def character(
     return CharacterRecord.model_validate(values)
 
 
-def turn(id: str = "t1", game_id: str = "g1", number: int = 1, **kw: object) -> Turn:
+def turn(id: str = "t1", game_id: str = "g1", number: int = 1, **kw: object) -> TurnRecord:
     values: dict[str, object] = {
         "id": id,
         "game_id": game_id,
@@ -84,7 +84,7 @@ def turn(id: str = "t1", game_id: str = "g1", number: int = 1, **kw: object) -> 
         "gm_answers": {"difficulty:Aria:0": 5},
     }
     values.update(kw)
-    return Turn.model_validate(values)
+    return TurnRecord.model_validate(values)
 
 
 def order(actor: str = "Aria", ap: int = 3) -> Order:

@@ -1,4 +1,4 @@
-"""Issue 14: a database URL the bot cannot use is one clear sentence and a non-zero exit in every
+"""A database URL the bot cannot use is one clear sentence and a non-zero exit in every
 command that opens the database (what is wrong, which setting gave it, what is accepted), never a
 traceback."""
 

@@ -134,6 +134,7 @@ async def test_foreign_keys_are_enforced(uow_factory):
             await uow.turns.add(r.turn(game_id="no-such-game"))
 
 
+@pytest.mark.unit
 def test_the_settings_choose_the_database(tmp_path):
     from fappo_bot.settings import DatabaseSettings, Settings
     from fappo_bot.storage.engine import create_engine

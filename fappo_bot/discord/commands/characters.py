@@ -14,7 +14,7 @@ from fappo_bot.discord.limits import CHOICE_TEXT, CHOICES
 from fappo_bot.discord.sheets import sheet_embeds
 from fappo_bot.posting.safety import clip, safe
 from fappo_bot.service.records import CharacterKind, Role
-from fappo_bot.service.views import CharacterView, SheetCheck
+from fappo_bot.service.views import CharacterView, SheetReply
 from fappo_bot.sheets import SheetError
 from fappo_bot.sheets import read_sheet as read_sheet_text
 
@@ -82,7 +82,7 @@ class SheetModal(discord.ui.Modal, title="A new character"):
         await answer_privately(interaction, sentence_for(error, "sheet"))
 
 
-def refused(check: SheetCheck, name: str) -> str:
+def refused(check: SheetReply, name: str) -> str:
     return f"{safe(name)}'s sheet was not accepted:\n" + "\n".join(
         f"- {safe(p)}" for p in check.problems)
 

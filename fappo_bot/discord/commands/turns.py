@@ -326,7 +326,7 @@ def reveal_answer(view: RevealView) -> tuple[str, bytes | None]:
 @app_commands.guild_only()
 async def reveal_command(interaction: discord.Interaction,
                          turn: app_commands.Range[int, 1, MAX_TURN]) -> None:
-    """Anyone in the game's room checks the commitment the room was shown (F29, issue 5): the
+    """Anyone in the game's room checks the commitment the room was shown (F29): the
     orders are public once the turn is resolved. Deferred at once (privately, "thinking"), so
     the answer may take longer than Discord's 3 s."""
     from io import BytesIO

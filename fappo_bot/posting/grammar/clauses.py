@@ -23,9 +23,9 @@ from fappo_bot.posting.lexer import (
     number_of,
     tokenize,
 )
-from fappo_bot.posting.names import Named, Resolution, fold, resolve, strip_articles
+from fappo_bot.posting.names import Named, NameMatch, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
-from fappo_bot.rules import ErrorCode
+from fappo_bot.rules import ErrorCode, fold
 
 AP_WORDS = frozenset({"ap", "aps"})
 SP_WORDS = frozenset({"sp", "sps"})
@@ -227,7 +227,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
     return SPClause(pool, amount, why, first.start, end)
 
 
-def _pool_or_issue(cur: Cursor, found: Resolution, tok: Tok) -> str:
+def _pool_or_issue(cur: Cursor, found: NameMatch, tok: Tok) -> str:
     if found.ok:
         return found.name
     if found.ambiguous:

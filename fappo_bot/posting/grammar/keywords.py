@@ -18,9 +18,9 @@ from fappo_bot.posting.grammar.clauses import (
 from fappo_bot.posting.grammar.verbs import Draft
 from fappo_bot.posting.lexer import COLON, DASH, NUM, PAREN, SEP, WORD, Tok, number_of
 from fappo_bot.posting.models import StatementKind
-from fappo_bot.posting.names import fold, resolve, suggest
+from fappo_bot.posting.names import resolve, suggest
 from fappo_bot.posting.scene import Scene
-from fappo_bot.rules import ANY, FLOATING, ErrorCode, Trait
+from fappo_bot.rules import ANY, FLOATING, ErrorCode, Trait, fold
 
 _ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybody",
                         "any attack", "all attacks", "any attacker", "all attackers"})

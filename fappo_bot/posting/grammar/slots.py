@@ -17,7 +17,7 @@ from fappo_bot.posting.grammar.clauses import (
 )
 from fappo_bot.posting.grammar.verbs import ANYONE, THROW_VERBS, Draft, Slot
 from fappo_bot.posting.lexer import COLON, Tok, number_of
-from fappo_bot.posting.names import Tier, resolve
+from fappo_bot.posting.names import MatchTier, resolve
 from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
 from fappo_bot.rules import THROWING, ActionKind, ErrorCode
 
@@ -221,7 +221,7 @@ def _with_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 def _not_carried(cur: Cursor, scene: Scene, words: list[Tok]) -> bool:
     """A weapon of the table the actor does not carry: say so, and list what it carries."""
     table = resolve(words_text(words), TABLE_WEAPONS)
-    if scene.actor is None or not table.ok or table.tier not in (Tier.EXACT, Tier.ALIAS):
+    if scene.actor is None or not table.ok or table.tier not in (MatchTier.EXACT, MatchTier.ALIAS):
         return False
     carried = tuple(w.name for w in scene.weapons)
     cur.issue(ErrorCode.UNKNOWN_NAME, f"{scene.actor.name} carries no {table.name}",
