@@ -135,6 +135,9 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, game, turn, now)
+                if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
+                    await uow.commit()
+                    continue
                 if alarm.kind == "deadline":
                     out = Outgoing(self.deps, game)
                     await close_turn(uow, self, game, turn, out)
@@ -204,6 +207,27 @@ async def _alarm(uow: UnitOfWork, game: Game, turn: Turn, now: datetime) -> Alar
     if past and turn.deadline is not None:
         at = turn.deadline
     return Alarm(game_id=game.id, turn=turn.number, kind=kind, at=at, missing=status.missing)
+
+
+async def _wait_for_npc_orders(uow: UnitOfWork, cases: UseCases, game: Game, turn: Turn
+                               ) -> bool:
+    """At the deadline, NPCs without orders and nothing sealed: time is not called (the seal
+    would fix them as doing nothing, and a closed turn takes no NPC orders). The GMs are told,
+    once, and the alarm is disarmed until the seal re-arms it (`TurnService.seal`: the deadline
+    is past, so time is called at the next round) or the GM calls time. True when it waits."""
+    idle = (await turn_status(uow, game, turn)).npcs_to_confirm
+    if not idle:
+        return False
+    text = notices.waiting_for_npc_orders(turn.number, idle)
+    out = Outgoing(cases.deps, game)
+    for gm in await gm_ids(uow, game):
+        out.add("npc_wait", text, f"npc-wait:{turn.id}:{turn.deadline}:{gm}", dm_to=gm)
+    await out.queue(uow)
+    await uow.turns.update(turn.model_copy(update={"alarm_at": None,
+                                                   "version": turn.version + 1}))
+    await audit(uow, cases.deps, game.id, "scheduler", "turn.wait_npc_orders",
+                turn=turn.number, npcs=list(idle))
+    return True
 
 
 async def close_turn(

@@ -139,3 +139,12 @@ def time_advanced(elapsed: str, healed: Sequence[str]) -> str:
     level arrows must stay readable)."""
     listed = "\n".join(healed) if healed else "Nobody is wounded."
     return f"{elapsed} pass (F14).\n{listed}"
+
+
+def waiting_for_npc_orders(number: int, names: Sequence[str]) -> str:
+    """To the GMs, at a deadline while NPCs have no orders and nothing is sealed: time is not
+    called (it would seal them as doing nothing, for good) until the GM chooses."""
+    return (f"Turn {number}'s deadline has passed, but {_names(names)} have no NPC orders and "
+            "nothing is sealed, so time is not called yet and the turn stays open. Give their "
+            "orders (sealed at once; time is then called by itself), or call time yourself to "
+            "seal them as doing nothing.")
