@@ -78,6 +78,7 @@ async def test_the_fake_refuses_what_discord_refuses(fake) -> None:
             assert (modal.status, (await modal.json())["code"]) == (400, 50035)
     # refused on purpose here, and sent without allowed_mentions: the fixture checks the bot
     fake.expect_rejections = True
+    fake.expect_unanswered = True  # the late one and the modal answering a modal
     fake.mention_problems.clear()
 
 
