@@ -2,7 +2,9 @@
 
 "The GM can call time on players after giving them a reasonable amount of time to post" [F:L481].
 The bot only reminds and, at the deadline the GM set, calls time (closes the turn for posts); the
-GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3).
+GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3). A deadline that finds
+NPCs without orders and nothing sealed waits for the GM instead (`_wait_for_npc_orders`): calling
+time would seal them as doing nothing, for good.
 """
 
 from __future__ import annotations
