@@ -123,8 +123,9 @@ class CallTimeService(UseCases):
 
     @retried
     async def fire_due(self, now: datetime | None = None) -> list[Alarm]:
-        """Send due reminders and call time on turns past their deadline. Each turn is handled
-        in its own transaction under its lock, so several schedulers never double a message."""
+        """Send due reminders and call time on turns past their deadline (or, with NPCs still
+        without orders, tell the GMs and wait: kind "waiting"). Each turn is handled in its own
+        transaction under its lock, so several schedulers never double a message."""
         now = now or self.now()
         async with self.uow() as uow:
             due = [(t.id, t.game_id) for t in await uow.turns.due(now)]
@@ -139,6 +140,7 @@ class CallTimeService(UseCases):
                 alarm = await _alarm(uow, game, turn, now)
                 if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
                     await uow.commit()
+                    fired.append(alarm.model_copy(update={"kind": "waiting"}))
                     continue
                 if alarm.kind == "deadline":
                     out = Outgoing(self.deps, game)

@@ -329,7 +329,8 @@ class XpResolutionView(BaseModel):
 
 
 class Alarm(BaseModel):
-    """Something a scheduler found due: a reminder or a deadline (F30 call time)."""
+    """Something a scheduler found due: a reminder or a deadline (F30 call time); once fired,
+    also "waiting": a deadline that waits for the NPC orders."""
 
     model_config = _FROZEN
 

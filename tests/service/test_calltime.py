@@ -136,7 +136,7 @@ async def test_a_deadline_with_npcs_without_orders_tells_the_gms_and_waits(
     game = table["game"]
     await services.calltime.set_deadline(game, GM, after=timedelta(hours=1))
     clock.advance(hours=2)
-    assert await services.calltime.fire_due() == []
+    assert [a.kind for a in await services.calltime.fire_due()] == ["waiting"]
     status = await services.turns.status(game)
     assert status.turn.status is TurnStatus.OPEN and not status.npc_sealed
     kinds = await outbox_kinds(uow_factory, game)
