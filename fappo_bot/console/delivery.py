@@ -26,6 +26,7 @@ _TITLES: dict[str, str] = {
     "sealed": "NPC orders sealed",
     "revealed": "NPC orders revealed",
     "time_called": "time called",
+    "npc_wait": "waiting for NPC orders",
     "everyone_in": "everyone is in",
     "secret_orders": "sealed orders arrived",
 }

@@ -302,10 +302,10 @@ async def _unless_npcs_idle(table: LocalTable, game_id: str, doing: str, again: 
     if table.user not in table.gm_seats:
         return await go_on()  # the use case refuses a player
     status = await table.services.turns.status(game_id)
-    if not status.npcs_without_orders or status.npc_sealed:
+    if not status.npcs_to_confirm:
         return await go_on()
     confirm = Confirmation(
-        f"No NPC orders this turn for {', '.join(status.npcs_without_orders)}: {doing} now "
+        f"No NPC orders this turn for {', '.join(status.npcs_to_confirm)}: {doing} now "
         f"seals them as doing nothing. Go on anyway? [yes / no] (no: give them with /npc, "
         f"then {again})",
         go_on,

@@ -1,16 +1,22 @@
 """Modals for text too long or too secret for a slash option: a player's secret orders
-(`/turn orders`, for players whose DMs are closed) and the GM's NPC orders (`/gm npc`)."""
+(`/turn orders`, for players whose DMs are closed) and the GM's NPC orders (`/gm npc`, or
+"Give NPC orders now" when call time or the resolution asks about NPCs without orders). Only
+the user a modal was opened for may submit it, and the NPC orders only while a GM
+(`access.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 
+from fappo_bot.discord.access import Access, GuardedModal
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
 
 
-class OrdersModal(discord.ui.Modal, title="Secret orders"):
+class OrdersModal(GuardedModal, title="Secret orders"):
     """Orders that stay secret until resolution (F29): the answer is ephemeral; the room only
     learns from the service's notice that sealed orders arrived ("Sealed orders arrived for
     turn N", naming no one)."""
@@ -19,13 +25,16 @@ class OrdersModal(discord.ui.Modal, title="Secret orders"):
         label="Your orders", style=discord.TextStyle.paragraph, max_length=4000,
         custom_id="fappo:orders:text")
 
-    def __init__(self, bot: FappoBotBase, game_id: str, user_id: int, *, npc: bool = False
-                 ) -> None:
-        super().__init__(title="NPC orders (sealed at once)" if npc else "Secret orders",
+    def __init__(self, bot: FappoBotBase, game_id: str, user_id: int, *, npc: bool = False,
+                 then: Callable[[discord.Interaction], Awaitable[None]] | None = None) -> None:
+        super().__init__(Access(bot, user_id, what="form", gm_of=game_id if npc else None),
+                         title="NPC orders (sealed at once)" if npc else "Secret orders",
                          custom_id=custom_id("npc" if npc else "orders", game_id, user_id))
         self.bot = bot
         self.game_id = game_id
         self.npc = npc
+        #: what goes on once NPC orders are accepted and sealed (call time, the review)
+        self.then = then
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         user = str(interaction.user.id)
@@ -41,6 +50,8 @@ class OrdersModal(discord.ui.Modal, title="Secret orders"):
                 text=self.orders.value, secret=True)
         self.bot.delivery.wake()
         await answer_privately(interaction, reply.reply or "Recorded.")
+        if reply.ok and self.then is not None:
+            await self.then(interaction)
 
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction, error: Exception

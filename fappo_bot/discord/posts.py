@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
+from fappo_bot.discord.access import Access, GuardedView
 from fappo_bot.discord.catchup import MARKS_FLUSH_SECONDS, CatchUp
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
@@ -348,12 +349,13 @@ class KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
-class GamePicker(discord.ui.View):
+class GamePicker(GuardedView):
     """The games a DM's orders may be for, 25 a select (Discord's limit) in up to 5 selects;
-    the pick posts them as secret orders there."""
+    the pick posts them as secret orders there (picked only by the orders' author)."""
 
     def __init__(self, cog: TurnPosts, message: discord.Message, games: list[GameView]) -> None:
-        super().__init__(timeout=600)
+        super().__init__(Access(cog.bot, message.author.id, what="choice of game"),
+                         timeout=600)
         self.cog = cog
         self.orders = message
         self.message: discord.Message | None = None

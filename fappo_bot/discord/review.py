@@ -10,7 +10,10 @@ list of choices (the creatures of a 600-combatant scene) is shown as up to four 
 page, with buttons to turn the pages and one to type the answer instead; the creatures inside
 an area are picked across selects and pages, then sent with "Done". A label over 100
 characters ends in "…"; an option's value is its place in the list, so a clipped label still
-answers with the whole name."""
+answers with the whole name.
+
+Only the GM it was opened for may answer it, and only while a GM of the game (`access.py`); the
+Resolve button first asks about NPCs left without orders (`npc_seal.py`)."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any
 
 import discord
 
+from fappo_bot.discord.access import Access, GuardedModal, GuardedView
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
@@ -45,11 +49,11 @@ ROW_BUTTONS = 5
 MANY = frozenset({"targets"})
 
 
-class ReviewPanel(discord.ui.View):
+class ReviewPanel(GuardedView):
     """The review of one turn for one GM."""
 
     def __init__(self, bot: FappoBotBase, game_id: str, gm: str, review: ReviewView) -> None:
-        super().__init__(timeout=TIMEOUT)
+        super().__init__(Access(bot, gm, what="review", gm_of=game_id), timeout=TIMEOUT)
         self.bot = bot
         self.game_id = game_id
         self.gm = gm
@@ -206,7 +210,14 @@ class ReviewPanel(discord.ui.View):
         await interaction.response.edit_message(content=self.text(), view=self)
 
     async def _resolve(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.npc_seal import ask_before_sealing
+
         await interaction.response.defer()
+        # NPCs without orders and nothing sealed (the panel was opened before): the GM is asked
+        # first, and the review opened again after the seal (sealed orders may raise questions)
+        if await ask_before_sealing(self.bot, interaction, self.game_id, "resolving",
+                                    lambda i: open_review(self.bot, i, self.game_id)):
+            return
         view = await self.bot.services.resolution.resolve(self.game_id, self.gm,
                                                           self.review.turn)
         self.bot.delivery.wake()
@@ -214,19 +225,18 @@ class ReviewPanel(discord.ui.View):
         await interaction.edit_original_response(
             content=f"Turn {view.turn} is resolved; the results go out now.", view=None)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return str(interaction.user.id) == self.gm
-
     async def on_error(self, interaction: discord.Interaction, error: Exception,
                        item: discord.ui.Item[Any]) -> None:
         await answer_privately(interaction, sentence_for(error, "review"))
 
 
-class AnswerModal(discord.ui.Modal):
-    """A free answer to one review question (a number, a name)."""
+class AnswerModal(GuardedModal):
+    """A free answer to one review question (a number, a name): answered only as the panel
+    is (its GM, still a GM), whatever custom_id a submission carries."""
 
     def __init__(self, panel: ReviewPanel, item: ReviewItem) -> None:
-        super().__init__(title=clip(f"Turn {panel.review.turn}: your ruling", MODAL_TITLE),
+        super().__init__(panel.access,
+                         title=clip(f"Turn {panel.review.turn}: your ruling", MODAL_TITLE),
                          timeout=TIMEOUT, custom_id=panel.custom_id("ruling"))
         self.panel = panel
         many = item.field in MANY
@@ -248,10 +258,12 @@ class AnswerModal(discord.ui.Modal):
 
 
 async def open_review(bot: FappoBotBase, interaction: discord.Interaction, game_id: str) -> None:
-    """`/gm resolve`: the review panel, ephemeral."""
+    """`/gm resolve`: the review panel, ephemeral (also once the NPC orders are sealed after
+    the question of `npc_seal.py`, the interaction then answered already)."""
     # the review of a big turn can take longer than the 3 s Discord waits for an answer: the
     # answer is deferred (private), the panel follows through the webhook
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
     gm = str(interaction.user.id)
     review = await bot.services.review.review(game_id, gm)
     panel = ReviewPanel(bot, game_id, gm, review)

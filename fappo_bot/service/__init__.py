@@ -3,8 +3,8 @@
 Adapters (Discord, the local table) build one `Services` in their composition root from a
 `uow_factory` (fappo_bot.storage) and call its use cases:
 
-    services.games        create, find, show, games_of, add_member, remove_member, configure,
-                          set_status, audit_log
+    services.games        create, find, show, games_of, require_gm, gm_of, add_member,
+                          remove_member, configure, set_status, audit_log
     services.characters   create, add_enemy, show, list, edit, set_count, retire, transfer,
                           npcize, mark_inactive, restore_control
     services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_keys,

@@ -2,7 +2,9 @@
 
 "The GM can call time on players after giving them a reasonable amount of time to post" [F:L481].
 The bot only reminds and, at the deadline the GM set, calls time (closes the turn for posts); the
-GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3).
+GM then reviews and resolves. Unattended PCs take no action (F30 Amb-3). A deadline that finds
+NPCs without orders and nothing sealed waits for the GM instead (`_wait_for_npc_orders`): calling
+time would seal them as doing nothing, for good.
 """
 
 from __future__ import annotations
@@ -123,8 +125,9 @@ class CallTimeService(UseCases):
     @retried
     async def fire_due(self, now: datetime | None = None,
                        ready: Callable[[str], bool] | None = None) -> list[Alarm]:
-        """Send due reminders and call time on turns past their deadline. Each turn is handled
-        in its own transaction under its lock, so several schedulers never double a message.
+        """Send due reminders and call time on turns past their deadline (or, with NPCs still
+        without orders, tell the GMs and wait: kind "waiting"). Each turn is handled in its own
+        transaction under its lock, so several schedulers never double a message.
         `ready(game_id)` False holds a game's call time (and its reminders) back: an adapter
         still catching up on posts made while it was away must hand them in first."""
         now = now or self.now()
@@ -140,6 +143,10 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, game, turn, now)
+                if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
+                    await uow.commit()
+                    fired.append(alarm.model_copy(update={"kind": "waiting"}))
+                    continue
                 if alarm.kind == "deadline":
                     out = Outgoing(self.deps, game)
                     await close_turn(uow, self, game, turn, out)
@@ -209,6 +216,27 @@ async def _alarm(uow: UnitOfWork, game: Game, turn: TurnRecord, now: datetime) -
     if past and turn.deadline is not None:
         at = turn.deadline
     return Alarm(game_id=game.id, turn=turn.number, kind=kind, at=at, missing=status.missing)
+
+
+async def _wait_for_npc_orders(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord
+                               ) -> bool:
+    """At the deadline, NPCs without orders and nothing sealed: time is not called (the seal
+    would fix them as doing nothing, and a closed turn takes no NPC orders). The GMs are told,
+    once, and the alarm is disarmed until the seal re-arms it (`TurnService.seal`: the deadline
+    is past, so time is called at the next round) or the GM calls time. True when it waits."""
+    idle = (await turn_status(uow, game, turn)).npcs_to_confirm
+    if not idle:
+        return False
+    text = notices.waiting_for_npc_orders(turn.number, idle)
+    out = Outgoing(cases.deps, game)
+    for gm in await gm_ids(uow, game):
+        out.add("npc_wait", text, f"npc-wait:{turn.id}:{turn.deadline}:{gm}", dm_to=gm)
+    await out.queue(uow)
+    await uow.turns.update(turn.model_copy(update={"alarm_at": None,
+                                                   "version": turn.version + 1}))
+    await audit(uow, cases.deps, game.id, "scheduler", "turn.wait_npc_orders",
+                turn=turn.number, npcs=list(idle))
+    return True
 
 
 async def close_turn(

@@ -14,6 +14,7 @@ from fappo_bot.service.base import (
     audit,
     check_name,
     game_in_channel,
+    is_gm,
     load_game,
     require_gm,
 )
@@ -146,6 +147,18 @@ class GameService(UseCases):
     async def show(self, game_id: str) -> GameView:
         async with self.uow() as uow:
             return await game_view(uow, await load_game(uow, game_id))
+
+    async def require_gm(self, game_id: str, user: str) -> None:
+        """Refused (`Forbidden`, the service's sentence) unless `user` is a GM of the game now:
+        for an adapter to check an answer to something a GM opened earlier (a GM removed
+        since is refused)."""
+        async with self.uow() as uow:
+            await require_gm(uow, await load_game(uow, game_id), user)
+
+    async def gm_of(self, game_id: str, user: str) -> bool:
+        """Whether `user` is a GM of the game now (what an adapter may offer them)."""
+        async with self.uow() as uow:
+            return await is_gm(uow, await load_game(uow, game_id), user)
 
     async def listing(self, channel_prefix: str = "") -> list[Game]:
         """Every game whose channel key starts with `channel_prefix` (all of them by default),

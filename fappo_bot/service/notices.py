@@ -160,3 +160,12 @@ def undelivered(game: str, where: str, first_line: str, why: str) -> str:
 def undelivered_line(where: str, why: str, kind: str) -> str:
     """One line of a turn's status for a message given up: where, what kind and why."""
     return f"{kind.replace('_', ' ')} to {where}: {why}"
+
+
+def waiting_for_npc_orders(number: int, names: Sequence[str]) -> str:
+    """To the GMs, at a deadline while NPCs have no orders and nothing is sealed: time is not
+    called (it would seal them as doing nothing, for good) until the GM chooses."""
+    return (f"Turn {number}'s deadline has passed, but {_names(names)} have no NPC orders and "
+            "nothing is sealed, so time is not called yet and the turn stays open. Give their "
+            "orders (sealed at once; time is then called by itself), or call time yourself to "
+            "seal them as doing nothing.")

@@ -61,6 +61,7 @@ from fappo_bot.service.scene import (
     visible_to_gm,
 )
 from fappo_bot.service.text import GM_POSTER
+from fappo_bot.service.timing import arm
 from fappo_bot.service.turnflow import (
     hidden_actors,
     open_turn,
@@ -577,6 +578,10 @@ class TurnService(UseCases):
             records = list(await uow.characters.list(game.id))
             in_force = await orders_in_force(uow, turn)
             out = Outgoing(self.deps, game)
+            if turn.alarm_at is None and turn.deadline is not None:
+                # a deadline that waited for these orders (`calltime`): armed again, past, so
+                # time is called at the scheduler's next round
+                turn = arm(turn, game, self.now(), fresh=False)
             turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
             await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,

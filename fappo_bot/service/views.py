@@ -227,6 +227,12 @@ class TurnStatusView(BaseModel):
     #: the display names known of the characters' runners, by user id
     names: dict[str, str] = {}
 
+    @property
+    def npcs_to_confirm(self) -> tuple[str, ...]:
+        """The NPCs a seal now (call time, resolution) would fix as doing nothing: every
+        adapter asks the GM about them first (none once the NPC orders are sealed)."""
+        return () if self.npc_sealed else self.npcs_without_orders
+
 
 class SealView(BaseModel):
     """The published NPC commitment (SHA-256 hex of salt + canonical NPC orders)."""
@@ -323,7 +329,8 @@ class XpResolutionView(BaseModel):
 
 
 class Alarm(BaseModel):
-    """Something a scheduler found due: a reminder or a deadline (F30 call time)."""
+    """Something a scheduler found due: a reminder or a deadline (F30 call time); once fired,
+    also "waiting": a deadline that waits for the NPC orders."""
 
     model_config = _FROZEN
 

@@ -32,6 +32,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     if not discord_.expect_rejections:
         assert [(r.method, r.path, answer) for r, answer in discord_.rejected] == []
     assert [(r.method, r.path, problem) for r, problem in discord_.mention_problems] == []
+    # every interaction got an answer within Discord's 3 s: none "failed"
+    if not discord_.expect_unanswered:
+        assert [i["data"] for i in discord_.unanswered()] == []
 
 
 def bot_settings(fake: FakeDiscord, data_dir: Path, **discord_extra: Any) -> Any:

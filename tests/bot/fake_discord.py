@@ -14,7 +14,11 @@ autocomplete answer or command tree over one is refused as Discord refuses it (4
 "Invalid Form Body" with its `errors` object; 50006 for an empty message; 413 for files over
 the size limit), and noted in `rejected`; a new message that could ping someone the bot did not
 mean to is noted in `mention_problems`. The `fake` fixture fails a test that leaves either
-non-empty, unless the test expects it (`expect_rejections`).
+non-empty, unless the test expects it (`expect_rejections`). An interaction the bot does not
+answer within Discord's 3 s is noted in `failed_interactions` ("This interaction failed"), and
+one it never answers fails the test too (`unanswered`; unless `expect_unanswered`). Anyone may
+send any custom_id (a crafted client can): who may answer a component or a modal is the bot's
+to check.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ TOKEN = "fake-token"
 EPOCH = 1_420_070_400_000  # Discord's epoch (ms)
 #: the largest file an interaction's answer or a message may carry (the fake's server is unboosted)
 ATTACHMENT_SIZE_LIMIT = 8 * 1024 * 1024
+#: seconds Discord waits for an interaction's first answer before the user sees "This
+#: interaction failed"
+ACK_LIMIT = 3.0
 
 
 def snowflake_at(ms: int, n: int) -> int:
@@ -188,6 +195,8 @@ class FakeDiscord:
         self.attachments: dict[str, bytes] = {}
 
     async def stop(self) -> None:
+        for timer in self._ack_timers:
+            timer.cancel()
         for socket in list(self._sockets):
             await socket.close()
         if self._runner is not None:
@@ -365,6 +374,12 @@ class FakeDiscord:
         #: token -> seconds from INTERACTION_CREATE to the first answer
         self.acked: dict[str, float] = {}
         self._born: dict[str, float] = {}
+        #: interactions the bot left unanswered past Discord's 3 s: the user saw "This
+        #: interaction failed" (the `fake` fixture fails a test that leaves one, or one never
+        #: answered at all, unless `expect_unanswered`)
+        self.failed_interactions: list[dict[str, Any]] = []
+        self.expect_unanswered = False
+        self._ack_timers: list[asyncio.TimerHandle] = []
         #: channel id -> 50013 (Missing Permissions) or 50001 (Missing Access)
         self.denied: dict[str, int] = {}
         #: every refusal made under these rules: (method, path, status, code)
@@ -383,7 +398,21 @@ class FakeDiscord:
         self._events.append((seq, guild, payload))
         del self._events[:-2000]
         if event == "INTERACTION_CREATE":
-            self._born[data["token"]] = asyncio.get_running_loop().time()
+            loop = asyncio.get_running_loop()
+            self._born[data["token"]] = loop.time()
+            self._ack_timers.append(loop.call_later(ACK_LIMIT, self._failed, data["token"]))
+
+    def _failed(self, token: str) -> None:
+        """Discord's 3 s are up: unanswered, the user is told "This interaction failed"."""
+        if token not in self.acked and self._interactions[token] not in self.failed_interactions:
+            self.failed_interactions.append(self._interactions[token])
+
+    def unanswered(self) -> list[dict[str, Any]]:
+        """Every interaction that failed, or is not answered yet (at the end of a test: never
+        will be)."""
+        return [*self.failed_interactions,
+                *(i for token, i in self._interactions.items()
+                  if token not in self.acked and i not in self.failed_interactions)]
 
     def _refuse(self, method: str, path: str, status: int, code: int, message: str
                 ) -> web.Response:

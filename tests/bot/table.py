@@ -97,3 +97,35 @@ async def submit_modal(fake: FakeDiscord, user: dict[str, Any], modal: dict[str,
                                       {"custom_id": modal["custom_id"], "components": rows},
                                       message=message)
     return await fake.answered(interaction, responses)
+
+
+async def sealed_as_written(fake: FakeDiscord, user: dict[str, Any],
+                            answered: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """When the bot answered with the question about NPCs without orders (`npc_seal.py`), the
+    GM's "Seal as written": the answers that follow it (the question's update, its edit and
+    what was asked: call time, or the review). None when nothing was asked."""
+    last = answered[-1]
+    body = last.get("followup") or last.get("callback", {}).get("data") or {}
+    seal = next((c for c in components(body) if c.get("label") == "Seal as written"), None)
+    if seal is None:
+        return None
+    return await use_component(fake, user, {**last["message"], **body}, seal, responses=3)
+
+
+async def call_time(fake: FakeDiscord, user: dict[str, Any] | None = None) -> str:
+    """`/turn calltime` now, the NPCs without orders sealed as written when the GM is asked
+    (what call time did before it asked): the text of the answers."""
+    user = user or fake.gm  # type: ignore[attr-defined]
+    answered = await run_command(fake, user, "turn calltime")
+    then = await sealed_as_written(fake, user, answered)
+    return text_of(answered if then is None else then[1:])
+
+
+async def review_panel(fake: FakeDiscord, user: dict[str, Any] | None = None
+                       ) -> dict[str, Any]:
+    """`/gm resolve`'s review panel (the NPCs without orders sealed as written when asked): the
+    followup that carries it, with its `message`."""
+    user = user or fake.gm  # type: ignore[attr-defined]
+    answered = await run_command(fake, user, "gm resolve", responses=2)
+    then = await sealed_as_written(fake, user, answered)
+    return answered[1] if then is None else then[2]

@@ -62,11 +62,15 @@ async def test_autocomplete_offers_the_rooms_characters(running, fake) -> None:
     data = {"id": "1", "name": "char", "type": 1, "options": [
         {"type": 1, "name": "sheet", "options": [
             {"type": 3, "name": "name", "value": "ka", "focused": True}]}]}
-    interaction = await fake.interact(fake.alice, fake.room["id"], 4, data)
+    interaction = await fake.interact(fake.gm, fake.room["id"], 4, data)
     [answer] = await fake.answered(interaction)
     assert answer["callback"]["type"] == 8
     # names starting with what was typed first, then names containing it
     assert [c["value"] for c in answer["callback"]["data"]["choices"]] == ["Kael", "Skarg"]
+    # an enemy's sheet is the GMs' secret: a player is offered the player characters
+    interaction = await fake.interact(fake.alice, fake.room["id"], 4, data)
+    [answer] = await fake.answered(interaction)
+    assert [c["value"] for c in answer["callback"]["data"]["choices"]] == ["Kael"]
 
 
 async def test_a_sheet_embed(running, fake) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.fake_discord import TOKEN
-from tests.bot.table import run_command, set_up_game, text_of
+from tests.bot.table import call_time, set_up_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -37,7 +37,7 @@ async def test_kill_9_during_delivery_then_restart(fake, tmp_path) -> None:
         await fake.wait_for(lambda: fake.identified, timeout=60)
         await set_up_game(fake)
         fake.holds.append(("POST", f"/channels/{room}/messages", "Time is called"))
-        text_of(await run_command(fake, fake.gm, "turn calltime"))
+        await call_time(fake)
         [held] = await fake.wait_for(lambda: fake.held, timeout=30)
         bot.send_signal(signal.SIGKILL)
         assert await bot.wait() == -signal.SIGKILL

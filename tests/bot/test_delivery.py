@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.bot.table import KAEL_ORDERS, run_command, set_up_game, text_of
+from tests.bot.table import KAEL_ORDERS, call_time, run_command, set_up_game
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ async def test_results_survive_a_429_and_carry_nonces(running, fake) -> None:
               {"message": "You are being rate limited.", "retry_after": 0.05, "global": False},
               {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": "user"})
     before = len(fake.requests)
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
                                     for m in fake.bot_messages(room)))
     posts = [r for r in fake.requests[before:]
@@ -57,7 +57,7 @@ async def test_a_player_whose_dms_are_closed_is_told_in_the_room(running, fake) 
     await set_up_game(fake)
     fake.closed_dms.add(fake.gm["id"])
     room = fake.room["id"]
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     notice = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                           if "cannot send you direct messages" in m["content"]])
     assert notice[0]["content"].startswith(f"<@{fake.gm['id']}>")
@@ -108,7 +108,7 @@ async def test_inbox_shows_what_could_not_be_sent_by_dm(running, fake) -> None:
     await set_up_game(fake)
     fake.closed_dms.add(fake.gm["id"])
     room = fake.room["id"]
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                  if "cannot send you direct messages" in m["content"]])
     [answer] = await run_command(fake, fake.gm, "inbox")

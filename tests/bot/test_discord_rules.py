@@ -16,7 +16,9 @@ from tests.bot.conftest import RunningBot, bot_settings
 from tests.bot.fake_discord import TOKEN, FakeDiscord
 from tests.bot.table import (
     KAEL_ORDERS,
+    call_time,
     components,
+    review_panel,
     run_command,
     set_up_game,
     submit_modal,
@@ -78,6 +80,7 @@ async def test_the_fake_refuses_what_discord_refuses(fake) -> None:
             assert (modal.status, (await modal.json())["code"]) == (400, 50035)
     # refused on purpose here, and sent without allowed_mentions: the fixture checks the bot
     fake.expect_rejections = True
+    fake.expect_unanswered = True  # the late one and the modal answering a modal
     fake.mention_problems.clear()
 
 
@@ -90,6 +93,8 @@ async def test_slow_work_is_deferred_at_once_then_followed_up(
     """An export or the review of a big turn may take longer than the 3 s Discord waits for an
     answer: the bot defers first (privately), then answers through the webhook."""
     await set_up_game(fake)
+    # sealed first: else `/gm resolve` asks about the NPCs without orders before the review
+    await running.services.turns.seal(running.bot.rooms._known[fake.room["id"]], fake.gm["id"])
     fake.ack_seconds = 3.0
     gate = Gate(monkeypatch, getattr(running.services, service), method)
     interaction = await fake.command(fake.gm, fake.room["id"], command)
@@ -132,8 +137,7 @@ async def test_custom_ids_are_stable_and_within_100_characters(running, fake) ->
     for _ in range(2):
         [modal] = await run_command(fake, fake.alice, "turn orders")
         opened.append(modal["callback"]["data"])
-        [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)
-        opened.append(panel["followup"])
+        opened.append((await review_panel(fake))["followup"])
     ids = [[c["custom_id"] for c in [body, *components(body)] if "custom_id" in c]
            for body in opened]
     assert ids[0] == ids[2] and ids[1] == ids[3]  # the same on every opening: not random
@@ -208,7 +212,7 @@ async def test_a_room_that_refuses_the_bot_is_one_clear_log_line(running, fake, 
         await fake.post(room, fake.alice, text)
     await fake.wait_for(lambda: len(fake.refusals) >= 2)
     # the GM calls time: the notice for the room is given up at once, not retried forever
-    await run_command(fake, fake.gm, "turn calltime")
+    await call_time(fake)
     game = running.bot.rooms._known[room]
     await fake.wait_for(lambda: any(r[2] == 403 and "/messages" in r[1]
                                     for r in fake.refusals[2:]))

@@ -21,7 +21,7 @@ from fappo_bot.discord.limits import embed_messages, embeds_of, list_fields
 from fappo_bot.service.records import DestinationKind, OutboxMessage, Role
 from tests.bot import form_body
 from tests.bot.scenes import MAX_NAME, long_name, scene
-from tests.bot.table import components, run_command, submit_modal, use_component
+from tests.bot.table import components, review_panel, run_command, submit_modal, use_component
 
 pytestmark = pytest.mark.e2e
 
@@ -213,7 +213,7 @@ async def _conditional_target(running, fake, pcs: int, enemies: int) -> tuple[st
     await running.services.review.answer(game_id, gm, {
         i.key: "yes" for i in (await running.services.review.review(game_id, gm)).items
         if i.field == "triggered"})
-    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
+    panel = await review_panel(fake)  # deferred (the NPCs sealed as written when asked)
     return game_id, panel["message"]
 
 
@@ -241,7 +241,7 @@ async def test_a_question_quoting_a_long_condition_is_clipped_inside_its_bold(ru
         game_id, "player-0", channel_key=room, message_key="cond",
         text=f"If {condition}: 2 AP attack Skargaa with Broadsword\n1 AP defend")
     assert reply.ok, reply.reply
-    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
+    panel = await review_panel(fake)  # deferred (the NPCs sealed as written when asked)
     content = panel["message"]["content"]
     assert len(content) <= 2000 and content.endswith("…**")
 
@@ -263,7 +263,7 @@ async def test_the_creatures_in_an_area_are_picked_across_pages(running, fake) -
                                               message_key="boom",
                                               text="2 AP attack Skargaa with Grenade")
     assert reply.ok, reply.reply
-    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
+    panel = await review_panel(fake)  # deferred (the NPCs sealed as written when asked)
     message = panel["message"]
     selects = [c for c in components(message) if c["type"] == 3]
     buttons = {c["label"]: c for c in components(message) if c["type"] == 2}
@@ -303,7 +303,7 @@ async def test_a_review_question_may_be_typed_in_a_modal_within_its_limits(runni
     await running.services.review.answer(game_id, gm, {
         i.key: "yes" for i in (await running.services.review.review(game_id, gm)).items
         if i.field == "triggered"})
-    [_, panel] = await run_command(fake, fake.gm, "gm resolve", responses=2)  # deferred
+    panel = await review_panel(fake)  # deferred (the NPCs sealed as written when asked)
     message = panel["message"]
     typed = next(c for c in components(message) if c.get("label") == "Type the answer")
     [asked] = await use_component(fake, fake.gm, message, typed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.table import KAEL_ORDERS, run_command, set_up_game, text_of
+from tests.bot.table import KAEL_ORDERS, call_time, set_up_game
 
 pytestmark = pytest.mark.e2e
 
@@ -92,7 +92,7 @@ async def test_a_long_reply_is_several_messages_edited_in_place(running, fake) -
 
 async def test_a_post_while_time_is_called_is_explained(running, fake) -> None:
     await set_up_game(fake)
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     post = await fake.post(fake.room["id"], fake.alice, KAEL_ORDERS)
     [reply] = await fake.wait_for(lambda: replies_to(fake, post))
     assert "Time has been called" in reply["content"]

@@ -213,6 +213,7 @@ async def test_two_processes_with_one_shard_each_share_one_postgres(
         assert set((await gm_side.turns.status(games[road])).posted) == {"Kael", "Mira"}
         assert set((await gm_side.turns.status(games[keep])).posted) == {"Kael", "Mira", "Bran"}
         for game in games.values():
+            await gm_side.turns.seal(game, gm)  # else the deadline waits for NPC orders
             await gm_side.calltime.set_deadline(game, gm, after=timedelta(minutes=1))
         for room in (road, keep):
             await fake.wait_for(lambda room=room: any(

@@ -22,6 +22,7 @@ async def outbox_kinds(uow_factory, game):
 
 async def test_reminders_then_call_time_at_the_deadline(services, table, clock, uow_factory):
     game = table["game"]
+    await services.turns.seal(game, GM)  # else the deadline waits for the NPC orders (below)
     turn = await services.calltime.set_deadline(game, GM, after=timedelta(hours=24))
     assert turn.deadline == clock.now() + timedelta(hours=24)
     assert await services.calltime.due() == []
@@ -50,6 +51,7 @@ async def test_reminders_then_call_time_at_the_deadline(services, table, clock, 
 
 async def test_a_deadline_set_late_skips_reminders_already_past(services, table, clock):
     game = table["game"]
+    await services.turns.seal(game, GM)
     await services.calltime.set_deadline(game, GM, after=timedelta(minutes=90))
     clock.advance(minutes=29)
     assert await services.calltime.due() == []
@@ -117,6 +119,7 @@ async def test_a_scheduler_back_after_the_deadline_calls_time_without_stale_remi
     services, table, clock, uow_factory
 ):
     game = table["game"]
+    await services.turns.seal(game, GM)
     await services.calltime.set_deadline(game, GM, after=timedelta(hours=24))
     clock.advance(days=2)
     fired = await services.calltime.fire_due()
@@ -151,3 +154,38 @@ async def test_a_post_counts_by_when_it_was_written_not_when_it_was_handled(serv
     assert status.turn.status is TurnStatus.OPEN and set(status.posted) == {"Kael"}
     [order] = [o for o in await services.turns.orders(game, GM) if o.character == "Kael"]
     assert order.revision == 1 and order.order.actions[0].ap == 3
+
+
+async def test_a_deadline_with_npcs_without_orders_tells_the_gms_and_waits(
+    services, table, clock, uow_factory
+):
+    """Calling time seals the NPC orders, and a closed turn takes none: at a deadline with NPCs
+    that have no orders and nothing sealed, the GMs are told (once) and the turn stays open;
+    their orders, once sealed, let the next round call time."""
+    game = table["game"]
+    await services.calltime.set_deadline(game, GM, after=timedelta(hours=1))
+    clock.advance(hours=2)
+    assert [a.kind for a in await services.calltime.fire_due()] == ["waiting"]
+    status = await services.turns.status(game)
+    assert status.turn.status is TurnStatus.OPEN and not status.npc_sealed
+    kinds = await outbox_kinds(uow_factory, game)
+    assert ("npc_wait", GM) in kinds and ("time_called", "c1") not in kinds
+    async with uow_factory() as uow:
+        [told] = [m for m in await uow.outbox.for_game(game) if m.kind == "npc_wait"]
+    assert "Skarg" in told.content and "time is not called" in told.content
+    assert await services.calltime.fire_due() == []  # told once, not at every round
+    assert [k for k in await outbox_kinds(uow_factory, game) if k[0] == "npc_wait"] == [
+        ("npc_wait", GM)]
+    reply = await services.turns.npc_orders(game, GM, channel_key="c1", message_key="n1",
+                                            text="**Skarg**\n3 AP defend")
+    assert reply.ok
+    assert [a.kind for a in await services.calltime.fire_due()] == ["deadline"]
+    status = await services.turns.status(game)
+    assert status.turn.status is TurnStatus.CLOSED and status.npc_sealed
+
+
+async def test_the_npcs_to_ask_about_are_none_once_sealed(services, table):
+    game = table["game"]
+    assert (await services.turns.status(game)).npcs_to_confirm == ("Goblins", "Skarg")
+    await services.turns.seal(game, GM)
+    assert (await services.turns.status(game)).npcs_to_confirm == ()

@@ -122,6 +122,8 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.games.show(game)
     await s.games.find("c1")
     await s.games.games_of(BOB)
+    await s.games.gm_of(game, BOB)
+    await s.games.require_gm(game, BOB)  # refused: a player
     await s.games.configure(game, GM, settings={"auto_open_next": True})
     await s.games.settings(game)
     await s.games.set_setting(game, GM, "reminders", "12h, 1h")

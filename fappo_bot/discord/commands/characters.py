@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from fappo_bot.discord.access import Access, GuardedModal
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
@@ -60,8 +61,9 @@ async def create_character(group: BotGroup, interaction: discord.Interaction,
     await say(interaction, f"{safe(made.name)}{who} joins the game.", embeds=sheet_embeds(made))
 
 
-class SheetModal(discord.ui.Modal, title="A new character"):
-    """A sheet typed (or pasted) in YAML, for players who have no file at hand."""
+class SheetModal(GuardedModal, title="A new character"):
+    """A sheet typed (or pasted) in YAML, for players who have no file at hand; submitted only
+    by the user it was opened for (`access.py`)."""
 
     sheet: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(
         label="The sheet (YAML)", style=discord.TextStyle.paragraph, max_length=4000,
@@ -69,7 +71,8 @@ class SheetModal(discord.ui.Modal, title="A new character"):
         custom_id="fappo:sheet:text")
 
     def __init__(self, group: BotGroup, game_id: str, user_id: int) -> None:
-        super().__init__(custom_id=custom_id("sheet", game_id, user_id))
+        super().__init__(Access(group.bot, user_id, what="form"),
+                         custom_id=custom_id("sheet", game_id, user_id))
         self.group = group
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -135,7 +138,11 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @sheet.autocomplete("name")
     async def sheet_names(self, interaction: discord.Interaction, current: str
                           ) -> list[app_commands.Choice[str]]:
-        return await character_choices(self, interaction, current)
+        """Every character for a GM; the player characters for anyone else (the others'
+        sheets are the GMs' secret)."""
+        game_id, gm = await room_role(self, interaction)
+        return matching([c.name for c in await room_characters(self, interaction)
+                         if gm or c.kind is CharacterKind.PC], current)
 
     @app_commands.command(name="manage", description="GM: retire a character, mark it "
                           "inactive, run it as an NPC, or give it back to its player (F30)")
@@ -159,7 +166,9 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
     @manage.autocomplete("name")
     async def manage_names(self, interaction: discord.Interaction, current: str
                            ) -> list[app_commands.Choice[str]]:
-        return await character_choices(self, interaction, current)
+        """The game's characters, for its GMs only (no one else may manage them)."""
+        _, gm = await room_role(self, interaction)
+        return await character_choices(self, interaction, current) if gm else []
 
 
 def matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
@@ -186,6 +195,16 @@ async def room_characters(group: BotGroup, interaction: discord.Interaction
     channel = interaction.channel
     game_id = await group.bot.rooms.game_id(str(channel.id)) if channel else None
     return [] if game_id is None else await group.services.characters.list(game_id)
+
+
+async def room_role(group: BotGroup, interaction: discord.Interaction) -> tuple[str | None, bool]:
+    """The room's game (None: no game here) and whether the caller is a GM of it now: what
+    autocomplete may offer them (never what only a GM may use, to anyone else)."""
+    channel = interaction.channel
+    game_id = await group.bot.rooms.game_id(str(channel.id)) if channel else None
+    if game_id is None:
+        return None, False
+    return game_id, await group.services.games.gm_of(game_id, user_key(interaction.user))
 
 
 async def character_choices(group: BotGroup, interaction: discord.Interaction, current: str

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
-from fappo_bot.discord.commands.characters import matching
+from fappo_bot.discord.commands.characters import matching, room_role
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
@@ -123,12 +123,14 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     async def setting_choices(self, interaction: discord.Interaction, current: str
                               ) -> list[app_commands.Choice[str]]:
         """The names this game takes: the table settings and its ruleset's flags (FAPPO's R2
-        flags, or an Xp game's `xp_*`); every name outside a game."""
+        flags, or an Xp game's `xp_*`), offered to its GMs only (no one else may set one);
+        every name outside a game."""
         ruleset = None
-        if interaction.channel is not None:
-            game_id = await self.bot.rooms.game_id(str(interaction.channel.id))
-            if game_id is not None:
-                ruleset = (await self.services.games.show(game_id)).ruleset
+        game_id, gm = await room_role(self, interaction)
+        if game_id is not None:
+            if not gm:
+                return []
+            ruleset = (await self.services.games.show(game_id)).ruleset
         return matching(setting_names(ruleset), current)
 
     @set_.autocomplete("value")
@@ -136,12 +138,13 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
                             ) -> list[app_commands.Choice[str]]:
         """The setting's options (on/off, its choices); else its value in this game now."""
         name = str(getattr(interaction.namespace, "name", "") or "")
+        game_id, gm = await room_role(self, interaction)
+        if game_id is not None and not gm:
+            return []  # only a GM may set one
         offered = suggested_values(name)
-        if not offered and interaction.channel is not None:
-            game_id = await self.bot.rooms.game_id(str(interaction.channel.id))
-            if game_id is not None:
-                offered = [s.value for s in await self.services.games.settings(game_id)
-                           if s.name == name.strip().casefold()]
+        if not offered and game_id is not None:
+            offered = [s.value for s in await self.services.games.settings(game_id)
+                       if s.name == name.strip().casefold()]
         return matching(offered, current)
 
     @app_commands.command(name="status", description="GM: pause, resume or end this game")

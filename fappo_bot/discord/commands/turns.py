@@ -12,7 +12,10 @@ from discord import app_commands
 from fappo_bot.discord.commands.base import BotGroup, game_of_room, say, user_key
 from fappo_bot.discord.commands.characters import (
     character_choices,
+    matching,
     ranked,
+    room_characters,
+    room_role,
     skill_choices,
 )
 from fappo_bot.discord.errors import AdapterError
@@ -113,7 +116,12 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
     @pass_.autocomplete("character")
     async def pass_names(self, interaction: discord.Interaction, current: str
                          ) -> list[app_commands.Choice[str]]:
-        return await character_choices(self, interaction, current)
+        """The characters the caller gives the orders of: their own, and for a GM the ones
+        the GMs run."""
+        _, gm = await room_role(self, interaction)
+        me = user_key(interaction.user)
+        return matching([c.name for c in await room_characters(self, interaction)
+                         if c.runner == me or (gm and c.runner is None)], current)
 
     @app_commands.command(name="line", description="Write one mechanics line for your post: "
                           "AP, a skill of your sheet, a target")
@@ -156,15 +164,23 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         game_id = await self.game_here(interaction)
         actor = user_key(interaction.user)
         if minutes is None and at is None:
-            summary = await self.services.calltime.close(game_id, actor)
-            text = f"Time is called on turn {summary.number}."
-        else:
-            summary = await self.services.calltime.set_deadline(
-                game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
-                at=parse_time(at, self.bot.clock.now()) if at else None)
-            text = f"Turn {summary.number}: {when(summary)}."
+            from fappo_bot.discord.npc_seal import ask_before_sealing
+
+            async def call_time(answering: discord.Interaction) -> None:
+                summary = await self.services.calltime.close(game_id, actor)
+                self.changed()
+                await say(answering, f"Time is called on turn {summary.number}.")
+
+            # NPCs without orders and nothing sealed: the GM chooses first (npc_seal.py)
+            if not await ask_before_sealing(self.bot, interaction, game_id, "calling time",
+                                            call_time):
+                await call_time(interaction)
+            return
+        summary = await self.services.calltime.set_deadline(
+            game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
+            at=parse_time(at, self.bot.clock.now()) if at else None)
         self.changed()
-        await say(interaction, text)
+        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
 
     @app_commands.command(name="extend", description="GM: push the deadline back")
     @app_commands.describe(minutes="Minutes to add")
@@ -195,9 +211,18 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
     @app_commands.command(name="resolve", description="GM: review the turn's questions, then "
                           "resolve it")
     async def resolve(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.npc_seal import ask_before_sealing
         from fappo_bot.discord.review import open_review
 
-        await open_review(self.bot, interaction, await self.game_here(interaction))
+        game_id = await self.game_here(interaction)
+        # deferred at once: the review of a big turn is slow; the question or the panel follows
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def review(answering: discord.Interaction) -> None:
+            await open_review(self.bot, answering, game_id)
+
+        if not await ask_before_sealing(self.bot, interaction, game_id, "resolving", review):
+            await review(interaction)
 
     @app_commands.command(name="npc", description="GM: the NPC orders (sealed at once; the "
                           "commitment is published)")
@@ -283,10 +308,11 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
     @export.autocomplete("game")
     async def export_games(self, interaction: discord.Interaction, current: str
                            ) -> list[app_commands.Choice[str]]:
-        """This server's games by name; the choice's value is the game's id."""
-        guild = str(interaction.guild_id)
-        return ranked([(g.name, g.id) for g in await self.services.games.listing()
-                       if g.guild_key == guild], current)
+        """This server's games the caller is a GM of, by name; the choice's value is the
+        game's id (a player is offered none: only a GM may export)."""
+        guild, me = str(interaction.guild_id), user_key(interaction.user)
+        return ranked([(g.name, g.id) for g in await self.services.games.games_of(me)
+                       if g.guild_key == guild and me in g.gms], current)
 
     @app_commands.command(name="undo", description="GM: undo the last resolution exactly")
     async def undo(self, interaction: discord.Interaction) -> None:
