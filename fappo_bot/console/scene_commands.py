@@ -188,7 +188,7 @@ async def import_(table: LocalTable, step: Step) -> list[Shown]:
         raise TableError(f"Cannot read {args.file}: {exc}") from exc
     document = loads(text)
     if args.copy:
-        document = copied(document, uuid_ids, f"table:{uuid_ids()[:12]}")
+        document = copied(document, uuid_ids, f"table:{uuid_ids()[-12:]}")
     game = await table.services.transfer.import_game(document)
     await table.set_game(game.id)
     return [Shown(Kind.NOTICE, "import", f'Imported "{game.name}" ({game.channel_key}); now at it.',

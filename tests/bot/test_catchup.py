@@ -159,6 +159,9 @@ async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_n
                                                    fake.bob)
         text_of(await run_command(fake, fake.gm, "turn calltime",
                                   [{"type": 4, "name": "minutes", "value": 10}]))
+        # the NPCs' orders sealed: a deadline with NPCs without orders waits for the GM
+        game = (await running.services.games.find(room)).id
+        await running.services.turns.seal(game, fake.gm["id"])
         await caught_up(running)
     finally:
         await running.stop()
@@ -195,6 +198,9 @@ async def test_call_time_waits_until_the_catch_up_is_done(fake, tmp_path) -> Non
         await set_up_game(fake)
         text_of(await run_command(fake, fake.gm, "turn calltime",
                                   [{"type": 4, "name": "minutes", "value": 10}]))
+        # the NPCs' orders sealed: a deadline with NPCs without orders waits for the GM
+        game = (await running.services.games.find(room)).id
+        await running.services.turns.seal(game, fake.gm["id"])
         await caught_up(running)
     finally:
         await running.stop()
@@ -260,7 +266,7 @@ async def open_games(running: RunningBot, rooms: list[str], played: list[str]) -
 
     from fappo_bot.service.characters import NewCharacter
     from fappo_bot.service.facade import Services
-    from fappo_bot.service.records import Game, Membership, Role, Turn
+    from fappo_bot.service.records import Game, Membership, Role, TurnRecord
     from fappo_bot.storage.opening import open_storage
     from tests.bot.scenes import PC_SHEET
 
@@ -276,7 +282,7 @@ async def open_games(running: RunningBot, rooms: list[str], played: list[str]) -
                 await uow.games.add(game)
                 for user, role in ((gm, Role.GM), (player, Role.PLAYER)):
                     await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
-                await uow.turns.add(Turn(id=f"turn-{i}", game_id=game.id, number=1,
+                await uow.turns.add(TurnRecord(id=f"turn-{i}", game_id=game.id, number=1,
                                          opened_at=now))
             await uow.commit()
         for room in played:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.bot.conftest import RunningBot
-from tests.bot.table import run_command, set_up_game, text_of
+from tests.bot.table import call_time, run_command, set_up_game, text_of
 
 pytestmark = pytest.mark.e2e
 
@@ -53,9 +53,10 @@ def called(fake) -> list[dict]:
 async def waiting(bot: RunningBot, fake) -> object:
     """The room's message that Discord did not take (the first of call time's: the seal
     notice or the call), as the outbox holds it now."""
-    game_id = bot.bot.rooms._known[fake.room["id"]]
-    [message] = [m for m in await bot.services.outbox.for_game(game_id)
-                 if m.attempts and m.dest_kind.value == "channel"]
+    game_id = (await bot.services.games.find(fake.room["id"])).id
+    found = [m for m in await bot.services.outbox.for_game(game_id)
+                 if m.attempts and m.sent_at is None and m.dest_kind.value == "channel"]
+    [message] = found
     return message
 
 
@@ -70,7 +71,7 @@ async def test_forty_429s_then_success_deliver_the_message_exactly_once(bot, fak
     room = fake.room["id"]
     fake.rate_limit("POST", f"/channels/{room}/messages", 60.0, times=40)
     before = len(room_posts(fake))
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     for attempt in range(1, 41):
         await fake.wait_for(lambda a=attempt: len(room_posts(fake)) - before >= a)
         message = await fake_settled(bot, fake, attempt)
@@ -122,7 +123,7 @@ async def test_a_restart_while_a_message_waits_still_delivers_it(bot, fake, cloc
     room = fake.room["id"]
     fake.rate_limit("POST", f"/channels/{room}/messages", 45.0, times=3)
     fake.server_error("POST", f"/channels/{room}/messages", times=2)
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     for attempt in range(1, 4):
         message = await fake_settled(bot, fake, attempt)
         await try_again(bot, clock, message)
@@ -142,7 +143,7 @@ async def test_a_permanent_refusal_tells_the_gms_and_shows_in_turn_status(bot, f
     await set_up_game(fake)
     room = fake.room["id"]
     fake.refuse("POST", f"/channels/{room}/messages", 50013)
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     message = await fake_settled(bot, fake, 1)
     assert message.gave_up_at is not None and "50013" in (message.last_error or "")
     held = message.content.splitlines()[0]
@@ -156,7 +157,7 @@ async def test_a_permanent_refusal_tells_the_gms_and_shows_in_turn_status(bot, f
     assert "the game's room" in text and "permission to post there" in text
     assert held[:40] in text and "/inbox" in text
     # never tried again, and what came after it in the room is not held back
-    game_id = bot.bot.rooms._known[room]
+    game_id = (await bot.services.games.find(room)).id
     after = [m.content for m in await bot.services.outbox.for_game(game_id)
              if m.dest_key == room and (m.created_at, m.id) > (message.created_at, message.id)]
     await fake.wait_for(lambda: all(any(m["content"] == c for m in fake.bot_messages(room))
@@ -177,7 +178,7 @@ async def test_a_403_without_a_permanent_code_is_tried_again(bot, fake, clock):
     await set_up_game(fake)
     room = fake.room["id"]
     fake.fail("POST", f"/channels/{room}/messages", 403, {"message": "Forbidden", "code": 0})
-    text_of(await run_command(fake, fake.gm, "turn calltime"))
+    await call_time(fake)
     message = await fake_settled(bot, fake, 1)
     assert message.gave_up_at is None
     await try_again(bot, clock, message)

@@ -188,3 +188,14 @@ async def test_each_shard_gets_the_messages_of_its_own_destinations(services, uo
     both = await services.outbox.pending(destinations={"room-b", "bob"},
                                          kind=DestinationKind.DM)
     assert [m.id for m in both] == ["d1"]
+
+
+@pytest.mark.unit
+def test_ids_sort_in_the_order_they_were_made():
+    """The outbox orders a destination's messages by time, then id: two made at the same
+    moment (a frozen clock, or one tick) must keep the order they were made in."""
+    from fappo_bot.service.clock import uuid_ids
+
+    made = [uuid_ids() for _ in range(1000)]
+    assert made == sorted(made) and len(set(made)) == 1000
+    assert all(len(i) == 32 and int(i, 16) >= 0 for i in made)
