@@ -7,6 +7,7 @@ where the character stood, and `TurnState.pending` carries them to the next post
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fappo_bot.rules.changes import Changes
@@ -216,7 +217,7 @@ def _statuses(name: str, c: Character, changes: Changes) -> dict[str, object]:
         if status.kind is _UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
             kept = [s for s in kept if s.kind is not _UNCONSCIOUS]
-            status = status.model_copy(update={"turns": longest})
+            status = replace(status, turns=longest)
         kept.append(status)
     return {"statuses": tuple(kept)}
 
@@ -312,17 +313,17 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
             if s.turns <= 1:
                 changes.event("woke", name)
                 continue
-            s = s.model_copy(update={"turns": s.turns - 1})
+            s = replace(s, turns=s.turns - 1)
         if s.kind in (_FROZEN, _TRANSFIXED) and name in turn.gm.freed:
             continue
         if s.kind is _BURNING and name in turn.gm.extinguished:
             continue
         if s.kind is _FROZEN and s in snap.statuses:
-            s = s.model_copy(update={"elapsed": s.elapsed + 1})
+            s = replace(s, elapsed=s.elapsed + 1)
         if s.kind is _POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
-            s = s.model_copy(update={"turns": s.turns - 1})
+            s = replace(s, turns=s.turns - 1)
         statuses.append(s)
     steady = _steady(turn, c, changes)
     if not _same_items(statuses, c.statuses) or steady != (c.steadied_turns, c.steady_target):
@@ -394,7 +395,7 @@ def _bleed(turn: Turn, c: Character) -> Character:
     if incap is None or index >= incap:
         return c
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s.kind is _BLEEDING else s
+        replace(s, restore_to=index) if s.kind is _BLEEDING else s
         for s in c.statuses
     )
     update: dict[str, object] = {"health": incap, "statuses": statuses}
@@ -412,9 +413,9 @@ def _binding(c: Character, tended: bool, changes: Changes) -> Character:
     if not tended:
         if not bleeding.elapsed:
             return c
-        kept = bleeding.model_copy(update={"elapsed": 0})
+        kept = replace(bleeding, elapsed=0)
     else:
-        kept = bleeding.model_copy(update={"elapsed": bleeding.elapsed + 1})
+        kept = replace(bleeding, elapsed=bleeding.elapsed + 1)
     if kept.elapsed < BINDING_TURNS:
         statuses = tuple(kept if s is bleeding else s for s in c.statuses)
         return c.model_copy(update={"statuses": statuses})

@@ -6,6 +6,7 @@ at the start of a turn. Resolution returns new values; nothing here knows about 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -150,10 +151,11 @@ class StatusKind(str, Enum):
     CONCENTRATING = "concentrating"
 
 
-class Status(BaseModel):
-    """One status in force. Optional fields carry what the status needs to run its course."""
+@dataclass(slots=True)
+class Status:
+    """One status in force. Optional fields carry what the status needs to run its course.
 
-    model_config = ConfigDict(frozen=True)
+    Common in a turn's changes, so not frozen (`results`): never changed once made."""
 
     kind: StatusKind
     #: the item concerned: the impaling weapon, the dropped weapon, the dismembered part

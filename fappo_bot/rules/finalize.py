@@ -9,6 +9,7 @@ declares the use of SPs to reduce damage in the same post as declaring his next 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from fappo_bot.rules.character import Character, StatusKind
@@ -177,7 +178,7 @@ def bleed_out(character: Character, config: RulesConfig) -> Character:
     if incap is None or index >= incap:
         return character
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s is bleeding else s
+        replace(s, restore_to=index) if s is bleeding else s
         for s in character.statuses
     )
     update: dict[str, object] = {"health": incap, "statuses": statuses}

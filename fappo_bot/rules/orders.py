@@ -7,9 +7,11 @@ SP maps are keyed by canonical pool names: a Trait's default name, or `floating`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
+from annotated_types import Ge
 from pydantic import BaseModel, ConfigDict, Field
 
 ANY = "any"
@@ -172,16 +174,19 @@ class Order(BaseModel):
     passed: bool = False
 
 
-class PendingHit(BaseModel):
-    """A hit of the last resolution, still provisional until its target's next post (F13)."""
+@dataclass(slots=True, kw_only=True)
+class PendingHit:
+    """A hit of the last resolution, still provisional until its target's next post (F13).
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Made by the thousand in a turn, so not frozen (`results`): never changed once made."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     id: str
     target: str
     attacker: str | None = None
     weapon: str | None = None
-    levels: int = Field(ge=0)
+    levels: Annotated[int, Ge(0)]
     specials: tuple[str, ...] = ()
     #: attack, tick (Fire, Transfix, poison, exposure), ripout, removal, self (lightsword), sheath
     source: str = "attack"

@@ -48,7 +48,6 @@ from fappo_bot.rules.results import (
     TurnResult,
     TurnState,
     Where,
-    trusted,
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
@@ -74,25 +73,6 @@ _KIND_VALUE = {kind: kind.value for kind in ActionKind}  # `.value` is a Python-
 _SPECIAL_VALUE = {special: special.value for special in Special}
 _SELF_HIT = ("self-hit",)
 _NOT_TRIGGERED = ("not triggered",)
-
-# the results and hits a turn makes by the thousand, without validating them again; the hot
-# call sites pass the fields by position, in the order given here
-_void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
-_attack_result = trusted(
-    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
-    "em", "damage", "specials", "eliminated", "shield", "pledged", "notes",
-)
-_area_action_result = trusted(
-    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
-    "em", "damage", "specials", "eliminated", "targets",
-)
-_target_result = trusted(
-    TargetResult, "name", "total", "difficulty", "margin", "level", "em", "damage", "specials",
-    "eliminated", "shield", "pledged",
-)
-_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "specials", "source",
-               "turn")
-_self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
 
 _PLANNED = frozenset({ActionKind.ATTACK, ActionKind.CAST})  # resolved as strikes
 #: the kinds resolved one action at a time (`_other_action`)
@@ -297,15 +277,16 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                                            (hit_id, actor, strike.weapon.name))
         elif result.damage > 0 and not fodder:
             specials = result.specials
-            hits.append(_hit(
-                hit_id, target, actor, strike.weapon.name, result.damage,
-                tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
-                "sheath" if victim.frozen else "attack", number,
+            hits.append(PendingHit(
+                id=hit_id, target=target, attacker=actor, weapon=strike.weapon.name,
+                levels=result.damage,
+                specials=tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
+                source="sheath" if victim.frozen else "attack", turn=number,
             ))
         if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            hits.append(_self_hit(
+            hits.append(PendingHit(
                 id=f"{hit_id}-self", target=actor, attacker=actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
                 turn=number,
@@ -360,7 +341,7 @@ def _attack_results(
     out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(((rank[actor], index), _void_result(
+        out.append(((rank[actor], index), ActionResult(
             actor=actor, index=index, kind=_KIND_VALUE[action.kind], target=action.target,
             effective=False, notes=(reason,))))
     for (actor, index), stage in plan.casts.items():
@@ -392,10 +373,12 @@ def _attack_results(
                 group, actor, index, kind, damage, eliminated, specials)))
             continue
         outcome = first.outcome
-        out.append(((rank[actor], index), _attack_result(
-            actor, index, kind, strike.target, strike.total, first.difficulty, outcome.margin,
-            outcome.level, outcome.em, damage, specials, eliminated, first.shield,
-            first.pledged, _SELF_HIT if first.self_hit else (),
+        out.append(((rank[actor], index), ActionResult(
+            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
+            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
+            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
+            shield=first.shield, pledged=first.pledged,
+            notes=_SELF_HIT if first.self_hit else (),
         )))
     return out
 
@@ -416,17 +399,18 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
     targets = tuple([
-        _target_result(  # by position, in the order `_target_result` names them
-            r.strike.target, r.strike.total, r.difficulty, r.outcome.margin, r.outcome.level,
-            r.outcome.em, r.damage,
-            tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
-            r.eliminated, r.shield, r.pledged,
+        TargetResult(
+            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
+            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
+            specials=tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
+            eliminated=r.eliminated, shield=r.shield, pledged=r.pledged,
         )
         for r in group
     ])
-    return _area_action_result(
-        actor, index, kind, strike.action.target, strike.total, penalty, outcome.margin,
-        outcome.level, outcome.em, damage, specials, eliminated, targets,
+    return ActionResult(
+        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
+        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
+        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
     )
 
 
@@ -448,6 +432,5 @@ def _other_action(turn: Turn, actor: Character, index: int, action: Action, kind
     if kind is _AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
-    # actor, index, kind, target, effective, notes (by position: a keyword call matches names)
-    return _void_result(actor.name, index, _KIND_VALUE[kind], action.against, effective,
-                        () if effective else _NOT_TRIGGERED)
+    return ActionResult(actor.name, index, _KIND_VALUE[kind], action.against,
+                        effective=effective, notes=() if effective else _NOT_TRIGGERED)

@@ -16,7 +16,6 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.ranges import range_penalty
-from fappo_bot.rules.results import trusted
 from fappo_bot.rules.strikes import StrikeResult
 
 TURNS_PER_10_MIN = 60
@@ -25,8 +24,6 @@ MORTAL_TICKS = 3
 NERVE_PENALTY = 2
 
 # the statuses a turn's Great Successes inflict by the hundred, without validating them again
-_sourced = trusted(Status, "kind", "source")
-_timed = trusted(Status, "kind", "source", "turns")
 NERVE_AP_LOSS = 1
 NERVE_TURNS = 10
 # Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
@@ -107,15 +104,15 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
     em = result.outcome.em
     for special in result.specials:
         if special is _S_KNOCKDOWN:
-            changes.status(victim.name, _sourced(_PRONE, attacker.name))
+            changes.status(victim.name, Status(kind=_PRONE, source=attacker.name))
         elif special is _S_KNOCKOUT:
-            changes.status(victim.name, _timed(
-                _UNCONSCIOUS, attacker.name, knockout_turns(result, turn)
+            changes.status(victim.name, Status(
+                kind=_UNCONSCIOUS, source=attacker.name, turns=knockout_turns(result, turn)
             ))
         elif special is _S_BLEEDING:
-            changes.status(victim.name, _sourced(_BLEEDING, attacker.name))
+            changes.status(victim.name, Status(kind=_BLEEDING, source=attacker.name))
         elif special is _S_FIRE:
-            changes.status(victim.name, _sourced(_BURNING, attacker.name))
+            changes.status(victim.name, Status(kind=_BURNING, source=attacker.name))
         elif special is _S_CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
         elif special is _S_POISON:

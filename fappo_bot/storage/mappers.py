@@ -60,6 +60,7 @@ from fappo_bot.storage.values import (
     to_us,
 )
 
+_RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
 _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
 _RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
@@ -330,7 +331,7 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "turn_number": resolution.turn_number,
         "orders": docs(_ORDERS, resolution.orders),
         "gm_inputs": doc(resolution.gm_inputs),
-        "result": doc(resolution.result),
+        "result": docs(_RESULT, resolution.result),
         "state_before": doc(resolution.state_before),
         # the state after is the result's own (`resolve` passes `result.state`): not stored twice
         "state_after": (SAME_AS_RESULT if resolution.state_after is resolution.result.state
@@ -344,7 +345,7 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
 
 
 def resolution_record(row: ResolutionRow) -> Resolution:
-    result = TurnResult.model_validate_json(row.result)
+    result = _RESULT.validate_json(row.result)
     return Resolution.model_validate(
         {
             "id": row.id,

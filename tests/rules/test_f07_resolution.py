@@ -4,6 +4,7 @@ the pipeline end to end, and Hypothesis properties of `resolve_turn`."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from engine_helpers import act, char, codes, health, order, run, state, who
@@ -118,8 +119,7 @@ def test_f18_bleeding_drops_at_end_of_combat_and_binding_restores():
     lapsed = run(once.state)
     assert who(lapsed, "Kael").statuses[0].elapsed == 0  # interrupted: starts over (Amb-6)
     kael = who(once, "Kael")
-    almost = kael.model_copy(update={"statuses": (kael.statuses[0].model_copy(
-        update={"elapsed": 59}),)})
+    almost = kael.model_copy(update={"statuses": (replace(kael.statuses[0], elapsed=59),)})
     st3 = once.state.model_copy(update={"characters": (almost, medic)})
     bound = run(st3, tend)
     assert health(bound, "Kael") == "Battered"
