@@ -153,27 +153,25 @@ class _Side:
 
 
 def _side(turn: Turn, defender: Character, fighter: Fighter) -> _Side:
-    data = defender.__dict__  # the fields read as a dict: one read through pydantic's hook
-    armor, name = data["armor"], data["name"]
+    armor, name = defender.armor, defender.name
     return _Side(
         defender, fighter, fighter.frozen, fighter.unconscious,
         fighter.fodder and forms_swarm(defender) and swarming(turn, name),
         armor is _HEAVY,  # `damage.heavy_armored`
         fighter.fodder, bool(turn.defend_actions(name)), fighter.prone,
-        _ARMOR[armor] + data["armor_bonus"],  # `defense.armor_rating`
+        _ARMOR[armor] + defender.armor_bonus,  # `defense.armor_rating`
     )
 
 
 def _defense(turn: Turn, side: _Side, attacker: str, skill: str | None, shield: bool) -> int:
     """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
     less); a group's entities all meet the same one. `attacker` is the attacker's name."""
-    data = side.character.__dict__  # the defender's fields, read once as a dict
     ap = modifier = 0
     if side.defends:
-        ap, modifier = turn.defend_ap(data["name"], attacker)
+        ap, modifier = turn.defend_ap(side.character.name, attacker)
     # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
     suggested = suggested_trait(skill)
-    fallback = 2 if suggested is not None and suggested in data["traits"] else 1
+    fallback = 2 if suggested is not None and suggested in side.character.traits else 1
     # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
     # a prone defender's depends on whether the attacker is prone too (F18.9)
     best = side.fighter.best_attack_skill(turn.config)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from fappo_bot.rules.absence import absent_reductions, note_absent_reductions
@@ -122,7 +123,7 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         snap[name] = current
     characters = (tuple(snap.values()) if len(snap) == len(state.characters)  # names unique
                   else tuple(snap[c.name] for c in state.characters))
-    finalized = state.model_copy(update={"characters": characters, "pending": ()})
+    finalized = replace(state, characters=characters, pending=())
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
     note_absent_reductions(absent, changes)
@@ -214,7 +215,7 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
             break  # the overflow: this action and every later one
         spent += cost
         kept.append(action)
-    return order.model_copy(update={"actions": tuple(kept)})
+    return replace(order, actions=tuple(kept))
 
 
 @lru_cache(maxsize=4096)
@@ -351,8 +352,7 @@ def _attack_results(
         first = group[0]
         strike = first.strike
         weapon = strike.weapon
-        wdata = weapon.__dict__  # one read through pydantic's hook instead of two
-        if wdata["ammo_cost"] or wdata["single_use"]:
+        if weapon.ammo_cost or weapon.single_use:
             _spend_ammo(turn, actor, weapon, changes)
         if len(group) == 1:
             damage, eliminated = first.damage, first.eliminated

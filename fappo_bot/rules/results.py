@@ -8,10 +8,8 @@ field through `object.__setattr__`: they are never changed once made."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
@@ -19,16 +17,15 @@ from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.orders import PendingHit
 
 
-class TurnState(BaseModel):
+@dataclass(frozen=True, slots=True)
+class TurnState:
     """Everything the rules need to know about a scene at the start of a turn."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int = 1
     characters: tuple[Character, ...] = ()
     #: hits of the last resolution, provisional until their targets' posts (F13)
     pending: tuple[PendingHit, ...] = ()
-    config: RulesConfig = Field(default_factory=RulesConfig)
+    config: RulesConfig = field(default_factory=RulesConfig)
     in_combat: bool = True
 
     def character(self, name: str) -> Character | None:
@@ -40,13 +37,12 @@ class TurnState(BaseModel):
         return None
 
 
-class GMInputs(BaseModel):
+@dataclass(frozen=True, slots=True)
+class GMInputs:
     """Turn-wide GM inputs (R1) that do not ride on one action."""
 
-    model_config = ConfigDict(frozen=True)
-
     #: end positions after this turn's movement (F7 Amb-4), by character name
-    end_positions: dict[str, int] = Field(default_factory=dict)
+    end_positions: dict[str, int] = field(default_factory=dict)
     #: the combat ends with this resolution (Bleeding drops, F18.2)
     end_combat: bool = False
     #: characters whose fire was put out this turn by the GM's ruling (F18.4 Amb-1)

@@ -25,7 +25,6 @@ from fappo_bot.rules.names import (
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
-from fappo_bot.rules.views import character_view
 
 # Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
 # enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
@@ -182,17 +181,13 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 def check_action(
     state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
     roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
-    plain: Character | None = None,
 ) -> ActionCheck:
     """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
-    (`facts.of(actor)`) and `plain` its view (`views.character_view`) when the caller has them;
-    `action` may be a view of the action (`views.action_view`)."""
+    (`facts.of(actor)`) when the caller has them."""
     # the problems go through the check's methods, not closures: this runs for every action of
     # every post and resolution, and closures cost as much as the rest of a typical action's check.
     # Each field is read once, and a check that cannot apply is skipped on the field that decides
     # it (most actions name no Special, no second target, no `also`).
-    if plain is None:
-        plain = character_view(actor)
     kind = action.kind
     ap = action.ap
     if kind is _MOVE:
@@ -200,7 +195,7 @@ def check_action(
         cost = ap if ap is not None and ap > 0 else 0
         if ap is None:
             cost = ranges - 1 if ranges > 1 else 0  # `move_cost`, without `max`
-        check = ActionCheck(plain.name, index, cost, ranges)
+        check = ActionCheck(actor.name, index, cost, ranges)
         if ap is not None and action.ranges is not None and ap != action.ranges - 1:
             check.error(ErrorCode.AP_MISMATCH,
                         f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
@@ -209,7 +204,7 @@ def check_action(
                         "Give either the Ranges or the AP; the other follows [F:L225].")
     else:
         given = ap if ap is not None and ap > 0 else 0  # `action_ap`
-        check = ActionCheck(plain.name, index, given)
+        check = ActionCheck(actor.name, index, given)
         if able:  # a move's AP follow from its Ranges
             if kind is _ATTACK or kind is _DEFEND:
                 need = 1  # `_MIN_AP`'s default, without hashing the kind (`Enum.__hash__` is
@@ -253,7 +248,7 @@ def check_action(
     skill: str | None = None
     if kind is _ATTACK:
         config = state.config if facts is None else facts.config  # `facts` is the state's
-        skill = _check_attack(config, actor, plain, order, index, action, me, target, check)
+        skill = _check_attack(config, actor, order, index, action, me, target, check)
     elif kind is _SKILL:
         skill = action.skill
         if skill is None:
@@ -310,14 +305,14 @@ def _unknown_special(check: ActionCheck, special: str) -> None:
 
 
 def _check_attack(
-    config: RulesConfig, actor: Character, plain: Character, order: Order, index: int,
+    config: RulesConfig, actor: Character, order: Order, index: int,
     action: Action, me: Fighter, target: Character | None, check: ActionCheck,
 ) -> str | None:
     """The weapon, target, reach and ammo of an attack; the skill it names (F16, F19)."""
     arm = me.arm(action.weapon, action.skill, config)
     weapon = arm.carried
     if weapon is None and arm.found is not None:
-        check.name_error(arm.found, f"weapon {plain.name} carries", "one of your weapons")
+        check.name_error(arm.found, f"weapon {actor.name} carries", "one of your weapons")
     skill = action.skill
     if weapon is None:
         if target is None and not action.targets and action.condition is None \
@@ -340,14 +335,11 @@ def _check_attack(
     if target is None and not action.targets and not conditional and action.target is None:
         check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
                     "a target's name", "Say whom you attack.")
-    # the weapon's fields read from its field dict, once (`views`: a model's field reads and
-    # properties go through pydantic's attribute hook)
-    fields = weapon.__dict__
     # a conditional's target is the GM's to name: out of reach, only that action is void
     # when it resolves (F7 Amb-6 amendment), never the whole order
     if target is not None and not conditional:
-        d = plain.position - target.position  # `ranges.distance`, `ranges.in_reach`
-        if (fields["range_class"] is _MELEE and (d if d > 0 else -d) > fields["reach"]
+        d = actor.position - target.position  # `ranges.distance`, `ranges.in_reach`
+        if (weapon.range_class is _MELEE and (d if d > 0 else -d) > weapon.reach
                 and not reachable(order, actor, target, weapon)):
             check.error(
                 ErrorCode.OUT_OF_RANGE,
@@ -356,13 +348,13 @@ def _check_attack(
                 target.name, "a target within reach, or a move toward it this turn",
                 "Add a move toward the target, or use a ranged weapon [F:L221-225].",
             )
-    ammo_cost = fields["ammo_cost"]
-    if ammo_cost and plain.ammo is not None:
+    ammo_cost = weapon.ammo_cost
+    if ammo_cost and actor.ammo is not None:
         spent = _ammo_before(order, me, index) + ammo_cost
-        if spent > plain.ammo:
+        if spent > actor.ammo:
             check.error(ErrorCode.NO_AMMO,
                         f"The {weapon.name} needs {ammo_cost} ammo; the battery has "
-                        f"{max(0, plain.ammo - spent + ammo_cost)} left.",
+                        f"{max(0, actor.ammo - spent + ammo_cost)} left.",
                         weapon.name, f"ammo {ammo_cost} or more",
                         "Pick a lower setting or recharge [F:L320].")
     return skill

@@ -10,10 +10,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
+
+from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.rules import (
@@ -29,10 +30,12 @@ from fappo_bot.service import notices
 from fappo_bot.service.records import CharacterRecord, Game, ResultsVisibility
 from fappo_bot.service.scene import InForce, player_run
 
+_ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
+
 
 def sealed_orders(canonical: str) -> list[Order]:
     """The NPC orders back from their canonical JSON (`scene.canonical_orders`)."""
-    return [Order.model_validate(item) for item in json.loads(canonical)]
+    return list(_ORDERS.validate_json(canonical))
 
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,

@@ -156,10 +156,7 @@ def action_from_case(value: Any, where: str) -> Action:
             data[key] = [data[key]]
     if isinstance(data.get("kind"), str):
         data["kind"] = data["kind"].strip().casefold()
-    try:
-        return Action(**data)
-    except ValidationError as exc:
-        raise CaseError(f"{where}: {describe_validation(exc)}") from exc
+    return build_model(Action, data, where)
 
 
 def order_from_case(value: Mapping[str, Any], where: str) -> Order:
