@@ -43,20 +43,6 @@ _FLAGS = frozenset({
 })
 
 
-# Enum members read through module aliases: on Python 3.11 `StatusKind.BLEEDING` goes through the
-# enum metaclass's `__getattr__` hook, about 3,200 reads a 1,000-entry turn here
-# (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_BLEEDING = StatusKind.BLEEDING
-_BURNING = StatusKind.BURNING
-_CONCENTRATING = StatusKind.CONCENTRATING
-_DISARMED = StatusKind.DISARMED
-_FROZEN = StatusKind.FROZEN
-_POISONED = StatusKind.POISONED
-_STABILIZED = StatusKind.STABILIZED
-_TRANSFIXED = StatusKind.TRANSFIXED
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
-_VAPORIZED = StatusKind.VAPORIZED
-_ATTACK = ActionKind.ATTACK
 #: the tiers removed by elimination, not damage (`Character.is_fodder`, a property)
 _FODDER_TIERS = frozenset(tier for tier, row in TIERS.items() if row.fodder)
 
@@ -140,9 +126,9 @@ def _heal_clock(turn: Turn, name: str, original: Character, c: Character,
 def _interrupt(turn: Turn, changes: Changes) -> None:
     """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
     for name, c in turn.chars.items():
-        if c.statuses and c.has_status(_CONCENTRATING) and (
+        if c.statuses and c.has_status(StatusKind.CONCENTRATING) and (
                 name not in changes.concentrating):
-            changes.clear(name, _CONCENTRATING)
+            changes.clear(name, StatusKind.CONCENTRATING)
             changes.event("interrupted", name, "the concentration was broken")
 
 
@@ -157,7 +143,7 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, Any]:
             continue
         # the skill the action used, as grading read it: an attack's from its weapon when
         # none is named (`Facts.arm`), a written name by exact name, else unique prefix
-        if action.kind is _ATTACK:
+        if action.kind is ActionKind.ATTACK:
             skill = turn.facts.of(turn.chars[c.name]).arm(action.weapon, action.skill,
                                                           turn.config).skill
         else:
@@ -183,13 +169,13 @@ def _statuses(name: str, c: Character, changes: Changes) -> dict[str, Any]:
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue
-        if status.kind is _DISARMED and any(
+        if status.kind is StatusKind.DISARMED and any(
             fold(s.item or "") == fold(status.item or "") for s in same
         ):
             continue  # one item can be dropped only once
-        if status.kind is _UNCONSCIOUS and same:
+        if status.kind is StatusKind.UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
-            kept = [s for s in kept if s.kind is not _UNCONSCIOUS]
+            kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
             status = replace(status, turns=longest)
         kept.append(status)
     return {"statuses": tuple(kept)}
@@ -247,7 +233,7 @@ def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Characte
     if c.name in changes.heal:
         c = _healed(turn, c, changes.heal[c.name])
     if c.name in changes.vaporize:
-        c = replace(c, health=dead_index(c), pips=pips_dead(), settled_health=dead_index(c), settled_pips=pips_dead(), statuses=(*c.statuses, Status(kind=_VAPORIZED)))
+        c = replace(c, health=dead_index(c), pips=pips_dead(), settled_health=dead_index(c), settled_pips=pips_dead(), statuses=(*c.statuses, Status(kind=StatusKind.VAPORIZED)))
         changes.hits[:] = [h for h in changes.hits if h.target != c.name]
         changes.event("vaporized", c.name)
     return c
@@ -275,18 +261,18 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         return c
     statuses: list[Status] = []
     for s in c.statuses:
-        if s.kind is _UNCONSCIOUS and s in snap.statuses and s.turns is not None:
+        if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:
             if s.turns <= 1:
                 changes.event("woke", name)
                 continue
             s = replace(s, turns=s.turns - 1)
-        if s.kind in (_FROZEN, _TRANSFIXED) and name in turn.gm.freed:
+        if s.kind in (StatusKind.FROZEN, StatusKind.TRANSFIXED) and name in turn.gm.freed:
             continue
-        if s.kind is _BURNING and name in turn.gm.extinguished:
+        if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
             continue
-        if s.kind is _FROZEN and s in snap.statuses:
+        if s.kind is StatusKind.FROZEN and s in snap.statuses:
             s = replace(s, elapsed=s.elapsed + 1)
-        if s.kind is _POISONED and s.turns is not None and s in snap.statuses:
+        if s.kind is StatusKind.POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
             s = replace(s, turns=s.turns - 1)
@@ -294,11 +280,11 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     steady = _steady(turn, c, changes)
     if not _same_items(statuses, c.statuses) or steady != (c.steadied_turns, c.steady_target):
         c = replace(c, statuses=tuple(statuses), steadied_turns=steady[0], steady_target=steady[1])
-    if dying and not snap.has_status(_STABILIZED):
+    if dying and not snap.has_status(StatusKind.STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
-    if c.has_status(_BLEEDING):
+    if c.has_status(StatusKind.BLEEDING):
         c = _binding(c, name in changes.bound, changes)
     return c
 
@@ -344,7 +330,7 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
     if not c.steadied_turns:
         return 0, None  # nothing to keep
     order = turn.orders.get(c.name)
-    shot = order is not None and any(a.kind is _ATTACK for a in order.actions)
+    shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
     if shot:
         return c.steadied_turns, c.steady_target
     return 0, None
@@ -352,14 +338,14 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
 
 def _bleed(turn: Turn, c: Character) -> Character:
     """F18.2: at the end of combat a bleeding victim drops to Incapacitated (if above it)."""
-    if not c.has_status(_BLEEDING) or c.is_fodder:
+    if not c.has_status(StatusKind.BLEEDING) or c.is_fodder:
         return c
     incap = index_of_level(c.track_kind, "Incapacitated")
     index = current_index(c, turn.config)
     if incap is None or index >= incap:
         return c
     statuses = tuple(
-        replace(s, restore_to=index) if s.kind is _BLEEDING else s
+        replace(s, restore_to=index) if s.kind is StatusKind.BLEEDING else s
         for s in c.statuses
     )
     update: dict[str, Any] = {"health": incap, "statuses": statuses}
@@ -373,7 +359,7 @@ def _bleed(turn: Turn, c: Character) -> Character:
 def _binding(c: Character, tended: bool, changes: Changes) -> Character:
     """Binding a bleeding wound: 10 uninterrupted minutes (60 turns) of attention restore the
     level at the end of the fight (F18.2); a turn without it starts over (Amb-6)."""
-    bleeding = next(s for s in c.statuses if s.kind is _BLEEDING)
+    bleeding = next(s for s in c.statuses if s.kind is StatusKind.BLEEDING)
     if not tended:
         if not bleeding.elapsed:
             return c

@@ -32,8 +32,6 @@ from fappo_bot.rules.validate_actions import reachable
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
 _SINGLE = (SINGLE,)
-# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
-_DISARMED = StatusKind.DISARMED
 _READYING = (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
 
 
@@ -63,7 +61,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not _DISARMED:
+        if s.kind is not StatusKind.DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):

@@ -19,14 +19,6 @@ from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind
 
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_BARE = SuccessLevel.BARE
-_GREAT = SuccessLevel.GREAT
-_SOLID = SuccessLevel.SOLID
-_UNCANNY = Trait.UNCANNY
-
 
 class WeaponProfile(NamedTuple):
     """What a weapon does in one attacker's hands this turn: D, ED and the Specials on offer."""
@@ -49,7 +41,7 @@ def weapon_profile(weapon: Weapon, wielder: Character, *, steadied: bool = False
     specials = weapon.specials
     if steadied and weapon.steadied_extra_damage is not None:
         ed = weapon.steadied_extra_damage
-    if weapon.uncanny_only_specials and not wielder.owns(_UNCANNY):
+    if weapon.uncanny_only_specials and not wielder.owns(Trait.UNCANNY):
         ed, specials = 0, ()
     # `WeaponProfile(d, ed, specials)` without the named tuple's Python-level `__new__`: a
     # profile is made for every attacker and weapon of a turn
@@ -72,11 +64,11 @@ def damage_for_level(
     AF and F miss; BS deals floor(D/2) but nothing to a Heavy-armored target (Amb-5); SS deals D;
     GS deals D + ED.
     """
-    if level is _BARE:
+    if level is SuccessLevel.BARE:
         return 0 if heavy_target else damage // 2
-    if level is _SOLID:
+    if level is SuccessLevel.SOLID:
         return damage
-    if level is _GREAT:
+    if level is SuccessLevel.GREAT:
         return damage + extra_damage
     return 0
 

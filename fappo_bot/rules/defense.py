@@ -28,7 +28,6 @@ SHIELD_BONUS = 2
 """[F:L237] shields defend "at the rate of two points per (rating number of attacks) per turn"."""
 PRONE_PENALTY = 2
 IMPALE_PENALTY = 1
-_HEAVY = ArmorType.HEAVY  # read once (benchmarks/enum_reads.py)
 TRANSFIX_PENALTY = 2
 
 
@@ -95,7 +94,7 @@ def effective_skill(
         if fold(name) == key:
             value = rating
             break
-    if character.armor is _HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
+    if character.armor is ArmorType.HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
         value -= 1
     statuses = character.statuses
     if not statuses:

@@ -56,20 +56,6 @@ from fappo_bot.rules.strikes import Strike, StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_AIM = ActionKind.AIM
-_ATTACK = ActionKind.ATTACK
-_CAST = ActionKind.CAST
-_EXTINGUISH = ActionKind.EXTINGUISH
-_MOVE = ActionKind.MOVE
-_REMOVE = ActionKind.REMOVE
-_RIPOUT = ActionKind.RIPOUT
-_SKILL = ActionKind.SKILL
-_TEND = ActionKind.TEND
-_FROZEN = StatusKind.FROZEN
-
 _KIND_VALUE = {kind: kind.value for kind in ActionKind}  # `.value` is a Python-level property
 _SPECIAL_VALUE = {special: special.value for special in Special}
 _SELF_HIT = ("self-hit",)
@@ -270,7 +256,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             many = following.index == strike.index and following.actor == actor
         hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (f"-{nth + 1}" if many else "")
         if result.frees:
-            changes.clear(target, _FROZEN)
+            changes.clear(target, StatusKind.FROZEN)
             changes.event("freed", target, f"sheath broken by {actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, chars[target], strike.action,
@@ -417,19 +403,19 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
 def _other_action(turn: Turn, actor: Character, index: int, action: Action, kind: ActionKind,
                   drawn: dict[str, int], changes: Changes) -> ActionResult:
     """Every action that is neither an attack nor a cast (`kind`, the action's)."""
-    if kind is _SKILL:
+    if kind is ActionKind.SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
-    if kind is _MOVE:
+    if kind is ActionKind.MOVE:
         return resolve_move(turn, actor, index, action, changes)
     if kind in _EQUIPMENT:
         return resolve_equipment(turn, actor, index, action, changes)
-    if kind in (_REMOVE, _RIPOUT):
+    if kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
         return resolve_removal(turn, actor, index, action, changes)
-    if kind is _TEND:
+    if kind is ActionKind.TEND:
         return resolve_tend(turn, actor, index, action, changes)
-    if kind is _EXTINGUISH:
+    if kind is ActionKind.EXTINGUISH:
         return resolve_extinguish(turn, actor, index, action, changes)
-    if kind is _AIM:
+    if kind is ActionKind.AIM:
         return resolve_aim(turn, actor, index, action, changes)
     effective = action.effective_now
     return ActionResult(actor.name, index, _KIND_VALUE[kind], action.against,

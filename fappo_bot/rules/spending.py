@@ -17,9 +17,6 @@ from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import Where
 
 TIRELESS = Trait.TIRELESS.value
-# read once (benchmarks/enum_reads.py: a member read through its class costs about 600
-# instructions)
-_ACTION, _GUARD, _REDUCE, _ENDURE = Where.ACTION, Where.GUARD, Where.REDUCE, Where.ENDURE
 
 
 Line = tuple[Where, int | None, str | None, int, str]
@@ -43,17 +40,17 @@ def declared_lines(order: Order) -> Iterator[Line]:
         for table in (sp, cast_sp, attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
-                    yield _ACTION, i, pool_key(name), amount, name
+                    yield Where.ACTION, i, pool_key(name), amount, name
     for i, pledge in enumerate(order.guard):
         for name, amount in pledge.sp.items():
             if amount > 0:
-                yield _GUARD, i, pool_key(name), amount, name
+                yield Where.GUARD, i, pool_key(name), amount, name
     for i, line in enumerate(order.reduce):
         for name, amount in line.sp.items():
             if amount > 0:
-                yield _REDUCE, i, pool_key(name), amount, name
+                yield Where.REDUCE, i, pool_key(name), amount, name
     if order.endure:
-        yield _ENDURE, None, TIRELESS, 1, TIRELESS
+        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
 
 
 def declares_sp(order: Order) -> bool:

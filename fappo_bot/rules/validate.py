@@ -31,9 +31,6 @@ from fappo_bot.rules.validate_actions import (
     order_ap_costs,
 )
 
-_MOVE = ActionKind.MOVE  # read once (benchmarks/enum_reads.py)
-_REDUCE = Where.REDUCE
-
 #: the kinds of action that may need concentration (`is_concentration`, F8 Amb-3)
 _MAY_CONCENTRATE = frozenset({
     ActionKind.TEND, ActionKind.AIM, ActionKind.SKILL, ActionKind.CAST,
@@ -88,7 +85,7 @@ def checked_order(
             frozen = True
         spent += check.ap
         kind = action.kind
-        if kind is _MOVE:
+        if kind is ActionKind.MOVE:
             moves += 1
         elif (not focus and kind in _MAY_CONCENTRATE and action.condition is None
               and is_concentration(action, actor)):
@@ -278,7 +275,7 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is _REDUCE and key == FLOATING and not floating_ok:
+        if where is Where.REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",

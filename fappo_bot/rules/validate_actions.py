@@ -26,23 +26,6 @@ from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_ATTACK = ActionKind.ATTACK
-_CAST = ActionKind.CAST
-_DEFEND = ActionKind.DEFEND
-_DROP = ActionKind.DROP
-_MOVE = ActionKind.MOVE
-_READY = ActionKind.READY
-_REMOVE = ActionKind.REMOVE
-_RIPOUT = ActionKind.RIPOUT
-_SKILL = ActionKind.SKILL
-_STOW = ActionKind.STOW
-_SWITCH = ActionKind.SWITCH
-_IN_ACTION = Where.ACTION
-_MELEE = RangeClass.MELEE
-
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
 _MIN_AP: dict[ActionKind, int] = {
     ActionKind.DROP: 0,
@@ -85,7 +68,7 @@ class ActionCheck:
               candidates: tuple[str, ...] = ()) -> None:
         """Record a problem of the action."""
         self.errors.append(OrderError(
-            actor=self.actor, code=code, message=message, where=_IN_ACTION, index=self.index,
+            actor=self.actor, code=code, message=message, where=Where.ACTION, index=self.index,
             words=words, expected=expected, hint=hint, candidates=candidates,
         ))
 
@@ -113,7 +96,7 @@ def move_ranges(action: Action) -> int:
 
 def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
-    if action.kind is _MOVE and action.ap is None:
+    if action.kind is ActionKind.MOVE and action.ap is None:
         return move_cost(move_ranges(action))
     ap = action.ap
     return ap if ap is not None and ap > 0 else 0  # max(0, ap or 0), without the call
@@ -127,7 +110,7 @@ def order_ap_costs(actions: Sequence[Action]) -> list[int]:
     free_range_used = False
     for action in actions:
         cost = action_ap(action)
-        if action.kind is _MOVE:
+        if action.kind is ActionKind.MOVE:
             if free_range_used:
                 cost = move_ranges(action)
             free_range_used = True
@@ -145,9 +128,9 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
 
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
-    if action.kind is _MOVE:
+    if action.kind is ActionKind.MOVE:
         return move_cost(move_ranges(action))
-    if action.kind is _REMOVE:
+    if action.kind is ActionKind.REMOVE:
         kind = embedded_status(actor, action.item)
         return _EMBED_COST.get(kind, 1) if kind is not None else 1
     return _MIN_AP.get(action.kind, 1)
@@ -161,13 +144,13 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
     turns of concentration (F24 Amb-5), inline or learned (the actor's spell's effects)."""
     if action.kind in _CONCENTRATION_KINDS:
         return True
-    if action.kind is _SKILL and action.skill:
+    if action.kind is ActionKind.SKILL and action.skill:
         definition = skill_def(action.skill)
         if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
             found = match_skill(actor, action.skill).name
             definition = skill_def(found) if found is not None else None
         return definition is not None and definition.concentration
-    if action.kind is _CAST:
+    if action.kind is ActionKind.CAST:
         effects = action.effects
         if not effects and actor is not None and action.spell:
             spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
@@ -190,7 +173,7 @@ def check_action(
     # it (most actions name no Special, no second target, no `also`).
     kind = action.kind
     ap = action.ap
-    if kind is _MOVE:
+    if kind is ActionKind.MOVE:
         ranges = move_ranges(action)
         cost = ap if ap is not None and ap > 0 else 0
         if ap is None:
@@ -206,11 +189,7 @@ def check_action(
         given = ap if ap is not None and ap > 0 else 0  # `action_ap`
         check = ActionCheck(actor.name, index, given)
         if able:  # a move's AP follow from its Ranges
-            if kind is _ATTACK or kind is _DEFEND:
-                need = 1  # `_MIN_AP`'s default, without hashing the kind (`Enum.__hash__` is
-                # Python code: about 250 instructions a lookup)
-            else:
-                need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
+            need = min_ap(action, actor)
             if given < need:
                 check.error(
                     ErrorCode.AP_REQUIRED,
@@ -236,7 +215,7 @@ def check_action(
     if action.also:
         for name in action.also:
             _scene_character(check, names, name)
-    if kind is _DEFEND and action.against and fold(action.against) not in {"any", "all"}:
+    if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
         _scene_character(check, names, action.against)
     special = action.special
     if special is not None and special_by_name(special) is None:
@@ -246,15 +225,15 @@ def check_action(
         _unknown_special(check, special)
 
     skill: str | None = None
-    if kind is _ATTACK:
+    if kind is ActionKind.ATTACK:
         config = state.config if facts is None else facts.config  # `facts` is the state's
         skill = _check_attack(config, actor, order, index, action, me, target, check)
-    elif kind is _SKILL:
+    elif kind is ActionKind.SKILL:
         skill = action.skill
         if skill is None:
             check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
                         "a skill name", "Name the skill you use.")
-    elif kind is _CAST:
+    elif kind is ActionKind.CAST:
         skill = "Spellcasting"
         if action.spell is not None and not action.effects:
             found = match_name(action.spell, [s.name for s in actor.spells])
@@ -268,13 +247,13 @@ def check_action(
             check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
                         f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
                         refused[1])
-    elif kind is _DEFEND or kind is _MOVE:
+    elif kind is ActionKind.DEFEND or kind is ActionKind.MOVE:
         pass  # named characters only, checked above
-    elif kind in (_READY, _STOW, _DROP, _SWITCH):
+    elif kind in (ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH):
         if action.item is not None and not _holds(actor, action.item):
             found, _ = match_weapon(actor, action.item)
             check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
-    elif kind in (_REMOVE, _RIPOUT):
+    elif kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
         patient = target or actor
         if embedded_status(patient, action.item) is None:
             check.error(ErrorCode.UNKNOWN_NAME,
@@ -293,7 +272,7 @@ def check_action(
             skill = known
     if me.frozen:
         check.frozen_forbidden = not (
-            skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK, _SKILL)
+            skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK, ActionKind.SKILL)
         )
     return check
 
@@ -339,7 +318,7 @@ def _check_attack(
     # when it resolves (F7 Amb-6 amendment), never the whole order
     if target is not None and not conditional:
         d = actor.position - target.position  # `ranges.distance`, `ranges.in_reach`
-        if (weapon.range_class is _MELEE and (d if d > 0 else -d) > weapon.reach
+        if (weapon.range_class is RangeClass.MELEE and (d if d > 0 else -d) > weapon.reach
                 and not reachable(order, actor, target, weapon)):
             check.error(
                 ErrorCode.OUT_OF_RANGE,
@@ -422,7 +401,7 @@ def reachable(order: Order, actor: Character, target: Character, weapon: Weapon)
     if in_reach(weapon, d):
         return True
     for action in order.actions:
-        if action.kind is _MOVE and action.toward is not None:
+        if action.kind is ActionKind.MOVE and action.toward is not None:
             if fold(action.toward) == fold(target.name) or target.name.casefold().startswith(
                 fold(action.toward)
             ):
@@ -433,7 +412,7 @@ def reachable(order: Order, actor: Character, target: Character, weapon: Weapon)
 def _ammo_before(order: Order, actor: Fighter, index: int) -> int:
     spent = 0
     for action in order.actions[:index]:
-        if action.kind is _ATTACK:
+        if action.kind is ActionKind.ATTACK:
             _, weapon = actor.attack_weapon(action.weapon)
             if weapon is not None:
                 spent += weapon.ammo_cost
