@@ -10,7 +10,7 @@ loop runs in a fixed order of names and indices.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -400,23 +400,28 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     )
 
 
+_Resolver = Callable[[Turn, Character, int, Action, Changes], ActionResult]
+#: the resolution of each kind of action resolved alone; a kind missing here (defend, watch,
+#: ...) has no effect of its own (skill uses take the turn's drawn pledges: `_other_action`)
+_RESOLVERS: dict[ActionKind, _Resolver] = {
+    ActionKind.MOVE: resolve_move,
+    **{kind: resolve_equipment for kind in _EQUIPMENT},
+    ActionKind.REMOVE: resolve_removal,
+    ActionKind.RIPOUT: resolve_removal,
+    ActionKind.TEND: resolve_tend,
+    ActionKind.EXTINGUISH: resolve_extinguish,
+    ActionKind.AIM: resolve_aim,
+}
+
+
 def _other_action(turn: Turn, actor: Character, index: int, action: Action, kind: ActionKind,
                   drawn: dict[str, int], changes: Changes) -> ActionResult:
     """Every action that is neither an attack nor a cast (`kind`, the action's)."""
     if kind is ActionKind.SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
-    if kind is ActionKind.MOVE:
-        return resolve_move(turn, actor, index, action, changes)
-    if kind in _EQUIPMENT:
-        return resolve_equipment(turn, actor, index, action, changes)
-    if kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
-        return resolve_removal(turn, actor, index, action, changes)
-    if kind is ActionKind.TEND:
-        return resolve_tend(turn, actor, index, action, changes)
-    if kind is ActionKind.EXTINGUISH:
-        return resolve_extinguish(turn, actor, index, action, changes)
-    if kind is ActionKind.AIM:
-        return resolve_aim(turn, actor, index, action, changes)
+    resolver = _RESOLVERS.get(kind)
+    if resolver is not None:
+        return resolver(turn, actor, index, action, changes)
     effective = action.effective_now
     return ActionResult(actor.name, index, _KIND_VALUE[kind], action.against,
                         effective=effective, notes=() if effective else _NOT_TRIGGERED)

@@ -76,7 +76,7 @@ def checked_order(
     frozen = focus = False
     spent = moves = 0
     for i, action in enumerate(order.actions):
-        check = check_action(state, current, order, i, action, able, roster, facts, me)
+        check = check_action(state, roster, current, me, order, i, action, able)
         actions.append(action)
         checks.append(check)
         if check.errors:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -11,7 +11,7 @@ from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import AP_COSTS, RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import skill_def
-from fappo_bot.rules.facts import Facts, Fighter
+from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
 from fappo_bot.rules.magic import magic_mode_refusal
 from fappo_bot.rules.names import (
@@ -162,23 +162,19 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 
 
 def check_action(
-    state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
-    roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
+    state: TurnState, roster: Roster, actor: Character, me: Fighter, order: Order, index: int,
+    action: Action, able: bool,
 ) -> ActionCheck:
-    """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
-    (`facts.of(actor)`) when the caller has them."""
+    """Every problem of one action (codes of spec/cases.md); `roster` is the scene's index of
+    names, `me` the actor's facts of the turn (`Facts.of(actor)`)."""
     # the problems go through the check's methods, not closures: this runs for every action of
-    # every post and resolution, and closures cost as much as the rest of a typical action's check.
-    # Each field is read once, and a check that cannot apply is skipped on the field that decides
-    # it (most actions name no Special, no second target, no `also`).
+    # every post and resolution, and a check that cannot apply is skipped on the field that
+    # decides it (most actions name no Special, no second target, no `also`)
     kind = action.kind
-    ap = action.ap
+    cost = action_ap(action)
     if kind is ActionKind.MOVE:
-        ranges = move_ranges(action)
-        cost = ap if ap is not None and ap > 0 else 0
-        if ap is None:
-            cost = ranges - 1 if ranges > 1 else 0  # `move_cost`, without `max`
-        check = ActionCheck(actor.name, index, cost, ranges)
+        check = ActionCheck(actor.name, index, cost, move_ranges(action))
+        ap = action.ap
         if ap is not None and action.ranges is not None and ap != action.ranges - 1:
             check.error(ErrorCode.AP_MISMATCH,
                         f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
@@ -186,37 +182,33 @@ def check_action(
                         f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
                         "Give either the Ranges or the AP; the other follows [F:L225].")
     else:
-        given = ap if ap is not None and ap > 0 else 0  # `action_ap`
-        check = ActionCheck(actor.name, index, given)
+        check = ActionCheck(actor.name, index, cost)
         if able:  # a move's AP follow from its Ranges
             need = min_ap(action, actor)
-            if given < need:
+            if cost < need:
                 check.error(
                     ErrorCode.AP_REQUIRED,
-                    f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
-                    f"{given} AP", f"{need} AP or more",
+                    f"{kind.value.capitalize()} needs at least {need} AP; {cost} given.",
+                    f"{cost} AP", f"{need} AP or more",
                     "Put AP on the action; only dropping and a 1-Range move are free "
                     "[F:L78-82].",
                 )
-    names = roster or Roster(state.characters)
-    if me is None:
-        me = (facts or Facts(state.config)).of(actor)
 
     if action.toward is not None:
-        _scene_character(check, names, action.toward)
+        _scene_character(check, roster, action.toward)
     if action.away is not None:
-        _scene_character(check, names, action.away)
+        _scene_character(check, roster, action.away)
     written = action.target
-    target = None if written is None else _scene_character(check, names, written)
+    target = None if written is None else _scene_character(check, roster, written)
     targets = action.targets
     if targets:
         for name in targets:
-            _scene_character(check, names, name)
+            _scene_character(check, roster, name)
     if action.also:
         for name in action.also:
-            _scene_character(check, names, name)
+            _scene_character(check, roster, name)
     if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
-        _scene_character(check, names, action.against)
+        _scene_character(check, roster, action.against)
     special = action.special
     if special is not None and special_by_name(special) is None:
         _unknown_special(check, special)
@@ -224,43 +216,8 @@ def check_action(
     if special is not None and special_by_name(special) is None:
         _unknown_special(check, special)
 
-    skill: str | None = None
-    if kind is ActionKind.ATTACK:
-        config = state.config if facts is None else facts.config  # `facts` is the state's
-        skill = _check_attack(config, actor, order, index, action, me, target, check)
-    elif kind is ActionKind.SKILL:
-        skill = action.skill
-        if skill is None:
-            check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
-                        "a skill name", "Name the skill you use.")
-    elif kind is ActionKind.CAST:
-        skill = "Spellcasting"
-        if action.spell is not None and not action.effects:
-            found = match_name(action.spell, [s.name for s in actor.spells])
-            if not found.ok:
-                check.name_error(found, f"spell {actor.name} has learned", "a learned spell")
-        elif action.spell is None and not action.effects:
-            check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
-                        "a learned spell or inline effects", "Name the spell.")
-        refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
-        if refused is not None and (action.spell is not None or action.effects):
-            check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
-                        f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
-                        refused[1])
-    elif kind is ActionKind.DEFEND or kind is ActionKind.MOVE:
-        pass  # named characters only, checked above
-    elif kind in (ActionKind.READY, ActionKind.STOW, ActionKind.DROP, ActionKind.SWITCH):
-        if action.item is not None and not _holds(actor, action.item):
-            found, _ = match_weapon(actor, action.item)
-            check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
-    elif kind in (ActionKind.REMOVE, ActionKind.RIPOUT):
-        patient = target or actor
-        if embedded_status(patient, action.item) is None:
-            check.error(ErrorCode.UNKNOWN_NAME,
-                        f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
-                        f"{patient.name}.", action.item or kind.value, "an impaling weapon",
-                        "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
-
+    by_kind = _KIND_CHECKS.get(kind)
+    skill = by_kind(state, actor, order, index, action, me, target, check) if by_kind else None
     if skill is not None:
         known = me.skills_ok.get(skill)  # a skill the actor may use, checked once a turn
         if known is None:
@@ -272,9 +229,78 @@ def check_action(
             skill = known
     if me.frozen:
         check.frozen_forbidden = not (
-            skill is not None and fold(skill) == "wrestling" and kind in (ActionKind.ATTACK, ActionKind.SKILL)
+            skill is not None and fold(skill) == "wrestling"
+            and kind in (ActionKind.ATTACK, ActionKind.SKILL)
         )
     return check
+
+
+def _attack_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                  me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    return _check_attack(state.config, actor, order, index, action, me, target, check)
+
+
+def _skill_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                 me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.skill is None:
+        check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
+                    "a skill name", "Name the skill you use.")
+    return action.skill
+
+
+def _cast_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.spell is not None and not action.effects:
+        found = match_name(action.spell, [s.name for s in actor.spells])
+        if not found.ok:
+            check.name_error(found, f"spell {actor.name} has learned", "a learned spell")
+    elif action.spell is None and not action.effects:
+        check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
+                    "a learned spell or inline effects", "Name the spell.")
+    refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
+    if refused is not None and (action.spell is not None or action.effects):
+        check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
+                    f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
+                    refused[1])
+    return "Spellcasting"
+
+
+def _item_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.item is not None and not _holds(actor, action.item):
+        found, _ = match_weapon(actor, action.item)
+        check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
+    return None
+
+
+def _removal_check(state: TurnState, actor: Character, order: Order, index: int,
+                   action: Action, me: Fighter, target: Character | None,
+                   check: ActionCheck) -> str | None:
+    patient = target or actor
+    if embedded_status(patient, action.item) is None:
+        check.error(ErrorCode.UNKNOWN_NAME,
+                    f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
+                    f"{patient.name}.", action.item or action.kind.value, "an impaling weapon",
+                    "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
+    return None
+
+
+_KindCheck = Callable[
+    [TurnState, Character, Order, int, Action, Fighter, Character | None, ActionCheck], str | None
+]
+#: the checks of each kind of action beyond names and AP, giving the skill it uses (defend and
+#: move name characters only, checked by `check_action` itself)
+_KIND_CHECKS: dict[ActionKind, _KindCheck] = {
+    ActionKind.ATTACK: _attack_check,
+    ActionKind.SKILL: _skill_check,
+    ActionKind.CAST: _cast_check,
+    ActionKind.READY: _item_check,
+    ActionKind.STOW: _item_check,
+    ActionKind.DROP: _item_check,
+    ActionKind.SWITCH: _item_check,
+    ActionKind.REMOVE: _removal_check,
+    ActionKind.RIPOUT: _removal_check,
+}
 
 
 def _unknown_special(check: ActionCheck, special: str) -> None:
