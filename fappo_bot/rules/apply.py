@@ -7,7 +7,8 @@ where the character stood, and `TurnState.pending` carries them to the next post
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from fappo_bot.rules.changes import Changes
@@ -81,7 +82,7 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
                 update["settled_count"] = c.count
         if update:
-            c = replace(c, **update)
+            c = _changed(c, update)
         if name in changes.corrode:
             for _ in range(changes.corrode[name]):
                 c = corrode(c)
@@ -94,6 +95,21 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             c = _heal_clock(turn, name, original, c, changes)
         out.append(c)
     return tuple(out)
+
+
+#: a character's fields in their declared order, read at once (`_changed`)
+_FIELDS = attrgetter(*[f.name for f in fields(Character)])
+
+
+def _changed(c: Character, update: dict[str, Any]) -> Character:
+    """`dataclasses.replace(c, **update)` for the one copy of each changed character a turn
+    makes: the fields read at once and passed by position, the changed ones set on the copy
+    before anything else sees it (`replace` looks up every field's kind and passes each by
+    keyword, twenty times the work for a character's forty fields)."""
+    new = Character(*_FIELDS(c))
+    for name, value in update.items():
+        setattr(new, name, value)
+    return new
 
 
 def _heal_clock(turn: Turn, name: str, original: Character, c: Character,
