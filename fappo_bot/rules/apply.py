@@ -105,7 +105,7 @@ def _changed(c: Character, update: dict[str, Any]) -> Character:
     """`dataclasses.replace(c, **update)` for the one copy of each changed character a turn
     makes: the fields read at once and passed by position, the changed ones set on the copy
     before anything else sees it (`replace` looks up every field's kind and passes each by
-    keyword, twenty times the work for a character's forty fields)."""
+    keyword, several times the work of the copy itself)."""
     new = Character(*_FIELDS(c))
     for name, value in update.items():
         setattr(new, name, value)
