@@ -4,6 +4,7 @@ problem in the example adventure's scene, as the character it names (or the GM's
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -102,9 +103,9 @@ def equipped_scene() -> TurnState:
                 update["spells"] = (Spell(name="Fireball", effects={"damage": 4, "radius": 2}),)
                 update["skills"] = {**character.skills, "Spellcasting": 3}
                 update["traits"] = {**character.traits, Trait.UNCANNY: 3}
-            character = character.model_copy(update=update)
+            character = replace(character, **update)
         heroes.append(character)
-    return state.model_copy(update={"characters": tuple(heroes)})
+    return replace(state, characters=tuple(heroes))
 
 
 def test_the_guides_tables_show_orders() -> None:

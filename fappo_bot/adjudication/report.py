@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from fappo_bot.posting.models import order_to_case
 from fappo_bot.rules import (
     Action,
@@ -151,9 +153,12 @@ _ACTION_ORDER = (
 )
 
 
+_ACTION: TypeAdapter[Action] = TypeAdapter(Action)
+
+
 def action_case_dict(action: Action) -> dict[str, Any]:
     """An action in the `orders` schema of spec/cases.md: only the fields that are set."""
-    data = action.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    data = _ACTION.dump_python(action, mode="json", by_alias=True, exclude_defaults=True)
     data["kind"] = action.kind.value
     ordered = {k: data.pop(k) for k in _ACTION_ORDER if k in data}
     ordered.update(data)

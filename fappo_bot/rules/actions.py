@@ -15,7 +15,7 @@ from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_skill, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, PendingHit
 from fappo_bot.rules.ranges import distance, move_blocked, step_away, step_toward
-from fappo_bot.rules.results import ActionResult, trusted
+from fappo_bot.rules.results import ActionResult
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.validate_actions import embedded_status, move_ranges
 
@@ -25,9 +25,6 @@ FREEZE_INSIDE = 8
 FREEZE_INSIDE_HEAT = 5
 EXTINGUISH_DIFFICULTY = 4
 
-_result = trusted(ActionResult)
-"""An action's result from the fields its outcome sets (a `base` of the fields every outcome of
-the action sets, and its own), without validating values the rules made (`results.trusted`)."""
 
 
 def contest_key(actor: str, index: int) -> str:
@@ -64,10 +61,9 @@ def resolve_skill(
 ) -> ActionResult:
     """A skill use against the GM's difficulty (F4 Amb-10), else opposed by the target's defense
     (F5). With a difficulty the target is only the subject (a patient, a lock's owner)."""
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=action.target)
+    base = (actor.name, index, action.kind.value, action.target)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     skill = _skill(actor, action.skill or "")
     definition = skill_def(skill)
     suggested = definition.suggested.value if definition and definition.suggested else None
@@ -77,7 +73,7 @@ def resolve_skill(
             and turn.dead(target.name):
         # opposed by the Dead: impossible, void alone (F7 Amb-6 amendment); with the GM's
         # difficulty the target is only the subject (searching a body)
-        return _result(**base, **{"effective": False, "notes": (f"{target.name} is dead",)})
+        return ActionResult(*base, effective=False, notes=(f"{target.name} is dead",))
     total = (effective_skill(actor, skill, opponent=target) + max(0, action.ap or 0)
              + action.modifier)
     if fold(skill) in SPOTTING_SKILLS:
@@ -99,7 +95,7 @@ def resolve_skill(
                                            modifier=modifier)
         down = pledged.get(contest_key(actor.name, index), 0)
     else:
-        return _result(**base, **{"total": total, "notes": ("no difficulty given",)})
+        return ActionResult(*base, total=total, notes=("no difficulty given",))
     spend = canonical(action.sp)
     for key, amount in vetoed_refund(action, suggested).items():
         spend[key] -= amount
@@ -109,22 +105,19 @@ def resolve_skill(
     if frozen and outcome.level.succeeded:
         changes.clear(actor.name, StatusKind.FROZEN)
         changes.event("freed", actor.name, "broke the ice sheath")
-    return _result(**base, **{
-        "total": total, "difficulty": difficulty, "margin": outcome.margin,
-        "level": outcome.level, "em": outcome.em, "pledged": down,
-    })
+    return ActionResult(*base, total=total, difficulty=difficulty, margin=outcome.margin,
+        level=outcome.level, em=outcome.em, pledged=down,)
 
 
 def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
                  changes: Changes) -> ActionResult:
     """Movement from the start-of-turn positions (F16 Amb-7); the GM's end positions win."""
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=action.toward or action.away)
+    base = (actor.name, index, action.kind.value, action.toward or action.away)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     blocked = move_blocked(actor, turn.orders[actor.name])  # `ranges.moves_away` asks it too
     if blocked is not None:
-        return _result(**base, **{"effective": False, "notes": (blocked,)})
+        return ActionResult(*base, effective=False, notes=(blocked,))
     ranges = move_ranges(action)
     if actor.name in turn.gm.end_positions:
         changes.positions[actor.name] = turn.gm.end_positions[actor.name]
@@ -132,7 +125,7 @@ def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
         changes.positions[actor.name] = step_toward(actor.position, other.position, ranges)
     elif (other := turn.find(action.away)) is not None:
         changes.positions[actor.name] = step_away(actor.position, other.position, ranges)
-    return _result(**base)
+    return ActionResult(*base)
 
 
 
@@ -140,10 +133,9 @@ def resolve_move(turn: Turn, actor: Character, index: int, action: Action,
 def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,
                       changes: Changes) -> ActionResult:
     """ready, switch, stow, drop, pickup, stand: item states from the next turn (F8 Amb-7)."""
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=action.item)
+    base = (actor.name, index, action.kind.value, action.item)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     item = action.item
     held = actor.weapon()
     kind = action.kind
@@ -161,7 +153,7 @@ def resolve_equipment(turn: Turn, actor: Character, index: int, action: Action,
         changes.clear(actor.name, StatusKind.DISARMED, item)
         if actor.weapon(item) is None and (weapon := Weapon.named(item)) is not None:
             changes.gain_weapon.setdefault(actor.name, []).append(weapon)
-    return _result(**base)
+    return ActionResult(*base)
 
 
 def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
@@ -169,13 +161,12 @@ def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
     """Remove or rip out an embedded weapon (F18.12-14): rip-out and Transfix removal deal
     1 level each, as reducible hits (F13 Amb-5)."""
     patient = turn.find(action.target) or actor
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=patient.name)
+    base = (actor.name, index, action.kind.value, patient.name)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     kind = embedded_status(patient, action.item)
     if kind is None:
-        return _result(**base, **{"effective": False, "notes": ("nothing to remove",)})
+        return ActionResult(*base, effective=False, notes=("nothing to remove",))
     status = next(s for s in patient.statuses if s.kind is kind and (
         action.item is None or s.item is None or fold(s.item) == fold(action.item)))
     changes.clear(patient.name, kind, status.item)
@@ -186,20 +177,20 @@ def resolve_removal(turn: Turn, actor: Character, index: int, action: Action,
             id=f"t{turn.number}-{_slug(actor.name)}-{index}", target=patient.name,
             attacker=actor.name, weapon=status.item, levels=1, source=source, turn=turn.number,
         ))
-        return _result(**base, **{"damage": 1})
-    return _result(**base)
+        return ActionResult(*base, damage=1)
+    return ActionResult(*base)
 
 
 def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
                  changes: Changes) -> ActionResult:
     """Attend the Dying (F15) or bind a Bleeding wound after the fight (F18.2)."""
     patient = turn.find(action.target)
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=patient.name if patient else action.target)
+    # actor, index, kind, target: the fields every result of the action has
+    base = (actor.name, index, action.kind.value, patient.name if patient else action.target)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     if patient is None or distance(actor, patient) > 0:
-        return _result(**base, **{"effective": False, "notes": ("not at hand",)})
+        return ActionResult(*base, effective=False, notes=("not at hand",))
     notes: list[str] = []
     if is_dying(patient, turn.config):
         d = distance(actor, patient)
@@ -215,7 +206,7 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
             notes.append("a full turn of attention")
         if not notes:
             notes.append(attention.reason or route.reason or "no help")
-            return _result(**base, **{"notes": tuple(notes), "effective": False})
+            return ActionResult(*base, notes=tuple(notes), effective=False)
     elif patient.has_status(StatusKind.BLEEDING):
         qualified = (actor.owns(Trait.SAGACIOUS) or actor.owns(Trait.HIGHBORN)
                      or skill_rating(actor, "Healing") >= 1)
@@ -227,9 +218,9 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
             notes.append("a wound cannot be bound before the fight ends (F18.2 Amb-3)")
         else:
             changes.bound.add(patient.name)
-            return _result(**base, **{"notes": ("binding the wounds",)})
-        return _result(**base, **{"notes": tuple(notes), "effective": False})
-    return _result(**base, **{"notes": tuple(notes), "effective": bool(notes)})
+            return ActionResult(*base, notes=("binding the wounds",))
+        return ActionResult(*base, notes=tuple(notes), effective=False)
+    return ActionResult(*base, notes=tuple(notes), effective=bool(notes))
 
 
 def resolve_extinguish(turn: Turn, actor: Character, index: int, action: Action,
@@ -258,12 +249,11 @@ def resolve_aim(turn: Turn, actor: Character, index: int, action: Action,
     """Steady a sniper rifle on a target (F19 Amb-6): one more full turn of steadying. An
     untriggered conditional aim steadies nothing (F9)."""
     target = turn.find(action.target)
-    base = dict(actor=actor.name, index=index, kind=action.kind.value,
-                        target=target.name if target else None)
+    base = (actor.name, index, action.kind.value, target.name if target else None)
     if not action.effective_now:
-        return _result(**base, **{"effective": False, "notes": ("not triggered",)})
+        return ActionResult(*base, effective=False, notes=("not triggered",))
     changes.aiming[actor.name] = target.name if target else None
-    return _result(**base)
+    return ActionResult(*base)
 
 
 def _slug(name: str) -> str:

@@ -10,7 +10,9 @@ may accumulate forever".
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,7 +41,7 @@ def award_advancement(character: Character, award: int) -> Character:
     if not 0 <= award <= MAX_AWARD:
         raise RulesError("bad-award", f"An adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
                          f"{award}.", "award")
-    return character.model_copy(update={"unspent_cc": character.unspent_cc + award})
+    return replace(character, unspent_cc=character.unspent_cc + award)
 
 
 class PurchaseKind(StrEnum):
@@ -155,7 +157,7 @@ def spend_cc(
         raise RulesError("not-enough-cc", f"That costs {cost} CC but {character.name} has "
                          f"{character.unspent_cc} banked.", "points")
     row = TIERS[character.tier]
-    update: dict[str, object] = {"unspent_cc": character.unspent_cc - cost}
+    update: dict[str, Any] = {"unspent_cc": character.unspent_cc - cost}
     if kind is PurchaseKind.SKILL:
         skill = _skill(character, _need_name(purchase), custom_skills)
         restricted = skill.restricted_by
@@ -211,11 +213,11 @@ def spend_cc(
             raise RulesError("duplicate-name", f"{character.name} already knows "
                              f"'{purchase.spell.name}'.", "spell")
         update["spells"] = character.spells + (purchase.spell,)
-    return character.model_copy(update=update)
+    return replace(character, **update)
 
 
 def _buy_legendary(character: Character, purchase: Purchase,
-                   update: dict[str, object]) -> Character:
+                   update: dict[str, Any]) -> Character:
     item = purchase.item
     assert item is not None  # purchase_cost checked it
     spent = character.legendary.get(item.item, 0)
@@ -226,9 +228,9 @@ def _buy_legendary(character: Character, purchase: Purchase,
     if problems:
         raise RulesError(problems[0].code, problems[0].message, problems[0].field)
     owned = item.model_copy(update={"owner": character.name})
-    after = apply_legendary(character.model_copy(update=update), owned)
-    return after.model_copy(update={"legendary": {**character.legendary,
-                                                  item.item: spent + item.cost}})
+    after = apply_legendary(replace(character, **update), owned)
+    return replace(after, legendary={**character.legendary,
+                                                  item.item: spent + item.cost})
 
 
 class TournamentLedger(BaseModel):

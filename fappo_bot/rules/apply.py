@@ -7,6 +7,8 @@ where the character stood, and `TurnState.pending` carries them to the next post
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from fappo_bot.rules.changes import Changes
@@ -42,20 +44,6 @@ _FLAGS = frozenset({
 })
 
 
-# Enum members read through module aliases: on Python 3.11 `StatusKind.BLEEDING` goes through the
-# enum metaclass's `__getattr__` hook, about 3,200 reads a 1,000-entry turn here
-# (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_BLEEDING = StatusKind.BLEEDING
-_BURNING = StatusKind.BURNING
-_CONCENTRATING = StatusKind.CONCENTRATING
-_DISARMED = StatusKind.DISARMED
-_FROZEN = StatusKind.FROZEN
-_POISONED = StatusKind.POISONED
-_STABILIZED = StatusKind.STABILIZED
-_TRANSFIXED = StatusKind.TRANSFIXED
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
-_VAPORIZED = StatusKind.VAPORIZED
-_ATTACK = ActionKind.ATTACK
 #: the tiers removed by elimination, not damage (`Character.is_fodder`, a property)
 _FODDER_TIERS = frozenset(tier for tier, row in TIERS.items() if row.fodder)
 
@@ -74,9 +62,8 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     chars, orders, facts, fighters = turn.chars, turn.orders, turn.facts, turn.fighters
     levels_on, eliminated = changes.levels_on, changes.eliminated
     for original in state.characters:
-        before = original.__dict__  # its fields read as a dict (`_heal_clock` reads them too)
-        name = before["name"]
-        c = snapshot = chars[name]
+        name = original.name
+        c = chars[name]
         fighter = fighters[name]  # the snapshot's facts
         # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
         order = orders.get(name)
@@ -85,56 +72,48 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
             update |= _statuses(name, c, changes)
         if name in equipment:
             update |= _equipment(c, changes)
-        # the snapshot's fields read from its field dict: a read through pydantic's attribute
-        # hook costs four times a key of the dict, and this loop runs once per character
-        data = c.__dict__
         # `_damage` has nothing to show without new hits or provisional ones to settle
-        if (levels_on.get(name, 0) > 0 or data["shock"] or data["settled_health"] is not None
-                or data["settled_pips"] is not None):
+        if (levels_on.get(name, 0) > 0 or c.shock or c.settled_health is not None
+                or c.settled_pips is not None):
             update |= _damage(turn, c, changes)
         if name in eliminated:
-            left = data["count"] - eliminated[name]
+            left = c.count - eliminated[name]
             update["count"] = left if left > 0 else 0
             if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
-                update["settled_count"] = data["count"]
+                update["settled_count"] = c.count
         if update:
-            c = _updated(c, update)
+            c = _changed(c, update)
         if name in changes.corrode:
             for _ in range(changes.corrode[name]):
                 c = corrode(c)
         if name in spells:
             c = _healed_or_vaporized(turn, c, changes)
-        if c is not snapshot:
-            data = c.__dict__
-        if (data["statuses"] or data["steadied_turns"] or name in changes.aiming
+        if (c.statuses or c.steadied_turns or name in changes.aiming
                 or name in changes.bound or fighter.level.name == "Dying"):  # `_clocks`' test
             c = _clocks(turn, name, c, changes)
         if not fighter.fodder:  # fodder never heals (`_heal_clock`)
-            c = _heal_clock(turn, name, original, before, c, changes)
+            c = _heal_clock(turn, name, original, c, changes)
         out.append(c)
     return tuple(out)
 
 
-_new = object.__new__
-_set = object.__setattr__
+#: a character's fields in their declared order, read at once (`_changed`)
+_FIELDS = attrgetter(*[f.name for f in fields(Character)])
 
 
-def _updated(c: Character, update: dict[str, object]) -> Character:
-    """`c.model_copy(update=update)` without pydantic's generic path (three `copy.copy` calls,
-    the extra and private checks): a Character has neither extra fields nor private attributes.
-    Once per changed character per turn, it was a fortieth of a 1,000-entry turn."""
-    new = _new(type(c))
-    data = c.__dict__.copy()
-    data.update(update)
-    _set(new, "__dict__", data)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_fields_set__", c.__pydantic_fields_set__.union(update))
-    _set(new, "__pydantic_private__", None)
+def _changed(c: Character, update: dict[str, Any]) -> Character:
+    """`dataclasses.replace(c, **update)` for the one copy of each changed character a turn
+    makes: the fields read at once and passed by position, the changed ones set on the copy
+    before anything else sees it (`replace` looks up every field's kind and passes each by
+    keyword, several times the work of the copy itself)."""
+    new = Character(*_FIELDS(c))
+    for name, value in update.items():
+        setattr(new, name, value)
     return new
 
 
-def _heal_clock(turn: Turn, name: str, original: Character, before: dict[str, Any],
-                c: Character, changes: Changes) -> Character:
+def _heal_clock(turn: Turn, name: str, original: Character, c: Character,
+                changes: Changes) -> Character:
     """F14 Amb-1, F7 step 7 (Amendments 2026-12-01): a resolved turn is 10 seconds of healing
     for a character with no new damage. A level's timer starts in the turn its damage was dealt,
     provisional damage included: new damage this turn (ticks too) restarts it, with its own
@@ -142,21 +121,18 @@ def _heal_clock(turn: Turn, name: str, original: Character, before: dict[str, An
     a healing spell reaches at this close starts afresh (the turn was spent below it). Fodder
     never heals (docs/rulings.md: the caller passes no fodder); `healing.heal` keeps the Dying
     and Dead rules."""
-    data = c.__dict__  # read as a dict, as `before` (`original`'s fields): once per character
     if changes.levels_on.get(name, 0) > 0 or name in changes.heal:
         # a level entered at this close (new damage, or a healing spell) starts its clock at 0
-        if data["heal_elapsed"] or data["heal_checked"] or data["heal_halved"]:
-            return c.model_copy(update={"heal_elapsed": 0, "heal_checked": False,
-                                        "heal_halved": False})
+        if c.heal_elapsed or c.heal_checked or c.heal_halved:
+            return replace(c, heal_elapsed=0, heal_checked=False, heal_halved=False)
         return c
-    if not (data["health"] or data["pips"] or data["heal_elapsed"] or before["health"]
-            or before["pips"]):
+    if not (c.health or c.pips or c.heal_elapsed or original.health or original.pips):
         return c  # healthy before and after: nothing to heal, no clock to run
     config = turn.config
     if current_index(turn.chars[name], config) > current_index(original, config):
-        c = c.model_copy(update={"heal_elapsed": 0, "heal_checked": False, "heal_halved": False})
+        c = replace(c, heal_elapsed=0, heal_checked=False, heal_halved=False)
     if current_index(c, config) == 0:
-        return c if not c.heal_elapsed else c.model_copy(update={"heal_elapsed": 0})
+        return c if not c.heal_elapsed else replace(c, heal_elapsed=0)
     healed = heal(c, TURN_SECONDS, config=config).character
     if healed.health != c.health or healed.pips != c.pips:
         changes.event("healed", name, "a level healed over time (F14)")
@@ -166,13 +142,13 @@ def _heal_clock(turn: Turn, name: str, original: Character, before: dict[str, An
 def _interrupt(turn: Turn, changes: Changes) -> None:
     """A multi-turn cast not carried on this turn is broken off (F7 Amb-5)."""
     for name, c in turn.chars.items():
-        if c.statuses and c.has_status(_CONCENTRATING) and (
+        if c.statuses and c.has_status(StatusKind.CONCENTRATING) and (
                 name not in changes.concentrating):
-            changes.clear(name, _CONCENTRATING)
+            changes.clear(name, StatusKind.CONCENTRATING)
             changes.event("interrupted", name, "the concentration was broken")
 
 
-def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
+def _pay(turn: Turn, c: Character, order: Order) -> dict[str, Any]:
     """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14). Only for
     an order that declares SP (`Facts.declares_sp`)."""
     spent = total_spend(order)
@@ -183,7 +159,7 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
             continue
         # the skill the action used, as grading read it: an attack's from its weapon when
         # none is named (`Facts.arm`), a written name by exact name, else unique prefix
-        if action.kind is _ATTACK:
+        if action.kind is ActionKind.ATTACK:
             skill = turn.facts.of(turn.chars[c.name]).arm(action.weapon, action.skill,
                                                           turn.config).skill
         else:
@@ -195,7 +171,7 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, object]:
     return paid(c, {k: v for k, v in spent.items() if v > 0})
 
 
-def _statuses(name: str, c: Character, changes: Changes) -> dict[str, object]:
+def _statuses(name: str, c: Character, changes: Changes) -> dict[str, Any]:
     if name not in changes.drop_status and name not in changes.add_status:
         return {}
     kept = list(c.statuses)
@@ -209,19 +185,19 @@ def _statuses(name: str, c: Character, changes: Changes) -> dict[str, object]:
         same = [s for s in kept if s.kind is status.kind]
         if status.kind in _FLAGS and same:
             continue
-        if status.kind is _DISARMED and any(
+        if status.kind is StatusKind.DISARMED and any(
             fold(s.item or "") == fold(status.item or "") for s in same
         ):
             continue  # one item can be dropped only once
-        if status.kind is _UNCONSCIOUS and same:
+        if status.kind is StatusKind.UNCONSCIOUS and same:
             longest = max([status.turns or 0, *[s.turns or 0 for s in same]])
-            kept = [s for s in kept if s.kind is not _UNCONSCIOUS]
-            status = status.model_copy(update={"turns": longest})
+            kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
+            status = replace(status, turns=longest)
         kept.append(status)
     return {"statuses": tuple(kept)}
 
 
-def _equipment(c: Character, changes: Changes) -> dict[str, object]:
+def _equipment(c: Character, changes: Changes) -> dict[str, Any]:
     """Weapons lost, gained or wielded, the new position, the ammo spent (Corrosion, which
     needs the weapon in hand after these, comes after them)."""
     name = c.name
@@ -237,7 +213,7 @@ def _equipment(c: Character, changes: Changes) -> dict[str, object]:
                 break
     weapons += [w for w in changes.gain_weapon.get(name, [])
                 if not any(fold(x.name) == fold(w.name) for x in weapons)]
-    update: dict[str, object] = {"weapons": tuple(weapons)}
+    update: dict[str, Any] = {"weapons": tuple(weapons)}
     if name in changes.wielding:
         update["wielding"] = changes.wielding[name]
     if name in changes.positions:
@@ -247,25 +223,23 @@ def _equipment(c: Character, changes: Changes) -> dict[str, object]:
     return update
 
 
-def _damage(turn: Turn, c: Character, changes: Changes) -> dict[str, object]:
+def _damage(turn: Turn, c: Character, changes: Changes) -> dict[str, Any]:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
-    data = c.__dict__  # the fields read as a dict (once per character hit a turn)
-    levels = changes.levels_on.get(data["name"], 0)
-    quiet = not (data["shock"] or data["settled_health"] is not None
-                 or data["settled_pips"] is not None)
+    levels = changes.levels_on.get(c.name, 0)
+    quiet = not (c.shock or c.settled_health is not None or c.settled_pips is not None)
     if levels <= 0 and quiet:
         return {}
     pips = uses_pips(c, config)
-    before = data["pips"] if pips else current_index(c, config)
-    update: dict[str, object] = {"shock": False, "settled_health": None, "settled_pips": None}
-    if levels > 0 and data["tier"] not in _FODDER_TIERS:  # `Character.is_fodder`
+    before = c.pips if pips else current_index(c, config)
+    update: dict[str, Any] = {"shock": False, "settled_health": None, "settled_pips": None}
+    if levels > 0 and not c.is_fodder:
         health, new_pips = damaged(c, levels, config)
         after = new_pips if pips else health
-        update = {"shock": after > before, "settled_health": data["health"],
-                  "settled_pips": data["pips"], "health": health, "pips": new_pips}
+        update = {"shock": after > before, "settled_health": c.health,
+                  "settled_pips": c.pips, "health": health, "pips": new_pips}
     for key, value in update.items():
-        if data[key] != value:
+        if getattr(c, key) != value:
             return update
     return {}
 
@@ -275,11 +249,7 @@ def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Characte
     if c.name in changes.heal:
         c = _healed(turn, c, changes.heal[c.name])
     if c.name in changes.vaporize:
-        c = c.model_copy(update={
-            "health": dead_index(c), "pips": pips_dead(), "settled_health": dead_index(c),
-            "settled_pips": pips_dead(),
-            "statuses": (*c.statuses, Status(kind=_VAPORIZED)),
-        })
+        c = replace(c, health=dead_index(c), pips=pips_dead(), settled_health=dead_index(c), settled_pips=pips_dead(), statuses=(*c.statuses, Status(kind=StatusKind.VAPORIZED)))
         changes.hits[:] = [h for h in changes.hits if h.target != c.name]
         changes.event("vaporized", c.name)
     return c
@@ -288,14 +258,13 @@ def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Characte
 def _healed(turn: Turn, c: Character, levels: int) -> Character:
     """A healing spell moves the character up `levels` at once (F14 Amb-9); pips clear fully."""
     if uses_pips(c, turn.config):
-        return c.model_copy(update={"pips": 0, "health": 0,
-                                    "settled_pips": 0 if c.settled_pips is not None else None})
+        return replace(c, pips=0, health=0, settled_pips=0 if c.settled_pips is not None else None)
     index = max(0, current_index(c, turn.config) - levels)
-    update: dict[str, object] = {"health": index}
+    update: dict[str, Any] = {"health": index}
     if c.settled_health is not None:
         # the provisional hits of this turn stay on top of the healed level (F13)
         update["settled_health"] = max(0, c.settled_health - levels)
-    return c.model_copy(update=update)
+    return replace(c, **update)
 
 
 def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
@@ -308,32 +277,30 @@ def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
         return c
     statuses: list[Status] = []
     for s in c.statuses:
-        if s.kind is _UNCONSCIOUS and s in snap.statuses and s.turns is not None:
+        if s.kind is StatusKind.UNCONSCIOUS and s in snap.statuses and s.turns is not None:
             if s.turns <= 1:
                 changes.event("woke", name)
                 continue
-            s = s.model_copy(update={"turns": s.turns - 1})
-        if s.kind in (_FROZEN, _TRANSFIXED) and name in turn.gm.freed:
+            s = replace(s, turns=s.turns - 1)
+        if s.kind in (StatusKind.FROZEN, StatusKind.TRANSFIXED) and name in turn.gm.freed:
             continue
-        if s.kind is _BURNING and name in turn.gm.extinguished:
+        if s.kind is StatusKind.BURNING and name in turn.gm.extinguished:
             continue
-        if s.kind is _FROZEN and s in snap.statuses:
-            s = s.model_copy(update={"elapsed": s.elapsed + 1})
-        if s.kind is _POISONED and s.turns is not None and s in snap.statuses:
+        if s.kind is StatusKind.FROZEN and s in snap.statuses:
+            s = replace(s, elapsed=s.elapsed + 1)
+        if s.kind is StatusKind.POISONED and s.turns is not None and s in snap.statuses:
             if s.turns <= 1:
                 continue
-            s = s.model_copy(update={"turns": s.turns - 1})
+            s = replace(s, turns=s.turns - 1)
         statuses.append(s)
     steady = _steady(turn, c, changes)
     if not _same_items(statuses, c.statuses) or steady != (c.steadied_turns, c.steady_target):
-        c = c.model_copy(update={
-            "statuses": tuple(statuses), "steadied_turns": steady[0], "steady_target": steady[1],
-        })
-    if dying and not snap.has_status(_STABILIZED):
+        c = replace(c, statuses=tuple(statuses), steadied_turns=steady[0], steady_target=steady[1])
+    if dying and not snap.has_status(StatusKind.STABILIZED):
         c = _dying(turn, name, c, changes)
     if turn.gm.end_combat:
         c = _bleed(turn, c)
-    if c.has_status(_BLEEDING):
+    if c.has_status(StatusKind.BLEEDING):
         c = _binding(c, name in changes.bound, changes)
     return c
 
@@ -352,16 +319,16 @@ def _dying(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
     """F15: a turn at a final Dying counts; two full turns of attention or the 2-SP route
     stabilize; without them the character dies at the end of the tenth turn (`rules.dying`)."""
     snap = turn.chars[name]
-    at_snapshot = c.model_copy(update={"health": snap.health, "pips": snap.pips})
+    at_snapshot = replace(c, health=snap.health, pips=snap.pips)
     outcome = advance_dying(at_snapshot, attended=name in changes.attended,
                             sp_route=name in changes.stabilized, config=turn.config)
     done = outcome.character
     if outcome.state is DyingState.DEAD:
         changes.event("died", name, "ten turns Dying without help")
-        return done.model_copy(update={"settled_health": None, "settled_pips": None})
+        return replace(done, settled_health=None, settled_pips=None)
     if outcome.state is DyingState.STABILIZED:
         changes.event("stabilized", name)
-    return done.model_copy(update={"health": c.health, "pips": c.pips})
+    return replace(done, health=c.health, pips=c.pips)
 
 
 def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None]:
@@ -379,7 +346,7 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
     if not c.steadied_turns:
         return 0, None  # nothing to keep
     order = turn.orders.get(c.name)
-    shot = order is not None and any(a.kind is _ATTACK for a in order.actions)
+    shot = order is not None and any(a.kind is ActionKind.ATTACK for a in order.actions)
     if shot:
         return c.steadied_turns, c.steady_target
     return 0, None
@@ -387,41 +354,41 @@ def _steady(turn: Turn, c: Character, changes: Changes) -> tuple[int, str | None
 
 def _bleed(turn: Turn, c: Character) -> Character:
     """F18.2: at the end of combat a bleeding victim drops to Incapacitated (if above it)."""
-    if not c.has_status(_BLEEDING) or c.is_fodder:
+    if not c.has_status(StatusKind.BLEEDING) or c.is_fodder:
         return c
     incap = index_of_level(c.track_kind, "Incapacitated")
     index = current_index(c, turn.config)
     if incap is None or index >= incap:
         return c
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s.kind is _BLEEDING else s
+        replace(s, restore_to=index) if s.kind is StatusKind.BLEEDING else s
         for s in c.statuses
     )
-    update: dict[str, object] = {"health": incap, "statuses": statuses}
+    update: dict[str, Any] = {"health": incap, "statuses": statuses}
     if uses_pips(c, turn.config):
         from fappo_bot.rules.data import PIP_THRESHOLDS
 
         update["pips"] = PIP_THRESHOLDS[incap]
-    return c.model_copy(update=update)
+    return replace(c, **update)
 
 
 def _binding(c: Character, tended: bool, changes: Changes) -> Character:
     """Binding a bleeding wound: 10 uninterrupted minutes (60 turns) of attention restore the
     level at the end of the fight (F18.2); a turn without it starts over (Amb-6)."""
-    bleeding = next(s for s in c.statuses if s.kind is _BLEEDING)
+    bleeding = next(s for s in c.statuses if s.kind is StatusKind.BLEEDING)
     if not tended:
         if not bleeding.elapsed:
             return c
-        kept = bleeding.model_copy(update={"elapsed": 0})
+        kept = replace(bleeding, elapsed=0)
     else:
-        kept = bleeding.model_copy(update={"elapsed": bleeding.elapsed + 1})
+        kept = replace(bleeding, elapsed=bleeding.elapsed + 1)
     if kept.elapsed < BINDING_TURNS:
         statuses = tuple(kept if s is bleeding else s for s in c.statuses)
-        return c.model_copy(update={"statuses": statuses})
+        return replace(c, statuses=statuses)
     changes.event("bound", c.name, "the bleeding wounds are bound")
-    update: dict[str, object] = {
+    update: dict[str, Any] = {
         "statuses": tuple(s for s in c.statuses if s is not bleeding)
     }
     if bleeding.restore_to is not None and bleeding.restore_to < c.health:
         update["health"] = bleeding.restore_to
-    return c.model_copy(update=update)
+    return replace(c, **update)

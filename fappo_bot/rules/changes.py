@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from fappo_bot.rules.character import Status, StatusKind, Weapon
 from fappo_bot.rules.orders import PendingHit
-from fappo_bot.rules.results import Event, make_event
+from fappo_bot.rules.results import Event
 
 
 @dataclass
@@ -47,9 +47,8 @@ class Changes:
         """Sum the levels of the hits per target once, for applying them."""
         levels_on: dict[str, int] = {}
         for hit in self.hits:
-            data = hit.__dict__  # one read through pydantic's hook instead of three
-            target = data["target"]
-            levels_on[target] = levels_on.get(target, 0) + data["levels"]
+            target = hit.target
+            levels_on[target] = levels_on.get(target, 0) + hit.levels
         self.levels_on = levels_on
 
     def status(self, name: str, status: Status) -> None:
@@ -62,4 +61,4 @@ class Changes:
 
     def event(self, kind: str, character: str, detail: str = "", levels: int = 0) -> None:
         """Record something that happened besides action results."""
-        self.events.append(make_event(kind, character, detail, levels))  # by position
+        self.events.append(Event(kind, character, detail, levels))

@@ -6,10 +6,11 @@ at the start of a turn. Resolution returns new values; nothing here knows about 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge
 
 from fappo_bot.rules.data import (
     THROWING,
@@ -42,17 +43,16 @@ _TRACK_OF_TIER: dict[Tier, TrackKind] = {
 _FODDER_TIERS = frozenset(tier for tier, row in TIERS.items() if row.fodder)
 
 
-class Weapon(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Weapon:
     """A weapon a character carries: a table row (F19) plus legendary points and corrosion."""
 
-    model_config = ConfigDict(frozen=True)
-
     name: str
-    damage: int = Field(ge=0)
+    damage: Annotated[int, Ge(0)]
     range_class: RangeClass = RangeClass.MELEE
     ranged: bool = False
     specials: tuple[Special, ...] = ()
-    extra_damage: int = Field(default=0, ge=0)
+    extra_damage: Annotated[int, Ge(0)] = 0
     skill: str | None = None
     reach: int = 0
     radius: int = 0
@@ -106,8 +106,7 @@ class Weapon(BaseModel):
             return self
         row = weapon_by_name(form)
         assert row is not None
-        return self.model_copy(update={"range_class": row.range_class, "ranged": row.ranged,
-                                       "skill": row.skill})
+        return replace(self, range_class=row.range_class, ranged=row.ranged, skill=row.skill)
 
     @classmethod
     def named(cls, name: str) -> Weapon | None:
@@ -150,10 +149,11 @@ class StatusKind(str, Enum):
     CONCENTRATING = "concentrating"
 
 
-class Status(BaseModel):
-    """One status in force. Optional fields carry what the status needs to run its course."""
+@dataclass(slots=True)
+class Status:
+    """One status in force. Optional fields carry what the status needs to run its course.
 
-    model_config = ConfigDict(frozen=True)
+    Common in a turn's changes, so not frozen (`results`): never changed once made."""
 
     kind: StatusKind
     #: the item concerned: the impaling weapon, the dropped weapon, the dismembered part
@@ -174,10 +174,9 @@ class Status(BaseModel):
     note: str | None = None
 
 
-class Spell(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Spell:
     """A learned spell (F26): by its general difficulty without range, or by its effects."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     difficulty: int | None = None
@@ -185,25 +184,27 @@ class Spell(BaseModel):
     special: Special | None = None
 
 
-class Character(BaseModel):
-    """One character, or one group of identical nuisances or minions, at the start of a turn."""
+@dataclass(slots=True)
+class Character:
+    """One character, or one group of identical nuisances or minions, at the start of a turn.
 
-    model_config = ConfigDict(frozen=True)
+    Copied with its changes by the thousand in a turn, so not frozen (`results`): never changed
+    once made (`dataclasses.replace` makes the changed copy)."""
 
     name: str
     tier: Tier = Tier.PC
     #: creatures in a nuisance or minion group (F20, F21)
-    count: int = Field(default=1, ge=0)
+    count: Annotated[int, Ge(0)] = 1
     #: base AP; None means the tier's default (F3)
     base_ap: int | None = None
     #: SP left now in each owned Trait
-    traits: dict[Trait, int] = Field(default_factory=dict)
+    traits: dict[Trait, int] = field(default_factory=dict)
     #: each owned Trait's maximum SP (restoring, F27); missing entries mean "as now"
-    trait_max: dict[Trait, int] = Field(default_factory=dict)
+    trait_max: dict[Trait, int] = field(default_factory=dict)
     floating: int = 0
     floating_max: int | None = None
     #: skill ratings by canonical skill name
-    skills: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = field(default_factory=dict)
     weapons: tuple[Weapon, ...] = ()
     wielding: str | None = None
     armor: ArmorType = ArmorType.NONE
@@ -240,7 +241,7 @@ class Character(BaseModel):
     #: CC banked (F1 Amb-1, F28)
     unspent_cc: int = 0
     #: legendary items the character owns: item name -> CC spent on it (F22, at most 3 each)
-    legendary: dict[str, int] = Field(default_factory=dict)
+    legendary: dict[str, int] = field(default_factory=dict)
     #: seconds spent at the current level without new damage, and whether this level episode had
     #: its one Healing check and whether it halved the time (F14)
     heal_elapsed: int = 0

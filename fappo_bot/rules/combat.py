@@ -9,7 +9,6 @@ in `targets`, each a separate incoming action with its own defense (F5 Amb-11, F
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from fappo_bot.rules.casting import CastStage, plan_casts
 from fappo_bot.rules.character import Character, StatusKind, Weapon
@@ -28,15 +27,11 @@ from fappo_bot.rules.ranges import distance, moves_away
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.strikes import Strike
 from fappo_bot.rules.validate_actions import reachable
-from fappo_bot.rules.views import action_view
 
 #: a swarm's potential damage, by which shields and pledges rank it (F20 Amb-6)
 SWARM_POTENTIAL = SWARM_DAMAGE[SuccessLevel.SOLID]
 STEADY_TURNS = 2
 _SINGLE = (SINGLE,)
-_NO_FIELDS: dict[str, Any] = {}  # no weapon: no fields to read
-# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
-_DISARMED = StatusKind.DISARMED
 _READYING = (ActionKind.READY, ActionKind.SWITCH, ActionKind.PICKUP)
 
 
@@ -66,7 +61,7 @@ def in_hand(attacker: Character, weapon: Weapon, order: Order, held: Weapon | No
     if fold(weapon.name) == "fist":
         return True
     for s in attacker.statuses:
-        if s.kind is not _DISARMED:
+        if s.kind is not StatusKind.DISARMED:
             continue
         lost = s.item if s.item is not None else (held.name if held is not None else None)
         if lost is not None and fold(lost) == fold(weapon.name):
@@ -94,9 +89,7 @@ def plan_strikes(turn: Turn) -> Plan:
     fighters = turn.fighters
     # the targets that move this turn: only their orders can take them out of reach (F7 Amb-4)
     movers = {name for name, _, _ in turn.actions_of(ActionKind.MOVE)}
-    for name, index, model in turn.actions_of(ActionKind.ATTACK):
-        # read field by field here, in grading and in the effects: a plain view (`views`)
-        action = action_view(model)
+    for name, index, action in turn.actions_of(ActionKind.ATTACK):
         order = turn.orders[name]
         attacker = chars[name]
         fighter = fighters[name]
@@ -104,44 +97,40 @@ def plan_strikes(turn: Turn) -> Plan:
         weapon = arm.weapon
         targets = _targets(turn, action)
         reason = _void_reason(attacker, fighter.held, order, action, weapon, targets)
-        # the weapon's fields read as a dict: one read through pydantic's hook instead of three
-        wdata = weapon.__dict__ if weapon is not None else _NO_FIELDS
-        if reason is None and weapon is not None and not wdata["ranged"]:
+        if reason is None and weapon is not None and not weapon.ranged:
             reason = _melee_void(turn, attacker, order, action, weapon, targets, movers)
         if reason is not None:
             plan.void[(name, index)] = reason
             continue
         assert weapon is not None and arm.profile is not None
-        area = bool(action.targets) or wdata["area"]
+        area = bool(action.targets) or weapon.area
         impact = _impact_distance(turn, attacker, action, targets) if area else 0
         skill = arm.skill
         sp = action.sp
         spend = canonical(sp) if sp else {}
-        adata = attacker.__dict__  # the attacker's fields: one read through pydantic's hook
-        shift, protected = _shift(adata["traits"], action, skill, spend)
+        shift, protected = _shift(attacker.traits, action, skill, spend)
         profile = arm.profile
-        steady = adata["steadied_turns"] >= STEADY_TURNS
-        position = adata["position"]
+        steady = attacker.steadied_turns >= STEADY_TURNS
+        position = attacker.position
         prone = fighter.prone
         rating = fighter.base_skill(skill) if skill else 0  # before the prone penalty
         # each target as every entity of the attacker meets it: (name, distance, steadied,
         # effective skill, the weapon's profile)
         aims: list[tuple[str, int, bool, int, WeaponProfile]] = []
         for target in targets:
-            tdata = target.__dict__  # one read through pydantic's hook
-            target_name = tdata["name"]
+            target_name = target.name
             value = rating
             # `Facts.skill`: the prone penalty against a standing opponent (F18.9)
             if skill and prone and not fighters[target_name].prone:
                 value -= PRONE_PENALTY
-            dist = impact if area else abs(position - tdata["position"])
+            dist = impact if area else abs(position - target.position)
             if steady and steadied(attacker, target):
                 aims.append((target_name, dist, True, value,
                              weapon_profile(weapon, attacker, steadied=True)))
             else:
                 aims.append((target_name, dist, False, value, profile))
         ap = action.ap
-        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + wdata["accuracy"]
+        base = (ap if ap is not None and ap > 0 else 0) + action.modifier + weapon.accuracy
         shieldable = not action.flat_footed
         # a swarm's +1 AP goes to the order's first action with AP (F20)
         first_ap = fighter.fodder and index == _ap_action(order)

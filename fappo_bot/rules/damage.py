@@ -9,6 +9,7 @@ desires it or not."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 from fappo_bot.rules.character import Character, Weapon
@@ -17,14 +18,6 @@ from fappo_bot.rules.data import ArmorType, Special, Trait, special_by_name
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind
-
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_BARE = SuccessLevel.BARE
-_GREAT = SuccessLevel.GREAT
-_SOLID = SuccessLevel.SOLID
-_UNCANNY = Trait.UNCANNY
 
 
 class WeaponProfile(NamedTuple):
@@ -41,17 +34,14 @@ def weapon_profile(weapon: Weapon, wielder: Character, *, steadied: bool = False
     A lightsword gives its ED and Specials only to an Uncanny wielder (F19 Amb-2); a sniper rifle
     has ED 4 once steadied (F19 Amb-6).
     """
-    # the weapon's fields read from its field dict, once (`views`: a model's field reads go
-    # through pydantic's attribute hook, its properties too); a profile is made per attacker
-    fields = weapon.__dict__
-    d = fields["damage"] - fields["corroded"]  # `Weapon.effective_damage`
+    d = weapon.damage - weapon.corroded  # `Weapon.effective_damage`
     if d < 0:
         d = 0
-    ed = fields["extra_damage"]
-    specials = fields["specials"]
-    if steadied and fields["steadied_extra_damage"] is not None:
-        ed = fields["steadied_extra_damage"]
-    if fields["uncanny_only_specials"] and not wielder.owns(_UNCANNY):
+    ed = weapon.extra_damage
+    specials = weapon.specials
+    if steadied and weapon.steadied_extra_damage is not None:
+        ed = weapon.steadied_extra_damage
+    if weapon.uncanny_only_specials and not wielder.owns(Trait.UNCANNY):
         ed, specials = 0, ()
     # `WeaponProfile(d, ed, specials)` without the named tuple's Python-level `__new__`: a
     # profile is made for every attacker and weapon of a turn
@@ -74,11 +64,11 @@ def damage_for_level(
     AF and F miss; BS deals floor(D/2) but nothing to a Heavy-armored target (Amb-5); SS deals D;
     GS deals D + ED.
     """
-    if level is _BARE:
+    if level is SuccessLevel.BARE:
         return 0 if heavy_target else damage // 2
-    if level is _SOLID:
+    if level is SuccessLevel.SOLID:
         return damage
-    if level is _GREAT:
+    if level is SuccessLevel.GREAT:
         return damage + extra_damage
     return 0
 
@@ -140,9 +130,9 @@ def corrode(character: Character) -> Character:
         armor = ArmorType(int(armor) - 1)
     ready = character.weapon()
     weapons = tuple(
-        w.model_copy(update={"corroded": w.corroded + 1})
+        replace(w, corroded=w.corroded + 1)
         if ready is not None and w.name == ready.name and not w.magical
         else w
         for w in character.weapons
     )
-    return character.model_copy(update={"armor": armor, "weapons": weapons})
+    return replace(character, armor=armor, weapons=weapons)

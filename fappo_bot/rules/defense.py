@@ -28,7 +28,6 @@ SHIELD_BONUS = 2
 """[F:L237] shields defend "at the rate of two points per (rating number of attacks) per turn"."""
 PRONE_PENALTY = 2
 IMPALE_PENALTY = 1
-_HEAVY = ArmorType.HEAVY  # read once (benchmarks/enum_reads.py)
 TRANSFIX_PENALTY = 2
 
 
@@ -89,18 +88,15 @@ def effective_skill(
     opponent stands (no change when both are prone, none without an opponent). Impale -1 each,
     Transfix -2 (replacing Impale). Legendary accuracy is not skill (F22 Amb-2).
     """
-    # the fields read from the field dict, once (`views`: each read through pydantic's attribute
-    # hook costs several dict reads); every character's attack skill is asked once a turn
-    fields = character.__dict__
     key = fold(skill)
     value = 0
-    for name, rating in fields["skills"].items():  # `names.skill_rating`
+    for name, rating in character.skills.items():  # `names.skill_rating`
         if fold(name) == key:
             value = rating
             break
-    if fields["armor"] is _HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
+    if character.armor is ArmorType.HEAVY and suggested_trait(skill) in HEAVY_ARMOR_PENALIZED:
         value -= 1
-    statuses = fields["statuses"]
+    statuses = character.statuses
     if not statuses:
         return value  # no prone penalty, no wounds (validation and resolution ask this often)
     if (

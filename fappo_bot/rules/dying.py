@@ -10,7 +10,9 @@ normal."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -133,17 +135,12 @@ def advance_dying(
     turns = character.dying_turns + 1
     attention = character.attended_turns + (1 if attended else 0)
     if sp_route or attention >= ATTENTION_TURNS_NEEDED:
-        stable = character.model_copy(update={
-            "dying_turns": turns, "attended_turns": attention,
-            "statuses": character.statuses + (Status(kind=StatusKind.STABILIZED),),
-            "heal_elapsed": 0,
-        })
+        stable = replace(character, dying_turns=turns, attended_turns=attention, statuses=character.statuses + (Status(kind=StatusKind.STABILIZED),), heal_elapsed=0)
         return DyingOutcome(character=stable, state=DyingState.STABILIZED, turns_left=0)
     if turns >= DYING_TURNS:
         return DyingOutcome(character=kill(character, cfg), state=DyingState.DEAD, turns_left=0)
     return DyingOutcome(
-        character=character.model_copy(update={"dying_turns": turns,
-                                                "attended_turns": attention}),
+        character=replace(character, dying_turns=turns, attended_turns=attention),
         state=DyingState.DYING,
         turns_left=DYING_TURNS - turns,
     )
@@ -153,7 +150,7 @@ def kill(character: Character, config: RulesConfig | None = None) -> Character:
     """The character moved to its track's Dead level (pips: all 16 filled)."""
     cfg = config or RulesConfig()
     names = track(character)
-    update: dict[str, object] = {"health": names.index(DEAD), "heal_elapsed": 0}
+    update: dict[str, Any] = {"health": names.index(DEAD), "heal_elapsed": 0}
     if uses_pips(character, cfg):
         update["pips"] = PIP_THRESHOLDS[-1]
-    return character.model_copy(update=update)
+    return replace(character, **update)

@@ -25,7 +25,6 @@ from fappo_bot.rules.health import base_level_name
 from fappo_bot.rules.names import Match, attack_weapon, match_skill
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.spending import declares_sp
-from fappo_bot.rules.views import character_view
 
 _NO_ATTACK_SKILL = -1
 """`trained_defense` without an attack skill: 0 - 1 (F5 Amb-1 (c))."""
@@ -182,13 +181,12 @@ class Fighter:
                 # the skill named, as validation reads it (exact, else a unique prefix): a
                 # Spear attacked with `throw` is thrown, `sword` is Swordfighting's value
                 written = _skill_name(self.character, skill) if skill else None
-                fields = carried.__dict__  # its fields read from the field dict (`views`)
                 if written:
                     named = written
                 else:  # `weapon_skill`
-                    named = fields["skill"] or config.mapped_skill(fields["name"])
+                    named = carried.skill or config.mapped_skill(carried.name)
                 # `Weapon.used_with` changes only a weapon with a thrown form
-                used = (carried.used_with(named) if fields["name"].casefold() in THROWN_FORMS
+                used = (carried.used_with(named) if carried.name.casefold() in THROWN_FORMS
                         else carried)
                 if written:
                     attack = written
@@ -201,15 +199,12 @@ class Fighter:
         return found
 
 
-def _fighter(character: Character, config: RulesConfig, plain: Character | None) -> Fighter:
+def _fighter(character: Character, config: RulesConfig) -> Fighter:
     """A character's facts, from one reading of its level and statuses (`health.dead_or_out`,
-    `health.can_act`). `plain` is the character's view (`views.character_view`), if the caller
-    has one: every field and property is read through it, at a plain object's speed."""
-    if plain is None:
-        plain = character_view(character)
-    level = LEVELS[base_level_name(plain, config)]  # it reads fields and properties only
+    `health.can_act`)."""
+    level = LEVELS[base_level_name(character, config)]
     vaporized = knocked_out = prone = frozen = False
-    for s in plain.statuses:
+    for s in character.statuses:
         kind = s.kind
         if kind is StatusKind.VAPORIZED:
             vaporized = knocked_out = True
@@ -220,22 +215,12 @@ def _fighter(character: Character, config: RulesConfig, plain: Character | None)
         elif kind is StatusKind.FROZEN:
             frozen = True
     unconscious = level.unconscious or level.dead or knocked_out
-    # the weapon in hand (`Character.weapon()`), the names read from the field dicts
-    wielding, weapons = plain.wielding, plain.weapons
-    if wielding is None:
-        held = weapons[0] if weapons else None
-    else:
-        held = None
-        key = wielding.casefold()
-        for weapon in weapons:
-            if weapon.__dict__["name"].casefold() == key:
-                held = weapon
-                break
+    held = character.weapon()  # the weapon in hand
     # character, level, dead, unconscious, able, prone, frozen, held, fodder (by position: a
     # keyword call matches each name)
     return Fighter(
         character, level, level.dead or vaporized, unconscious, not unconscious, prone, frozen,
-        held, plain.is_fodder,
+        held, character.is_fodder,
     )
 
 
@@ -254,12 +239,11 @@ class Facts:
             found = self._spends[id(order)] = (order, declares_sp(order))
         return found[1]
 
-    def of(self, character: Character, plain: Character | None = None) -> Fighter:
-        """The facts of one character, worked out on the first question; `plain` is its view
-        (`views.character_view`), if the caller has one."""
+    def of(self, character: Character) -> Fighter:
+        """The facts of one character, worked out on the first question."""
         found = self._by_id.get(id(character))
         if found is None:  # the Fighter keeps the character alive, so its id stays its own
-            found = self._by_id[id(character)] = _fighter(character, self.config, plain)
+            found = self._by_id[id(character)] = _fighter(character, self.config)
         return found
 
     def skill(self, character: Character, skill: str, opponent: Character | None) -> int:

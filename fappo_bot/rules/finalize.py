@@ -9,7 +9,8 @@ declares the use of SPs to reduce damage in the same post as declaring his next 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
@@ -57,14 +58,14 @@ def reductions_of(order: Order | None) -> dict[str, int]:
 
 def settled(character: Character) -> Character:
     """The character as it stood before its provisional hits were shown on it (F13)."""
-    update: dict[str, int | None] = {}
+    update: dict[str, Any] = {}
     if character.settled_health is not None:
         update["health"] = character.settled_health
         update["settled_health"] = None
     if character.settled_pips is not None:
         update["pips"] = character.settled_pips
         update["settled_pips"] = None
-    return character.model_copy(update=update) if update else character
+    return replace(character, **update) if update else character
 
 
 def finalize(
@@ -85,8 +86,7 @@ def finalize(
         base = character
         if character.settled_health is not None or character.settled_pips is not None or (
                 character.settled_count is not None):
-            base = character.model_copy(update={"settled_health": None, "settled_pips": None,
-                                                "settled_count": None})
+            base = replace(character, settled_health=None, settled_pips=None, settled_count=None)
         return Finalized(base, base.shock, False)
     start = settled(character)
     before = _position(start, config)
@@ -97,10 +97,10 @@ def finalize(
     after = apply_damage(start, net, config)
     moved = _position(after, config) > before
     started = is_dying(after, config) and not was_dying
-    update: dict[str, object] = {"shock": moved}
+    update: dict[str, Any] = {"shock": moved}
     if started:
         update.update(dying_turns=0, attended_turns=0)
-    return Finalized(after.model_copy(update=update), moved, started)
+    return Finalized(replace(after, **update), moved, started)
 
 
 def _restored(
@@ -112,7 +112,7 @@ def _restored(
     hits."""
     start = group.settled_count if group.settled_count is not None else group.count
     net = sum(h.levels - _cut(h, reductions) for h in hits if h.source == ELIMINATION)
-    group = group.model_copy(update={"count": max(0, start - net), "settled_count": None})
+    group = replace(group, count=max(0, start - net), settled_count=None)
     return group, [h for h in hits if h.source != ELIMINATION]
 
 
@@ -154,8 +154,7 @@ def finalized_for(
 
 def unsettled(character: Character) -> bool:
     """Whether the character shows provisional hits that step 2 settles even with no pending hit
-    left (F13): without them and without hits, `finalized_for` returns the character itself.
-    `character` may be a view (`views.character_view`): this reads fields only."""
+    left (F13): without them and without hits, `finalized_for` returns the character itself."""
     return (character.settled_health is not None or character.settled_pips is not None
             or character.settled_count is not None)
 
@@ -177,10 +176,10 @@ def bleed_out(character: Character, config: RulesConfig) -> Character:
     if incap is None or index >= incap:
         return character
     statuses = tuple(
-        s.model_copy(update={"restore_to": index}) if s is bleeding else s
+        replace(s, restore_to=index) if s is bleeding else s
         for s in character.statuses
     )
-    update: dict[str, object] = {"health": incap, "statuses": statuses}
+    update: dict[str, Any] = {"health": incap, "statuses": statuses}
     if uses_pips(character, config):
         update["pips"] = PIP_THRESHOLDS[incap]
-    return character.model_copy(update=update)
+    return replace(character, **update)

@@ -21,11 +21,6 @@ from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import PendingHit
 
-# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
-_NUISANCE = Tier.NUISANCE
-_BARE = SuccessLevel.BARE
-_FAILURE_LEVEL = SuccessLevel.FAILURE
-
 SWARM_SIZE = 5
 TRIO_SIZE = 3
 SWARM_SKILL_BONUS = 1
@@ -75,7 +70,7 @@ def entities(character: Character, config: RulesConfig) -> list[Entity]:
     if character.count <= 0:
         return []
     out: list[Entity] = []
-    if character.tier is _NUISANCE:
+    if character.tier is Tier.NUISANCE:
         blocks, rest = divmod(character.count, SWARM_SIZE)
         out += [
             _entity(i, "swarm", SWARM_SIZE, SWARM_SKILL_BONUS, SWARM_AP_BONUS)
@@ -92,17 +87,17 @@ def entities(character: Character, config: RulesConfig) -> list[Entity]:
 
 def forms_swarm(character: Character) -> bool:
     """Whether a nuisance group is big enough to swarm (F20)."""
-    return character.tier is _NUISANCE and character.count >= SWARM_SIZE
+    return character.tier is Tier.NUISANCE and character.count >= SWARM_SIZE
 
 
 def swarm_defense(defense: int) -> int:
     """A swarm's defense: one less than a nuisance's, minimum 1 (F20)."""
-    return defense - 1 if defense > 2 else 1  # floor 1, without a `max` call
+    return max(1, defense - 1)
 
 
 def swarm_damage(level: SuccessLevel, *, heavy_target: bool) -> int:
     """Swarm damage by level; Heavy armor ignores a Bare Success (F12 Amb-5, F20 Amb-6)."""
-    if level is _BARE and heavy_target:
+    if level is SuccessLevel.BARE and heavy_target:
         return 0
     return SWARM_DAMAGE.get(level, 0)
 
@@ -122,9 +117,9 @@ def eliminations(
     """
     if not level.succeeded:
         return 0
-    if target.tier is _NUISANCE:
+    if target.tier is Tier.NUISANCE:
         if config.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK:
-            return NUISANCE_PER_POINT * (int(level) - int(_FAILURE_LEVEL))
+            return NUISANCE_PER_POINT * (int(level) - int(SuccessLevel.FAILURE))
         return NUISANCE_PER_POINT * em if em > 0 else 0
     if config.minion_elim_mode is MinionElimMode.WEAPON_BASE_DAMAGE:
         return base_damage

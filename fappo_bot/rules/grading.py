@@ -16,6 +16,7 @@ from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import (
     WeaponProfile,
+    damage_for_level,
     great_success_specials,
     weapon_profile,
 )
@@ -32,31 +33,16 @@ from fappo_bot.rules.defense import (
 )
 from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.fodder import (
-    SWARM_DAMAGE,
     eliminations,
     forms_swarm,
+    swarm_damage,
     swarm_defense,
 )
-from fappo_bot.rules.levels import Outcome, SuccessLevel, graded, resolve_check, sp_levels
+from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
 from fappo_bot.rules.orders import ActionKind
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.spending import vetoed_refund
 from fappo_bot.rules.strikes import Strike, StrikeResult
-
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_ATTACK = ActionKind.ATTACK
-_ABJECT = SuccessLevel.ABJECT
-_FAILURE = SuccessLevel.FAILURE
-_GREAT = SuccessLevel.GREAT
-_SOLID = SuccessLevel.SOLID
-_BARE = SuccessLevel.BARE
-_HEAVY = ArmorType.HEAVY
-_SWARM_BARE = SWARM_DAMAGE[SuccessLevel.BARE]
-_SWARM_SOLID = SWARM_DAMAGE[SuccessLevel.SOLID]
-_SWARM_GREAT = SWARM_DAMAGE[SuccessLevel.GREAT]
-_PC = Tier.PC
 
 FREEZE_SHEATH = 10
 FREEZE_SHEATH_HEAT = 5
@@ -67,7 +53,7 @@ def swarming(turn: Turn, name: str) -> bool:
     attacking a character"); attacks on it then face the swarm's defense."""
     order = turn.orders.get(name)
     return order is not None and any(
-        a.kind is _ATTACK and a.effective_now for a in order.actions
+        a.kind is ActionKind.ATTACK and a.effective_now for a in order.actions
     )
 
 
@@ -110,7 +96,7 @@ def grade_strikes(
         held = fighter.held  # `Turn.deflects` asks for a lightsword in hand first (F17 Amb-7)
         deflect = turn.deflects(defender) if held is not None and held.uncanny_only_specials \
             else 0
-        if pledges or deflect or defender.shield is not _NO_SHIELD and shield_capacity(defender):
+        if pledges or deflect or defender.shield is not ArmorType.NONE and shield_capacity(defender):
             incoming = [_incoming(s) for s in strikes]
             covered.update(assign_shields(defender, incoming, deflect=deflect))
             drawn.update(match_pledges(pledges, [*incoming, *extra.get(name, _NONE)]))
@@ -127,7 +113,6 @@ def grade_strikes(
 
 
 _NONE: list[Any] = []  # nothing aimed (never changed)
-_NO_SHIELD = ArmorType.NONE
 #: `int(armor)` of each armor type (an enum's `int()` is a call)
 _ARMOR = {armor: int(armor) for armor in ArmorType}
 
@@ -153,27 +138,25 @@ class _Side:
 
 
 def _side(turn: Turn, defender: Character, fighter: Fighter) -> _Side:
-    data = defender.__dict__  # the fields read as a dict: one read through pydantic's hook
-    armor, name = data["armor"], data["name"]
+    armor, name = defender.armor, defender.name
     return _Side(
         defender, fighter, fighter.frozen, fighter.unconscious,
         fighter.fodder and forms_swarm(defender) and swarming(turn, name),
-        armor is _HEAVY,  # `damage.heavy_armored`
+        armor is ArmorType.HEAVY,  # `damage.heavy_armored`
         fighter.fodder, bool(turn.defend_actions(name)), fighter.prone,
-        _ARMOR[armor] + data["armor_bonus"],  # `defense.armor_rating`
+        _ARMOR[armor] + defender.armor_bonus,  # `defense.armor_rating`
     )
 
 
 def _defense(turn: Turn, side: _Side, attacker: str, skill: str | None, shield: bool) -> int:
     """The defender's combat defense against one attacker's skill (F5, F17, F20: a swarm's is one
     less); a group's entities all meet the same one. `attacker` is the attacker's name."""
-    data = side.character.__dict__  # the defender's fields, read once as a dict
     ap = modifier = 0
     if side.defends:
-        ap, modifier = turn.defend_ap(data["name"], attacker)
+        ap, modifier = turn.defend_ap(side.character.name, attacker)
     # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
     suggested = suggested_trait(skill)
-    fallback = 2 if suggested is not None and suggested in data["traits"] else 1
+    fallback = 2 if suggested is not None and suggested in side.character.traits else 1
     # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
     # a prone defender's depends on whether the attacker is prone too (F18.9)
     best = side.fighter.best_attack_skill(turn.config)
@@ -217,28 +200,20 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
         if defense is None:
             defense = _defense(turn, side, strike.actor, strike.skill, shield)
         difficulty = defense + penalty
-    # `resolve_check` (F4) without its keyword-argument wrapper: thousands of strikes a turn
-    # (floors spelled out: a `max(0, x)` call costs five times the comparison; 1,700 strikes a turn)
-    outcome = graded(strike.total - difficulty, protected, shift if shift > 0 else 0,
-                     pledged if pledged > 0 else 0)
+    outcome = resolve_check(strike.total, difficulty, protected=protected, shift_up=shift,
+                            shift_down=pledged)
     heavy = side.heavy
     level = outcome.level
     profile = strike.profile or weapon_profile(strike.weapon, attacker, steadied=strike.steadied)
-    # `fodder.swarm_damage` and `damage.damage_for_level` spelled out (F12, F12 Amb-5, F20)
-    if level is _SOLID:
-        damage = _SWARM_SOLID if strike.swarm else profile.damage
-    elif level is _GREAT:
-        damage = _SWARM_GREAT if strike.swarm else profile.damage + profile.extra_damage
-    elif level is _BARE:
-        damage = 0 if heavy else (_SWARM_BARE if strike.swarm else profile.damage // 2)
-    else:
-        damage = 0
+    damage = (swarm_damage(level, heavy_target=heavy) if strike.swarm
+              else damage_for_level(level, profile.damage, profile.extra_damage,
+                                    heavy_target=heavy))
     result = StrikeResult(strike, difficulty, outcome, damage, (), 0, shield, pledged)
-    if level is _ABJECT or level is _GREAT:
+    if level is SuccessLevel.ABJECT or level is SuccessLevel.GREAT:
         _great_or_abject(strike, result, attacker, side.character, profile, turn.config)
     if side.fodder:
         config = turn.config
-        if config.fodder_elimination_by_any_attacker or attacker.tier is _PC:
+        if config.fodder_elimination_by_any_attacker or attacker.tier is Tier.PC:
             result.eliminated = eliminations(
                 side.character, level, outcome.em, damage, profile.damage, config
             )
@@ -252,10 +227,10 @@ def _great_or_abject(strike: Strike, result: StrikeResult, attacker: Character,
     action = strike.action
     outcome = result.outcome
     if not strike.entity.swarm:
-        if outcome.level is _GREAT:
+        if outcome.level is SuccessLevel.GREAT:
             result.specials = great_success_specials(action, profile.specials, defender, config)
     if (
-        outcome.level is _ABJECT
+        outcome.level is SuccessLevel.ABJECT
         and strike.weapon.self_hit_on_abject
         and not attacker.owns(Trait.UNCANNY)
     ):
@@ -269,7 +244,7 @@ def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
     definition = skill_def(strike.skill) if strike.skill else None
     suggested = definition.suggested if definition is not None else None
     spend = strike.spend
-    if action.kind is _ATTACK and action.sp_vetoed:
+    if action.kind is ActionKind.ATTACK and action.sp_vetoed:
         spend = dict(spend)
         for key, amount in vetoed_refund(action, suggested.value if suggested else None).items():
             spend[key] -= amount
@@ -284,7 +259,7 @@ def _sheath(strike: Strike, difficulty: int, outcome: Outcome, attacker: Charact
     result = StrikeResult(strike, difficulty, outcome)
     if outcome.level.succeeded:
         result.frees = True
-    elif outcome.level is _FAILURE:
+    elif outcome.level is SuccessLevel.FAILURE:
         result.damage = 1
     else:
         result.damage = weapon_profile(strike.weapon, attacker).damage

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -52,7 +54,7 @@ def is_stabilized(character: Character) -> bool:
     return character.has_status(StatusKind.STABILIZED)
 
 
-def _leave_dying(update: dict[str, object], character: Character) -> None:
+def _leave_dying(update: dict[str, Any], character: Character) -> None:
     update["statuses"] = tuple(s for s in character.statuses
                                if s.kind is not StatusKind.STABILIZED)
     update["dying_turns"] = 0
@@ -177,7 +179,7 @@ def heal(
     start_need = heal_time(start, halved)
     banked = character.heal_elapsed + elapsed_seconds
     healed = 0
-    update: dict[str, object] = {}
+    update: dict[str, Any] = {}
     while index > 0:
         name = names[index]
         need = heal_time(name, halved)
@@ -214,7 +216,7 @@ def heal(
     if pips_mode:
         update["pips"] = pips
     return HealOutcome(
-        character=character.model_copy(update=update),
+        character=replace(character, **update),
         start_level=start,
         level=final,
         levels_healed=healed,
@@ -271,7 +273,7 @@ def heal_levels(
                 "healing-cooldown",
                 f"{character.name}'s body is still acclimating to the last healing spell "
                 f"[F:L203]: {wait} more seconds before more magic can heal it.", "target")
-    update: dict[str, object] = {}
+    update: dict[str, Any] = {}
     healed = 0
     pips = character.pips
     pips_mode = uses_pips(character, cfg)
@@ -290,6 +292,6 @@ def heal_levels(
                        "heal_halved": False})
         if pips_mode:
             update["pips"] = pips
-    return MagicHealOutcome(character=character.model_copy(update=update),
+    return MagicHealOutcome(character=replace(character, **update),
                             levels_healed=healed,
                             healed_at=now_seconds if healed else last_healed_at)

@@ -11,6 +11,8 @@ index is derived from the pips filled (`Character.pips`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TIERS, TRACKS, TrackKind
@@ -116,8 +118,8 @@ def apply_damage(character: Character, levels: int, config: RulesConfig) -> Char
         return character
     health, pips = damaged(character, levels, config)
     if uses_pips(character, config):
-        return character.model_copy(update={"pips": pips, "health": health})
-    return character.model_copy(update={"health": health})
+        return replace(character, pips=pips, health=health)
+    return replace(character, health=health)
 
 
 def damaged(character: Character, levels: int, config: RulesConfig) -> tuple[int, int]:

@@ -9,6 +9,7 @@ move it between hands; nothing here stores anything.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
@@ -213,13 +214,7 @@ def apply_to_weapon(weapon: Weapon, item: LegendaryItem) -> Weapon:
     extra = tuple(dict.fromkeys(
         s for u in item.upgrades if (s := u.special) is not None and s not in weapon.specials
     ))
-    return weapon.model_copy(update={
-        "accuracy": weapon.accuracy + item.count(Upgrade.ACCURACY),
-        "damage": weapon.damage + item.count(Upgrade.DAMAGE),
-        "extra_damage": weapon.extra_damage + item.count(Upgrade.EXTRA_DAMAGE),
-        "specials": weapon.specials + extra,
-        "magical": True,
-    })
+    return replace(weapon, accuracy=weapon.accuracy + item.count(Upgrade.ACCURACY), damage=weapon.damage + item.count(Upgrade.DAMAGE), extra_damage=weapon.extra_damage + item.count(Upgrade.EXTRA_DAMAGE), specials=weapon.specials + extra, magical=True)
 
 
 def armor_bonus(item: LegendaryItem) -> int:
@@ -240,11 +235,11 @@ def apply_legendary(character: Character, item: LegendaryItem) -> Character:
     recorded in `character.legendary` only for the owner.
     """
     _require_valid(item)
-    update: dict[str, object] = {}
+    update: dict[str, Any] = {}
     if item.owner is None or item.owner.casefold() == character.name.casefold():
         update["legendary"] = {**character.legendary, item.item: item.cost}
     if not powers_active(item, character.name):
-        return character.model_copy(update=update)
+        return replace(character, **update)
     if any(u.upgrade in WEAPON_UPGRADES for u in item.upgrades):
         weapons = list(character.weapons)
         index = next((i for i, w in enumerate(weapons)
@@ -267,7 +262,7 @@ def apply_legendary(character: Character, item: LegendaryItem) -> Character:
         update["armor_magical"] = True
     if shield_bonus(item):
         update["shield_bonus"] = character.shield_bonus + shield_bonus(item)
-    return character.model_copy(update=update)
+    return replace(character, **update)
 
 
 def base_weapon(name: str) -> Weapon | None:
@@ -338,8 +333,7 @@ def _sacrifice(
         if key is None or holder.skills[key] < 1:
             raise RulesError("bind-refused",
                              f"{holder.name} has no point of '{skill}' to sacrifice.", "skill")
-        return f"1 point of {key}", holder.model_copy(
-            update={"skills": {**holder.skills, key: holder.skills[key] - 1}})
+        return f"1 point of {key}", replace(holder, skills={**holder.skills, key: holder.skills[key] - 1})
     if trait is not None:
         owned = trait_by_name(trait)
         if owned is None or owned not in holder.traits:
@@ -351,14 +345,13 @@ def _sacrifice(
             raise RulesError("bind-refused", f"{holder.name} has no floating SP to sacrifice.",
                              "floating")
         new_max = holder.floating_maximum - 1
-        return "1 floating SP maximum", holder.model_copy(
-            update={"floating_max": new_max, "floating": min(holder.floating, new_max)})
+        return "1 floating SP maximum", replace(holder, floating_max=new_max, floating=min(holder.floating, new_max))
     if holder.unspent_cc < 1:
         raise RulesError(
             "bind-refused",
             f"{holder.name} has no banked CC; sacrifice a skill point, a Trait SP or a floating "
             "SP instead.", "unspent_cc")
-    return "1 banked CC", holder.model_copy(update={"unspent_cc": holder.unspent_cc - 1})
+    return "1 banked CC", replace(holder, unspent_cc=holder.unspent_cc - 1)
 
 
 def _lower_trait(holder: Character, trait: Trait) -> tuple[str, Character]:
@@ -369,10 +362,7 @@ def _lower_trait(holder: Character, trait: Trait) -> tuple[str, Character]:
             f"{trait.value} is at {maximum} SP; a Trait never goes below the 3 it comes with.",
             "trait")
     new_max = maximum - 1
-    return f"1 {trait.value} SP maximum", holder.model_copy(update={
-        "trait_max": {**holder.trait_max, trait: new_max},
-        "traits": {**holder.traits, trait: min(holder.traits[trait], new_max)},
-    })
+    return f"1 {trait.value} SP maximum", replace(holder, trait_max={**holder.trait_max, trait: new_max}, traits={**holder.traits, trait: min(holder.traits[trait], new_max)})
 
 
 def change_hands(item: LegendaryItem, new_holder: str) -> LegendaryItem:

@@ -97,10 +97,8 @@ def carried_weapons(character: Character) -> tuple[Weapon, ...]:
 def match_weapon(character: Character, query: str) -> tuple[Match, Weapon | None]:
     """Match one of the character's weapons (the Fist included)."""
     key = fold(query)
-    # the fields read from the models' field dicts (`views`: a field read through pydantic's
-    # attribute hook costs several dict reads); every attack of a turn matches its weapon
-    for weapon in character.__dict__["weapons"]:
-        name = weapon.__dict__["name"]
+    for weapon in character.weapons:
+        name = weapon.name
         if fold(name) == key:
             return Match(query, name), weapon
     weapons = carried_weapons(character)
@@ -129,11 +127,10 @@ def _plaser_setting(character: Character, query: str) -> Weapon | None:
 def attack_weapon(character: Character, weapon: str | None) -> tuple[Match | None, Weapon | None]:
     """The weapon an attack uses: the one named, else the one in hand, else the first, else the
     Fist (spec/cases.md: `wielding` defaults to the first weapon)."""
-    fields = character.__dict__  # read once (`match_weapon`)
-    name = weapon or fields["wielding"]
+    name = weapon or character.wielding
     if name is not None:
         return match_weapon(character, name)
-    weapons = fields["weapons"]
+    weapons = character.weapons
     return None, weapons[0] if weapons else fist()
 
 

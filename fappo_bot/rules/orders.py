@@ -7,10 +7,12 @@ SP maps are keyed by canonical pool names: a Trait's default name, or `floating`
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge
+from pydantic import ConfigDict, Field
 
 ANY = "any"
 """A Guard pledge against whichever attack the rules match first (F5)."""
@@ -45,19 +47,22 @@ class ActionKind(str, Enum):
 FREE_KINDS: frozenset[ActionKind] = frozenset({ActionKind.DROP})
 
 
-class Claim(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Claim:
     """A circumstantial modifier the player claims, pending the GM's acceptance (posting.md)."""
-
-    model_config = ConfigDict(frozen=True)
 
     value: int
     reason: str | None = None
 
 
-class Action(BaseModel):
-    """One allocation of a turn, with the GM inputs that concern it (R1)."""
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One allocation of a turn, with the GM inputs that concern it (R1).
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+    The input schema (`TypeAdapter(Action)`) refuses unknown fields and reads a condition as
+    `if` (the case format's word) or `condition`."""
+
+    __pydantic_config__ = ConfigDict(populate_by_name=True, extra="forbid")
 
     kind: ActionKind
     ap: int | None = None
@@ -82,9 +87,9 @@ class Action(BaseModel):
     effects: dict[str, Any] | None = None
     #: ad-hoc accuracy of a cast: +1 to the attack per +1 to the casting difficulty (F25)
     accuracy: int = 0
-    cast_sp: dict[str, int] = Field(default_factory=dict)
-    attack_sp: dict[str, int] = Field(default_factory=dict)
-    sp: dict[str, int] = Field(default_factory=dict)
+    cast_sp: dict[str, int] = field(default_factory=dict)
+    attack_sp: dict[str, int] = field(default_factory=dict)
+    sp: dict[str, int] = field(default_factory=dict)
     #: the player's explanation for SP from a Trait that is not the Suggested Trait (F2 Amb-2)
     why: str | None = None
     #: what the player tries with a skill use ("2 AP Stealth: slip past the guard") or watches for
@@ -95,7 +100,7 @@ class Action(BaseModel):
     #: a modifier the player claims, for the GM to accept or refuse
     claim: Claim | None = None
     #: conditional action (F9): the condition's text, and the GM's ruling
-    condition: str | None = Field(default=None, alias="if")
+    condition: Annotated[str | None, Field(alias="if")] = None
     triggered: bool = False
     #: GM inputs: flat-footed target (F6), invoked Special (F12), engaged fodder groups (F20/F21)
     flat_footed: bool = False
@@ -131,13 +136,14 @@ class Action(BaseModel):
         return self.condition is None or self.triggered
 
 
-class Pledge(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Pledge:
     """A Guard line: defensive SP declared in advance against one action (F5)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     against: str = ANY
-    sp: dict[str, int] = Field(default_factory=dict)
+    sp: dict[str, int] = field(default_factory=dict)
 
     @property
     def general(self) -> bool:
@@ -145,20 +151,22 @@ class Pledge(BaseModel):
         return self.against.casefold() in GENERAL
 
 
-class Reduction(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Reduction:
     """A Reduce line: post-hoc SP against one hit of the last resolution (F13)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     hit: str
-    sp: dict[str, int] = Field(default_factory=dict)
+    sp: dict[str, int] = field(default_factory=dict)
     why: str | None = None
 
 
-class Order(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Order:
     """Everything one actor declares for a turn (F29)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     actor: str
     actions: tuple[Action, ...] = ()
@@ -172,16 +180,19 @@ class Order(BaseModel):
     passed: bool = False
 
 
-class PendingHit(BaseModel):
-    """A hit of the last resolution, still provisional until its target's next post (F13)."""
+@dataclass(slots=True, kw_only=True)
+class PendingHit:
+    """A hit of the last resolution, still provisional until its target's next post (F13).
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Made by the thousand in a turn, so not frozen (`results`): never changed once made."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     id: str
     target: str
     attacker: str | None = None
     weapon: str | None = None
-    levels: int = Field(ge=0)
+    levels: Annotated[int, Ge(0)]
     specials: tuple[str, ...] = ()
     #: attack, tick (Fire, Transfix, poison, exposure), ripout, removal, self (lightsword), sheath
     source: str = "attack"

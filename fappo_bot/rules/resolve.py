@@ -10,7 +10,8 @@ loop runs in a fixed order of names and indices.
 from __future__ import annotations
 
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from fappo_bot.rules.absence import absent_reductions, note_absent_reductions
@@ -48,7 +49,6 @@ from fappo_bot.rules.results import (
     TurnResult,
     TurnState,
     Where,
-    trusted,
 )
 from fappo_bot.rules.specials import apply_specials
 from fappo_bot.rules.spending import canonical
@@ -56,43 +56,10 @@ from fappo_bot.rules.strikes import Strike, StrikeResult
 from fappo_bot.rules.validate import checked_order, order_budget
 from fappo_bot.rules.validate_actions import action_ap
 
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_AIM = ActionKind.AIM
-_ATTACK = ActionKind.ATTACK
-_CAST = ActionKind.CAST
-_EXTINGUISH = ActionKind.EXTINGUISH
-_MOVE = ActionKind.MOVE
-_REMOVE = ActionKind.REMOVE
-_RIPOUT = ActionKind.RIPOUT
-_SKILL = ActionKind.SKILL
-_TEND = ActionKind.TEND
-_FROZEN = StatusKind.FROZEN
-
 _KIND_VALUE = {kind: kind.value for kind in ActionKind}  # `.value` is a Python-level property
 _SPECIAL_VALUE = {special: special.value for special in Special}
 _SELF_HIT = ("self-hit",)
 _NOT_TRIGGERED = ("not triggered",)
-
-# the results and hits a turn makes by the thousand, without validating them again; the hot
-# call sites pass the fields by position, in the order given here
-_void_result = trusted(ActionResult, "actor", "index", "kind", "target", "effective", "notes")
-_attack_result = trusted(
-    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
-    "em", "damage", "specials", "eliminated", "shield", "pledged", "notes",
-)
-_area_action_result = trusted(
-    ActionResult, "actor", "index", "kind", "target", "total", "difficulty", "margin", "level",
-    "em", "damage", "specials", "eliminated", "targets",
-)
-_target_result = trusted(
-    TargetResult, "name", "total", "difficulty", "margin", "level", "em", "damage", "specials",
-    "eliminated", "shield", "pledged",
-)
-_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "specials", "source",
-               "turn")
-_self_hit = trusted(PendingHit, "id", "target", "attacker", "weapon", "levels", "source", "turn")
 
 _PLANNED = frozenset({ActionKind.ATTACK, ActionKind.CAST})  # resolved as strikes
 #: the kinds resolved one action at a time (`_other_action`)
@@ -142,7 +109,7 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
         snap[name] = current
     characters = (tuple(snap.values()) if len(snap) == len(state.characters)  # names unique
                   else tuple(snap[c.name] for c in state.characters))
-    finalized = state.model_copy(update={"characters": characters, "pending": ()})
+    finalized = replace(state, characters=characters, pending=())
     turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
     changes = Changes()
     note_absent_reductions(absent, changes)
@@ -234,7 +201,7 @@ def _trim(state: TurnState, order: Order, roster: Roster) -> Order:
             break  # the overflow: this action and every later one
         spent += cost
         kept.append(action)
-    return order.model_copy(update={"actions": tuple(kept)})
+    return replace(order, actions=tuple(kept))
 
 
 @lru_cache(maxsize=4096)
@@ -289,7 +256,7 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
             many = following.index == strike.index and following.actor == actor
         hit_id = f"t{number}-{_slug(actor)}-{strike.index}" + (f"-{nth + 1}" if many else "")
         if result.frees:
-            changes.clear(target, _FROZEN)
+            changes.clear(target, StatusKind.FROZEN)
             changes.event("freed", target, f"sheath broken by {actor}")
         if result.eliminated:
             result.eliminated = _eliminate(turn, chars[target], strike.action,
@@ -297,15 +264,16 @@ def _strike_effects(turn: Turn, strikes: list[StrikeResult], casts: bool,
                                            (hit_id, actor, strike.weapon.name))
         elif result.damage > 0 and not fodder:
             specials = result.specials
-            hits.append(_hit(
-                hit_id, target, actor, strike.weapon.name, result.damage,
-                tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
-                "sheath" if victim.frozen else "attack", number,
+            hits.append(PendingHit(
+                id=hit_id, target=target, attacker=actor, weapon=strike.weapon.name,
+                levels=result.damage,
+                specials=tuple([_SPECIAL_VALUE[s] for s in specials]) if specials else (),
+                source="sheath" if victim.frozen else "attack", turn=number,
             ))
         if result.specials and not fodder:
             apply_specials(turn, result, changes)
         if result.self_hit:
-            hits.append(_self_hit(
+            hits.append(PendingHit(
                 id=f"{hit_id}-self", target=actor, attacker=actor,
                 weapon=strike.weapon.name, levels=result.self_hit, source="self",
                 turn=number,
@@ -360,7 +328,7 @@ def _attack_results(
     out: list[tuple[tuple[int, int], ActionResult]] = []
     for (actor, index), reason in plan.void.items():
         action = turn.orders[actor].actions[index]
-        out.append(((rank[actor], index), _void_result(
+        out.append(((rank[actor], index), ActionResult(
             actor=actor, index=index, kind=_KIND_VALUE[action.kind], target=action.target,
             effective=False, notes=(reason,))))
     for (actor, index), stage in plan.casts.items():
@@ -370,8 +338,7 @@ def _attack_results(
         first = group[0]
         strike = first.strike
         weapon = strike.weapon
-        wdata = weapon.__dict__  # one read through pydantic's hook instead of two
-        if wdata["ammo_cost"] or wdata["single_use"]:
+        if weapon.ammo_cost or weapon.single_use:
             _spend_ammo(turn, actor, weapon, changes)
         if len(group) == 1:
             damage, eliminated = first.damage, first.eliminated
@@ -392,10 +359,12 @@ def _attack_results(
                 group, actor, index, kind, damage, eliminated, specials)))
             continue
         outcome = first.outcome
-        out.append(((rank[actor], index), _attack_result(
-            actor, index, kind, strike.target, strike.total, first.difficulty, outcome.margin,
-            outcome.level, outcome.em, damage, specials, eliminated, first.shield,
-            first.pledged, _SELF_HIT if first.self_hit else (),
+        out.append(((rank[actor], index), ActionResult(
+            actor=actor, index=index, kind=kind, target=strike.target, total=strike.total,
+            difficulty=first.difficulty, margin=outcome.margin, level=outcome.level,
+            em=outcome.em, damage=damage, specials=specials, eliminated=eliminated,
+            shield=first.shield, pledged=first.pledged,
+            notes=_SELF_HIT if first.self_hit else (),
         )))
     return out
 
@@ -416,38 +385,43 @@ def _area_result(group: list[StrikeResult], actor: str, index: int, kind: str, d
     outcome = resolve_check(strike.total, penalty, protected=group[0].outcome.protected,
                             shift_up=sp_levels(canonical(strike.action.sp), None))
     targets = tuple([
-        _target_result(  # by position, in the order `_target_result` names them
-            r.strike.target, r.strike.total, r.difficulty, r.outcome.margin, r.outcome.level,
-            r.outcome.em, r.damage,
-            tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
-            r.eliminated, r.shield, r.pledged,
+        TargetResult(
+            name=r.strike.target, total=r.strike.total, difficulty=r.difficulty,
+            margin=r.outcome.margin, level=r.outcome.level, em=r.outcome.em, damage=r.damage,
+            specials=tuple([_SPECIAL_VALUE[s] for s in r.specials]) if r.specials else (),
+            eliminated=r.eliminated, shield=r.shield, pledged=r.pledged,
         )
         for r in group
     ])
-    return _area_action_result(
-        actor, index, kind, strike.action.target, strike.total, penalty, outcome.margin,
-        outcome.level, outcome.em, damage, specials, eliminated, targets,
+    return ActionResult(
+        actor=actor, index=index, kind=kind, target=strike.action.target, total=strike.total,
+        difficulty=penalty, margin=outcome.margin, level=outcome.level, em=outcome.em,
+        damage=damage, specials=specials, eliminated=eliminated, targets=targets,
     )
+
+
+_Resolver = Callable[[Turn, Character, int, Action, Changes], ActionResult]
+#: the resolution of each kind of action resolved alone; a kind missing here (defend, watch,
+#: ...) has no effect of its own (skill uses take the turn's drawn pledges: `_other_action`)
+_RESOLVERS: dict[ActionKind, _Resolver] = {
+    ActionKind.MOVE: resolve_move,
+    **{kind: resolve_equipment for kind in _EQUIPMENT},
+    ActionKind.REMOVE: resolve_removal,
+    ActionKind.RIPOUT: resolve_removal,
+    ActionKind.TEND: resolve_tend,
+    ActionKind.EXTINGUISH: resolve_extinguish,
+    ActionKind.AIM: resolve_aim,
+}
 
 
 def _other_action(turn: Turn, actor: Character, index: int, action: Action, kind: ActionKind,
                   drawn: dict[str, int], changes: Changes) -> ActionResult:
     """Every action that is neither an attack nor a cast (`kind`, the action's)."""
-    if kind is _SKILL:
+    if kind is ActionKind.SKILL:
         return resolve_skill(turn, actor, index, action, drawn, changes)
-    if kind is _MOVE:
-        return resolve_move(turn, actor, index, action, changes)
-    if kind in _EQUIPMENT:
-        return resolve_equipment(turn, actor, index, action, changes)
-    if kind in (_REMOVE, _RIPOUT):
-        return resolve_removal(turn, actor, index, action, changes)
-    if kind is _TEND:
-        return resolve_tend(turn, actor, index, action, changes)
-    if kind is _EXTINGUISH:
-        return resolve_extinguish(turn, actor, index, action, changes)
-    if kind is _AIM:
-        return resolve_aim(turn, actor, index, action, changes)
+    resolver = _RESOLVERS.get(kind)
+    if resolver is not None:
+        return resolver(turn, actor, index, action, changes)
     effective = action.effective_now
-    # actor, index, kind, target, effective, notes (by position: a keyword call matches names)
-    return _void_result(actor.name, index, _KIND_VALUE[kind], action.against, effective,
-                        () if effective else _NOT_TRIGGERED)
+    return ActionResult(actor.name, index, _KIND_VALUE[kind], action.against,
+                        effective=effective, notes=() if effective else _NOT_TRIGGERED)

@@ -9,6 +9,7 @@ night's rest / 4 pts: ... a week or more of downtime / All: After the end of the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -163,7 +164,7 @@ def restore(
             floating += amount
         else:
             traits[Trait(key)] += amount
-    updated = character.model_copy(update={"traits": traits, "floating": floating})
+    updated = replace(character, traits=traits, floating=floating)
     return RestOutcome(character=updated, restored={k: v for k, v in restored.items() if v},
                        lost=lost)
 

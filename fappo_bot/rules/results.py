@@ -1,13 +1,15 @@
 """The input state of a turn and the data a resolution returns (F7). Never text: rendering is
-separate (`fappo_bot.posting.render`, the adapters)."""
+separate (`fappo_bot.posting.render`, the adapters).
+
+The results are plain slotted dataclasses; pydantic reads and writes them only where they cross
+the boundary (storage, case files). The ones a turn makes by the thousand (`ActionResult`,
+`TargetResult`, `Event`, and `PendingHit`) are not frozen, since a frozen dataclass sets each
+field through `object.__setattr__`: they are never changed once made."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
@@ -15,16 +17,15 @@ from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.orders import PendingHit
 
 
-class TurnState(BaseModel):
+@dataclass(frozen=True, slots=True)
+class TurnState:
     """Everything the rules need to know about a scene at the start of a turn."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int = 1
     characters: tuple[Character, ...] = ()
     #: hits of the last resolution, provisional until their targets' posts (F13)
     pending: tuple[PendingHit, ...] = ()
-    config: RulesConfig = Field(default_factory=RulesConfig)
+    config: RulesConfig = field(default_factory=RulesConfig)
     in_combat: bool = True
 
     def character(self, name: str) -> Character | None:
@@ -36,13 +37,12 @@ class TurnState(BaseModel):
         return None
 
 
-class GMInputs(BaseModel):
+@dataclass(frozen=True, slots=True)
+class GMInputs:
     """Turn-wide GM inputs (R1) that do not ride on one action."""
 
-    model_config = ConfigDict(frozen=True)
-
     #: end positions after this turn's movement (F7 Amb-4), by character name
-    end_positions: dict[str, int] = Field(default_factory=dict)
+    end_positions: dict[str, int] = field(default_factory=dict)
     #: the combat ends with this resolution (Bleeding drops, F18.2)
     end_combat: bool = False
     #: characters whose fire was put out this turn by the GM's ruling (F18.4 Amb-1)
@@ -94,10 +94,9 @@ class RulesError(ValueError):
         return self.message
 
 
-class Problem(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Problem:
     """One problem found by a checker that reports every problem at once (a sheet, F1)."""
-
-    model_config = ConfigDict(frozen=True)
 
     code: str
     message: str
@@ -114,10 +113,9 @@ class Where(str, Enum):
     ENDURE = "endure"
 
 
-class OrderError(BaseModel):
+@dataclass(frozen=True, slots=True)
+class OrderError:
     """One problem with an order: safe to show a player as it is."""
-
-    model_config = ConfigDict(frozen=True)
 
     actor: str
     code: ErrorCode
@@ -133,10 +131,9 @@ class OrderError(BaseModel):
     candidates: tuple[str, ...] = ()
 
 
-class TargetResult(BaseModel):
+@dataclass(slots=True)
+class TargetResult:
     """The attack stage of an area attack or a spell against one creature (F19, F25)."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     total: int | None = None
@@ -152,10 +149,9 @@ class TargetResult(BaseModel):
     pledged: int = 0
 
 
-class ActionResult(BaseModel):
+@dataclass(slots=True)
+class ActionResult:
     """What one action did. For a cast the top-level fields are the casting stage."""
-
-    model_config = ConfigDict(frozen=True)
 
     actor: str
     index: int
@@ -178,10 +174,9 @@ class ActionResult(BaseModel):
     notes: tuple[str, ...] = ()
 
 
-class Event(BaseModel):
+@dataclass(slots=True)
+class Event:
     """Something that happened in resolution besides action results (ticks, deaths, statuses)."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: str
     character: str
@@ -189,10 +184,9 @@ class Event(BaseModel):
     levels: int = 0
 
 
-class TurnResult(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnResult:
     """The whole outcome of one resolution: data, never text."""
-
-    model_config = ConfigDict(frozen=True)
 
     turn: int
     actions: tuple[ActionResult, ...] = ()
@@ -204,67 +198,3 @@ class TurnResult(BaseModel):
     state: TurnState
     #: the state after step 2 (pending hits finalised with this turn's reductions)
     finalized: TurnState | None = None
-
-
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def trusted(model: type[_Model], *given: str) -> Callable[..., _Model]:
-    """A constructor of `model` for values the rules built themselves, already of the field
-    types (a str, an int, a tuple, an enum member...): the instance pydantic's validation would
-    give, without validating again.
-
-    For the results a turn makes by the thousand (an action's result, a pending hit): validating
-    them was a tenth of a 1,000-entry turn (docs/benchmarks.md), and `model_construct` is slower
-    still (a Python loop over every field). The fields the caller passes are the ones set, as with
-    `model(**values)`; the defaults must be immutable (a default factory would be shared).
-
-    With `given` field names, the constructor takes exactly those fields (by keyword or in that
-    order) and is made, as `dataclasses` makes `__init__`, from source text: no keyword dict to
-    build and merge into the defaults.
-    """
-    defaults: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        assert info.default_factory is None, f"{model.__name__}.{name} has a default factory"
-        defaults[name] = info.default  # PydanticUndefined for a required field, always given
-    new = object.__new__
-    assign = object.__setattr__
-    if given:
-        assert set(given) <= defaults.keys(), f"{model.__name__} has no field {given}"
-        assert all(n in given for n, info in model.model_fields.items() if info.is_required())
-        namespace: dict[str, Any] = {
-            "_model": model, "_new": new, "_assign": assign, "_given": frozenset(given),
-            "_defaults": defaults,
-        }
-        # a copy of the defaults keeps the declared order; storing into it is cheaper than a
-        # dict display of every field
-        stores = "".join(f"    data[{name!r}] = {name}\n" for name in given)
-        source = (
-            f"def build({', '.join(given)}):\n"
-            "    data = _defaults.copy()\n"
-            f"{stores}"
-            "    made = _new(_model)\n"
-            "    _assign(made, '__dict__', data)\n"
-            "    _assign(made, '__pydantic_fields_set__', set(_given))\n"
-            "    _assign(made, '__pydantic_extra__', None)\n"
-            "    _assign(made, '__pydantic_private__', None)\n"
-            "    return made\n"
-        )
-        exec(source, namespace)  # the source is made above from the field names alone
-        built: Callable[..., _Model] = namespace["build"]
-        return built
-
-    def build(**values: Any) -> _Model:
-        data = defaults.copy()  # the fields in their declared order, as validation lists them
-        data.update(values)
-        made = new(model)
-        assign(made, "__dict__", data)
-        assign(made, "__pydantic_fields_set__", set(values))
-        assign(made, "__pydantic_extra__", None)
-        assign(made, "__pydantic_private__", None)
-        return made
-
-    return build
-
-
-make_event = trusted(Event, "kind", "character", "detail", "levels")

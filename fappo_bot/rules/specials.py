@@ -16,7 +16,6 @@ from fappo_bot.rules.context import Turn
 from fappo_bot.rules.data import Special
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.ranges import range_penalty
-from fappo_bot.rules.results import trusted
 from fappo_bot.rules.strikes import StrikeResult
 
 TURNS_PER_10_MIN = 60
@@ -25,38 +24,8 @@ MORTAL_TICKS = 3
 NERVE_PENALTY = 2
 
 # the statuses a turn's Great Successes inflict by the hundred, without validating them again
-_sourced = trusted(Status, "kind", "source")
-_timed = trusted(Status, "kind", "source", "turns")
 NERVE_AP_LOSS = 1
 NERVE_TURNS = 10
-# Enum members read through module aliases (`benchmarks/enum_reads.py`, docs/benchmarks.md)
-_S_BARBED = Special.BARBED
-_S_BLEEDING = Special.BLEEDING
-_S_CORROSION = Special.CORROSION
-_S_DISARM = Special.DISARM
-_S_DISEASE = Special.DISEASE
-_S_DISMEMBERMENT = Special.DISMEMBERMENT
-_S_FIRE = Special.FIRE
-_S_FREEZE = Special.FREEZE
-_S_GRASP = Special.GRASP
-_S_IMPALE = Special.IMPALE
-_S_KNOCKDOWN = Special.KNOCKDOWN
-_S_KNOCKOUT = Special.KNOCKOUT
-_S_POISON = Special.POISON
-_S_TRANSFIX = Special.TRANSFIX
-_S_VAPORIZE = Special.VAPORIZE
-_BARBED = StatusKind.BARBED
-_BLEEDING = StatusKind.BLEEDING
-_BURNING = StatusKind.BURNING
-_DISARMED = StatusKind.DISARMED
-_DISEASED = StatusKind.DISEASED
-_DISMEMBERED = StatusKind.DISMEMBERED
-_FROZEN = StatusKind.FROZEN
-_IMPALED = StatusKind.IMPALED
-_POISONED = StatusKind.POISONED
-_PRONE = StatusKind.PRONE
-_TRANSFIXED = StatusKind.TRANSFIXED
-_UNCONSCIOUS = StatusKind.UNCONSCIOUS
 
 
 def knockout_turns(result: StrikeResult, turn: Turn) -> int:
@@ -92,7 +61,7 @@ def _held_item(victim: Character, action_item: str | None) -> str | None:
 def _disarm(victim: Character, item: str | None, changes: Changes, source: str) -> None:
     if item is None:
         return
-    changes.status(victim.name, Status(kind=_DISARMED, item=item, source=source))
+    changes.status(victim.name, Status(kind=StatusKind.DISARMED, item=item, source=source))
     weapon = victim.weapon()
     if weapon is not None and fold(weapon.name) == fold(item):
         changes.wielding[victim.name] = "Fist"
@@ -106,44 +75,44 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
     action = strike.action
     em = result.outcome.em
     for special in result.specials:
-        if special is _S_KNOCKDOWN:
-            changes.status(victim.name, _sourced(_PRONE, attacker.name))
-        elif special is _S_KNOCKOUT:
-            changes.status(victim.name, _timed(
-                _UNCONSCIOUS, attacker.name, knockout_turns(result, turn)
+        if special is Special.KNOCKDOWN:
+            changes.status(victim.name, Status(kind=StatusKind.PRONE, source=attacker.name))
+        elif special is Special.KNOCKOUT:
+            changes.status(victim.name, Status(
+                kind=StatusKind.UNCONSCIOUS, source=attacker.name, turns=knockout_turns(result, turn)
             ))
-        elif special is _S_BLEEDING:
-            changes.status(victim.name, _sourced(_BLEEDING, attacker.name))
-        elif special is _S_FIRE:
-            changes.status(victim.name, _sourced(_BURNING, attacker.name))
-        elif special is _S_CORROSION:
+        elif special is Special.BLEEDING:
+            changes.status(victim.name, Status(kind=StatusKind.BLEEDING, source=attacker.name))
+        elif special is Special.FIRE:
+            changes.status(victim.name, Status(kind=StatusKind.BURNING, source=attacker.name))
+        elif special is Special.CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
-        elif special is _S_POISON:
+        elif special is Special.POISON:
             changes.status(victim.name, _poison(action.profile, attacker.name))
-        elif special is _S_DISEASE:
+        elif special is Special.DISEASE:
             profile = action.profile or {}
             changes.status(victim.name, Status(
-                kind=_DISEASED, source=attacker.name,
+                kind=StatusKind.DISEASED, source=attacker.name,
                 turns=_int(profile.get("duration")), note=_text(profile),
             ))
-        elif special is _S_DISMEMBERMENT:
+        elif special is Special.DISMEMBERMENT:
             tier = dismember_tier(em, turn)
             changes.status(victim.name, Status(
-                kind=_DISMEMBERED, item=action.part, source=attacker.name, note=tier,
+                kind=StatusKind.DISMEMBERED, item=action.part, source=attacker.name, note=tier,
             ))
             if tier != "minor" and _weapon_part(action.part):
                 _disarm(victim, _held_item(victim, None), changes, attacker.name)
-        elif special is _S_DISARM:
+        elif special is Special.DISARM:
             _disarm(victim, _held_item(victim, action.item), changes, attacker.name)
-        elif special is _S_GRASP:
+        elif special is Special.GRASP:
             _grasp(victim, attacker, em, action.item, changes)
-        elif special in (_S_IMPALE, _S_BARBED, _S_TRANSFIX):
+        elif special in (Special.IMPALE, Special.BARBED, Special.TRANSFIX):
             _embed(victim, attacker, special, result, changes)
-        elif special is _S_FREEZE:
+        elif special is Special.FREEZE:
             changes.status(victim.name, Status(
-                kind=_FROZEN, source=attacker.name, elapsed=0,
+                kind=StatusKind.FROZEN, source=attacker.name, elapsed=0,
             ))
-        elif special is _S_VAPORIZE:
+        elif special is Special.VAPORIZE:
             changes.vaporize.add(victim.name)
         changes.event("special", victim.name, special.value)
 
@@ -172,15 +141,15 @@ def _poison(profile: Mapping[str, Any] | None, source: str) -> Status:
     kind = str(data.get("kind", "mortal")).casefold()
     if kind == "nerve":
         return Status(
-            kind=_POISONED, source=source, note="nerve",
+            kind=StatusKind.POISONED, source=source, note="nerve",
             turns=_int(data.get("duration")) or NERVE_TURNS,
             penalty=_int(data.get("penalty")) or NERVE_PENALTY,
             ap_loss=_int(data.get("ap_loss")) or NERVE_AP_LOSS,
         )
     if kind == "mortal":
-        return Status(kind=_POISONED, source=source, note="mortal",
+        return Status(kind=StatusKind.POISONED, source=source, note="mortal",
                       turns=_int(data.get("ticks")) or MORTAL_TICKS)
-    return Status(kind=_POISONED, source=source, note=_text(data),
+    return Status(kind=StatusKind.POISONED, source=source, note=_text(data),
                   turns=_int(data.get("duration")))
 
 
@@ -210,9 +179,9 @@ def _embed(
     weapon leaves the attacker's hand (Amb-2), a bow or crossbow does not (the missile stays)."""
     weapon = result.strike.weapon
     kind = {
-        _S_IMPALE: _IMPALED,
-        _S_BARBED: _BARBED,
-        _S_TRANSFIX: _TRANSFIXED,
+        Special.IMPALE: StatusKind.IMPALED,
+        Special.BARBED: StatusKind.BARBED,
+        Special.TRANSFIX: StatusKind.TRANSFIXED,
     }[special]
     changes.status(victim.name, Status(
         kind=kind, item=weapon.name, source=attacker.name, flag=result.strike.action.hold,

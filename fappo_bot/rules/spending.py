@@ -7,6 +7,8 @@ wasted. The one exception is a GM veto issued before close (F4 Amb-14)."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import TRAIT_BY_VALUE, Trait
@@ -15,9 +17,6 @@ from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import Where
 
 TIRELESS = Trait.TIRELESS.value
-# read once (benchmarks/enum_reads.py: a member read through its class costs about 600
-# instructions)
-_ACTION, _GUARD, _REDUCE, _ENDURE = Where.ACTION, Where.GUARD, Where.REDUCE, Where.ENDURE
 
 
 Line = tuple[Where, int | None, str | None, int, str]
@@ -34,43 +33,37 @@ def action_spends(action: Action) -> Iterator[tuple[str, int]]:
 
 def declared_lines(order: Order) -> Iterator[Line]:
     """Every SP an order declares, in the order of its lines (actions, guard, reduce, endure)."""
-    fields = order.__dict__  # one read through pydantic's hook (`declares_sp`)
-    for i, action in enumerate(fields["actions"]):
-        spends = action.__dict__  # one read through pydantic's hook (`declares_sp`)
-        sp, cast_sp, attack_sp = spends["sp"], spends["cast_sp"], spends["attack_sp"]
+    for i, action in enumerate(order.actions):
+        sp, cast_sp, attack_sp = action.sp, action.cast_sp, action.attack_sp
         if not (sp or cast_sp or attack_sp):
             continue  # most actions declare no SP
         for table in (sp, cast_sp, attack_sp):  # as `action_spends`
             for name, amount in table.items():
                 if amount > 0:
-                    yield _ACTION, i, pool_key(name), amount, name
-    for i, pledge in enumerate(fields["guard"]):
+                    yield Where.ACTION, i, pool_key(name), amount, name
+    for i, pledge in enumerate(order.guard):
         for name, amount in pledge.sp.items():
             if amount > 0:
-                yield _GUARD, i, pool_key(name), amount, name
-    for i, line in enumerate(fields["reduce"]):
+                yield Where.GUARD, i, pool_key(name), amount, name
+    for i, line in enumerate(order.reduce):
         for name, amount in line.sp.items():
             if amount > 0:
-                yield _REDUCE, i, pool_key(name), amount, name
-    if fields["endure"]:
-        yield _ENDURE, None, TIRELESS, 1, TIRELESS
+                yield Where.REDUCE, i, pool_key(name), amount, name
+    if order.endure:
+        yield Where.ENDURE, None, TIRELESS, 1, TIRELESS
 
 
 def declares_sp(order: Order) -> bool:
     """Whether `declared_lines` has anything to yield (P4, F13: most orders spend no SP)."""
-    # asked of every order of every turn: the fields are read from each model's field dict, one
-    # read through pydantic's attribute hook per model instead of one per field (`views`)
-    fields = order.__dict__
-    if fields["endure"]:
+    if order.endure:
         return True
-    for action in fields["actions"]:
-        spends = action.__dict__
-        if spends["sp"] or spends["cast_sp"] or spends["attack_sp"]:
+    for action in order.actions:
+        if action.sp or action.cast_sp or action.attack_sp:
             return True
-    for pledge in fields["guard"]:
+    for pledge in order.guard:
         if pledge.sp:
             return True
-    reduce = fields["reduce"]
+    reduce = order.reduce
     return bool(reduce) and any(line.sp for line in reduce)
 
 
@@ -98,10 +91,10 @@ def vetoed_refund(action: Action, suggested: str | None) -> dict[str, int]:
 def pay(character: Character, spent: dict[str, int]) -> Character:
     """The character with `spent` SP taken out of its pools, never below 0 (F4)."""
     update = paid(character, spent)
-    return character.model_copy(update=update) if update else character
+    return replace(character, **update) if update else character
 
 
-def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
+def paid(character: Character, spent: dict[str, int]) -> dict[str, Any]:
     """`pay` as the fields it changes (none when nothing was spent), for one copy of the
     character with every change of the turn (F4)."""
     if not spent:
@@ -122,20 +115,18 @@ def paid(character: Character, spent: dict[str, int]) -> dict[str, object]:
 def total_spend(order: Order) -> dict[str, int]:
     """All SP an order spends, by canonical pool (P4: spent even when wasted)."""
     out: dict[str, int] = {}
-    fields = order.__dict__  # the fields read from the field dicts (`declares_sp`)
     tables = []
-    for action in fields["actions"]:
-        spends = action.__dict__
-        for table in (spends["sp"], spends["cast_sp"], spends["attack_sp"]):
+    for action in order.actions:
+        for table in (action.sp, action.cast_sp, action.attack_sp):
             if table:
                 tables.append(table)
-    tables += [pledge.sp for pledge in fields["guard"] if pledge.sp]
-    tables += [line.sp for line in fields["reduce"] if line.sp]
+    tables += [pledge.sp for pledge in order.guard if pledge.sp]
+    tables += [line.sp for line in order.reduce if line.sp]
     for table in tables:  # the lines of `declared_lines`, without their places
         for name, amount in table.items():
             key = pool_key(name) if amount > 0 else None
             if key is not None:
                 out[key] = out.get(key, 0) + amount
-    if fields["endure"]:
+    if order.endure:
         out[TIRELESS] = out.get(TIRELESS, 0) + 1
     return out

@@ -30,10 +30,6 @@ from fappo_bot.rules.validate_actions import (
     is_concentration,
     order_ap_costs,
 )
-from fappo_bot.rules.views import action_view, character_view
-
-_MOVE = ActionKind.MOVE  # read once (benchmarks/enum_reads.py)
-_REDUCE = Where.REDUCE
 
 #: the kinds of action that may need concentration (`is_concentration`, F8 Amb-3)
 _MAY_CONCENTRATE = frozenset({
@@ -59,35 +55,28 @@ def checked_order(
 
     `facts` (the turn's `Facts`) keeps what validation learns of the actor for resolution.
     """
-    # this runs for every order of every post and resolution: the order's fields are read from
-    # its field dict (one read through pydantic's attribute hook), the actor and the actions
-    # through plain views (`views`)
-    fields = order.__dict__
-    actor = roster.get(fields["actor"])
+    actor = roster.get(order.actor)
     if actor is None:
         return [_unknown_actor(order, roster.match(order.actor).candidates)], None
     config = state.config
     errors: list[OrderError] = []
-    if fields["reduce"]:
+    if order.reduce:
         refused = fodder_reduce_refusals(config, actor, order)  # F13 Amb-8
         errors.extend(refused or _check_reductions(state, actor, order, roster))
-    plain = character_view(actor)
-    hits = roster.hits(plain.name)
-    if hits or unsettled(plain):  # else `finalized_for` returns `actor` itself
+    hits = roster.hits(actor.name)
+    if hits or unsettled(actor):  # else `finalized_for` returns `actor` itself
         current = finalized_for(actor, hits, order, config)
-        plain = character_view(current)
     else:
         current = actor
     facts = facts or Facts(config)
-    me = facts.of(current, plain)  # `plain` is the view of `current`
-    able = me.can_act(fields["endure"])
+    me = facts.of(current)
+    able = me.can_act(order.endure)
     checks: list[ActionCheck] = []
     actions: list[Action] = []
     frozen = focus = False
     spent = moves = 0
-    for i, model in enumerate(fields["actions"]):
-        action = action_view(model)
-        check = check_action(state, current, order, i, action, able, roster, facts, me, plain)
+    for i, action in enumerate(order.actions):
+        check = check_action(state, roster, current, me, order, i, action, able)
         actions.append(action)
         checks.append(check)
         if check.errors:
@@ -96,7 +85,7 @@ def checked_order(
             frozen = True
         spent += check.ap
         kind = action.kind
-        if kind is _MOVE:
+        if kind is ActionKind.MOVE:
             moves += 1
         elif (not focus and kind in _MAY_CONCENTRATE and action.condition is None
               and is_concentration(action, actor)):
@@ -109,12 +98,12 @@ def checked_order(
         if moves > 1:  # one free Range a turn, not one per move line (F16)
             spent = sum(order_ap_costs(actions))
         wound = me.level.ap_penalty
-        budget = turn_budget(plain, config, wound)  # it reads fields and properties only
+        budget = turn_budget(current, config, wound)
         if spent > budget:
             errors.append(_over_budget(current, wound, spent, budget, moves))
     if focus:
         errors.extend(_check_concentration(actor, order))
-    if fields["guard"]:
+    if order.guard:
         errors.extend(_check_guards(roster, actor, order))
     if facts.declares_sp(order):
         errors.extend(_check_sp(actor, order, config.floating_sp_for_reduction))
@@ -257,7 +246,7 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
 def _check_guards(roster: Roster, actor: Character, order: Order) -> Iterator[OrderError]:
     """Guard lines name a character of the scene, or `any`/`all` (F5)."""
     for i, pledge in enumerate(order.guard):
-        against = pledge.__dict__["against"]  # one read through pydantic's hook (`views`)
+        against = pledge.against
         if against.casefold() in GENERAL or roster.get(against) is not None:
             continue  # `Pledge.general`, or a character of the scene
         found = roster.match(pledge.against)
@@ -286,7 +275,7 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
                 hint="SP come from a Trait you own, or from your floating SP.",
             )
             continue
-        if where is _REDUCE and key == FLOATING and not floating_ok:
+        if where is Where.REDUCE and key == FLOATING and not floating_ok:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.SP_INSUFFICIENT, where=where, index=index,
                 message="This game does not allow floating SP to reduce damage.",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -11,7 +11,7 @@ from fappo_bot.rules.character import Character, StatusKind, Weapon
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import AP_COSTS, RangeClass, Trait, special_by_name
 from fappo_bot.rules.defense import skill_def
-from fappo_bot.rules.facts import Facts, Fighter
+from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.facts import weapon_skill as weapon_skill  # F19 Amb-1: the skill of a weapon
 from fappo_bot.rules.magic import magic_mode_refusal
 from fappo_bot.rules.names import (
@@ -25,24 +25,6 @@ from fappo_bot.rules.names import (
 from fappo_bot.rules.orders import Action, ActionKind, Order
 from fappo_bot.rules.ranges import distance, in_reach, move_cost
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
-from fappo_bot.rules.views import character_view
-
-# Enum members read through module aliases: on Python 3.11 `ActionKind.MOVE` goes through the
-# enum metaclass's `__getattr__` hook, and this module reads them often enough in the benchmarks
-# for that to show (`benchmarks/enum_reads.py`, docs/benchmarks.md).
-_ATTACK = ActionKind.ATTACK
-_CAST = ActionKind.CAST
-_DEFEND = ActionKind.DEFEND
-_DROP = ActionKind.DROP
-_MOVE = ActionKind.MOVE
-_READY = ActionKind.READY
-_REMOVE = ActionKind.REMOVE
-_RIPOUT = ActionKind.RIPOUT
-_SKILL = ActionKind.SKILL
-_STOW = ActionKind.STOW
-_SWITCH = ActionKind.SWITCH
-_IN_ACTION = Where.ACTION
-_MELEE = RangeClass.MELEE
 
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
 _MIN_AP: dict[ActionKind, int] = {
@@ -86,7 +68,7 @@ class ActionCheck:
               candidates: tuple[str, ...] = ()) -> None:
         """Record a problem of the action."""
         self.errors.append(OrderError(
-            actor=self.actor, code=code, message=message, where=_IN_ACTION, index=self.index,
+            actor=self.actor, code=code, message=message, where=Where.ACTION, index=self.index,
             words=words, expected=expected, hint=hint, candidates=candidates,
         ))
 
@@ -114,7 +96,7 @@ def move_ranges(action: Action) -> int:
 
 def action_ap(action: Action) -> int:
     """AP an action allocates (a move without AP costs Ranges - 1)."""
-    if action.kind is _MOVE and action.ap is None:
+    if action.kind is ActionKind.MOVE and action.ap is None:
         return move_cost(move_ranges(action))
     ap = action.ap
     return ap if ap is not None and ap > 0 else 0  # max(0, ap or 0), without the call
@@ -128,7 +110,7 @@ def order_ap_costs(actions: Sequence[Action]) -> list[int]:
     free_range_used = False
     for action in actions:
         cost = action_ap(action)
-        if action.kind is _MOVE:
+        if action.kind is ActionKind.MOVE:
             if free_range_used:
                 cost = move_ranges(action)
             free_range_used = True
@@ -146,9 +128,9 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
 
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
-    if action.kind is _MOVE:
+    if action.kind is ActionKind.MOVE:
         return move_cost(move_ranges(action))
-    if action.kind is _REMOVE:
+    if action.kind is ActionKind.REMOVE:
         kind = embedded_status(actor, action.item)
         return _EMBED_COST.get(kind, 1) if kind is not None else 1
     return _MIN_AP.get(action.kind, 1)
@@ -162,13 +144,13 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
     turns of concentration (F24 Amb-5), inline or learned (the actor's spell's effects)."""
     if action.kind in _CONCENTRATION_KINDS:
         return True
-    if action.kind is _SKILL and action.skill:
+    if action.kind is ActionKind.SKILL and action.skill:
         definition = skill_def(action.skill)
         if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
             found = match_skill(actor, action.skill).name
             definition = skill_def(found) if found is not None else None
         return definition is not None and definition.concentration
-    if action.kind is _CAST:
+    if action.kind is ActionKind.CAST:
         effects = action.effects
         if not effects and actor is not None and action.spell:
             spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
@@ -180,27 +162,19 @@ def is_concentration(action: Action, actor: Character | None = None) -> bool:
 
 
 def check_action(
-    state: TurnState, actor: Character, order: Order, index: int, action: Action, able: bool,
-    roster: Roster | None = None, facts: Facts | None = None, me: Fighter | None = None,
-    plain: Character | None = None,
+    state: TurnState, roster: Roster, actor: Character, me: Fighter, order: Order, index: int,
+    action: Action, able: bool,
 ) -> ActionCheck:
-    """Every problem of one action (codes of spec/cases.md). `me` may carry the actor's facts
-    (`facts.of(actor)`) and `plain` its view (`views.character_view`) when the caller has them;
-    `action` may be a view of the action (`views.action_view`)."""
+    """Every problem of one action (codes of spec/cases.md); `roster` is the scene's index of
+    names, `me` the actor's facts of the turn (`Facts.of(actor)`)."""
     # the problems go through the check's methods, not closures: this runs for every action of
-    # every post and resolution, and closures cost as much as the rest of a typical action's check.
-    # Each field is read once, and a check that cannot apply is skipped on the field that decides
-    # it (most actions name no Special, no second target, no `also`).
-    if plain is None:
-        plain = character_view(actor)
+    # every post and resolution, and a check that cannot apply is skipped on the field that
+    # decides it (most actions name no Special, no second target, no `also`)
     kind = action.kind
-    ap = action.ap
-    if kind is _MOVE:
-        ranges = move_ranges(action)
-        cost = ap if ap is not None and ap > 0 else 0
-        if ap is None:
-            cost = ranges - 1 if ranges > 1 else 0  # `move_cost`, without `max`
-        check = ActionCheck(plain.name, index, cost, ranges)
+    cost = action_ap(action)
+    if kind is ActionKind.MOVE:
+        check = ActionCheck(actor.name, index, cost, move_ranges(action))
+        ap = action.ap
         if ap is not None and action.ranges is not None and ap != action.ranges - 1:
             check.error(ErrorCode.AP_MISMATCH,
                         f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
@@ -208,41 +182,33 @@ def check_action(
                         f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
                         "Give either the Ranges or the AP; the other follows [F:L225].")
     else:
-        given = ap if ap is not None and ap > 0 else 0  # `action_ap`
-        check = ActionCheck(plain.name, index, given)
+        check = ActionCheck(actor.name, index, cost)
         if able:  # a move's AP follow from its Ranges
-            if kind is _ATTACK or kind is _DEFEND:
-                need = 1  # `_MIN_AP`'s default, without hashing the kind (`Enum.__hash__` is
-                # Python code: about 250 instructions a lookup)
-            else:
-                need = min_ap(action, actor) if kind is _REMOVE else _MIN_AP.get(kind, 1)
-            if given < need:
+            need = min_ap(action, actor)
+            if cost < need:
                 check.error(
                     ErrorCode.AP_REQUIRED,
-                    f"{kind.value.capitalize()} needs at least {need} AP; {given} given.",
-                    f"{given} AP", f"{need} AP or more",
+                    f"{kind.value.capitalize()} needs at least {need} AP; {cost} given.",
+                    f"{cost} AP", f"{need} AP or more",
                     "Put AP on the action; only dropping and a 1-Range move are free "
                     "[F:L78-82].",
                 )
-    names = roster or Roster(state.characters)
-    if me is None:
-        me = (facts or Facts(state.config)).of(actor)
 
     if action.toward is not None:
-        _scene_character(check, names, action.toward)
+        _scene_character(check, roster, action.toward)
     if action.away is not None:
-        _scene_character(check, names, action.away)
+        _scene_character(check, roster, action.away)
     written = action.target
-    target = None if written is None else _scene_character(check, names, written)
+    target = None if written is None else _scene_character(check, roster, written)
     targets = action.targets
     if targets:
         for name in targets:
-            _scene_character(check, names, name)
+            _scene_character(check, roster, name)
     if action.also:
         for name in action.also:
-            _scene_character(check, names, name)
-    if kind is _DEFEND and action.against and fold(action.against) not in {"any", "all"}:
-        _scene_character(check, names, action.against)
+            _scene_character(check, roster, name)
+    if kind is ActionKind.DEFEND and action.against and fold(action.against) not in {"any", "all"}:
+        _scene_character(check, roster, action.against)
     special = action.special
     if special is not None and special_by_name(special) is None:
         _unknown_special(check, special)
@@ -250,43 +216,8 @@ def check_action(
     if special is not None and special_by_name(special) is None:
         _unknown_special(check, special)
 
-    skill: str | None = None
-    if kind is _ATTACK:
-        config = state.config if facts is None else facts.config  # `facts` is the state's
-        skill = _check_attack(config, actor, plain, order, index, action, me, target, check)
-    elif kind is _SKILL:
-        skill = action.skill
-        if skill is None:
-            check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
-                        "a skill name", "Name the skill you use.")
-    elif kind is _CAST:
-        skill = "Spellcasting"
-        if action.spell is not None and not action.effects:
-            found = match_name(action.spell, [s.name for s in actor.spells])
-            if not found.ok:
-                check.name_error(found, f"spell {actor.name} has learned", "a learned spell")
-        elif action.spell is None and not action.effects:
-            check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
-                        "a learned spell or inline effects", "Name the spell.")
-        refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
-        if refused is not None and (action.spell is not None or action.effects):
-            check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
-                        f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
-                        refused[1])
-    elif kind is _DEFEND or kind is _MOVE:
-        pass  # named characters only, checked above
-    elif kind in (_READY, _STOW, _DROP, _SWITCH):
-        if action.item is not None and not _holds(actor, action.item):
-            found, _ = match_weapon(actor, action.item)
-            check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
-    elif kind in (_REMOVE, _RIPOUT):
-        patient = target or actor
-        if embedded_status(patient, action.item) is None:
-            check.error(ErrorCode.UNKNOWN_NAME,
-                        f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
-                        f"{patient.name}.", action.item or kind.value, "an impaling weapon",
-                        "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
-
+    by_kind = _KIND_CHECKS.get(kind)
+    skill = by_kind(state, actor, order, index, action, me, target, check) if by_kind else None
     if skill is not None:
         known = me.skills_ok.get(skill)  # a skill the actor may use, checked once a turn
         if known is None:
@@ -298,9 +229,78 @@ def check_action(
             skill = known
     if me.frozen:
         check.frozen_forbidden = not (
-            skill is not None and fold(skill) == "wrestling" and kind in (_ATTACK, _SKILL)
+            skill is not None and fold(skill) == "wrestling"
+            and kind in (ActionKind.ATTACK, ActionKind.SKILL)
         )
     return check
+
+
+def _attack_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                  me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    return _check_attack(state.config, actor, order, index, action, me, target, check)
+
+
+def _skill_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                 me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.skill is None:
+        check.error(ErrorCode.UNKNOWN_NAME, "The skill action names no skill.", "skill",
+                    "a skill name", "Name the skill you use.")
+    return action.skill
+
+
+def _cast_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.spell is not None and not action.effects:
+        found = match_name(action.spell, [s.name for s in actor.spells])
+        if not found.ok:
+            check.name_error(found, f"spell {actor.name} has learned", "a learned spell")
+    elif action.spell is None and not action.effects:
+        check.error(ErrorCode.UNKNOWN_NAME, "The cast names no spell and no effects.", "cast",
+                    "a learned spell or inline effects", "Name the spell.")
+    refused = magic_mode_refusal(state.config.magic_mode, not action.effects)  # F26 Amb-3
+    if refused is not None and (action.spell is not None or action.effects):
+        check.error(ErrorCode.SKILL_FORBIDDEN, refused[0], action.spell or "cast",
+                    f"a cast this game's magic_mode ({state.config.magic_mode.value}) allows",
+                    refused[1])
+    return "Spellcasting"
+
+
+def _item_check(state: TurnState, actor: Character, order: Order, index: int, action: Action,
+                me: Fighter, target: Character | None, check: ActionCheck) -> str | None:
+    if action.item is not None and not _holds(actor, action.item):
+        found, _ = match_weapon(actor, action.item)
+        check.name_error(found, f"item {actor.name} has", "a weapon you carry, or 'shield'")
+    return None
+
+
+def _removal_check(state: TurnState, actor: Character, order: Order, index: int,
+                   action: Action, me: Fighter, target: Character | None,
+                   check: ActionCheck) -> str | None:
+    patient = target or actor
+    if embedded_status(patient, action.item) is None:
+        check.error(ErrorCode.UNKNOWN_NAME,
+                    f"No weapon{' ' + repr(action.item) if action.item else ''} is stuck in "
+                    f"{patient.name}.", action.item or action.kind.value, "an impaling weapon",
+                    "Only Impale, Barbed and Transfix leave a weapon to remove [F:L258-260].")
+    return None
+
+
+_KindCheck = Callable[
+    [TurnState, Character, Order, int, Action, Fighter, Character | None, ActionCheck], str | None
+]
+#: the checks of each kind of action beyond names and AP, giving the skill it uses (defend and
+#: move name characters only, checked by `check_action` itself)
+_KIND_CHECKS: dict[ActionKind, _KindCheck] = {
+    ActionKind.ATTACK: _attack_check,
+    ActionKind.SKILL: _skill_check,
+    ActionKind.CAST: _cast_check,
+    ActionKind.READY: _item_check,
+    ActionKind.STOW: _item_check,
+    ActionKind.DROP: _item_check,
+    ActionKind.SWITCH: _item_check,
+    ActionKind.REMOVE: _removal_check,
+    ActionKind.RIPOUT: _removal_check,
+}
 
 
 def _unknown_special(check: ActionCheck, special: str) -> None:
@@ -310,14 +310,14 @@ def _unknown_special(check: ActionCheck, special: str) -> None:
 
 
 def _check_attack(
-    config: RulesConfig, actor: Character, plain: Character, order: Order, index: int,
+    config: RulesConfig, actor: Character, order: Order, index: int,
     action: Action, me: Fighter, target: Character | None, check: ActionCheck,
 ) -> str | None:
     """The weapon, target, reach and ammo of an attack; the skill it names (F16, F19)."""
     arm = me.arm(action.weapon, action.skill, config)
     weapon = arm.carried
     if weapon is None and arm.found is not None:
-        check.name_error(arm.found, f"weapon {plain.name} carries", "one of your weapons")
+        check.name_error(arm.found, f"weapon {actor.name} carries", "one of your weapons")
     skill = action.skill
     if weapon is None:
         if target is None and not action.targets and action.condition is None \
@@ -340,14 +340,11 @@ def _check_attack(
     if target is None and not action.targets and not conditional and action.target is None:
         check.error(ErrorCode.UNKNOWN_NAME, "The attack names no target.", "attack",
                     "a target's name", "Say whom you attack.")
-    # the weapon's fields read from its field dict, once (`views`: a model's field reads and
-    # properties go through pydantic's attribute hook)
-    fields = weapon.__dict__
     # a conditional's target is the GM's to name: out of reach, only that action is void
     # when it resolves (F7 Amb-6 amendment), never the whole order
     if target is not None and not conditional:
-        d = plain.position - target.position  # `ranges.distance`, `ranges.in_reach`
-        if (fields["range_class"] is _MELEE and (d if d > 0 else -d) > fields["reach"]
+        d = actor.position - target.position  # `ranges.distance`, `ranges.in_reach`
+        if (weapon.range_class is RangeClass.MELEE and (d if d > 0 else -d) > weapon.reach
                 and not reachable(order, actor, target, weapon)):
             check.error(
                 ErrorCode.OUT_OF_RANGE,
@@ -356,13 +353,13 @@ def _check_attack(
                 target.name, "a target within reach, or a move toward it this turn",
                 "Add a move toward the target, or use a ranged weapon [F:L221-225].",
             )
-    ammo_cost = fields["ammo_cost"]
-    if ammo_cost and plain.ammo is not None:
+    ammo_cost = weapon.ammo_cost
+    if ammo_cost and actor.ammo is not None:
         spent = _ammo_before(order, me, index) + ammo_cost
-        if spent > plain.ammo:
+        if spent > actor.ammo:
             check.error(ErrorCode.NO_AMMO,
                         f"The {weapon.name} needs {ammo_cost} ammo; the battery has "
-                        f"{max(0, plain.ammo - spent + ammo_cost)} left.",
+                        f"{max(0, actor.ammo - spent + ammo_cost)} left.",
                         weapon.name, f"ammo {ammo_cost} or more",
                         "Pick a lower setting or recharge [F:L320].")
     return skill
@@ -430,7 +427,7 @@ def reachable(order: Order, actor: Character, target: Character, weapon: Weapon)
     if in_reach(weapon, d):
         return True
     for action in order.actions:
-        if action.kind is _MOVE and action.toward is not None:
+        if action.kind is ActionKind.MOVE and action.toward is not None:
             if fold(action.toward) == fold(target.name) or target.name.casefold().startswith(
                 fold(action.toward)
             ):
@@ -441,7 +438,7 @@ def reachable(order: Order, actor: Character, target: Character, weapon: Weapon)
 def _ammo_before(order: Order, actor: Fighter, index: int) -> int:
     spent = 0
     for action in order.actions[:index]:
-        if action.kind is _ATTACK:
+        if action.kind is ActionKind.ATTACK:
             _, weapon = actor.attack_weapon(action.weapon)
             if weapon is not None:
                 spent += weapon.ammo_cost

@@ -4,6 +4,7 @@ restoration (F27), adventure end with advancement and the tournament ledger (F28
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -359,9 +360,7 @@ class AftermathService(UseCases):
                 state = spend_cc(record.state, purchase, config=game.rules)
             except RulesError as exc:
                 raise _rules_error(record.name, exc) from None
-            sheet = state.model_copy(update={
-                "traits": {t: state.trait_maximum(t) for t in state.traits},
-                "floating": state.floating_maximum})
+            sheet = replace(state, traits={t: state.trait_maximum(t) for t in state.traits}, floating=state.floating_maximum)
             record = record.model_copy(update={"state": state, "sheet": sheet,
                                                "version": record.version + 1})
             await uow.characters.update(record)

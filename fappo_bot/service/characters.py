@@ -4,6 +4,7 @@ taken over as NPCs (F30); enemies and fodder groups added by the GM (F3, F20, F2
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -110,7 +111,7 @@ class NewCharacter(BaseModel):
         update: dict[str, Any] = {"count": self.count, "position": self.position}
         if any(w.ammo_cost for w in character.weapons):
             update["ammo"] = PLASER_BATTERY if self.ammo is None else self.ammo
-        return character.model_copy(update=update)
+        return replace(character, **update)
 
 
 def _armor(name: str | None, what: str, problems: list[str]) -> ArmorType:
@@ -162,17 +163,12 @@ def carry_state(current: Character, sheet: Character, *, recharge: bool = False)
     update["floating_max"] = sheet.floating_maximum
     if sheet.weapon(current.wielding) is None:
         update["wielding"] = sheet.wielding
-    return sheet.model_copy(update=update)
+    return replace(sheet, **update)
 
 
 def full_sheet(sheet: Character) -> Character:
     """The sheet with its maxima made explicit, so restoring SP (F27) knows them."""
-    return sheet.model_copy(
-        update={
-            "trait_max": {t: sheet.trait_maximum(t) for t in sheet.traits},
-            "floating_max": sheet.floating_maximum,
-        }
-    )
+    return replace(sheet, trait_max={t: sheet.trait_maximum(t) for t in sheet.traits}, floating_max=sheet.floating_maximum)
 
 
 async def _bump(uow: UnitOfWork, record: CharacterRecord, **update: Any) -> CharacterRecord:
@@ -191,8 +187,8 @@ async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
             break
         n += 1
     await _bump(uow, retired, name=renamed,
-                sheet=retired.sheet.model_copy(update={"name": renamed}),
-                state=retired.state.model_copy(update={"name": renamed}),
+                sheet=replace(retired.sheet, name=renamed),
+                state=replace(retired.state, name=renamed),
                 xp=None if retired.xp is None else retired.xp.model_copy(update={"name": renamed}))
 
 
@@ -326,7 +322,7 @@ class CharacterService(UseCases):
                 character = new
             if kind is CharacterKind.GROUP and character.tier not in (Tier.NUISANCE, Tier.MINION):
                 raise InvalidInput("A group must be of nuisances or minions (F20, F21).")
-            character = full_sheet(character.model_copy(update={"name": name}))
+            character = full_sheet(replace(character, name=name))
             record = CharacterRecord(
                 id=self.deps.ids(),
                 game_id=game.id,
@@ -413,7 +409,7 @@ class CharacterService(UseCases):
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:
                 raise Conflict(f"{record.name} is not a group of nuisances or minions.")
-            record = await _bump(uow, record, state=record.state.model_copy(update={"count": count}))
+            record = await _bump(uow, record, state=replace(record.state, count=count))
             await audit(uow, self.deps, game.id, actor, "character.count", name=record.name,
                         count=count)
             await uow.commit()

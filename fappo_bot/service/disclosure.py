@@ -10,10 +10,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.rules import (
@@ -29,10 +30,12 @@ from fappo_bot.service import notices
 from fappo_bot.service.records import CharacterRecord, Game, ResultsVisibility
 from fappo_bot.service.scene import InForce, player_run
 
+_ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
+
 
 def sealed_orders(canonical: str) -> list[Order]:
     """The NPC orders back from their canonical JSON (`scene.canonical_orders`)."""
-    return [Order.model_validate(item) for item in json.loads(canonical)]
+    return list(_ORDERS.validate_json(canonical))
 
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,
@@ -128,11 +131,11 @@ def _party_names(action: ActionResult) -> set[str]:
 def _outcome_only(action: ActionResult) -> ActionResult:
     """An action without the numbers that tell allocations: totals, difficulties, margins and
     Guard levels (the AP and SP behind them); success level, damage and effects stay."""
-    blank = {"total": None, "difficulty": None, "margin": None, "em": None}
-    targets = tuple(t.model_copy(update=blank) for t in action.targets)
+    targets = tuple(replace(t, total=None, difficulty=None, margin=None, em=None)
+                    for t in action.targets)
     notes = tuple(n for n in action.notes if not _ALLOCATION_NOTE.search(n))
-    return action.model_copy(update={**blank, "targets": targets, "pledged": 0,
-                                     "notes": notes})
+    return replace(action, total=None, difficulty=None, margin=None, em=None, targets=targets,
+                   pledged=0, notes=notes)
 
 
 def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
@@ -150,23 +153,23 @@ def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
         _outcome_only(a) if _party_names(a) & seen.masked else a
         for a in result.actions if a.actor.casefold() not in hidden)
     errors = tuple(
-        e.model_copy(update={"message": "the GM has the details"})
+        replace(e, message="the GM has the details")
         if e.actor.casefold() in seen.masked else e
         for e in result.errors if e.actor.casefold() not in hidden)
     hits = tuple(h for h in result.hits
                  if (h.attacker or "").casefold() not in hidden)
     events = tuple(e for e in result.events if e.character.casefold() not in parties)
-    return result.model_copy(update={"actions": actions, "errors": errors, "hits": hits,
-                                     "events": events})
+    return replace(result, actions=actions, errors=errors, hits=hits, events=events)
 
 
 def private_result(result: TurnResult, hidden: Set[str]) -> TurnResult:
     """The parties-only part of a resolution: the hidden actors' actions and refusals (each
     party's DM narrows it further to its own characters with `render_turn`'s audience)."""
-    return result.model_copy(update={
-        "actions": tuple(a for a in result.actions if a.actor.casefold() in hidden),
-        "errors": tuple(e for e in result.errors if e.actor.casefold() in hidden),
-    })
+    return replace(
+        result,
+        actions=tuple(a for a in result.actions if a.actor.casefold() in hidden),
+        errors=tuple(e for e in result.errors if e.actor.casefold() in hidden),
+    )
 
 
 def concerns(action: ActionResult, names: Set[str]) -> bool:

@@ -19,6 +19,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from fappo_bot.posting.names import nearest
@@ -136,10 +137,10 @@ def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> di
             if target is not None:
                 update["target"] = target
             if update:
-                actions[i] = action.model_copy(update=update)
+                actions[i] = replace(action, **update)
                 changed = True
         if changed:
-            order = order.model_copy(update={"actions": tuple(actions)})
+            order = replace(order, actions=tuple(actions))
         out[order.actor.casefold()] = order
     return out
 
@@ -306,9 +307,9 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
                     update["targets"] = tuple(answer)
                 else:
                     update[field] = answer
-            actions.append(action.model_copy(update=update) if update else action)
-        orders.append(order.model_copy(update={"actions": tuple(actions)}))
-    return orders, base.model_copy(update={"end_positions": positions})
+            actions.append(replace(action, **update) if update else action)
+        orders.append(replace(order, actions=tuple(actions)))
+    return orders, replace(base, end_positions=positions)
 
 
 class ReviewService(UseCases):
@@ -410,7 +411,7 @@ class ReviewService(UseCases):
                     check_number(position, "An end position", -MAX_POSITION, MAX_POSITION)
                 update["end_positions"] = dict(zip(known(list(end_positions)),
                                                    end_positions.values(), strict=True))
-            inputs = turn.gm_inputs.model_copy(update=update)
+            inputs = replace(turn.gm_inputs, **update)
             turn = await self._store(uow, turn, gm_inputs=inputs)
             await audit(uow, self.deps, game.id, actor, "review.inputs", turn=turn.number,
                         **{k: v for k, v in update.items()})

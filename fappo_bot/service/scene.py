@@ -15,6 +15,8 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from pydantic import TypeAdapter
+
 from fappo_bot.rules import Order, TurnState
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -73,6 +75,9 @@ async def orders_in_force(
     return found
 
 
+_ORDERS: TypeAdapter[list[Order]] = TypeAdapter(list[Order])
+
+
 def canonical_orders(orders: Iterable[Order]) -> str:
     """The canonical text of a set of orders (sorted by actor; stable JSON).
 
@@ -81,7 +86,7 @@ def canonical_orders(orders: Iterable[Order]) -> str:
     a mention nor close its code block. Parsing the JSON gives the orders back unchanged.
     """
     ordered = sorted(orders, key=lambda o: o.actor.casefold())
-    data = [o.model_dump(mode="json", by_alias=True) for o in ordered]
+    data = _ORDERS.dump_python(ordered, mode="json", by_alias=True)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return text.replace("@", "\\u0040").replace("<", "\\u003c").replace("`", "\\u0060")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from fappo_bot.rules import (
     FLOATING,
@@ -31,7 +31,7 @@ from fappo_bot.rules import (
     trait_by_name,
 )
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M")
 
 
 class CaseError(ValueError):
@@ -47,7 +47,8 @@ def describe_validation(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "(value)"
-        if err["type"] == "extra_forbidden":
+        # a model names an unknown field `extra_forbidden`, a dataclass `unexpected_keyword_argument`
+        if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
             parts.append(f"unknown field {where}")
         else:
             parts.append(f"{where}: {err['msg']}")
@@ -155,10 +156,7 @@ def action_from_case(value: Any, where: str) -> Action:
             data[key] = [data[key]]
     if isinstance(data.get("kind"), str):
         data["kind"] = data["kind"].strip().casefold()
-    try:
-        return Action(**data)
-    except ValidationError as exc:
-        raise CaseError(f"{where}: {describe_validation(exc)}") from exc
+    return build_model(Action, data, where)
 
 
 def order_from_case(value: Mapping[str, Any], where: str) -> Order:
@@ -246,9 +244,18 @@ def config_from_options(options: Mapping[str, Any]) -> RulesConfig:
     return build_model(RulesConfig, data, "options")
 
 
+#: the input schema of each value a case file builds (`build_model`)
+_ADAPTERS: dict[object, TypeAdapter[Any]] = {}
+
+
 def build_model(model: type[M], data: dict[str, Any], where: str) -> M:
+    """A value of `model` (a pydantic model or a rules dataclass) validated from `data`."""
     try:
-        return model(**data)
+        adapter = _ADAPTERS.get(model)
+        if adapter is None:
+            adapter = _ADAPTERS[model] = TypeAdapter(model)
+        made: M = adapter.validate_python(data)
+        return made
     except ValidationError as exc:
         raise CaseError(f"{where}: {describe_validation(exc)}") from exc
 

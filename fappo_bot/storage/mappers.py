@@ -59,6 +59,12 @@ from fappo_bot.storage.values import (
     utc,
 )
 
+# the rules' values are dataclasses: their JSON is written and read through these adapters
+_CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
+_GM: TypeAdapter[GMInputs] = TypeAdapter(GMInputs)
+_ORDER: TypeAdapter[Order] = TypeAdapter(Order)
+_STATE: TypeAdapter[TurnState] = TypeAdapter(TurnState)
+_RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
 _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
 _RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
@@ -139,8 +145,8 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "name_key": character.name.casefold(),
         "owner": character.owner,
         "kind": character.kind.value,
-        "sheet": doc(character.sheet),
-        "state": doc(character.state),
+        "sheet": docs(_CHARACTER, character.sheet),
+        "state": docs(_CHARACTER, character.state),
         "xp": None if character.xp is None else doc(character.xp),
         "status": character.status.value,
         "missed_turns": character.missed_turns,
@@ -160,8 +166,8 @@ def character_record(row: CharacterRow) -> CharacterRecord:
             "name": row.name,
             "owner": row.owner,
             "kind": row.kind,
-            "sheet": parse(Character, row.sheet),
-            "state": parse(Character, row.state),
+            "sheet": parse_as(_CHARACTER, row.sheet),
+            "state": parse_as(_CHARACTER, row.state),
             "xp": None if row.xp in (None, "null") else parse(XpSheet, row.xp),
             "status": row.status,
             "missed_turns": row.missed_turns,
@@ -193,7 +199,7 @@ def turn_values(turn: TurnRecord) -> dict[str, Any]:
         "npc_salt": turn.npc_salt,
         "npc_canonical": turn.npc_canonical,
         "npc_revealed": turn.npc_revealed,
-        "gm_inputs": doc(turn.gm_inputs),
+        "gm_inputs": docs(_GM, turn.gm_inputs),
         "gm_answers": docs(_ANY_MAP, turn.gm_answers),
         "version": turn.version,
     }
@@ -220,7 +226,7 @@ def turn_record(row: TurnRow) -> TurnRecord:
             "npc_salt": row.npc_salt,
             "npc_canonical": row.npc_canonical,
             "npc_revealed": row.npc_revealed,
-            "gm_inputs": parse(GMInputs, row.gm_inputs),
+            "gm_inputs": parse_as(_GM, row.gm_inputs),
             "gm_answers": _ANY_MAP.validate_json(row.gm_answers),
             "version": row.version,
         }
@@ -284,7 +290,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
             "revision": revision.number,
             "position": position,
             "actor": order.actor,
-            "body": doc(order),
+            "body": docs(_ORDER, order),
         }
         for position, order in enumerate(revision.orders)
     ]
@@ -298,7 +304,7 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
             "post_id": row.post_id,
             "number": row.number,
             "text": row.text,
-            "orders": [parse(Order, order.body) for order in ordered],
+            "orders": [parse_as(_ORDER, order.body) for order in ordered],
             "ok": row.ok,
             "problems": parse_as(_STRINGS, row.problems),
             "reply": row.reply,
@@ -320,12 +326,12 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "turn_id": resolution.turn_id,
         "turn_number": resolution.turn_number,
         "orders": docs(_ORDERS, resolution.orders),
-        "gm_inputs": doc(resolution.gm_inputs),
-        "result": doc(resolution.result),
-        "state_before": doc(resolution.state_before),
+        "gm_inputs": docs(_GM, resolution.gm_inputs),
+        "result": docs(_RESULT, resolution.result),
+        "state_before": docs(_STATE, resolution.state_before),
         # the state after is the result's own (`resolve` passes `result.state`): not stored twice
         "state_after": (SAME_AS_RESULT if resolution.state_after is resolution.result.state
-                        else doc(resolution.state_after)),
+                        else docs(_STATE, resolution.state_after)),
         "characters_before": docs(_RECORDS, resolution.characters_before),
         "next_turn_id": resolution.next_turn_id,
         "undone": resolution.undone,
@@ -335,7 +341,7 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
 
 
 def resolution_record(row: ResolutionRow) -> Resolution:
-    result = TurnResult.model_validate_json(row.result)
+    result = _RESULT.validate_json(row.result)
     return Resolution.model_validate(
         {
             "id": row.id,
@@ -343,11 +349,11 @@ def resolution_record(row: ResolutionRow) -> Resolution:
             "turn_id": row.turn_id,
             "turn_number": row.turn_number,
             "orders": _ORDERS.validate_json(row.orders),
-            "gm_inputs": parse(GMInputs, row.gm_inputs),
+            "gm_inputs": parse_as(_GM, row.gm_inputs),
             "result": result,
-            "state_before": TurnState.model_validate_json(row.state_before),
+            "state_before": _STATE.validate_json(row.state_before),
             "state_after": (result.state if row.state_after == SAME_AS_RESULT
-                            else TurnState.model_validate_json(row.state_after)),
+                            else _STATE.validate_json(row.state_after)),
             "characters_before": _RECORDS.validate_json(row.characters_before),
             "next_turn_id": row.next_turn_id,
             "undone": row.undone,

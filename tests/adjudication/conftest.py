@@ -11,6 +11,7 @@ import sys
 import textwrap
 import types
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -63,11 +64,11 @@ def fake_resolve_turn(
                                             kind=action.kind.value,
                                             effective=action.effective_now))
     characters = tuple(
-        c.model_copy(update={"health": c.health + hurt.get(c.name.casefold(), 0)})
+        replace(c, health=c.health + hurt.get(c.name.casefold(), 0))
         for c in state.characters
     )
     return TurnResult(turn=state.turn, actions=tuple(actions), errors=tuple(errors),
-                      state=state.model_copy(update={"characters": characters}))
+                      state=replace(state, characters=characters))
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ out-of-character chatter, if needed")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.posting.helpers import SKIRMISH, action, actions, codes, parse, state_of, subset
@@ -348,9 +350,8 @@ def test_remove_and_rip_out_an_impaling_weapon(line: str, expected: dict[str, ob
     from fappo_bot.rules.character import Status, StatusKind
 
     state = state_of()
-    kael = state.characters[0].model_copy(
-        update={"statuses": (Status(kind=StatusKind.IMPALED, item="Spear"),)})
-    state = state.model_copy(update={"characters": (kael, *state.characters[1:])})
+    kael = replace(state.characters[0], statuses=(Status(kind=StatusKind.IMPALED, item="Spear"),))
+    state = replace(state, characters=(kael, *state.characters[1:]))
     got = action(line, state=state)
     assert subset(expected, got), got
 

@@ -4,6 +4,7 @@ orders and error replies, mention and markdown safety, message splitting, turn r
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -248,9 +249,8 @@ def test_events_deaths_and_statuses_in_results() -> None:
     from fappo_bot.rules.results import ActionResult, Event, TurnResult
 
     state = state_of()
-    kael = state.characters[0].model_copy(update={
-        "health": 5, "statuses": (Status(kind=StatusKind.BLEEDING),)})
-    after = state.model_copy(update={"characters": (kael, *state.characters[1:])})
+    kael = replace(state.characters[0], health=5, statuses=(Status(kind=StatusKind.BLEEDING),))
+    after = replace(state, characters=(kael, *state.characters[1:]))
     result = TurnResult(
         turn=4, state=after,
         actions=(ActionResult(actor="Goblin 1", index=0, kind="attack", target="Kael", total=5,
@@ -294,7 +294,7 @@ def test_a_second_post_says_it_replaces_the_first_and_what_changed() -> None:
     state = state_of(KAEL)
     first = parse("2 AP attack Goblin 1 with Broadsword\n1 AP defend\n"
                   "Guard: 1 SP Tireless against Goblin Archer", state=state).orders[0]
-    first = first.model_copy(update={"reduce": (Reduction(hit="h1", sp={"Tireless": 2}),)})
+    first = replace(first, reduce=(Reduction(hit="h1", sp={"Tireless": 2}),))
     second = parse("3 AP defend", state=state).orders[0]
     note = render_replaced(first, second, state.character("Kael"))
     assert note.startswith("This post replaces Kael's orders from an earlier post; what changed:")
@@ -328,7 +328,7 @@ def test_r2_fodder_can_reduce_shows_eliminations_as_creatures() -> None:
     creatures, not levels (F13 Amb-8)."""
     from fappo_bot.rules.config import RulesConfig
 
-    state = state_of().model_copy(update={"config": RulesConfig(fodder_can_reduce=True)})
+    state = replace(state_of(), config=RulesConfig(fodder_can_reduce=True))
     orders = parse("3 AP cast Fireball at the Goblins, 1 SP Uncanny", "Zara", state).orders
     result = resolve_turn(state, orders)
     hits = [h for h in result.hits if h.source == "elimination"]

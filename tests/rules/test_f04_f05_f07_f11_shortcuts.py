@@ -8,6 +8,8 @@ shortcut is checked here against the plain rule it stands for.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import char, order, state
 from hypothesis import given
@@ -62,7 +64,7 @@ def test_f11_damage_shown_without_a_copy_matches_apply_damage(pips: bool, tier: 
     down the character's track, or fills one pip with the pips option (F11 Amb-3)."""
     config = RulesConfig(pips_enabled=pips)
     for start in range(0, 6):
-        c = char("Vic", tier=tier.value).model_copy(update={"health": start, "pips": start})
+        c = replace(char("Vic", tier=tier.value), health=start, pips=start)
         for levels in range(1, 12):
             hurt = apply_damage(c, levels, config)
             assert damaged(c, levels, config) == (hurt.health, hurt.pips)
@@ -74,9 +76,8 @@ def test_f6_dead_and_unconscious_read_at_once(status: StatusKind | None) -> None
     """F6 Amb-6: an unconscious, Dying or Dead defender has defense 1; F18.16: vaporized is
     dead. `dead_or_out` gives `is_dead` and `is_unconscious` from one reading of the level."""
     for health in range(0, 7):
-        c = char("Vic").model_copy(update={
-            "health": health, "statuses": (Status(kind=status),) if status else (),
-        })
+        c = replace(char("Vic"), health=health,
+                    statuses=(Status(kind=status),) if status else ())
         assert dead_or_out(c, CFG) == (is_dead(c, CFG), is_unconscious(c, CFG))
 
 

@@ -7,6 +7,8 @@ the function it stands for, over levels, statuses, armor and prone opponents.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import char
 
@@ -24,9 +26,7 @@ STATUSES = [None, StatusKind.UNCONSCIOUS, StatusKind.VAPORIZED, StatusKind.PRONE
 
 
 def _with(c: Character, health: int, status: StatusKind | None) -> Character:
-    return c.model_copy(update={
-        "health": health, "statuses": (Status(kind=status),) if status else (),
-    })
+    return replace(c, health=health, statuses=(Status(kind=status),) if status else ())
 
 
 @pytest.mark.parametrize("status", STATUSES)

@@ -4,19 +4,23 @@ the pipeline end to end, and Hypothesis properties of `resolve_turn`."""
 from __future__ import annotations
 
 import random
+from dataclasses import asdict, replace
 
 import pytest
 from engine_helpers import act, char, codes, health, order, run, state, who
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from fappo_bot.rules.character import StatusKind
 from fappo_bot.rules.health import ap_next, dead_index, level_name
-from fappo_bot.rules.orders import Order, PendingHit
+from fappo_bot.rules.orders import Action, Order, PendingHit
 from fappo_bot.rules.ranges import moves_away
 from fappo_bot.rules.results import GMInputs
 
 pytestmark = pytest.mark.unit
+
+_ACTION = TypeAdapter(Action)
 
 
 def test_f7_both_sides_strike_at_once():
@@ -110,7 +114,7 @@ def test_f18_bleeding_drops_at_end_of_combat_and_binding_restores():
     ended = run(state(kael), gm=GMInputs(end_combat=True))
     assert health(ended, "Kael") == "Incapacitated"
     medic = char("Medic", skills={"Healing": 1})
-    st2 = ended.state.model_copy(update={"characters": (*ended.state.characters, medic)})
+    st2 = replace(ended.state, characters=(*ended.state.characters, medic))
     tend = order("Medic", {"kind": "tend", "ap": 1, "target": "Kael"})
     once = run(st2, tend)
     assert health(once, "Kael") == "Incapacitated"
@@ -118,9 +122,8 @@ def test_f18_bleeding_drops_at_end_of_combat_and_binding_restores():
     lapsed = run(once.state)
     assert who(lapsed, "Kael").statuses[0].elapsed == 0  # interrupted: starts over (Amb-6)
     kael = who(once, "Kael")
-    almost = kael.model_copy(update={"statuses": (kael.statuses[0].model_copy(
-        update={"elapsed": 59}),)})
-    st3 = once.state.model_copy(update={"characters": (almost, medic)})
+    almost = replace(kael, statuses=(replace(kael.statuses[0], elapsed=59),))
+    st3 = replace(once.state, characters=(almost, medic))
     bound = run(st3, tend)
     assert health(bound, "Kael") == "Battered"
     assert not who(bound, "Kael").statuses
@@ -242,16 +245,13 @@ def test_f7_resolved_state_resolves_again_for_several_turns(scene, reduce_flags)
             assert 0 <= c.health <= dead_index(c)
         st_ = result.state
         orders = [
-            o.model_copy(update={"reduce": tuple(
-                {"hit": h.id, "sp": {"Brawny": 1}} for h in result.hits
-                if h.target == o.actor)[:1] if reduce else ()})
+            order(o.actor, *[_ACTION.dump_python(a, by_alias=True, exclude_defaults=True,
+                                                 mode="json") for a in o.actions],
+                  guard=[asdict(p) for p in o.guard],
+                  reduce=[{"hit": h.id, "sp": {"Brawny": 1}} for h in result.hits
+                          if h.target == o.actor][:1] if reduce else [])
             for o in orders
         ]
-        orders = [order(o.actor, *[a.model_dump(by_alias=True, exclude_defaults=True,
-                                                 mode="json") for a in o.actions],
-                        guard=[p.model_dump() for p in o.guard],
-                        reduce=[r if isinstance(r, dict) else r.model_dump() for r in o.reduce])
-                  for o in orders]
 
 
 def test_f7_step3_overflow_dropped_for_orders_valid_when_posted():
@@ -273,8 +273,8 @@ def test_f7_amb4_a_target_moves_away_when_it_moves_away_anywhere_or_toward_anoth
     """F7 Amb-4 (amended): "A target moves away when it moves `away`, with no direction, or
     toward someone other than the attacker"."""
     def moving(**fields):
-        return Order.model_validate({"actor": "Gob", "actions": [{"kind": "move", "ranges": 2,
-                                                                    **fields}]})
+        return TypeAdapter(Order).validate_python(
+            {"actor": "Gob", "actions": [{"kind": "move", "ranges": 2, **fields}]})
 
     assert moves_away(moving(away="Kael"), "Kael")
     assert moves_away(moving(away="Mira"), "Kael")

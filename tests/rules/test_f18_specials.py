@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import act, char, health, order, run, state, who
 
@@ -119,9 +121,9 @@ def test_f18_5_corrosion_steps_armor_and_ready_weapon():
     """F18.5 example: "Medium armor 2 -> 1; the victim's broadsword D3 -> 2 (ED unchanged)"."""
     a, v, x = great("Broadsword", target_fields={"armor": "medium"}, invoke="Corrosion")
     x["invoke"] = None
-    a = a.model_copy(update={"weapons": tuple(
-        w.model_copy(update={"specials": (*w.specials, w.specials[0].__class__("Corrosion"))})
-        for w in a.weapons)})
+    a = replace(a, weapons=tuple(
+        replace(w, specials=(*w.specials, w.specials[0].__class__("Corrosion")))
+        for w in a.weapons))
     result = run(state(a, v), order("Att", {**x, "special": "Corrosion"}))
     vic = who(result, "Vic")
     assert int(vic.armor) == 1
@@ -231,8 +233,8 @@ def test_f18_15_freeze_sheath_and_exposure():
     assert act(torch, "Ally").difficulty == 5 and kinds(torch, "Ice") == []
     late = char("Late", status=[{"kind": "frozen", "elapsed": 11}])
     assert [h.levels for h in run(state(late)).hits] == [1]
-    assert run(state(late.model_copy(update={"statuses": (
-        Status(kind=StatusKind.FROZEN, elapsed=12),)}))).hits == ()
+    assert run(state(replace(late, statuses=(
+        Status(kind=StatusKind.FROZEN, elapsed=12),)))).hits == ()
 
 
 def test_f18_16_vaporize_is_not_reducible():
@@ -339,8 +341,8 @@ def test_f18_6_nerve_poison_profile_penalises_and_costs_ap():
     from fappo_bot.rules.health import ap_next
 
     a, v, x = great("Dagger", "Poison", skill="Knife Fighting")
-    a = a.model_copy(update={"weapons": tuple(
-        w.model_copy(update={"specials": (Special.POISON,)}) for w in a.weapons)})
+    a = replace(a, weapons=tuple(
+        replace(w, specials=(Special.POISON,)) for w in a.weapons))
     x["profile"] = {"kind": "nerve", "penalty": 2, "ap_loss": 1, "duration": 10}
     result = run(state(a, v), order("Att", x))
     vic = who(result, "Vic")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import act, char, health, order, run, state, who
 
@@ -33,7 +35,7 @@ def test_f16_sniper_and_scope():
     assert range_penalty(sniper, 45) == 15
     rifle = Weapon.named("Rifle")
     assert rifle is not None
-    assert range_penalty(rifle.model_copy(update={"scope": True}), 13) == 2
+    assert range_penalty(replace(rifle, scope=True), 13) == 2
     assert class_penalty(rifle.range_class, 0) == 0
 
 
@@ -129,9 +131,9 @@ def test_r3_13_plaser_battery_three_three_four_then_empty():
         result = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
                                           "weapon": weapon}))
         assert result.errors == () and who(result, "Gun").ammo == left
-        scene = scene.model_copy(update={"characters": tuple(
-            c.model_copy(update={"ammo": left}) if c.name == "Gun" else c
-            for c in scene.characters)})
+        scene = replace(scene, characters=tuple(
+            replace(c, ammo=left) if c.name == "Gun" else c
+            for c in scene.characters))
     empty = run(scene, order("Gun", {"kind": "attack", "ap": 1, "target": "Vic",
                                      "weapon": "Plaser"}))
     # RULINGS Amendments 2026-12-01: "an order that fires more shots than the ammunition left
@@ -254,7 +256,7 @@ def test_f19_amb1_unmapped_weapons_need_their_skill_named():
     mapped = run(state(kael, vic, config=RulesConfig(weapon_skills={"spear": "Swordfighting"})),
                  order("Kael", {"kind": "attack", "ap": 1, "target": "Vic"}))
     assert mapped.errors == () and act(mapped, "Kael").total == 6
-    maceman = kael.model_copy(update={"wielding": "Mace"})
+    maceman = replace(kael, wielding="Mace")
     mace = run(state(maceman, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic"}))
     assert mace.errors == () and act(mace, "Kael").total == 1 + 1  # Fisticuffs, not the best
 
@@ -281,8 +283,8 @@ def test_an_attack_skill_written_as_a_prefix_is_the_skill_validation_accepted():
     cut = run(state(kael, vic), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
                                                "skill": "sword"}))
     assert cut.errors == () and act(cut, "Kael").total == 3 + 1
-    spearman = kael.model_copy(update={"wielding": "Spear"})
-    far = vic.model_copy(update={"position": 2})
+    spearman = replace(kael, wielding="Spear")
+    far = replace(vic, position=2)
     thrown = run(state(spearman, far), order("Kael", {"kind": "attack", "ap": 1, "target": "Vic",
                                                       "skill": "throw"}))
     assert thrown.errors == ()

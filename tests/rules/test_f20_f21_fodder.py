@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from engine_helpers import act, char, health, order, run, state, who
 
@@ -136,7 +138,7 @@ def test_r2_fodder_can_reduce_over_two_resolutions():
     config = RulesConfig(fodder_can_reduce=True)
     default = run(state(kael, thugs, more), swing)
     assert not [h for h in default.hits if h.target in ("Thugs", "Louts")]
-    first = run(state(kael, thugs.model_copy(update={"count": 2}), more, config=config), swing)
+    first = run(state(kael, replace(thugs, count=2), more, config=config), swing)
     eliminated = act(first, "Kael").eliminated
     hits = {h.target: h for h in first.hits}
     assert eliminated == 4 and (hits["Thugs"].levels, hits["Louts"].levels) == (2, 2)

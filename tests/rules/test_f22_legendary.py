@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -151,8 +153,7 @@ def test_f22_amb5_what_may_be_sacrificed() -> None:
     with pytest.raises(RulesError, match="banked CC"):
         bind(item, holder)
     with pytest.raises(RulesError, match="below the 3"):
-        bind(item, holder.model_copy(update={"trait_max": {Trait.NIMBLE: 3},
-                                             "traits": {Trait.NIMBLE: 3}}), trait="Nimble")
+        bind(item, replace(holder, trait_max={Trait.NIMBLE: 3}, traits={Trait.NIMBLE: 3}), trait="Nimble")
     with pytest.raises(RulesError, match="one"):
         bind(item, holder, trait="Nimble", floating=True)
     with pytest.raises(RulesError, match="owns"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -103,8 +105,7 @@ def test_f23_package_ability_improved_with_advancement_cc() -> None:
     sheet = Sheet(traits={"Highborn": 3}, packages=[{
         "name": "Tolkien Elf", "cost": 4, "prerequisites": ["Highborn"],
         "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1}}])
-    elf = award_advancement(character_from_sheet("Elf", sheet).model_copy(
-        update={"unspent_cc": 0}), 2)
+    elf = award_advancement(replace(character_from_sheet("Elf", sheet), unspent_cc=0), 2)
     elf = spend_cc(elf, Purchase(kind=PurchaseKind.SKILL, name="exceptional senses", points=2))
     assert elf.skills["Exceptional Senses"] == 3 and elf.unspent_cc == 0
 

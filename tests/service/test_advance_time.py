@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.character import Status, StatusKind
@@ -19,7 +21,7 @@ async def wound(uow_factory, game, name, health, **state):
     async with uow_factory() as uow:
         record = await uow.characters.by_name(game, name)
         await uow.characters.update(record.model_copy(update={
-            "state": record.state.model_copy(update={"health": health, **state}),
+            "state": replace(record.state, health=health, **state),
             "version": record.version + 1}))
         await uow.commit()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.advancement import Purchase, PurchaseKind
@@ -17,7 +19,7 @@ async def spend(uow_factory, game, name, **state):
     async with uow_factory() as uow:
         record = await uow.characters.by_name(game, name)
         await uow.characters.update(record.model_copy(update={
-            "state": record.state.model_copy(update=state), "version": record.version + 1}))
+            "state": replace(record.state, **state), "version": record.version + 1}))
         await uow.commit()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.data import Trait
@@ -82,8 +84,7 @@ async def test_a_gm_edit_keeps_wounds_and_spent_sp(services, game, uow_factory):
     await services.characters.create(game, ALICE, sheet("Kael"))
     async with uow_factory() as uow:  # Kael took a hit and spent 2 Nimble SP
         record = await uow.characters.by_name(game, "Kael")
-        state = record.state.model_copy(update={"health": 2, "traits": {
-            Trait.NIMBLE: 3, Trait.TIRELESS: 3}})
+        state = replace(record.state, health=2, traits={Trait.NIMBLE: 3, Trait.TIRELESS: 3})
         await uow.characters.update(record.model_copy(update={
             "state": state, "version": record.version + 1}))
         await uow.commit()
@@ -179,7 +180,7 @@ async def test_f19_a_plaser_comes_charged_an_edit_keeps_the_charge_and_ammo_rech
     async with uow_factory() as uow:  # two setting-4 shots fired
         record = await uow.characters.by_name(game, "Kael")
         await uow.characters.update(record.model_copy(update={
-            "state": record.state.model_copy(update={"ammo": 2}),
+            "state": replace(record.state, ammo=2),
             "version": record.version + 1}))
         await uow.commit()
     kept = await services.characters.edit(game, GM, "Kael", sheet("Kael", weapons=["Plaser 4"]))

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 
 import pytest
+from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import describe_action
 from fappo_bot.rules.orders import Order
@@ -53,7 +53,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     assert '"actions"' not in first
     skarg_sheet = await services.characters.show(game, "Skarg")
     revealed = await services.turns.reveal(game, 1)
-    orders = [Order.model_validate(o) for o in json.loads(revealed.canonical)]
+    orders = list(TypeAdapter(tuple[Order, ...]).validate_json(revealed.canonical))
     skarg = next(o for o in orders if o.actor == "Skarg")
     assert inert(describe_action(skarg.actions[0], skarg_sheet.state)) in first
     assert "@everyone" not in first and "@\u200beveryone" in first

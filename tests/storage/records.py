@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from fappo_bot.rules.character import Character, Status, StatusKind, Weapon
@@ -63,7 +64,7 @@ def character(
         "name": name,
         "owner": "user-1",
         "sheet": sheet(name),
-        "state": sheet(name).model_copy(update={"health": 2}),
+        "state": replace(sheet(name), health=2),
         "created_at": T0,
     }
     values.update(kw)

@@ -40,7 +40,7 @@ def _new_draft(kind: ActionKind, ap: int | None, condition: str | None) -> Draft
     if ap is not None:
         draft.fields["ap"] = ap
     if condition is not None:
-        draft.fields["if"] = condition
+        draft.fields["condition"] = condition
     return draft
 
 

@@ -50,7 +50,7 @@ def _target(cur: Cursor, scene: Scene, draft: Draft, key: str, words: list[Tok])
     if not words:
         return
     if is_pronoun(words):
-        if "if" not in draft.fields:
+        if "condition" not in draft.fields:
             cur.issue(ErrorCode.UNKNOWN_NAME, f'"{words[0].text}" names no one here',
                       words[0].start, words[0].end, expected="a character's name",
                       hint='"it"/"them" only stand for the thing in an "If ...:" condition')
@@ -68,7 +68,7 @@ def _head_attack(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
         return
     cur.accept("at") or cur.accept("on")
     words = phrase(cur, known=scene.characters)
-    if not words and "if" not in draft.fields:
+    if not words and "condition" not in draft.fields:
         cur.issue(ErrorCode.SYNTAX, "attack whom?", verb.start, verb.end,
                   expected="attack TARGET [with WEAPON]", hint="name the target: attack Goblin 1")
     _target(cur, scene, draft, "target", words)
@@ -90,7 +90,7 @@ def _head_throw(cur: Cursor, scene: Scene, draft: Draft, verb: Tok) -> None:
     if not (cur.accept("at") or cur.accept("on")):
         return
     words = phrase(cur, known=scene.characters)
-    if not words and "if" not in draft.fields:
+    if not words and "condition" not in draft.fields:
         cur.issue(ErrorCode.SYNTAX, f"{verb.text} at whom?", verb.start, verb.end,
                   expected=f"{verb.text} WEAPON at TARGET")
     _target(cur, scene, draft, "target", words)
