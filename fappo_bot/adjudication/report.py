@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fappo_bot.posting.models import order_to_case
 from fappo_bot.rules import (
     Action,
     ActionResult,
@@ -164,6 +163,9 @@ def order_case_dict(order: Order) -> dict[str, Any]:
     """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc): the
     post language's own rendering (`posting.models.order_to_case`), with every set field of each
     action, the order's empty fields filled in and the explicit pass."""
+    # here, not at the top: a turn case without posts reads no post language
+    from fappo_bot.posting.models import order_to_case
+
     out = order_to_case(order)
     out["actions"] = [action_case_dict(a) for a in order.actions]
     # `--json` gives every field of the expect shape (spec/cases.md), also the empty ones.
