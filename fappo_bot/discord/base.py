@@ -91,7 +91,8 @@ class NamingTree(app_commands.CommandTree):
 #: member cache before `on_ready`; this bot fills none (no members or presences intent, no
 #: chunking at start-up: `bot_intents`, `chunk_guilds_at_startup`), so it only collects the
 #: guilds Discord sends back to back after READY. A guild that comes later (one unavailable at
-#: READY, in an outage) comes as `on_guild_available` or `on_guild_join`, whatever the wait.
+#: READY, in an outage) comes as `on_guild_available`, whatever the wait, and its shard catches
+#: up again then (`posts.py`).
 GUILD_READY_TIMEOUT = 0.25
 
 #: the longest rate-limit wait discord.py sleeps through inside a request, in seconds
