@@ -26,14 +26,20 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
-    """The argument parser, with every subcommand whose module is installed."""
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The argument parser, with every subcommand whose module is installed. With `only` (a
+    subcommand's name), only that subcommand's module is imported and given its arguments; the
+    others are listed with their help, their modules left unread (each import is paid at every
+    start of every command)."""
     parser = argparse.ArgumentParser(
         prog="fappo-bot", description="FAPPO Bot: play-by-post FAPPO games."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, description=help_text)
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -48,8 +54,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; returns the process exit code."""
-    parser, modules = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser, modules = build_parser(words[0] if words and words[0] in SUBCOMMANDS else None)
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return 2

@@ -111,6 +111,24 @@ def test_building_the_cli_loads_no_adapter() -> None:
     assert not (loaded & {"discord", "sqlalchemy", "alembic", "rich"}), loaded
 
 
+def test_adjudicate_loads_only_what_it_runs() -> None:
+    """`fappo-bot adjudicate` on a turn case pays at start for its own imports only: no
+    adapter, no other subcommand's module, and no post language when no case has a post."""
+    case = Path(__file__).resolve().parent.parent / "examples" / "skirmish.yaml"
+    probe = ("import sys, json; from fappo_bot.cli import main; "
+             f"code = main(['adjudicate', {str(case)!r}]); "
+             "print(json.dumps([code, sorted(sys.modules)]))")
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
+    code, loaded = json.loads(out.strip().splitlines()[-1])
+    assert code == 0, out
+    assert not {m.split(".")[0] for m in loaded} & (IO_AND_ADAPTERS | {"rich", "asyncio"})
+    outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console",
+             "fappo_bot.settings", "fappo_bot.posting")
+    assert not [m for m in loaded if m.startswith(outer)], [m for m in loaded
+                                                            if m.startswith(outer)]
+
+
 # Import loops ("no hidden circles"). A module's imports are read from its source, so
 # the check costs no import and sees every module, run or not.
 

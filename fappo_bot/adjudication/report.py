@@ -6,12 +6,12 @@ of every action, character and error, not only the expected ones.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from fappo_bot.posting.models import order_to_case
 from fappo_bot.rules import (
     Action,
     ActionResult,
@@ -153,12 +153,15 @@ _ACTION_ORDER = (
 )
 
 
-_ACTION: TypeAdapter[Action] = TypeAdapter(Action)
+@functools.cache
+def _action_adapter() -> TypeAdapter[Action]:
+    """Built at the first use, not at import: only parse cases and `--json` dump actions."""
+    return TypeAdapter(Action)
 
 
 def action_case_dict(action: Action) -> dict[str, Any]:
     """An action in the `orders` schema of spec/cases.md: only the fields that are set."""
-    data = _ACTION.dump_python(action, mode="json", by_alias=True, exclude_defaults=True)
+    data = _action_adapter().dump_python(action, mode="json", by_alias=True, exclude_defaults=True)
     data["kind"] = action.kind.value
     ordered = {k: data.pop(k) for k in _ACTION_ORDER if k in data}
     ordered.update(data)
@@ -169,6 +172,9 @@ def order_case_dict(order: Order) -> dict[str, Any]:
     """An order in the `orders` schema (actor, actions, guard, reduce, endure, intent, ooc): the
     post language's own rendering (`posting.models.order_to_case`), with every set field of each
     action, the order's empty fields filled in and the explicit pass."""
+    # here, not at the top: a turn case without posts reads no post language
+    from fappo_bot.posting.models import order_to_case
+
     out = order_to_case(order)
     out["actions"] = [action_case_dict(a) for a in order.actions]
     # `--json` gives every field of the expect shape (spec/cases.md), also the empty ones.

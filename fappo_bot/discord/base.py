@@ -86,6 +86,15 @@ class NamingTree(app_commands.CommandTree):
         return True
 
 
+#: how long a shard waits, after READY and after each GUILD_CREATE, for the next GUILD_CREATE
+#: before it is ready (discord.py's default: 2 s, every start). The wait is there to fill the
+#: member cache before `on_ready`; this bot fills none (no members or presences intent, no
+#: chunking at start-up: `bot_intents`, `chunk_guilds_at_startup`), so it only collects the
+#: guilds Discord sends back to back after READY. A guild that comes later (one unavailable at
+#: READY, in an outage) comes as `on_guild_available`, whatever the wait, and its shard catches
+#: up again then (`posts.py`).
+GUILD_READY_TIMEOUT = 0.25
+
 #: the longest rate-limit wait discord.py sleeps through inside a request, in seconds
 RATE_LIMIT_WAIT = 30.0
 
@@ -106,6 +115,7 @@ class FappoBotBase(commands.AutoShardedBot):
             intents=bot_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             chunk_guilds_at_startup=False,
+            guild_ready_timeout=GUILD_READY_TIMEOUT,
             shard_ids=settings.discord.shard_ids,  # type: ignore[arg-type]
             shard_count=settings.discord.shard_count,
             tree_cls=NamingTree,

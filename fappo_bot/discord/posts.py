@@ -52,6 +52,8 @@ class TurnPosts(commands.Cog):
         self.dm_games: dict[tuple[int, int], str] = {}
         self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
         bot.calltime_ready = self.catch_up.ready
+        #: shards whose session is ready (their first catch-up begun)
+        self._ready_shards: set[int] = set()
         #: one handler at a time per message: the live event and the catch-up (or an event
         #: Discord replays on RESUME) must not both answer it
         self._busy = KeyedLocks()
@@ -74,11 +76,25 @@ class TurnPosts(commands.Cog):
     # before the guilds' events: call time waits from there until the catch-up is done.
     @commands.Cog.listener()
     async def on_shard_connect(self, shard_id: int) -> None:
+        self._ready_shards.discard(shard_id)
         self.catch_up.connected(shard_id)
 
     @commands.Cog.listener()
     async def on_shard_ready(self, shard_id: int) -> None:
+        self._ready_shards.add(shard_id)
         await self.catch_up.run(shard_id)
+
+    # a guild whose GUILD_CREATE comes after its shard is ready (unavailable at READY, in an
+    # outage, or later than the bot's short wait for them: `GUILD_READY_TIMEOUT`) was not in
+    # the shard's catch-up; its shard catches up again (the rooms caught up already cost no read)
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        if guild.shard_id in self._ready_shards:
+            await self.catch_up.run(guild.shard_id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.on_guild_available(guild)
 
     # ---- Discord's events ---------------------------------------------------------------------
     @commands.Cog.listener()

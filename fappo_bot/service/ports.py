@@ -117,6 +117,11 @@ class TurnRepository(Protocol):
         """The game's turn with the highest number that is not VOID, or None."""
         ...
 
+    async def by_number(self, game_id: str, number: int) -> TurnRecord | None:
+        """The game's turn of that number that is not VOID (a void turn's number is taken
+        again), or None: one row, however long the game's history."""
+        ...
+
     async def list(self, game_id: str) -> Sequence[TurnRecord]:
         """Every turn of the game (VOID included), by (number, opened_at)."""
         ...

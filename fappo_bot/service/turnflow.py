@@ -153,8 +153,7 @@ async def public_pending(
     kept to its parties in the resolution that dealt them (F29)."""
     if not turn.pending:
         return ()
-    previous = next((t for t in await uow.turns.list(game.id)
-                     if t.number == turn.number - 1 and t.status is TurnStatus.RESOLVED), None)
-    if previous is None:
+    previous = await uow.turns.by_number(game.id, turn.number - 1)
+    if previous is None or previous.status is not TurnStatus.RESOLVED:
         return turn.pending
     return public_hits(turn.pending, await hidden_actors(uow, game, previous, records))

@@ -596,12 +596,11 @@ class TurnService(UseCases):
         """Anyone checks a resolved turn's NPC orders against the commitment published."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            turns = [t for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
-            turn = next((t for t in turns if t.number == number), None)
+            turn = await uow.turns.by_number(game.id, number)
             if turn is None:
-                latest = max((t.number for t in turns), default=None)
+                latest = await uow.turns.latest(game.id)
                 raise NotFound(f"There is no turn {number} in this game; "
-                               + (f"the latest is turn {latest}." if latest is not None
+                               + (f"the latest is turn {latest.number}." if latest is not None
                                   else "no turn has been opened yet."))
             if turn.status is not TurnStatus.RESOLVED:
                 raise Conflict(f"Turn {number} is {turn.status.value}, not resolved yet; its "

@@ -172,6 +172,13 @@ LATEST_TURN = Sql(
     .order_by(TURNS.c.number.desc())
     .limit(1)
 )
+#: a game's turn of one number that is not void: the partial unique index's entry (`NOT_VOID`)
+TURN_BY_NUMBER = Sql(
+    select(TURNS)
+    .where(TURNS.c.game_id == bindparam("game_id"), TURNS.c.number == bindparam("number"),
+           NOT_VOID)
+    .limit(1)
+)
 TURNS_OF_GAME = Sql(
     select(TURNS)
     .where(TURNS.c.game_id == bindparam("game_id"))

@@ -300,6 +300,10 @@ class SqlTurns(_Repository):
         row = await self._load_first(q.TURNS, q.LATEST_TURN, game_id=game_id)
         return None if row is None else m.turn_record(row)
 
+    async def by_number(self, game_id: str, number: int) -> TurnRecord | None:
+        row = await self._load_first(q.TURNS, q.TURN_BY_NUMBER, game_id=game_id, number=number)
+        return None if row is None else m.turn_record(row)
+
     async def list(self, game_id: str) -> Sequence[TurnRecord]:
         rows = await self._load_rows(q.TURNS, q.TURNS_OF_GAME, game_id=game_id)
         return [m.turn_record(row) for row in rows]

@@ -96,6 +96,8 @@ class FakeDiscord:
         #: every guild (id -> name); `guild_id` is the first, on shard 0
         self.guilds: dict[int, str] = {}
         self.guild_id = self.add_guild("Fake Guild", shard=0)
+        #: guilds in an outage: listed unavailable in READY, no GUILD_CREATE until `guild_back`
+        self.unavailable_guilds: set[int] = set()
         #: each gateway session's shard [id, count], by socket and by session id (for RESUME)
         self._socket_shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
         self._session_shards: dict[str, tuple[int, int]] = {}
@@ -297,9 +299,23 @@ class FakeDiscord:
             "application": {"id": self.app_id, "flags": 0}, "shard": list(shard),
             "private_channels": [], "relationships": []}}))
         for guild in guilds:
+            if guild in self.unavailable_guilds:
+                continue  # in an outage: its GUILD_CREATE comes when it is back
             self._seq += 1
             await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
                                               "d": self.guild_json(guild)}))
+        await self._notify()
+
+    async def guild_back(self, guild_id: int) -> None:
+        """A guild unavailable at READY is back: Discord sends its GUILD_CREATE then, to the
+        sessions of its shard, however long after READY."""
+        self.unavailable_guilds.discard(guild_id)
+        self._seq += 1
+        payload = json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self._seq,
+                              "d": self.guild_json(guild_id)})
+        for socket in list(self._sockets):
+            if not socket.closed and self._receives(socket, guild_id):
+                await socket.send_str(payload)
         await self._notify()
 
     def guild_json(self, guild_id: int | None = None) -> dict[str, Any]:

@@ -352,3 +352,29 @@ async def test_the_rooms_of_the_nearest_deadlines_are_read_first(fake, tmp_path,
         assert reads == [f"/channels/{room}/messages" for room in (rooms[1], rooms[0], rooms[2])]
     finally:
         await running.stop()
+
+
+async def test_a_guild_that_comes_after_the_bot_is_ready_is_caught_up(fake, tmp_path) -> None:
+    """A guild unavailable at READY (an outage), or whose GUILD_CREATE comes after the bot's
+    short wait for them, was left out of the catch-up: what its rooms said while the bot was
+    down went unanswered. It is caught up when it comes."""
+    running = RunningBot(fake, tmp_path / "data")
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        await caught_up(running)
+    finally:
+        await running.stop()
+
+    missed = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
+    fake.unavailable_guilds.add(fake.guild_id)
+    await running.start()
+    try:
+        await caught_up(running)
+        assert replies_to(fake, missed) == []  # its room is not known yet
+        await fake.guild_back(fake.guild_id)
+        [reply] = await fake.wait_for(lambda: replies_to(fake, missed))
+        assert "3/3 AP" in reply["content"]
+    finally:
+        await running.stop()

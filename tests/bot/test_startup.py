@@ -150,3 +150,17 @@ async def test_fappo_bot_run_tunes_the_collector_once_ready(fake, tmp_path) -> N
         bot.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await bot
+
+
+async def test_the_bot_is_ready_without_waiting_to_fill_a_member_cache(running, fake) -> None:
+    """discord.py waits `guild_ready_timeout` (2 s by default) after the last GUILD_CREATE,
+    to fill the member cache before `on_ready`: two seconds of every start. The bot keeps no
+    member cache (no members or presences intent, no chunking), so it waits only long enough
+    to collect the guilds Discord sends right after READY, and has all of them when ready."""
+    from fappo_bot.discord.base import GUILD_READY_TIMEOUT
+
+    state = running.bot._connection
+    assert not (state.intents.members or state.intents.presences)
+    assert not any(state._guild_needs_chunking(g) for g in running.bot.guilds)
+    assert state.guild_ready_timeout == GUILD_READY_TIMEOUT <= 0.25
+    assert {g.id for g in running.bot.guilds} == set(fake.guilds)

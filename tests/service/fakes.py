@@ -225,6 +225,11 @@ class FakeTurns(_Repo):
         ]
         return max(rows, key=lambda t: (t.number, t.opened_at), default=None)
 
+    async def by_number(self, game_id: str, number: int) -> TurnRecord | None:
+        # newest first: the turn asked for is nearly always one of the last
+        return next((t for t in reversed(self.group("game_turns", game_id, "turns"))
+                     if t.number == number and t.status is not TurnStatus.VOID), None)
+
     async def list(self, game_id: str) -> Sequence[TurnRecord]:
         rows = self.group("game_turns", game_id, "turns")
         return sorted(rows, key=lambda t: (t.number, t.opened_at))

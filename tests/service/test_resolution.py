@@ -537,3 +537,43 @@ async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
         notices = [m.content for m in await uow.outbox.for_game(game)
                    if m.kind == "turn_opened"]
     assert "1 hit(s) of the last turn" in notices[-1]
+
+
+async def test_the_turn_before_is_read_by_its_number_not_among_the_whole_history(
+    services, table, uow_factory, monkeypatch
+):
+    """Which hits open to Reduce everyone may see depends on the turn before (F29): it was
+    looked for among every turn of the game, so a status, and a resolve, cost more the longer
+    the game ran. Only the turn open and the one before it are read."""
+    game = table["game"]
+    for number in (1, 2):
+        await post(services, game, ALICE, f"a{number}", "3 AP defend")
+        await post(services, game, BOB, f"b{number}", "3 AP defend")
+        await post(services, game, GM, f"g{number}",
+                   "**Skarg**\n3 AP defend\n**Goblins**\n2 AP defend")
+        await services.resolution.resolve(game, GM, number)
+    reply = await services.turns.post(game, ALICE, channel_key="dm-alice", message_key="d3",
+                                      text="3 AP attack Mira with Broadsword", secret=True)
+    assert reply.ok, reply.reply
+    await post(services, game, BOB, "b3", "3 AP defend")
+    await post(services, game, GM, "g3", "**Skarg**\n3 AP attack Kael with Broadsword")
+    await services.resolution.resolve(game, GM, 3)
+
+    read: list[int] = []
+    async with uow_factory() as uow:
+        repository = type(uow.turns)
+    for name in ("get", "latest", "by_number", "list", "due"):
+        method = getattr(repository, name)
+
+        async def counted(self, *args, _method=method, **kwargs):
+            found = await _method(self, *args, **kwargs)
+            for turn in found if isinstance(found, list | tuple) else [found]:
+                if turn is not None:
+                    read.append(turn.number)
+            return found
+
+        monkeypatch.setattr(repository, name, counted)
+    status = await services.turns.status(game)
+    assert status.turn.number == 4
+    assert [h.attacker for h in status.pending_hits] == ["Skarg"]
+    assert set(read) <= {3, 4}, read

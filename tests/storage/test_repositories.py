@@ -137,6 +137,9 @@ async def test_a_void_turn_frees_its_number(uow_factory):
     async with uow_factory() as uow:
         assert (await uow.turns.latest("g1")).id == "t1b"
         assert [t.id for t in await uow.turns.list("g1")] == ["t1", "t1b"]
+        assert (await uow.turns.by_number("g1", 1)).id == "t1b"
+        assert await uow.turns.by_number("g1", 2) is None
+        assert await uow.turns.by_number("g2", 1) is None
 
 
 async def test_character_names_are_found_whatever_their_case(uow_factory):
