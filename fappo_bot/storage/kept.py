@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from fappo_bot.storage.engine import writer
+from fappo_bot.storage.queries import table, upsert
 from fappo_bot.storage.tables import KeptValueRow
 
 
@@ -31,17 +32,5 @@ class KeptValues:
         value)."""
         row = {"key": key, "value": value, "updated_at": datetime.now(UTC)}
         async with writer(self._engine).begin() as connection:
-            if connection.dialect.name == "postgresql":
-                from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-                upsert = pg_insert(KeptValueRow).values(row)
-                await connection.execute(upsert.on_conflict_do_update(
-                    index_elements=["key"], set_={"value": value,
-                                                  "updated_at": row["updated_at"]}))
-            else:
-                from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-                upsert_lite = sqlite_insert(KeptValueRow).values(row)
-                await connection.execute(upsert_lite.on_conflict_do_update(
-                    index_elements=["key"], set_={"value": value,
-                                                  "updated_at": row["updated_at"]}))
+            await connection.execute(
+                upsert(table(KeptValueRow), "key", connection.dialect.name), row)

@@ -391,29 +391,20 @@ LEDGER_OF_PLAYER = Sql(
 )
 
 # ---- users' display names -----------------------------------------------------------------------
-def _upsert_user(dialect: str) -> Any:
+def upsert(target: Table, key: str, dialect: str) -> Any:
+    """INSERT of every column that, where a row of the same `key` is there already, sets that
+    row's other columns instead (the last writer wins)."""
     dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    statement = dialect_insert(USERS).values({c.name: bindparam(c.name) for c in USERS.c})
+    statement = dialect_insert(target).values({c.name: bindparam(c.name) for c in target.c})
     return statement.on_conflict_do_update(
-        index_elements=["user_id"],
-        set_={"display_name": statement.excluded.display_name,
-              "updated_at": statement.excluded.updated_at},
+        index_elements=[key],
+        set_={c.name: statement.excluded[c.name] for c in target.c if c.name != key},
     )
 
 
-USER_UPSERT = Sql(_upsert_user)
+USER_UPSERT = Sql(lambda dialect: upsert(USERS, "user_id", dialect))
 USER_BY_ID = Sql(select(USERS).where(USERS.c.user_id == bindparam("user_id")).limit(1))
 
 
-def _upsert_mark(dialect: str) -> Any:
-    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    statement = dialect_insert(MARKS).values({c.name: bindparam(c.name) for c in MARKS.c})
-    return statement.on_conflict_do_update(
-        index_elements=["channel_key"],
-        set_={"message_key": statement.excluded.message_key,
-              "updated_at": statement.excluded.updated_at},
-    )
-
-
-MARK_UPSERT = Sql(_upsert_mark)
+MARK_UPSERT = Sql(lambda dialect: upsert(MARKS, "channel_key", dialect))
 MARKS_ALL = Sql(select(MARKS).order_by(MARKS.c.channel_key))
