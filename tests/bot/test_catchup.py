@@ -146,8 +146,11 @@ async def test_a_dm_sent_during_a_session_that_could_not_resume_is_caught_up(run
     assert "3/3 AP" in reply["content"]
 
 
-async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_not(
-        fake, tmp_path) -> None:
+async def a_deadline_in_ten_minutes(fake, tmp_path, *, bob: bool = False
+                                    ) -> tuple[RunningBot, SharedClock, str]:
+    """A game whose turn 1 is due in ten minutes of a clock the fake and the bot share, its NPC
+    orders sealed (a deadline with NPCs without orders waits for the GM), the bot then stopped:
+    the bot, the clock and the room. `bob`: Mira joins the game for bob first."""
     clock = SharedClock()
     fake.clock = clock.now
     running = RunningBot(fake, tmp_path / "data", clock=clock)
@@ -155,16 +158,22 @@ async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_n
     await running.start()
     try:
         await set_up_game(fake)
-        assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
-                                                   fake.bob)
+        if bob:
+            assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
+                                                       fake.bob)
         text_of(await run_command(fake, fake.gm, "turn calltime",
                                   [{"type": 4, "name": "minutes", "value": 10}]))
-        # the NPCs' orders sealed: a deadline with NPCs without orders waits for the GM
         game = (await running.services.games.find(room)).id
         await running.services.turns.seal(game, fake.gm["id"])
         await caught_up(running)
     finally:
         await running.stop()
+    return running, clock, room
+
+
+async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_not(
+        fake, tmp_path) -> None:
+    running, clock, room = await a_deadline_in_ten_minutes(fake, tmp_path, bob=True)
 
     clock.at += timedelta(minutes=9)
     on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
@@ -189,21 +198,7 @@ async def test_a_post_made_on_time_during_an_outage_counts_and_a_late_one_does_n
 
 
 async def test_call_time_waits_until_the_catch_up_is_done(fake, tmp_path) -> None:
-    clock = SharedClock()
-    fake.clock = clock.now
-    running = RunningBot(fake, tmp_path / "data", clock=clock)
-    room = fake.room["id"]
-    await running.start()
-    try:
-        await set_up_game(fake)
-        text_of(await run_command(fake, fake.gm, "turn calltime",
-                                  [{"type": 4, "name": "minutes", "value": 10}]))
-        # the NPCs' orders sealed: a deadline with NPCs without orders waits for the GM
-        game = (await running.services.games.find(room)).id
-        await running.services.turns.seal(game, fake.gm["id"])
-        await caught_up(running)
-    finally:
-        await running.stop()
+    running, clock, room = await a_deadline_in_ten_minutes(fake, tmp_path)
     clock.at += timedelta(minutes=5)
     on_time = await fake.post(room, fake.alice, KAEL_ORDERS, live=False)
     clock.at += timedelta(minutes=30)  # the deadline is long past when the bot is back
