@@ -6,13 +6,13 @@ from typing import Any
 
 from fappo_bot.adjudication.loader import HealCase, RestCase, SheetCase
 from fappo_bot.adjudication.report import character_dict, level_label, sp_dict
-from fappo_bot.rules import HealingCheck, RulesError, Sheet, check_sheet, heal, restore
-from fappo_bot.sheets.convert import CaseError, build_model
+from fappo_bot.rules import HealingCheck, RulesError, check_sheet, heal, restore
+from fappo_bot.sheets.convert import CaseError, sheet_from_data
 
 
 def run_sheet(case: SheetCase) -> dict[str, Any]:
     """Validity, cost, unspent CC, errors and warnings of a sheet (F1, F3, F22)."""
-    sheet = build_model(Sheet, dict(case.sheet), "sheet")
+    sheet = sheet_from_data(case.sheet)
     check = check_sheet(sheet)
     return {
         "valid": check.valid,

@@ -1,4 +1,4 @@
-"""The FAPPO rules core (RULINGS F0-F30): pure functions over frozen pydantic values.
+"""The FAPPO rules core (RULINGS F0-F30): pure functions over plain slotted dataclasses.
 
 This is its public face: other packages (posting, adjudication, service, storage, console, the
 benchmarks) import from `fappo_bot.rules` only, and only the names below
@@ -43,6 +43,7 @@ from fappo_bot.rules.data import (
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
+from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
@@ -89,6 +90,8 @@ __all__ = [
     "FLOATING",
     "GMInputs",
     "HealingCheck",
+    "LegendaryItem",
+    "LegendaryUpgrade",
     "MAX_AWARD",
     "Order",
     "OrderError",

@@ -9,16 +9,17 @@ may accumulate forever".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge
+from pydantic import ConfigDict
 
 from fappo_bot.rules.character import Character, Spell
 from fappo_bot.rules.config import AdvancementMenu, MagicMode, RulesConfig
-from fappo_bot.rules.data import SKILLS_BY_KEY, TIERS, SkillDef, Trait, trait_by_name
+from fappo_bot.rules.data import SKILLS_BY_KEY, TIERS, SkillDef, TierDef, Trait, trait_by_name
 from fappo_bot.rules.legendary import (
     MAX_POINTS_PER_ITEM,
     LegendaryItem,
@@ -61,15 +62,16 @@ class PurchaseKind(StrEnum):
 LITERAL_MENU = frozenset({PurchaseKind.SKILL, PurchaseKind.TRAIT})
 
 
-class Purchase(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Purchase:
     """One advancement purchase: a skill raise (`name`, `points`), a Trait, extra SP, floating
     SP, AP, a legendary item (`item`) or a spell (`spell`)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     kind: PurchaseKind
     name: str | None = None
-    points: int = Field(default=1, ge=1)
+    points: Annotated[int, Ge(1)] = 1
     item: LegendaryItem | None = None
     spell: Spell | None = None
     package: Package | None = None
@@ -156,68 +158,86 @@ def spend_cc(
     if cost > character.unspent_cc:
         raise RulesError("not-enough-cc", f"That costs {cost} CC but {character.name} has "
                          f"{character.unspent_cc} banked.", "points")
-    row = TIERS[character.tier]
-    update: dict[str, Any] = {"unspent_cc": character.unspent_cc - cost}
-    if kind is PurchaseKind.SKILL:
-        skill = _skill(character, _need_name(purchase), custom_skills)
-        restricted = skill.restricted_by
-        if restricted is not None and restricted not in character.traits:
-            raise RulesError("skill-forbidden", f"{skill.name} needs the {restricted.value} "
-                             "Trait [F:L158].", "name")
-        current = next((v for k, v in character.skills.items()
-                        if k.casefold() == skill.name.casefold()), 0)
-        key = next((k for k in character.skills if k.casefold() == skill.name.casefold()),
-                   skill.name)
-        if current + purchase.points > row.skill_cap:
-            raise RulesError("skill-cap", f"{skill.name} would be {current + purchase.points}; "
-                             f"the cap is {row.skill_cap} (F1, F3).", "points")
-        update["skills"] = {**character.skills, key: current + purchase.points}
-    elif kind is PurchaseKind.TRAIT:
-        trait = trait_by_name(_need_name(purchase))
-        if trait is None:
-            raise RulesError("unknown-name", f"'{purchase.name}' is no Trait of this game.",
-                             "name")
-        if trait in character.traits:
-            raise RulesError("duplicate-name", f"{character.name} already owns {trait.value}.",
-                             "name")
-        update["traits"] = {**character.traits, trait: TRAIT_BASE_SP}
-        update["trait_max"] = {**character.trait_max, trait: TRAIT_BASE_SP}
-    elif kind is PurchaseKind.TRAIT_SP:
-        trait = _owned_trait(character, _need_name(purchase))
-        new_max = character.trait_maximum(trait) + purchase.points
-        if row.sp_cap is not None and new_max > row.sp_cap:
-            raise RulesError("trait-sp-cap", f"{trait.value} would have {new_max} SP; the cap "
-                             f"is {row.sp_cap} (F1, F3).", "points")
-        update["trait_max"] = {**character.trait_max, trait: new_max}
-        update["traits"] = {**character.traits, trait: character.traits[trait] + purchase.points}
-    elif kind is PurchaseKind.FLOATING:
-        new_max = character.floating_maximum + purchase.points
-        if new_max > row.floating_cap:
-            raise RulesError("floating-cap", f"{new_max} floating SP; the cap is "
-                             f"{row.floating_cap} [F:L27].", "points")
-        update["floating_max"] = new_max
-        update["floating"] = character.floating + purchase.points
-    elif kind is PurchaseKind.AP:
-        if not row.buys_ap:
-            raise RulesError("ap-fixed", f"A {character.tier.value} has a fixed number of AP "
-                             "(F3 Amb-1); only PCs and Masters buy extra AP.", "kind")
-        update["base_ap"] = character.ap_base + purchase.points
-    elif kind is PurchaseKind.LEGENDARY:
-        return _buy_legendary(character, purchase, update)
-    elif kind is PurchaseKind.SPELL:
-        assert purchase.spell is not None  # purchase_cost checked it
-        if cfg.magic_mode is MagicMode.GENERAL:
-            raise RulesError("not-on-menu", "This game uses General Magic only: spells are not "
-                             "learned (F26 Amb-3).", "spell")
-        if any(s.name.casefold() == purchase.spell.name.casefold() for s in character.spells):
-            raise RulesError("duplicate-name", f"{character.name} already knows "
-                             f"'{purchase.spell.name}'.", "spell")
-        update["spells"] = character.spells + (purchase.spell,)
-    return replace(character, **update)
+    bought = _BUYERS[kind](character, purchase, _Menu(TIERS[character.tier], cfg, custom_skills))
+    return replace(bought, unspent_cc=character.unspent_cc - cost)
 
 
-def _buy_legendary(character: Character, purchase: Purchase,
-                   update: dict[str, Any]) -> Character:
+@dataclass(frozen=True, slots=True)
+class _Menu:
+    """What a purchase is checked against: the tier's caps, the game's flags, its skills."""
+
+    row: TierDef
+    config: RulesConfig
+    custom_skills: Iterable[str | SkillDef]
+
+
+def _buy_skill(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    skill = _skill(character, _need_name(purchase), menu.custom_skills)
+    restricted = skill.restricted_by
+    if restricted is not None and restricted not in character.traits:
+        raise RulesError("skill-forbidden", f"{skill.name} needs the {restricted.value} "
+                         "Trait [F:L158].", "name")
+    current = next((v for k, v in character.skills.items()
+                    if k.casefold() == skill.name.casefold()), 0)
+    key = next((k for k in character.skills if k.casefold() == skill.name.casefold()),
+               skill.name)
+    if current + purchase.points > menu.row.skill_cap:
+        raise RulesError("skill-cap", f"{skill.name} would be {current + purchase.points}; "
+                         f"the cap is {menu.row.skill_cap} (F1, F3).", "points")
+    return replace(character, skills={**character.skills, key: current + purchase.points})
+
+
+def _buy_trait(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    trait = trait_by_name(_need_name(purchase))
+    if trait is None:
+        raise RulesError("unknown-name", f"'{purchase.name}' is no Trait of this game.",
+                         "name")
+    if trait in character.traits:
+        raise RulesError("duplicate-name", f"{character.name} already owns {trait.value}.",
+                         "name")
+    return replace(character, traits={**character.traits, trait: TRAIT_BASE_SP},
+                   trait_max={**character.trait_max, trait: TRAIT_BASE_SP})
+
+
+def _buy_trait_sp(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    trait = _owned_trait(character, _need_name(purchase))
+    new_max = character.trait_maximum(trait) + purchase.points
+    cap = menu.row.sp_cap
+    if cap is not None and new_max > cap:
+        raise RulesError("trait-sp-cap", f"{trait.value} would have {new_max} SP; the cap "
+                         f"is {cap} (F1, F3).", "points")
+    return replace(character, trait_max={**character.trait_max, trait: new_max},
+                   traits={**character.traits, trait: character.traits[trait] + purchase.points})
+
+
+def _buy_floating(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    new_max = character.floating_maximum + purchase.points
+    if new_max > menu.row.floating_cap:
+        raise RulesError("floating-cap", f"{new_max} floating SP; the cap is "
+                         f"{menu.row.floating_cap} [F:L27].", "points")
+    return replace(character, floating_max=new_max,
+                   floating=character.floating + purchase.points)
+
+
+def _buy_ap(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    if not menu.row.buys_ap:
+        raise RulesError("ap-fixed", f"A {character.tier.value} has a fixed number of AP "
+                         "(F3 Amb-1); only PCs and Masters buy extra AP.", "kind")
+    return replace(character, base_ap=character.ap_base + purchase.points)
+
+
+def _buy_spell(character: Character, purchase: Purchase, menu: _Menu) -> Character:
+    assert purchase.spell is not None  # purchase_cost checked it
+    if menu.config.magic_mode is MagicMode.GENERAL:
+        raise RulesError("not-on-menu", "This game uses General Magic only: spells are not "
+                         "learned (F26 Amb-3).", "spell")
+    if any(s.name.casefold() == purchase.spell.name.casefold() for s in character.spells):
+        raise RulesError("duplicate-name", f"{character.name} already knows "
+                         f"'{purchase.spell.name}'.", "spell")
+    return replace(character, spells=character.spells + (purchase.spell,))
+
+
+def _buy_legendary(character: Character, purchase: Purchase, menu: _Menu) -> Character:
     item = purchase.item
     assert item is not None  # purchase_cost checked it
     spent = character.legendary.get(item.item, 0)
@@ -227,26 +247,37 @@ def _buy_legendary(character: Character, purchase: Purchase,
     problems = [p for p in check_item(item) if p.code != "legendary-cap"]
     if problems:
         raise RulesError(problems[0].code, problems[0].message, problems[0].field)
-    owned = item.model_copy(update={"owner": character.name})
-    after = apply_legendary(replace(character, **update), owned)
+    owned = replace(item, owner=character.name)
+    after = apply_legendary(character, owned)
     return replace(after, legendary={**character.legendary,
                                                   item.item: spent + item.cost})
 
 
-class TournamentLedger(BaseModel):
+#: how each purchase changes the character (packages are refused before: creation only)
+_BUYERS: dict[PurchaseKind, Callable[[Character, Purchase, _Menu], Character]] = {
+    PurchaseKind.SKILL: _buy_skill,
+    PurchaseKind.TRAIT: _buy_trait,
+    PurchaseKind.TRAIT_SP: _buy_trait_sp,
+    PurchaseKind.FLOATING: _buy_floating,
+    PurchaseKind.AP: _buy_ap,
+    PurchaseKind.LEGENDARY: _buy_legendary,
+    PurchaseKind.SPELL: _buy_spell,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentLedger:
     """One player's tournament CC, kept across games (F28, [F:L469])."""
 
-    model_config = ConfigDict(frozen=True)
-
     player: str
-    points: int = Field(default=0, ge=0)
-    adventures: int = Field(default=0, ge=0)
+    points: Annotated[int, Ge(0)] = 0
+    adventures: Annotated[int, Ge(0)] = 0
 
 
 def record_adventure(ledger: TournamentLedger, *, completed: bool) -> TournamentLedger:
     """+1 CC per successfully completed adventure; the points "may accumulate forever"."""
-    return ledger.model_copy(update={"points": ledger.points + (1 if completed else 0),
-                                     "adventures": ledger.adventures + 1})
+    return replace(ledger, points=ledger.points + (1 if completed else 0),
+                   adventures=ledger.adventures + 1)
 
 
 def starting_budget(ledger: TournamentLedger) -> int:

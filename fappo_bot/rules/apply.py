@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any
 
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
-from fappo_bot.rules.data import TIERS
+from fappo_bot.rules.data import PIP_THRESHOLDS, TIERS
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.healing import heal
@@ -65,24 +64,22 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
         name = original.name
         c = chars[name]
         fighter = fighters[name]  # the snapshot's facts
-        # SP, statuses, equipment, damage and eliminations change distinct fields: one copy
+        # SP, statuses, equipment, damage and eliminations change distinct fields of `c`: one
+        # copy (`new`, made by the first step that changes something), each step reading `c`
         order = orders.get(name)
-        update = _pay(turn, c, order) if order is not None and facts.declares_sp(order) else {}
+        new = _pay(turn, c, order) if order is not None and facts.declares_sp(order) else None
         if name in statuses:
-            update |= _statuses(name, c, changes)
+            new = _statuses(name, c, changes, new)
         if name in equipment:
-            update |= _equipment(c, changes)
+            new = _equipment(c, changes, new)
         # `_damage` has nothing to show without new hits or provisional ones to settle
         if (levels_on.get(name, 0) > 0 or c.shock or c.settled_health is not None
                 or c.settled_pips is not None):
-            update |= _damage(turn, c, changes)
+            new = _damage(turn, c, changes, new)
         if name in eliminated:
-            left = c.count - eliminated[name]
-            update["count"] = left if left > 0 else 0
-            if turn.config.fodder_can_reduce:  # provisional until the group's next order (F13)
-                update["settled_count"] = c.count
-        if update:
-            c = _changed(c, update)
+            new = _eliminated(turn, c, eliminated[name], new)
+        if new is not None:
+            c = new
         if name in changes.corrode:
             for _ in range(changes.corrode[name]):
                 c = corrode(c)
@@ -97,18 +94,27 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     return tuple(out)
 
 
-#: a character's fields in their declared order, read at once (`_changed`)
+#: a character's fields in their declared order, read at once (`_copy`)
 _FIELDS = attrgetter(*[f.name for f in fields(Character)])
 
 
-def _changed(c: Character, update: dict[str, Any]) -> Character:
-    """`dataclasses.replace(c, **update)` for the one copy of each changed character a turn
-    makes: the fields read at once and passed by position, the changed ones set on the copy
-    before anything else sees it (`replace` looks up every field's kind and passes each by
-    keyword, several times the work of the copy itself)."""
-    new = Character(*_FIELDS(c))
-    for name, value in update.items():
-        setattr(new, name, value)
+def _copy(c: Character) -> Character:
+    """The one copy of each changed character a turn makes: the fields read at once and passed
+    by position (`replace` looks up every field's kind and passes each by keyword, several
+    times the work of the copy itself); the steps of `apply_changes` set the fields they change
+    on it before anything else sees it."""
+    return Character(*_FIELDS(c))
+
+
+def _eliminated(turn: Turn, c: Character, count: int, new: Character | None) -> Character:
+    """A group's eliminations (F20, F21): fewer creatures, provisional until the group's next
+    order when fodder may reduce (F13)."""
+    if new is None:
+        new = _copy(c)
+    left = c.count - count
+    new.count = left if left > 0 else 0
+    if turn.config.fodder_can_reduce:
+        new.settled_count = c.count
     return new
 
 
@@ -148,12 +154,12 @@ def _interrupt(turn: Turn, changes: Changes) -> None:
             changes.event("interrupted", name, "the concentration was broken")
 
 
-def _pay(turn: Turn, c: Character, order: Order) -> dict[str, Any]:
+def _pay(turn: Turn, c: Character, order: Order) -> Character | None:
     """P4: every declared SP is spent, even when wasted; a GM veto refunds (F4 Amb-14). Only for
-    an order that declares SP (`Facts.declares_sp`)."""
+    an order that declares SP (`Facts.declares_sp`). The copy with the pools paid, or None."""
     spent = total_spend(order)
     if not spent:
-        return {}  # a veto only refunds what was declared
+        return None  # a veto only refunds what was declared
     for action in order.actions:
         if not action.sp_vetoed:
             continue
@@ -168,12 +174,18 @@ def _pay(turn: Turn, c: Character, order: Order) -> dict[str, Any]:
         suggested = definition.suggested.value if definition and definition.suggested else None
         for key, amount in vetoed_refund(action, suggested).items():
             spent[key] = spent.get(key, 0) - amount
-    return paid(c, {k: v for k, v in spent.items() if v > 0})
+    left = paid(c, {k: v for k, v in spent.items() if v > 0})
+    if left is None:
+        return None
+    new = _copy(c)
+    new.traits, new.floating = left
+    return new
 
 
-def _statuses(name: str, c: Character, changes: Changes) -> dict[str, Any]:
+def _statuses(name: str, c: Character, changes: Changes,
+              new: Character | None) -> Character | None:
     if name not in changes.drop_status and name not in changes.add_status:
-        return {}
+        return new
     kept = list(c.statuses)
     for kind, item in changes.drop_status.get(name, []):
         kept = [
@@ -194,17 +206,20 @@ def _statuses(name: str, c: Character, changes: Changes) -> dict[str, Any]:
             kept = [s for s in kept if s.kind is not StatusKind.UNCONSCIOUS]
             status = replace(status, turns=longest)
         kept.append(status)
-    return {"statuses": tuple(kept)}
+    if new is None:
+        new = _copy(c)
+    new.statuses = tuple(kept)
+    return new
 
 
-def _equipment(c: Character, changes: Changes) -> dict[str, Any]:
+def _equipment(c: Character, changes: Changes, new: Character | None) -> Character | None:
     """Weapons lost, gained or wielded, the new position, the ammo spent (Corrosion, which
     needs the weapon in hand after these, comes after them)."""
     name = c.name
     if (name not in changes.lose_weapon and name not in changes.gain_weapon
             and name not in changes.wielding and name not in changes.positions
             and name not in changes.ammo):
-        return {}
+        return new
     weapons = list(c.weapons)
     for lost in changes.lose_weapon.get(name, []):
         for i, w in enumerate(weapons):
@@ -213,35 +228,45 @@ def _equipment(c: Character, changes: Changes) -> dict[str, Any]:
                 break
     weapons += [w for w in changes.gain_weapon.get(name, [])
                 if not any(fold(x.name) == fold(w.name) for x in weapons)]
-    update: dict[str, Any] = {"weapons": tuple(weapons)}
+    if new is None:
+        new = _copy(c)
+    new.weapons = tuple(weapons)
     if name in changes.wielding:
-        update["wielding"] = changes.wielding[name]
+        new.wielding = changes.wielding[name]
     if name in changes.positions:
-        update["position"] = changes.positions[name]
+        new.position = changes.positions[name]
     if name in changes.ammo and c.ammo is not None:
-        update["ammo"] = max(0, c.ammo - changes.ammo[name])
-    return update
+        new.ammo = max(0, c.ammo - changes.ammo[name])
+    return new
 
 
-def _damage(turn: Turn, c: Character, changes: Changes) -> dict[str, Any]:
+def _damage(turn: Turn, c: Character, changes: Changes,
+            new: Character | None) -> Character | None:
     """Show this resolution's hits (ticks included) provisionally; shock if it moved down."""
     config = turn.config
     levels = changes.levels_on.get(c.name, 0)
     quiet = not (c.shock or c.settled_health is not None or c.settled_pips is not None)
     if levels <= 0 and quiet:
-        return {}
-    pips = uses_pips(c, config)
-    before = c.pips if pips else current_index(c, config)
-    update: dict[str, Any] = {"shock": False, "settled_health": None, "settled_pips": None}
+        return new
     if levels > 0 and not c.is_fodder:
+        pips = uses_pips(c, config)
+        before = c.pips if pips else current_index(c, config)
         health, new_pips = damaged(c, levels, config)
-        after = new_pips if pips else health
-        update = {"shock": after > before, "settled_health": c.health,
-                  "settled_pips": c.pips, "health": health, "pips": new_pips}
-    for key, value in update.items():
-        if getattr(c, key) != value:
-            return update
-    return {}
+        shock = (new_pips if pips else health) > before
+        if (shock == c.shock and c.settled_health == c.health and c.settled_pips == c.pips
+                and health == c.health and new_pips == c.pips):
+            return new
+        if new is None:
+            new = _copy(c)
+        new.shock, new.settled_health, new.settled_pips = shock, c.health, c.pips
+        new.health, new.pips = health, new_pips
+        return new
+    if quiet:  # no shock and nothing provisional: nothing to clear
+        return new
+    if new is None:
+        new = _copy(c)
+    new.shock, new.settled_health, new.settled_pips = False, None, None
+    return new
 
 
 def _healed_or_vaporized(turn: Turn, c: Character, changes: Changes) -> Character:
@@ -260,11 +285,10 @@ def _healed(turn: Turn, c: Character, levels: int) -> Character:
     if uses_pips(c, turn.config):
         return replace(c, pips=0, health=0, settled_pips=0 if c.settled_pips is not None else None)
     index = max(0, current_index(c, turn.config) - levels)
-    update: dict[str, Any] = {"health": index}
-    if c.settled_health is not None:
-        # the provisional hits of this turn stay on top of the healed level (F13)
-        update["settled_health"] = max(0, c.settled_health - levels)
-    return replace(c, **update)
+    if c.settled_health is None:
+        return replace(c, health=index)
+    # the provisional hits of this turn stay on top of the healed level (F13)
+    return replace(c, health=index, settled_health=max(0, c.settled_health - levels))
 
 
 def _clocks(turn: Turn, name: str, c: Character, changes: Changes) -> Character:
@@ -364,12 +388,8 @@ def _bleed(turn: Turn, c: Character) -> Character:
         replace(s, restore_to=index) if s.kind is StatusKind.BLEEDING else s
         for s in c.statuses
     )
-    update: dict[str, Any] = {"health": incap, "statuses": statuses}
-    if uses_pips(c, turn.config):
-        from fappo_bot.rules.data import PIP_THRESHOLDS
-
-        update["pips"] = PIP_THRESHOLDS[incap]
-    return replace(c, **update)
+    pips = PIP_THRESHOLDS[incap] if uses_pips(c, turn.config) else c.pips
+    return replace(c, health=incap, statuses=statuses, pips=pips)
 
 
 def _binding(c: Character, tended: bool, changes: Changes) -> Character:
@@ -386,9 +406,6 @@ def _binding(c: Character, tended: bool, changes: Changes) -> Character:
         statuses = tuple(kept if s is bleeding else s for s in c.statuses)
         return replace(c, statuses=statuses)
     changes.event("bound", c.name, "the bleeding wounds are bound")
-    update: dict[str, Any] = {
-        "statuses": tuple(s for s in c.statuses if s is not bleeding)
-    }
-    if bleeding.restore_to is not None and bleeding.restore_to < c.health:
-        update["health"] = bleeding.restore_to
-    return replace(c, **update)
+    restored = bleeding.restore_to
+    health = restored if restored is not None and restored < c.health else c.health
+    return replace(c, statuses=tuple(s for s in c.statuses if s is not bleeding), health=health)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge
+from pydantic import ConfigDict
 
 
 class NuisanceCountMode(str, Enum):
@@ -64,10 +67,14 @@ class AdvancementMenu(str, Enum):
     SKILLS_AND_TRAITS = "skills_and_traits"
 
 
-class RulesConfig(BaseModel):
-    """The R2 configuration flags of one game. Every default is the RULINGS ruling."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulesConfig:
+    """The R2 configuration flags of one game. Every default is the RULINGS ruling.
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+    The input schema (`TypeAdapter(RulesConfig)`: case files, a GM's flags, storage) refuses
+    unknown flags."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     pips_enabled: bool = False
     pips_heal_mode: PipsHealMode = PipsHealMode.RESET_ALL
@@ -76,7 +83,7 @@ class RulesConfig(BaseModel):
     spellcasting_is_attack_skill: bool = False
     #: the game's mapping of weapons the table leaves to the GM (Spear, Polearm...) to a skill,
     #: by weapon name (F19 Amb-1 amendment); case-insensitive
-    weapon_skills: dict[str, str] = Field(default_factory=dict)
+    weapon_skills: dict[str, str] = field(default_factory=dict)
     nuisance_count_mode: NuisanceCountMode = NuisanceCountMode.MARGIN
     minion_elim_mode: MinionElimMode = MinionElimMode.DAMAGE_DEALT
     fodder_elimination_by_any_attacker: bool = True
@@ -95,7 +102,7 @@ class RulesConfig(BaseModel):
     spell_resolution: SpellResolution = SpellResolution.TWO_STAGE
     min_spell_difficulty: int | None = 1
     advancement_menu: AdvancementMenu = AdvancementMenu.ALL_BUT_PACKAGES
-    inactive_threshold: int = Field(default=3, ge=1)
+    inactive_threshold: Annotated[int, Ge(1)] = 3
     auto_reduce_on_absence: bool = False
     hide_all_allocations: bool = False
     #: F17 Amb-4: spells cast at a distance of 1 Range or more count as ranged for shields

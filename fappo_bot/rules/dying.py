@@ -10,11 +10,9 @@ normal."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict
 
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.config import RulesConfig
@@ -43,10 +41,9 @@ def is_dying(character: Character, config: RulesConfig | None = None) -> bool:
     return names[level_index(character, config or RulesConfig())] == DYING
 
 
-class Qualification(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Qualification:
     """Whether a helper's turn counts toward stabilizing, and why not."""
-
-    model_config = ConfigDict(frozen=True)
 
     ok: bool
     reason: str | None = None
@@ -102,10 +99,9 @@ class DyingState(StrEnum):
     DEAD = "dead"
 
 
-class DyingOutcome(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DyingOutcome:
     """The character after one turn of the countdown, and its state."""
-
-    model_config = ConfigDict(frozen=True)
 
     character: Character
     state: DyingState

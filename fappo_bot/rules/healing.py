@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict
 
 from fappo_bot.rules.character import FLOATING, Character, StatusKind
 from fappo_bot.rules.config import PipsHealMode, RulesConfig
@@ -54,23 +53,23 @@ def is_stabilized(character: Character) -> bool:
     return character.has_status(StatusKind.STABILIZED)
 
 
-def _leave_dying(update: dict[str, Any], character: Character) -> None:
-    update["statuses"] = tuple(s for s in character.statuses
-                               if s.kind is not StatusKind.STABILIZED)
-    update["dying_turns"] = 0
-    update["attended_turns"] = 0
+def _leave_dying(character: Character) -> Character:
+    return replace(character, statuses=tuple(s for s in character.statuses
+                                             if s.kind is not StatusKind.STABILIZED),
+                   dying_turns=0, attended_turns=0)
 
 
 # ---- the Healing check ------------------------------------------------------------------------
-class HealingCheck(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HealingCheck:
     """The one Healing check of a level episode, made by an assisting character (F14 Amb-5)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     #: the healer's total: Healing skill + AP + modifiers (F14 Amb-7)
     total: int
     #: SP the healer declared on the check, by pool (Trait names or `floating`)
-    sp: dict[str, int] = Field(default_factory=dict)
+    sp: dict[str, int] = field(default_factory=dict)
     #: the healer owns Sagacious, Healing's Suggested Trait (protection and SP bonus, F4)
     sagacious: bool = False
     #: who made the check, when known: never the patient (F14 Amb-5)
@@ -112,10 +111,9 @@ def heal_time(name: str, halved: bool) -> int | None:
 
 
 # ---- healing by time --------------------------------------------------------------------------
-class HealOutcome(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HealOutcome:
     """The result of `heal`: the character after the time, and what the check did."""
-
-    model_config = ConfigDict(frozen=True)
 
     character: Character
     start_level: str
@@ -150,89 +148,105 @@ def heal(
     if elapsed_seconds < 0:
         raise RulesError("bad-time", f"Elapsed time cannot be negative ({elapsed_seconds} s).",
                          "elapsed")
-    names = track(character)
-    pips_mode = uses_pips(character, cfg)
-    pips = character.pips
-    index = level_index(character, cfg)
-    start = names[index]
-    checked, halved = character.heal_checked, character.heal_halved
+    start = track(character)[level_index(character, cfg)]
     notes: list[str] = []
-    graded: Outcome | None = None
-    if check is not None:
-        difficulty = LEVELS[start].heal_difficulty
-        if difficulty is None:
-            notes.append(f"{start} needs no Healing check: no check was made.")
-        elif check.healer is not None and check.healer.casefold() == character.name.casefold():
-            raise RulesError(
-                "self-treatment",
-                f"{character.name} cannot make their own Healing check: it takes \"an assisting "
-                "character\" [F:L201].", "check")
-        elif checked:
-            raise RulesError(
-                "check-used",
-                f"{character.name} already had this level's Healing check; \"this check can "
-                "only be made once per health level\" [F:L201].", "check")
-        else:
-            graded = grade_healing_check(check, difficulty)
-            checked = True
-            halved = graded.level >= SuccessLevel.SOLID
-    start_need = heal_time(start, halved)
-    banked = character.heal_elapsed + elapsed_seconds
-    healed = 0
-    update: dict[str, Any] = {}
-    while index > 0:
-        name = names[index]
-        need = heal_time(name, halved)
-        if need is None:  # Dead (F11 Amb-7)
-            break
-        if name == DYING and not is_stabilized(character):
-            notes.append("Dying heals only once stabilized (F15).")
-            banked = 0
-            break
-        if banked < need:
-            break
-        banked -= need
-        healed += 1
-        checked = halved = False
-        if name == DYING:
-            _leave_dying(update, character)
-        if pips_mode:
-            if cfg.pips_heal_mode is PipsHealMode.RESET_ALL:
-                pips = 0
-            else:
-                pips = PIP_THRESHOLDS[index] - 1
-            index = pip_level(pips)
-        else:
-            index -= 1
-    if index == 0:
-        banked = 0
-    final = names[index]
-    final_need = heal_time(final, halved) if index > 0 else None
+    graded = _graded_check(character, check, start, notes)
+    checked, halved = character.heal_checked, character.heal_halved
+    if graded is not None:
+        checked, halved = True, graded.level >= SuccessLevel.SOLID
+    clock = _HealClock(character, cfg, checked, halved, character.heal_elapsed + elapsed_seconds)
+    clock.run(notes)
+    final = clock.names[clock.index]
+    final_need = heal_time(final, clock.halved) if clock.index > 0 else None
     if final == DYING and not is_stabilized(character):
         final_need = None
-    update.update({
-        "health": index, "heal_elapsed": banked, "heal_checked": checked, "heal_halved": halved,
-    })
-    if pips_mode:
-        update["pips"] = pips
     return HealOutcome(
-        character=replace(character, **update),
+        character=replace(clock.patient, health=clock.index, heal_elapsed=clock.banked,
+                          heal_checked=clock.checked, heal_halved=clock.halved, pips=clock.pips),
         start_level=start,
         level=final,
-        levels_healed=healed,
+        levels_healed=clock.healed,
         check_level=graded.level if graded else None,
         check_margin=graded.margin if graded else None,
-        heal_seconds=start_need,
-        seconds_to_next=None if final_need is None else max(0, final_need - banked),
+        heal_seconds=heal_time(start, halved),
+        seconds_to_next=None if final_need is None else max(0, final_need - clock.banked),
         notes=tuple(notes),
     )
 
 
-# ---- magical healing --------------------------------------------------------------------------
-class MagicHealOutcome(BaseModel):
-    """The result of `heal_levels`: the patient, levels healed, and when (for the cooldown)."""
+def _graded_check(character: Character, check: HealingCheck | None, start: str,
+                  notes: list[str]) -> Outcome | None:
+    """The level's Healing check graded, or None when none was made (F14 Amb-3, Amb-5, Amb-8)."""
+    if check is None:
+        return None
+    difficulty = LEVELS[start].heal_difficulty
+    if difficulty is None:
+        notes.append(f"{start} needs no Healing check: no check was made.")
+        return None
+    if check.healer is not None and check.healer.casefold() == character.name.casefold():
+        raise RulesError(
+            "self-treatment",
+            f"{character.name} cannot make their own Healing check: it takes \"an assisting "
+            "character\" [F:L201].", "check")
+    if character.heal_checked:
+        raise RulesError(
+            "check-used",
+            f"{character.name} already had this level's Healing check; \"this check can "
+            "only be made once per health level\" [F:L201].", "check")
+    return grade_healing_check(check, difficulty)
 
-    model_config = ConfigDict(frozen=True)
+
+class _HealClock:
+    """Time passing over the track, one level at a time (F14 Rule, F11 Amb-2 for pips)."""
+
+    __slots__ = ("banked", "checked", "config", "halved", "healed", "index", "names", "patient",
+                 "pips", "pips_mode")
+
+    def __init__(self, character: Character, config: RulesConfig, checked: bool, halved: bool,
+                 banked: int) -> None:
+        self.patient = character
+        self.config = config
+        self.names = track(character)
+        self.pips_mode = uses_pips(character, config)
+        self.pips = character.pips
+        self.index = level_index(character, config)
+        self.checked, self.halved, self.banked = checked, halved, banked
+        self.healed = 0
+
+    def run(self, notes: list[str]) -> None:
+        names, stabilized = self.names, is_stabilized(self.patient)
+        while self.index > 0:
+            name = names[self.index]
+            need = heal_time(name, self.halved)
+            if need is None:  # Dead (F11 Amb-7)
+                break
+            if name == DYING and not stabilized:
+                notes.append("Dying heals only once stabilized (F15).")
+                self.banked = 0
+                break
+            if self.banked < need:
+                break
+            self.banked -= need
+            self.healed += 1
+            self.checked = self.halved = False
+            if name == DYING:
+                self.patient = _leave_dying(self.patient)
+            if self.pips_mode:
+                if self.config.pips_heal_mode is PipsHealMode.RESET_ALL:
+                    self.pips = 0
+                else:
+                    self.pips = PIP_THRESHOLDS[self.index] - 1
+                self.index = pip_level(self.pips)
+            else:
+                self.index -= 1
+        if self.index == 0:
+            self.banked = 0
+
+
+# ---- magical healing --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MagicHealOutcome:
+    """The result of `heal_levels`: the patient, levels healed, and when (for the cooldown)."""
 
     character: Character
     levels_healed: int
@@ -273,13 +287,13 @@ def heal_levels(
                 "healing-cooldown",
                 f"{character.name}'s body is still acclimating to the last healing spell "
                 f"[F:L203]: {wait} more seconds before more magic can heal it.", "target")
-    update: dict[str, Any] = {}
+    patient = character
     healed = 0
     pips = character.pips
     pips_mode = uses_pips(character, cfg)
     while healed < levels and index > 0:
         if names[index] == DYING:
-            _leave_dying(update, character)
+            patient = _leave_dying(patient)
         if pips_mode:
             pips = 0 if cfg.pips_heal_mode is PipsHealMode.RESET_ALL else (
                 PIP_THRESHOLDS[index] - 1)
@@ -288,10 +302,8 @@ def heal_levels(
             index -= 1
         healed += 1
     if healed:
-        update.update({"health": index, "heal_elapsed": 0, "heal_checked": False,
-                       "heal_halved": False})
-        if pips_mode:
-            update["pips"] = pips
-    return MagicHealOutcome(character=replace(character, **update),
+        patient = replace(patient, health=index, heal_elapsed=0, heal_checked=False,
+                          heal_halved=False, pips=pips)
+    return MagicHealOutcome(character=patient,
                             levels_healed=healed,
                             healed_at=now_seconds if healed else last_healed_at)

@@ -9,11 +9,10 @@ move it between hands; nothing here stores anything.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict
 
 from fappo_bot.rules.character import Character, Weapon
 from fappo_bot.rules.data import Special, Trait, special_by_name, trait_by_name, weapon_by_name
@@ -78,28 +77,14 @@ def upgrade_by_name(name: str) -> Upgrade | None:
     return _ALIASES.get(key)
 
 
-class LegendaryUpgrade(BaseModel):
-    """One upgrade as written: `accuracy`, `special: Fire`, `minor: burns without oil`."""
-
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegendaryUpgrade:
+    """One upgrade as written: `accuracy`, `special: Fire`, `minor: burns without oil` (the
+    written form is read by the input schema, `fappo_bot.sheets.convert`)."""
 
     kind: str
     #: the Special of a `special` upgrade; the GM's text of a `minor` effect
     detail: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_text(cls, data: Any) -> Any:
-        """Accept the written form `kind` or `kind: detail` (sheets, case files)."""
-        if isinstance(data, str):
-            kind, _, detail = data.partition(":")
-            return {"kind": kind.strip(), "detail": detail.strip() or None}
-        return data
-
-    @classmethod
-    def parse(cls, text: str) -> LegendaryUpgrade:
-        """`kind` or `kind: detail`."""
-        return cls.model_validate(text)
 
     @property
     def upgrade(self) -> Upgrade | None:
@@ -118,10 +103,11 @@ class LegendaryUpgrade(BaseModel):
         return special_by_name(self.detail) if self.detail else special_by_name(self.kind)
 
 
-class LegendaryItem(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LegendaryItem:
     """A legendary item (F22): points spent, upgrades, owner and bindings."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     item: str
     #: CC spent; when omitted, one per upgrade
@@ -131,12 +117,6 @@ class LegendaryItem(BaseModel):
     #: characters (other than the owner) who sacrificed a CC to bind it (F22 Amb-6)
     bound_to: tuple[str, ...] = ()
     holder: str | None = None
-
-    @classmethod
-    def of(cls, item: str, *upgrades: str, **fields: object) -> LegendaryItem:
-        """Convenience: `LegendaryItem.of("Longsword", "accuracy", "special: Fire")`."""
-        parsed = tuple(LegendaryUpgrade.parse(u) for u in upgrades)
-        return cls.model_validate({"item": item, "upgrades": parsed, **fields})
 
     @property
     def cost(self) -> int:
@@ -235,34 +215,39 @@ def apply_legendary(character: Character, item: LegendaryItem) -> Character:
     recorded in `character.legendary` only for the owner.
     """
     _require_valid(item)
-    update: dict[str, Any] = {}
     if item.owner is None or item.owner.casefold() == character.name.casefold():
-        update["legendary"] = {**character.legendary, item.item: item.cost}
+        character = replace(character, legendary={**character.legendary, item.item: item.cost})
     if not powers_active(item, character.name):
-        return replace(character, **update)
+        return character
+    weapons = character.weapons
     if any(u.upgrade in WEAPON_UPGRADES for u in item.upgrades):
-        weapons = list(character.weapons)
-        index = next((i for i, w in enumerate(weapons)
-                      if w.name.casefold() == item.item.casefold()), None)
-        if index is None:
-            base = Weapon.named(item.item)
-            if base is None:
-                raise RulesError(
-                    "unknown-name",
-                    f"'{item.item}' has weapon upgrades but is no weapon the character carries "
-                    "or the weapon table knows.",
-                    "legendary",
-                )
-            weapons.append(base)
-            index = len(weapons) - 1
-        weapons[index] = apply_to_weapon(weapons[index], item)
-        update["weapons"] = tuple(weapons)
-    if armor_bonus(item):
-        update["armor_bonus"] = character.armor_bonus + armor_bonus(item)
-        update["armor_magical"] = True
-    if shield_bonus(item):
-        update["shield_bonus"] = character.shield_bonus + shield_bonus(item)
-    return replace(character, **update)
+        weapons = _upgraded_weapons(character.weapons, item)
+    armor = armor_bonus(item)
+    return replace(character, weapons=weapons,
+                   armor_bonus=character.armor_bonus + armor,
+                   armor_magical=character.armor_magical or armor > 0,
+                   shield_bonus=character.shield_bonus + shield_bonus(item))
+
+
+def _upgraded_weapons(carried: tuple[Weapon, ...], item: LegendaryItem) -> tuple[Weapon, ...]:
+    """The carried weapons with the item's weapon upgrades on the one it names (a table weapon
+    added when not carried)."""
+    weapons = list(carried)
+    index = next((i for i, w in enumerate(weapons)
+                  if w.name.casefold() == item.item.casefold()), None)
+    if index is None:
+        base = Weapon.named(item.item)
+        if base is None:
+            raise RulesError(
+                "unknown-name",
+                f"'{item.item}' has weapon upgrades but is no weapon the character carries "
+                "or the weapon table knows.",
+                "legendary",
+            )
+        weapons.append(base)
+        index = len(weapons) - 1
+    weapons[index] = apply_to_weapon(weapons[index], item)
+    return tuple(weapons)
 
 
 def base_weapon(name: str) -> Weapon | None:
@@ -271,26 +256,25 @@ def base_weapon(name: str) -> Weapon | None:
     return Weapon.from_table(row) if row else None
 
 
-class OwnerNotice(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OwnerNotice:
     """[F:L358] "The original owner will know immediately if his item is bound to another, but
     will otherwise have no idea who currently has it or where it is." No identity, no place."""
-
-    model_config = ConfigDict(frozen=True)
 
     owner: str | None
     item: str
     message: str
 
 
-class BindOutcome(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BindOutcome:
     """The item after binding, the holder after its sacrifice, and the owner's notice."""
-
-    model_config = ConfigDict(frozen=True)
 
     item: LegendaryItem
     holder: Character
     notice: OwnerNotice
-    sacrificed: str = Field(description="what the holder gave up, for the GM")
+    #: what the holder gave up, for the GM
+    sacrificed: str
 
 
 def bind(
@@ -317,7 +301,7 @@ def bind(
         raise RulesError("bind-refused",
                          "A binding costs one (and only one) creation point: sacrifice one thing.")
     sacrificed, updated = _sacrifice(holder, skill=skill, trait=trait, floating=floating)
-    new_item = item.model_copy(update={"bound_to": item.bound_to + (name,), "holder": name})
+    new_item = replace(item, bound_to=item.bound_to + (name,), holder=name)
     notice = OwnerNotice(
         owner=item.owner, item=item.item,
         message=f"Your legendary item '{item.item}' has been bound to another.",
@@ -374,5 +358,5 @@ def change_hands(item: LegendaryItem, new_holder: str) -> LegendaryItem:
     sacrifice, but after the owner's reclaim it must sacrifice again.
     """
     if item.owner is not None and item.owner.casefold() == new_holder.casefold():
-        return item.model_copy(update={"holder": new_holder, "bound_to": ()})
-    return item.model_copy(update={"holder": new_holder})
+        return replace(item, holder=new_holder, bound_to=())
+    return replace(item, holder=new_holder)

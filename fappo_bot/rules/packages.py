@@ -9,9 +9,11 @@ racial package." A package is GM data: its cost, prerequisite Traits and rated a
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from annotated_types import Ge
+from pydantic import ConfigDict
 
 from fappo_bot.rules.data import TIERS, Tier, Trait, trait_by_name
 from fappo_bot.rules.results import Problem, RulesError
@@ -23,47 +25,38 @@ MAX_RACIAL_PACKAGES = 1
 """[F:L207] "Characters can usually purchase only one racial package" (the GM may allow more)."""
 
 
-class PackageAbility(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackageAbility:
     """One ability of a package, rated like a skill (F23, F1 Amb-7)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     name: str
     suggested: str = DEFAULT_ABILITY_TRAIT
     #: the rating the package comes with
-    rating: int = Field(default=0, ge=0)
+    rating: Annotated[int, Ge(0)] = 0
     #: counts as an attack skill for defense (F23 Amb-2, default no)
     attack: bool = False
 
 
-class Package(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Package:
     """A package as bought on a sheet: GM-priced data plus the points that improve its abilities.
 
-    `abilities` may be written as a list of abilities, a list of names, or `{name: rating}`.
+    `abilities` may be written as a list of abilities, a list of names, or `{name: rating}`
+    (read by the input schema, `fappo_bot.sheets.convert.sheet_data`).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     name: str
-    cost: int = Field(default=0, ge=0)
+    cost: Annotated[int, Ge(0)] = 0
     prerequisites: tuple[str, ...] = ()
     abilities: tuple[PackageAbility, ...] = ()
     #: a racial package (at most one per character) or another special ability package
     racial: bool = True
     #: points bought on top of an ability's rating, 1 CC each (like a skill)
-    improvements: dict[str, int] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _abilities_shorthand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "abilities" in data:
-            raw = data["abilities"]
-            if isinstance(raw, dict):
-                data = {**data, "abilities": [{"name": k, "rating": v} for k, v in raw.items()]}
-            elif isinstance(raw, list | tuple):
-                data = {**data, "abilities": [
-                    {"name": a} if isinstance(a, str) else a for a in raw]}
-        return data
+    improvements: dict[str, int] = field(default_factory=dict)
 
     def ability(self, name: str) -> PackageAbility | None:
         """The ability called `name` (case-insensitive), or None."""

@@ -9,10 +9,8 @@ night's rest / 4 pts: ... a week or more of downtime / All: After the end of the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.config import RulesConfig
@@ -57,14 +55,13 @@ def rest_points(kind: BreakKind | str) -> int | None:
     return REST_POINTS[break_kind(kind)]
 
 
-class RestOutcome(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RestOutcome:
     """The character after resting, and where the points went."""
-
-    model_config = ConfigDict(frozen=True)
 
     character: Character
     #: points actually restored, by pool key
-    restored: dict[str, int] = Field(default_factory=dict)
+    restored: dict[str, int] = field(default_factory=dict)
     #: points lost: allocated to a full pool ("Excess points are lost")
     lost: int = 0
 

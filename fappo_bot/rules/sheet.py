@@ -8,9 +8,9 @@ sheet into the rules' `Character` with full pools.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict
 
 from fappo_bot.rules.character import Character, Spell, Weapon
 from fappo_bot.rules.data import (
@@ -46,15 +46,17 @@ def default_budget(tier: Tier) -> int:
     return row.budget_high if row.budget_high is not None else MASTER_DEFAULT_BUDGET
 
 
-class Sheet(BaseModel):
-    """A character sheet as written (names as the player gave them, resolved by the check)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sheet:
+    """A character sheet as written (names as the player gave them, resolved by the check; its
+    shorthands, such as a tier in any case, are read by `fappo_bot.sheets.convert.sheet_data`)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     tier: Tier = Tier.PC
     #: Trait name -> its maximum SP (3 when just bought)
-    traits: dict[str, int] = Field(default_factory=dict)
-    skills: dict[str, int] = Field(default_factory=dict)
+    traits: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, int] = field(default_factory=dict)
     floating: int = 0
     #: base AP; None means the tier's (extra AP above it cost 8 CC, PCs and Masters only)
     ap: int | None = None
@@ -63,11 +65,6 @@ class Sheet(BaseModel):
     spells: tuple[Spell, ...] = ()
     #: None means the tier's default (`default_budget`)
     budget: int | None = None
-
-    @field_validator("tier", mode="before")
-    @classmethod
-    def _tier_any_case(cls, value: Any) -> Any:
-        return value.strip().casefold() if isinstance(value, str) else value
 
     @property
     def tier_def(self) -> TierDef:
@@ -85,10 +82,9 @@ class Sheet(BaseModel):
         return self.budget if self.budget is not None else default_budget(self.tier)
 
 
-class SheetCheck(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetCheck:
     """The result of `check_sheet`: validity, cost, what is left, and every problem."""
-
-    model_config = ConfigDict(frozen=True)
 
     valid: bool
     cost: int
@@ -97,7 +93,7 @@ class SheetCheck(BaseModel):
     errors: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
     #: cost by heading (traits, extra_sp, skills, floating, ap, packages, legendary, spells)
-    breakdown: dict[str, int] = Field(default_factory=dict)
+    breakdown: dict[str, int] = field(default_factory=dict)
 
 
 def _skill_table(custom_skills: Iterable[str | SkillDef]) -> dict[str, SkillDef]:
@@ -313,6 +309,6 @@ def character_from_sheet(
         unspent_cc=check.unspent,
     )
     for item in sheet.legendary:
-        owned_item = item if item.owner is not None else item.model_copy(update={"owner": name})
+        owned_item = item if item.owner is not None else replace(item, owner=name)
         character = apply_legendary(character, owned_item)
     return character

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.data import TRAIT_BY_VALUE, Trait
@@ -90,15 +89,18 @@ def vetoed_refund(action: Action, suggested: str | None) -> dict[str, int]:
 
 def pay(character: Character, spent: dict[str, int]) -> Character:
     """The character with `spent` SP taken out of its pools, never below 0 (F4)."""
-    update = paid(character, spent)
-    return replace(character, **update) if update else character
+    left = paid(character, spent)
+    if left is None:
+        return character
+    traits, floating = left
+    return replace(character, traits=traits, floating=floating)
 
 
-def paid(character: Character, spent: dict[str, int]) -> dict[str, Any]:
-    """`pay` as the fields it changes (none when nothing was spent), for one copy of the
-    character with every change of the turn (F4)."""
+def paid(character: Character, spent: dict[str, int]) -> tuple[dict[Trait, int], int] | None:
+    """`pay` as the pools it leaves, the Traits' and the floating SP (None when nothing was
+    spent), for one copy of the character with every change of the turn (F4)."""
     if not spent:
-        return {}
+        return None
     traits = dict(character.traits)
     floating = character.floating
     for key, amount in spent.items():
@@ -109,7 +111,7 @@ def paid(character: Character, spent: dict[str, int]) -> dict[str, Any]:
         if trait in traits:
             left = traits[trait] - amount
             traits[trait] = left if left > 0 else 0
-    return {"traits": traits, "floating": floating}
+    return traits, floating
 
 
 def total_spend(order: Order) -> dict[str, int]:

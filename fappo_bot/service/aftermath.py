@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from fappo_bot.posting.render import safe
 from fappo_bot.rules import (
@@ -61,6 +61,10 @@ HEALTHY = "Healthy"
 
 MAX_ADVANCE_SECONDS = 366 * 24 * 3600
 """The longest single `advance_time`: a year (F14's longest heal is Dying's 30 days)."""
+
+#: the rules' values are dataclasses: the audit log's JSON of them
+_CHECK: TypeAdapter[HealingCheck] = TypeAdapter(HealingCheck)
+_PURCHASE: TypeAdapter[Purchase] = TypeAdapter(Purchase)
 
 
 class Healed(BaseModel):
@@ -338,7 +342,7 @@ class AftermathService(UseCases):
                         notices.time_advanced(duration(seconds), lines),
                         f"time-advanced:{game.id}:{self.deps.ids()}")
             await audit(uow, self.deps, game.id, actor, "time.advance", seconds=seconds,
-                        checks={k: v.model_dump(mode="json") for k, v in checks.items()},
+                        checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
                         healed={h.name: [h.start_level, h.level] for h in report})
             await uow.commit()
             return report
@@ -365,7 +369,7 @@ class AftermathService(UseCases):
                                                "version": record.version + 1})
             await uow.characters.update(record)
             await audit(uow, self.deps, game.id, actor, "character.advance", name=record.name,
-                        purchase=purchase.model_dump(mode="json"))
+                        purchase=_PURCHASE.dump_python(purchase, mode="json"))
             await uow.commit()
             return CharacterView.of(record)
 

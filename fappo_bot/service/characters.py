@@ -4,7 +4,7 @@ taken over as NPCs (F30); enemies and fodder groups added by the GM (F3, F20, F2
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -48,6 +48,7 @@ from fappo_bot.service.records import (
 from fappo_bot.service.retry import retried
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetReply
+from fappo_bot.sheets.convert import sheet_data
 from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
 
 
@@ -75,13 +76,13 @@ class NewCharacter(BaseModel):
         problems = sheet_problems(data)
         if problems:
             raise InvalidInput("This sheet cannot be read:", tuple(problems))
-        sheet_keys = set(Sheet.model_fields)
+        sheet_keys = {f.name for f in fields(Sheet)}
         sheet = {k: v for k, v in data.items() if k in sheet_keys}
         rest = {k: v for k, v in data.items() if k not in sheet_keys}
         if isinstance(rest.get("weapons"), list):
             rest["weapons"] = tuple(rest["weapons"])
         try:
-            return cls.model_validate({**rest, "sheet": sheet})
+            return cls.model_validate({**rest, "sheet": sheet_data(sheet)})
         except ValidationError as exc:
             raise InvalidInput(
                 "This sheet cannot be read:",
@@ -312,8 +313,8 @@ class CharacterService(UseCases):
                     # F28 tournament: 30 plus the player's points, kept across games
                     points = sum(e.points for e in await uow.ledger.for_player(owner))
                     ledger = TournamentLedger(player=owner, points=points)
-                    new = new.model_copy(update={"sheet": new.sheet.model_copy(
-                        update={"budget": starting_budget(ledger)})})
+                    new = new.model_copy(update={"sheet": replace(
+                        new.sheet, budget=starting_budget(ledger))})
                 built = new.build()
                 if isinstance(built, tuple):
                     return SheetReply(ok=False, problems=built)

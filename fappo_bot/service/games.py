@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
@@ -51,7 +51,10 @@ NO_XP_FLAGS_IN_FAPPO = ("The xp_* flags (R2) are the Xp dice pools'; a FAPPO gam
 
 def _validation_problems(error: ValidationError) -> tuple[str, ...]:
     return tuple(
-        f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}" for e in error.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or 'value'}: "
+        # a dataclass's unknown field, said as a model says it
+        f"{'Extra inputs are not permitted' if e['type'] == 'unexpected_keyword_argument' else e['msg']}"
+        for e in error.errors()
     )
 
 
@@ -68,9 +71,18 @@ def _changed(base: _Model, changes: Mapping[str, Any] | None, what: str) -> _Mod
         raise InvalidInput(f"Some {what} are wrong:", _validation_problems(exc)) from None
 
 
+#: the rules' flags are a plain dataclass: read through their input schema
+_RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
+
+
 def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesConfig:
     """The R2 flags with `changes` applied, or InvalidInput naming every bad flag."""
-    return _changed(base, changes, "rules flags")
+    if not changes:
+        return base
+    try:
+        return _RULES.validate_python({**_RULES.dump_python(base), **dict(changes)})
+    except ValidationError as exc:
+        raise InvalidInput("Some rules flags are wrong:", _validation_problems(exc)) from None
 
 
 def build_xp_flags(base: XpFlags, changes: Mapping[str, Any] | None) -> XpFlags:

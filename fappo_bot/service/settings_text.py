@@ -11,10 +11,11 @@ them do.
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from datetime import timedelta
 from enum import Enum
 from types import NoneType, UnionType
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,7 +35,9 @@ TABLE_SETTINGS: dict[str, str] = {
     "proxy_posts": "Tupperbox and PluralKit posts named after a character count for its player",
 }
 #: the R2 rules flags a GM may change in a FAPPO game (every one of `RulesConfig`)
-RULES_FLAGS: tuple[str, ...] = tuple(RulesConfig.model_fields)
+RULES_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(RulesConfig))
+#: the type of each (the rules' flags are a plain dataclass)
+_RULES_TYPES: dict[str, Any] = get_type_hints(RulesConfig)
 #: the flags of each ruleset (an Xp game's are the `xp_*` flags of R2, `service/xp_flags.py`)
 FLAGS_OF: dict[str, tuple[str, ...]] = {"fappo": RULES_FLAGS, "xp": XP_FLAGS}
 
@@ -84,8 +87,9 @@ def kind_of(name: str) -> str:
 
 
 def _annotation(name: str) -> Any:
-    model: type[BaseModel] = (GameSettings if name in TABLE_SETTINGS
-                              else XpFlags if name in XP_FLAGS else RulesConfig)
+    if name not in TABLE_SETTINGS and name not in XP_FLAGS:
+        return _RULES_TYPES[name]
+    model: type[BaseModel] = GameSettings if name in TABLE_SETTINGS else XpFlags
     return model.model_fields[name].annotation
 
 

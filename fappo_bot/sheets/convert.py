@@ -18,11 +18,14 @@ from fappo_bot.rules import (
     SKILLS_BY_KEY,
     Action,
     ArmorType,
+    LegendaryItem,
+    LegendaryUpgrade,
     Order,
     PendingHit,
     Pledge,
     Reduction,
     RulesConfig,
+    Sheet,
     Special,
     Tier,
     Trait,
@@ -242,6 +245,67 @@ def config_from_options(options: Mapping[str, Any]) -> RulesConfig:
         if isinstance(value, str):
             data[key] = value.strip().casefold()
     return build_model(RulesConfig, data, "options")
+
+
+# ---- sheets -------------------------------------------------------------------------------------
+def upgrade_data(value: Any) -> Any:
+    """A legendary upgrade as written, `kind` or `kind: detail`, as its fields (F22)."""
+    if isinstance(value, str):
+        kind, _, detail = value.partition(":")
+        return {"kind": kind.strip(), "detail": detail.strip() or None}
+    return value
+
+
+def package_data(value: Any) -> Any:
+    """A package with its abilities written as a list of names or `{name: rating}` (F23) in the
+    rules' shape: a list of abilities."""
+    if isinstance(value, dict) and "abilities" in value:
+        raw = value["abilities"]
+        if isinstance(raw, dict):
+            return {**value, "abilities": [{"name": k, "rating": v} for k, v in raw.items()]}
+        if isinstance(raw, list | tuple):
+            return {**value, "abilities": [{"name": a} if isinstance(a, str) else a
+                                           for a in raw]}
+    return value
+
+
+def legendary_data(value: Any) -> Any:
+    """A legendary item with its upgrades in their written form read (`upgrade_data`)."""
+    if isinstance(value, dict) and isinstance(value.get("upgrades"), list | tuple):
+        return {**value, "upgrades": [upgrade_data(u) for u in value["upgrades"]]}
+    return value
+
+
+def sheet_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A sheet as a user writes it (F1) with its shorthands in the rules' shape: the tier in any
+    case, legendary upgrades as text, package abilities as names or `{name: rating}`. Anything
+    else is left for the schema to refuse with its field."""
+    out = dict(data)
+    tier = out.get("tier")
+    if isinstance(tier, str):
+        out["tier"] = tier.strip().casefold()
+    if isinstance(out.get("legendary"), list | tuple):
+        out["legendary"] = [legendary_data(item) for item in out["legendary"]]
+    if isinstance(out.get("packages"), list | tuple):
+        out["packages"] = [package_data(package) for package in out["packages"]]
+    return out
+
+
+def sheet_from_data(data: Mapping[str, Any], where: str = "sheet") -> Sheet:
+    """A rules `Sheet` from a sheet as written (`sheet_data`); CaseError naming the field."""
+    return build_model(Sheet, sheet_data(data), where)
+
+
+def legendary_item(item: str, *upgrades: str, **fields: object) -> LegendaryItem:
+    """A legendary item from its written upgrades: `legendary_item("Longsword", "accuracy",
+    "special: Fire", owner="Kael")`."""
+    return build_model(LegendaryItem, {"item": item, "upgrades": [upgrade_data(u) for u in upgrades],
+                                       **fields}, "legendary")
+
+
+def upgrade(text: str) -> LegendaryUpgrade:
+    """One legendary upgrade from its written form, `kind` or `kind: detail`."""
+    return build_model(LegendaryUpgrade, upgrade_data(text), "upgrade")
 
 
 #: the input schema of each value a case file builds (`build_model`)

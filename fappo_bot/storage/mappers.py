@@ -65,6 +65,7 @@ _GM: TypeAdapter[GMInputs] = TypeAdapter(GMInputs)
 _ORDER: TypeAdapter[Order] = TypeAdapter(Order)
 _STATE: TypeAdapter[TurnState] = TypeAdapter(TurnState)
 _RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
+_RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
 _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
 _RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
@@ -96,7 +97,8 @@ def game_values(game: Game) -> dict[str, Any]:
         "guild_key": game.guild_key,
         "name": game.name,
         "ruleset": game.ruleset,
-        "rules": doc(game.rules, whole=True),
+        # every flag kept (as the settings): a later default must not change a game's rules
+        "rules": RawJSON(_RULES.dump_json(game.rules).decode()),
         "status": game.status.value,
         "settings": doc(game.settings, whole=True),
         "created_at": utc(game.created_at),
@@ -113,7 +115,7 @@ def game_record(row: GameRow) -> Game:
             "guild_key": row.guild_key,
             "name": row.name,
             "ruleset": row.ruleset,
-            "rules": parse(RulesConfig, row.rules),
+            "rules": parse_as(_RULES, row.rules),
             "status": row.status,
             "settings": parse(GameSettings, row.settings),
             "created_at": utc(row.created_at),

@@ -10,6 +10,7 @@ from fappo_bot.rules.character import FLOATING, Spell
 from fappo_bot.rules.data import SkillDef, Tier, Trait
 from fappo_bot.rules.results import RulesError
 from fappo_bot.rules.sheet import Sheet, character_from_sheet, check_sheet, default_budget
+from fappo_bot.sheets.convert import sheet_from_data
 from tests.shared_folder import public_cases
 
 pytestmark = pytest.mark.unit
@@ -22,9 +23,9 @@ def codes(sheet: Sheet, **kwargs: object) -> list[str]:
 def test_f1_valid_pc_example_costs_27_and_banks_3() -> None:
     """[F:L19] "Every character starts with 30 character creation points and 3 Action Points";
     RULINGS F1 example: 27 spent, 3 banked (F1 Amb-1)."""
-    sheet = Sheet(traits={"Nimble": 5, "Vigilant": 3},
+    sheet = sheet_from_data(dict(traits={"Nimble": 5, "Vigilant": 3},
                   skills={"Swordfighting": 4, "Stealth": 3, "Searching": 2, "Acrobatics": 2},
-                  floating=1, ap=3, legendary=[{"item": "Longsword", "points": 1}], budget=30)
+                  floating=1, ap=3, legendary=[{"item": "Longsword", "points": 1}], budget=30))
     result = check_sheet(sheet)
     assert (result.valid, result.cost, result.unspent) == (True, 27, 3)
     assert result.breakdown == {"traits": 10, "extra_sp": 2, "skills": 11, "floating": 3, "ap": 0,
@@ -43,7 +44,7 @@ def test_f1_valid_pc_with_an_ap_focus_costs_30() -> None:
 
 def test_f1_spec_example_with_package_and_spell_costs_28() -> None:
     """spec/cases.md sheet example: 5+2 + 5 + 4+3 + 3 + 1 + 3 + 2 = 28, 2 unspent."""
-    sheet = Sheet.model_validate({
+    sheet = sheet_from_data({
         "tier": "pc", "traits": {"Nimble": 5, "Vigilant": 3},
         "skills": {"Swordfighting": 4, "Stealth": 3}, "floating": 1, "ap": 3,
         "legendary": [{"item": "Longsword", "points": 1}],
@@ -73,7 +74,7 @@ def test_f1_over_budget_is_an_error_for_a_pc() -> None:
         (Sheet(traits={"Nimble": 3}, floating=6), "floating-cap"),
         (Sheet(traits={"Sagacious": 3}, skills={"Spellcasting": 3}), "skill-forbidden"),
         (Sheet(traits={"Nimble": 3}, skills={"Racial Abilities": 1}), "skill-forbidden"),
-        (Sheet(traits={"Nimble": 3}, legendary=[{"item": "Longsword", "points": 4}]),
+        (sheet_from_data(dict(traits={"Nimble": 3}, legendary=[{"item": "Longsword", "points": 4}])),
          "legendary-cap"),
         (Sheet(traits={"Nimble": 3, "Lucky": 3}), "unknown-name"),
         (Sheet(traits={"Nimble": 3}, skills={"Basket Weaving": 2}), "unknown-name"),
@@ -90,9 +91,9 @@ def test_f1_invalid_sheets(sheet: Sheet, code: str) -> None:
 
 def test_f1_every_problem_is_reported_not_only_the_first() -> None:
     """STYLE: collect every problem, so a player fixes the sheet in one edit."""
-    sheet = Sheet(traits={"Nimble": 6, "Lucky": 3, "Vigilant": 2},
+    sheet = sheet_from_data(dict(traits={"Nimble": 6, "Lucky": 3, "Vigilant": 2},
                   skills={"Swordfighting": 6, "Spellcasting": 1}, floating=6,
-                  legendary=[{"item": "Ring", "points": 5}])
+                  legendary=[{"item": "Ring", "points": 5}]))
     result = check_sheet(sheet)
     assert sorted(p.code for p in result.errors) == sorted(
         ["trait-sp-cap", "unknown-name", "trait-sp-min", "skill-cap", "skill-forbidden",
@@ -149,9 +150,9 @@ def test_f1_spells_without_uncanny_warn() -> None:
 def test_f1_character_from_sheet_pools_start_full() -> None:
     """RULINGS F1: "Current SP pools start full: sp_cur[t] = sp_max[t]; floating_cur =
     floating_max"; RULINGS F1 example pools Nimble 5/5, Vigilant 3/3, floating 1/1, AP 3."""
-    sheet = Sheet(traits={"Nimble": 5, "Vigilant": 3},
+    sheet = sheet_from_data(dict(traits={"Nimble": 5, "Vigilant": 3},
                   skills={"Swordfighting": 4, "Stealth": 3, "Searching": 2, "Acrobatics": 2},
-                  floating=1, legendary=[{"item": "Longsword", "upgrades": ["damage"]}])
+                  floating=1, legendary=[{"item": "Longsword", "upgrades": ["damage"]}]))
     kael = character_from_sheet("Kael", sheet, weapons=["Longsword", "Dagger"])
     assert kael.traits == kael.trait_max == {Trait.NIMBLE: 5, Trait.VIGILANT: 3}
     assert (kael.floating, kael.floating_maximum, kael.ap_base) == (1, 1, 3)
@@ -176,10 +177,10 @@ def test_f1_character_from_an_invalid_sheet_is_refused_with_every_message() -> N
 
 def test_f1_package_abilities_become_skills() -> None:
     """[F:L207] abilities "can be improved with character creation points like a skill"."""
-    sheet = Sheet(traits={"Highborn": 3},
+    sheet = sheet_from_data(dict(traits={"Highborn": 3},
                   packages=[{"name": "Tolkien Elf", "cost": 4, "prerequisites": ["Highborn"],
                              "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1},
-                             "improvements": {"Exceptional Senses": 2}}])
+                             "improvements": {"Exceptional Senses": 2}}]))
     result = check_sheet(sheet)
     assert result.valid and result.breakdown["packages"] == 6
     elf = character_from_sheet("Elf", sheet)
@@ -188,7 +189,7 @@ def test_f1_package_abilities_become_skills() -> None:
 
 def test_f1_tier_name_any_case_and_default_budget() -> None:
     """spec/cases.md: "The default budget is 30 for a PC"."""
-    assert Sheet.model_validate({"tier": "PC"}).tier is Tier.PC
+    assert sheet_from_data({"tier": "PC"}).tier is Tier.PC
     assert default_budget(Tier.PC) == 30
 
 
@@ -222,7 +223,7 @@ def test_f1_each_extra_sp_and_skill_point_costs_one(sp: int, rating: int) -> Non
 @pytest.mark.parametrize("case", public_cases("sheet"))
 def test_f1_public_sheet_cases(case: dict[str, object]) -> None:
     """../shared/cases/sheets-spells-rest.yaml: the public sheet cases, checked directly."""
-    result = check_sheet(Sheet.model_validate(case["sheet"]))
+    result = check_sheet(sheet_from_data(case["sheet"]))
     expect = case["expect"]
     assert isinstance(expect, dict)
     for key in ("valid", "cost", "unspent"):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.data import Tier
 from fappo_bot.rules.sheet import MASTER_DEFAULT_BUDGET, Sheet, check_sheet, default_budget
+from fappo_bot.sheets.convert import sheet_from_data
 
 pytestmark = pytest.mark.unit
 
@@ -92,8 +95,8 @@ def test_f3_enemies_get_a_racial_package_free() -> None:
     """[F:L338] "Any enemy may have a \"racial package\" built-in without needing to spend extra
     character creation points for them"."""
     package = {"name": "Orc", "cost": 3, "abilities": {"Darkvision": 1}}
-    assert check_sheet(Sheet(tier=Tier.MINION, packages=[package])).breakdown["packages"] == 0
-    assert check_sheet(Sheet(tier=Tier.PC, packages=[package])).breakdown["packages"] == 3
+    assert check_sheet(sheet_from_data(dict(tier=Tier.MINION, packages=[package]))).breakdown["packages"] == 0
+    assert check_sheet(sheet_from_data(dict(tier=Tier.PC, packages=[package]))).breakdown["packages"] == 3
 
 
 def test_f3_master_range_has_no_top() -> None:
@@ -104,4 +107,4 @@ def test_f3_master_range_has_no_top() -> None:
                           "Lifting": 2}, floating=2, ap=7)
     check = check_sheet(sheet)
     assert (check.valid, check.cost, check.warnings, check.unspent) == (True, 66, (), 0)
-    assert check_sheet(sheet.model_copy(update={"budget": 60})).warnings[0].code == "over-budget"
+    assert check_sheet(replace(sheet, budget=60)).warnings[0].code == "over-budget"

@@ -36,11 +36,13 @@ def test_f4_paying_takes_each_key_from_its_own_pool(
     """SP spent come out of the pool they were declared from, never below 0; keys that
     name no owned pool change nothing."""
     kael = Character(name="Kael", traits=traits, floating=floating)
-    update = paid(kael, spent)
+    left = paid(kael, spent)
     if not spent:
-        assert update == {}
+        assert left is None
         return
-    assert update["floating"] == max(0, floating - spent.get(FLOATING, 0))
-    assert update["traits"] == {
+    assert left is not None
+    traits_left, floating_left = left
+    assert floating_left == max(0, floating - spent.get(FLOATING, 0))
+    assert traits_left == {
         trait: max(0, sp - spent.get(trait.value, 0)) for trait, sp in traits.items()
     }

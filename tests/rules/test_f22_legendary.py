@@ -25,10 +25,11 @@ from fappo_bot.rules.legendary import (
     upgrade_by_name,
 )
 from fappo_bot.rules.results import RulesError
+from fappo_bot.sheets.convert import build_model, legendary_data, legendary_item
 
 pytestmark = pytest.mark.unit
 
-SWORD = LegendaryItem.of("Longsword", "accuracy", "damage", "special: Fire", owner="Kael")
+SWORD = legendary_item("Longsword", "accuracy", "damage", "special: Fire", owner="Kael")
 
 
 def test_f22_legendary_longsword_example() -> None:
@@ -46,10 +47,10 @@ def test_f22_legendary_longsword_example() -> None:
 def test_f22_three_cc_cap_counts_the_inappropriate_surcharge() -> None:
     """[F:L352] "A character can spend up to three character creation points on any single
     legendary item"; [F:L354] "at least one extra character creation point"."""
-    ring = LegendaryItem.of("Ring of protection", "inappropriate", "armor", "armor")
+    ring = legendary_item("Ring of protection", "inappropriate", "armor", "armor")
     assert ring.cost == 3 and not check_item(ring)
     assert armor_bonus(ring) == 2
-    too_much = LegendaryItem.of("Ring", "inappropriate", "armor", "armor", "armor")
+    too_much = legendary_item("Ring", "inappropriate", "armor", "armor", "armor")
     assert [p.code for p in check_item(too_much)] == ["legendary-cap"]
     assert [p.code for p in check_item(LegendaryItem(item="Stick", points=0))] == [
         "legendary-cap"]
@@ -57,7 +58,7 @@ def test_f22_three_cc_cap_counts_the_inappropriate_surcharge() -> None:
 
 def test_f22_ring_of_protection_gives_armor_2_without_heavy_properties() -> None:
     """RULINGS F22 example: "Ring of protection ... armor 2, no Heavy properties" (Amb-4)."""
-    wearer = apply_legendary(Character(name="Ana"), LegendaryItem.of(
+    wearer = apply_legendary(Character(name="Ana"), legendary_item(
         "Ring", "inappropriate", "armor", "armor"))
     assert (wearer.armor, wearer.armor_bonus, wearer.armor_magical) == (ArmorType.NONE, 2, True)
     assert wearer.legendary == {"Ring": 3}
@@ -65,7 +66,7 @@ def test_f22_ring_of_protection_gives_armor_2_without_heavy_properties() -> None
 
 def test_f22_amb1_legendary_medium_shield_covers_three_attacks() -> None:
     """[F:L352] "a set of armor or shield's protection"; RULINGS F22 Amb-1: +1 capacity."""
-    item = LegendaryItem.of("Medium shield", "shield")
+    item = legendary_item("Medium shield", "shield")
     assert shield_bonus(item) == 1
     knight = apply_legendary(Character(name="K", shield=ArmorType.MEDIUM), item)
     assert knight.shield + knight.shield_bonus == 3
@@ -76,19 +77,19 @@ def test_f22_upgrade_names_and_problems() -> None:
     assert upgrade_by_name("ED") is Upgrade.EXTRA_DAMAGE
     assert upgrade_by_name("Extra Damage") is Upgrade.EXTRA_DAMAGE
     assert upgrade_by_name("minor effect") is Upgrade.MINOR
-    bad = LegendaryItem.of("Axe", "sharpness", "special: Sparkles")
+    bad = legendary_item("Axe", "sharpness", "special: Sparkles")
     assert [p.code for p in check_item(bad)] == ["unknown-name", "unknown-name"]
     # a Special's own name is an extra Special; a bare `special` is one the GM names later
-    named = LegendaryItem.of("Longsword", "accuracy", "damage", "Fire")
+    named = legendary_item("Longsword", "accuracy", "damage", "Fire")
     assert not check_item(named) and named.count(Upgrade.SPECIAL) == 1
     assert apply_to_weapon(Weapon.named("Longsword"), named).specials[-1] is Special.FIRE  # type: ignore[arg-type]
-    later = LegendaryItem.of("Longsword", "special")
+    later = legendary_item("Longsword", "special")
     assert not check_item(later)
     assert apply_to_weapon(Weapon.named("Longsword"), later).specials == (Special.BLEEDING,)  # type: ignore[arg-type]
-    mismatch = LegendaryItem.model_validate({"item": "Axe", "points": 1,
-                                             "upgrades": ["damage", "ED"]})
+    mismatch = build_model(LegendaryItem, legendary_data({"item": "Axe", "points": 1,
+                                             "upgrades": ["damage", "ED"]}), "legendary")
     assert [p.code for p in check_item(mismatch)] == ["legendary-mismatch"]
-    partly = LegendaryItem.model_validate({"item": "Axe", "points": 2, "upgrades": ["damage"]})
+    partly = build_model(LegendaryItem, legendary_data({"item": "Axe", "points": 2, "upgrades": ["damage"]}), "legendary")
     assert check_item(partly) == [] and partly.cost == 2
     with pytest.raises(RulesError):
         apply_to_weapon(Weapon.named("Battle Axe"), bad)  # type: ignore[arg-type]
@@ -96,11 +97,11 @@ def test_f22_upgrade_names_and_problems() -> None:
 
 def test_f22_ed_upgrade_and_table_weapon_added() -> None:
     """[F:L354] "increase an item's primary purpose by a \"step\" per character creation point"."""
-    kael = apply_legendary(Character(name="Kael"), LegendaryItem.of("Dagger", "ED", "ED"))
+    kael = apply_legendary(Character(name="Kael"), legendary_item("Dagger", "ED", "ED"))
     dagger = kael.weapon("Dagger")
     assert dagger is not None and dagger.extra_damage == 3
     with pytest.raises(RulesError, match="no weapon"):
-        apply_legendary(Character(name="Kael"), LegendaryItem.of("Lantern", "damage"))
+        apply_legendary(Character(name="Kael"), legendary_item("Lantern", "damage"))
 
 
 def test_f22_binding_example_thief_sacrifices_a_stealth_point() -> None:
@@ -167,7 +168,7 @@ def test_f22_amb5_what_may_be_sacrificed() -> None:
 @given(st.lists(st.sampled_from([u.value for u in Upgrade]), max_size=6))
 def test_f22_cost_is_one_cc_per_upgrade_and_cap_is_three(upgrades: list[str]) -> None:
     """[F:L354] "a \"step\" per character creation point spent"; [F:L352] up to three."""
-    item = LegendaryItem.of("Thing", *[u if u != "special" else "special: Fire"
+    item = legendary_item("Thing", *[u if u != "special" else "special: Fire"
                                        for u in upgrades])
     assert item.cost == len(upgrades)
     assert any(p.code == "legendary-cap" for p in check_item(item)) == (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.data import Tier, Trait
@@ -12,12 +14,13 @@ from fappo_bot.rules.packages import (
     refuse_after_creation,
 )
 from fappo_bot.rules.sheet import Sheet, check_sheet
+from fappo_bot.sheets.convert import build_model, package_data
 
 pytestmark = pytest.mark.unit
 
-ELF = Package.model_validate({
+ELF = build_model(Package, package_data({
     "name": "Tolkien Elf", "cost": 4, "prerequisites": ["Highborn"],
-    "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1}})
+    "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1}}), "package")
 
 
 def test_f23_tolkien_elf_example() -> None:
@@ -27,7 +30,7 @@ def test_f23_tolkien_elf_example() -> None:
     assert package_cost(ELF, Tier.PC) == 4
     assert all(a.suggested == "Fantastical" for a in ELF.abilities)
     assert check_packages([ELF], owned={Trait.HIGHBORN}, tier=Tier.PC) == []
-    improved = ELF.model_copy(update={"improvements": {"Exceptional Senses": 2}})
+    improved = replace(ELF, improvements={"Exceptional Senses": 2})
     assert improved.ratings() == {"Walk Without Trace": 1, "Exceptional Senses": 3}
     assert package_cost(improved, Tier.PC) == 6
 
@@ -58,11 +61,11 @@ def test_f23_only_one_racial_package() -> None:
 
 def test_f23_abilities_improve_like_skills_with_the_skill_cap() -> None:
     """[F:L207] "they can be improved with character creation points like a skill"."""
-    over = ELF.model_copy(update={"improvements": {"Exceptional Senses": 5}})
+    over = replace(ELF, improvements={"Exceptional Senses": 5})
     assert [p.code for p in check_packages([over], owned={Trait.HIGHBORN}, tier=Tier.PC)] == [
         "skill-cap"]
     assert check_packages([over], owned={Trait.HIGHBORN}, tier=Tier.MASTER) == []
-    ghost = ELF.model_copy(update={"improvements": {"Flight": 1}})
+    ghost = replace(ELF, improvements={"Flight": 1})
     assert [p.code for p in check_packages([ghost], owned={Trait.HIGHBORN},
                                            tier=Tier.PC)] == ["unknown-name"]
 
@@ -87,8 +90,7 @@ def test_f23_packages_only_at_creation() -> None:
 
 def test_f23_abilities_shorthand_list_of_names() -> None:
     """RULINGS F23: "abilities[{name, suggested_trait (default Fantastical), rating 0..cap}]"."""
-    pkg = Package.model_validate({"name": "Fae", "abilities": ["Glamour", {"name": "Flight",
-                                                                        "suggested": "Nimble",
-                                                                        "rating": 2}]})
+    pkg = build_model(Package, package_data({"name": "Fae", "abilities": [
+        "Glamour", {"name": "Flight", "suggested": "Nimble", "rating": 2}]}), "package")
     assert pkg.ratings() == {"Glamour": 0, "Flight": 2}
     assert pkg.ability("flight").suggested == "Nimble"  # type: ignore[union-attr]

@@ -21,10 +21,10 @@ from fappo_bot.rules.advancement import (
 from fappo_bot.rules.character import Character, Spell
 from fappo_bot.rules.config import AdvancementMenu, MagicMode, RulesConfig
 from fappo_bot.rules.data import Tier, Trait
-from fappo_bot.rules.legendary import LegendaryItem
 from fappo_bot.rules.packages import Package
 from fappo_bot.rules.results import RulesError
 from fappo_bot.rules.sheet import Sheet, character_from_sheet
+from fappo_bot.sheets.convert import legendary_item, sheet_from_data
 
 pytestmark = pytest.mark.unit
 
@@ -67,11 +67,11 @@ def test_f28_amb1_whole_creation_menu_with_caps() -> None:
     assert (char.floating, char.floating_max) == (2, 2)
     char = spend_cc(char, Purchase(kind=PurchaseKind.AP))
     assert char.ap_base == 4
-    sword = LegendaryItem.of("Longsword", "damage")
+    sword = legendary_item("Longsword", "damage")
     char = spend_cc(char, Purchase(kind=PurchaseKind.LEGENDARY, item=sword))
     assert char.legendary == {"Longsword": 1} and char.weapon("Longsword").damage == 4  # type: ignore[union-attr]
     char = spend_cc(char, Purchase(kind=PurchaseKind.LEGENDARY,
-                                   item=LegendaryItem.of("Longsword", "accuracy", "ED")))
+                                   item=legendary_item("Longsword", "accuracy", "ED")))
     assert char.legendary == {"Longsword": 3}
     fireball = Spell(name="Fireball", difficulty=12)
     char = spend_cc(char, Purchase(kind=PurchaseKind.SPELL, spell=fireball))
@@ -79,7 +79,7 @@ def test_f28_amb1_whole_creation_menu_with_caps() -> None:
     assert char.unspent_cc == 40 - 2 - 6 - 8 - 1 - 2 - 2
     with pytest.raises(RulesError, match="at most 3"):
         spend_cc(char, Purchase(kind=PurchaseKind.LEGENDARY,
-                                item=LegendaryItem.of("Longsword", "damage")))
+                                item=legendary_item("Longsword", "damage")))
     with pytest.raises(RulesError, match="cap is 5"):
         spend_cc(char, Purchase(kind=PurchaseKind.TRAIT_SP, name="Nimble"))
     with pytest.raises(RulesError, match="cap is 5"):
@@ -102,9 +102,9 @@ def test_f28_packages_are_never_bought_after_creation() -> None:
 def test_f23_package_ability_improved_with_advancement_cc() -> None:
     """[F:L207] "Once acquired, they can be improved with character creation points like a
     skill." RULINGS F23: later +2 CC raises Exceptional Senses to 3."""
-    sheet = Sheet(traits={"Highborn": 3}, packages=[{
+    sheet = sheet_from_data(dict(traits={"Highborn": 3}, packages=[{
         "name": "Tolkien Elf", "cost": 4, "prerequisites": ["Highborn"],
-        "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1}}])
+        "abilities": {"Walk Without Trace": 1, "Exceptional Senses": 1}}]))
     elf = award_advancement(replace(character_from_sheet("Elf", sheet), unspent_cc=0), 2)
     elf = spend_cc(elf, Purchase(kind=PurchaseKind.SKILL, name="exceptional senses", points=2))
     assert elf.skills["Exceptional Senses"] == 3 and elf.unspent_cc == 0

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from fappo_bot.rules import RulesConfig
+from fappo_bot.service.records import GameSettings
 from fappo_bot.storage import values
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 
-TEXT = RulesConfig().model_dump_json()
+TEXT = GameSettings().model_dump_json()
 
 
 @pytest.mark.unit
 def test_outside_a_unit_of_work_nothing_is_remembered() -> None:
     assert values.current.get() is None
-    assert values.parse(RulesConfig, TEXT) is not values.parse(RulesConfig, TEXT)
+    assert values.parse(GameSettings, TEXT) is not values.parse(GameSettings, TEXT)
 
 
 @pytest.mark.unit
@@ -24,13 +24,13 @@ def test_a_cache_remembers_what_it_built_and_another_does_not_see_it() -> None:
     one, other = values.Remembered(), values.Remembered()
     token = values.current.set(one)
     try:
-        first = values.parse(RulesConfig, TEXT)
-        assert values.parse(RulesConfig, TEXT) is first
+        first = values.parse(GameSettings, TEXT)
+        assert values.parse(GameSettings, TEXT) is first
     finally:
         values.current.reset(token)
     token = values.current.set(other)
     try:
-        assert values.parse(RulesConfig, TEXT) is not first
+        assert values.parse(GameSettings, TEXT) is not first
     finally:
         values.current.reset(token)
 
