@@ -554,12 +554,12 @@ class SqlUsers(_Repository):
         await self._tx.execute(q.USER_UPSERT, m.user_values(name))
 
     async def names(self, user_ids: Collection[str]) -> Mapping[str, str]:
-        found: dict[str, str] = {}
-        for user_id in dict.fromkeys(user_ids):
-            row = await self._first(q.USER_BY_ID, q.USERS, user_id=user_id)
-            if row is not None:
-                found[user_id] = m.user_record(row).display_name
-        return found
+        wanted = list(dict.fromkeys(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._rows(q.USERS_NAMED, q.USERS, user_ids=wanted)
+        named = {row.user_id: m.user_record(row).display_name for row in rows}
+        return {user_id: named[user_id] for user_id in wanted if user_id in named}
 
 
 class SqlChannelMarks(_Repository):
