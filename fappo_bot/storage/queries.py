@@ -149,6 +149,18 @@ MESSAGE_TAKEN = (
     .label("message_taken")
 )
 GAME_AT_PLAY_MESSAGE = Sql(_AT_PLAY.add_columns(MESSAGE_TAKEN))
+#: every game whose latest turn that is not void is open, with that turn and its members' ids
+#: (one row per membership, none left out for a game without members), oldest game first
+GAMES_WITH_OPEN_TURNS = Sql(
+    select(GAMES, TURNS, MEMBERSHIPS.c.user_id)
+    .select_from(
+        GAMES.join(TURNS, and_(
+            TURNS.c.id == _LATEST_TURN_ID,
+            TURNS.c.status == literal_column(f"'{TurnStatus.OPEN.value}'"),
+        )).outerjoin(MEMBERSHIPS, MEMBERSHIPS.c.game_id == GAMES.c.id)
+    )
+    .order_by(GAMES.c.created_at, GAMES.c.id, MEMBERSHIPS.c.role, MEMBERSHIPS.c.user_id)
+)
 
 # ---- characters ---------------------------------------------------------------------------------
 CHARACTER_BY_NAME = Sql(

@@ -101,26 +101,35 @@ def compact_document(
     pool = _Pool()
     parts = [
         PREFIX,
-        '"result":', _bare(_RESULT, result, _RESULT_BARE),
-        ',"after":', pool.refs(result.state.characters),
+        '"result":',
+        _bare(_RESULT, result, _RESULT_BARE),
+        ',"after":',
+        pool.refs(result.state.characters),
     ]
     if result.finalized is not None:
         parts += ',"finalized":', pool.refs(result.finalized.characters)
     parts += (
-        ',"before":', _bare(_STATE, state_before, _NO_CHARACTERS),
-        ',"before_characters":', pool.refs(state_before.characters),
+        ',"before":',
+        _bare(_STATE, state_before, _NO_CHARACTERS),
+        ',"before_characters":',
+        pool.refs(state_before.characters),
     )
     if state_after is not result.state:
         parts += (
-            ',"state_after":', _bare(_STATE, state_after, _NO_CHARACTERS),
-            ',"state_after_characters":', pool.refs(state_after.characters),
+            ',"state_after":',
+            _bare(_STATE, state_after, _NO_CHARACTERS),
+            ',"state_after_characters":',
+            pool.refs(state_after.characters),
         )
     parts += (
-        ',"records":', _bare(_RECORDS, characters_before, _RECORDS_BARE),
-        ',"sheets":', pool.refs([record.sheet for record in characters_before]),
-        ',"states":', pool.refs([record.state for record in characters_before]),
-        ',"characters":', _CHARACTERS.dump_json(tuple(pool.values),
-                                                exclude_defaults=True).decode(),
+        ',"records":',
+        _bare(_RECORDS, characters_before, _RECORDS_BARE),
+        ',"sheets":',
+        pool.refs([record.sheet for record in characters_before]),
+        ',"states":',
+        pool.refs([record.state for record in characters_before]),
+        ',"characters":',
+        _CHARACTERS.dump_json(tuple(pool.values), exclude_defaults=True).decode(),
         "}",
     )
     return "".join(parts)
@@ -142,9 +151,13 @@ def read_compact(
     finalized = None if bare.finalized is None else state(bare.finalized, found.finalized)
     result = replace(bare, state=after, finalized=finalized)
     before = state(found.before, found.before_characters)
-    state_after = (after if found.state_after is None
-                   else state(found.state_after, found.state_after_characters))
+    state_after = (
+        after
+        if found.state_after is None
+        else state(found.state_after, found.state_after_characters)
+    )
     records = tuple(
         CharacterRecord.model_validate({**record, "sheet": pool[sheet], "state": pool[now]})
-        for record, sheet, now in zip(found.records, found.sheets, found.states, strict=True))
+        for record, sheet, now in zip(found.records, found.sheets, found.states, strict=True)
+    )
     return result, before, state_after, records

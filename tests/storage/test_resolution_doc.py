@@ -28,27 +28,48 @@ def _played() -> Resolution:
     aria = aria.model_copy(update={"state": aria.sheet})
     bryn, cora = r.character("c2", "Bryn"), r.character("c3", "Cora", owner=None)
     records = (aria, bryn, cora)
-    before = TurnState(turn=4, characters=tuple(c.state for c in records),
-                       pending=(PendingHit(id="h1", target="Aria", attacker="Cora", levels=1, turn=4),))
+    before = TurnState(
+        turn=4,
+        characters=tuple(c.state for c in records),
+        pending=(PendingHit(id="h1", target="Aria", attacker="Cora", levels=1, turn=4),),
+    )
     bryn_after = replace(bryn.state, health=3)
     finalized = TurnState(turn=4, characters=(aria.state, bryn_after, cora.state))
-    after = TurnState(turn=5, characters=(replace(aria.state, health=1), bryn_after, cora.state),
-                      pending=before.pending)
+    after = TurnState(
+        turn=5,
+        characters=(replace(aria.state, health=1), bryn_after, cora.state),
+        pending=before.pending,
+    )
     result = TurnResult(
-        turn=4, state=after, finalized=finalized, hits=before.pending,
+        turn=4,
+        state=after,
+        finalized=finalized,
+        hits=before.pending,
         actions=(ActionResult(actor="Cora", index=0, kind="attack", target="Aria", damage=1),),
         events=(Event(kind="bleed", character="Bryn", levels=1),),
     )
-    return r.resolution(id="r4", turn_number=4, result=result, state_before=before,
-                        state_after=after, characters_before=records)
+    return r.resolution(
+        id="r4",
+        turn_number=4,
+        result=result,
+        state_before=before,
+        state_after=after,
+        characters_before=records,
+    )
 
 
 async def _stored_row(engine, resolution_id: str) -> dict[str, str]:
     async with engine.connect() as connection:
-        row = (await connection.execute(
-            select(RESOLUTIONS.c.result, RESOLUTIONS.c.state_before, RESOLUTIONS.c.state_after,
-                   RESOLUTIONS.c.characters_before).where(RESOLUTIONS.c.id == resolution_id)
-        )).one()
+        row = (
+            await connection.execute(
+                select(
+                    RESOLUTIONS.c.result,
+                    RESOLUTIONS.c.state_before,
+                    RESOLUTIONS.c.state_after,
+                    RESOLUTIONS.c.characters_before,
+                ).where(RESOLUTIONS.c.id == resolution_id)
+            )
+        ).one()
     return dict(row._mapping)
 
 
@@ -70,8 +91,9 @@ async def test_each_character_value_of_a_resolution_is_stored_once(uow_factory, 
     # Aria's sheet (its state too, before and finalized), Bryn's and Cora's sheets, Bryn's and
     # Cora's states (Cora's also finalized and after), Bryn's state after, Aria's
     assert len(document["characters"]) == 7
-    assert {json.loads(stored[c]) for c in ("state_before", "state_after",
-                                            "characters_before")} == {None}
+    assert {
+        json.loads(stored[c]) for c in ("state_before", "state_after", "characters_before")
+    } == {None}
     async with uow_factory() as uow:
         back = await uow.resolutions.get("r4")
     assert back == played
@@ -93,16 +115,21 @@ async def test_a_resolution_stored_in_the_earlier_form_reads_back_whole(uow_fact
     played = _played()
     other = played.model_copy(update={"id": "r6", "state_after": TurnState(turn=9)})
     await _seeded(uow_factory, played, other)
-    for resolution, state_after in ((played, RawJSON("null")),
-                                    (other, mappers.docs(mappers._STATE, other.state_after))):
+    for resolution, state_after in (
+        (played, RawJSON("null")),
+        (other, mappers.docs(mappers._STATE, other.state_after)),
+    ):
         async with engine.begin() as connection:
-            await connection.execute(update(RESOLUTIONS).where(
-                RESOLUTIONS.c.id == resolution.id).values(
-                result=mappers.docs(mappers._RESULT, resolution.result),
-                state_before=mappers.docs(mappers._STATE, resolution.state_before),
-                state_after=state_after,
-                characters_before=mappers.docs(mappers._RECORDS, resolution.characters_before),
-            ))
+            await connection.execute(
+                update(RESOLUTIONS)
+                .where(RESOLUTIONS.c.id == resolution.id)
+                .values(
+                    result=mappers.docs(mappers._RESULT, resolution.result),
+                    state_before=mappers.docs(mappers._STATE, resolution.state_before),
+                    state_after=state_after,
+                    characters_before=mappers.docs(mappers._RECORDS, resolution.characters_before),
+                )
+            )
     assert not json.loads((await _stored_row(engine, "r4"))["result"]).get("v")
     async with uow_factory() as uow:
         assert await uow.resolutions.get("r4") == played
