@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from fappo_bot.service.base import UseCases
-from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.retry import retried
 
 
@@ -34,18 +33,13 @@ class ChannelService(UseCases):
 
     async def open_turns(self) -> list[OpenTurn]:
         """Every game with an open turn, oldest game first."""
-        found: list[OpenTurn] = []
         async with self.uow() as uow:
-            for game in await uow.games.list():
-                turn = await uow.turns.latest(game.id)
-                if turn is None or turn.status is not TurnStatus.OPEN:
-                    continue
-                members = dict.fromkeys(m.user_id for m in await uow.members.list(game.id))
-                found.append(OpenTurn(
-                    game_id=game.id, channel_key=game.channel_key, guild_key=game.guild_key,
-                    opened_at=turn.opened_at, deadline=None if turn.paused else turn.deadline,
-                    members=tuple(members)))
-        return found
+            return [
+                OpenTurn(game_id=o.game.id, channel_key=o.game.channel_key,
+                         guild_key=o.game.guild_key, opened_at=o.turn.opened_at,
+                         deadline=None if o.turn.paused else o.turn.deadline, members=o.members)
+                for o in await uow.games.with_open_turns()
+            ]
 
     async def marks(self) -> Mapping[str, str]:
         """Every channel's mark (channel key -> message key)."""

@@ -59,6 +59,16 @@ class GameAtPlay:
     roles: frozenset[Role]
 
 
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    """A game whose latest turn is open, with that turn and its members (`with_open_turns`)."""
+
+    game: Game
+    turn: TurnRecord
+    #: the members' user ids, each once, in `MembershipRepository.list`'s order
+    members: tuple[str, ...]
+
+
 class GameRepository(Protocol):
     async def add(self, game: Game) -> None: ...
     async def get(self, game_id: str) -> Game | None: ...
@@ -75,6 +85,11 @@ class GameRepository(Protocol):
     async def update(self, game: Game) -> None: ...
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
         """Games (with that status), oldest first (created_at, id)."""
+        ...
+
+    async def with_open_turns(self) -> Sequence[OpenGame]:
+        """Every game whose latest turn (`TurnRepository.latest`) is open, oldest game first, in
+        one read whatever the number of games."""
         ...
 
 

@@ -32,7 +32,7 @@ from fappo_bot.service.records import (
     UserName,
 )
 from fappo_bot.sheets.xp import XpSheet
-from fappo_bot.storage import values
+from fappo_bot.storage import resolution_doc, values
 from fappo_bot.storage.tables import (
     AuditRow,
     CharacterRow,
@@ -316,12 +316,16 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
 
 
 # ---- resolutions and after ----------------------------------------------------------------------
-#: `resolutions.state_after` when it is the result's own state (JSON `null`: a TurnState is an
-#: object, so nothing else reads as it)
+#: `resolutions.state_after` of a row written before the compact form, when it is the result's
+#: own state (JSON `null`: a TurnState is an object, so nothing else reads as it)
 SAME_AS_RESULT = RawJSON("null")
+#: the documents a compact `result` carries (`resolution_doc`)
+IN_RESULT = RawJSON("null")
 
 
 def resolution_values(resolution: Resolution) -> dict[str, Any]:
+    """The resolution's row: its result, states and records in one compact document
+    (`resolution_doc`), the columns of the documents it replaces JSON `null`."""
     return {
         "id": resolution.id,
         "game_id": resolution.game_id,
@@ -329,12 +333,12 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
         "turn_number": resolution.turn_number,
         "orders": docs(_ORDERS, resolution.orders),
         "gm_inputs": docs(_GM, resolution.gm_inputs),
-        "result": docs(_RESULT, resolution.result),
-        "state_before": docs(_STATE, resolution.state_before),
-        # the state after is the result's own (`resolve` passes `result.state`): not stored twice
-        "state_after": (SAME_AS_RESULT if resolution.state_after is resolution.result.state
-                        else docs(_STATE, resolution.state_after)),
-        "characters_before": docs(_RECORDS, resolution.characters_before),
+        "result": RawJSON(resolution_doc.compact_document(
+            resolution.result, resolution.state_before, resolution.state_after,
+            resolution.characters_before)),
+        "state_before": IN_RESULT,
+        "state_after": IN_RESULT,
+        "characters_before": IN_RESULT,
         "next_turn_id": resolution.next_turn_id,
         "undone": resolution.undone,
         "undone_at": opt_utc(resolution.undone_at),
@@ -343,7 +347,14 @@ def resolution_values(resolution: Resolution) -> dict[str, Any]:
 
 
 def resolution_record(row: ResolutionRow) -> Resolution:
-    result = _RESULT.validate_json(row.result)
+    if resolution_doc.is_compact(row.result):
+        result, before, after, records = resolution_doc.read_compact(row.result)
+    else:  # written before the compact form: three documents more, the state after maybe one
+        result = _RESULT.validate_json(row.result)
+        before = _STATE.validate_json(row.state_before)
+        after = (result.state if row.state_after == SAME_AS_RESULT
+                 else _STATE.validate_json(row.state_after))
+        records = _RECORDS.validate_json(row.characters_before)
     return Resolution.model_validate(
         {
             "id": row.id,
@@ -353,10 +364,9 @@ def resolution_record(row: ResolutionRow) -> Resolution:
             "orders": _ORDERS.validate_json(row.orders),
             "gm_inputs": parse_as(_GM, row.gm_inputs),
             "result": result,
-            "state_before": _STATE.validate_json(row.state_before),
-            "state_after": (result.state if row.state_after == SAME_AS_RESULT
-                            else _STATE.validate_json(row.state_after)),
-            "characters_before": _RECORDS.validate_json(row.characters_before),
+            "state_before": before,
+            "state_after": after,
+            "characters_before": records,
             "next_turn_id": row.next_turn_id,
             "undone": row.undone,
             "undone_at": opt_utc(row.undone_at),

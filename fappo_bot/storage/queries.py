@@ -149,6 +149,18 @@ MESSAGE_TAKEN = (
     .label("message_taken")
 )
 GAME_AT_PLAY_MESSAGE = Sql(_AT_PLAY.add_columns(MESSAGE_TAKEN))
+#: every game whose latest turn that is not void is open, with that turn and its members' ids
+#: (one row per membership, none left out for a game without members), oldest game first
+GAMES_WITH_OPEN_TURNS = Sql(
+    select(GAMES, TURNS, MEMBERSHIPS.c.user_id)
+    .select_from(
+        GAMES.join(TURNS, and_(
+            TURNS.c.id == _LATEST_TURN_ID,
+            TURNS.c.status == literal_column(f"'{TurnStatus.OPEN.value}'"),
+        )).outerjoin(MEMBERSHIPS, MEMBERSHIPS.c.game_id == GAMES.c.id)
+    )
+    .order_by(GAMES.c.created_at, GAMES.c.id, MEMBERSHIPS.c.role, MEMBERSHIPS.c.user_id)
+)
 
 # ---- characters ---------------------------------------------------------------------------------
 CHARACTER_BY_NAME = Sql(
@@ -324,13 +336,17 @@ def _outbox_pending_to(dialect: str) -> Any:
     array on PostgreSQL, a JSON array on SQLite): a shard's rooms are as many as its guilds'
     channels, more than either database takes parameters in one statement (PostgreSQL 32,767;
     SQLite 32,766 unless built otherwise). The keys become a table the database joins on."""
+    return _OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(_listed("dests", OUTBOX.c.dest_key, dialect)))
+
+
+def _listed(name: str, column: Any, dialect: str) -> Any:
+    """The keys of parameter `name` (a list bound as one value: an array on PostgreSQL, a JSON
+    array on SQLite) as a one-column SELECT, for `column.in_(...)`: one statement for any
+    number of keys."""
     if dialect == "postgresql":
-        keys = bindparam("dests", type_=ARRAY(OUTBOX.c.dest_key.type))
-        listed = select(func.unnest(keys))
-    else:
-        values = func.json_each(bindparam("dests", type_=JSON)).table_valued("value")
-        listed = select(values.c.value)
-    return _OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(listed))
+        return select(func.unnest(bindparam(name, type_=ARRAY(column.type))))
+    values = func.json_each(bindparam(name, type_=JSON)).table_valued("value")
+    return select(values.c.value)
 
 
 OUTBOX_PENDING_TO = Sql(_outbox_pending_to)
@@ -403,7 +419,9 @@ def upsert(target: Table, key: str, dialect: str) -> Any:
 
 
 USER_UPSERT = Sql(lambda dialect: upsert(USERS, "user_id", dialect))
-USER_BY_ID = Sql(select(USERS).where(USERS.c.user_id == bindparam("user_id")).limit(1))
+#: the names of the users of `user_ids` (a list, one parameter: `_listed`)
+USERS_NAMED = Sql(lambda dialect: select(USERS).where(
+    USERS.c.user_id.in_(_listed("user_ids", USERS.c.user_id, dialect))))
 
 
 MARK_UPSERT = Sql(lambda dialect: upsert(MARKS, "channel_key", dialect))

@@ -20,7 +20,7 @@ from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 
 from fappo_bot.service.errors import NotFound, StaleVersion
-from fappo_bot.service.ports import GameAtPlay
+from fappo_bot.service.ports import GameAtPlay, OpenGame
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -236,6 +236,23 @@ class SqlGames(_Repository):
         role = compiled.position(q.MEMBERSHIPS.c.role)
         roles = frozenset(Role(row[role]) for row in rows if row[role])
         return GameAtPlay(m.game_record(game), turn, roles)
+
+    async def with_open_turns(self) -> Sequence[OpenGame]:
+        """One SELECT: the games, their open turns and their members (a row per member)."""
+        sql = q.GAMES_WITH_OPEN_TURNS
+        compiled = sql.compiled(self._tx.dialect)
+        member = compiled.position(q.MEMBERSHIPS.c.user_id)
+        found: dict[str, tuple[Game, TurnRecord, dict[str, None]]] = {}
+        for row in await self._tx.fetch(sql):
+            game_id = row[compiled.position(q.GAMES.c.id)]
+            entry = found.get(game_id)
+            if entry is None:
+                game = m.game_record(self._kept(q.GAMES, compiled.columns(q.GAMES, row)))
+                turn = m.turn_record(self._kept(q.TURNS, compiled.columns(q.TURNS, row)))
+                entry = found[game_id] = (game, turn, {})
+            if row[member] is not None:
+                entry[2][row[member]] = None
+        return [OpenGame(game, turn, tuple(members)) for game, turn, members in found.values()]
 
     async def update(self, game: Game) -> None:
         await self._update(q.GAMES, m.game_values(game), "game")
@@ -554,12 +571,12 @@ class SqlUsers(_Repository):
         await self._tx.execute(q.USER_UPSERT, m.user_values(name))
 
     async def names(self, user_ids: Collection[str]) -> Mapping[str, str]:
-        found: dict[str, str] = {}
-        for user_id in dict.fromkeys(user_ids):
-            row = await self._first(q.USER_BY_ID, q.USERS, user_id=user_id)
-            if row is not None:
-                found[user_id] = m.user_record(row).display_name
-        return found
+        wanted = list(dict.fromkeys(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._rows(q.USERS_NAMED, q.USERS, user_ids=wanted)
+        named = {row.user_id: m.user_record(row).display_name for row in rows}
+        return {user_id: named[user_id] for user_id in wanted if user_id in named}
 
 
 class SqlChannelMarks(_Repository):

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
-from fappo_bot.service.ports import GameAtPlay
+from fappo_bot.service.ports import GameAtPlay, OpenGame
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -147,6 +147,15 @@ class FakeGames(_Repo):
     async def list(self, status: GameStatus | None = None) -> Sequence[Game]:
         games = [g for g in self.t("games").values() if status is None or g.status is status]
         return sorted(games, key=lambda g: (g.created_at, g.id))
+
+    async def with_open_turns(self) -> Sequence[OpenGame]:
+        found = []
+        for game in await self.list():
+            turn = await self.uow.turns.latest(game.id)
+            if turn is not None and turn.status is TurnStatus.OPEN:
+                members = dict.fromkeys(m.user_id for m in await self.uow.members.list(game.id))
+                found.append(OpenGame(game, turn, tuple(members)))
+        return found
 
 
 class FakeMembers(_Repo):

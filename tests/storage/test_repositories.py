@@ -501,3 +501,25 @@ async def test_channel_marks_are_stored_replaced_and_read_back(uow_factory):
         await uow.commit()
     async with uow_factory() as uow:
         assert await uow.channels.marks() == {"dm-2": "2002", "room-1": "1005"}
+
+
+async def test_display_names_of_many_users_are_read_in_one_statement(uow_factory):
+    from datetime import UTC, datetime
+
+    from fappo_bot.service.records import UserName
+
+    at = datetime(2026, 12, 2, 5, 0, tzinfo=UTC)
+    async with uow_factory() as uow:
+        for i in (1, 2, 3):
+            await uow.users.set_name(UserName(user_id=f"u{i}", display_name=f"Name {i}",
+                                              updated_at=at))
+        await uow.commit()
+    async with uow_factory() as uow:
+        # in the order asked, those without a name left out, each once
+        assert await uow.users.names(["u3", "nobody", "u1", "u3"]) == {
+            "u3": "Name 3", "u1": "Name 1"}
+        assert list(await uow.users.names(["u3", "u1"])) == ["u3", "u1"]
+        assert await uow.users.names([]) == {}
+        # more users than either database takes parameters in one statement
+        many = [f"x{i}" for i in range(40_000)] + ["u2"]
+        assert await uow.users.names(many) == {"u2": "Name 2"}
