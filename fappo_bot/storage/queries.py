@@ -35,6 +35,7 @@ from fappo_bot.storage.tables import (
     GameRow,
     LedgerRow,
     MembershipRow,
+    OrderInForceRow,
     OrderRow,
     OutboxRow,
     PostRevisionRow,
@@ -54,6 +55,7 @@ MEMBERSHIPS, REVISIONS, ORDERS = (table(t) for t in (MembershipRow, PostRevision
 RESOLUTIONS, OUTBOX = table(ResolutionRow), table(OutboxRow)
 AUDIT, LEDGER, USERS = table(AuditRow), table(LedgerRow), table(UserRow)
 MARKS = table(ChannelMarkRow)
+IN_FORCE = table(OrderInForceRow)
 
 #: the tables whose rows carry `version` (updated in place, `updates.py`)
 VERSIONED = (GAMES, CHARACTERS, TURNS, POSTS)
@@ -243,8 +245,9 @@ NEWEST_REVISIONS = Sql(
     .order_by(POSTS.c.updated_at, POSTS.c.id)
 )
 #: for each character name as written, the post(s) whose newest revision wrote its orders last:
-#: the post, its update time, the revision's time and the name (`SqlPosts.in_force_revisions`
-#: breaks the ties and merges the names' cases); no order's body is read
+#: the post, its update time, the revision's time and the name (`posts.heads` breaks the ties and
+#: merges the names' cases); no order's body is read. Only to recompute a turn's orders in force
+#: after an edit or a deletion: a new post updates them by its own characters' rows.
 _WRITTEN = (
     select(
         POSTS.c.id, POSTS.c.updated_at, REVISIONS.c.created_at, ORDERS.c.actor,
@@ -262,17 +265,6 @@ NEWEST_HEADS = Sql(
     select(_WRITTEN.c.id, _WRITTEN.c.updated_at, _WRITTEN.c.created_at, _WRITTEN.c.actor)
     .where(_WRITTEN.c.newest == 1)
 )
-#: one post with its newest revision
-NEWEST_REVISION_OF_POST = Sql(
-    select(POSTS, REVISIONS)
-    .join(REVISIONS, and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision))
-    .where(POSTS.c.id == bindparam("post_id"))
-)
-ORDERS_OF_REVISION = Sql(
-    select(ORDERS)
-    .where(ORDERS.c.post_id == bindparam("post_id"), ORDERS.c.revision == bindparam("revision"))
-    .order_by(ORDERS.c.position)
-)
 #: the orders of those revisions
 NEWEST_ORDERS = Sql(
     select(ORDERS)
@@ -280,6 +272,56 @@ NEWEST_ORDERS = Sql(
     .where(*_LIVE_POSTS)
     .order_by(ORDERS.c.post_id, ORDERS.c.position)
 )
+
+# ---- the orders in force (`orders_in_force`, kept by `posts.py`) --------------------------------
+#: a turn's characters with orders in force, and the post of each
+IN_FORCE_OF_TURN = Sql(
+    select(IN_FORCE.c.actor_key, IN_FORCE.c.post_id).where(IN_FORCE.c.turn_id == bindparam("turn_id"))
+)
+_NEWEST_REVISION = and_(REVISIONS.c.post_id == POSTS.c.id, REVISIONS.c.number == POSTS.c.revision)
+_NEWEST_ORDERS = and_(ORDERS.c.post_id == POSTS.c.id, ORDERS.c.revision == POSTS.c.revision)
+_WITH_ORDERS = (
+    select(POSTS, REVISIONS, ORDERS)
+    .join(REVISIONS, _NEWEST_REVISION)
+    .join(ORDERS, _NEWEST_ORDERS)
+)
+#: one post with its newest revision and that revision's orders (a row per order)
+POST_WITH_ORDERS = Sql(
+    _WITH_ORDERS.where(POSTS.c.id == bindparam("post_id")).order_by(ORDERS.c.position)
+)
+#: every post of a turn holding orders in force, each with its newest revision and its orders
+IN_FORCE_POSTS = Sql(
+    _WITH_ORDERS.where(POSTS.c.id.in_(
+        select(IN_FORCE.c.post_id).where(IN_FORCE.c.turn_id == bindparam("turn_id"))))
+    .order_by(POSTS.c.id, ORDERS.c.position)
+)
+IN_FORCE_INSERT = _insert(IN_FORCE)
+IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))
+
+
+def _in_force_upsert(dialect: str) -> Any:
+    """A character's row, taken by these orders only if they were written later than the row's
+    (by the revision's time, then the post's update time, then the post id, compared byte by
+    byte: the order `posts.heads` ranks them in)."""
+    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    statement = dialect_insert(IN_FORCE).values({c.name: bindparam(c.name) for c in IN_FORCE.c})
+    new, old = statement.excluded, IN_FORCE.c
+    post_id = (new.post_id.collate("C"), old.post_id.collate("C")) if dialect == "postgresql" \
+        else (new.post_id, old.post_id)
+    later = or_(
+        new.written_at > old.written_at,
+        and_(new.written_at == old.written_at, or_(
+            new.updated_at > old.updated_at,
+            and_(new.updated_at == old.updated_at, post_id[0] > post_id[1]))),
+    )
+    return statement.on_conflict_do_update(
+        index_elements=["turn_id", "actor_key"],
+        set_={name: new[name] for name in ("post_id", "written_at", "updated_at")},
+        where=later,
+    )
+
+
+IN_FORCE_UPSERT = Sql(_in_force_upsert)
 
 # ---- resolutions --------------------------------------------------------------------------------
 RESOLUTION_FOR_TURN = Sql(

@@ -1,25 +1,15 @@
-"""The repositories: the ports of `fappo_bot.service.ports` over one transaction (`Tx`).
-
-Every statement is a prebuilt `queries` statement run through the transaction's `driver.Link`.
-The versioned tables (games, characters, turns, posts) keep the rows they read for the
-transaction (`Kept`, the identity map's rule: the first read of a row is what later reads return,
-so `update` checks the version the use case decided on); `update` queues
-`UPDATE ... WHERE id = ? AND version = <read>` (`updates.py`), sent before the next statement and
-at commit, and a row somebody else changed in between makes it StaleVersion instead of a lost
-update. The other tables are read afresh and written at once. `add` is an INSERT run at once, so
-a unique key clash is a Conflict at the call.
+"""The repositories: the ports of `fappo_bot.service.ports` over one transaction
+(`transaction.Tx`, `transaction.Repository`: kept rows, versioned updates), but the posts'
+(`posts.py`, which keeps the orders in force).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import Table
-from sqlalchemy.engine import Dialect
-
-from fappo_bot.service.errors import NotFound, StaleVersion
+from fappo_bot.service.errors import NotFound
 from fappo_bot.service.ports import GameAtPlay, OpenGame
 from fappo_bot.service.records import (
     AuditEntry,
@@ -30,8 +20,6 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
-    Post,
-    PostRevision,
     Resolution,
     Role,
     TurnRecord,
@@ -39,163 +27,11 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
-from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
-from fappo_bot.storage.errors import STALE_MESSAGE, reraise
-from fappo_bot.storage.updates import Pending, flush_updates, queue_update
+from fappo_bot.storage.transaction import Repository
 from fappo_bot.storage.values import utc
 
-if TYPE_CHECKING:
-    from fappo_bot.storage.connection import Transactions
 
-
-class Kept:
-    """A row as read: the columns as attributes (the mappers read it like an ORM row). A row of a
-    versioned table is kept for the transaction; an update puts its new values on it."""
-
-    def __init__(self, columns: dict[str, Any]) -> None:
-        self.__dict__.update(columns)
-
-
-class Tx:
-    """One transaction: where it runs (`connection.Transactions`), its link to the database
-    once begun, and what it remembers until it ends. It begins at its first statement
-    (`BEGIN IMMEDIATE` on SQLite when it may write)."""
-
-    def __init__(self, source: Transactions) -> None:
-        self.source = source
-        self.dialect: Dialect = source.dialect
-        self.sqlite = self.dialect.name == "sqlite"
-        self.begun = False
-        self._link: Link | None = None
-        #: the versioned rows read in this transaction: {(table name, id): Kept}
-        self.kept: dict[tuple[str, Any], Kept] = {}
-        #: the versioned updates not sent yet
-        self.pending: list[Pending] = []
-        #: (channel_key, message_key) pairs known to have no post (read along by `at_play`)
-        self.no_post: set[tuple[str, str]] = set()
-
-    @property
-    def link(self) -> Link:
-        if self._link is None:
-            raise RuntimeError("the transaction has not begun")
-        return self._link
-
-    async def _ready(self) -> Link:
-        """Begin, if this is the first statement; send the queued updates before a statement
-        that could read what they change."""
-        if not self.begun:
-            self._link = await self.source.begin()
-            self.begun = True
-        link = self.link
-        if self.pending:
-            await flush_updates(link, self.pending)
-        return link
-
-    async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
-        try:
-            return await (await self._ready()).fetch(sql, params)
-        except Exception as exc:
-            reraise(exc, self._lost())
-
-    async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
-        try:
-            return await (await self._ready()).execute(sql, params)
-        except Exception as exc:
-            reraise(exc, self._lost())
-
-    async def insert(self, sql: Sql, rows: Sequence[Params]) -> None:
-        """INSERT `rows` (one statement; nothing when there are none)."""
-        if not rows:
-            return
-        try:
-            link = await self._ready()
-            if len(rows) == 1:
-                await link.execute(sql, rows[0])
-            else:
-                await link.execute_many(sql, rows)
-        except Exception as exc:
-            reraise(exc, self._lost())
-
-    async def commit(self) -> None:
-        """Send what is queued and commit; StaleVersion when a versioned row lost its race."""
-        if not self.begun:
-            return
-        try:
-            await self._ready()
-        except Exception as exc:
-            reraise(exc, self._lost())
-        self.begun = False  # from here on, a failure is the source's to clean up
-        try:
-            await self.source.commit()
-        except Exception as exc:  # a connection lost now may have kept the COMMIT: in doubt
-            reraise(exc, self._lost(), committing=True)
-
-    def _lost(self) -> bool:
-        return self._link is not None and self._link.lost()
-
-    async def rollback(self) -> None:
-        self.begun = False
-        self.pending.clear()
-        await self.source.rollback()
-
-
-class _Repository:
-    def __init__(self, tx: Tx) -> None:
-        self._tx = tx
-
-    async def _rows(self, sql: Sql, table: Table, **params: Any) -> list[Any]:
-        """The rows of a SELECT of `table`'s columns, read now."""
-        compiled = sql.compiled(self._tx.dialect)
-        return [Kept(compiled.columns(table, row)) for row in await self._tx.fetch(sql, params)]
-
-    async def _first(self, sql: Sql, table: Table, **params: Any) -> Any:
-        rows = await self._rows(sql, table, **params)
-        return rows[0] if rows else None
-
-    # ---- the versioned tables: rows kept for the transaction ----
-    async def _load(self, table: Table, key: Any) -> Any:
-        """The row with that id (None if there is none): read once per transaction."""
-        kept = self._tx.kept.get((table.name, key))
-        if kept is not None:  # read in this transaction already: no statement
-            return kept
-        return await self._load_first(table, q.BY_ID[table], id=key)
-
-    async def _load_rows(
-        self, table: Table, sql: Sql, *, fresh: bool = False, **params: Any
-    ) -> list[Any]:
-        """The rows of a SELECT of `table`, each as first read in this transaction (with
-        `fresh`, as read now: SELECT ... FOR UPDATE)."""
-        compiled = sql.compiled(self._tx.dialect)
-        return [self._kept(table, compiled.columns(table, row), fresh)
-                for row in await self._tx.fetch(sql, params)]
-
-    async def _load_first(
-        self, table: Table, sql: Sql, *, fresh: bool = False, **params: Any
-    ) -> Any:
-        rows = await self._load_rows(table, sql, fresh=fresh, **params)
-        return rows[0] if rows else None
-
-    def _kept(self, table: Table, columns: dict[str, Any], fresh: bool = False) -> Any:
-        """The row with these column values as kept for the transaction: the first read of it
-        (with `fresh`, these values)."""
-        key = (table.name, columns["id"])
-        kept = self._tx.kept.get(key)
-        if kept is None:
-            kept = self._tx.kept[key] = Kept(columns)
-        elif fresh:
-            kept.__dict__.update(columns)
-        return kept
-
-    async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
-        row = await self._load(table, values["id"])
-        if row is None:
-            raise NotFound(f"That {what} does not exist (any more).")
-        if row.version != values["version"] - 1:
-            raise StaleVersion(STALE_MESSAGE)
-        queue_update(self._tx.pending, table, row, values)
-
-
-class SqlGames(_Repository):
+class SqlGames(Repository):
     async def add(self, game: Game) -> None:
         await self._tx.insert(q.INSERT[q.GAMES], [m.game_values(game)])
 
@@ -265,7 +101,7 @@ class SqlGames(_Repository):
         return [m.game_record(row) for row in rows]
 
 
-class SqlMembers(_Repository):
+class SqlMembers(Repository):
     async def add(self, membership: Membership) -> None:
         """Nothing happens when the member already has that role."""
         await self._tx.insert(q.MEMBERSHIP_INSERT, [m.membership_values(membership)])
@@ -283,7 +119,7 @@ class SqlMembers(_Repository):
         return [m.membership_record(row) for row in rows]
 
 
-class SqlCharacters(_Repository):
+class SqlCharacters(Repository):
     async def add(self, character: CharacterRecord) -> None:
         await self._tx.insert(q.INSERT[q.CHARACTERS], [m.character_values(character)])
 
@@ -305,7 +141,7 @@ class SqlCharacters(_Repository):
         await self._update(q.CHARACTERS, m.character_values(character), "character")
 
 
-class SqlTurns(_Repository):
+class SqlTurns(Repository):
     async def add(self, turn: TurnRecord) -> None:
         await self._tx.insert(q.INSERT[q.TURNS], [m.turn_values(turn)])
 
@@ -348,115 +184,7 @@ class SqlTurns(_Repository):
         return m.turn_record(row)
 
 
-#: up to this many posts holding orders in force are read one by one; more, with the turn's
-_FEW_POSTS = 4
-
-
-class SqlPosts(_Repository):
-    async def add(self, post: Post, revision: PostRevision) -> None:
-        self._tx.no_post.discard((post.channel_key, post.message_key))
-        await self._tx.insert(q.INSERT[q.POSTS], [m.post_values(post)])
-        await self._add_revision(revision)
-
-    async def _add_revision(self, revision: PostRevision) -> None:
-        revision_values, order_values = m.revision_values(revision)
-        await self._tx.insert(q.INSERT[q.REVISIONS], [revision_values])
-        await self._tx.insert(q.INSERT[q.ORDERS], order_values)
-
-    async def get(self, post_id: str) -> Post | None:
-        row = await self._load(q.POSTS, post_id)
-        return None if row is None else m.post_record(row)
-
-    async def by_message(self, channel_key: str, message_key: str) -> Post | None:
-        if (channel_key, message_key) in self._tx.no_post:
-            return None  # read along by `SqlGames.at_play` in this transaction
-        row = await self._load_first(
-            q.POSTS, q.POST_BY_MESSAGE, channel_key=channel_key, message_key=message_key
-        )
-        return None if row is None else m.post_record(row)
-
-    async def update(self, post: Post) -> None:
-        await self._update(q.POSTS, m.post_values(post), "post")
-
-    async def add_revision(self, revision: PostRevision) -> None:
-        await self._add_revision(revision)
-
-    async def revisions(self, post_id: str) -> Sequence[PostRevision]:
-        revisions = await self._rows(q.REVISIONS_OF_POST, q.REVISIONS, post_id=post_id)
-        orders = await self._rows(q.ORDERS_OF_POST, q.ORDERS, post_id=post_id)
-        by_revision: dict[int, list[Any]] = {}
-        for order in orders:
-            by_revision.setdefault(order.revision, []).append(order)
-        return [m.revision_record(row, by_revision.get(row.number, [])) for row in revisions]
-
-    async def list(self, turn_id: str, include_deleted: bool = False) -> Sequence[Post]:
-        sql = q.POSTS_OF_TURN if include_deleted else q.LIVE_POSTS_OF_TURN
-        rows = await self._load_rows(q.POSTS, sql, turn_id=turn_id)
-        return [m.post_record(row) for row in rows]
-
-    async def latest_revisions(
-        self, turn_id: str, actors: Collection[str] | None = None,
-        only: Collection[str] | None = None,
-    ) -> Sequence[tuple[Post, PostRevision]]:
-        """(`only`: those posts' alone; the others are read but not built.)"""
-        sql = q.NEWEST_REVISIONS
-        compiled = sql.compiled(self._tx.dialect)
-        pairs = await self._tx.fetch(sql, {"turn_id": turn_id})
-        orders = await self._rows(q.NEWEST_ORDERS, q.ORDERS, turn_id=turn_id)
-        by_post: dict[str, list[Any]] = {}
-        for order in orders:
-            if actors is None or order.actor.casefold() in actors:  # parsed only when wanted
-                by_post.setdefault(order.post_id, []).append(order)
-        found = []
-        id_at = compiled.position(q.POSTS.c.id)
-        for row in pairs:
-            if only is not None and row[id_at] not in only:
-                continue
-            post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
-            revision: Any = Kept(compiled.columns(q.REVISIONS, row))
-            found.append(
-                (m.post_record(post), m.revision_record(revision, by_post.get(post.id, [])))
-            )
-        return found
-
-    async def in_force_revisions(
-        self, turn_id: str, actors: Collection[str] | None = None
-    ) -> Sequence[tuple[Post, PostRevision]]:
-        # Which post wrote each character's orders last is found by the database from the
-        # orders' actors alone (no order's body; a row per name as written, more on a tie), so
-        # a turn of many posts reads back and builds only the few that still hold orders: a
-        # post's cost no longer grows with the posts before it.
-        heads = await self._tx.fetch(q.NEWEST_HEADS, {"turn_id": turn_id})
-        last: dict[str, tuple[Any, ...]] = {}
-        for post_id, updated, created, actor in heads:
-            folded = actor.casefold()
-            if actors is not None and folded not in actors:
-                continue
-            key = (created, updated, post_id)  # as stored: UTC, naive on SQLite, in order
-            if folded not in last or last[folded] < key:
-                last[folded] = key
-        wanted = {key[2] for key in last.values()}
-        if len(wanted) > _FEW_POSTS:  # many: the turn's rows in two statements, the rest unbuilt
-            return await self.latest_revisions(turn_id, actors, wanted)
-        found = []
-        sql = q.NEWEST_REVISION_OF_POST
-        compiled = sql.compiled(self._tx.dialect)
-        for post_id in wanted:
-            rows = await self._tx.fetch(sql, {"post_id": post_id})
-            if not rows:  # gone since (another process, PostgreSQL's READ COMMITTED)
-                continue
-            row = rows[0]
-            post = self._kept(q.POSTS, compiled.columns(q.POSTS, row))
-            revision: Any = Kept(compiled.columns(q.REVISIONS, row))
-            orders = [order for order in await self._rows(
-                q.ORDERS_OF_REVISION, q.ORDERS, post_id=post_id, revision=post.revision)
-                if actors is None or order.actor.casefold() in actors]
-            found.append((m.post_record(post), m.revision_record(revision, orders)))
-        found.sort(key=lambda pair: (pair[0].updated_at, pair[0].id))
-        return found
-
-
-class SqlResolutions(_Repository):
+class SqlResolutions(Repository):
     async def add(self, resolution: Resolution) -> None:
         await self._tx.insert(q.INSERT[q.RESOLUTIONS], [m.resolution_values(resolution)])
 
@@ -478,7 +206,7 @@ class SqlResolutions(_Repository):
             raise NotFound("That resolution does not exist.")
 
 
-class SqlOutbox(_Repository):
+class SqlOutbox(Repository):
     async def add(self, message: OutboxMessage) -> bool:
         return await self._tx.execute(q.OUTBOX_INSERT, m.outbox_values(message)) == 1
 
@@ -545,7 +273,7 @@ class SqlOutbox(_Repository):
             raise NotFound("That message is not in the outbox.")
 
 
-class SqlAudit(_Repository):
+class SqlAudit(Repository):
     async def add(self, entry: AuditEntry) -> None:
         await self._tx.insert(q.INSERT[q.AUDIT], [m.audit_values(entry)])
 
@@ -557,7 +285,7 @@ class SqlAudit(_Repository):
         return [m.audit_record(row) for row in rows]
 
 
-class SqlLedger(_Repository):
+class SqlLedger(Repository):
     async def add(self, entry: LedgerEntry) -> None:
         await self._tx.insert(q.INSERT[q.LEDGER], [m.ledger_values(entry)])
 
@@ -566,7 +294,7 @@ class SqlLedger(_Repository):
         return [m.ledger_record(row) for row in rows]
 
 
-class SqlUsers(_Repository):
+class SqlUsers(Repository):
     async def set_name(self, name: UserName) -> None:
         await self._tx.execute(q.USER_UPSERT, m.user_values(name))
 
@@ -579,7 +307,7 @@ class SqlUsers(_Repository):
         return {user_id: named[user_id] for user_id in wanted if user_id in named}
 
 
-class SqlChannelMarks(_Repository):
+class SqlChannelMarks(Repository):
     async def marks(self) -> Mapping[str, str]:
         rows = await self._rows(q.MARKS_ALL, q.MARKS)
         return {row.channel_key: row.message_key for row in rows}

@@ -213,6 +213,25 @@ class OrderRow(Base):
     )
 
 
+class OrderInForceRow(Base):
+    """Per character of a turn, the post whose orders for it are in force (F29 Amb-3: the last
+    written valid orders of a live post), so a post reads the orders it replaces at the same cost
+    at any point of its turn. Kept by `storage/posts.py`: a new post's orders take a character's
+    row when they were written later (the revision's time, then the post's update time, then the
+    post id: the order the rule breaks ties by); an edit or a deletion recomputes its turn's
+    rows."""
+
+    __tablename__ = "orders_in_force"
+
+    turn_id: Mapped[str] = mapped_column(ID, ForeignKey("turns.id"), primary_key=True)
+    #: the character's name as its orders wrote it, case-folded (`str.casefold`)
+    actor_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    post_id: Mapped[str] = mapped_column(ID, ForeignKey("posts.id"))
+    #: the revision's time and the post's update time when those orders were written
+    written_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
 class ResolutionRow(Base):
     __tablename__ = "resolutions"
 

@@ -36,6 +36,7 @@ from fappo_bot.service.ports import (
 from fappo_bot.service.records import TurnRecord
 from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
+from fappo_bot.storage.posts import SqlPosts
 from fappo_bot.storage.repositories import (
     SqlAudit,
     SqlChannelMarks,
@@ -44,12 +45,11 @@ from fappo_bot.storage.repositories import (
     SqlLedger,
     SqlMembers,
     SqlOutbox,
-    SqlPosts,
     SqlResolutions,
     SqlTurns,
     SqlUsers,
-    Tx,
 )
+from fappo_bot.storage.transaction import Tx
 from fappo_bot.storage.values import Remembered
 from fappo_bot.storage.values import current as current_remembered
 
