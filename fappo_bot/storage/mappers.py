@@ -63,12 +63,12 @@ from fappo_bot.storage.values import (
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 _GM: TypeAdapter[GMInputs] = TypeAdapter(GMInputs)
 _ORDER: TypeAdapter[Order] = TypeAdapter(Order)
-_STATE: TypeAdapter[TurnState] = TypeAdapter(TurnState)
-_RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
+_STATE: TypeAdapter[TurnState] = resolution_doc.STATE
+_RESULT: TypeAdapter[TurnResult] = resolution_doc.RESULT
 _RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
 _HITS: TypeAdapter[tuple[PendingHit, ...]] = TypeAdapter(tuple[PendingHit, ...])
 _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
-_RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
+_RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = resolution_doc.RECORDS
 _STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 _ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
@@ -97,8 +97,7 @@ def game_values(game: Game) -> dict[str, Any]:
         "guild_key": game.guild_key,
         "name": game.name,
         "ruleset": game.ruleset,
-        # every flag kept (as the settings): a later default must not change a game's rules
-        "rules": RawJSON(_RULES.dump_json(game.rules).decode()),
+        "rules": docs(_RULES, game.rules, whole=True),
         "status": game.status.value,
         "settings": doc(game.settings, whole=True),
         "created_at": utc(game.created_at),

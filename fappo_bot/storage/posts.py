@@ -28,16 +28,12 @@ from fappo_bot.storage.values import utc
 _FEW_POSTS = 4
 
 
-def heads(
-    rows: Iterable[Sequence[Any]], actors: Collection[str] | None = None
-) -> dict[str, tuple[Any, Any, str]]:
+def heads(rows: Iterable[Sequence[Any]]) -> dict[str, tuple[Any, Any, str]]:
     """Per character (case-folded), the (revision time, post update time, post id) of the last
     written orders, from rows of (post id, update time, revision time, name as written)."""
     last: dict[str, tuple[Any, Any, str]] = {}
     for post_id, updated, written, actor in rows:
         folded = actor.casefold()
-        if actors is not None and folded not in actors:
-            continue
         key = (written, updated, post_id)  # as stored: UTC, naive on SQLite, in order
         if folded not in last or last[folded] < key:
             last[folded] = key

@@ -5,6 +5,7 @@ it. Parameters are named `bindparam`s; a statement's fixed values (LIMIT 1, 'voi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -299,29 +300,24 @@ IN_FORCE_INSERT = _insert(IN_FORCE)
 IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))
 
 
-def _in_force_upsert(dialect: str) -> Any:
-    """A character's row, taken by these orders only if they were written later than the row's
-    (by the revision's time, then the post's update time, then the post id, compared byte by
-    byte: the order `posts.heads` ranks them in)."""
-    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    statement = dialect_insert(IN_FORCE).values({c.name: bindparam(c.name) for c in IN_FORCE.c})
-    new, old = statement.excluded, IN_FORCE.c
+def _written_later(new: Any, dialect: str) -> Any:
+    """Whether the orders of `new` (the excluded row) were written later than the character's
+    row: by the revision's time, then the post's update time, then the post id, compared byte by
+    byte (the order `posts.heads` ranks them in)."""
+    old = IN_FORCE.c
     post_id = (new.post_id.collate("C"), old.post_id.collate("C")) if dialect == "postgresql" \
         else (new.post_id, old.post_id)
-    later = or_(
+    return or_(
         new.written_at > old.written_at,
         and_(new.written_at == old.written_at, or_(
             new.updated_at > old.updated_at,
             and_(new.updated_at == old.updated_at, post_id[0] > post_id[1]))),
     )
-    return statement.on_conflict_do_update(
-        index_elements=["turn_id", "actor_key"],
-        set_={name: new[name] for name in ("post_id", "written_at", "updated_at")},
-        where=later,
-    )
 
 
-IN_FORCE_UPSERT = Sql(_in_force_upsert)
+#: a character's row, taken by these orders only if they were written later than the row's
+IN_FORCE_UPSERT = Sql(lambda dialect: upsert(IN_FORCE, ("turn_id", "actor_key"), dialect,
+                                             only_if=_written_later))
 
 # ---- resolutions --------------------------------------------------------------------------------
 RESOLUTION_FOR_TURN = Sql(
@@ -449,14 +445,20 @@ LEDGER_OF_PLAYER = Sql(
 )
 
 # ---- users' display names -----------------------------------------------------------------------
-def upsert(target: Table, key: str, dialect: str) -> Any:
-    """INSERT of every column that, where a row of the same `key` is there already, sets that
-    row's other columns instead (the last writer wins)."""
+def upsert(
+    target: Table, key: str | tuple[str, ...], dialect: str,
+    only_if: Callable[[Any, str], Any] | None = None,
+) -> Any:
+    """INSERT of every column that, where a row of the same `key` (a column or several) is there
+    already, sets that row's other columns instead: the last writer wins, or with `only_if` (a
+    condition on the row offered, `excluded`, and the dialect) only a writer that meets it."""
+    keys = (key,) if isinstance(key, str) else key
     dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
     statement = dialect_insert(target).values({c.name: bindparam(c.name) for c in target.c})
     return statement.on_conflict_do_update(
-        index_elements=[key],
-        set_={c.name: statement.excluded[c.name] for c in target.c if c.name != key},
+        index_elements=list(keys),
+        set_={c.name: statement.excluded[c.name] for c in target.c if c.name not in keys},
+        where=None if only_if is None else only_if(statement.excluded, dialect),
     )
 
 

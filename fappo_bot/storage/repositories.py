@@ -77,10 +77,10 @@ class SqlGames(Repository):
         """One SELECT: the games, their open turns and their members (a row per member)."""
         sql = q.GAMES_WITH_OPEN_TURNS
         compiled = sql.compiled(self._tx.dialect)
-        member = compiled.position(q.MEMBERSHIPS.c.user_id)
+        game_at, member = compiled.position(q.GAMES.c.id), compiled.position(q.MEMBERSHIPS.c.user_id)
         found: dict[str, tuple[Game, TurnRecord, dict[str, None]]] = {}
         for row in await self._tx.fetch(sql):
-            game_id = row[compiled.position(q.GAMES.c.id)]
+            game_id = row[game_at]
             entry = found.get(game_id)
             if entry is None:
                 game = m.game_record(self._kept(q.GAMES, compiled.columns(q.GAMES, row)))

@@ -51,9 +51,10 @@ class _Compact:
 
 _COMPACT: TypeAdapter[_Compact] = TypeAdapter(_Compact)
 _CHARACTERS: TypeAdapter[tuple[Character, ...]] = TypeAdapter(tuple[Character, ...])
-_STATE: TypeAdapter[TurnState] = TypeAdapter(TurnState)
-_RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
-_RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
+#: the schemas of the documents, also those of the rows written before (`mappers`)
+STATE: TypeAdapter[TurnState] = TypeAdapter(TurnState)
+RESULT: TypeAdapter[TurnResult] = TypeAdapter(TurnResult)
+RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = TypeAdapter(tuple[CharacterRecord, ...])
 
 _NO_CHARACTERS = {"characters": True}
 _RESULT_BARE = {"state": _NO_CHARACTERS, "finalized": _NO_CHARACTERS}
@@ -102,7 +103,7 @@ def compact_document(
     parts = [
         PREFIX,
         '"result":',
-        _bare(_RESULT, result, _RESULT_BARE),
+        _bare(RESULT, result, _RESULT_BARE),
         ',"after":',
         pool.refs(result.state.characters),
     ]
@@ -110,20 +111,20 @@ def compact_document(
         parts += ',"finalized":', pool.refs(result.finalized.characters)
     parts += (
         ',"before":',
-        _bare(_STATE, state_before, _NO_CHARACTERS),
+        _bare(STATE, state_before, _NO_CHARACTERS),
         ',"before_characters":',
         pool.refs(state_before.characters),
     )
     if state_after is not result.state:
         parts += (
             ',"state_after":',
-            _bare(_STATE, state_after, _NO_CHARACTERS),
+            _bare(STATE, state_after, _NO_CHARACTERS),
             ',"state_after_characters":',
             pool.refs(state_after.characters),
         )
     parts += (
         ',"records":',
-        _bare(_RECORDS, characters_before, _RECORDS_BARE),
+        _bare(RECORDS, characters_before, _RECORDS_BARE),
         ',"sheets":',
         pool.refs([record.sheet for record in characters_before]),
         ',"states":',

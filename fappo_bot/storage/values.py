@@ -118,6 +118,7 @@ def doc(model: BaseModel, *, whole: bool = False) -> RawJSON:
     return RawJSON(model.model_dump_json(exclude_defaults=not whole))
 
 
-def docs(adapter: TypeAdapter[Any], value: Any) -> RawJSON:
-    """A value of `adapter`'s type as a stored document, defaults left out (`doc`)."""
-    return RawJSON(adapter.dump_json(value, exclude_defaults=True).decode())
+def docs(adapter: TypeAdapter[Any], value: Any, *, whole: bool = False) -> RawJSON:
+    """A value of `adapter`'s type as a stored document, defaults left out unless `whole`
+    (`doc`)."""
+    return RawJSON(adapter.dump_json(value, exclude_defaults=not whole).decode())
