@@ -84,10 +84,7 @@ class NewCharacter(BaseModel):
         try:
             return cls.model_validate({**rest, "sheet": sheet_data(sheet)})
         except ValidationError as exc:
-            raise InvalidInput(
-                "This sheet cannot be read:",
-                tuple(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()),
-            ) from None
+            raise InvalidInput.of("This sheet cannot be read:", exc) from None
 
     def build(self) -> Character | tuple[str, ...]:
         """The rules' Character (pools full), or every problem of the sheet (F1)."""

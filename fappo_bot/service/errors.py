@@ -7,6 +7,8 @@ command leaves no trace but its audit-free refusal.
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from fappo_bot.posting.safety import inert
 
 
@@ -67,6 +69,16 @@ class InvalidInput(ServiceError):
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.problems = tuple(inert(p) for p in problems)
+
+    @classmethod
+    def of(cls, message: str, error: ValidationError) -> InvalidInput:
+        """`message` with a problem per error of a schema's: `field.path: what is wrong`."""
+        return cls(message, tuple(
+            f"{'.'.join(str(p) for p in e['loc']) or 'value'}: "
+            # a dataclass's unknown field, said as a model says it
+            f"{'Extra inputs are not permitted' if e['type'] == 'unexpected_keyword_argument' else e['msg']}"
+            for e in error.errors()
+        ))
 
     def __str__(self) -> str:
         if not self.problems:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
@@ -49,50 +49,41 @@ NO_XP_FLAGS_IN_FAPPO = ("The xp_* flags (R2) are the Xp dice pools'; a FAPPO gam
                         "rules flags (the list of settings names them).")
 
 
-def _validation_problems(error: ValidationError) -> tuple[str, ...]:
-    return tuple(
-        f"{'.'.join(str(p) for p in e['loc']) or 'value'}: "
-        # a dataclass's unknown field, said as a model says it
-        f"{'Extra inputs are not permitted' if e['type'] == 'unexpected_keyword_argument' else e['msg']}"
-        for e in error.errors()
-    )
+_T = TypeVar("_T")
 
 
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def _changed(base: _Model, changes: Mapping[str, Any] | None, what: str) -> _Model:
-    """`base` with `changes` applied and validated, or InvalidInput naming every bad `what`."""
+def _changed(
+    schema: TypeAdapter[_T], base: _T, changes: Mapping[str, Any] | None, what: str
+) -> _T:
+    """`base` with `changes` applied and validated by `schema`, or InvalidInput naming every
+    bad `what`."""
     if not changes:
         return base
     try:
-        return type(base).model_validate({**base.model_dump(), **dict(changes)})
+        return schema.validate_python({**schema.dump_python(base), **dict(changes)})
     except ValidationError as exc:
-        raise InvalidInput(f"Some {what} are wrong:", _validation_problems(exc)) from None
+        raise InvalidInput.of(f"Some {what} are wrong:", exc) from None
 
 
-#: the rules' flags are a plain dataclass: read through their input schema
+#: the input schemas of what a GM changes (the rules' flags are a plain dataclass)
 _RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
+_XP_FLAGS: TypeAdapter[XpFlags] = TypeAdapter(XpFlags)
+_SETTINGS: TypeAdapter[GameSettings] = TypeAdapter(GameSettings)
 
 
 def build_rules(base: RulesConfig, changes: Mapping[str, Any] | None) -> RulesConfig:
     """The R2 flags with `changes` applied, or InvalidInput naming every bad flag."""
-    if not changes:
-        return base
-    try:
-        return _RULES.validate_python({**_RULES.dump_python(base), **dict(changes)})
-    except ValidationError as exc:
-        raise InvalidInput("Some rules flags are wrong:", _validation_problems(exc)) from None
+    return _changed(_RULES, base, changes, "rules flags")
 
 
 def build_xp_flags(base: XpFlags, changes: Mapping[str, Any] | None) -> XpFlags:
     """An Xp game's flags with `changes` applied, or InvalidInput naming every bad flag."""
-    return _changed(base, changes, "Xp flags")
+    return _changed(_XP_FLAGS, base, changes, "Xp flags")
 
 
 def build_settings(base: GameSettings, changes: Mapping[str, Any] | None) -> GameSettings:
     """The table settings with `changes` applied, or InvalidInput naming every bad setting."""
-    return _changed(base, changes, "settings")
+    return _changed(_SETTINGS, base, changes, "settings")
 
 
 async def game_view(uow: UnitOfWork, game: Game) -> GameView:

@@ -153,6 +153,15 @@ async def test_from_dict_reports_unreadable_sheets(services):
         NewCharacter.from_dict({"name": "X", "traits": "lots", "count": -2})
 
 
+@pytest.mark.unit
+def test_an_unknown_field_of_a_sheets_part_is_named_as_an_unknown_field():
+    """A legendary item is a rules dataclass: its unknown field reads as a model's does."""
+    with pytest.raises(InvalidInput) as refused:
+        NewCharacter.from_dict({"name": "X", "legendary": [{"item": "Longsword", "colour": 1}]})
+    assert refused.value.problems == (
+        "sheet.legendary.0.colour: Extra inputs are not permitted",)
+
+
 async def test_an_enemys_sheet_is_shown_to_gms_only_when_the_service_knows_who_asks(
     services, game
 ):
