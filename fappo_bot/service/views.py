@@ -134,15 +134,18 @@ class SheetView(BaseModel):
     level: str
     track: tuple[str, ...]
     here: int
-    #: its AP this turn (F10)
+    #: its AP this turn (F10), and before any penalty
     ap: int
+    ap_base: int
     #: its Traits' pools (the sheet's first, in its order), then the floating pool
     pools: tuple[SpPool, ...]
     floating: SpPool
     statuses: tuple[str, ...]
     skills: tuple[tuple[str, int], ...]
     weapons: tuple[str, ...]
+    #: its armor's rating, and the armor's name ("none", "light", ...)
     armor: str
+    armor_name: str
     #: Character Credits banked, not spent (F28)
     unspent_cc: int
 
@@ -153,6 +156,7 @@ class SheetView(BaseModel):
             tier=state.tier.value, fodder=state.is_fodder, count=state.count,
             level=level_name(state, config), track=track(state),
             here=current_index(state, config), ap=ap_budget(state, config),
+            ap_base=state.ap_base,
             pools=tuple(SpPool(name=t.value, left=state.traits.get(t),
                                maximum=state.trait_maximum(t), approved=sheet.traits.get(t))
                         for t in traits),
@@ -161,7 +165,7 @@ class SheetView(BaseModel):
             statuses=tuple(s.kind.value for s in state.statuses),
             skills=tuple(sheet.skills.items()),
             weapons=tuple(w.name for w in sheet.weapons),
-            armor=str(sheet.armor.value),
+            armor=str(sheet.armor.value), armor_name=sheet.armor.name.lower(),
             unspent_cc=state.unspent_cc,
         )
 
