@@ -2,42 +2,16 @@
 
 The Discord adapter sends each pending message to its channel or as a DM and marks it sent; the
 table does the same for its own games (channel keys `table:...`): a channel message is shown to
-every seat, a DM only to the seat of that user (F29: private results stay private).
+every seat, a DM only to the seat of that user (F29: private results stay private). Each message
+is rendered from its kind and payload by `rendering.rendered`.
 """
 
 from __future__ import annotations
 
-from fappo_bot.console.seats import Kind, Shown, only
+from fappo_bot.console.rendering import rendered
+from fappo_bot.console.seats import Shown, only
 from fappo_bot.console.table import LocalTable
-from fappo_bot.service import notices
 from fappo_bot.service.records import DestinationKind
-
-#: outbox message kinds and how the table frames them
-_KINDS: dict[str, Kind] = {
-    "results": Kind.RESULTS,
-    "results_private": Kind.RESULTS,
-    "everyone_in": Kind.NOTICE,
-}
-
-_TITLES: dict[str, str] = {
-    "results": "turn results",
-    "results_private": "your secret results",
-    "turn_opened": "turn opened",
-    "sealed": "NPC orders sealed",
-    "revealed": "NPC orders revealed",
-    "time_called": "time called",
-    "npc_wait": "waiting for NPC orders",
-    "everyone_in": "everyone is in",
-    "secret_orders": "sealed orders arrived",
-}
-
-
-def _reveal_hint(content: str) -> str:
-    """The table's command for what the reveal says to ask the bot for (the service's texts
-    name no adapter's command): `/reveal N` shows the canonical JSON and checks it. Added to
-    the part that says how to check (the last, when a long reveal was split)."""
-    number = notices.revealed_turn(content)
-    return f"\nAt this table: /reveal {number} shows it and checks it." if number is not None else ""
 
 
 async def deliver_outbox(table: LocalTable) -> list[Shown]:
@@ -53,7 +27,8 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
         game = games.get(message.game_id or "")
         if game is None:
             continue  # a Discord game sharing the database: its bot delivers it
-        title = _TITLES.get(message.kind, message.kind.replace("_", " "))
+        shown_as = rendered(message)
+        title = shown_as.title
         if game.id != table.game_id:
             title = f"{title} ({game.name})"
         audience = None
@@ -66,9 +41,6 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
             table.book.add(message.dest_key)
             audience = only(message.dest_key)
             title = f"DM · {title}"
-        content = message.content
-        if message.kind == "revealed":
-            content += _reveal_hint(content)
-        shown.append(Shown(_KINDS.get(message.kind, Kind.NOTICE), title, content, audience))
+        shown.append(Shown(shown_as.kind, title, shown_as.text, audience))
         await table.services.outbox.mark_sent(message.id)
     return shown

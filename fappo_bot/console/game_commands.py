@@ -14,6 +14,7 @@ from fappo_bot.console.xp_commands import XP_HELP
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.records import CharacterKind, Role
+from fappo_bot.service.views import SheetView
 from fappo_bot.sheets.xp import render_xp_sheet
 
 HELP = """\
@@ -141,7 +142,7 @@ async def _add(table: LocalTable, step: Step, kind: CharacterKind | None) -> lis
             Kind.NOTICE,
             f"{made.kind.value}: {made.name}",
             f"{made.name}{who} joins the game.\n"
-            + (render_xp_sheet(made.xp) if made.xp is not None else describe(made.state)),
+            + (render_xp_sheet(made.xp) if made.xp is not None else describe(made.shown)),
             # an enemy's sheet is the GM's secret; the players only learn that it is there
             None if made.kind is CharacterKind.PC else table.gm_seats,
         )
@@ -257,20 +258,24 @@ async def retire(table: LocalTable, step: Step) -> list[Shown]:
                   f"{gone.name} retires and takes no further part.")]
 
 
-def describe(character: Any) -> str:
-    """A one-paragraph sheet summary (traits with SP, skills, weapons, armor)."""
-    traits = ", ".join(f"{t.value} {sp}" for t, sp in character.traits.items()) or "none"
-    skills = ", ".join(f"{s} {r}" for s, r in character.skills.items()) or "none"
-    weapons = ", ".join(w.name for w in character.weapons) or "none"
-    parts = [f"{character.tier.value}"]
-    if character.count != 1:
-        parts.append(f"{character.count} creatures")
-    parts.append(f"{character.ap_base} AP")
+def describe(sheet: SheetView | None) -> str:
+    """A one-paragraph sheet summary (traits with SP, skills, weapons, armor), from what the
+    service computed of the character."""
+    if sheet is None:
+        return ""
+    traits = ", ".join(f"{p.name} {p.left}" for p in sheet.pools if p.left is not None) or "none"
+    skills = ", ".join(f"{s} {r}" for s, r in sheet.skills) or "none"
+    weapons = ", ".join(sheet.weapons) or "none"
+    parts = [sheet.tier]
+    if sheet.count != 1:
+        parts.append(f"{sheet.count} creatures")
+    parts.append(f"{sheet.ap_base} AP")
+    floating = sheet.floating.left
     lines = [
         ", ".join(parts),
-        f"Traits (SP): {traits}" + (f"; floating {character.floating}" if character.floating else ""),
+        f"Traits (SP): {traits}" + (f"; floating {floating}" if floating else ""),
         f"Skills: {skills}",
-        f"Weapons: {weapons}; armor {character.armor.name.lower()}",
+        f"Weapons: {weapons}; armor {sheet.armor_name}",
     ]
     return "\n".join(lines)
 

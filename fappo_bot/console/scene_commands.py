@@ -4,32 +4,39 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
+from fappo_bot.service import SceneGap
 from fappo_bot.service.records import CharacterKind
+from fappo_bot.service.views import CharacterView, HealingInput, SheetView
 
 
-def _pools(state: Any) -> str:
-    parts = [f"{t.value} {sp}/{state.trait_maximum(t)}" for t, sp in state.traits.items()]
-    if state.floating_maximum:
-        parts.append(f"floating {state.floating}/{state.floating_maximum}")
+def _pools(sheet: SheetView | None) -> str:
+    """The SP pools the character has now, each of the most it holds (the service's figures)."""
+    if sheet is None:
+        return "no SP"
+    parts = [f"{p.name} {p.left}/{p.maximum}" for p in sheet.pools if p.left is not None]
+    if sheet.floating.maximum:
+        parts.append(f"floating {sheet.floating.left}/{sheet.floating.maximum}")
     return ", ".join(parts) or "no SP"
 
 
-def _sp_report(table: LocalTable, characters: list[Any], title: str) -> list[Shown]:
+def _banked(sheet: SheetView | None) -> str:
+    return f"; {sheet.unspent_cc} CC banked" if sheet is not None and sheet.unspent_cc else ""
+
+
+def _sp_report(table: LocalTable, characters: list[CharacterView], title: str) -> list[Shown]:
     pcs = [c for c in characters if c.kind is CharacterKind.PC]
     others = [c for c in characters if c.kind is not CharacterKind.PC]
     shown = []
     if pcs:
-        body = "\n".join(f"{c.name}: {_pools(c.state)}" + (
-            f"; {c.state.unspent_cc} CC banked" if c.state.unspent_cc else "") for c in pcs)
+        body = "\n".join(f"{c.name}: {_pools(c.shown)}{_banked(c.shown)}" for c in pcs)
         shown.append(Shown(Kind.INFO, title, body))
     if others:
-        body = "\n".join(f"{c.name}: {_pools(c.state)}" for c in others)
+        body = "\n".join(f"{c.name}: {_pools(c.shown)}" for c in others)
         shown.append(Shown(Kind.INFO, f"{title} (NPCs)", body, table.gm_seats))
     return shown
 
@@ -66,11 +73,9 @@ def parse_duration(text: str) -> int:
     return sum(int(n) * UNITS[u] for n, u in parts)
 
 
-def parse_checks(words: list[str]) -> dict[str, Any]:
-    """`PATIENT=TOTAL[:HEALER]` tokens as {patient: HealingCheck}."""
-    from fappo_bot.rules import HealingCheck
-
-    out: dict[str, Any] = {}
+def parse_checks(words: list[str]) -> dict[str, HealingInput]:
+    """`PATIENT=TOTAL[:HEALER]` tokens as {patient: Healing check}."""
+    out: dict[str, HealingInput] = {}
     for word in words:
         patient, eq, spec = word.partition("=")
         total, _, healer = spec.partition(":")
@@ -79,7 +84,7 @@ def parse_checks(words: list[str]) -> dict[str, Any]:
                              "PATIENT=TOTAL:HEALER (e.g. Kael=4:Mira).")
         if patient.strip().casefold() in {p.casefold() for p in out}:
             raise TableError(f"{patient.strip()} gets one Healing check at a time.")
-        out[patient.strip()] = HealingCheck(total=int(total), healer=healer.strip() or None)
+        out[patient.strip()] = HealingInput(total=int(total), healer=healer.strip() or None)
     return out
 
 
@@ -103,15 +108,13 @@ async def endscene(table: LocalTable, step: Step) -> list[Shown]:
     """/endscene BREAK [NAME:TRAIT=N,...]: end the scene; SP come back by the break (F27):
     immediate 1, same_day 2, night 3, week_plus 4, adventure_end all. Without an allocation a
     character's points go where the rules put them (F27 Amb-2)."""
-    from fappo_bot.rules import BreakKind
-
     if not step.args:
-        choices = ", ".join(b.value for b in BreakKind)
+        choices = ", ".join(b.value for b in SceneGap)
         raise TableError(f"/{step.name} needs the break before the next scene: {choices}.")
     try:
-        gap = BreakKind(step.args[0].casefold().replace("-", "_"))
+        gap = SceneGap(step.args[0].casefold().replace("-", "_"))
     except ValueError:
-        choices = ", ".join(b.value for b in BreakKind)
+        choices = ", ".join(b.value for b in SceneGap)
         raise TableError(f'"{step.args[0]}" is no break; choose one of: {choices}.') from None
     allocations = _allocations(list(step.args[1:]))
     changed = await table.services.aftermath.end_scene(

@@ -4,7 +4,8 @@ Results, notices and reminders are queued by the service in the same transaction
 they report. This cog sends them oldest first, in order per destination (a destination whose
 message fails waits for the next round, so nothing overtakes it), each part within Discord's
 2,000 characters and carrying a nonce derived from the message, so that a redelivery after a crash
-is dropped by Discord (`enforce_nonce`).
+is dropped by Discord (`enforce_nonce`). What it sends of a message is rendered from its kind and
+payload by `rendering.rendered`.
 
 A message Discord refuses for good (`PERMANENT`: the room is gone or hidden, the bot may not post
 there, the player takes no DMs from the bot, the user is unknown) or refuses as malformed (400,
@@ -32,9 +33,8 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from fappo_bot.discord.rendering import rendered
 from fappo_bot.posting.safety import split_message
-from fappo_bot.service import notices
-from fappo_bot.service.outbox import UNDELIVERED
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
@@ -112,18 +112,6 @@ def heartbeat_file(data_dir: Path) -> Path:
 def nonce(message_id: str, part: int) -> str:
     """The nonce of one part of an outbox message: the same on every redelivery (25 chars max)."""
     return hashlib.blake2b(f"{message_id}:{part}".encode(), digest_size=12).hexdigest()
-
-
-def delivered_content(message: OutboxMessage) -> str:
-    """What the bot posts of an outbox message: its content, and in the part of an NPC reveal
-    that says how to check, the bot's command for it (the service's texts name no adapter's
-    command). Cut into Discord's messages by `split_message`, as any content."""
-    if message.kind == UNDELIVERED:
-        return f"{message.content}\nHere: `/inbox` shows it, and `/turn status` lists it."
-    number = notices.revealed_turn(message.content) if message.kind == "revealed" else None
-    if number is None:
-        return message.content
-    return f"{message.content}\nHere: `/reveal turn:{number}` shows it and checks it."
 
 
 def cannot_dm_notice(user_id: str) -> str:
@@ -277,7 +265,7 @@ class Delivery(commands.Cog):
                 int(message.dest_key))
             channel = found  # type: ignore[assignment]
         ids = []
-        for index, part in enumerate(split_message(delivered_content(message))):
+        for index, part in enumerate(split_message(rendered(message))):
             if not part.strip():
                 continue  # Discord sends no empty message (an outbox message of blanks is done)
             sent = await channel.send(part, nonce=nonce(message.id, index))

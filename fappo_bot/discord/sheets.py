@@ -11,49 +11,43 @@ import discord
 
 from fappo_bot.discord.limits import Field, embeds_of, list_fields, text_fields
 from fappo_bot.posting.safety import safe, safe_prose
-from fappo_bot.rules import RulesConfig, ap_budget, current_index, level_name, track
-from fappo_bot.service.views import CharacterView
+from fappo_bot.service.views import CharacterView, SheetView
 from fappo_bot.sheets.xp import render_xp_sheet
 
 
-def sheet_fields(view: CharacterView, config: RulesConfig) -> list[Field]:
-    """The sheet's fields, each within Discord's limits, in the order they are shown."""
-    state, sheet = view.state, view.sheet
-    if state.is_fodder:
-        health = f"{state.count} left"
+def sheet_fields(shown: SheetView) -> list[Field]:
+    """The sheet's fields, each within Discord's limits, in the order they are shown (what the
+    service computed of the character: nothing of the rules is computed here)."""
+    if shown.fodder:
+        health = f"{shown.count} left"
     else:
-        levels = track(state)
-        here = current_index(state, config)
-        health = " › ".join(f"**{name}**" if i == here else name
-                            for i, name in enumerate(levels))
-        health = f"{level_name(state, config)}\n{health}"
-    pools = [f"{t.value} {state.traits.get(t, 0)}/{sheet.traits.get(t, 0)}"
-             for t in sheet.traits]
-    if sheet.floating:
-        pools.append(f"floating {state.floating}/{sheet.floating}")
-    gear = [safe(w.name) for w in sheet.weapons] or ["no weapons"]
-    gear[-1] += f"; armor {sheet.armor.value}"
+        health = " › ".join(f"**{name}**" if i == shown.here else name
+                            for i, name in enumerate(shown.track))
+        health = f"{shown.level}\n{health}"
+    pools = [f"{p.name} {p.left or 0}/{p.approved}" for p in shown.pools
+             if p.approved is not None]
+    if shown.floating.approved:
+        pools.append(f"floating {shown.floating.left}/{shown.floating.approved}")
+    gear = [safe(w) for w in shown.weapons] or ["no weapons"]
+    gear[-1] += f"; armor {shown.armor}"
     return [
         *text_fields("Health", health),
         *list_fields("SP", pools, inline=True),
-        Field("AP", str(ap_budget(state, config)), inline=True),
-        *list_fields("Statuses", [s.kind.value for s in state.statuses], inline=True),
-        *list_fields("Skills", [f"{safe(k)} {v}" for k, v in sheet.skills.items()]),
+        Field("AP", str(shown.ap), inline=True),
+        *list_fields("Statuses", list(shown.statuses), inline=True),
+        *list_fields("Skills", [f"{safe(k)} {v}" for k, v in shown.skills]),
         *list_fields("Gear", gear),
     ]
 
 
-def sheet_embeds(view: CharacterView, config: RulesConfig | None = None
-                 ) -> list[discord.Embed]:
+def sheet_embeds(view: CharacterView) -> list[discord.Embed]:
     """The embeds of one character's current state beside its sheet (one for any sheet a
     game needs; more for a sheet too long for one)."""
-    if view.xp is not None:
+    if view.xp is not None or view.shown is None:
         return xp_sheet_embeds(view)
-    config = config or RulesConfig()
-    state = view.state
     return embeds_of(safe(view.name),
-                     f"{view.kind.value} · {state.tier.value} · {view.status.value}",
-                     sheet_fields(view, config))
+                     f"{view.kind.value} · {view.shown.tier} · {view.status.value}",
+                     sheet_fields(view.shown))
 
 
 def xp_sheet_embeds(view: CharacterView) -> list[discord.Embed]:

@@ -16,6 +16,7 @@ from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, 
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NoOpenTurn, NotFound
 from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
+from fappo_bot.service.notices import NOTICES, Notice
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -252,12 +253,17 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+Content = str | Sequence[str] | Notice
+"""What a use case queues: a text, several that go out in that order, or a notice (its text,
+and its fields as the messages' payload)."""
+
+
 async def queue(
     uow: UnitOfWork,
     deps: Deps,
     game: Game,
     kind: str,
-    content: str | Sequence[str],
+    content: Content,
     dedupe_key: str,
     dm_to: str | None = None,
 ) -> int:
@@ -272,20 +278,28 @@ def outbox_messages(
     deps: Deps,
     game: Game,
     kind: str,
-    content: str | Sequence[str],
+    content: Content,
     dedupe_key: str,
     dm_to: str | None = None,
 ) -> list[OutboxMessage]:
     """The outbox messages of one text to the game's channel or to `dm_to`.
 
-    `content` is one text, or several that go out as separate messages in that order. A text
-    longer than Discord takes is queued as several messages of at most 2,000 characters
-    (`split_message`). They keep their order in the outbox (created_at, id): they share one time,
-    and the parts after the first take the first's id plus `part002`, `part003`... (ids that
-    sort right after it, under any collation); their dedupe keys add `#2`, `#3`... Every text
-    passes `inert` first: nothing queued can ping anyone.
+    `content` is one text, several that go out as separate messages in that order, or a
+    `notices.Notice`: its `text`, with its fields as the payload of every part (the adapters
+    render the message from its kind and payload). A text longer than Discord takes is queued
+    as several messages of at most 2,000 characters (`split_message`), numbered `part` of
+    `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
+    parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
+    after it, under any collation); their dedupe keys add `#2`, `#3`... Every text passes
+    `inert` first: nothing queued can ping anyone.
     """
-    texts = [content] if isinstance(content, str) else list(content)
+    payload = None
+    if isinstance(content, Notice):
+        if NOTICES.get(kind) is not type(content):
+            raise ValueError(f"a {type(content).__name__} is no {kind} message")
+        payload = content.payload()
+    texts = ([content.text()] if isinstance(content, Notice)
+             else [content] if isinstance(content, str) else list(content))
     parts = [part for text in texts for part in split_message(inert(text))]
     at = deps.clock.now()
     first = deps.ids()
@@ -297,6 +311,9 @@ def outbox_messages(
             dest_key=dm_to or game.channel_key,
             kind=kind,
             content=part,
+            payload=payload,
+            part=number,
+            parts=len(parts),
             dedupe_key=dedupe_key if number == 1 else f"{dedupe_key}#{number}",
             created_at=at,
         )
@@ -317,7 +334,7 @@ class Outgoing:
     def add(
         self,
         kind: str,
-        content: str | Sequence[str],
+        content: Content,
         dedupe_key: str,
         dm_to: str | None = None,
     ) -> int:

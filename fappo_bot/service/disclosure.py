@@ -39,7 +39,7 @@ def sealed_orders(canonical: str) -> list[Order]:
 
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,
-                    state: TurnState) -> list[str]:
+                    state: TurnState) -> notices.Revealed:
     """The reveal of the NPC orders sealed for turn `number` (F29): the orders as the
     GM's post reply showed them (`render_order`, with each character's AP budget and ratings at
     the start of the turn in `state`, its own Reduce lines settled as when it was posted), the
@@ -64,7 +64,7 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
         if character is not None and lines[-1].startswith("SP left: "):
             lines.pop()
         rendered.append("\n".join(lines))
-    return [notices.revealed(number, digest, salt, rendered)]
+    return notices.revealed(number, digest, salt, rendered)
 
 
 # ---- results: who sees what (F29) ----------------------------------------------------------------

@@ -1,15 +1,23 @@
-"""Short table notices queued in the outbox (turn opened, reminders, call time, seals, undo).
+"""The table notices queued in the outbox (turn opened, reminders, call time, seals, undo, the
+NPC reveal, the results), as data: each is a `Notice`, the payload of its outbox message, whose
+`text` is how the service words it.
 
-Game text (post replies, turn results) comes from `fappo_bot.posting.render`; these are the few
-one-line announcements of the turn cycle. Every name a user wrote goes through
-`render.safe`/`render.no_mentions`, so nothing in a notice can ping anyone.
+The outbox keeps both, the text (`OutboxMessage.content`, cut into Discord's parts) and the
+notice's fields (`OutboxMessage.payload`, the same in every part); each adapter renders a message
+from its kind and payload (`discord/rendering.py`, `console/rendering.py`), e.g. Discord adds its
+`/reveal` command to a reveal from the turn in its payload, and a web page could lay the fields
+out its own way. A payload keeps what the users wrote as they wrote it (names are data); the texts
+here make every name inert as they write it (`render.safe`), and so must every renderer that
+writes one of a payload's names.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fappo_bot.posting.render import DISCORD_LIMIT, safe
 
@@ -22,68 +30,293 @@ def _when(at: datetime | None) -> str:
     return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
 
 
-def turn_opened(number: int, deadline: datetime | None, pending_hits: int) -> str:
-    hits = (
-        f" {pending_hits} hit(s) of the last turn can still be reduced in this turn's posts (F13)."
-        if pending_hits
-        else ""
-    )
-    return f"Turn {number} is open ({_when(deadline)}).{hits}"
+class Notice(BaseModel):
+    """The data of one outbox message of kind `KIND` (its payload) and `text`, its wording."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    KIND: ClassVar[str] = "text"
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def payload(self) -> dict[str, Any]:
+        """The message's payload: the notice's fields as JSON values."""
+        return self.model_dump(mode="json")
 
 
-def reminder(number: int, deadline: datetime | None, missing: Sequence[str]) -> str:
-    who = _names(missing) if missing else "nobody"
-    return f"Reminder: turn {number} closes at {_when(deadline)}. Still to post: {who}."
+class TurnOpened(Notice):
+    KIND = "turn_opened"
+    turn: int
+    deadline: datetime | None
+    pending_hits: int
+
+    def text(self) -> str:
+        hits = (f" {self.pending_hits} hit(s) of the last turn can still be reduced in this "
+                "turn's posts (F13)." if self.pending_hits else "")
+        return f"Turn {self.turn} is open ({_when(self.deadline)}).{hits}"
 
 
-def time_called(number: int, missing: Sequence[str]) -> str:
-    absent = (
-        f" No orders from {_names(missing)}: no action this turn (F30)." if missing else ""
-    )
-    return f"Time is called on turn {number}; the GM reviews and resolves it.{absent}"
+class Reminder(Notice):
+    KIND = "reminder"
+    turn: int
+    deadline: datetime | None
+    #: who has still to post (display names)
+    missing: tuple[str, ...]
+
+    def text(self) -> str:
+        who = _names(self.missing) if self.missing else "nobody"
+        return f"Reminder: turn {self.turn} closes at {_when(self.deadline)}. Still to post: {who}."
 
 
-def everyone_in(number: int) -> str:
-    return f"Everyone is in for turn {number}, and the NPC orders are sealed."
+class TimeCalled(Notice):
+    KIND = "time_called"
+    turn: int
+    #: the characters with no orders (no action this turn, F30)
+    missing: tuple[str, ...]
+
+    def text(self) -> str:
+        absent = (f" No orders from {_names(self.missing)}: no action this turn (F30)."
+                  if self.missing else "")
+        return f"Time is called on turn {self.turn}; the GM reviews and resolves it.{absent}"
 
 
-def secret_orders_arrived(number: int) -> str:
-    return (f"Sealed orders arrived for turn {number}. They stay secret until the turn is "
-            "resolved.")
+class EveryoneIn(Notice):
+    KIND = "everyone_in"
+    turn: int
+
+    def text(self) -> str:
+        return f"Everyone is in for turn {self.turn}, and the NPC orders are sealed."
 
 
-def sealed(number: int, digest: str) -> str:
-    return (
-        f"The GM's NPC orders for turn {number} are sealed. SHA-256 commitment: {digest}. "
-        "They are revealed with the results."
-    )
+class SecretOrders(Notice):
+    KIND = "secret_orders"
+    turn: int
+
+    def text(self) -> str:
+        return (f"Sealed orders arrived for turn {self.turn}. They stay secret until the turn is "
+                "resolved.")
 
 
-def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> str:
+class Sealed(Notice):
+    KIND = "sealed"
+    turn: int
+    #: the SHA-256 commitment, hex
+    commitment: str
+
+    def text(self) -> str:
+        return (f"The GM's NPC orders for turn {self.turn} are sealed. SHA-256 commitment: "
+                f"{self.commitment}. They are revealed with the results.")
+
+
+class Revealed(Notice):
     """The sealed NPC orders of a resolved turn in the canonical form of a post reply
     (`posting.render.render_order`, already made inert), with the commitment, the salt and how
-    anyone checks them (F29: "verifiable after resolution"). The canonical JSON itself
-    is not published with them: the `reveal` use case and the export give it."""
-    shown = "\n".join(orders) if orders else "(no NPC orders this turn)"
-    return (
-        f"NPC orders of turn {number}, as sealed before the players' orders were revealed:\n"
-        f"{shown}\n"
-        f"Commitment (SHA-256): {digest}\n"
-        f"Salt: {salt}\n"
-        f"How to check: ask the bot to reveal the canonical JSON of turn {number}'s NPC orders "
-        "(it is also in the game's export); "
-        'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
-    )
+    anyone checks them (F29: "verifiable after resolution"). The canonical JSON itself is not
+    published with them: the `reveal` use case and the export give it; an adapter adds its own
+    command for it from `turn`."""
+
+    KIND = "revealed"
+    turn: int
+    commitment: str
+    salt: str
+    #: each order as its reply shows it (lines)
+    orders: tuple[str, ...]
+
+    def text(self) -> str:
+        shown = "\n".join(self.orders) if self.orders else "(no NPC orders this turn)"
+        return (
+            f"NPC orders of turn {self.turn}, as sealed before the players' orders were "
+            f"revealed:\n{shown}\n"
+            f"Commitment (SHA-256): {self.commitment}\n"
+            f"Salt: {self.salt}\n"
+            f"How to check: ask the bot to reveal the canonical JSON of turn {self.turn}'s NPC "
+            "orders (it is also in the game's export); "
+            'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
+        )
 
 
-_HOW_TO_CHECK = re.compile(r"How to check: ask the bot to reveal the canonical JSON of turn (\d+)'s")
+class Results(Notice):
+    """A turn's results (kind `results`, to the room) or a party's or the GMs' secret part of
+    them (`results_private`, by DM): the resolution they come from and, for a party, its
+    characters; the text is the results as the game's post language renders them (the
+    resolution's own record is the data)."""
+
+    KIND = "results"
+    turn: int
+    resolution_id: str
+    #: the characters of the party the message is for; None: every character's
+    characters: tuple[str, ...] | None = None
+    body: str = Field(exclude=True, repr=False)
+
+    def text(self) -> str:
+        return self.body
 
 
-def revealed_turn(content: str) -> int | None:
-    """The turn whose reveal (`revealed`) says how to check in `content` (the reveal's last
-    part, when it was split), for an adapter to add its own command for it; else None."""
-    found = _HOW_TO_CHECK.search(content)
-    return int(found.group(1)) if found else None
+class Undone(Notice):
+    """The undo notice; `withdrawn`: the characters whose orders for the next turn the undo
+    took back with that turn (and `npc_sealed`: its sealed NPC orders), so nobody believes
+    their orders still stand."""
+
+    KIND = "undone"
+    turn: int
+    #: the GM who undid it (display name)
+    actor: str
+    withdrawn: tuple[str, ...] = ()
+    npc_sealed: bool = False
+
+    def text(self) -> str:
+        number = self.turn
+        text = (f"The GM ({safe(self.actor)}) rolled back the resolution of turn {number}; it "
+                "will be resolved again.")
+        gone = [*(safe(n) for n in self.withdrawn),
+                *(["the sealed NPC orders"] if self.npc_sealed else [])]
+        if gone:
+            text += (f" The orders already given for turn {number + 1} ({', '.join(gone)}) are "
+                     f"withdrawn with it: give them again when turn {number + 1} opens.")
+        return text
+
+
+class Inactive(Notice):
+    KIND = "inactive"
+    names: tuple[str, ...]
+    threshold: int
+
+    def text(self) -> str:
+        return (
+            f"{_names(self.names)} missed {self.threshold} or more turns in a row (F30). The GM "
+            "may mark them inactive, run them as NPCs or pass them to another player."
+        )
+
+
+class SceneEnded(Notice):
+    KIND = "scene_ended"
+    #: the SP restored: "all" or "N each"
+    points: str
+
+    def text(self) -> str:
+        return f"The scene ends; Success Points are restored ({self.points}, F27)."
+
+
+class AdventureEnded(Notice):
+    KIND = "adventure_ended"
+    awards: tuple[str, ...]
+
+    def text(self) -> str:
+        listed = "; ".join(safe(a) for a in self.awards) if self.awards else "no awards"
+        return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
+
+
+class TimeAdvanced(Notice):
+    """The GM's "advance time" (F7 Amb-7, F14): who healed from what to what, and how long
+    until each one's next level. Each line's name is already `safe` (the caller's job: the
+    level arrows must stay readable)."""
+
+    KIND = "time_advanced"
+    elapsed: str
+    healed: tuple[str, ...]
+
+    def text(self) -> str:
+        listed = "\n".join(self.healed) if self.healed else "Nobody is wounded."
+        return f"{self.elapsed} pass (F14).\n{listed}"
+
+
+#: the most characters of an undelivered message quoted in the GMs' notice
+_QUOTED = 80
+
+
+class Undelivered(Notice):
+    """The GMs' private notice of a message given up for good: which one (its first words),
+    where it was going and why it cannot go; it is kept, for the inbox. `where` is already
+    safe (the caller names a player through `safe`)."""
+
+    KIND = "undelivered"
+    #: the game's name
+    game: str
+    where: str
+    #: the first line of the message given up
+    began: str
+    why: str
+
+    def text(self) -> str:
+        quoted = self.began.strip()
+        if len(quoted) > _QUOTED:
+            quoted = quoted[:_QUOTED - 1].rstrip() + "…"
+        return (f'A message of the game "{safe(self.game)}" could not be delivered to '
+                f"{self.where}, and the bot has stopped trying: {self.why}. It began: "
+                f'"{safe(quoted)}". It is kept: the game\'s GMs and the player it was for can '
+                "read it in their inbox.")
+
+
+class NpcWait(Notice):
+    """To the GMs, at a deadline while NPCs have no orders and nothing is sealed: time is not
+    called (it would seal them as doing nothing, for good) until the GM chooses."""
+
+    KIND = "npc_wait"
+    turn: int
+    #: the NPCs with no orders
+    names: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"Turn {self.turn}'s deadline has passed, but {_names(self.names)} have no NPC "
+                "orders and nothing is sealed, so time is not called yet and the turn stays "
+                "open. Give their orders (sealed at once; time is then called by itself), or "
+                "call time yourself to seal them as doing nothing.")
+
+
+#: the notice of each kind of outbox message that carries one
+_KINDS: tuple[type[Notice], ...] = (
+    TurnOpened, Reminder, TimeCalled, EveryoneIn, SecretOrders, Sealed, Revealed, Results,
+    Undone, Inactive, SceneEnded, AdventureEnded, TimeAdvanced, Undelivered, NpcWait)
+NOTICES: dict[str, type[Notice]] = {kind.KIND: kind for kind in _KINDS}
+NOTICES["results_private"] = Results
+
+
+def read(kind: str, payload: dict[str, Any] | None) -> Notice | None:
+    """The notice of an outbox message's kind and payload, typed; None for a message that is
+    its text alone (no payload, a kind of no notice, a payload this version cannot read)."""
+    notice = NOTICES.get(kind)
+    if notice is None or payload is None:
+        return None
+    try:
+        return notice.model_validate({**payload, "body": ""} if notice is Results else payload)
+    except ValidationError:
+        return None
+
+
+# ---- the notices as the use cases write them ----------------------------------------------------
+def turn_opened(number: int, deadline: datetime | None, pending_hits: int) -> TurnOpened:
+    return TurnOpened(turn=number, deadline=deadline, pending_hits=pending_hits)
+
+
+def reminder(number: int, deadline: datetime | None, missing: Sequence[str]) -> Reminder:
+    return Reminder(turn=number, deadline=deadline, missing=tuple(missing))
+
+
+def time_called(number: int, missing: Sequence[str]) -> TimeCalled:
+    return TimeCalled(turn=number, missing=tuple(missing))
+
+
+def everyone_in(number: int) -> EveryoneIn:
+    return EveryoneIn(turn=number)
+
+
+def secret_orders_arrived(number: int) -> SecretOrders:
+    return SecretOrders(turn=number)
+
+
+def sealed(number: int, digest: str) -> Sealed:
+    return Sealed(turn=number, commitment=digest)
+
+
+def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> Revealed:
+    return Revealed(turn=number, commitment=digest, salt=salt, orders=tuple(orders))
+
+
+def results(number: int, resolution_id: str, text: str,
+            characters: Sequence[str] | None = None) -> Results:
+    return Results(turn=number, resolution_id=resolution_id, body=text,
+                   characters=None if characters is None else tuple(characters))
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message
@@ -105,67 +338,35 @@ def canonical_blocks(number: int, canonical: str, limit: int = DISCORD_LIMIT) ->
     ]
 
 
-def undone(number: int, actor: str, withdrawn: Sequence[str] = (), npc_sealed: bool = False) -> str:
-    """The undo notice; `withdrawn`: the characters whose orders for the next turn the undo
-    took back with that turn (and `npc_sealed`: its sealed NPC orders), so nobody believes
-    their orders still stand."""
-    text = f"The GM ({safe(actor)}) rolled back the resolution of turn {number}; it will be resolved again."
-    gone = [*(safe(n) for n in withdrawn), *(["the sealed NPC orders"] if npc_sealed else [])]
-    if gone:
-        text += (f" The orders already given for turn {number + 1} ({', '.join(gone)}) are "
-                 f"withdrawn with it: give them again when turn {number + 1} opens.")
-    return text
+def undone(number: int, actor: str, withdrawn: Sequence[str] = (),
+           npc_sealed: bool = False) -> Undone:
+    return Undone(turn=number, actor=actor, withdrawn=tuple(withdrawn), npc_sealed=npc_sealed)
 
 
-def inactive(names: Sequence[str], threshold: int) -> str:
-    return (
-        f"{_names(names)} missed {threshold} or more turns in a row (F30). The GM may mark "
-        "them inactive, run them as NPCs or pass them to another player."
-    )
+def inactive(names: Sequence[str], threshold: int) -> Inactive:
+    return Inactive(names=tuple(names), threshold=threshold)
 
 
-def scene_ended(points: str) -> str:
-    return f"The scene ends; Success Points are restored ({points}, F27)."
+def scene_ended(points: str) -> SceneEnded:
+    return SceneEnded(points=points)
 
 
-def adventure_ended(awards: Sequence[str]) -> str:
-    listed = "; ".join(safe(a) for a in awards) if awards else "no awards"
-    return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
+def adventure_ended(awards: Sequence[str]) -> AdventureEnded:
+    return AdventureEnded(awards=tuple(awards))
 
 
-def time_advanced(elapsed: str, healed: Sequence[str]) -> str:
-    """The GM's "advance time" (F7 Amb-7, F14): who healed from what to what, and how long
-    until each one's next level. Each line's name is already `safe` (the caller's job: the
-    level arrows must stay readable)."""
-    listed = "\n".join(healed) if healed else "Nobody is wounded."
-    return f"{elapsed} pass (F14).\n{listed}"
+def time_advanced(elapsed: str, healed: Sequence[str]) -> TimeAdvanced:
+    return TimeAdvanced(elapsed=elapsed, healed=tuple(healed))
 
 
-#: the most characters of an undelivered message quoted in the GMs' notice
-_QUOTED = 80
+def undelivered(game: str, where: str, first_line: str, why: str) -> Undelivered:
+    return Undelivered(game=game, where=where, began=first_line, why=why)
 
 
-def undelivered(game: str, where: str, first_line: str, why: str) -> str:
-    """The GMs' private notice of a message given up for good: which one (its first words),
-    where it was going and why it cannot go; it is kept, for the inbox. `where` is already
-    safe (the caller names a player through `safe`)."""
-    quoted = first_line.strip()
-    if len(quoted) > _QUOTED:
-        quoted = quoted[:_QUOTED - 1].rstrip() + "…"
-    return (f'A message of the game "{safe(game)}" could not be delivered to {where}, and the '
-            f'bot has stopped trying: {why}. It began: "{safe(quoted)}". It is kept: the '
-            "game's GMs and the player it was for can read it in their inbox.")
+def waiting_for_npc_orders(number: int, names: Sequence[str]) -> NpcWait:
+    return NpcWait(turn=number, names=tuple(names))
 
 
 def undelivered_line(where: str, why: str, kind: str) -> str:
     """One line of a turn's status for a message given up: where, what kind and why."""
     return f"{kind.replace('_', ' ')} to {where}: {why}"
-
-
-def waiting_for_npc_orders(number: int, names: Sequence[str]) -> str:
-    """To the GMs, at a deadline while NPCs have no orders and nothing is sealed: time is not
-    called (it would seal them as doing nothing, for good) until the GM chooses."""
-    return (f"Turn {number}'s deadline has passed, but {_names(names)} have no NPC orders and "
-            "nothing is sealed, so time is not called yet and the turn stays open. Give their "
-            "orders (sealed at once; time is then called by itself), or call time yourself to "
-            "seal them as doing nothing.")

@@ -284,9 +284,19 @@ class OutboxMessage(BaseModel):
     dest_kind: DestinationKind = DestinationKind.CHANNEL
     #: a channel/thread key, or a user id for a DM
     dest_key: str
-    #: results, reveal, seal, reminder, calltime, notice, ...
+    #: what the message is: results, revealed, sealed, reminder, time_called, ... (the adapters'
+    #: renderers read `payload` by it); "text" for a message that is its text and nothing else
     kind: str
+    #: the text of this part as the service words it (what every reader shows unless its
+    #: renderer of `kind` says more: the inbox, the turn status, a row written before payloads)
     content: str
+    #: the data of the message (JSON: the notice's fields, `notices.Notice`), the same in every
+    #: part of it; None: a message that is its text alone (every row written before payloads)
+    payload: dict[str, Any] | None = None
+    #: which part of its message this is, of how many (a text longer than a Discord message is
+    #: queued as several): an adapter adds what it says of the whole message after the last
+    part: int = 1
+    parts: int = 1
     #: unique: the same logical message is never queued twice
     dedupe_key: str
     created_at: datetime

@@ -229,7 +229,8 @@ class ResolutionService(UseCases):
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
         text = xp_resolve.results_text(turn.number, resolved)
-        queued = out.add("results", text, f"results:{resolution_id}")
+        queued = out.add("results", notices.results(turn.number, resolution_id, text),
+                         f"results:{resolution_id}")
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
@@ -394,7 +395,8 @@ class ResolutionService(UseCases):
         public = public_result(result, seen)
         text = self.deps.text.results(public)
         gm_text = text if public is result else self.deps.text.results(result)
-        count = out.add("results", text, f"results:{resolution_id}")
+        count = out.add("results", notices.results(turn.number, resolution_id, text),
+                        f"results:{resolution_id}")
         gms: Sequence[str] | None = None
         hidden = set(seen.parties_only)
         secret_part = private_result(result, hidden)
@@ -408,11 +410,14 @@ class ResolutionService(UseCases):
                 if any(concerns(a, names) for a in secret_part.actions) or any(
                         e.actor.casefold() in names for e in secret_part.errors):
                     count += out.add(
-                        "results_private", self.deps.text.results(secret_part, sorted(names)),
+                        "results_private", notices.results(
+                            turn.number, resolution_id,
+                            self.deps.text.results(secret_part, sorted(names)), sorted(names)),
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
             for gm in gms:
-                count += out.add("results_private", self.deps.text.results(secret_part),
+                count += out.add("results_private", notices.results(
+                    turn.number, resolution_id, self.deps.text.results(secret_part)),
                                  f"results:{resolution_id}:gm:{gm}", dm_to=gm)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,

@@ -13,7 +13,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from fappo_bot.posting.errors import PostProblem
-from fappo_bot.rules import Character, Order, PendingHit, RulesConfig, TurnResult
+from fappo_bot.rules import (
+    Character,
+    HealingCheck,
+    Order,
+    PendingHit,
+    RulesConfig,
+    TurnResult,
+    ap_budget,
+    current_index,
+    level_name,
+    track,
+)
 from fappo_bot.service.records import (
     CharacterKind,
     CharacterRecord,
@@ -27,6 +38,7 @@ from fappo_bot.service.records import (
 from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True)
+_DEFAULT_RULES = RulesConfig()
 
 
 class TurnSummary(BaseModel):
@@ -89,6 +101,75 @@ class GameView(BaseModel):
         )
 
 
+HealingInput = HealingCheck
+"""A Healing check as the GM's `advance_time` takes it (the healer's total, the healer)."""
+
+
+class SpPool(BaseModel):
+    """One Success Point pool of a character (a Trait's, or `floating`)."""
+
+    model_config = _FROZEN
+
+    name: str
+    #: the SP it has now (None: a pool of the sheet the character has not now)
+    left: int | None
+    #: the most it holds by the rules (what a rest restores it to)
+    maximum: int
+    #: what the sheet as approved gives it (None: a pool the sheet has not)
+    approved: int | None
+
+
+class SheetView(BaseModel):
+    """What a reader shows of a FAPPO character's sheet and state, computed here with the
+    game's rules, so that no adapter computes a rule: its health on its track, its AP budget,
+    its SP pools, statuses, skills and gear."""
+
+    model_config = _FROZEN
+
+    tier: str
+    #: a fodder group (F12): its health is how many are left
+    fodder: bool
+    count: int
+    #: its level as results show it, the level names of its track and where it is on it
+    level: str
+    track: tuple[str, ...]
+    here: int
+    #: its AP this turn (F10), and before any penalty
+    ap: int
+    ap_base: int
+    #: its Traits' pools (the sheet's first, in its order), then the floating pool
+    pools: tuple[SpPool, ...]
+    floating: SpPool
+    statuses: tuple[str, ...]
+    skills: tuple[tuple[str, int], ...]
+    weapons: tuple[str, ...]
+    #: its armor's rating, and the armor's name ("none", "light", ...)
+    armor: str
+    armor_name: str
+    #: Character Credits banked, not spent (F28)
+    unspent_cc: int
+
+    @classmethod
+    def of(cls, sheet: Character, state: Character, config: RulesConfig) -> SheetView:
+        traits = [*sheet.traits, *(t for t in state.traits if t not in sheet.traits)]
+        return cls(
+            tier=state.tier.value, fodder=state.is_fodder, count=state.count,
+            level=level_name(state, config), track=track(state),
+            here=current_index(state, config), ap=ap_budget(state, config),
+            ap_base=state.ap_base,
+            pools=tuple(SpPool(name=t.value, left=state.traits.get(t),
+                               maximum=state.trait_maximum(t), approved=sheet.traits.get(t))
+                        for t in traits),
+            floating=SpPool(name="floating", left=state.floating,
+                            maximum=state.floating_maximum, approved=sheet.floating),
+            statuses=tuple(s.kind.value for s in state.statuses),
+            skills=tuple(sheet.skills.items()),
+            weapons=tuple(w.name for w in sheet.weapons),
+            armor=str(sheet.armor.value), armor_name=sheet.armor.name.lower(),
+            unspent_cc=state.unspent_cc,
+        )
+
+
 class CharacterView(BaseModel):
     model_config = _FROZEN
 
@@ -105,9 +186,13 @@ class CharacterView(BaseModel):
     state: Character
     #: an Xp character's sheet (then `sheet` and `state` are an empty FAPPO shell)
     xp: XpSheet | None = None
+    #: what a reader shows of a FAPPO character (None for an Xp character)
+    shown: SheetView | None = None
 
     @classmethod
-    def of(cls, record: CharacterRecord) -> CharacterView:
+    def of(cls, record: CharacterRecord, config: RulesConfig | None = None) -> CharacterView:
+        """The view of `record`; `shown` computed with `config` (the default rules unless
+        given)."""
         return cls(
             id=record.id,
             name=record.name,
@@ -120,6 +205,8 @@ class CharacterView(BaseModel):
             sheet=record.sheet,
             state=record.state,
             xp=record.xp,
+            shown=None if record.xp is not None else SheetView.of(
+                record.sheet, record.state, config or _DEFAULT_RULES),
         )
 
 

@@ -267,6 +267,11 @@ class OutboxRow(Base):
     dest_key: Mapped[str] = mapped_column(KEY)
     kind: Mapped[str] = mapped_column(String(40))
     content: Mapped[str] = mapped_column(Text)
+    #: the message's data (a notice's fields, JSON) the adapters render it from; NULL: its text
+    payload: Mapped[str | None] = mapped_column(JSON)
+    #: which part of its message, of how many (a long text is queued as several)
+    part: Mapped[int] = mapped_column(Integer)
+    parts: Mapped[int] = mapped_column(Integer)
     #: the same logical message is queued once; adapters deliver each key exactly once
     dedupe_key: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime]

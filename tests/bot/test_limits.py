@@ -16,8 +16,9 @@ from typing import Any
 import discord
 import pytest
 
-from fappo_bot.discord.delivery import delivered_content, nonce
+from fappo_bot.discord.delivery import nonce
 from fappo_bot.discord.limits import embed_messages, embeds_of, list_fields
+from fappo_bot.discord.rendering import rendered
 from fappo_bot.service.records import DestinationKind, OutboxMessage, Role
 from tests.bot import form_body
 from tests.bot.scenes import MAX_NAME, long_name, scene
@@ -105,8 +106,8 @@ async def _delivered_once_in_order(running, fake, sent: list[OutboxMessage]) -> 
     # nothing lost, nothing twice, in outbox order: the room's messages are the stored ids
     assert [m["id"] for m in posted] == [k for m in sent for k in m.delivered_keys]
     # as stored, but for the bot's command added to the NPC reveal (how to check it)
-    assert [m["content"] for m in posted] == [delivered_content(m) for m in sent]
-    assert any(m.kind == "revealed" and delivered_content(m) != m.content for m in sent)
+    assert [m["content"] for m in posted] == [rendered(m) for m in sent]
+    assert any(m.kind == "revealed" and rendered(m) != m.content for m in sent)
     # each message carries its own nonce, the one a redelivery would carry
     assert [m["nonce"] for m in posted] == [nonce(m.id, 0) for m in sent]
     assert len({m["nonce"] for m in posted}) == len(posted)

@@ -184,7 +184,8 @@ def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
 
     canonical = '[{"actor":"Skarg","retired_field":' + '"x",' * 900 + '"end"}]'
     digest = commitment("salt", canonical)
-    messages = reveal_messages(3, digest, "salt", canonical, TurnState(turn=3, characters=()))
+    messages = [reveal_messages(3, digest, "salt", canonical,
+                                TurnState(turn=3, characters=())).text()]
     assert len(messages) == 1 and len(messages[0]) <= 2000
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
     assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]

@@ -98,6 +98,18 @@ async def test_no_outbox_message_of_a_hostile_turn_can_ping_or_exceed_2000_chara
     # split parts keep their order and their dedupe keys follow the first
     keys = [m.dedupe_key for m in revealed]
     assert keys[1:] == [f"{keys[0]}#{n}" for n in range(2, len(keys) + 1)]
+    # the parts of the reveal carry its data, numbered; the adapters' renderings ping nobody
+    # although the payloads keep the names as written
+    assert [(m.part, m.parts) for m in shown] == [(n, len(shown)) for n in range(1, len(shown) + 1)]
+    assert all(m.payload == shown[0].payload and m.payload["turn"] == 1 for m in shown)
+    from fappo_bot.console.rendering import rendered as at_the_table
+    from fappo_bot.discord.rendering import rendered as on_discord
+
+    assert any("@everyone" in str(m.payload) for m in messages)
+    for message in messages:
+        for text in (on_discord(message), at_the_table(message).text):
+            for live in LIVE:
+                assert live not in text, (message.kind, live, text[:300])
     # the code fences a user wrote cannot open a block: every block is the bot's own JSON
     for message in messages:
         fences = re.findall(r"```", message.content)

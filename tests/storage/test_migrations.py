@@ -128,3 +128,49 @@ async def test_0003_carries_a_posts_reply_key_into_its_reply_keys_and_back(empty
         assert [tuple(r) for r in back] == [("p1", "r1"), ("p2", None)]
     finally:
         await engine.dispose()
+
+
+async def test_0009_gives_a_reveal_written_before_payloads_its_turn_so_it_renders_as_before(
+        empty_url):
+    """A reveal queued before outbox payloads still gets Discord's `/reveal` command (from the
+    payload 0009 reads once from its text), the earlier part of a long one and any other text
+    none (they are their text, as before), and every row is part 1 of 1."""
+    from sqlalchemy import text
+
+    from fappo_bot.discord.rendering import rendered
+    from fappo_bot.service.notices import revealed
+    from fappo_bot.service.records import OutboxMessage
+
+    reveal = revealed(4, "ab" * 32, "s4lt", ["Skarg: Attack Kael\nAP 3", "Mira: Defend"]).text()
+    rows = [("o1", "revealed", reveal), ("o2", "revealed", "NPC orders of turn 5, as sealed..."),
+            ("o3", "reminder", "Reminder: turn 4 closes at no deadline. Still to post: nobody.")]
+    engine = create_engine_for_url(empty_url)
+    try:
+        await upgrade_engine(engine, "0008")
+        async with engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO games VALUES ('g1', 'c1', NULL, 'G', 'fappo', '{}', 'active', '{}', "
+                "'2026-12-01 12:00:00+00', 0)"))
+            for message_id, kind, content in rows:
+                await connection.execute(text(
+                    "INSERT INTO outbox (id, game_id, dest_kind, dest_key, kind, content, "
+                    "dedupe_key, created_at, attempts, delivered_keys) VALUES (:id, 'g1', "
+                    "'channel', 'c1', :kind, :content, :id, '2026-12-01 12:00:00+00', 0, '[]')"),
+                    {"id": message_id, "kind": kind, "content": content})
+        await upgrade_engine(engine)
+        async with engine.connect() as connection:
+            found = (await connection.execute(text(
+                "SELECT id, kind, content, payload, part, parts FROM outbox ORDER BY id"))).all()
+        messages = [OutboxMessage(
+            id=i, dest_key="c1", kind=k, content=c, dedupe_key=i, part=part, parts=parts,
+            payload=None if p in (None, "null") else json.loads(str(p)),
+            created_at="2026-12-01T12:00:00Z") for i, k, c, p, part, parts in found]
+        assert [(m.part, m.parts) for m in messages] == [(1, 1)] * 3
+        assert messages[0].payload == {"turn": 4, "commitment": "ab" * 32, "salt": "s4lt",
+                                       "orders": ["Skarg: Attack Kael\nAP 3\nMira: Defend"]}
+        assert messages[1].payload is None and messages[2].payload is None
+        assert [rendered(m) for m in messages] == [
+            f"{reveal}\nHere: `/reveal turn:4` shows it and checks it.", rows[1][2], rows[2][2]]
+        await downgrade_engine(engine, "0008")
+    finally:
+        await engine.dispose()

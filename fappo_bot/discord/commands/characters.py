@@ -218,4 +218,5 @@ async def skill_choices(group: BotGroup, interaction: discord.Interaction, curre
     """The skills on the sheets of the characters the caller runs in the room's game."""
     me = user_key(interaction.user)
     return matching([skill for c in await room_characters(group, interaction)
-                     if c.runner == me for skill in c.sheet.skills], current)
+                     if c.runner == me and c.shown is not None
+                     for skill, _ in c.shown.skills], current)

@@ -240,10 +240,10 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
                                for b in ("immediate", "same_day", "night", "week_plus",
                                          "adventure_end")])
     async def rest(self, interaction: discord.Interaction, gap: str) -> None:
-        from fappo_bot.rules import BreakKind
+        from fappo_bot.service import SceneGap
 
         changed = await self.services.aftermath.end_scene(
-            await self.game_here(interaction), user_key(interaction.user), BreakKind(gap))
+            await self.game_here(interaction), user_key(interaction.user), SceneGap(gap))
         self.changed()
         names = ", ".join(safe(c.name) for c in changed) or "nobody"
         await say(interaction, f"The scene ends ({gap.replace('_', ' ')}); SP restored: {names}.")

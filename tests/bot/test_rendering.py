@@ -1,0 +1,88 @@
+"""Each adapter renders an outbox message from its kind and payload (`discord/rendering.py`,
+`console/rendering.py`): the text the service queued, and what only that adapter says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from fappo_bot.console.rendering import rendered as at_the_table
+from fappo_bot.console.seats import Kind
+from fappo_bot.discord.rendering import rendered as on_discord
+from fappo_bot.posting.safety import has_live_mention
+from fappo_bot.service import notices
+from fappo_bot.service.base import Deps, outbox_messages
+from fappo_bot.service.records import Game, OutboxMessage
+
+pytestmark = pytest.mark.unit
+
+AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
+
+
+def _messages(kind: str, content: notices.Notice | str) -> list[OutboxMessage]:
+    ids = iter(f"id{n}" for n in range(100))
+    deps = Deps(uow_factory=None, ids=lambda: next(ids))  # type: ignore[arg-type]
+    deps.clock.now = lambda: AT  # type: ignore[method-assign]
+    game = Game(id="g1", channel_key="c1", name="G", created_at=AT)
+    return outbox_messages(deps, game, kind, content, "key")
+
+
+def test_a_reveal_gets_each_adapters_command_after_its_last_part_from_its_payload():
+    reveal = notices.revealed(7, "ab" * 32, "salt", [f"Skarg: {'x' * 900}"] * 3)
+    parts = _messages("revealed", reveal)
+    assert len(parts) > 1 and [(m.part, m.parts) for m in parts] == [
+        (n, len(parts)) for n in range(1, len(parts) + 1)]
+    assert all(m.payload == reveal.payload() for m in parts)
+    assert notices.read("revealed", parts[0].payload) == reveal
+    assert [on_discord(m) for m in parts] == [m.content for m in parts[:-1]] + [
+        f"{parts[-1].content}\nHere: `/reveal turn:7` shows it and checks it."]
+    assert at_the_table(parts[-1]).text.endswith("\nAt this table: /reveal 7 shows it and "
+                                                 "checks it.")
+    assert at_the_table(parts[0]).text == parts[0].content
+    assert at_the_table(parts[0]).title == "NPC orders revealed"
+
+
+def test_a_message_with_no_payload_is_its_text():
+    """A row written before payloads (or a payload this version cannot read): its text."""
+    text = "NPC orders of turn 3, ... How to check: ask the bot to reveal the canonical JSON of "
+    legacy = OutboxMessage(id="o1", dest_key="c1", kind="revealed", content=text,
+                           dedupe_key="o1", created_at=AT)
+    assert on_discord(legacy) == text and at_the_table(legacy).text == text
+    unreadable = legacy.model_copy(update={"payload": {"turn": "three"}})
+    assert on_discord(unreadable) == text
+    plain = legacy.model_copy(update={"kind": "text"})
+    assert on_discord(plain) == text and at_the_table(plain).kind is Kind.NOTICE
+
+
+def test_the_gms_notice_of_a_message_given_up_says_where_to_read_it_on_discord():
+    [notice] = _messages("undelivered", notices.undelivered("G", "the game's room", "Turn 2",
+                                                            "no access"))
+    assert notice.payload == {"game": "G", "where": "the game's room", "began": "Turn 2",
+                              "why": "no access"}
+    assert on_discord(notice) == (f"{notice.content}\nHere: `/inbox` shows it, and "
+                                  "`/turn status` lists it.")
+
+
+def test_results_carry_their_turn_and_resolution_not_their_text():
+    [results] = _messages("results_private", notices.results(2, "r1", "Kael hits.", ["kael"]))
+    assert results.content == "Kael hits."
+    assert results.payload == {"turn": 2, "resolution_id": "r1", "characters": ["kael"]}
+    assert at_the_table(results).kind is Kind.RESULTS
+    with pytest.raises(ValueError):
+        _messages("results", notices.reminder(2, None, []))
+
+
+def test_nothing_rendered_pings_whatever_the_payload_holds():
+    hostile = "@everyone <@123> <@&4> <#5> @here"
+    for kind, notice in [("reminder", notices.reminder(1, AT, [hostile])),
+                         ("time_called", notices.time_called(1, [hostile])),
+                         ("undone", notices.undone(1, hostile, [hostile], True)),
+                         ("inactive", notices.inactive([hostile], 3)),
+                         ("adventure_ended", notices.adventure_ended([hostile])),
+                         ("revealed", notices.revealed(1, "d", hostile, [hostile])),
+                         ("undelivered", notices.undelivered(hostile, "x", hostile, hostile))]:
+        for message in _messages(kind, notice):
+            assert hostile in str(message.payload)  # the data, as written
+            for text in (on_discord(message), at_the_table(message).text):
+                assert not has_live_mention(text), (kind, text)
