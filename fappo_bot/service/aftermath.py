@@ -35,7 +35,6 @@ from fappo_bot.service.base import (
     load_character,
     load_game,
     queue,
-    require_fappo,
     require_gm,
     require_not_retired,
 )
@@ -51,6 +50,7 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.views import CharacterView, LedgerView
 
 SceneGap = BreakKind
@@ -126,7 +126,7 @@ class AftermathService(UseCases):
         scene end (pool name -> points; a Trait or `floating`)."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            require_fappo(game, "rest declarations")
+            self.require(game, Feature.REST_DECLARATIONS)
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.runner() != actor:
@@ -173,7 +173,7 @@ class AftermathService(UseCases):
         allocations = allocations or {}
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            require_fappo(game, "rests and scene ends")
+            self.require(game, Feature.SCENE_ENDS)
             await require_gm(uow, game, actor)
             for allocation in allocations.values():
                 for given in allocation.values():
@@ -224,7 +224,7 @@ class AftermathService(UseCases):
         1 point in the ledger, kept forever across games."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            require_fappo(game, "adventure-end CC awards")
+            self.require(game, Feature.CC_AWARDS)
             await require_gm(uow, game, actor)
             problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
                         f"{award}." for name, award in awards.items()
@@ -289,7 +289,7 @@ class AftermathService(UseCases):
         checks = checks or {}
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            require_fappo(game, "healing clocks")
+            self.require(game, Feature.HEALING_CLOCKS)
             await require_gm(uow, game, actor)
             for healing in checks.values():
                 check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
@@ -355,7 +355,7 @@ class AftermathService(UseCases):
         and a refused purchase changes nothing."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-            require_fappo(game, "CC purchases")
+            self.require(game, Feature.CC_PURCHASES)
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner != actor:

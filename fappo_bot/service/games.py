@@ -29,22 +29,20 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.settings_text import (
     SettingView,
     describe,
     game_settings,
     kind_of,
     parse_value,
-    ruleset_of,
 )
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 
-RULESETS: tuple[str, ...] = ("fappo", "xp")
 NO_FLAGS_IN_XP = ("FAPPO's rules flags (R2) are not played in an Xp game; its flags are "
                   f"{', '.join(XP_FLAGS)}.")
-"""Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 NO_XP_FLAGS_IN_FAPPO = ("The xp_* flags (R2) are the Xp dice pools'; a FAPPO game plays FAPPO's "
                         "rules flags (the list of settings names them).")
 
@@ -112,11 +110,12 @@ class GameService(UseCases):
     ) -> GameView:
         """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2)."""
         name = check_name(name, "game")
-        if ruleset not in RULESETS:
+        known = self.deps.rulesets
+        if ruleset not in known:
             raise InvalidInput(
-                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
+                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(known)}.'
             )
-        if ruleset != "fappo" and rules:
+        if rules and not known[ruleset].has(Feature.RULES_FLAGS):
             raise InvalidInput(NO_FLAGS_IN_XP)
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
@@ -225,9 +224,9 @@ class GameService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             await require_gm(uow, game, actor)
-            if rules and game.ruleset != "fappo":
+            if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
                 raise InvalidInput(NO_FLAGS_IN_XP)
-            if xp and game.ruleset != "xp":
+            if xp and not self.ruleset(game).has(Feature.XP_FLAGS):
                 raise InvalidInput(NO_XP_FLAGS_IN_FAPPO)
             problems: list[str] = []
             new_rules, new_settings = game.rules, game.settings
@@ -262,7 +261,7 @@ class GameService(UseCases):
         text."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-        return game_settings(game.settings, game.rules, game.ruleset)
+        return game_settings(game.settings, game.rules, self.ruleset(game).flags)
 
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:
@@ -275,7 +274,7 @@ class GameService(UseCases):
         if kind_of(key) == "settings":
             view = await self.configure(game_id, actor, settings=change)
             return describe(key, getattr(view.settings, key))
-        if ruleset_of(key) == "xp":
+        if key in XP_FLAGS:
             view = await self.configure(game_id, actor, xp=change)
             return describe(key, getattr(view.settings.xp, key))
         view = await self.configure(game_id, actor, rules=change)
