@@ -131,14 +131,14 @@ class AftermathService(UseCases):
             require_not_retired(record)
             if record.runner() != actor:
                 await require_gm(uow, game, actor)
-            pools = {t.value.casefold(): t.value for t in record.state.traits}
+            pools = {t.value.casefold(): t.value for t in record.fappo_state.traits}
             pools[FLOATING] = FLOATING
 
             def pool_of(written: str) -> str | None:
                 """A pool by its name or a Trait's alternate name (`Agile` is Nimble, F1)."""
                 key = written.strip().casefold()
                 trait = trait_by_name(written.strip())
-                return pools.get(key) or (trait.value if trait in record.state.traits else None)
+                return pools.get(key) or (trait.value if trait in record.fappo_state.traits else None)
 
             problems = [f'{record.name} has no SP pool "{pool}".'
                         for pool in allocation if pool_of(pool) is None]
@@ -190,7 +190,7 @@ class AftermathService(UseCases):
                                if k.casefold() == record.name.casefold()),
                               game.settings.rest_declarations.get(record.name))
                 try:
-                    states.append((record, restore_sp(record.state, gap, wanted, game.rules)))
+                    states.append((record, restore_sp(record.fappo_state, gap, wanted, game.rules)))
                 except RulesError as exc:
                     problems.append(f"{record.name}: {exc}")
             if problems:
@@ -243,7 +243,7 @@ class AftermathService(UseCases):
             for record in records:
                 award = next((v for k, v in awards.items()
                               if k.casefold() == record.name.casefold()), 0)
-                state = restore_sp(record.state, BreakKind.ADVENTURE_END, None, game.rules)
+                state = restore_sp(record.fappo_state, BreakKind.ADVENTURE_END, None, game.rules)
                 state = award_advancement(state, award)
                 changed.append(await self._save(uow, record, state))
                 if award:
@@ -299,9 +299,9 @@ class AftermathService(UseCases):
                                    f"year), not {seconds}.")
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
-            records = [r for r in everyone if not r.state.is_fodder]
+            records = [r for r in everyone if not r.fappo_state.is_fodder]
             self._known(everyone, checks)
-            fodder = {r.name.casefold() for r in everyone if r.state.is_fodder}
+            fodder = {r.name.casefold() for r in everyone if r.fappo_state.is_fodder}
             problems = [f"{name}: fodder does not heal by time (F3 Amb-2)."
                         for name in checks if name.casefold() in fodder]
             known = {r.name.casefold() for r in everyone}
@@ -310,7 +310,7 @@ class AftermathService(UseCases):
                          for i, name in enumerate(checks) if name.casefold() in patients[:i]]
             problems += [f"{r.name} is {HEALTHY}: there is no level to heal, so no Healing check."
                          for r in records if r.name.casefold() in patients
-                         and level_index(r.state, game.rules) == 0]
+                         and level_index(r.fappo_state, game.rules) == 0]
             problems += [f"{name}: nobody in this game is called {check.healer}."
                          for name, check in checks.items()
                          if check.healer is not None and check.healer.casefold() not in known]
@@ -319,7 +319,7 @@ class AftermathService(UseCases):
                 check = next((v for k, v in checks.items()
                               if k.casefold() == record.name.casefold()), None)
                 try:
-                    outcome = heal(record.state, seconds, check=check, config=game.rules)
+                    outcome = heal(record.fappo_state, seconds, check=check, config=game.rules)
                 except RulesError as exc:
                     problems.append(f"{record.name}: {exc}")
                     continue
@@ -328,9 +328,9 @@ class AftermathService(UseCases):
                 raise InvalidInput("No time passed:", tuple(problems))
             report: list[Healed] = []
             for record, outcome in outcomes:
-                if outcome.character != record.state:
+                if outcome.character != record.fappo_state:
                     await self._save(uow, record, outcome.character)
-                if level_index(record.state, game.rules) == 0:
+                if level_index(record.fappo_state, game.rules) == 0:
                     continue
                 report.append(Healed(
                     name=record.name, start_level=outcome.start_level, level=outcome.level,
@@ -361,7 +361,7 @@ class AftermathService(UseCases):
             if record.owner != actor:
                 await require_gm(uow, game, actor)
             try:
-                state = spend_cc(record.state, purchase, config=game.rules)
+                state = spend_cc(record.fappo_state, purchase, config=game.rules)
             except RulesError as exc:
                 raise _rules_error(record.name, exc) from None
             sheet = replace(state, traits={t: state.trait_maximum(t) for t in state.traits}, floating=state.floating_maximum)

@@ -61,8 +61,8 @@ async def _free_name(uow: UnitOfWork, retired: CharacterRecord) -> None:
             break
         n += 1
     await _bump(uow, retired, name=renamed,
-                sheet=replace(retired.sheet, name=renamed),
-                state=replace(retired.state, name=renamed),
+                sheet=None if retired.sheet is None else replace(retired.sheet, name=renamed),
+                state=None if retired.state is None else replace(retired.state, name=renamed),
                 xp=None if retired.xp is None else retired.xp.model_copy(update={"name": renamed}))
 
 
@@ -133,11 +133,9 @@ class CharacterService(UseCases):
             if kind is not CharacterKind.PC and not gm:
                 raise Forbidden("Only a GM can add NPCs.")
             name, owner = await _name_and_owner(uow, game, sheet.name, actor, gm, kind, owner)
-            shell = Character(name=name)
             record = CharacterRecord(
                 id=self.deps.ids(), game_id=game.id, name=name, owner=owner, kind=kind,
-                sheet=shell, state=shell, xp=sheet.model_copy(update={"name": name}),
-                created_at=self.now(),
+                xp=sheet.model_copy(update={"name": name}), created_at=self.now(),
             )
             await uow.characters.add(record)
             await audit(uow, self.deps, game.id, actor, "character.create", name=name,
@@ -257,7 +255,7 @@ class CharacterService(UseCases):
                 return SheetReply(ok=False, problems=built)
             sheet = full_sheet(built)
             record = await _bump(uow, record, name=sheet.name, sheet=sheet,
-                                 state=carry_state(record.state, sheet, recharge=isinstance(
+                                 state=carry_state(record.fappo_state, sheet, recharge=isinstance(
                                      new, NewCharacter) and new.ammo is not None))
             await audit(uow, self.deps, game.id, actor, "character.edit", name=record.name)
             await uow.commit()
@@ -275,7 +273,7 @@ class CharacterService(UseCases):
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:
                 raise Conflict(f"{record.name} is not a group of nuisances or minions.")
-            record = await _bump(uow, record, state=replace(record.state, count=count))
+            record = await _bump(uow, record, state=replace(record.fappo_state, count=count))
             await audit(uow, self.deps, game.id, actor, "character.count", name=record.name,
                         count=count)
             await uow.commit()

@@ -117,8 +117,8 @@ class CharacterView(BaseModel):
             runner=record.runner(),
             gm_controlled=record.gm_controlled,
             missed_turns=record.missed_turns,
-            sheet=record.sheet,
-            state=record.state,
+            sheet=record.sheet or Character(name=record.name),
+            state=record.state or Character(name=record.name),
             xp=record.xp,
         )
 
