@@ -31,9 +31,7 @@ from fappo_bot.rules import (
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,
-    audit,
     load_character,
-    load_game,
     queue,
     require_gm,
     require_not_retired,
@@ -124,9 +122,8 @@ class AftermathService(UseCases):
     ) -> dict[str, int]:
         """F27 Amb-2: a player declares where their character's restored SP go at the next
         scene end (pool name -> points; a Trait or `floating`)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.REST_DECLARATIONS)
+        async with self.in_game(game_id, actor, needs=Feature.REST_DECLARATIONS) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.runner() != actor:
@@ -154,9 +151,8 @@ class AftermathService(UseCases):
                 "settings": game.settings.model_copy(update={"rest_declarations": table}),
                 "version": game.version + 1})
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "rest.declare", name=record.name,
-                        allocation=declared)
-            await uow.commit()
+            await play.audit("rest.declare", name=record.name,
+                             allocation=declared)
             return declared
 
     @retried
@@ -171,10 +167,8 @@ class AftermathService(UseCases):
         player declared (`declare_rest`) or as `allocations` (by character name) say, else by
         the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.SCENE_ENDS)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.SCENE_ENDS) as play:
+            uow, game = play.uow, play.game
             for allocation in allocations.values():
                 for given in allocation.values():
                     check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
@@ -205,9 +199,8 @@ class AftermathService(UseCases):
             label = "all" if points is None else f"{points} each"
             await queue(uow, self.deps, game, "scene_ended", notices.scene_ended(label),
                         f"scene-ended:{game.id}:{game.settings.scene}")
-            await audit(uow, self.deps, game.id, actor, "scene.end", gap=gap.value,
-                        allocations={k: dict(v) for k, v in allocations.items()})
-            await uow.commit()
+            await play.audit("scene.end", gap=gap.value,
+                             allocations={k: dict(v) for k, v in allocations.items()})
             return [CharacterView.of(r) for r in changed]
 
     @retried
@@ -222,10 +215,8 @@ class AftermathService(UseCases):
         """A GM ends the adventure (F28): each PC banks its award (0..3 CC); every SP is
         restored (F27 "All"); in tournament games each player of a completed adventure earns
         1 point in the ledger, kept forever across games."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.CC_AWARDS)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.CC_AWARDS) as play:
+            uow, game = play.uow, play.game
             problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
                         f"{award}." for name, award in awards.items()
                         if not 0 <= award <= MAX_AWARD]
@@ -263,9 +254,8 @@ class AftermathService(UseCases):
             await uow.games.update(game)
             await queue(uow, self.deps, game, "adventure_ended", notices.adventure_ended(lines),
                         f"adventure-ended:{game.id}:{settings.adventure}")
-            await audit(uow, self.deps, game.id, actor, "adventure.end", awards=dict(awards),
-                        completed=completed)
-            await uow.commit()
+            await play.audit("adventure.end", awards=dict(awards),
+                             completed=completed)
             return [CharacterView.of(r) for r in changed]
 
     @retried
@@ -287,10 +277,8 @@ class AftermathService(UseCases):
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.HEALING_CLOCKS)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.HEALING_CLOCKS) as play:
+            uow, game = play.uow, play.game
             for healing in checks.values():
                 check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
                              MAX_SHEET_NUMBER)
@@ -341,10 +329,9 @@ class AftermathService(UseCases):
             await queue(uow, self.deps, game, "time_advanced",
                         notices.time_advanced(duration(seconds), lines),
                         f"time-advanced:{game.id}:{self.deps.ids()}")
-            await audit(uow, self.deps, game.id, actor, "time.advance", seconds=seconds,
-                        checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
-                        healed={h.name: [h.start_level, h.level] for h in report})
-            await uow.commit()
+            await play.audit("time.advance", seconds=seconds,
+                             checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
+                             healed={h.name: [h.start_level, h.level] for h in report})
             return report
 
     @retried
@@ -353,9 +340,8 @@ class AftermathService(UseCases):
     ) -> CharacterView:
         """The player (or a GM) spends banked CC on the creation menu (F28 Amb-1); caps apply,
         and a refused purchase changes nothing."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.CC_PURCHASES)
+        async with self.in_game(game_id, actor, needs=Feature.CC_PURCHASES) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner != actor:
@@ -368,9 +354,8 @@ class AftermathService(UseCases):
             record = record.model_copy(update={"state": state, "sheet": sheet,
                                                "version": record.version + 1})
             await uow.characters.update(record)
-            await audit(uow, self.deps, game.id, actor, "character.advance", name=record.name,
-                        purchase=_PURCHASE.dump_python(purchase, mode="json"))
-            await uow.commit()
+            await play.audit("character.advance", name=record.name,
+                             purchase=_PURCHASE.dump_python(purchase, mode="json"))
             return CharacterView.of(record)
 
     async def ledger(self, player: str) -> LedgerView:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Mapping, Sequence, Set
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence, Set
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -59,6 +60,21 @@ class Deps:
     delivery: DeliveryPolicy = field(default_factory=DeliveryPolicy)
 
 
+@dataclass(frozen=True)
+class Play:
+    """A use case at play in one game (`UseCases.in_game`): its transaction, the game as
+    loaded, and who asks."""
+
+    uow: UnitOfWork
+    game: Game
+    actor: str
+    deps: Deps
+
+    async def audit(self, action: str, **detail: Any) -> None:
+        """`action` by the actor in the game, to the audit log of this transaction."""
+        await audit(self.uow, self.deps, self.game.id, self.actor, action, **detail)
+
+
 def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """A public use case as it leaves the service: its text arguments with the guard's own
     zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
@@ -109,6 +125,22 @@ class UseCases:
         if not ruleset.has(feature):
             raise feature.refusal(game)
         return ruleset
+
+    @asynccontextmanager
+    async def in_game(self, game_id: str, actor: str, *, gm: bool = False,
+                      needs: Feature | None = None) -> AsyncIterator[Play]:
+        """The use cases' preamble: a transaction with the game `game_id` loaded (NotFound
+        when there is none), refused unless its ruleset has `needs`, and then unless `actor`
+        is one of its GMs (`gm`); committed when the block ends without an error (an error
+        leaves nothing written)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            if needs is not None:
+                self.require(game, needs)
+            if gm:
+                await require_gm(uow, game, actor)
+            yield Play(uow, game, actor, self.deps)
+            await uow.commit()
 
     async def _gm_first(self, game_id: str, actor: str) -> None:
         """Refuse anyone but a GM of the game before a GM-only use case reads its input: a

@@ -21,7 +21,6 @@ from fappo_bot.service.base import (
     is_gm,
     load_character,
     load_game,
-    require_gm,
     require_member,
     require_not_retired,
 )
@@ -123,9 +122,8 @@ class CharacterService(UseCases):
             sheet = xp_sheet_from_dict(data)
         except XpSheetProblems as exc:
             return SheetReply(ok=False, problems=exc.problems)
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.XP_SHEETS)
+        async with self.in_game(game_id, actor, needs=Feature.XP_SHEETS) as play:
+            uow, game = play.uow, play.game
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if sheet.npc and kind is CharacterKind.PC:
@@ -138,9 +136,8 @@ class CharacterService(UseCases):
                 xp=sheet.model_copy(update={"name": name}), created_at=self.now(),
             )
             await uow.characters.add(record)
-            await audit(uow, self.deps, game.id, actor, "character.create", name=name,
-                        owner=owner, kind=kind.value, checked=True, ruleset=game.ruleset)
-            await uow.commit()
+            await play.audit("character.create", name=name,
+                             owner=owner, kind=kind.value, checked=True, ruleset=game.ruleset)
             return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
@@ -160,9 +157,8 @@ class CharacterService(UseCases):
         problems come back as data and nothing is stored. A ready `Character` (an improvised
         enemy, a case file) skips the check and only a GM may add one.
         """
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.CHARACTER_SHEETS)
+        async with self.in_game(game_id, actor, needs=Feature.CHARACTER_SHEETS) as play:
+            uow, game = play.uow, play.game
             roles = await require_member(uow, game, actor)
             gm = Role.GM in roles
             if kind is not CharacterKind.PC and not gm:
@@ -198,9 +194,8 @@ class CharacterService(UseCases):
                 created_at=self.now(),
             )
             await uow.characters.add(record)
-            await audit(uow, self.deps, game.id, actor, "character.create", name=name,
-                        owner=owner, kind=kind.value, checked=isinstance(new, NewCharacter))
-            await uow.commit()
+            await play.audit("character.create", name=name,
+                             owner=owner, kind=kind.value, checked=isinstance(new, NewCharacter))
             return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
@@ -239,10 +234,8 @@ class CharacterService(UseCases):
     ) -> SheetReply:
         """A GM approves a new sheet (checked, F1, when it is a `NewCharacter`); wounds,
         position and spent SP carry over."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.SHEET_EDITS)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.SHEET_EDITS) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             check_name(new.name, "character")
@@ -257,26 +250,22 @@ class CharacterService(UseCases):
             record = await _bump(uow, record, name=sheet.name, sheet=sheet,
                                  state=carry_state(record.fappo_state, sheet, recharge=isinstance(
                                      new, NewCharacter) and new.ammo is not None))
-            await audit(uow, self.deps, game.id, actor, "character.edit", name=record.name)
-            await uow.commit()
+            await play.audit("character.edit", name=record.name)
             return SheetReply(ok=True, character=CharacterView.of(record))
 
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:
         """A GM sets the number of creatures in a nuisance or minion group (F20, F21)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            self.require(game, Feature.GROUP_COUNTS)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.GROUP_COUNTS) as play:
+            uow, game = play.uow, play.game
             check_number(count, "A group's number of creatures", 0, MAX_COUNT)
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:
                 raise Conflict(f"{record.name} is not a group of nuisances or minions.")
             record = await _bump(uow, record, state=replace(record.fappo_state, count=count))
-            await audit(uow, self.deps, game.id, actor, "character.count", name=record.name,
-                        count=count)
-            await uow.commit()
+            await play.audit("character.count", name=record.name,
+                             count=count)
             return CharacterView.of(record)
 
     @retried
@@ -298,9 +287,8 @@ class CharacterService(UseCases):
     ) -> CharacterView:
         """A GM passes a character to another player (F30): for good (`permanent`, the owner
         changes) or for now (the other player runs it until the GM restores control)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.PC:
@@ -316,34 +304,30 @@ class CharacterService(UseCases):
             else:
                 update["controller"] = to_user
             record = await _bump(uow, record, **update)
-            await audit(uow, self.deps, game.id, actor, "character.transfer", name=record.name,
-                        to=to_user, permanent=permanent)
-            await uow.commit()
+            await play.audit("character.transfer", name=record.name,
+                             to=to_user, permanent=permanent)
             return CharacterView.of(record)
 
     @retried
     async def npcize(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GMs assume the character as an NPC; the player returns only by GM command."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.run_by_gm:
                 raise Conflict(f"{record.name} is already run by the GMs.")
             record = await _bump(uow, record, gm_controlled=True, controller=None,
                                  status=CharacterStatus.ACTIVE)
-            await audit(uow, self.deps, game.id, actor, "character.npcize", name=record.name)
-            await uow.commit()
+            await play.audit("character.npcize", name=record.name)
             return CharacterView.of(record)
 
     @retried
     async def mark_inactive(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30: the GM confirms that a player who missed `inactive_threshold` turns does not
         respond; the character takes no action until the GM NPC-izes, transfers or restores it."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             threshold = game.rules.inactive_threshold
@@ -353,25 +337,22 @@ class CharacterService(UseCases):
                     f"a character becomes inactive after {threshold} (F30)."
                 )
             record = await _bump(uow, record, status=CharacterStatus.INACTIVE)
-            await audit(uow, self.deps, game.id, actor, "character.inactive", name=record.name,
-                        missed=record.missed_turns)
-            await uow.commit()
+            await play.audit("character.inactive", name=record.name,
+                             missed=record.missed_turns)
             return CharacterView.of(record)
 
     @retried
     async def restore_control(self, game_id: str, actor: str, name: str) -> CharacterView:
         """F30 "only ... at the GM's mercy": the owner runs the character again."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner is None:
                 raise Conflict(f"{record.name} has no player to give it back to.")
             record = await _bump(uow, record, gm_controlled=False, controller=None,
                                  status=CharacterStatus.ACTIVE, missed_turns=0)
-            await audit(uow, self.deps, game.id, actor, "character.restore", name=record.name)
-            await uow.commit()
+            await play.audit("character.restore", name=record.name)
             return CharacterView.of(record)
 
     @staticmethod

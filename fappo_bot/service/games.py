@@ -182,31 +182,27 @@ class GameService(UseCases):
     @retried
     async def add_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM adds a GM or a player."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
-            await audit(uow, self.deps, game.id, actor, "member.add", user=user, role=role.value)
+            await play.audit("member.add", user=user, role=role.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     @retried
     async def remove_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM removes a GM or a player; the last GM cannot be removed."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             members = await uow.members.list(game.id)
             if not any(m.user_id == user and m.role is role for m in members):
                 raise Conflict(f"That user is not a {role.value} of this game.")
             if role is Role.GM and sum(m.role is Role.GM for m in members) == 1:
                 raise Conflict("A game needs at least one GM; add another GM first.")
             await uow.members.remove(game.id, user, role)
-            await audit(uow, self.deps, game.id, actor, "member.remove", user=user,
-                        role=role.value)
+            await play.audit("member.remove", user=user,
+                             role=role.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     @retried
@@ -221,9 +217,8 @@ class GameService(UseCases):
     ) -> GameView:
         """A GM changes R2 flags (FAPPO's `rules`, an Xp game's `xp`) and table settings; every
         bad value is named at once."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
                 raise InvalidInput(NO_FLAGS_IN_XP)
             if xp and not self.ruleset(game).has(Feature.XP_FLAGS):
@@ -249,11 +244,10 @@ class GameService(UseCases):
                 update={"rules": new_rules, "settings": new_settings, "version": game.version + 1}
             )
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "game.configure",
-                        rules=dict(rules or {}), settings=dict(settings or {}),
-                        **({"xp": dict(xp)} if xp else {}))
+            await play.audit("game.configure",
+                             rules=dict(rules or {}), settings=dict(settings or {}),
+                             **({"xp": dict(xp)} if xp else {}))
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     async def settings(self, game_id: str) -> list[SettingView]:
@@ -283,18 +277,16 @@ class GameService(UseCases):
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
         """A GM pauses, resumes or ends the game. An ended game stays stored forever."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             if game.status is GameStatus.ENDED and status is not GameStatus.ENDED:
                 raise Conflict(f'The game "{game.name}" has ended and cannot be restarted.')
             if game.status is status:
                 raise Conflict(f'The game "{game.name}" is already {status.value}.')
             game = game.model_copy(update={"status": status, "version": game.version + 1})
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "game.status", status=status.value)
+            await play.audit("game.status", status=status.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     async def audit_log(

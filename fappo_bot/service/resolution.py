@@ -28,10 +28,8 @@ from fappo_bot.service.base import (
     audit,
     check_gm,
     gm_ids,
-    load_game,
     load_game_at_play,
     queue,
-    require_gm,
     require_running,
     some_live_turn,
 )
@@ -247,9 +245,8 @@ class ResolutionService(UseCases):
     @retried
     async def undo(self, game_id: str, actor: str) -> TurnSummary:
         """Roll back the game's last resolution exactly; recorded in the audit log."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             self.require(game, Feature.UNDO)
             resolution = await uow.resolutions.latest(game.id)
             if resolution is None:
@@ -303,9 +300,8 @@ class ResolutionService(UseCases):
             await uow.turns.update(turn)
             await queue(uow, self.deps, game, "undone", notices.undone(turn.number, actor, withdrawn, npc_sealed),
                         f"undone:{resolution.id}")
-            await audit(uow, self.deps, game.id, actor, "turn.undo", turn=turn.number,
-                        resolution=resolution.id)
-            await uow.commit()
+            await play.audit("turn.undo", turn=turn.number,
+                             resolution=resolution.id)
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------

@@ -139,9 +139,8 @@ class TurnService(UseCases):
     async def open(self, game_id: str, actor: str) -> TurnSummary:
         """A GM opens the next turn (the first, or after a resolution when the game does not
         open turns by itself). Hits of the last resolution become reducible in it (F13)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             require_running(game)
             last = await uow.turns.latest(game.id)
             if last is not None and last.status is not TurnStatus.RESOLVED:
@@ -158,8 +157,7 @@ class TurnService(UseCases):
             turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, out,
                                    pending, hidden)
             await out.queue(uow)
-            await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
-            await uow.commit()
+            await play.audit("turn.open", turn=turn.number)
             return TurnSummary.of(turn)
 
     @retried
