@@ -31,11 +31,8 @@ from fappo_bot.rules import (
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
     UseCases,
-    audit,
     load_character,
-    load_game,
     queue,
-    require_fappo,
     require_gm,
     require_not_retired,
 )
@@ -51,6 +48,7 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.views import CharacterView, LedgerView
 
 SceneGap = BreakKind
@@ -124,21 +122,20 @@ class AftermathService(UseCases):
     ) -> dict[str, int]:
         """F27 Amb-2: a player declares where their character's restored SP go at the next
         scene end (pool name -> points; a Trait or `floating`)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_fappo(game, "rest declarations")
+        async with self.in_game(game_id, actor, needs=Feature.REST_DECLARATIONS) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.runner() != actor:
                 await require_gm(uow, game, actor)
-            pools = {t.value.casefold(): t.value for t in record.state.traits}
+            pools = {t.value.casefold(): t.value for t in record.fappo_state.traits}
             pools[FLOATING] = FLOATING
 
             def pool_of(written: str) -> str | None:
                 """A pool by its name or a Trait's alternate name (`Agile` is Nimble, F1)."""
                 key = written.strip().casefold()
                 trait = trait_by_name(written.strip())
-                return pools.get(key) or (trait.value if trait in record.state.traits else None)
+                return pools.get(key) or (trait.value if trait in record.fappo_state.traits else None)
 
             problems = [f'{record.name} has no SP pool "{pool}".'
                         for pool in allocation if pool_of(pool) is None]
@@ -154,9 +151,8 @@ class AftermathService(UseCases):
                 "settings": game.settings.model_copy(update={"rest_declarations": table}),
                 "version": game.version + 1})
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "rest.declare", name=record.name,
-                        allocation=declared)
-            await uow.commit()
+            await play.audit("rest.declare", name=record.name,
+                             allocation=declared)
             return declared
 
     @retried
@@ -171,10 +167,8 @@ class AftermathService(UseCases):
         player declared (`declare_rest`) or as `allocations` (by character name) say, else by
         the engine's default (F27 Amb-2)."""
         allocations = allocations or {}
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_fappo(game, "rests and scene ends")
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.SCENE_ENDS) as play:
+            uow, game = play.uow, play.game
             for allocation in allocations.values():
                 for given in allocation.values():
                     check_number(given, "SP allocated at a rest", 0, MAX_SHEET_NUMBER)
@@ -190,7 +184,7 @@ class AftermathService(UseCases):
                                if k.casefold() == record.name.casefold()),
                               game.settings.rest_declarations.get(record.name))
                 try:
-                    states.append((record, restore_sp(record.state, gap, wanted, game.rules)))
+                    states.append((record, restore_sp(record.fappo_state, gap, wanted, game.rules)))
                 except RulesError as exc:
                     problems.append(f"{record.name}: {exc}")
             if problems:
@@ -205,9 +199,8 @@ class AftermathService(UseCases):
             label = "all" if points is None else f"{points} each"
             await queue(uow, self.deps, game, "scene_ended", notices.scene_ended(label),
                         f"scene-ended:{game.id}:{game.settings.scene}")
-            await audit(uow, self.deps, game.id, actor, "scene.end", gap=gap.value,
-                        allocations={k: dict(v) for k, v in allocations.items()})
-            await uow.commit()
+            await play.audit("scene.end", gap=gap.value,
+                             allocations={k: dict(v) for k, v in allocations.items()})
             return [CharacterView.of(r) for r in changed]
 
     @retried
@@ -222,10 +215,8 @@ class AftermathService(UseCases):
         """A GM ends the adventure (F28): each PC banks its award (0..3 CC); every SP is
         restored (F27 "All"); in tournament games each player of a completed adventure earns
         1 point in the ledger, kept forever across games."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_fappo(game, "adventure-end CC awards")
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.CC_AWARDS) as play:
+            uow, game = play.uow, play.game
             problems = [f"{name}: an adventure awards 0 to {MAX_AWARD} CC [F:L467], not "
                         f"{award}." for name, award in awards.items()
                         if not 0 <= award <= MAX_AWARD]
@@ -243,7 +234,7 @@ class AftermathService(UseCases):
             for record in records:
                 award = next((v for k, v in awards.items()
                               if k.casefold() == record.name.casefold()), 0)
-                state = restore_sp(record.state, BreakKind.ADVENTURE_END, None, game.rules)
+                state = restore_sp(record.fappo_state, BreakKind.ADVENTURE_END, None, game.rules)
                 state = award_advancement(state, award)
                 changed.append(await self._save(uow, record, state))
                 if award:
@@ -263,9 +254,8 @@ class AftermathService(UseCases):
             await uow.games.update(game)
             await queue(uow, self.deps, game, "adventure_ended", notices.adventure_ended(lines),
                         f"adventure-ended:{game.id}:{settings.adventure}")
-            await audit(uow, self.deps, game.id, actor, "adventure.end", awards=dict(awards),
-                        completed=completed)
-            await uow.commit()
+            await play.audit("adventure.end", awards=dict(awards),
+                             completed=completed)
             return [CharacterView.of(r) for r in changed]
 
     @retried
@@ -287,10 +277,8 @@ class AftermathService(UseCases):
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
         checks = checks or {}
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_fappo(game, "healing clocks")
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.HEALING_CLOCKS) as play:
+            uow, game = play.uow, play.game
             for healing in checks.values():
                 check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
                              MAX_SHEET_NUMBER)
@@ -299,9 +287,9 @@ class AftermathService(UseCases):
                                    f"year), not {seconds}.")
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
-            records = [r for r in everyone if not r.state.is_fodder]
+            records = [r for r in everyone if not r.fappo_state.is_fodder]
             self._known(everyone, checks)
-            fodder = {r.name.casefold() for r in everyone if r.state.is_fodder}
+            fodder = {r.name.casefold() for r in everyone if r.fappo_state.is_fodder}
             problems = [f"{name}: fodder does not heal by time (F3 Amb-2)."
                         for name in checks if name.casefold() in fodder]
             known = {r.name.casefold() for r in everyone}
@@ -310,7 +298,7 @@ class AftermathService(UseCases):
                          for i, name in enumerate(checks) if name.casefold() in patients[:i]]
             problems += [f"{r.name} is {HEALTHY}: there is no level to heal, so no Healing check."
                          for r in records if r.name.casefold() in patients
-                         and level_index(r.state, game.rules) == 0]
+                         and level_index(r.fappo_state, game.rules) == 0]
             problems += [f"{name}: nobody in this game is called {check.healer}."
                          for name, check in checks.items()
                          if check.healer is not None and check.healer.casefold() not in known]
@@ -319,7 +307,7 @@ class AftermathService(UseCases):
                 check = next((v for k, v in checks.items()
                               if k.casefold() == record.name.casefold()), None)
                 try:
-                    outcome = heal(record.state, seconds, check=check, config=game.rules)
+                    outcome = heal(record.fappo_state, seconds, check=check, config=game.rules)
                 except RulesError as exc:
                     problems.append(f"{record.name}: {exc}")
                     continue
@@ -328,9 +316,9 @@ class AftermathService(UseCases):
                 raise InvalidInput("No time passed:", tuple(problems))
             report: list[Healed] = []
             for record, outcome in outcomes:
-                if outcome.character != record.state:
+                if outcome.character != record.fappo_state:
                     await self._save(uow, record, outcome.character)
-                if level_index(record.state, game.rules) == 0:
+                if level_index(record.fappo_state, game.rules) == 0:
                     continue
                 report.append(Healed(
                     name=record.name, start_level=outcome.start_level, level=outcome.level,
@@ -341,10 +329,9 @@ class AftermathService(UseCases):
             await queue(uow, self.deps, game, "time_advanced",
                         notices.time_advanced(duration(seconds), lines),
                         f"time-advanced:{game.id}:{self.deps.ids()}")
-            await audit(uow, self.deps, game.id, actor, "time.advance", seconds=seconds,
-                        checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
-                        healed={h.name: [h.start_level, h.level] for h in report})
-            await uow.commit()
+            await play.audit("time.advance", seconds=seconds,
+                             checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
+                             healed={h.name: [h.start_level, h.level] for h in report})
             return report
 
     @retried
@@ -353,24 +340,22 @@ class AftermathService(UseCases):
     ) -> CharacterView:
         """The player (or a GM) spends banked CC on the creation menu (F28 Amb-1); caps apply,
         and a refused purchase changes nothing."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            require_fappo(game, "CC purchases")
+        async with self.in_game(game_id, actor, needs=Feature.CC_PURCHASES) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner != actor:
                 await require_gm(uow, game, actor)
             try:
-                state = spend_cc(record.state, purchase, config=game.rules)
+                state = spend_cc(record.fappo_state, purchase, config=game.rules)
             except RulesError as exc:
                 raise _rules_error(record.name, exc) from None
             sheet = replace(state, traits={t: state.trait_maximum(t) for t in state.traits}, floating=state.floating_maximum)
             record = record.model_copy(update={"state": state, "sheet": sheet,
                                                "version": record.version + 1})
             await uow.characters.update(record)
-            await audit(uow, self.deps, game.id, actor, "character.advance", name=record.name,
-                        purchase=_PURCHASE.dump_python(purchase, mode="json"))
-            await uow.commit()
+            await play.audit("character.advance", name=record.name,
+                             purchase=_PURCHASE.dump_python(purchase, mode="json"))
             return CharacterView.of(record)
 
     async def ledger(self, player: str) -> LedgerView:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Sequence, Set
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence, Set
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -30,6 +31,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.service.text import PostingText, PostText
 
 Resolver = Callable[[TurnState, Sequence[Order], GMInputs | None], TurnResult]
@@ -48,12 +50,30 @@ class Deps:
     """Everything a use case needs from outside, built once in the composition root."""
 
     uow_factory: UowFactory
+    #: the rulesets a game may play, by name (`rulesets/known.py`, given by the composition
+    #: root: this module knows the port, never its implementations)
+    rulesets: Mapping[str, Ruleset]
     clock: Clock = field(default_factory=SystemClock)
     ids: IdFactory = uuid_ids
     salts: SaltFactory = token_salt
     text: PostText = field(default_factory=PostingText)
     resolve: Resolver = rules_resolver
     delivery: DeliveryPolicy = field(default_factory=DeliveryPolicy)
+
+
+@dataclass(frozen=True)
+class Play:
+    """A use case at play in one game (`UseCases.in_game`): its transaction, the game as
+    loaded, and who asks."""
+
+    uow: UnitOfWork
+    game: Game
+    actor: str
+    deps: Deps
+
+    async def audit(self, action: str, **detail: Any) -> None:
+        """`action` by the actor in the game, to the audit log of this transaction."""
+        await audit(self.uow, self.deps, self.game.id, self.actor, action, **detail)
 
 
 def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -94,6 +114,34 @@ class UseCases:
 
     def now(self) -> datetime:
         return self.deps.clock.now()
+
+    def ruleset(self, game: Game) -> Ruleset:
+        """The ruleset `game` plays (Conflict when this bot does not know it)."""
+        return ruleset_of(self.deps.rulesets, game)
+
+    def require(self, game: Game, feature: Feature) -> Ruleset:
+        """The ruleset of `game`, refused (with the feature's own message) when it has no
+        `feature`: nothing of one ruleset's rules runs in a game of another."""
+        ruleset = self.ruleset(game)
+        if not ruleset.has(feature):
+            raise feature.refusal(game)
+        return ruleset
+
+    @asynccontextmanager
+    async def in_game(self, game_id: str, actor: str, *, gm: bool = False,
+                      needs: Feature | None = None) -> AsyncIterator[Play]:
+        """The use cases' preamble: a transaction with the game `game_id` loaded (NotFound
+        when there is none), refused unless its ruleset has `needs`, and then unless `actor`
+        is one of its GMs (`gm`); committed when the block ends without an error (an error
+        leaves nothing written)."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            if needs is not None:
+                self.require(game, needs)
+            if gm:
+                await require_gm(uow, game, actor)
+            yield Play(uow, game, actor, self.deps)
+            await uow.commit()
 
     async def _gm_first(self, game_id: str, actor: str) -> None:
         """Refuse anyone but a GM of the game before a GM-only use case reads its input: a
@@ -354,19 +402,10 @@ async def gm_ids(uow: UnitOfWork, game: Game) -> Sequence[str]:
     return [m.user_id for m in await uow.members.list(game.id) if m.role is Role.GM]
 
 
-RULESETS = ("fappo", "xp")
-
-
-def require_known_ruleset(game: Game) -> None:
-    """Refuse to play a game whose ruleset this bot does not know."""
-    if game.ruleset not in RULESETS:
+def ruleset_of(rulesets: Mapping[str, Ruleset], game: Game) -> Ruleset:
+    """The ruleset `game` plays, refused when this bot does not know it."""
+    found = rulesets.get(game.ruleset)
+    if found is None:
         raise Conflict(f'"{game.name}" plays the {game.ruleset} rules, which this bot does not '
                        "know.")
-
-
-def require_fappo(game: Game, what: str) -> None:
-    """Refuse `what` (FAPPO sheets, passes, rests...) in a game that plays another ruleset:
-    nothing of FAPPO's rules runs in an Xp game."""
-    if game.ruleset != "fappo":
-        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules: {what} are FAPPO\'s and '
-                       "do not apply to it.")
+    return found

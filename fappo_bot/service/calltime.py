@@ -30,6 +30,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timing import arm, reminder_times
 from fappo_bot.service.turnflow import seal_turn, turn_status
@@ -119,7 +120,7 @@ class CallTimeService(UseCases):
             for turn in await uow.turns.due(now):
                 game = await uow.games.get(turn.game_id)
                 if game is not None:
-                    alarms.append(await _alarm(uow, game, turn, now))
+                    alarms.append(await _alarm(uow, self, game, turn, now))
             return alarms
 
     @retried
@@ -142,7 +143,7 @@ class CallTimeService(UseCases):
                 if (game is None or turn.status is not TurnStatus.OPEN or turn.paused
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
-                alarm = await _alarm(uow, game, turn, now)
+                alarm = await _alarm(uow, self, game, turn, now)
                 if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "waiting"}))
@@ -205,10 +206,11 @@ class CallTimeService(UseCases):
             return TurnSummary.of(turn)
 
 
-async def _alarm(uow: UnitOfWork, game: Game, turn: TurnRecord, now: datetime) -> Alarm:
+async def _alarm(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord,
+                 now: datetime) -> Alarm:
     """What is due on a turn; a deadline already past wins over reminders not yet sent (a
     scheduler that was down does not remind anyone of a deadline that has gone)."""
-    status = await turn_status(uow, game, turn)
+    status = await turn_status(uow, cases.ruleset(game), game, turn)
     at = turn.alarm_at or turn.deadline
     assert at is not None
     past = turn.deadline is not None and (at >= turn.deadline or turn.deadline <= now)
@@ -224,7 +226,7 @@ async def _wait_for_npc_orders(uow: UnitOfWork, cases: UseCases, game: Game, tur
     would fix them as doing nothing, and a closed turn takes no NPC orders). The GMs are told,
     once, and the alarm is disarmed until the seal re-arms it (`TurnService.seal`: the deadline
     is past, so time is called at the next round) or the GM calls time. True when it waits."""
-    idle = (await turn_status(uow, game, turn)).npcs_to_confirm
+    idle = (await turn_status(uow, cases.ruleset(game), game, turn)).npcs_to_confirm
     if not idle:
         return False
     text = notices.waiting_for_npc_orders(turn.number, idle)
@@ -248,9 +250,10 @@ async def close_turn(
     the review may show the players' secret orders, so the NPC orders must be fixed first, and
     a closed turn takes no NPC post that could seal them later (a turn closed
     unsealed could never be resolved)."""
-    status = await turn_status(uow, game, turn)
+    ruleset = cases.ruleset(game)
+    status = await turn_status(uow, ruleset, game, turn)
     now = cases.now()
-    if turn.npc_commitment is None and game.ruleset != "xp":  # Xp turns seal nothing
+    if turn.npc_commitment is None and ruleset.has(Feature.NPC_SEAL):
         records = list(await uow.characters.list(game.id))
         turn, _ = await seal_turn(uow, cases, game, turn, records,
                                   await orders_in_force(uow, turn), out)

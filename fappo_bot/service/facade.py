@@ -18,6 +18,7 @@ from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.ports import UowFactory
 from fappo_bot.service.resolution import ResolutionService
 from fappo_bot.service.review import ReviewService
+from fappo_bot.service.rulesets.known import KNOWN
 from fappo_bot.service.text import PostingText, PostText
 from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
@@ -43,6 +44,7 @@ class Services:
     ) -> None:
         self.deps = Deps(
             uow_factory=uow_factory,
+            rulesets=KNOWN,
             clock=clock or SystemClock(),
             ids=ids,
             salts=salts,

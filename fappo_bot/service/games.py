@@ -29,22 +29,20 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.settings_text import (
     SettingView,
     describe,
     game_settings,
     kind_of,
     parse_value,
-    ruleset_of,
 )
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import GameView
 from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 
-RULESETS: tuple[str, ...] = ("fappo", "xp")
 NO_FLAGS_IN_XP = ("FAPPO's rules flags (R2) are not played in an Xp game; its flags are "
                   f"{', '.join(XP_FLAGS)}.")
-"""Rulesets a game may name: FAPPO (RULINGS Part A) or the Xp dice pools (Part B, `rules_xp`)."""
 NO_XP_FLAGS_IN_FAPPO = ("The xp_* flags (R2) are the Xp dice pools'; a FAPPO game plays FAPPO's "
                         "rules flags (the list of settings names them).")
 
@@ -112,11 +110,12 @@ class GameService(UseCases):
     ) -> GameView:
         """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2)."""
         name = check_name(name, "game")
-        if ruleset not in RULESETS:
+        known = self.deps.rulesets
+        if ruleset not in known:
             raise InvalidInput(
-                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(RULESETS)}.'
+                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(known)}.'
             )
-        if ruleset != "fappo" and rules:
+        if rules and not known[ruleset].has(Feature.RULES_FLAGS):
             raise InvalidInput(NO_FLAGS_IN_XP)
         config = build_rules(RulesConfig(), rules)
         table = build_settings(GameSettings(), settings)
@@ -183,31 +182,27 @@ class GameService(UseCases):
     @retried
     async def add_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM adds a GM or a player."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
-            await audit(uow, self.deps, game.id, actor, "member.add", user=user, role=role.value)
+            await play.audit("member.add", user=user, role=role.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     @retried
     async def remove_member(self, game_id: str, actor: str, user: str, role: Role) -> GameView:
         """A GM removes a GM or a player; the last GM cannot be removed."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             members = await uow.members.list(game.id)
             if not any(m.user_id == user and m.role is role for m in members):
                 raise Conflict(f"That user is not a {role.value} of this game.")
             if role is Role.GM and sum(m.role is Role.GM for m in members) == 1:
                 raise Conflict("A game needs at least one GM; add another GM first.")
             await uow.members.remove(game.id, user, role)
-            await audit(uow, self.deps, game.id, actor, "member.remove", user=user,
-                        role=role.value)
+            await play.audit("member.remove", user=user,
+                             role=role.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     @retried
@@ -222,12 +217,11 @@ class GameService(UseCases):
     ) -> GameView:
         """A GM changes R2 flags (FAPPO's `rules`, an Xp game's `xp`) and table settings; every
         bad value is named at once."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            if rules and game.ruleset != "fappo":
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
+            if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
                 raise InvalidInput(NO_FLAGS_IN_XP)
-            if xp and game.ruleset != "xp":
+            if xp and not self.ruleset(game).has(Feature.XP_FLAGS):
                 raise InvalidInput(NO_XP_FLAGS_IN_FAPPO)
             problems: list[str] = []
             new_rules, new_settings = game.rules, game.settings
@@ -250,11 +244,10 @@ class GameService(UseCases):
                 update={"rules": new_rules, "settings": new_settings, "version": game.version + 1}
             )
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "game.configure",
-                        rules=dict(rules or {}), settings=dict(settings or {}),
-                        **({"xp": dict(xp)} if xp else {}))
+            await play.audit("game.configure",
+                             rules=dict(rules or {}), settings=dict(settings or {}),
+                             **({"xp": dict(xp)} if xp else {}))
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     async def settings(self, game_id: str) -> list[SettingView]:
@@ -262,7 +255,7 @@ class GameService(UseCases):
         text."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
-        return game_settings(game.settings, game.rules, game.ruleset)
+        return game_settings(game.settings, game.rules, self.ruleset(game).flags)
 
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:
@@ -275,7 +268,7 @@ class GameService(UseCases):
         if kind_of(key) == "settings":
             view = await self.configure(game_id, actor, settings=change)
             return describe(key, getattr(view.settings, key))
-        if ruleset_of(key) == "xp":
+        if key in XP_FLAGS:
             view = await self.configure(game_id, actor, xp=change)
             return describe(key, getattr(view.settings.xp, key))
         view = await self.configure(game_id, actor, rules=change)
@@ -284,18 +277,16 @@ class GameService(UseCases):
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
         """A GM pauses, resumes or ends the game. An ended game stays stored forever."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             if game.status is GameStatus.ENDED and status is not GameStatus.ENDED:
                 raise Conflict(f'The game "{game.name}" has ended and cannot be restarted.')
             if game.status is status:
                 raise Conflict(f'The game "{game.name}" is already {status.value}.')
             game = game.model_copy(update={"status": status, "version": game.version + 1})
             await uow.games.update(game)
-            await audit(uow, self.deps, game.id, actor, "game.status", status=status.value)
+            await play.audit("game.status", status=status.value)
             view = await game_view(uow, game)
-            await uow.commit()
             return view
 
     async def audit_log(

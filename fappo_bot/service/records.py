@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fappo_bot.rules import (
     Character,
@@ -132,12 +132,12 @@ class CharacterRecord(BaseModel):
     #: the player who owns it; None for the GM's characters (NPCs, enemies, groups)
     owner: str | None = None
     kind: CharacterKind = CharacterKind.PC
-    #: the character as created or last approved by the GM (full SP: the restoring maxima)
-    sheet: Character
-    #: the current rules state (SP left, health, statuses, ...)
-    state: Character
-    #: an Xp game's character (its sheet with the current Luck and plot points); its FAPPO
-    #: `sheet` and `state` are then an empty shell that nothing of Xp reads
+    #: a FAPPO character as created or last approved by the GM (full SP: the restoring
+    #: maxima); None for an Xp character (`fappo_sheet` refuses to read it then)
+    sheet: Character | None = None
+    #: a FAPPO character's current rules state (SP left, health, statuses, ...); None for Xp
+    state: Character | None = None
+    #: an Xp game's character (its sheet with the current Luck and plot points)
     xp: XpSheet | None = None
     status: CharacterStatus = CharacterStatus.ACTIVE
     #: F30: consecutive turns without a post
@@ -148,6 +148,37 @@ class CharacterRecord(BaseModel):
     gm_controlled: bool = False
     created_at: datetime
     version: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_fappo_shell(cls, data: Any) -> Any:
+        """An Xp character carries no FAPPO sheet: the empty shell that records written before
+        kept (rows, exports, resolutions) is dropped as it is read."""
+        if isinstance(data, dict) and data.get("xp") is not None and (
+                data.get("sheet") is not None or data.get("state") is not None):
+            return {**data, "sheet": None, "state": None}
+        return data
+
+    @model_validator(mode="after")
+    def _one_ruleset(self) -> CharacterRecord:
+        """A FAPPO character has its sheet and its state; an Xp character its Xp sheet."""
+        if self.xp is None and (self.sheet is None or self.state is None):
+            raise ValueError(f"{self.name}: a FAPPO character needs its sheet and its state")
+        return self
+
+    @property
+    def fappo_sheet(self) -> Character:
+        """The FAPPO sheet; TypeError for an Xp character (a FAPPO use case let it through)."""
+        if self.sheet is None:
+            raise TypeError(f"{self.name} is an Xp character: it has no FAPPO sheet.")
+        return self.sheet
+
+    @property
+    def fappo_state(self) -> Character:
+        """The FAPPO rules state; TypeError for an Xp character."""
+        if self.state is None:
+            raise TypeError(f"{self.name} is an Xp character: it has no FAPPO state.")
+        return self.state
 
     @property
     def run_by_gm(self) -> bool:

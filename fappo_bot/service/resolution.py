@@ -28,10 +28,8 @@ from fappo_bot.service.base import (
     audit,
     check_gm,
     gm_ids,
-    load_game,
     load_game_at_play,
     queue,
-    require_gm,
     require_running,
     some_live_turn,
 )
@@ -56,6 +54,7 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.review import apply_answers, review_items
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,
     build_state,
@@ -124,10 +123,10 @@ class ResolutionService(UseCases):
             async with self.uow() as uow:
                 game, turn = await _gm_live_turn(uow, game_id, actor)
                 turn = await uow.lock_turn(turn.id)
-                if xp_play.is_xp(game.ruleset):
-                    return await self._resolve_xp(uow, game, turn, actor, number)
-                if attempt or not _seal_first_needed(turn, number):
-                    return await self._resolve_locked(uow, game, turn, actor, number)
+                ruleset = self.ruleset(game)
+                if (attempt or not ruleset.has(Feature.NPC_SEAL)
+                        or not _seal_first_needed(turn, number)):
+                    return await ruleset.resolve(self, uow, game, turn, actor, number)
             # an open turn whose NPC orders are not sealed yet: seal them, committed, first
             await self._seal_first(game_id, actor, number)
         raise AssertionError("unreachable: the second attempt resolves or refuses")
@@ -247,12 +246,9 @@ class ResolutionService(UseCases):
     @retried
     async def undo(self, game_id: str, actor: str) -> TurnSummary:
         """Roll back the game's last resolution exactly; recorded in the audit log."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            if xp_play.is_xp(game.ruleset):
-                raise Conflict("An Xp turn's dice are rolled and shown: its resolution is not "
-                               "undone (the rolls stand, as dice rolled at a table do).")
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
+            self.require(game, Feature.UNDO)
             resolution = await uow.resolutions.latest(game.id)
             if resolution is None:
                 raise NotFound("There is no resolution to undo.")
@@ -305,9 +301,8 @@ class ResolutionService(UseCases):
             await uow.turns.update(turn)
             await queue(uow, self.deps, game, "undone", notices.undone(turn.number, actor, withdrawn, npc_sealed),
                         f"undone:{resolution.id}")
-            await audit(uow, self.deps, game.id, actor, "turn.undo", turn=turn.number,
-                        resolution=resolution.id)
-            await uow.commit()
+            await play.audit("turn.undo", turn=turn.number,
+                             resolution=resolution.id)
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
-from fappo_bot.service.records import TurnRecord, TurnStatus
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import CharacterRecord, Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
@@ -312,6 +313,14 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
     return orders, replace(base, end_positions=positions)
 
 
+async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                       records: Sequence[CharacterRecord]) -> ReviewView:
+    """A FAPPO turn's review: the questions of the orders the GM may see (F29)."""
+    shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
+    items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
+    return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+
+
 class ReviewService(UseCases):
     """The GM's review questions and answers."""
 
@@ -322,13 +331,7 @@ class ReviewService(UseCases):
             await require_gm(uow, game, actor)
             turn = await live_turn(uow, game)
             records = list(await uow.characters.list(game.id))
-            if xp_play.is_xp(game.ruleset):
-                found = await xp_play.load_in_force(uow, game, turn, records)
-                return ReviewView(turn=turn.number, items=tuple(
-                    xp_review.review_items(found, records, turn.gm_answers)))
-            shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
-            items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
-            return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+            return await self.ruleset(game).review(uow, game, turn, records)
 
     @retried
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
@@ -338,41 +341,11 @@ class ReviewService(UseCases):
             await require_gm(uow, game, actor)
             turn = await uow.lock_turn((await live_turn(uow, game)).id)
             records = list(await uow.characters.list(game.id))
-            if xp_play.is_xp(game.ruleset):
-                view = await self._answer_xp(uow, game, turn, records, answers)
-                await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
-                            answers=dict(answers))
-                await uow.commit()
-                return view
-            state = build_state(game, turn, records)
-            in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
-            stored = dict(turn.gm_answers)
-            problems: list[str] = []
-            # three passes: a "triggered: yes" makes its "target" question appear, and the
-            # target named may make an "engaged" one appear
-            for _ in range(3):
-                known = {i.key: i for i in review_items(state, in_force, stored)}
-                for key, value in answers.items():
-                    item = known.get(key)
-                    if item is None:
-                        continue
-                    try:
-                        stored[key] = coerce(item, value, [c.name for c in state.characters])
-                    except InvalidInput as exc:
-                        problems.append(str(exc))
-                if problems:
-                    break
-            keys = {i.key for i in review_items(state, in_force, stored)}
-            problems.extend(f"There is no review question {k!r} (any more)."
-                            for k in answers if k not in keys)
-            if problems:
-                raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
-            turn = await self._store(uow, turn, gm_answers=stored)
+            view = await self.ruleset(game).answer(uow, game, turn, records, answers)
             await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
                         answers=dict(answers))
-            items = review_items(state, in_force, stored)
             await uow.commit()
-            return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+            return view
 
     @retried
     async def set_inputs(
@@ -418,33 +391,6 @@ class ReviewService(UseCases):
             await uow.commit()
             return inputs
 
-    async def _answer_xp(self, uow: Any, game: Any, turn: TurnRecord, records: list[Any],
-                         answers: Mapping[str, Any]) -> ReviewView:
-        """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
-        found = await xp_play.load_in_force(uow, game, turn, records)
-        stored = dict(turn.gm_answers)
-        problems: list[str] = []
-        for _ in range(2):
-            known = {i.key: i for i in xp_review.review_items(found, records, stored)}
-            for key, value in answers.items():
-                item = known.get(key)
-                if item is None:
-                    continue
-                try:
-                    stored[key] = xp_review.coerce(item, value, records, found)
-                except InvalidInput as exc:
-                    problems.append(str(exc))
-            if problems:
-                break
-        keys = {i.key for i in xp_review.review_items(found, records, stored)}
-        problems.extend(f"There is no review question {k!r} (any more)."
-                        for k in answers if k not in keys)
-        if problems:
-            raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
-        turn = await self._store(uow, turn, gm_answers=stored)
-        return ReviewView(turn=turn.number,
-                          items=tuple(xp_review.review_items(found, records, stored)))
-
     @staticmethod
     async def _store(uow: Any, turn: TurnRecord, **update: Any) -> TurnRecord:
         if turn.status not in _REVIEWABLE:
@@ -453,3 +399,63 @@ class ReviewService(UseCases):
         await uow.turns.update(turn)
         return turn
 
+
+async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                       records: list[CharacterRecord],
+                       answers: Mapping[str, Any]) -> ReviewView:
+    """`answer` for a FAPPO turn, in its transaction, the turn locked."""
+    state = build_state(game, turn, records)
+    in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
+    stored = dict(turn.gm_answers)
+    problems: list[str] = []
+    # three passes: a "triggered: yes" makes its "target" question appear, and the
+    # target named may make an "engaged" one appear
+    for _ in range(3):
+        known = {i.key: i for i in review_items(state, in_force, stored)}
+        for key, value in answers.items():
+            item = known.get(key)
+            if item is None:
+                continue
+            try:
+                stored[key] = coerce(item, value, [c.name for c in state.characters])
+            except InvalidInput as exc:
+                problems.append(str(exc))
+        if problems:
+            break
+    keys = {i.key for i in review_items(state, in_force, stored)}
+    problems.extend(f"There is no review question {k!r} (any more)."
+                    for k in answers if k not in keys)
+    if problems:
+        raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+    turn = await ReviewService._store(uow, turn, gm_answers=stored)
+    items = review_items(state, in_force, stored)
+    return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+
+
+async def xp_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                    records: list[CharacterRecord],
+                    answers: Mapping[str, Any]) -> ReviewView:
+    """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
+    found = await xp_play.load_in_force(uow, game, turn, records)
+    stored = dict(turn.gm_answers)
+    problems: list[str] = []
+    for _ in range(2):
+        known = {i.key: i for i in xp_review.review_items(found, records, stored)}
+        for key, value in answers.items():
+            item = known.get(key)
+            if item is None:
+                continue
+            try:
+                stored[key] = xp_review.coerce(item, value, records, found)
+            except InvalidInput as exc:
+                problems.append(str(exc))
+        if problems:
+            break
+    keys = {i.key for i in xp_review.review_items(found, records, stored)}
+    problems.extend(f"There is no review question {k!r} (any more)."
+                    for k in answers if k not in keys)
+    if problems:
+        raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+    turn = await ReviewService._store(uow, turn, gm_answers=stored)
+    return ReviewView(turn=turn.number,
+                      items=tuple(xp_review.review_items(found, records, stored)))

@@ -52,7 +52,7 @@ def build_state(game: Game, turn: TurnRecord, records: Sequence[CharacterRecord]
     """The rules' state at the start of `turn` (F7): current characters and pending hits."""
     return TurnState(
         turn=turn.number,
-        characters=tuple(r.state for r in in_scene(records)),
+        characters=tuple(r.fappo_state for r in in_scene(records)),
         pending=turn.pending,
         config=game.rules,
         in_combat=game.settings.in_combat,

@@ -106,12 +106,12 @@ def describe(name: str, value: Any) -> SettingView:
 
 
 def game_settings(settings: GameSettings, rules: RulesConfig,
-                  ruleset: str = "fappo") -> list[SettingView]:
-    """Every setting and flag a GM may change in a game of `ruleset`, with its value there: the
-    table settings, then FAPPO's R2 flags (a FAPPO game) or the `xp_*` flags (an Xp game)."""
-    flags = ([describe(n, getattr(settings.xp, n)) for n in XP_FLAGS] if ruleset == "xp"
-             else [describe(n, getattr(rules, n)) for n in RULES_FLAGS])
-    return [describe(n, getattr(settings, n)) for n in TABLE_SETTINGS] + flags
+                  flags: tuple[str, ...] = RULES_FLAGS) -> list[SettingView]:
+    """Every setting and flag a GM may change in a game whose ruleset has the R2 `flags`, with
+    its value there: the table settings, then those flags (FAPPO's, or an Xp game's `xp_*`)."""
+    return [describe(n, getattr(settings, n)) for n in TABLE_SETTINGS] + [
+        describe(n, getattr(settings.xp, n) if n in XP_FLAGS else getattr(rules, n))
+        for n in flags]
 
 
 def value_text(value: Any) -> str:

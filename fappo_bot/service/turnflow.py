@@ -7,11 +7,12 @@ from collections.abc import Sequence, Set
 
 from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
-from fappo_bot.service.base import Outgoing, UseCases, require_known_ruleset
+from fappo_bot.service.base import Outgoing, UseCases
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, TurnRecord, TurnStatus
+from fappo_bot.service.rulesets.port import Ruleset
 from fappo_bot.service.scene import (
     InForce,
     canonical_orders,
@@ -47,7 +48,7 @@ async def open_turn(
     """Store a new open turn, with the game's default call time (F30 Amb-2), and announce it
     (in `out`). `hidden`: the parties-only actors of the last resolution, whose hits the
     announcement does not count (F29). An Xp game's turns run the Xp rules (`xp_play`)."""
-    require_known_ruleset(game)
+    cases.ruleset(game)  # refused when this bot does not know the game's rules
     now = cases.now()
     deadline = now + game.settings.calltime if game.settings.calltime else None
     turn = arm(TurnRecord(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
@@ -84,10 +85,15 @@ async def seal_turn(
     return turn, len(npc_orders)
 
 
-async def turn_status(uow: UnitOfWork, game: Game, turn: TurnRecord) -> TurnStatusView:
-    records = list(await uow.characters.list(game.id))
-    if game.ruleset == "xp":
-        return await _xp_status(uow, game, turn, records)
+async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
+                      turn: TurnRecord) -> TurnStatusView:
+    """Who is in and who is missing, as the game's `ruleset` says."""
+    return await ruleset.status(uow, game, turn, list(await uow.characters.list(game.id)))
+
+
+async def fappo_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                       records: Sequence[CharacterRecord]) -> TurnStatusView:
+    """A FAPPO turn's status: who posted, passed or is missing, the seal (F29, F30)."""
     in_force = await orders_in_force(uow, turn)
     rows: list[CharacterTurnState] = []
     posted: list[str] = []
@@ -122,8 +128,8 @@ async def turn_status(uow: UnitOfWork, game: Game, turn: TurnRecord) -> TurnStat
     )
 
 
-async def _xp_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
-                     records: list[CharacterRecord]) -> TurnStatusView:
+async def xp_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                    records: Sequence[CharacterRecord]) -> TurnStatusView:
     """An Xp turn's status: who has actions in force; nothing is sealed (the GM's characters
     post like anyone, and Xp has no secret orders to commit to)."""
     acted = {f.action.actor.casefold() for f in await load_in_force(uow, game, turn, records)}

@@ -1,4 +1,7 @@
 """Turns: open, post, edit, delete, pass, secret orders, the NPC seal, and who is in (F7, F29).
+A post's own steps (reading it, the rules' refusals, storing it) are the game's ruleset's
+(`rulesets/`: `fappo_posts.py`, `xp_posts.py`); this module keeps what every post goes through
+(the game running, the turn open and locked, the deadline, who speaks for whom).
 
 Decisions (docs/rulings.md collects them):
 - A post is recorded whole or not at all (spec/posting.md). A post with problems stores nothing:
@@ -18,9 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from fappo_bot.posting_xp import XpAction, describe
 from fappo_bot.rules import Order, PendingHit
-from fappo_bot.service import notices, xp_play
 from fappo_bot.service.base import (
     Outgoing,
     UseCases,
@@ -28,7 +29,6 @@ from fappo_bot.service.base import (
     check_gm,
     check_member,
     current_turn,
-    gm_ids,
     load_game,
     load_game_at_play,
     require_gm,
@@ -36,8 +36,10 @@ from fappo_bot.service.base import (
     require_running,
     some_turn,
 )
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
+from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
+from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
 from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.post_steps import table_talk_reply
 from fappo_bot.service.records import (
     CharacterRecord,
     CharacterStatus,
@@ -49,17 +51,9 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
-from fappo_bot.service.scene import (
-    InForce,
-    build_state,
-    commitment,
-    everyone_in,
-    gm_run,
-    in_scene,
-    orders_in_force,
-    player_run,
-    visible_to_gm,
-)
+from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.rulesets.port import PostStep
+from fappo_bot.service.scene import commitment, gm_run, orders_in_force
 from fappo_bot.service.text import GM_POSTER
 from fappo_bot.service.timing import arm
 from fappo_bot.service.turnflow import (
@@ -113,48 +107,6 @@ async def _controls(
     return own[0].name, own, records
 
 
-def _xp_read(text: str, poster: str, controls: list[CharacterRecord],
-             records: list[CharacterRecord]) -> xp_play.XpRead:
-    """An Xp post read for `poster` (a character, or the GM). An Xp post is read again, from its
-    text, when the GM reviews and resolves, for its author's first character: a post that speaks
-    as another of the author's characters (a proxy post) without saying so in its text is
-    refused rather than read for the wrong character later."""
-    gm = poster == GM_POSTER
-    read = xp_play.read(text, xp_play.context(controls, records, gm, None if gm else poster))
-    if read.ok and not gm and controls and poster != controls[0].name:
-        later = xp_play.read(text, xp_play.context(controls, records, False))
-        if later.actions != read.actions:
-            raise InvalidInput(f"You play several characters here: start the post with the line "
-                               f"`Character: {poster}` so that its rolls stay {poster}'s. "
-                               "Nothing of this post was recorded.")
-    return read
-
-
-async def _xp_orders(uow: UnitOfWork, game: Game, turn: TurnRecord,
-                     records: dict[str, CharacterRecord], viewer: str,
-                     gm: bool) -> list[OrderInForce]:
-    """`orders` in an Xp game: per character, its actions in force (the posts read again, as the
-    review and the resolution read them), each line as the post's reply says it; a player sees
-    their own characters', a GM everyone's."""
-    found = await xp_play.load_in_force(uow, game, turn, list(records.values()))
-    by_actor: dict[str, list[xp_play.XpInForce]] = {}
-    for f in found:
-        by_actor.setdefault(f.action.actor.casefold(), []).append(f)
-    listed = []
-    for key, actions in sorted(by_actor.items()):
-        record = records.get(key)
-        if not gm and (record is None or record.runner() != viewer):
-            continue
-        sheet = record.xp if record is not None else None
-        last = actions[-1]
-        listed.append(OrderInForce(
-            character=record.name if record else last.action.actor,
-            actions=tuple(describe(f.action, sheet) for f in actions),
-            post_id=last.post.id, revision=last.revision.number, secret=last.post.secret,
-            author=last.post.author))
-    return listed
-
-
 UNKNOWN_ACTOR = "(unknown)"
 """The audit log's actor of a deletion nobody knows the author of (Discord does not say)."""
 
@@ -180,11 +132,6 @@ def refuse_if_late(turn: TurnRecord, posted_at: datetime | None, *, edit: bool =
                    "of it was recorded.")
 
 
-def _table_talk(turn: TurnRecord | None) -> PostReply:
-    return PostReply(post_id="", turn=turn.number if turn else 0, ok=True, reply="",
-                     revision=0, outcome=PostOutcome.TABLE_TALK)
-
-
 class TurnService(UseCases):
     """Posting and the turn's status."""
 
@@ -192,9 +139,8 @@ class TurnService(UseCases):
     async def open(self, game_id: str, actor: str) -> TurnSummary:
         """A GM opens the next turn (the first, or after a resolution when the game does not
         open turns by itself). Hits of the last resolution become reducible in it (F13)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             require_running(game)
             last = await uow.turns.latest(game.id)
             if last is not None and last.status is not TurnStatus.RESOLVED:
@@ -211,8 +157,7 @@ class TurnService(UseCases):
             turn = await open_turn(uow, self, game, (last.number + 1) if last else 1, out,
                                    pending, hidden)
             await out.queue(uow)
-            await audit(uow, self.deps, game.id, actor, "turn.open", turn=turn.number)
-            await uow.commit()
+            await play.audit("turn.open", turn=turn.number)
             return TurnSummary.of(turn)
 
     @retried
@@ -240,6 +185,7 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             at_play = await load_game_at_play(uow, game_id, author, (channel_key, message_key))
             game = at_play.game
+            ruleset = self.ruleset(game)
             try:
                 require_running(game)
                 turn = some_turn(at_play.turn)
@@ -247,79 +193,20 @@ class TurnService(UseCases):
                 poster, controls, records = await _controls(uow, game, author, at_play.roles,
                                                             as_character)
             except ServiceError:
-                talk = (xp_play.table_talk(text) if xp_play.is_xp(game.ruleset)
-                        else self.deps.text.table_talk(text))
-                if talk:
-                    return _table_talk(at_play.turn)
+                if ruleset.table_talk(text, self.deps.text):
+                    return table_talk_reply(at_play.turn)
                 raise
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
             if is_late(turn, posted_at):
-                if (xp_play.table_talk(text) if xp_play.is_xp(game.ruleset)
-                        else self.deps.text.table_talk(text)):
-                    return _table_talk(turn)  # chat after the deadline is chat, not a late post
+                if ruleset.table_talk(text, self.deps.text):
+                    return table_talk_reply(turn)  # chat after the deadline is chat, not late
                 refuse_if_late(turn, posted_at)
             if await uow.posts.by_message(channel_key, message_key) is not None:
                 raise Conflict("This message is already recorded as a post; edit it instead.")
-            if xp_play.is_xp(game.ruleset):
-                read_xp = _xp_read(text, poster, controls, records)
-                if not read_xp.ok:
-                    return PostReply(post_id="", turn=turn.number, ok=False,
-                                     reply=read_xp.reply, problems=read_xp.problems,
-                                     secret=secret, revision=0, outcome=PostOutcome.PROBLEMS)
-                if not read_xp.actions:
-                    return _table_talk(turn)
-                now = self.now()
-                post = Post(id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
-                            channel_key=channel_key, message_key=message_key, secret=secret,
-                            created_at=now, updated_at=now)
-                revision = PostRevision(post_id=post.id, number=1, text=text, ok=True,
-                                        reply=read_xp.reply, created_at=now)
-                await uow.posts.add(post, revision)
-                reply = await self._xp_accepted(uow, game, turn, post, revision, "post.create",
-                                                read_xp.actions)
-                await uow.commit()
-                return reply
-            state = build_state(game, turn, records)
-            read = self.deps.text.read(text, state, poster, [c.name for c in controls])
-            secret = secret and poster != GM_POSTER
-            if not read.ok:
-                return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
-                                 problems=read.problems, secret=secret, revision=0,
-                                 outcome=PostOutcome.PROBLEMS)
-            if not read.orders:
-                return _table_talk(turn)
-            self._check_orders(turn, read.orders, controls, records)
-            honour: list[str] = []
-            if poster != GM_POSTER:
-                honour = self._check_pvp_secret(read.orders, author, records, secret,
-                                                game.rules.hide_all_allocations,
-                                                game.rules.allow_player_resolved_pvp)
-            # the orders this post replaces: every character's when the "everyone is in" check
-            # needs them too (read once for both), else only this post's characters'
-            everyone = turn.npc_commitment is not None or not gm_run(records)
-            in_force = await orders_in_force(
-                uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
-            notes = [self.deps.text.replaced(found.order, order, state)
-                     for order in read.orders
-                     if (found := in_force.get(order.actor.casefold())) is not None]
-            now = self.now()
-            post = Post(
-                id=self.deps.ids(), game_id=game.id, turn_id=turn.id, author=author,
-                channel_key=channel_key, message_key=message_key, secret=secret,
-                created_at=now, updated_at=now,
-            )
-            revision = PostRevision(post_id=post.id, number=1, text=text, orders=read.orders,
-                                    ok=True,
-                                    reply="\n".join([read.reply, *notes, *_honour_note(honour)]),
-                                    created_at=now)
-            await uow.posts.add(post, revision)
-            for order in revision.orders:
-                in_force[order.actor.casefold()] = InForce(order, post, revision)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.create",
-                                         in_force if everyone else None)
-            await uow.commit()
-            return reply
+            return await ruleset.post(self, PostStep(
+                uow, game, turn, author, text, poster, controls, records,
+                channel_key=channel_key, message_key=message_key, secret=secret))
 
     async def npc_orders(
         self,
@@ -405,41 +292,8 @@ class TurnService(UseCases):
             post = await uow.posts.get(post.id) or post
             poster, controls, records = await _controls(uow, game, author,
                                                         as_character=as_character)
-            if xp_play.is_xp(game.ruleset):
-                reply = await self._xp_edit(uow, game, turn, post, text, poster, controls,
-                                            records)
-                await uow.commit()
-                return reply
-            read = self.deps.text.read(
-                text, build_state(game, turn, records), poster, [c.name for c in controls]
-            )
-            if not read.ok:
-                kept = await uow.posts.revisions(post.id)
-                return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
-                                 problems=read.problems, orders=kept[-1].orders if kept else (),
-                                 secret=post.secret, revision=post.revision,
-                                 reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
-            honour = []
-            if read.orders:
-                self._check_orders(turn, read.orders, controls, records)
-                if poster != GM_POSTER:
-                    honour = self._check_pvp_secret(read.orders, author, records, post.secret,
-                                                    game.rules.hide_all_allocations,
-                                                    game.rules.allow_player_resolved_pvp)
-            now = self.now()
-            revision = PostRevision(post_id=post.id, number=post.revision + 1, text=text,
-                                    orders=read.orders, ok=True,
-                                    reply="\n".join([read.reply, *_honour_note(honour)]),
-                                    created_at=now)
-            post = post.model_copy(update={"revision": revision.number, "updated_at": now,
-                                           "version": post.version + 1})
-            await uow.posts.add_revision(revision)
-            await uow.posts.update(post)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.edit")
-            await uow.commit()
-            if not read.orders:
-                return reply.model_copy(update={"outcome": PostOutcome.TABLE_TALK, "reply": ""})
-            return reply
+            return await self.ruleset(game).edit(self, PostStep(
+                uow, game, turn, author, text, poster, controls, records), post)
 
     async def _unchanged(self, post: Post, newest: PostRevision) -> PostReply:
         async with self.uow() as uow:
@@ -488,9 +342,7 @@ class TurnService(UseCases):
             at_play = await load_game_at_play(uow, game_id, author)
             game = at_play.game
             require_running(game)
-            if xp_play.is_xp(game.ruleset):
-                raise Conflict("An Xp turn needs no pass: a character without a post rolls "
-                               "nothing.")
+            self.require(game, Feature.PASSES)
             turn = some_turn(at_play.turn)
             refuse_unless_open(turn)
             turn = await uow.lock_turn(turn.id)
@@ -502,7 +354,7 @@ class TurnService(UseCases):
                 if not controls:
                     raise Forbidden(f'You do not give the orders of "{character.strip()}".')
             orders = tuple(Order(actor=c.name, passed=True) for c in controls)
-            self._check_orders(turn, orders, controls, records)
+            check_orders(turn, orders, controls, records)
             now = self.now()
             post_id = self.deps.ids()
             post = Post(id=post_id, game_id=game.id, turn_id=turn.id, author=author,
@@ -511,7 +363,7 @@ class TurnService(UseCases):
             revision = PostRevision(post_id=post_id, number=1, text="", orders=orders, ok=True,
                                     created_at=now)
             await uow.posts.add(post, revision)
-            reply = await self._accepted(uow, game, turn, records, post, revision, "post.pass")
+            reply = await accepted(self, uow, game, turn, records, post, revision, "post.pass")
             await uow.commit()
             return reply
 
@@ -535,7 +387,7 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
-            return await turn_status(uow, game, turn)
+            return await turn_status(uow, self.ruleset(game), game, turn)
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
         """The orders in force this turn: a player's own characters'; for a GM every one, the
@@ -546,21 +398,8 @@ class TurnService(UseCases):
             roles = await require_member(uow, game, viewer)
             turn = await current_turn(uow, game)
             records = {r.name.casefold(): r for r in await uow.characters.list(game.id)}
-            if game.ruleset == xp_play.XP:
-                return await _xp_orders(uow, game, turn, records, viewer, Role.GM in roles)
-            found = []
-            in_force = await orders_in_force(uow, turn)
-            if Role.GM in roles:
-                in_force, _ = visible_to_gm(turn, list(records.values()), in_force)
-            for key, item in sorted(in_force.items()):
-                record = records.get(key)
-                if Role.GM not in roles and (record is None or record.runner() != viewer):
-                    continue
-                found.append(OrderInForce(
-                    character=record.name if record else item.order.actor, order=item.order,
-                    post_id=item.post.id, revision=item.revision.number,
-                    secret=item.post.secret, author=item.post.author))
-            return found
+            return await self.ruleset(game).orders(uow, game, turn, records, viewer,
+                                                   Role.GM in roles)
 
     @retried
     async def seal(self, game_id: str, actor: str) -> SealView:
@@ -586,7 +425,7 @@ class TurnService(UseCases):
             await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                         commitment=turn.npc_commitment, orders=count)
-            await self._maybe_everyone_in(uow, game, turn, records, in_force)
+            await maybe_everyone_in(self, uow, game, turn, records, in_force)
             await uow.commit()
             assert turn.npc_commitment is not None and turn.npc_sealed_at is not None
             return SealView(turn=turn.number, commitment=turn.npc_commitment,
@@ -612,176 +451,3 @@ class TurnService(UseCases):
             return RevealView(turn=number, commitment=turn.npc_commitment, salt=turn.npc_salt,
                               canonical=turn.npc_canonical,
                               verified=digest == turn.npc_commitment)
-
-    # ---- helpers ------------------------------------------------------------------------------
-    @staticmethod
-    def _check_orders(
-        turn: TurnRecord,
-        orders: tuple[Order, ...],
-        controls: list[CharacterRecord],
-        records: list[CharacterRecord],
-    ) -> None:
-        """The service's own refusals: orders for someone else's character or a retired one,
-        and NPC orders after the seal."""
-        mine = {c.name.casefold() for c in controls}
-        scene = {r.name.casefold(): r for r in in_scene(records)}
-        if not orders:
-            raise InvalidInput("This post holds no orders for any character.")
-        for order in orders:
-            key = order.actor.casefold()
-            if key not in mine:
-                if key in scene:
-                    raise Forbidden(f"You do not give {scene[key].name}'s orders.")
-                raise NotFound(f'There is no character called "{order.actor}" in this scene.')
-            if turn.npc_commitment is not None and scene[key].run_by_gm:
-                raise Conflict(
-                    f"The NPC orders of turn {turn.number} are sealed; {scene[key].name}'s "
-                    "orders cannot change this turn."
-                )
-
-    @staticmethod
-    def _check_pvp_secret(
-        orders: tuple[Order, ...],
-        author: str,
-        records: list[CharacterRecord],
-        secret: bool,
-        hide_all: bool = False,
-        honour: bool = False,
-    ) -> list[str]:
-        """F29 Rule: "if an action targets a PC controlled by another player -> its AP/SP
-        declaration (and the target's pledges and def_ap) must come by DM to the bot".
-
-        With `allow_player_resolved_pvp` (`honour`, R2: "honor-system PvP") such orders may be
-        posted openly: the other players' characters they name are returned, for the reply to
-        say that the orders are public (docs/rulings.md). `hide_all_allocations` still wants
-        every order by DM."""
-        if secret:
-            return []
-        if hide_all:
-            raise InvalidInput(
-                "This game keeps every AP and SP allocation secret (hide_all_allocations, F29 "
-                "Amb-4): send your orders to the bot by DM. Nothing of this post was recorded."
-            )
-        others = {r.name.casefold(): r.name for r in player_run(records)
-                  if r.runner() is not None and r.runner() != author}
-        named: list[str] = []
-        for order in orders:
-            for action in order.actions:
-                for name in (action.target, action.against, *(action.targets or ())):
-                    if name and name.casefold() in others:
-                        named.append(others[name.casefold()])
-            for pledge in order.guard:
-                if pledge.against.casefold() in others:
-                    named.append(others[pledge.against.casefold()])
-        if named and not honour:
-            who = ", ".join(dict.fromkeys(named))
-            raise InvalidInput(
-                f"Orders that concern another player's character ({who}) go to the bot by "
-                "DM, so they stay secret until the turn is resolved (F29). Nothing of this post "
-                "was recorded; send it again by DM."
-            )
-        return list(dict.fromkeys(named))
-
-    async def _xp_edit(
-        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, text: str, poster: str,
-        controls: list[CharacterRecord], records: list[CharacterRecord],
-    ) -> PostReply:
-        """An Xp post's edit: as FAPPO's (problems change nothing, table talk withdraws the
-        post's actions), read by the Xp post language."""
-        read = _xp_read(text, poster, controls, records)
-        if not read.ok:
-            return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
-                             problems=read.problems, secret=post.secret, revision=post.revision,
-                             reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
-        now = self.now()
-        revision = PostRevision(post_id=post.id, number=post.revision + 1,
-                                text=text if read.actions else "", ok=True, reply=read.reply,
-                                created_at=now)
-        post = post.model_copy(update={"revision": revision.number, "updated_at": now,
-                                       "version": post.version + 1})
-        await uow.posts.add_revision(revision)
-        await uow.posts.update(post)
-        reply = await self._xp_accepted(uow, game, turn, post, revision, "post.edit",
-                                        read.actions)
-        if not read.actions:
-            return reply.model_copy(update={"outcome": PostOutcome.TABLE_TALK, "reply": ""})
-        return reply
-
-    async def _xp_accepted(
-        self, uow: UnitOfWork, game: Game, turn: TurnRecord, post: Post, revision: PostRevision,
-        action: str, actions: Sequence[XpAction],
-    ) -> PostReply:
-        """Audit an accepted Xp post and answer it (the reply names each roll and its pool)."""
-        await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
-                    revision=revision.number, secret=post.secret,
-                    actors=sorted({a.actor for a in actions}))
-        await self._sealed_orders_arrived(uow, game, turn, post, action)
-        return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                         secret=post.secret, revision=revision.number,
-                         reply_keys=post.reply_keys)
-
-    async def _accepted(
-        self,
-        uow: UnitOfWork,
-        game: Game,
-        turn: TurnRecord,
-        records: list[CharacterRecord],
-        post: Post,
-        revision: PostRevision,
-        action: str,
-        in_force: dict[str, InForce] | None = None,
-    ) -> PostReply:
-        """Audit an accepted post and tell the GMs if everyone is in (`in_force`: every order in
-        force, this post's included, when they were read already)."""
-        await audit(uow, self.deps, game.id, post.author, action, post=post.id, turn=turn.number,
-                    revision=revision.number, secret=post.secret,
-                    actors=[o.actor for o in revision.orders])
-        await self._sealed_orders_arrived(uow, game, turn, post, action)
-        complete = await self._maybe_everyone_in(uow, game, turn, records, in_force)
-        return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                         orders=revision.orders, secret=post.secret, revision=revision.number,
-                         reply_keys=post.reply_keys, everyone_in=complete)
-
-    async def _sealed_orders_arrived(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
-                                     post: Post, action: str) -> None:
-        """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
-        sealed orders arrived, not from whom nor what (F29). Edits stay silent."""
-        if post.secret and action == "post.create":
-            out = Outgoing(self.deps, game)
-            out.add("secret_orders", notices.secret_orders_arrived(turn.number),
-                    f"secret-orders:{post.id}")
-            await out.queue(uow)
-
-    async def _maybe_everyone_in(
-        self,
-        uow: UnitOfWork,
-        game: Game,
-        turn: TurnRecord,
-        records: list[CharacterRecord],
-        in_force: dict[str, InForce] | None = None,
-    ) -> bool:
-        """Tell the GMs once per turn when every active character is in (F30 courtesy).
-        `in_force`: the orders in force, when they were read already."""
-        if turn.npc_commitment is None and gm_run(records):
-            return False  # the NPC orders are not sealed yet: no need to read every post
-        if in_force is None:
-            in_force = await orders_in_force(uow, turn)
-        complete = everyone_in(turn, records, in_force)
-        if complete:
-            out = Outgoing(self.deps, game)
-            for gm in await gm_ids(uow, game):
-                out.add("everyone_in", notices.everyone_in(turn.number),
-                        f"everyone-in:{turn.id}:{gm}", dm_to=gm)
-            await out.queue(uow)
-        return complete
-
-
-def _honour_note(named: list[str]) -> list[str]:
-    """The reply's line for PvP orders posted openly (`allow_player_resolved_pvp`, F29)."""
-    if not named:
-        return []
-    return [f"These orders concern another player's character ({', '.join(named)}) and are "
-            "posted openly: this game settles player against player on the players' honour "
-            "(allow_player_resolved_pvp, F29), so they are public and the turn's results show "
-            "them to everyone."]
-

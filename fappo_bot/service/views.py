@@ -202,8 +202,8 @@ class CharacterView(BaseModel):
             runner=record.runner(),
             gm_controlled=record.gm_controlled,
             missed_turns=record.missed_turns,
-            sheet=record.sheet,
-            state=record.state,
+            sheet=record.sheet or Character(name=record.name),
+            state=record.state or Character(name=record.name),
             xp=record.xp,
             shown=None if record.xp is not None else SheetView.of(
                 record.sheet, record.state, config or _DEFAULT_RULES),

@@ -194,7 +194,7 @@ class XpGroupService(UseCases):
         if kind != "collateral" and any(s.relaunch for s in specs):
             raise InvalidInput("Only a collateral chain is relaunched with Good Luck.")
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "kind": kind, "need": need,

@@ -1,7 +1,7 @@
 """Playing an Xp game: posts read by the Xp post language, the GM's review questions
 and the resolution with every die shown, behind the same use cases as FAPPO's turn flow
-(`turns.post/edit/delete`, `review.review/answer`, `resolution.resolve`), which dispatch here on
-`game.ruleset`. Nothing of FAPPO's rules runs for an Xp game.
+(`turns.post/edit/delete`, `review.review/answer`, `resolution.resolve`), which reach it through
+the Xp ruleset of the port (`rulesets/xp.py`). Nothing of FAPPO's rules runs for an Xp game.
 
 - A post's actions are not stored apart: its text is (with its revision, as for FAPPO), and it is
   read again against the sheets when the GM reviews and resolves (the last valid revision counts;
@@ -44,12 +44,6 @@ from fappo_bot.service.records import (
     TurnRecord,
 )
 from fappo_bot.sheets.xp import XpSheet
-
-XP = "xp"
-
-
-def is_xp(ruleset: str) -> bool:
-    return ruleset == XP
 
 
 # ---- reading posts ------------------------------------------------------------------------------

@@ -166,7 +166,7 @@ class XpPlotService(UseCases):
         if spec.sl != 0:
             raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
@@ -210,7 +210,7 @@ class XpPlotService(UseCases):
         elif before:
             data["before"] = before.strip()
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             entries = await uow.audit.list(game.id)
             entry = _the_plot(entries, plot)
             events = events_of(entries, entry.id)
@@ -230,7 +230,7 @@ class XpPlotService(UseCases):
     async def show(self, game_id: str, actor: str, plot: str | None = None) -> XpShown:
         """The game's PLOT as it stands (the latest, or `plot` by id; GM only)."""
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, plot)
         return plot_shown(entry, events_of(entries, entry.id))
@@ -240,7 +240,7 @@ class XpPlotService(UseCases):
         """The game's PLOT's tasks still to play, in order, or with `hidden` the GM's surprises
         not played yet (GM only; for the adapters' suggestions)."""
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, None)
         result = run_stored(entry.detail, events_of(entries, entry.id))

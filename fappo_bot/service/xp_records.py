@@ -18,12 +18,12 @@ from typing import Any
 
 from fappo_bot.rules_xp.config import XpConfig
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.service.base import Deps, load_game, require_gm
-from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.base import Deps, UseCases, load_game, require_gm
+from fappo_bot.service.errors import InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, Game
+from fappo_bot.service.rulesets import Feature
 
-XP = "xp"
 ROLL_ACTION = "xp.roll"
 GROUP_ACTION = "xp.group"
 PLOT_ACTION = "xp.plot"
@@ -60,17 +60,11 @@ def generator(seed: str) -> random.Random:
     return random.Random(seed)
 
 
-def require_xp(game: Game) -> None:
-    """Dice-pool rolls are for Xp games."""
-    if game.ruleset != XP:
-        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules; dice-pool rolls are for '
-                       "Xp games.")
-
-
-async def gm_xp_game(uow: UnitOfWork, game_id: str, actor: str) -> Game:
-    """The Xp game `game_id`, for one of its GMs (the GM's dice-pool commands)."""
+async def gm_xp_game(uow: UnitOfWork, cases: UseCases, game_id: str, actor: str) -> Game:
+    """The game `game_id`, one with dice pools (`Feature.DICE_POOLS`), for one of its GMs (the
+    GM's dice-pool commands)."""
     game = await load_game(uow, game_id)
-    require_xp(game)
+    cases.require(game, Feature.DICE_POOLS)
     await require_gm(uow, game, actor)
     return game
 

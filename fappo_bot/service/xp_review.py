@@ -12,12 +12,14 @@ from fappo_bot.posting_xp import Route, XpAction, XpKind
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import key, sl_named
 from fappo_bot.service.errors import InvalidInput
-from fappo_bot.service.records import CharacterRecord, CharacterStatus
-from fappo_bot.service.views import ReviewItem
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, TurnRecord
+from fappo_bot.service.views import ReviewItem, ReviewView
 from fappo_bot.service.xp_play import (
     XpInForce,
     answer_key,
     group_key,
+    load_in_force,
     opponent_pool,
     roll_label,
 )
@@ -31,6 +33,14 @@ _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
 
 DIFFICULTIES = ("easy", "routine", "difficult", "hard", "heroic", "impossible")
 LEVELS = ("hopeless", "weak", "poor", "normal", "advantage", "superior", "dominant")
+
+
+async def review(uow: UnitOfWork, game: Game, turn: TurnRecord,
+                 records: Sequence[CharacterRecord]) -> ReviewView:
+    """An Xp turn's review: the questions of every action in force."""
+    found = await load_in_force(uow, game, turn, records)
+    return ReviewView(turn=turn.number, items=tuple(review_items(found, records,
+                                                                 turn.gm_answers)))
 
 
 def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],

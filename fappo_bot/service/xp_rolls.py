@@ -29,6 +29,7 @@ from fappo_bot.service.base import UseCases, load_game, require_gm
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_group import group_case, shown_group
 from fappo_bot.service.xp_odds import odds_text
@@ -38,7 +39,6 @@ from fappo_bot.service.xp_records import (
     PLOT_ACTION,
     RECORD_ACTIONS,
     ROLL_ACTION,
-    XP,
     XpShown,
     find_entry,
     game_config,
@@ -178,7 +178,7 @@ class XpRollService(UseCases):
         except ValueError:
             raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
         async with self.uow() as uow:
-            game = await gm_xp_game(uow, game_id, actor)
+            game = await gm_xp_game(uow, self, game_id, actor)
             config = game_config(game)
             hero = config.heroic_default(side) if heroic is None else heroic
             stored = None
@@ -239,7 +239,7 @@ class XpRollService(UseCases):
         if game_id is not None:
             async with self.uow() as uow:
                 game = await load_game(uow, game_id)
-            if game.ruleset == XP:
+            if self.ruleset(game).has(Feature.DICE_POOLS):
                 config = game_config(game)
         heroic = config.heroic_default(Who.NPC if npc else Who.PC)
         return odds_text(roll, need=need, heroic=heroic, brief=brief, config=config)

@@ -146,8 +146,10 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "name_key": character.name.casefold(),
         "owner": character.owner,
         "kind": character.kind.value,
-        "sheet": docs(_CHARACTER, character.sheet),
-        "state": docs(_CHARACTER, character.state),
+        # an Xp character has no FAPPO sheet: its row keeps the empty one rows always had
+        # (the columns take no NULL), dropped again as it is read (`CharacterRecord`)
+        "sheet": docs(_CHARACTER, character.sheet or Character(name=character.name)),
+        "state": docs(_CHARACTER, character.state or Character(name=character.name)),
         "xp": None if character.xp is None else doc(character.xp),
         "status": character.status.value,
         "missed_turns": character.missed_turns,

@@ -41,8 +41,9 @@ class _Compact:
     before_characters: tuple[int, ...]
     #: the character records before, their sheet and state left out (`sheets`, `states`)
     records: tuple[dict[str, Any], ...]
-    sheets: tuple[int, ...]
-    states: tuple[int, ...]
+    #: None for an Xp character's (it has no FAPPO sheet)
+    sheets: tuple[int | None, ...]
+    states: tuple[int | None, ...]
     finalized: tuple[int, ...] = ()
     #: the state after when it is not the result's own (an imported resolution)
     state_after: TurnState | None = None
@@ -71,16 +72,21 @@ class _Pool:
         self.values: list[Character] = []
         self.index: dict[int, int] = {}
 
-    def refs(self, characters: tuple[Character, ...] | list[Character]) -> str:
-        """The positions of `characters` as a JSON array."""
+    def refs(self, characters: tuple[Character, ...] | list[Character | None]) -> str:
+        """The positions of `characters` as a JSON array (`null` for None)."""
         index, values = self.index, self.values
-        found = []
+        found: list[int | None] = []
         for character in characters:
+            if character is None:
+                found.append(None)
+                continue
             at = index.get(id(character))
             if at is None:
                 at = index[id(character)] = len(values)
                 values.append(character)
             found.append(at)
+        if None in found:
+            return "[" + ",".join("null" if at is None else str(at) for at in found) + "]"
         return "[" + ",".join(map(str, found)) + "]"
 
 
@@ -158,7 +164,9 @@ def read_compact(
         else state(found.state_after, found.state_after_characters)
     )
     records = tuple(
-        CharacterRecord.model_validate({**record, "sheet": pool[sheet], "state": pool[now]})
+        CharacterRecord.model_validate({
+            **record, "sheet": None if sheet is None else pool[sheet],
+            "state": None if now is None else pool[now]})
         for record, sheet, now in zip(found.records, found.sheets, found.states, strict=True)
     )
     return result, before, state_after, records

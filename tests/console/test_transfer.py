@@ -13,6 +13,7 @@ from fappo_bot.service.base import Deps
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.facade import Services
 from fappo_bot.service.games import GameService
+from fappo_bot.service.rulesets.known import KNOWN
 from fappo_bot.service.transfer import copied, dumps, loads
 from fappo_bot.settings import Settings
 
@@ -34,7 +35,7 @@ def settings_in(path) -> Settings:
 
 async def make_game(tmp_path) -> str:
     async with open_storage(settings_in(tmp_path / "a")) as storage:
-        games = GameService(Deps(uow_factory=storage.uow_factory))
+        games = GameService(Deps(uow_factory=storage.uow_factory, rulesets=KNOWN))
         view = await games.create(channel_key="table:warren", name="The Goblin Warren", creator="gm")
         return view.id
 
