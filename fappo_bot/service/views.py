@@ -205,7 +205,7 @@ class CharacterView(BaseModel):
             sheet=record.sheet or Character(name=record.name),
             state=record.state or Character(name=record.name),
             xp=record.xp,
-            shown=None if record.xp is not None else SheetView.of(
+            shown=None if record.sheet is None or record.state is None else SheetView.of(
                 record.sheet, record.state, config or _DEFAULT_RULES),
         )
 
