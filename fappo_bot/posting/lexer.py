@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
 #: characters that only format (bold, italics, underline, strike-through, spoilers, code)
 _FORMAT_CHARS = frozenset("*~`")
@@ -164,30 +163,37 @@ def brackets(line: str) -> list[Bracket]:
     return groups
 
 
-class TokKind(StrEnum):
-    """Kinds of tokens of a statement."""
+#: the kind of a token: one of `TokKind`'s constants
+TokKindName = Literal["word", "num", "signed", "sep", "colon", "dash", "paren"]
 
-    WORD = "word"
-    NUM = "num"
-    SIGNED = "signed"
-    SEP = "sep"
-    COLON = "colon"
-    DASH = "dash"
-    PAREN = "paren"
+
+class TokKind:
+    """Kinds of tokens of a statement, as string constants (`Tok.kind` holds one of them, and
+    the grammar compares kinds with `is`). Not an enum: the grammar reads a kind at every token,
+    and on Python 3.11 an enum member read through its class goes through the enum metaclass's
+    `__getattr__`, several times a plain class attribute's cost (docs/benchmarks.md)."""
+
+    WORD: Final = "word"
+    NUM: Final = "num"
+    SIGNED: Final = "signed"
+    SEP: Final = "sep"
+    COLON: Final = "colon"
+    DASH: Final = "dash"
+    PAREN: Final = "paren"
 
 
 class Tok(NamedTuple):
     """One token: its kind, its text, its span in the text, and `key`, the case-folded text
     (words compare by it). A named tuple: tokens are many and small."""
 
-    kind: TokKind
+    kind: TokKindName
     text: str
     start: int
     end: int
     key: str = ""
 
 
-def _tok(kind: TokKind, text: str, start: int, end: int) -> Tok:
+def _tok(kind: TokKindName, text: str, start: int, end: int) -> Tok:
     return Tok(kind, text, start, end, text.casefold())
 
 
@@ -223,9 +229,11 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _new_tok = tuple.__new__
-_SIMPLE = {"sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH, "signed": TokKind.SIGNED}
+_SIMPLE: dict[str, TokKindName] = {
+    "sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH, "signed": TokKind.SIGNED,
+}
 #: a mark that often ends a word (`Broadsword,` `Guard:`), and its kind
-_PUNCTUATION = {",": TokKind.SEP, ";": TokKind.SEP, ":": TokKind.COLON}
+_PUNCTUATION: dict[str, TokKindName] = {",": TokKind.SEP, ";": TokKind.SEP, ":": TokKind.COLON}
 
 
 def tokenize(text: str) -> list[Tok]:

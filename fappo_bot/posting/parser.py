@@ -8,6 +8,7 @@ Then each order is checked against the sheet by the rules validator (posting/val
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -282,23 +283,9 @@ def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: boo
 def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, bracket: bool,
            sp_words: str) -> Statement | None:
     kind = read.kind
-    if kind is StatementKind.INTENT:
-        block.intent.append(read.text)
-        return Statement(number, text, kind, bracket=bracket)
-    if kind is StatementKind.OOC:
-        block.ooc.append(read.text)
-        return Statement(number, text, kind, bracket=bracket)
-    if kind is StatementKind.ENDURE:
-        block.endure = True
-        return Statement(number, text, kind, bracket=bracket, sp_words=sp_words)
-    if kind is StatementKind.GUARD:
-        index = len(block.guard)
-        block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
-        return Statement(number, text, kind, index, len(read.pledges), bracket, sp_words)
-    if kind is StatementKind.REDUCE:
-        index = len(block.reduce)
-        block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
-        return Statement(number, text, kind, index, len(read.reductions), bracket, sp_words)
+    line = _LINES.get(kind)
+    if line is not None:
+        return line(block, number, text, read, bracket, sp_words)
     if not read.drafts:
         return None
     index = len(block.actions)
@@ -308,6 +295,48 @@ def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, b
             block.faulty.add(number)
         block.actions.append(Action(kind=draft.kind, **fields))
     return Statement(number, text, kind, index, len(read.drafts), bracket, sp_words)
+
+
+def _intent(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    block.intent.append(read.text)
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
+def _ooc(block: _Block, number: int, text: str, read: Read, bracket: bool,
+         sp_words: str) -> Statement:
+    block.ooc.append(read.text)
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
+def _endure(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    block.endure = True
+    return Statement(number, text, read.kind, bracket=bracket, sp_words=sp_words)
+
+
+def _guard(block: _Block, number: int, text: str, read: Read, bracket: bool,
+           sp_words: str) -> Statement:
+    index = len(block.guard)
+    block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
+    return Statement(number, text, read.kind, index, len(read.pledges), bracket, sp_words)
+
+
+def _reduce(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    index = len(block.reduce)
+    block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
+    return Statement(number, text, read.kind, index, len(read.reductions), bracket, sp_words)
+
+
+#: what each kind of statement but actions adds to its character's block
+_LINES: dict[StatementKind, Callable[[_Block, int, str, Read, bool, str], Statement]] = {
+    StatementKind.INTENT: _intent,
+    StatementKind.OOC: _ooc,
+    StatementKind.ENDURE: _endure,
+    StatementKind.GUARD: _guard,
+    StatementKind.REDUCE: _reduce,
+}
 
 
 def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionKind,

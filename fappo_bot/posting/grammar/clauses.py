@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fappo_bot.posting.lexer import (
     Tok,
     TokKind,
+    TokKindName,
     number_of,
     tokenize,
 )
@@ -105,7 +106,7 @@ class Cursor:
         self.i = j
         return True
 
-    def accept_kind(self, kind: TokKind) -> Tok | None:
+    def accept_kind(self, kind: TokKindName) -> Tok | None:
         """Consume one token of `kind` if it comes next."""
         tok = self.peek()
         if tok is not None and tok.kind is kind:
