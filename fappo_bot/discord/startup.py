@@ -117,7 +117,11 @@ def check_shards(settings: Settings) -> None:
 
 
 def point_at(settings: Settings) -> None:
-    """Aim discord.py's REST routes and gateway at the configured URLs (Discord's by default)."""
+    """Aim discord.py's REST routes and gateway at the configured URLs (Discord's by default:
+    `discord.api_base`, `discord.gateway_url`, which a Discord-compatible server or the tests'
+    fake Discord set). Process-wide, because discord.py keeps them so: every `Route`, the
+    HTTP client's and the webhooks' that answer interactions alike, builds its URL from the class
+    attribute `Route.BASE`, and no client takes a base URL of its own."""
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
 #: characters that only format (bold, italics, underline, strike-through, spoilers, code)
 _FORMAT_CHARS = frozenset("*~`")
@@ -164,38 +163,37 @@ def brackets(line: str) -> list[Bracket]:
     return groups
 
 
-class TokKind(StrEnum):
-    """Kinds of tokens of a statement."""
-
-    WORD = "word"
-    NUM = "num"
-    SIGNED = "signed"
-    SEP = "sep"
-    COLON = "colon"
-    DASH = "dash"
-    PAREN = "paren"
+#: the kind of a token: one of `TokKind`'s constants
+TokKindName = Literal["word", "num", "signed", "sep", "colon", "dash", "paren"]
 
 
-# The kinds as module constants for the grammar, which compares token kinds at every token: on
-# Python 3.11 each `TokKind.WORD`-style access costs about nine global lookups.
-WORD, NUM, SIGNED, SEP, COLON, DASH, PAREN = (
-    TokKind.WORD, TokKind.NUM, TokKind.SIGNED, TokKind.SEP, TokKind.COLON, TokKind.DASH,
-    TokKind.PAREN,
-)
+class TokKind:
+    """Kinds of tokens of a statement, as string constants (`Tok.kind` holds one of them, and
+    the grammar compares kinds with `is`). Not an enum: the grammar reads a kind at every token,
+    and on Python 3.11 an enum member read through its class goes through the enum metaclass's
+    `__getattr__`, several times a plain class attribute's cost (docs/benchmarks.md)."""
+
+    WORD: Final = "word"
+    NUM: Final = "num"
+    SIGNED: Final = "signed"
+    SEP: Final = "sep"
+    COLON: Final = "colon"
+    DASH: Final = "dash"
+    PAREN: Final = "paren"
 
 
 class Tok(NamedTuple):
     """One token: its kind, its text, its span in the text, and `key`, the case-folded text
     (words compare by it). A named tuple: tokens are many and small."""
 
-    kind: TokKind
+    kind: TokKindName
     text: str
     start: int
     end: int
     key: str = ""
 
 
-def _tok(kind: TokKind, text: str, start: int, end: int) -> Tok:
+def _tok(kind: TokKindName, text: str, start: int, end: int) -> Tok:
     return Tok(kind, text, start, end, text.casefold())
 
 
@@ -213,9 +211,9 @@ def number_of(tok: Tok | None, words: bool = True) -> int | None:
     """The value of a number token, or of a small number word (`two` AP, `a` SP)."""
     if tok is None:
         return None
-    if tok.kind is NUM:
+    if tok.kind is TokKind.NUM:
         return int(tok.text) if len(tok.text) <= _MAX_DIGITS else None
-    if words and tok.kind is WORD:
+    if words and tok.kind is TokKind.WORD:
         return _NUMBER_WORDS.get(tok.key)
     return None
 
@@ -231,9 +229,11 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _new_tok = tuple.__new__
-_SIMPLE = {"sep": SEP, "colon": COLON, "dash": DASH, "signed": SIGNED}
+_SIMPLE: dict[str, TokKindName] = {
+    "sep": TokKind.SEP, "colon": TokKind.COLON, "dash": TokKind.DASH, "signed": TokKind.SIGNED,
+}
 #: a mark that often ends a word (`Broadsword,` `Guard:`), and its kind
-_PUNCTUATION = {",": SEP, ";": SEP, ":": COLON}
+_PUNCTUATION: dict[str, TokKindName] = {",": TokKind.SEP, ";": TokKind.SEP, ":": TokKind.COLON}
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -260,12 +260,12 @@ def tokenize(text: str) -> list[Tok]:
             end = n
         run = text[pos:end]
         if run.isalpha():
-            toks.append(_new_tok(Tok, (WORD, run, pos, end, run.casefold())))
+            toks.append(_new_tok(Tok, (TokKind.WORD, run, pos, end, run.casefold())))
         elif run.isdecimal():
-            toks.append(_new_tok(Tok, (NUM, run, pos, end, run)))
+            toks.append(_new_tok(Tok, (TokKind.NUM, run, pos, end, run)))
         elif run[-1:] in _PUNCTUATION and run[:-1].isalpha():  # `Broadsword,` `Guard:`
             mark = run[-1]
-            toks.append(_new_tok(Tok, (WORD, run[:-1], pos, end - 1, run[:-1].casefold())))
+            toks.append(_new_tok(Tok, (TokKind.WORD, run[:-1], pos, end - 1, run[:-1].casefold())))
             toks.append(_new_tok(Tok, (_PUNCTUATION[mark], mark, end - 1, end, mark)))
         elif run:
             pos = _scan(toks, text, pos, end)
@@ -284,12 +284,12 @@ def _scan(toks: list[Tok], text: str, pos: int, end: int) -> int:
             if word[0].isdecimal() or word[-1] in "'’" or "’" in word:
                 _word(toks, word, found.start())
             else:  # the common case, inline (tuple.__new__ skips the named tuple's __new__)
-                toks.append(_new_tok(Tok, (WORD, word, found.start(), found.end(),
+                toks.append(_new_tok(Tok, (TokKind.WORD, word, found.start(), found.end(),
                                            word.casefold())))
         elif kind == "paren":
             return _paren(toks, text, found.start())
         elif kind == "at":
-            toks.append(Tok(WORD, "at", found.start(), found.end(), "at"))
+            toks.append(Tok(TokKind.WORD, "at", found.start(), found.end(), "at"))
         else:
             token = found.group()
             toks.append(Tok(_SIMPLE[kind or ""], token, found.start(), found.end(), token))
@@ -306,7 +306,7 @@ def _paren(toks: list[Tok], text: str, i: int) -> int:
     closing = text.find(")", i + 1)
     while True:
         if closing < 0:
-            toks.append(_tok(PAREN, text[i + 1:], i, len(text)))
+            toks.append(_tok(TokKind.PAREN, text[i + 1:], i, len(text)))
             return len(text)
         if 0 <= opening < closing:
             depth += 1
@@ -314,7 +314,7 @@ def _paren(toks: list[Tok], text: str, i: int) -> int:
             continue
         depth -= 1
         if depth == 0:
-            toks.append(_tok(PAREN, text[i + 1: closing], i, closing + 1))
+            toks.append(_tok(TokKind.PAREN, text[i + 1: closing], i, closing + 1))
             return closing + 1
         closing = text.find(")", closing + 1)
 
@@ -328,17 +328,17 @@ def _word(toks: list[Tok], word: str, start: int) -> None:
         if not word:
             return
     if not word[0].isdecimal():
-        toks.append(Tok(WORD, word, start, start + len(word), word.casefold()))
+        toks.append(Tok(TokKind.WORD, word, start, start + len(word), word.casefold()))
         return
     if word.isdecimal():
-        toks.append(Tok(NUM, word, start, start + len(word), word))
+        toks.append(Tok(TokKind.NUM, word, start, start + len(word), word))
         return
     lowered = word.casefold()
     digits = 0
     while digits < len(word) and word[digits].isdecimal():
         digits += 1
     if lowered[digits:] in _UNIT_SUFFIXES:
-        toks.append(_tok(NUM, word[:digits], start, start + digits))
-        toks.append(_tok(WORD, word[digits:], start + digits, start + len(word)))
+        toks.append(_tok(TokKind.NUM, word[:digits], start, start + digits))
+        toks.append(_tok(TokKind.WORD, word[digits:], start + digits, start + len(word)))
         return
-    toks.append(Tok(WORD, word, start, start + len(word), lowered))
+    toks.append(Tok(TokKind.WORD, word, start, start + len(word), lowered))

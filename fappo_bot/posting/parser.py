@@ -8,6 +8,7 @@ Then each order is checked against the sheet by the rules validator (posting/val
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,13 +31,6 @@ from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Ple
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48
-# Enum members every statement is compared with, as module constants: on Python 3.11 each
-# `StatementKind.INTENT`-style access costs about nine global lookups.
-_CHARACTER, _INTENT, _OOC, _ENDURE, _GUARD, _REDUCE = (
-    StatementKind.CHARACTER, StatementKind.INTENT, StatementKind.OOC, StatementKind.ENDURE,
-    StatementKind.GUARD, StatementKind.REDUCE,
-)
-_DROP, _MOVE = ActionKind.DROP, ActionKind.MOVE
 
 
 @dataclass(slots=True)
@@ -212,13 +206,13 @@ def _named_statement(reader: _Reader, number: int, cleaned: str) -> bool:
     existed = actor.name in reader.blocks
     reader.start_block(actor)
     read = read_statement(rest, reader.scene(), bracket=False)
-    if read is None or read.kind is _CHARACTER:
+    if read is None or read.kind is StatementKind.CHARACTER:
         reader.current, reader.lost = previous, lost
         if not existed:
             del reader.blocks[actor.name]  # nothing was declared after all
         return False
     assert reader.current is not None
-    reader.current.statements.append(Statement(number, cleaned[:colon], _CHARACTER))
+    reader.current.statements.append(Statement(number, cleaned[:colon], StatementKind.CHARACTER))
     _statement(reader, number, rest, read, bracket=False)
     return True
 
@@ -239,7 +233,7 @@ def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: 
         reader.start_block(actor)
         assert reader.current is not None
         reader.current.statements.append(
-            Statement(number, words.strip(), _CHARACTER))
+            Statement(number, words.strip(), StatementKind.CHARACTER))
         return True
     if quiet:
         return False
@@ -257,7 +251,7 @@ def _character_line(reader: _Reader, number: int, name: str, words: str, quiet: 
 
 
 def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: bool) -> None:
-    if read.kind is _CHARACTER:
+    if read.kind is StatementKind.CHARACTER:
         _character_line(reader, number, read.text, text, quiet=False)
         return
     block = reader.default_block()
@@ -289,23 +283,9 @@ def _statement(reader: _Reader, number: int, text: str, read: Read, bracket: boo
 def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, bracket: bool,
            sp_words: str) -> Statement | None:
     kind = read.kind
-    if kind is _INTENT:
-        block.intent.append(read.text)
-        return Statement(number, text, kind, bracket=bracket)
-    if kind is _OOC:
-        block.ooc.append(read.text)
-        return Statement(number, text, kind, bracket=bracket)
-    if kind is _ENDURE:
-        block.endure = True
-        return Statement(number, text, kind, bracket=bracket, sp_words=sp_words)
-    if kind is _GUARD:
-        index = len(block.guard)
-        block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
-        return Statement(number, text, kind, index, len(read.pledges), bracket, sp_words)
-    if kind is _REDUCE:
-        index = len(block.reduce)
-        block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
-        return Statement(number, text, kind, index, len(read.reductions), bracket, sp_words)
+    line = _LINES.get(kind)
+    if line is not None:
+        return line(block, number, text, read, bracket, sp_words)
     if not read.drafts:
         return None
     index = len(block.actions)
@@ -317,13 +297,55 @@ def _apply(reader: _Reader, block: _Block, number: int, text: str, read: Read, b
     return Statement(number, text, kind, index, len(read.drafts), bracket, sp_words)
 
 
+def _intent(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    block.intent.append(read.text)
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
+def _ooc(block: _Block, number: int, text: str, read: Read, bracket: bool,
+         sp_words: str) -> Statement:
+    block.ooc.append(read.text)
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
+def _endure(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    block.endure = True
+    return Statement(number, text, read.kind, bracket=bracket, sp_words=sp_words)
+
+
+def _guard(block: _Block, number: int, text: str, read: Read, bracket: bool,
+           sp_words: str) -> Statement:
+    index = len(block.guard)
+    block.guard.extend(Pledge(against=a, sp=sp) for a, sp in read.pledges)
+    return Statement(number, text, read.kind, index, len(read.pledges), bracket, sp_words)
+
+
+def _reduce(block: _Block, number: int, text: str, read: Read, bracket: bool,
+            sp_words: str) -> Statement:
+    index = len(block.reduce)
+    block.reduce.extend(Reduction(hit=hit, sp=sp, why=why) for hit, sp, why in read.reductions)
+    return Statement(number, text, read.kind, index, len(read.reductions), bracket, sp_words)
+
+
+#: what each kind of statement but actions adds to its character's block
+_LINES: dict[StatementKind, Callable[[_Block, int, str, Read, bool, str], Statement]] = {
+    StatementKind.INTENT: _intent,
+    StatementKind.OOC: _ooc,
+    StatementKind.ENDURE: _endure,
+    StatementKind.GUARD: _guard,
+    StatementKind.REDUCE: _reduce,
+}
+
+
 def _price(reader: _Reader, block: _Block, number: int, text: str, kind: ActionKind,
            fields: dict[str, Any]) -> bool:
     """Moves are priced by Ranges (F16: N Ranges cost N - 1 AP; a written count must agree);
     a drop costs nothing (F8)."""
-    if kind is _DROP and fields.get("ap") is None:
+    if kind is ActionKind.DROP and fields.get("ap") is None:
         fields["ap"] = 0
-    if kind is not _MOVE or fields.get("ranges") is None:
+    if kind is not ActionKind.MOVE or fields.get("ranges") is None:
         return True
     ranges = int(fields["ranges"])
     cost = max(0, ranges - 1)

@@ -8,7 +8,6 @@ from collections.abc import Collection, Iterable, Sequence
 from fappo_bot.posting.safety import possessive, safe, without_rule_tags
 from fappo_bot.rules import (
     ELIMINATION,
-    ActionKind,
     ActionResult,
     Character,
     PendingHit,
@@ -92,11 +91,9 @@ def describe_result(action: ActionResult) -> str:
     return text
 
 
-#: a cast's kind as results carry it (read once: an enum's `.value` is a slow property)
-_CAST = ActionKind.CAST.value
 #: the word before an action's target: "Kael defends against Skarg" (not "defends Skarg", which
 #: reads as shielding him), "casts at", "aims at"
-_TARGET_WORDS = {_CAST: " at ", "defend": " against ", "aim": " at "}
+_TARGET_WORDS = {"cast": " at ", "defend": " against ", "aim": " at "}
 _RESULT_VERBS = {
     "attack": "attacks", "defend": "defends", "skill": "uses a skill", "move": "moves",
     "ready": "draws", "stow": "puts away", "drop": "drops", "switch": "switches weapons",

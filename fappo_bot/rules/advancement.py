@@ -111,26 +111,37 @@ def _skill(character: Character, name: str, custom: Iterable[str | SkillDef]) ->
 
 def purchase_cost(character: Character, purchase: Purchase) -> int:
     """CC a purchase costs (F1 prices; F26 spell cost; F22 one CC per legendary point)."""
-    kind = purchase.kind
-    if kind is PurchaseKind.TRAIT:
-        return TRAIT_COST
-    if kind is PurchaseKind.FLOATING:
-        return FLOATING_COST * purchase.points
-    if kind is PurchaseKind.AP:
-        return AP_COST * purchase.points
-    if kind is PurchaseKind.LEGENDARY:
-        if purchase.item is None:
-            raise RulesError("bad-purchase", "A legendary purchase needs the item and its "
-                             "upgrades.", "item")
-        return purchase.item.cost
-    if kind is PurchaseKind.SPELL:
-        if purchase.spell is None:
-            raise RulesError("bad-purchase", "A spell purchase needs the spell.", "spell")
-        return learned_spell_cost(purchase.spell)
-    if kind is PurchaseKind.PACKAGE:
-        raise refuse_after_creation(purchase.package.name if purchase.package
-                                    else purchase.name or "package")
-    return purchase.points  # skill points and extra Trait SP: 1 CC each
+    price = _PRICES.get(purchase.kind)
+    return price(purchase) if price is not None else purchase.points
+
+
+def _legendary_price(purchase: Purchase) -> int:
+    if purchase.item is None:
+        raise RulesError("bad-purchase", "A legendary purchase needs the item and its "
+                         "upgrades.", "item")
+    return purchase.item.cost
+
+
+def _spell_price(purchase: Purchase) -> int:
+    if purchase.spell is None:
+        raise RulesError("bad-purchase", "A spell purchase needs the spell.", "spell")
+    return learned_spell_cost(purchase.spell)
+
+
+def _package_price(purchase: Purchase) -> int:
+    raise refuse_after_creation(purchase.package.name if purchase.package
+                                else purchase.name or "package")
+
+
+#: the price of each kind of purchase but skill points and extra Trait SP (1 CC each)
+_PRICES: dict[PurchaseKind, Callable[[Purchase], int]] = {
+    PurchaseKind.TRAIT: lambda purchase: TRAIT_COST,
+    PurchaseKind.FLOATING: lambda purchase: FLOATING_COST * purchase.points,
+    PurchaseKind.AP: lambda purchase: AP_COST * purchase.points,
+    PurchaseKind.LEGENDARY: _legendary_price,
+    PurchaseKind.SPELL: _spell_price,
+    PurchaseKind.PACKAGE: _package_price,
+}
 
 
 def spend_cc(
@@ -149,8 +160,7 @@ def spend_cc(
     cfg = config or RulesConfig()
     kind = purchase.kind
     if kind is PurchaseKind.PACKAGE:
-        raise refuse_after_creation(purchase.package.name if purchase.package
-                                    else purchase.name or "package")
+        _package_price(purchase)  # refused: packages are bought at creation only
     if cfg.advancement_menu is AdvancementMenu.SKILLS_AND_TRAITS and kind not in LITERAL_MENU:
         raise RulesError("not-on-menu", "In this game advancement points may only \"raise "
                          "skills or ... buy new Traits\" [F:L467].", "kind")

@@ -73,30 +73,28 @@ class Weapon:
     scope: bool = False
 
     @classmethod
-    def from_table(cls, row: WeaponDef, **overrides: Any) -> Weapon:
-        """A carried copy of a table weapon, with any field overridden."""
-        values: dict[str, Any] = {
-            "name": row.name,
-            "damage": row.damage,
-            "range_class": row.range_class,
-            "ranged": row.ranged,
-            "specials": row.specials,
-            "extra_damage": row.extra_damage,
-            "skill": row.skill,
-            "reach": row.reach,
-            "radius": row.radius,
-            "area": row.area,
-            "accuracy": row.accuracy,
-            "ammo_cost": row.ammo_cost,
-            "uncanny_only_specials": row.uncanny_only_specials,
-            "self_hit_on_abject": row.self_hit_on_abject,
-            "steadied_range": row.steadied_range,
-            "steadied_extra_damage": row.steadied_extra_damage,
-            "single_use": row.single_use,
-            "magical": row.legendary,
-        }
-        values.update(overrides)
-        return cls(**values)
+    def from_table(cls, row: WeaponDef) -> Weapon:
+        """A carried copy of a table weapon (`dataclasses.replace` to change a field)."""
+        return cls(
+            name=row.name,
+            damage=row.damage,
+            range_class=row.range_class,
+            ranged=row.ranged,
+            specials=row.specials,
+            extra_damage=row.extra_damage,
+            skill=row.skill,
+            reach=row.reach,
+            radius=row.radius,
+            area=row.area,
+            accuracy=row.accuracy,
+            ammo_cost=row.ammo_cost,
+            uncanny_only_specials=row.uncanny_only_specials,
+            self_hit_on_abject=row.self_hit_on_abject,
+            steadied_range=row.steadied_range,
+            steadied_extra_damage=row.steadied_extra_damage,
+            single_use=row.single_use,
+            magical=row.legendary,
+        )
 
     def used_with(self, skill: str | None) -> Weapon:
         """The weapon as an attack with `skill` uses it: a Spear attacked with Throwing is thrown

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.config import RulesConfig
@@ -146,7 +145,5 @@ def kill(character: Character, config: RulesConfig | None = None) -> Character:
     """The character moved to its track's Dead level (pips: all 16 filled)."""
     cfg = config or RulesConfig()
     names = track(character)
-    update: dict[str, Any] = {"health": names.index(DEAD), "heal_elapsed": 0}
-    if uses_pips(character, cfg):
-        update["pips"] = PIP_THRESHOLDS[-1]
-    return replace(character, **update)
+    pips = PIP_THRESHOLDS[-1] if uses_pips(character, cfg) else character.pips
+    return replace(character, health=names.index(DEAD), heal_elapsed=0, pips=pips)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from fappo_bot.rules.character import Character, StatusKind
 from fappo_bot.rules.config import RulesConfig
@@ -58,14 +58,14 @@ def reductions_of(order: Order | None) -> dict[str, int]:
 
 def settled(character: Character) -> Character:
     """The character as it stood before its provisional hits were shown on it (F13)."""
-    update: dict[str, Any] = {}
-    if character.settled_health is not None:
-        update["health"] = character.settled_health
-        update["settled_health"] = None
-    if character.settled_pips is not None:
-        update["pips"] = character.settled_pips
-        update["settled_pips"] = None
-    return replace(character, **update) if update else character
+    health, pips = character.settled_health, character.settled_pips
+    if health is None and pips is None:
+        return character
+    return replace(
+        character,
+        health=character.health if health is None else health, settled_health=None,
+        pips=character.pips if pips is None else pips, settled_pips=None,
+    )
 
 
 def finalize(
@@ -97,10 +97,10 @@ def finalize(
     after = apply_damage(start, net, config)
     moved = _position(after, config) > before
     started = is_dying(after, config) and not was_dying
-    update: dict[str, Any] = {"shock": moved}
-    if started:
-        update.update(dying_turns=0, attended_turns=0)
-    return Finalized(replace(after, **update), moved, started)
+    if started:  # the Dying clock starts (F15 Amb-6)
+        return Finalized(replace(after, shock=moved, dying_turns=0, attended_turns=0),
+                         moved, started)
+    return Finalized(replace(after, shock=moved), moved, started)
 
 
 def _restored(
@@ -179,7 +179,5 @@ def bleed_out(character: Character, config: RulesConfig) -> Character:
         replace(s, restore_to=index) if s is bleeding else s
         for s in character.statuses
     )
-    update: dict[str, Any] = {"health": incap, "statuses": statuses}
-    if uses_pips(character, config):
-        update["pips"] = PIP_THRESHOLDS[incap]
-    return replace(character, **update)
+    pips = PIP_THRESHOLDS[incap] if uses_pips(character, config) else character.pips
+    return replace(character, health=incap, statuses=statuses, pips=pips)

@@ -7,7 +7,7 @@ parser can point at the line. An order with any error is refused whole (spec/cas
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.facts import Facts
@@ -24,17 +24,13 @@ from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 from fappo_bot.rules.spending import declared_lines
 from fappo_bot.rules.validate_actions import (
+    MAY_CONCENTRATE,
     ActionCheck,
     action_ap,
     check_action,
     is_concentration,
     order_ap_costs,
 )
-
-#: the kinds of action that may need concentration (`is_concentration`, F8 Amb-3)
-_MAY_CONCENTRATE = frozenset({
-    ActionKind.TEND, ActionKind.AIM, ActionKind.SKILL, ActionKind.CAST,
-})
 
 
 def validate_order(
@@ -87,7 +83,7 @@ def checked_order(
         kind = action.kind
         if kind is ActionKind.MOVE:
             moves += 1
-        elif (not focus and kind in _MAY_CONCENTRATE and action.condition is None
+        elif (not focus and kind in MAY_CONCENTRATE and action.condition is None
               and is_concentration(action, actor)):
             focus = True
     if frozen or not able:
@@ -227,11 +223,8 @@ def _check_concentration(actor: Character, order: Order) -> Iterator[OrderError]
     first = focus[0][0]
     label = _label(focus[0][1])
     for i, action in live:
-        if i == first or action.kind is ActionKind.DEFEND:
-            continue
-        if action.kind is ActionKind.MOVE and action_ap(action) == 0:
-            continue
-        if action.kind is ActionKind.DROP:
+        beside = _BESIDE_CONCENTRATION.get(action.kind)
+        if i == first or (beside is not None and beside(action)):
             continue
         yield OrderError(
             actor=actor.name, code=ErrorCode.CONCENTRATION_CONFLICT, where=Where.ACTION, index=i,
@@ -297,10 +290,24 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
             )
 
 
+#: the kinds of action that may share a turn with a concentration action (F8 Amb-3): defense,
+#: dropping, and a free move (no AP)
+_BESIDE_CONCENTRATION: dict[ActionKind, Callable[[Action], bool]] = {
+    ActionKind.DEFEND: lambda action: True,
+    ActionKind.DROP: lambda action: True,
+    ActionKind.MOVE: lambda action: action_ap(action) == 0,
+}
+
+
 def _label(action: Action) -> str:
-    if action.kind is ActionKind.SKILL and action.skill:
-        return action.skill
-    if action.kind is ActionKind.ATTACK and action.target:
-        return f"the attack on {action.target}"
-    return action.kind.value
+    """How an error names an action: its skill, the attack's target, else its kind."""
+    label = _LABELS.get(action.kind)
+    return (label(action) if label is not None else None) or action.kind.value
+
+
+#: the label of the kinds whose name is not their kind's (None: the kind's after all)
+_LABELS: dict[ActionKind, Callable[[Action], str | None]] = {
+    ActionKind.SKILL: lambda action: action.skill or None,
+    ActionKind.ATTACK: lambda action: f"the attack on {action.target}" if action.target else None,
+}
 

@@ -39,7 +39,6 @@ _EMBED_COST: dict[StatusKind, int] = {
     StatusKind.TRANSFIXED: AP_COSTS["remove_transfix"],
 }
 EMBEDDED = tuple(_EMBED_COST)
-_CONCENTRATION_KINDS = frozenset({ActionKind.TEND, ActionKind.AIM})
 
 
 @dataclass(slots=True, init=False)
@@ -126,39 +125,109 @@ def embedded_status(character: Character, item: str | None) -> StatusKind | None
     return found[0].kind if found else None
 
 
+def _move_min_ap(action: Action, actor: Character) -> int:
+    return move_cost(move_ranges(action))
+
+
+def _removal_min_ap(action: Action, actor: Character) -> int:
+    kind = embedded_status(actor, action.item)
+    return _EMBED_COST.get(kind, 1) if kind is not None else 1
+
+
+#: the least AP of the kinds whose minimum depends on the action (a move on its Ranges, a
+#: removal on what is embedded); every other kind's is in `_MIN_AP`, else 1
+_MIN_AP_OF: dict[ActionKind, Callable[[Action, Character], int]] = {
+    ActionKind.MOVE: _move_min_ap,
+    ActionKind.REMOVE: _removal_min_ap,
+}
+
+
 def min_ap(action: Action, actor: Character) -> int:
     """The least AP an action needs (F8 Amb-1: every action but drop needs 1)."""
-    if action.kind is ActionKind.MOVE:
-        return move_cost(move_ranges(action))
-    if action.kind is ActionKind.REMOVE:
-        kind = embedded_status(actor, action.item)
-        return _EMBED_COST.get(kind, 1) if kind is not None else 1
-    return _MIN_AP.get(action.kind, 1)
+    rule = _MIN_AP_OF.get(action.kind)
+    return rule(action, actor) if rule is not None else _MIN_AP.get(action.kind, 1)
 
 
 _CONC_KEYS = ("conc_2turns", "conc_minute", "conc_hour", "conc_day")
 
 
+def _always(action: Action, actor: Character | None) -> bool:
+    return True
+
+
+def _skill_concentrates(action: Action, actor: Character | None) -> bool:
+    if not action.skill:
+        return False
+    definition = skill_def(action.skill)
+    if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
+        found = match_skill(actor, action.skill).name
+        definition = skill_def(found) if found is not None else None
+    return definition is not None and definition.concentration
+
+
+def _cast_concentrates(action: Action, actor: Character | None) -> bool:
+    effects = action.effects
+    if not effects and actor is not None and action.spell:
+        spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
+        effects = spell.effects if spell is not None else None
+    if not effects:
+        return False
+    return any(effects.get(k) for k in _CONC_KEYS)
+
+
+#: the kinds of action that may need concentration, and whether this one does (F8 Amb-3)
+_CONCENTRATION: dict[ActionKind, Callable[[Action, Character | None], bool]] = {
+    ActionKind.TEND: _always,
+    ActionKind.AIM: _always,
+    ActionKind.SKILL: _skill_concentrates,
+    ActionKind.CAST: _cast_concentrates,
+}
+MAY_CONCENTRATE = frozenset(_CONCENTRATION)
+"""The kinds of action `is_concentration` may answer True for."""
+
+
 def is_concentration(action: Action, actor: Character | None = None) -> bool:
     """F8 Amb-3: concentration skills, attending the Dying, sniper steadying, and casts that take
     turns of concentration (F24 Amb-5), inline or learned (the actor's spell's effects)."""
-    if action.kind in _CONCENTRATION_KINDS:
-        return True
-    if action.kind is ActionKind.SKILL and action.skill:
-        definition = skill_def(action.skill)
-        if definition is None and actor is not None:  # a prefix or typo of a rulebook skill
-            found = match_skill(actor, action.skill).name
-            definition = skill_def(found) if found is not None else None
-        return definition is not None and definition.concentration
-    if action.kind is ActionKind.CAST:
-        effects = action.effects
-        if not effects and actor is not None and action.spell:
-            spell = next((s for s in actor.spells if fold(s.name) == fold(action.spell)), None)
-            effects = spell.effects if spell is not None else None
-        if not effects:
-            return False
-        return any(effects.get(k) for k in _CONC_KEYS)
-    return False
+    rule = _CONCENTRATION.get(action.kind)
+    return rule is not None and rule(action, actor)
+
+
+def _move_ap_check(actor: Character, index: int, action: Action, cost: int,
+                   able: bool) -> ActionCheck:
+    """A move's AP follow from its Ranges: given both, they must agree (F16)."""
+    check = ActionCheck(actor.name, index, cost, move_ranges(action))
+    ap = action.ap
+    if ap is not None and action.ranges is not None and ap != action.ranges - 1:
+        check.error(ErrorCode.AP_MISMATCH,
+                    f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
+                    f"not {ap} (the first Range is free).",
+                    f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
+                    "Give either the Ranges or the AP; the other follows [F:L225].")
+    return check
+
+
+def _ap_check(actor: Character, index: int, action: Action, cost: int,
+              able: bool) -> ActionCheck:
+    """Any other action needs at least its kind's least AP (F8 Amb-1), when the actor can act."""
+    check = ActionCheck(actor.name, index, cost)
+    if able:
+        need = min_ap(action, actor)
+        if cost < need:
+            check.error(
+                ErrorCode.AP_REQUIRED,
+                f"{action.kind.value.capitalize()} needs at least {need} AP; {cost} given.",
+                f"{cost} AP", f"{need} AP or more",
+                "Put AP on the action; only dropping and a 1-Range move are free "
+                "[F:L78-82].",
+            )
+    return check
+
+
+#: how an action's AP are checked, by kind (`_ap_check` for the kinds not listed)
+_AP_CHECKS: dict[ActionKind, Callable[[Character, int, Action, int, bool], ActionCheck]] = {
+    ActionKind.MOVE: _move_ap_check,
+}
 
 
 def check_action(
@@ -171,29 +240,7 @@ def check_action(
     # every post and resolution, and a check that cannot apply is skipped on the field that
     # decides it (most actions name no Special, no second target, no `also`)
     kind = action.kind
-    cost = action_ap(action)
-    if kind is ActionKind.MOVE:
-        check = ActionCheck(actor.name, index, cost, move_ranges(action))
-        ap = action.ap
-        if ap is not None and action.ranges is not None and ap != action.ranges - 1:
-            check.error(ErrorCode.AP_MISMATCH,
-                        f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
-                        f"not {ap} (the first Range is free).",
-                        f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
-                        "Give either the Ranges or the AP; the other follows [F:L225].")
-    else:
-        check = ActionCheck(actor.name, index, cost)
-        if able:  # a move's AP follow from its Ranges
-            need = min_ap(action, actor)
-            if cost < need:
-                check.error(
-                    ErrorCode.AP_REQUIRED,
-                    f"{kind.value.capitalize()} needs at least {need} AP; {cost} given.",
-                    f"{cost} AP", f"{need} AP or more",
-                    "Put AP on the action; only dropping and a 1-Range move are free "
-                    "[F:L78-82].",
-                )
-
+    check = _AP_CHECKS.get(kind, _ap_check)(actor, index, action, action_ap(action), able)
     if action.toward is not None:
         _scene_character(check, roster, action.toward)
     if action.away is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -132,7 +133,7 @@ def weapon_from_case(value: Any, where: str) -> Weapon:
     row = weapon_by_name(str(entry["name"]))
     try:
         if row is not None:
-            return Weapon.from_table(row, name=str(entry["name"]), **fields)
+            return replace(Weapon.from_table(row), name=str(entry["name"]), **fields)
         if "damage" not in fields:
             raise CaseError(f"{where}: {entry['name']!r} is not a table weapon, so give its damage")
         return Weapon(name=str(entry["name"]), **fields)

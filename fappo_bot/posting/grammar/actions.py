@@ -18,7 +18,7 @@ from fappo_bot.posting.grammar.clauses import (
 )
 from fappo_bot.posting.grammar.slots import HEADS, SLOTS, skill_name, target_slot, task_slot
 from fappo_bot.posting.grammar.verbs import Draft, Slot, next_action_at, typo_verb, verb_at
-from fappo_bot.posting.lexer import COLON, PAREN, SIGNED
+from fappo_bot.posting.lexer import TokKind
 from fappo_bot.posting.names import resolve
 from fappo_bot.posting.scene import Scene
 from fappo_bot.rules import ActionKind, Claim, ErrorCode
@@ -127,7 +127,7 @@ def _sp(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 def _claim(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     tok = cur.peek()
-    if tok is None or tok.kind is not SIGNED:
+    if tok is None or tok.kind is not TokKind.SIGNED:
         return False
     if draft.kind is K.CAST and cur.key(1) == "accuracy":
         cur.i += 2
@@ -148,7 +148,7 @@ def _to_hit(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     tok = cur.peek()
     if not cur.accept("to", "hit"):
         return False
-    cur.accept_kind(COLON)
+    cur.accept_kind(TokKind.COLON)
     if draft.kind is not K.CAST:
         assert tok is not None
         cur.issue(ErrorCode.SYNTAX, '"to hit" splits the SP of a cast', tok.start, tok.end + 4,
@@ -171,7 +171,7 @@ def _trailing_ap(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 
 def _note(cur: Cursor, scene: Scene, draft: Draft) -> bool:
-    tok = cur.accept_kind(PAREN)
+    tok = cur.accept_kind(TokKind.PAREN)
     if tok is None:
         return False
     if tok.text.strip():

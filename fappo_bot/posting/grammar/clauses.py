@@ -11,15 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fappo_bot.posting.lexer import (
-    COLON,
-    DASH,
-    NUM,
-    PAREN,
-    SEP,
-    SIGNED,
-    WORD,
     Tok,
     TokKind,
+    TokKindName,
     number_of,
     tokenize,
 )
@@ -64,7 +58,7 @@ class Cursor:
     keys: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.keys = [t.key if t.kind is WORD else "" for t in self.toks]
+        self.keys = [t.key if t.kind is TokKind.WORD else "" for t in self.toks]
 
     @classmethod
     def of(cls, text: str) -> Cursor:
@@ -112,7 +106,7 @@ class Cursor:
         self.i = j
         return True
 
-    def accept_kind(self, kind: TokKind) -> Tok | None:
+    def accept_kind(self, kind: TokKindName) -> Tok | None:
         """Consume one token of `kind` if it comes next."""
         tok = self.peek()
         if tok is not None and tok.kind is kind:
@@ -122,7 +116,7 @@ class Cursor:
 
     def skip_separators(self) -> None:
         """Consume separators and dashes between clauses."""
-        while (tok := self.peek()) is not None and tok.kind in (SEP, DASH):
+        while (tok := self.peek()) is not None and tok.kind in (TokKind.SEP, TokKind.DASH):
             self.i += 1
 
     def slice(self, start: int, end: int) -> str:
@@ -144,7 +138,7 @@ class Cursor:
         """Skip to the next separator; the span skipped."""
         start = self.rest_start()
         end = start
-        while (tok := self.peek()) is not None and tok.kind is not SEP:
+        while (tok := self.peek()) is not None and tok.kind is not TokKind.SEP:
             end = tok.end
             self.i += 1
         return start, end
@@ -156,7 +150,7 @@ def ap_at(cur: Cursor, k: int = 0) -> tuple[int | None, int]:
     tok = cur.peek(k)
     if tok is None:
         return None, 0
-    if tok.kind is PAREN:
+    if tok.kind is TokKind.PAREN:
         if len(tok.text) > 12:
             return None, 0
         inner = tokenize(tok.text)
@@ -175,7 +169,7 @@ def ap_count(cur: Cursor) -> int | None:
     if n is None:
         return None
     cur.i += width
-    cur.accept_kind(COLON) or cur.accept_kind(DASH)
+    cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
     return n
 
 
@@ -202,7 +196,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
         cur.i += 2
         cur.accept("from") or cur.accept("of")
         name_tok = cur.peek()
-        if name_tok is None or name_tok.kind is not WORD:
+        if name_tok is None or name_tok.kind is not TokKind.WORD:
             end = name_tok.start if name_tok is not None else len(cur.text)
             cur.issue(ErrorCode.SYNTAX, "an SP amount needs the Trait it comes from",
                       first.start, end, expected="N SP TRAIT, e.g. 1 SP Nimble or 1 SP floating")
@@ -220,7 +214,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
     end = cur.toks[cur.i - 1].end
     why: str | None = None
     paren = cur.peek()
-    if paren is not None and paren.kind is PAREN:
+    if paren is not None and paren.kind is TokKind.PAREN:
         cur.i += 1
         why = paren.text.strip() or None
         end = paren.end
@@ -244,12 +238,12 @@ def _pool_or_issue(cur: Cursor, found: NameMatch, tok: Tok) -> str:
 def claim(cur: Cursor) -> tuple[int, str | None] | None:
     """A modifier claim `+1 (high ground)` / `-2 (in the dark)` (posting.md "A modifier")."""
     tok = cur.peek()
-    if tok is None or tok.kind is not SIGNED:
+    if tok is None or tok.kind is not TokKind.SIGNED:
         return None
     cur.i += 1
     reason = None
     paren = cur.peek()
-    if paren is not None and paren.kind is PAREN:
+    if paren is not None and paren.kind is TokKind.PAREN:
         cur.i += 1
         reason = paren.text.strip() or None
     return int(tok.text), reason
@@ -263,12 +257,12 @@ def phrase(cur: Cursor, stops: frozenset[str] = BASE_STOPS, known: Sequence[Name
     """
     words: list[Tok] = []
     while (tok := cur.peek()) is not None:
-        if tok.kind is WORD:
+        if tok.kind is TokKind.WORD:
             if tok.key in stops and not (words and _inside_name(words, tok, known)):
                 break
             if words and number_of(tok) is not None and cur.key(1) in SP_WORDS:
                 break
-        elif tok.kind is NUM:
+        elif tok.kind is TokKind.NUM:
             if cur.key(1) in _COUNT_UNITS:
                 break
         else:
@@ -333,13 +327,13 @@ def text_until_clause(cur: Cursor) -> tuple[str, int, int]:
     start = cur.rest_start()
     end = start
     while (tok := cur.peek()) is not None:
-        if tok.kind is SIGNED:
+        if tok.kind is TokKind.SIGNED:
             break
-        if tok.kind is NUM and cur.key(1) in _AP_OR_SP:
+        if tok.kind is TokKind.NUM and cur.key(1) in _AP_OR_SP:
             break
-        if tok.kind is WORD and number_of(tok) is not None and cur.key(1) in SP_WORDS:
+        if tok.kind is TokKind.WORD and number_of(tok) is not None and cur.key(1) in SP_WORDS:
             break
-        if tok.kind in (SEP, DASH) and _clause_follows(cur, 1):
+        if tok.kind in (TokKind.SEP, TokKind.DASH) and _clause_follows(cur, 1):
             break
         end = tok.end
         cur.i += 1
@@ -352,7 +346,7 @@ def _clause_follows(cur: Cursor, k: int) -> bool:
     tok = cur.peek(k)
     if tok is None:
         return True
-    if tok.kind in (SIGNED, SEP):
+    if tok.kind in (TokKind.SIGNED, TokKind.SEP):
         return True
     if ap_at(cur, k)[0] is not None:
         return True

@@ -16,7 +16,7 @@ from fappo_bot.posting.grammar.clauses import (
     words_text,
 )
 from fappo_bot.posting.grammar.verbs import Draft
-from fappo_bot.posting.lexer import COLON, DASH, NUM, PAREN, SEP, WORD, Tok, number_of
+from fappo_bot.posting.lexer import Tok, TokKind, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.names import resolve, suggest
 from fappo_bot.posting.scene import Scene
@@ -64,7 +64,7 @@ def _sp_list(cur: Cursor) -> tuple[dict[str, int], list[SPClause]]:
 
 def _head(cur: Cursor) -> None:
     cur.i = 1
-    cur.accept_kind(COLON) or cur.accept_kind(DASH)
+    cur.accept_kind(TokKind.COLON) or cur.accept_kind(TokKind.DASH)
 
 
 def guard_line(cur: Cursor, scene: Scene) -> Read:
@@ -118,7 +118,7 @@ def _pledge(cur: Cursor, scene: Scene, read: Read) -> bool:
         name = name_in(cur, words, scene.others(), "one")
         if name is not None:
             read.pledges.append((name, pools))
-    cur.accept_kind(PAREN)
+    cur.accept_kind(TokKind.PAREN)
     return True
 
 
@@ -175,11 +175,11 @@ def _reduction(cur: Cursor, scene: Scene, read: Read) -> bool:
     named = cur.accept_any(_HIT_WORDS)
     hit_words = phrase(cur, _HIT_STOPS) if named or _word_next(cur) else []
     tok = cur.peek()
-    if tok is not None and tok.kind is PAREN:
+    if tok is not None and tok.kind is TokKind.PAREN:
         cur.i += 1
         why = _why(why, tok.text)
     elif tok is not None and not _next_reduction(cur, 0):
-        skip = 1 if tok.kind in (SEP, DASH, COLON) else 0
+        skip = 1 if tok.kind in (TokKind.SEP, TokKind.DASH, TokKind.COLON) else 0
         start = tok.end if skip else tok.start
         end = _why_end(cur)
         why = _why(why, cur.text[start:end])
@@ -192,7 +192,7 @@ def _reduction(cur: Cursor, scene: Scene, read: Read) -> bool:
 def _next_reduction(cur: Cursor, k: int) -> bool:
     """A separator `k` tokens ahead followed by an SP clause: the next reduction starts."""
     tok = cur.peek(k)
-    return tok is not None and tok.kind is SEP and _sp_at(cur, k + 1)
+    return tok is not None and tok.kind is TokKind.SEP and _sp_at(cur, k + 1)
 
 
 def _sp_at(cur: Cursor, k: int) -> bool:
@@ -211,7 +211,7 @@ def _why_end(cur: Cursor) -> int:
 
 def _word_next(cur: Cursor) -> bool:
     tok = cur.peek()
-    return tok is not None and tok.kind in (WORD, NUM)
+    return tok is not None and tok.kind in (TokKind.WORD, TokKind.NUM)
 
 
 def _why(old: str | None, new: str) -> str | None:

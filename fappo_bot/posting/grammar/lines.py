@@ -21,7 +21,7 @@ from fappo_bot.posting.grammar.verbs import (
     starts_action,
     verb_at,
 )
-from fappo_bot.posting.lexer import COLON, DASH, NUM, SEP, WORD, number_of
+from fappo_bot.posting.lexer import TokKind, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.scene import Scene
 from fappo_bot.rules import ActionKind, ErrorCode
@@ -50,7 +50,7 @@ def keyword(cur: Cursor) -> StatementKind | None:
     if kind is None:
         return None
     nxt = cur.peek(1)
-    if nxt is not None and nxt.kind in (COLON, DASH):
+    if nxt is not None and nxt.kind in (TokKind.COLON, TokKind.DASH):
         return kind
     if kind in (StatementKind.GUARD, StatementKind.REDUCE, StatementKind.ENDURE):
         if nxt is None and kind is StatementKind.ENDURE:
@@ -117,7 +117,7 @@ def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = No
         if kind in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER):
             assert kind is not None
             head.i = 1
-            mark = head.accept_kind(COLON) or head.accept_kind(DASH)
+            mark = head.accept_kind(TokKind.COLON) or head.accept_kind(TokKind.DASH)
             start = mark.end if mark is not None else head.toks[0].end
             return Read(kind, text=text[start:].strip())
         cur = head if len(text) <= _HEAD else Cursor.of(text)
@@ -151,7 +151,7 @@ def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
         return None
     if ap is None and cur.key() in ("drop", "drops") and not bracket and condition is None:
         if len(cur.toks) - cur.i > _LINE_DROP_MAX_TOKENS or any(
-            t.kind is not WORD and t.kind is not NUM for t in cur.toks[cur.i:]
+            t.kind is not TokKind.WORD and t.kind is not TokKind.NUM for t in cur.toks[cur.i:]
         ):
             return None  # "Drop it, he said." is prose
     read = Read(StatementKind.ACTION, issues=cur.issues)
@@ -177,10 +177,10 @@ def _condition(cur: Cursor) -> str | None:
     """`If CONDITION:` (or `If CONDITION, N AP ...`): the condition's text, cursor after it."""
     for j in range(1, len(cur.toks)):
         tok = cur.toks[j]
-        if tok.kind is COLON:
+        if tok.kind is TokKind.COLON:
             cur.i = j + 1
             return cur.slice(cur.toks[0].end, tok.start) or None
-        if tok.kind is SEP and j + 1 < len(cur.toks):
+        if tok.kind is TokKind.SEP and j + 1 < len(cur.toks):
             nxt = cur.toks[j + 1]
             if (number_of(nxt) is not None and j + 2 < len(cur.toks)
                     and cur.toks[j + 2].key in AP_WORDS):

@@ -16,7 +16,7 @@ from fappo_bot.posting.grammar.clauses import (
     words_text,
 )
 from fappo_bot.posting.grammar.verbs import ANYONE, THROW_VERBS, Draft, Slot
-from fappo_bot.posting.lexer import COLON, Tok, number_of
+from fappo_bot.posting.lexer import Tok, TokKind, number_of
 from fappo_bot.posting.names import MatchTier, resolve
 from fappo_bot.posting.scene import SPECIALS, TABLE_WEAPONS, Scene
 from fappo_bot.rules import THROWING, ActionKind, ErrorCode
@@ -268,7 +268,7 @@ def target_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
 
 def task_slot(cur: Cursor, scene: Scene, draft: Draft) -> bool:
     """`: what you try`, kept for the GM who sets the difficulty (F4 Amb-10)."""
-    if cur.accept_kind(COLON) is None:
+    if cur.accept_kind(TokKind.COLON) is None:
         return False
     text, _, _ = text_until_clause(cur)
     if text:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fappo_bot.posting.grammar.clauses import SP_WORDS, Cursor, ap_at
-from fappo_bot.posting.lexer import COLON, DASH, SEP, WORD, number_of
+from fappo_bot.posting.lexer import TokKind, number_of
 from fappo_bot.posting.names import one_typo
 from fappo_bot.posting.scene import Scene
 from fappo_bot.rules import AP_COSTS, ActionKind
@@ -89,7 +89,7 @@ def next_action_at(cur: Cursor) -> int:
 
     Another action starts with an AP count followed by more words, or with a free action."""
     first = cur.peek()
-    if first is None or (first.kind is WORD and first.key not in _JOINERS
+    if first is None or (first.kind is TokKind.WORD and first.key not in _JOINERS
                          and number_of(first) is None):
         return 0  # a plain word: the same action goes on
     k = 0
@@ -97,7 +97,7 @@ def next_action_at(cur: Cursor) -> int:
         tok = cur.peek(k)
         if tok is None:
             return 0
-        if (tok.kind is SEP and tok.text != "+") or tok.key in _JOINERS:
+        if (tok.kind is TokKind.SEP and tok.text != "+") or tok.key in _JOINERS:
             k += 1
             continue
         break
@@ -111,9 +111,9 @@ def _ap_then_words(cur: Cursor, k: int) -> bool:
     if n is None:
         return False
     after = cur.peek(k + width)
-    if after is not None and after.kind in (COLON, DASH):
+    if after is not None and after.kind in (TokKind.COLON, TokKind.DASH):
         after = cur.peek(k + width + 1)
-    return after is not None and after.kind is WORD and after.key not in SP_WORDS
+    return after is not None and after.kind is TokKind.WORD and after.key not in SP_WORDS
 
 
 
