@@ -18,9 +18,9 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
@@ -80,6 +80,9 @@ class Question:
 def views(items: Sequence[Question]) -> tuple[ReviewItem, ...]:
     """The review's questions as the views a use case returns."""
     return tuple(item.view() for item in items)
+
+
+_Item = TypeVar("_Item", Question, ReviewItem)
 
 
 def _key(found: InForce, actor: str, index: int | None, field: str) -> str:
@@ -341,32 +344,32 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[Question],
     return orders, replace(base, end_positions=positions)
 
 
-def _recorded(state: TurnState, in_force: Mapping[str, InForce], given: Mapping[str, Any],
-              answers: Mapping[str, Any]) -> tuple[dict[str, Any], list[Question]]:
-    """The turn's answers with `answers` recorded, and the review's questions under them.
+def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
+              coerce_one: Callable[[_Item, Any], Any], given: Mapping[str, Any],
+              answers: Mapping[str, Any], passes: int) -> tuple[dict[str, Any], list[_Item]]:
+    """The turn's answers with `answers` recorded, and the review's `questions` under them.
 
-    An answer can make a question appear (a "triggered: yes" asks for the "target", and the
-    target named may ask whether it was "engaged"), so the questions are worked out again after
-    each pass that recorded something, up to three passes, and the last ones are both what the
-    answers are checked against and what the view shows. InvalidInput names every bad answer
-    and every key that is no question (any more); nothing is recorded then."""
+    An answer can make a question appear (a "triggered: yes" asks for the "target", the target
+    named may ask whether it was "engaged"; an Xp Flaw's "yes" asks who gains), so the questions
+    are worked out again after each pass that recorded something, up to `passes`, and the last
+    ones are both what the answers are checked against and what the view shows. InvalidInput
+    names every bad answer and every key that is no question (any more); nothing is recorded."""
     stored = dict(given)
-    names = [c.name for c in state.characters]
     problems: list[str] = []
     done: set[str] = set()
-    items = review_items(state, in_force, stored)
-    for _ in range(3):
+    items = questions(stored)
+    for _ in range(passes):
         known = {i.key: i for i in items}
         fresh = [k for k in answers if k in known and k not in done]
         if not fresh:
             break
         for key in fresh:
             try:
-                stored[key] = coerce(known[key], answers[key], names)
+                stored[key] = coerce_one(known[key], answers[key])
             except InvalidInput as exc:
                 problems.append(str(exc))
         done.update(fresh)
-        items = review_items(state, in_force, stored)
+        items = questions(stored)
         if problems:
             break
     keys = {i.key for i in items}
@@ -411,7 +414,10 @@ class ReviewService(UseCases):
                 return view
             state = build_state(game, turn, records)
             in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
-            stored, items = _recorded(state, in_force, turn.gm_answers, answers)
+            names = [c.name for c in state.characters]
+            stored, items = _recorded(
+                lambda given: review_items(state, in_force, given),
+                lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
             turn = await self._store(uow, turn, gm_answers=stored)
             await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
                         answers=dict(answers))
@@ -464,30 +470,14 @@ class ReviewService(UseCases):
 
     async def _answer_xp(self, uow: Any, game: Any, turn: TurnRecord, records: list[Any],
                          answers: Mapping[str, Any]) -> ReviewView:
-        """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
+        """`answer` for an Xp turn: up to two passes (a Flaw's "yes" asks who gains)."""
         found = await xp_play.load_in_force(uow, game, turn, records)
-        stored = dict(turn.gm_answers)
-        problems: list[str] = []
-        for _ in range(2):
-            known = {i.key: i for i in xp_review.review_items(found, records, stored)}
-            for key, value in answers.items():
-                item = known.get(key)
-                if item is None:
-                    continue
-                try:
-                    stored[key] = xp_review.coerce(item, value, records, found)
-                except InvalidInput as exc:
-                    problems.append(str(exc))
-            if problems:
-                break
-        keys = {i.key for i in xp_review.review_items(found, records, stored)}
-        problems.extend(f"There is no review question {k!r} (any more)."
-                        for k in answers if k not in keys)
-        if problems:
-            raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+        stored, items = _recorded(
+            lambda given: xp_review.review_items(found, records, given),
+            lambda item, value: xp_review.coerce(item, value, records, found),
+            turn.gm_answers, answers, 2)
         turn = await self._store(uow, turn, gm_answers=stored)
-        return ReviewView(turn=turn.number,
-                          items=tuple(xp_review.review_items(found, records, stored)))
+        return ReviewView(turn=turn.number, items=tuple(items))
 
     @staticmethod
     async def _store(uow: Any, turn: TurnRecord, **update: Any) -> TurnRecord:
