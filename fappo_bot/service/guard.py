@@ -16,13 +16,14 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import decimal
+import gc
 import re
 import typing
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from fappo_bot.posting.safety import has_live_mention, inert
 
@@ -46,27 +47,80 @@ def guarded(value: Any) -> Any:
     containers (tuples, lists, sets, dicts). Values with no live mention are returned as they
     are.
 
-    A pydantic value is walked field by field, only the fields whose type can hold a text
-    (`_text_fields`: not numbers, flags, times, enum members); a dataclass (the rules' values,
-    thousands of them in a resolution) is first read in one pass of pydantic's serializer, and
-    walked only when that finds a live mention."""
+    Whether a value holds a live mention is read in one pass over its texts (`_live_inside`:
+    the interpreter's own list of what each object refers to, no copy of the value as JSON);
+    only a value that does is walked and rebuilt, field by field, and only the fields whose
+    type can hold a text (`_text_fields`: not numbers, flags, times, enum members)."""
     if isinstance(value, str):
         return inert(value)
+    kind = _KINDS.get(type(value)) or _kind(type(value))
+    if kind is not _DESCEND or _live_inside(value) is False:
+        return value
     if isinstance(value, BaseModel):
         return _guard_model(value)
     if isinstance(value, list | tuple | set | frozenset | dict):
-        return _guard_container(value) if value else value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _guard_container(value)
+    if dataclasses.is_dataclass(value):
         return _guard_dataclass(value)
     return value
 
 
-#: per class, the fields whose declared type may hold a text
-_TEXT_FIELDS: dict[type, tuple[str, ...]] = {}
-#: per dataclass, the serializer that reads it in one pass (None: it has none, walk it)
-_SERIALIZERS: dict[type, TypeAdapter[Any] | None] = {}
+_TEXT, _SKIP, _DESCEND, _UNKNOWN = "text", "skip", "descend", "unknown"
+#: per type, what the mention check does with its instances
+_KINDS: dict[type, str] = {}
 _NO_TEXT = (int, float, complex, bytes, Enum, datetime.date, datetime.time, datetime.timedelta,
             decimal.Decimal, type(None))
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
+def _kind(cls: type) -> str:
+    if issubclass(cls, type):
+        kind = _SKIP  # a class (an annotation, a model's type): the code's, no user text
+    elif issubclass(cls, Enum) or not issubclass(cls, str) and issubclass(cls, _NO_TEXT):
+        kind = _SKIP  # numbers, flags, times; enum members are the code's values
+    elif issubclass(cls, str):
+        kind = _TEXT
+    elif issubclass(cls, (*_CONTAINERS, BaseModel)) or dataclasses.is_dataclass(cls):
+        kind = _DESCEND
+    else:
+        kind = _UNKNOWN
+    _KINDS[cls] = kind
+    return kind
+
+
+def _live_inside(value: Any) -> bool | None:
+    """Whether a text inside `value` (a container, a pydantic value or a dataclass, nested
+    to any depth) holds a live mention: None when it holds an object of another kind, which
+    the walk then decides. Breadth first, each level's references read at once
+    (`gc.get_referents`, which lists an object's fields, items and its type, and a dict's
+    keys unless they are all texts: those are read apart), so a resolution's thousands of
+    values cost one pass and no copy."""
+    kinds = _KINDS
+    texts: list[str] = []
+    seen: set[int] = set()
+    level = [value]
+    while level:
+        deeper = []
+        for item in level:
+            if isinstance(item, dict):  # a dict of text keys does not list its keys
+                texts.extend(k for k in item if isinstance(k, str))
+        for item in gc.get_referents(*level):
+            kind = kinds.get(type(item)) or _kind(type(item))
+            if kind is _TEXT:
+                texts.append(item)
+            elif kind is _DESCEND:
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    deeper.append(item)
+            elif kind is _UNKNOWN:
+                return None
+        level = deeper
+    # "\0" neither opens nor breaks a mention: each text is read as it is
+    return has_live_mention("\0".join(texts))
+
+
+#: per class, the fields whose declared type may hold a text
+_TEXT_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _may_hold_text(annotation: Any) -> bool:
@@ -102,23 +156,7 @@ def _text_fields(cls: type) -> tuple[str, ...]:
     return found
 
 
-def _serializer(cls: type) -> TypeAdapter[Any] | None:
-    if cls not in _SERIALIZERS:
-        try:
-            _SERIALIZERS[cls] = TypeAdapter(cls)
-        except Exception:  # a type pydantic cannot serialize: walked instead
-            _SERIALIZERS[cls] = None
-    return _SERIALIZERS[cls]
-
-
 def _guard_dataclass(value: Any) -> Any:
-    adapter = _serializer(type(value))
-    if adapter is not None:
-        try:
-            if not has_live_mention(adapter.dump_json(value, warnings=False).decode()):
-                return value
-        except Exception:  # a value its type does not describe: walked instead
-            pass
     update = _changes((n, getattr(value, n)) for n in _text_fields(type(value)))
     return dataclasses.replace(value, **update) if update else value
 
