@@ -14,6 +14,11 @@ Run:
     .venv/bin/python benchmarks/bench_service.py --posts 2000 --sizes 6,60,600 --repeat 5
     .venv/bin/python benchmarks/bench_service.py --calls      # the calls of one close+resolve
     .venv/bin/python benchmarks/bench_service.py --smoke      # smallest sizes: does it run?
+
+Instructions of one close+resolve of 600 combatants, the set-up left out (callgrind counts only
+while the script has its instrumentation on, `callgrind_control -i on|off`):
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file=/dev/null .venv/bin/python benchmarks/bench_service.py --callgrind 600
 """
 
 from __future__ import annotations
@@ -165,6 +170,34 @@ async def bench_resolve(size: int, repeat: int) -> dict[str, Any]:
     }
 
 
+def _instrument(on: bool) -> None:
+    """Turn callgrind's instrumentation of this process on or off, and wait until it is."""
+    import os
+    import subprocess
+
+    command = ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())]
+    done = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    while done.poll() is None:  # valgrind reads the request while this process runs
+        time.sleep(0.005)
+
+
+async def count_one(size: int, out: Callable[[str], None]) -> None:
+    """One close+resolve of `size` combatants with callgrind counting (after one to warm up),
+    the salts seeded so that two runs do the same work."""
+    import random
+
+    seeded = random.Random(1)
+    services = Services(FakeUowFactory(), ids=Ids(f"c{size}-"),
+                        salts=lambda: f"{seeded.getrandbits(128):032x}")
+    games = [await turn_ready(services, size, f"c{size}-{r}") for r in range(2)]
+    await close_and_resolve(services, games[:1])
+    _instrument(True)
+    totals = await close_and_resolve(services, games[1:])
+    _instrument(False)
+    out(f"fake     counted  {size:4d} combatants: close+resolve {totals[0] * 1000:.1f} ms "
+        "under callgrind (its count: 'Collected' above)")
+
+
 async def run(posts: int, sizes: Sequence[int], repeat: int, show_calls: bool,
               out: Callable[[str], None]) -> None:
     post = await bench_post(posts)
@@ -188,7 +221,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", action="store_true", help="list the calls by method")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
+    parser.add_argument("--callgrind", type=int, metavar="SIZE",
+                        help="one close+resolve of SIZE combatants, counted under callgrind")
     args = parser.parse_args(argv)
+    if args.callgrind:
+        asyncio.run(count_one(args.callgrind, print))
+        return 0
     if args.smoke:
         args.posts, args.sizes, args.repeat = 20, "6", 1
     sizes = [int(s) for s in args.sizes.split(",") if s]

@@ -39,17 +39,21 @@ def sealed_orders(canonical: str) -> list[Order]:
 
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,
-                    state: TurnState) -> notices.Revealed:
+                    state: TurnState, orders: Sequence[Order] | None = None
+                    ) -> notices.Revealed:
     """The reveal of the NPC orders sealed for turn `number` (F29): the orders as the
     GM's post reply showed them (`render_order`, with each character's AP budget and ratings at
     the start of the turn in `state`, its own Reduce lines settled as when it was posted), the
     SHA-256 commitment, the salt and how to check.
 
     The reply's last line, the SP each pool keeps, is left out: it tells the NPC's remaining
-    pools, which are the GM's and no part of the orders sealed."""
+    pools, which are the GM's and no part of the orders sealed. `orders`: the orders
+    `canonical` was just made of, in its order (sorted by actor), when the caller has them;
+    else they are read back from it."""
     rendered: list[str] = []
     try:
-        orders = sealed_orders(canonical)
+        if orders is None:
+            orders = sealed_orders(canonical)
     except ValueError:  # sealed by an older version of the orders: the JSON below still checks
         orders = []
         rendered.append("(these orders cannot be shown as a reply; the canonical JSON is what "

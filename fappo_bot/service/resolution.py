@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from fappo_bot.rules import TurnResult, TurnState
+from fappo_bot.rules import Order, TurnResult, TurnState
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
@@ -53,11 +53,12 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
-from fappo_bot.service.review import apply_answers, review_items
+from fappo_bot.service.review import Question, apply_answers, review_items
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,
     build_state,
+    gm_run,
     in_scene,
     orders_in_force,
     player_run,
@@ -71,17 +72,6 @@ from fappo_bot.service.views import (
     XpResolutionView,
 )
 
-_LIVE = (TurnStatus.OPEN, TurnStatus.CLOSED)
-
-
-def _seal_first_needed(turn: TurnRecord, number: int) -> bool:
-    """Whether /resolve must seal the NPC orders in a transaction of their own first: a turn
-    open or closed and not sealed yet (call time seals them, F29; a turn closed before it did
-    is sealed here, so no stored state leaves a turn unresolvable), unless `number` names
-    another turn (then the resolve refuses, changing nothing)."""
-    return (turn.status in _LIVE and turn.npc_commitment is None
-            and number == turn.number)
-
 
 def _not_that_turn(number: int, turn: TurnRecord) -> Conflict:
     """The refusal of a resolve of turn `number` when the live turn is another one: most
@@ -92,7 +82,8 @@ def _not_that_turn(number: int, turn: TurnRecord) -> Conflict:
     return Conflict(f"There is no turn {number} yet; turn {turn.number} is {turn.status.value}.")
 
 
-def _refuse_if_incomplete(turn: TurnRecord, items: list[ReviewItem], hidden: int) -> None:
+def _refuse_if_incomplete(turn: TurnRecord, items: Sequence[Question | ReviewItem],
+                          hidden: int) -> None:
     """R1: nothing is guessed; the refusal names every missing GM input."""
     missing = [i.question for i in items if i.required and not i.answered]
     if missing:
@@ -117,19 +108,13 @@ class ResolutionService(UseCases):
         The number is the turn the GM reviewed: a resolve that comes second (two GMs, two
         processes, a repeated click) finds that turn resolved and is refused instead of resolving
         the next one, empty, which nobody asked for. Unsealed NPC orders are sealed first, in
-        their own transaction: the review may then show the secret orders (F29).
+        the same transaction, before anything else: the review may then show the secret orders
+        (F29), so a resolve that finds them unanswered keeps the seal (committed) and refuses.
         """
-        for attempt in range(2):
-            async with self.uow() as uow:
-                game, turn = await _gm_live_turn(uow, game_id, actor)
-                turn = await uow.lock_turn(turn.id)
-                ruleset = self.ruleset(game)
-                if (attempt or not ruleset.has(Feature.NPC_SEAL)
-                        or not _seal_first_needed(turn, number)):
-                    return await ruleset.resolve(self, uow, game, turn, actor, number)
-            # an open turn whose NPC orders are not sealed yet: seal them, committed, first
-            await self._seal_first(game_id, actor, number)
-        raise AssertionError("unreachable: the second attempt resolves or refuses")
+        async with self.uow() as uow:
+            game, turn = await _gm_live_turn(uow, game_id, actor)
+            turn = await uow.lock_turn(turn.id)
+            return await self.ruleset(game).resolve(self, uow, game, turn, actor, number)
 
     async def _resolve_locked(
         self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str, number: int
@@ -144,16 +129,22 @@ class ResolutionService(UseCases):
         records = list(await uow.characters.list(game.id))
         state = build_state(game, turn, records)
         in_force = await orders_in_force(uow, turn)
+        out = Outgoing(self.deps, game)
+        sealed_now: list[Order] | None = None
+        hidden = 0
+        if turn.npc_commitment is None:
+            turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
+                                                        in_force, out)
         items = review_items(state, in_force, turn.gm_answers)
+        if hidden and any(i.required and not i.answered for i in items):
+            await out.queue(uow)  # the seal stands: the GM may now review the secret orders
+            await uow.commit()
         _refuse_if_incomplete(turn, items, 0)
         now = self.now()
         if turn.status is TurnStatus.OPEN:
             turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
                                            "alarm_at": None, "version": turn.version + 1})
             await uow.turns.update(turn)
-        out = Outgoing(self.deps, game)
-        if turn.npc_commitment is None:
-            turn, _ = await seal_turn(uow, self, game, turn, records, in_force, out)
         # a pass is a post (docs/rulings.md): with `auto_reduce_on_absence` the rules must see it
         # to tell a player who passed (no reductions) from one who is absent (F30 Amb-4)
         keep_passes = game.rules.auto_reduce_on_absence
@@ -170,8 +161,8 @@ class ResolutionService(UseCases):
         # the results go out before the next turn's announcement
         seen = turn_audiences(game, records, in_force)
         text, gm_text, queued = await self._publish(
-            uow, out, game, turn, state, records, in_force, result, seen, resolution_id,
-            inactive)
+            uow, out, game, turn, state, records, result, seen, resolution_id, inactive,
+            sealed_now)
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
@@ -306,28 +297,25 @@ class ResolutionService(UseCases):
             return TurnSummary.of(turn)
 
     # ---- helpers ------------------------------------------------------------------------------
-    async def _seal_first(self, game_id: str, actor: str, number: int) -> None:
-        async with self.uow() as uow:
-            game, turn = await _gm_live_turn(uow, game_id, actor)
-            if turn.npc_commitment is not None or turn.status not in _LIVE:
-                return
-            if number != turn.number:
-                return  # the resolve itself refuses, changing nothing
-            turn = await uow.lock_turn(turn.id)
-            if turn.npc_commitment is not None or turn.status not in _LIVE:
-                return
-            records = list(await uow.characters.list(game.id))
-            in_force = await orders_in_force(uow, turn)
-            shown, hidden = visible_to_gm(turn, records, in_force)
-            _refuse_if_incomplete(
-                turn, review_items(build_state(game, turn, records), shown, turn.gm_answers),
-                hidden)
-            out = Outgoing(self.deps, game)
-            turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
-            await out.queue(uow)
-            await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
-                        commitment=turn.npc_commitment, orders=count, by="resolve")
-            await uow.commit()
+    async def _seal(
+        self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str,
+        records: list[CharacterRecord], state: TurnState, in_force: dict[str, InForce],
+        out: Outgoing,
+    ) -> tuple[TurnRecord, list[Order], int]:
+        """Seal the NPC orders in force at /resolve (F29: call time seals them; a turn closed
+        before it did is sealed here), once the review of what the GM may see before the seal
+        is complete: the turn sealed, the NPC orders as sealed (for the reveal), and how many
+        secret orders the seal shows the GM now."""
+        shown, hidden = visible_to_gm(turn, records, in_force)
+        if hidden:  # else the review after the seal asks the same questions
+            _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers), hidden)
+        turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
+        await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
+                    commitment=turn.npc_commitment, orders=count, by="resolve")
+        gm_names = {r.name.casefold() for r in gm_run(records)}
+        sealed = sorted((f.order for key, f in in_force.items() if key in gm_names),
+                        key=lambda o: o.actor.casefold())
+        return turn, sealed, hidden
 
     async def _write_characters(
         self,
@@ -374,15 +362,17 @@ class ResolutionService(UseCases):
         turn: TurnRecord,
         state: TurnState,
         records: list[CharacterRecord],
-        in_force: dict[str, InForce],
         result: TurnResult,
         seen: Audiences,
         resolution_id: str,
         inactive: list[str],
+        sealed_now: Sequence[Order] | None,
     ) -> tuple[str, str, int]:
         """Results to the channel and, for secret orders, to the parties and the GMs (F29); the
         NPC reveal; the inactivity notice. All in `out`, for the resolution's transaction (the
         outbox). Returns the public text, the GMs' text (every result) and how many messages.
+        `sealed_now`: the NPC orders, when this resolve sealed them (the reveal shows them as
+        they are, without reading them back from the JSON just made of them).
 
         The channel never sees a parties-only order, nor an AP/SP allocation that must stay
         hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
@@ -416,7 +406,7 @@ class ResolutionService(UseCases):
                                  f"results:{resolution_id}:gm:{gm}", dm_to=gm)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
-                                     turn.npc_canonical, state)
+                                     turn.npc_canonical, state, sealed_now)
             count += out.add("revealed", reveal, f"revealed:{resolution_id}")
         if inactive:
             for gm in gms if gms is not None else await gm_ids(uow, game):

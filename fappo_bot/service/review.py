@@ -18,9 +18,9 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
@@ -51,6 +51,39 @@ _ATTACK_KINDS = frozenset({ActionKind.ATTACK, ActionKind.CAST})
 _REVIEWABLE = frozenset({TurnStatus.OPEN, TurnStatus.CLOSED})
 _YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
 _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
+
+
+@dataclass(slots=True)
+class Question:
+    """One GM input the turn needs, as the review works it out: a `ReviewItem` without
+    pydantic's validation (a turn of hundreds of orders asks thousands), made a `ReviewItem`
+    only for the view a use case returns. Immutable by convention."""
+
+    key: str
+    actor: str
+    index: int | None
+    field: str
+    question: str
+    required: bool
+    choices: tuple[str, ...]
+    answer: Any
+
+    @property
+    def answered(self) -> bool:
+        return self.answer is not None
+
+    def view(self) -> ReviewItem:
+        return ReviewItem(key=self.key, actor=self.actor, index=self.index, field=self.field,
+                          question=self.question, required=self.required,
+                          choices=self.choices, answer=self.answer)
+
+
+def views(items: Sequence[Question]) -> tuple[ReviewItem, ...]:
+    """The review's questions as the views a use case returns."""
+    return tuple(item.view() for item in items)
+
+
+_Item = TypeVar("_Item", Question, ReviewItem)
 
 
 def _key(found: InForce, actor: str, index: int | None, field: str) -> str:
@@ -147,19 +180,18 @@ def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> di
 
 
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
-               orders: Mapping[str, Order]) -> list[ReviewItem]:
+               orders: Mapping[str, Order]) -> list[Question]:
     order = found.order
     actor = order.actor
     names = scene.names
     character = scene.character(actor)
-    items: list[ReviewItem] = []
+    items: list[Question] = []
 
     def add(index: int | None, field: str, question: str, required: bool,
             choices: Sequence[str] = ()) -> str:
         key = _key(found, actor, index, field)
-        items.append(ReviewItem(key=key, actor=actor, index=index, field=field,
-                                question=question, required=required, choices=tuple(choices),
-                                answer=answers.get(key)))
+        items.append(Question(key, actor, index, field, question, required, tuple(choices),
+                              answers.get(key)))
         return key
 
     for i, action in enumerate(order.actions):
@@ -208,9 +240,9 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
 
 
 def review_items(state: TurnState, in_force: Mapping[str, InForce],
-                 answers: Mapping[str, Any]) -> list[ReviewItem]:
+                 answers: Mapping[str, Any]) -> list[Question]:
     """Every GM input the orders in force need, in actor order."""
-    items: list[ReviewItem] = []
+    items: list[Question] = []
     scene = _Scene(state)
     orders = _answered(in_force, answers)
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
@@ -230,7 +262,7 @@ def _coerce_bool(value: Any) -> bool | None:
     return None
 
 
-def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
+def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any:
     """The answer as the type its field needs; InvalidInput says what was expected."""
     field = item.field
     if field in {"triggered", "claim", "flat_footed", "veto", "engaged"}:
@@ -263,7 +295,7 @@ def coerce(item: ReviewItem, value: Any, names: Sequence[str]) -> Any:
     raise InvalidInput(f"Unknown review question: {item.key}")
 
 
-def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
+def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> str:
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
@@ -273,7 +305,7 @@ def _one_name(item: ReviewItem, text: str, names: Sequence[str]) -> str:
                        f"one of: {', '.join(names)}.")
 
 
-def apply_answers(in_force: Mapping[str, InForce], items: Sequence[ReviewItem],
+def apply_answers(in_force: Mapping[str, InForce], items: Sequence[Question],
                   base: GMInputs) -> tuple[list[Order], GMInputs]:
     """The orders with the GM's answers written into their actions, and the turn's inputs."""
     by_actor: dict[str, dict[int, dict[str, Any]]] = {}
@@ -318,7 +350,43 @@ async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
     """A FAPPO turn's review: the questions of the orders the GM may see (F29)."""
     shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
     items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
-    return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+    return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
+
+
+def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
+              coerce_one: Callable[[_Item, Any], Any], given: Mapping[str, Any],
+              answers: Mapping[str, Any], passes: int) -> tuple[dict[str, Any], list[_Item]]:
+    """The turn's answers with `answers` recorded, and the review's `questions` under them.
+
+    An answer can make a question appear (a "triggered: yes" asks for the "target", the target
+    named may ask whether it was "engaged"; an Xp Flaw's "yes" asks who gains), so the questions
+    are worked out again after each pass that recorded something, up to `passes`, and the last
+    ones are both what the answers are checked against and what the view shows. InvalidInput
+    names every bad answer and every key that is no question (any more); nothing is recorded."""
+    stored = dict(given)
+    problems: list[str] = []
+    done: set[str] = set()
+    items = questions(stored)
+    for _ in range(passes):
+        known = {i.key: i for i in items}
+        fresh = [k for k in answers if k in known and k not in done]
+        if not fresh:
+            break
+        for key in fresh:
+            try:
+                stored[key] = coerce_one(known[key], answers[key])
+            except InvalidInput as exc:
+                problems.append(str(exc))
+        done.update(fresh)
+        items = questions(stored)
+        if problems:
+            break
+    keys = {i.key for i in items}
+    problems.extend(f"There is no review question {k!r} (any more)."
+                    for k in answers if k not in keys)
+    if problems:
+        raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+    return stored, items
 
 
 class ReviewService(UseCases):
@@ -403,59 +471,26 @@ class ReviewService(UseCases):
 async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
                        records: list[CharacterRecord],
                        answers: Mapping[str, Any]) -> ReviewView:
-    """`answer` for a FAPPO turn, in its transaction, the turn locked."""
+    """`answer` for a FAPPO turn, in its transaction, the turn locked: up to three passes (a
+    "triggered: yes" makes its "target" question appear, the target named an "engaged" one)."""
     state = build_state(game, turn, records)
     in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
-    stored = dict(turn.gm_answers)
-    problems: list[str] = []
-    # three passes: a "triggered: yes" makes its "target" question appear, and the
-    # target named may make an "engaged" one appear
-    for _ in range(3):
-        known = {i.key: i for i in review_items(state, in_force, stored)}
-        for key, value in answers.items():
-            item = known.get(key)
-            if item is None:
-                continue
-            try:
-                stored[key] = coerce(item, value, [c.name for c in state.characters])
-            except InvalidInput as exc:
-                problems.append(str(exc))
-        if problems:
-            break
-    keys = {i.key for i in review_items(state, in_force, stored)}
-    problems.extend(f"There is no review question {k!r} (any more)."
-                    for k in answers if k not in keys)
-    if problems:
-        raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+    names = [c.name for c in state.characters]
+    stored, items = _recorded(
+        lambda given: review_items(state, in_force, given),
+        lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
     turn = await ReviewService._store(uow, turn, gm_answers=stored)
-    items = review_items(state, in_force, stored)
-    return ReviewView(turn=turn.number, items=tuple(items), hidden_secret=hidden)
+    return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 
 
 async def xp_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
                     records: list[CharacterRecord],
                     answers: Mapping[str, Any]) -> ReviewView:
-    """`answer` for an Xp turn: the same two passes (a Flaw's "yes" asks who gains)."""
+    """`answer` for an Xp turn: up to two passes (a Flaw's "yes" asks who gains)."""
     found = await xp_play.load_in_force(uow, game, turn, records)
-    stored = dict(turn.gm_answers)
-    problems: list[str] = []
-    for _ in range(2):
-        known = {i.key: i for i in xp_review.review_items(found, records, stored)}
-        for key, value in answers.items():
-            item = known.get(key)
-            if item is None:
-                continue
-            try:
-                stored[key] = xp_review.coerce(item, value, records, found)
-            except InvalidInput as exc:
-                problems.append(str(exc))
-        if problems:
-            break
-    keys = {i.key for i in xp_review.review_items(found, records, stored)}
-    problems.extend(f"There is no review question {k!r} (any more)."
-                    for k in answers if k not in keys)
-    if problems:
-        raise InvalidInput("No answer was recorded:", tuple(dict.fromkeys(problems)))
+    stored, items = _recorded(
+        lambda given: xp_review.review_items(found, records, given),
+        lambda item, value: xp_review.coerce(item, value, records, found),
+        turn.gm_answers, answers, 2)
     turn = await ReviewService._store(uow, turn, gm_answers=stored)
-    return ReviewView(turn=turn.number,
-                      items=tuple(xp_review.review_items(found, records, stored)))
+    return ReviewView(turn=turn.number, items=tuple(items))

@@ -371,16 +371,10 @@ class TurnService(UseCases):
     async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> None:
         """The adapter records its reply messages (a long reply is several), to edit the same
         replies on an edit and delete them with the post."""
-        async with self.uow() as uow:
-            post = await uow.posts.get(post_id)
-            if post is None:
+        async with self.uow() as uow:  # one write: the adapter stores keys that changed
+            if not await uow.posts.set_reply_keys(post_id, tuple(reply_keys)):
                 raise NotFound("There is no such post.")
-            keys = tuple(reply_keys)
-            if keys != post.reply_keys:
-                await uow.posts.update(
-                    post.model_copy(update={"reply_keys": keys, "version": post.version + 1})
-                )
-                await uow.commit()
+            await uow.commit()
 
     async def status(self, game_id: str) -> TurnStatusView:
         """Who has posted, passed or is missing, the seal and the deadline (F29, F30)."""

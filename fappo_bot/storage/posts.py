@@ -17,6 +17,8 @@ import builtins
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+from sqlalchemy import bindparam, update
+
 from fappo_bot.service.records import Post, PostRevision
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
@@ -26,6 +28,12 @@ from fappo_bot.storage.values import utc
 
 #: up to this many posts holding orders in force are read one by one; more, in one statement
 _FEW_POSTS = 4
+
+_SET_REPLY_KEYS = Sql(
+    update(q.POSTS)
+    .where(q.POSTS.c.id == bindparam("id"))
+    .values(reply_keys=bindparam("reply_keys"), version=q.POSTS.c.version + 1)
+)
 
 
 def heads(rows: Iterable[Sequence[Any]]) -> dict[str, tuple[Any, Any, str]]:
@@ -79,6 +87,11 @@ class SqlPosts(Repository):
         if row is not None and (row.revision != post.revision or row.deleted != post.deleted):
             self._stale(post.turn_id)  # other orders may be in force now
         await self._update(q.POSTS, m.post_values(post), "post")
+
+    async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> bool:
+        self._tx.kept.pop((q.POSTS.name, post_id), None)  # read again, if read at all
+        params = {"id": post_id, "reply_keys": m.keys_doc(reply_keys)}
+        return await self._tx.execute(_SET_REPLY_KEYS, params) > 0
 
     async def add_revision(self, revision: PostRevision) -> None:
         await self._add_revision(revision)

@@ -277,6 +277,14 @@ class FakePosts(_Repo):
     async def update(self, post: Post) -> None:
         self._update_versioned("posts", post)
 
+    async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> bool:
+        post = self.t("posts").get(post_id)
+        if post is None:
+            return False
+        self.w("posts")[post_id] = post.model_copy(
+            update={"reply_keys": tuple(reply_keys), "version": post.version + 1})
+        return True
+
     async def add_revision(self, revision: PostRevision) -> None:
         key = (revision.post_id, revision.number)
         if key in self.t("revisions"):

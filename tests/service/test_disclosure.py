@@ -190,3 +190,36 @@ def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
     assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]
     assert "retired_field" not in messages[0]
+
+
+async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it_sealed(
+    services, table, uow_factory
+):
+    """/resolve on a turn nobody sealed seals it in the same transaction and reveals the NPC
+    orders it has in hand, without reading back the JSON it just made of them: the reveal is
+    the one that JSON gives."""
+    from fappo_bot.service.disclosure import reveal_messages
+
+    game = table["game"]
+    reply = await services.turns.post(game, GM, channel_key="c1", message_key="g1", text=NPCS)
+    assert reply.ok, reply.reply
+    await services.turns.post(game, ALICE, channel_key="c1", message_key="m1",
+                              text="3 AP defend")
+    await services.resolution.resolve(game, GM, 1)
+    reveal = [m.content for m in await _outbox(uow_factory, game, "revealed")]
+    async with uow_factory() as uow:
+        resolution = await uow.resolutions.latest(game)
+        turn = await uow.turns.by_number(game, 1)
+    assert resolution is not None and turn is not None and turn.npc_canonical is not None
+    assert turn.npc_commitment is not None and turn.npc_salt is not None
+    read_back = reveal_messages(1, turn.npc_commitment, turn.npc_salt, turn.npc_canonical,
+                                resolution.state_before)
+    assert "Skarg: 2/3 AP committed" in "\n".join(reveal)
+    assert "\n".join(reveal) == "\n".join(base_messages(read_back))
+
+
+def base_messages(texts):
+    """The texts as the outbox stores them (made inert and split to fit a message)."""
+    from fappo_bot.posting.safety import inert, split_message
+
+    return [part for text in texts for part in split_message(inert(text))]

@@ -481,6 +481,27 @@ async def test_several_reply_keys_are_kept_per_post(services, table, uow_factory
     assert deleted.reply_keys == ("r4",)
 
 
+async def test_reply_keys_are_stored_in_one_write_that_bumps_the_post_version(
+    services, table, uow_factory
+):
+    """The adapter stores its replies' ids after sending them: one statement, nothing read
+    first, the post's version bumped (a concurrent edit of it is then retried)."""
+    from fappo_bot.service import NotFound
+
+    game = table["game"]
+    first = await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    async with uow_factory() as uow:
+        before = await uow.posts.get(first.post_id)
+    await services.turns.set_reply_keys(first.post_id, ["r1", "r2"])
+    async with uow_factory() as uow:
+        after = await uow.posts.get(first.post_id)
+        assert await uow.posts.set_reply_keys("no-such-post", ["r9"]) is False
+    assert after.reply_keys == ("r1", "r2") and after.version == before.version + 1
+    assert after.model_copy(update={"reply_keys": (), "version": before.version}) == before
+    with pytest.raises(NotFound):
+        await services.turns.set_reply_keys("no-such-post", ["r1"])
+
+
 async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(
     services, table, uow_factory
 ):
