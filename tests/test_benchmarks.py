@@ -22,6 +22,8 @@ FIGURES = {
     "bench_load.py": [r"latency p50 +[\d.]+ ms"],
     "bench_posting.py": [r"typical 8-line post, parse\+validate\+render: best"],
     "bench_resolve.py": [r"resolve_turn, 1 timed turns per size"],
+    "bench_scale.py": [r"outbox +\d+ rooms: first [\d.]+ ms, steady [\d.]+ ms",
+                       r"catch-up plan +\d+ games", r"history +close\+resolve: after 3 turns"],
     "bench_service.py": [r"fake +post +\d+ posts", r"fake +resolve +6 combatants"],
     "bench_storage.py": [r"sqlite +ingest", r"sqlite +resolve +6 combatants"],
     "bench_xp.py": [r"exact odds, pools 1-30"],

@@ -50,6 +50,7 @@ def heads(rows: Iterable[Sequence[Any]]) -> dict[str, tuple[Any, Any, str]]:
 
 class SqlPosts(Repository):
     async def add(self, post: Post, revision: PostRevision) -> None:
+        self._changed(post.turn_id)
         self._tx.no_post.discard((post.channel_key, post.message_key))
         await self._tx.insert(q.INSERT[q.POSTS], [m.post_values(post)])
         await self._add_revision(revision)
@@ -64,6 +65,10 @@ class SqlPosts(Repository):
                 "post_id": post.id, "written_at": written, "updated_at": updated,
             } for order in revision.orders}
             await self._tx.insert(q.IN_FORCE_UPSERT, list(rows.values()))
+
+    def _changed(self, turn_id: str) -> None:
+        """The turn's orders in force as read in this transaction are read again."""
+        self._tx.row_sets.pop(("in force", turn_id), None)
 
     async def _add_revision(self, revision: PostRevision) -> None:
         revision_values, order_values = m.revision_values(revision)
@@ -83,6 +88,7 @@ class SqlPosts(Repository):
         return None if row is None else m.post_record(row)
 
     async def update(self, post: Post) -> None:
+        self._changed(post.turn_id)
         row = await self._load(q.POSTS, post.id)
         if row is not None and (row.revision != post.revision or row.deleted != post.deleted):
             self._stale(post.turn_id)  # other orders may be in force now
@@ -94,6 +100,8 @@ class SqlPosts(Repository):
         return await self._tx.execute(_SET_REPLY_KEYS, params) > 0
 
     async def add_revision(self, revision: PostRevision) -> None:
+        for key in [k for k in self._tx.row_sets if k[0] == "in force"]:  # of whichever turn
+            del self._tx.row_sets[key]
         await self._add_revision(revision)
 
     async def revisions(self, post_id: str) -> Sequence[PostRevision]:
@@ -134,6 +142,13 @@ class SqlPosts(Repository):
     ) -> Sequence[tuple[Post, PostRevision]]:
         # the table names the posts holding the orders in force: only those are read and built
         await self._refresh(turn_id)
+        if actors is None:  # all of them: one statement, read once per transaction
+            key = ("in force", turn_id)
+            rows = self._tx.row_sets.get(key)
+            if rows is None:
+                rows = self._tx.row_sets[key] = await self._tx.fetch(
+                    q.IN_FORCE_POSTS, {"turn_id": turn_id})
+            return self._in_order(self._with_orders(q.IN_FORCE_POSTS, rows, None, None))
         held = await self._tx.fetch(q.IN_FORCE_OF_TURN, {"turn_id": turn_id})
         wanted = {post_id for actor_key, post_id in held if actors is None or actor_key in actors}
         if not wanted:
@@ -146,22 +161,27 @@ class SqlPosts(Repository):
             sql, rows = q.POST_WITH_ORDERS, []
             for post_id in sorted(wanted):
                 rows.extend(await self._tx.fetch(sql, {"post_id": post_id}))
-        found = self._with_orders(sql, rows, wanted, actors)
+        return self._in_order(self._with_orders(sql, rows, wanted, actors))
+
+    @staticmethod
+    def _in_order(
+        found: builtins.list[tuple[Post, PostRevision]],
+    ) -> builtins.list[tuple[Post, PostRevision]]:
         found.sort(key=lambda pair: (pair[0].updated_at, pair[0].id))
         return found
 
     def _with_orders(
-        self, sql: Sql, rows: Sequence[Sequence[Any]], wanted: Collection[str],
+        self, sql: Sql, rows: Sequence[Sequence[Any]], wanted: Collection[str] | None,
         actors: Collection[str] | None,
     ) -> builtins.list[tuple[Post, PostRevision]]:
         """The posts of rows of (post, its newest revision, one of its orders), grouped by post
-        (`wanted` only; `actors`: only their orders are built)."""
+        (`wanted` only, if given; `actors`: only their orders are built)."""
         compiled = sql.compiled(self._tx.dialect)
         id_at = compiled.position(q.POSTS.c.id)
         grouped: dict[str, tuple[Any, builtins.list[Any]]] = {}
         for row in rows:
             post_id = row[id_at]
-            if post_id not in wanted:
+            if wanted is not None and post_id not in wanted:
                 continue
             entry = grouped.get(post_id)
             if entry is None:
@@ -193,6 +213,7 @@ class SqlPosts(Repository):
         if turn_id not in stale:
             return
         stale.discard(turn_id)
+        self._changed(turn_id)
         last = heads(await self._tx.fetch(q.NEWEST_HEADS, {"turn_id": turn_id}))
         await self._tx.execute(q.IN_FORCE_CLEAR, {"turn_id": turn_id})
         await self._tx.insert(q.IN_FORCE_INSERT, [

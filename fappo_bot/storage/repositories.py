@@ -121,6 +121,7 @@ class SqlMembers(Repository):
 
 class SqlCharacters(Repository):
     async def add(self, character: CharacterRecord) -> None:
+        self._tx.row_sets.pop(("characters", character.game_id), None)
         await self._tx.insert(q.INSERT[q.CHARACTERS], [m.character_values(character)])
 
     async def get(self, character_id: str) -> CharacterRecord | None:
@@ -134,7 +135,13 @@ class SqlCharacters(Repository):
         return None if row is None else m.character_record(row)
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
-        rows = await self._load_rows(q.CHARACTERS, q.CHARACTERS_OF_GAME, game_id=game_id)
+        # a game's characters are read once per transaction (a close reads them for the turn's
+        # status and again to seal): the rows kept carry every update made since
+        key = ("characters", game_id)
+        rows = self._tx.row_sets.get(key)
+        if rows is None:
+            rows = self._tx.row_sets[key] = await self._load_rows(
+                q.CHARACTERS, q.CHARACTERS_OF_GAME, game_id=game_id)
         return [m.character_record(row) for row in rows]
 
     async def update(self, character: CharacterRecord) -> None:

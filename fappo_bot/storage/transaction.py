@@ -58,6 +58,9 @@ class Tx:
         self.before_commit: dict[str, Callable[[], Awaitable[None]]] = {}
         #: the turns whose orders in force an edit or a deletion may have changed (`posts.py`)
         self.stale_in_force: set[str] = set()
+        #: row sets read once per transaction, until the repository that keeps one writes to
+        #: its table: {(what, key): rows} (a game's characters, a turn's orders in force)
+        self.row_sets: dict[tuple[str, str], Any] = {}
 
     @property
     def link(self) -> Link:
@@ -126,6 +129,7 @@ class Tx:
         self.pending.clear()
         self.before_commit.clear()
         self.stale_in_force.clear()
+        self.row_sets.clear()
         await self.source.rollback()
 
 

@@ -69,7 +69,7 @@ class Remembered:
     again and again. One per unit-of-work factory (`SqlUnitOfWorkFactory`, built where the
     application is put together), so two databases in one process never share one."""
 
-    __slots__ = ("built", "limit", "parsed")
+    __slots__ = ("built", "dumped", "limit", "parsed")
 
     def __init__(self, limit: int = 5_000) -> None:
         #: about 5,000 values of a few kB each in each map: a few tens of MB at most, enough for
@@ -77,6 +77,11 @@ class Remembered:
         self.limit = limit
         self.parsed: dict[tuple[object, str], Any] = {}
         self.built: dict[tuple[Any, ...], Any] = {}
+        #: the text each value of `parsed` was parsed from, by its adapter and the value's
+        #: identity (the value is kept with it, so the identity is not reused): a record written
+        #: back with a value it read (a resolve writes 60 characters whose sheets did not
+        #: change) is not dumped again
+        self.dumped: dict[tuple[object, int], tuple[Any, str]] = {}
 
     def remember(self, seen: dict[Any, Any], key: Any, build: Callable[[], T]) -> T:
         found = seen.get(key)
@@ -106,7 +111,13 @@ def parse_as(adapter: TypeAdapter[T], text: str) -> T:
     cache = current.get()
     if cache is None:
         return adapter.validate_json(text)
-    return cache.remember(cache.parsed, (adapter, text), lambda: adapter.validate_json(text))
+
+    def build() -> T:
+        value = adapter.validate_json(text)
+        cache.remember(cache.dumped, (adapter, id(value)), lambda: (value, text))
+        return value
+
+    return cache.remember(cache.parsed, (adapter, text), build)
 
 
 def doc(model: BaseModel, *, whole: bool = False) -> RawJSON:
@@ -120,5 +131,11 @@ def doc(model: BaseModel, *, whole: bool = False) -> RawJSON:
 
 def docs(adapter: TypeAdapter[Any], value: Any, *, whole: bool = False) -> RawJSON:
     """A value of `adapter`'s type as a stored document, defaults left out unless `whole`
-    (`doc`)."""
+    (`doc`); a value read through `parse_as` in this factory is its text as read (an equal
+    value: it reads back the same)."""
+    cache = None if whole else current.get()
+    if cache is not None:
+        found = cache.dumped.get((adapter, id(value)))
+        if found is not None and found[0] is value:
+            return RawJSON(found[1])
     return RawJSON(adapter.dump_json(value, exclude_defaults=not whole).decode())

@@ -53,3 +53,21 @@ async def test_each_factory_owns_its_cache_and_its_units_of_work_use_it(uow_fact
             assert values.current.get() is other.remembered
         assert values.current.get() is uow_factory.remembered
     assert values.current.get() is None
+
+
+@pytest.mark.unit
+def test_a_value_read_is_written_back_as_its_text_not_dumped_again() -> None:
+    from pydantic import TypeAdapter
+
+    strings = TypeAdapter(tuple[str, ...])
+    text = '["b", "a"]'  # not as pydantic writes it: the text read is what goes back
+    token = values.current.set(values.Remembered())
+    try:
+        read = values.parse_as(strings, text)
+        assert values.docs(strings, read) == text
+        assert values.docs(strings, ("b", "a")) == '["b","a"]'  # an equal value of its own
+        assert values.docs(TypeAdapter(tuple[str, ...]), read) == '["b","a"]'  # another type
+        assert values.docs(strings, read, whole=True) == '["b","a"]'
+    finally:
+        values.current.reset(token)
+    assert values.docs(strings, read) == '["b","a"]'  # outside a unit of work: dumped
