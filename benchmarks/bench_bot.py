@@ -361,6 +361,10 @@ async def run(args: argparse.Namespace) -> None:
     try:
         fake = SimpleNamespace(**await recv(conn))
         with tempfile.TemporaryDirectory() as tmp:
+            if args.sqla_public:
+                from benchmarks import sqla_public
+
+                sqla_public.install()
             if args.sqlite_checkpoints:
                 from fappo_bot.storage import sqlite_inline
 
@@ -401,8 +405,17 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
     diagnosis = Diagnosis(shm=args.shm)
     diagnosis.install(loop, watch=args.diagnose)
     cpu0, system0, preempted0 = cpu_seconds(), system_seconds(), preempted()
+    profile = None
+    if args.profile:
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
     conn.send(("load", (args.rate, args.seconds, args.fake_gc)))
     result = await recv(conn)
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(args.profile)
     cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
     system = system_seconds() - system0
     diagnosis.remove(loop)
@@ -443,6 +456,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1, help="load runs, one after another")
     parser.add_argument("--no-gc-tuning", action="store_true",
                         help="leave the collector as Python sets it (no freeze, no thresholds)")
+    parser.add_argument("--sqla-public", action="store_true",
+                        help="run the storage's statements through SQLAlchemy's public API "
+                             "(benchmarks/sqla_public.py) instead of storage/driver.py")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="write a cProfile of the bot's process during the loads to FILE")
     parser.add_argument("--sqlite-checkpoints", action="store_true",
                         help="SQLite's own WAL checkpoints, in the COMMITs on the loop, instead of "
                              "the background ones")

@@ -43,12 +43,6 @@ CHECKPOINT_EVERY = 160
 #: the background checkpoints fall behind
 FALLBACK_AUTOCHECKPOINT = 10_000
 
-#: WAL pages past which a checkpoint that could not catch up with the writers makes them wait
-#: while it copies the rest and starts the WAL over (a RESTART checkpoint: the loop's writers wait
-#: in a worker thread, `InlineConnection.call`), so the WAL stays under about 16 MB
-RESTART_AFTER = 4_000
-RESTART_WAIT_MS = 2_000
-
 #: whether inline connections checkpoint in the background (False: SQLite's own checkpoints at
 #: its default mark; for the benchmarks' comparison)
 BACKGROUND_CHECKPOINTS = True
@@ -60,10 +54,10 @@ class Checkpointer:
     PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
     reader. The WAL starts over (stops growing) at the first write after a checkpoint that copied
     every frame; a commit that lands while it copies adds frames it did not see, so it checkpoints
-    again until one finds nothing new (up to four times), and the next checkpoint does the rest;
-    past `RESTART_AFTER` pages, it makes the writers wait while it finishes (RESTART). A WAL
-    that was not checkpointed loses nothing: it is the durable log, read through and recovered
-    by SQLite."""
+    again until one finds nothing new (up to four times), and the next checkpoint does the rest.
+    It never makes a writer wait: a RESTART checkpoint, which does (to start the WAL over at
+    once), held the loop's writers for up to 4 s on the loaded machine. A WAL that was not
+    checkpointed loses nothing: it is the durable log, read through and recovered by SQLite."""
 
     def __init__(self, path: str, uri: bool, every: int) -> None:
         self.path, self.uri, self.every = path, uri, every
@@ -90,11 +84,8 @@ class Checkpointer:
                     busy, frames, _copied = connection.execute(
                         "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     if busy or frames == seen:  # nothing was committed while it copied
-                        return
+                        break
                     seen = frames
-                if frames >= RESTART_AFTER:  # writers kept landing: have them wait this once
-                    connection.execute(f"PRAGMA busy_timeout = {RESTART_WAIT_MS}")
-                    connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             finally:
                 connection.close()
         except sqlite3.Error as error:  # busy, or the file is gone: the next one will do
