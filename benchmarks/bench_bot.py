@@ -362,7 +362,7 @@ async def run(args: argparse.Namespace) -> None:
         fake = SimpleNamespace(**await recv(conn))
         with tempfile.TemporaryDirectory() as tmp:
             if args.sqla_public:
-                from benchmarks import sqla_public
+                from tests.storage import sqla_public
 
                 sqla_public.install()
             if args.sqlite_checkpoints:
@@ -458,7 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="leave the collector as Python sets it (no freeze, no thresholds)")
     parser.add_argument("--sqla-public", action="store_true",
                         help="run the storage's statements through SQLAlchemy's public API "
-                             "(benchmarks/sqla_public.py) instead of storage/driver.py")
+                             "(tests/storage/sqla_public.py) instead of storage/driver.py")
     parser.add_argument("--profile", metavar="FILE",
                         help="write a cProfile of the bot's process during the loads to FILE")
     parser.add_argument("--sqlite-checkpoints", action="store_true",

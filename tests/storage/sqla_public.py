@@ -6,7 +6,8 @@ taken out: each transaction is an `AsyncConnection` (`engine.connect()`, `begin(
 each statement `connection.execute(statement, params)`, SQLAlchemy's compiled cache, result
 objects and greenlet bridge included; the same statements (`queries.py`), the same BEGIN
 IMMEDIATE (the engine's "begin" listener), the same connections (inline SQLite). `install()`
-swaps it in for `connection.Transactions`; the benchmarks take `--sqla-public`.
+swaps it in for `connection.Transactions`; `bench_bot.py` and `bench_post_path.py` take
+`--sqla-public`, and `test_sqla.py` checks that both store the same rows.
 
 The rows' column positions are still read from the driver's `Compiled` (the same SELECT, the
 same order): the cost measured is the execution, which is what `driver.py` replaces.
