@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_bot import ORDERS, percentile
-from benchmarks.bench_storage import GM, _game, machine_speed
+from benchmarks.bench_storage import _game, machine_speed
 from fappo_bot.service.facade import Services
 from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(machine_speed())
     took = sorted(asyncio.run(run(args.posts, args.rooms, args.sqla_public)))
     how = "SQLAlchemy's public API" if args.sqla_public else "storage/driver.py"
-    print(f"{args.posts} posts and their reply keys through {how} (GM {GM}): CPU a post min "
+    print(f"{args.posts} posts and their reply keys through {how}: CPU a post min "
           f"{took[0]:.2f} ms, median {statistics.median(took):.2f} ms, p99 "
           f"{percentile(took, 0.99):.2f} ms")
     return 0
