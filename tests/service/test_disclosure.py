@@ -215,7 +215,7 @@ async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it
     read_back = reveal_messages(1, turn.npc_commitment, turn.npc_salt, turn.npc_canonical,
                                 resolution.state_before)
     assert "Skarg: 2/3 AP committed" in "\n".join(reveal)
-    assert "\n".join(reveal) == "\n".join(base_messages(read_back))
+    assert "\n".join(reveal) == "\n".join(base_messages([read_back.text()]))
 
 
 def base_messages(texts):
