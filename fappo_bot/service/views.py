@@ -182,9 +182,7 @@ class CharacterView(BaseModel):
     runner: str | None
     gm_controlled: bool
     missed_turns: int
-    sheet: Character
-    state: Character
-    #: an Xp character's sheet (then `sheet` and `state` are an empty FAPPO shell)
+    #: an Xp character's sheet (None for a FAPPO character)
     xp: XpSheet | None = None
     #: what a reader shows of a FAPPO character (None for an Xp character)
     shown: SheetView | None = None
@@ -202,8 +200,6 @@ class CharacterView(BaseModel):
             runner=record.runner(),
             gm_controlled=record.gm_controlled,
             missed_turns=record.missed_turns,
-            sheet=record.sheet or Character(name=record.name),
-            state=record.state or Character(name=record.name),
             xp=record.xp,
             shown=None if record.sheet is None or record.state is None else SheetView.of(
                 record.sheet, record.state, config or _DEFAULT_RULES),

@@ -34,3 +34,10 @@ async def actions(uow_factory: Any, game_id: str) -> list[str]:
     """The audit log's actions, oldest first."""
     async with uow_factory() as uow:
         return [e.action for e in await uow.audit.list(game_id)]
+
+
+async def stored(uow_factory: Any, game_id: str, name: str) -> Any:
+    """The character record `name` of a game as stored (what the views do not hand out: the
+    rules' sheet and state)."""
+    async with uow_factory() as uow:
+        return await uow.characters.by_name(game_id, name)

@@ -14,6 +14,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
+from tests.service.helpers import stored
 
 LONG_INTENT = "crush them " * 300  # 3,300 characters: the canonical JSON takes several parts
 NPCS = ("**Skarg**\n2 AP attack Kael with Broadsword (he leans in, @everyone <@123>)\n"
@@ -51,7 +52,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     # the orders as a reply shows them, not as raw JSON
     assert "Skarg: 2/3 AP committed" in first and "Goblins: 1/2 AP committed" in first
     assert '"actions"' not in first
-    skarg_sheet = await services.characters.show(game, "Skarg")
+    skarg_sheet = await stored(uow_factory, game, "Skarg")
     revealed = await services.turns.reveal(game, 1)
     orders = list(TypeAdapter(tuple[Order, ...]).validate_json(revealed.canonical))
     skarg = next(o for o in orders if o.actor == "Skarg")
@@ -215,7 +216,7 @@ async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it
     read_back = reveal_messages(1, turn.npc_commitment, turn.npc_salt, turn.npc_canonical,
                                 resolution.state_before)
     assert "Skarg: 2/3 AP committed" in "\n".join(reveal)
-    assert "\n".join(reveal) == "\n".join(base_messages(read_back))
+    assert "\n".join(reveal) == "\n".join(base_messages([read_back.text()]))
 
 
 def base_messages(texts):
