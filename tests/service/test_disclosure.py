@@ -10,6 +10,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import describe_action
+from fappo_bot.render.notices import text as words
 from fappo_bot.rules.orders import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import inert
@@ -185,8 +186,8 @@ def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
 
     canonical = '[{"actor":"Skarg","retired_field":' + '"x",' * 900 + '"end"}]'
     digest = commitment("salt", canonical)
-    messages = [reveal_messages(3, digest, "salt", canonical,
-                                TurnState(turn=3, characters=())).text()]
+    messages = [words(reveal_messages(3, digest, "salt", canonical,
+                                      TurnState(turn=3, characters=())))]
     assert len(messages) == 1 and len(messages[0]) <= 2000
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
     assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]
@@ -216,7 +217,7 @@ async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it
     read_back = reveal_messages(1, turn.npc_commitment, turn.npc_salt, turn.npc_canonical,
                                 resolution.state_before)
     assert "Skarg: 2/3 AP committed" in "\n".join(reveal)
-    assert "\n".join(reveal) == "\n".join(base_messages([read_back.text()]))
+    assert "\n".join(reveal) == "\n".join(base_messages([words(read_back)]))
 
 
 def base_messages(texts):
