@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import (
@@ -291,6 +291,30 @@ class OrderInForce(BaseModel):
     author: str
 
 
+class HitView(BaseModel):
+    """A hit of the last resolution still provisional until its target's next post (F13), as
+    a reader is shown it (the rules' `PendingHit` stays in the service)."""
+
+    model_config = _FROZEN
+
+    id: str
+    target: str
+    attacker: str | None
+    weapon: str | None
+    levels: int
+    specials: tuple[str, ...]
+    #: attack, tick, ripout, removal, self, sheath
+    source: str
+    #: the turn the hit was dealt
+    turn: int | None
+
+    @classmethod
+    def of(cls, hit: PendingHit) -> HitView:
+        return cls(id=hit.id, target=hit.target, attacker=hit.attacker, weapon=hit.weapon,
+                   levels=hit.levels, specials=tuple(hit.specials), source=hit.source,
+                   turn=hit.turn)
+
+
 class TurnStatusView(BaseModel):
     """Who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
 
@@ -306,9 +330,15 @@ class TurnStatusView(BaseModel):
     #: the characters the GMs run that have no orders this turn (they would do nothing)
     npcs_without_orders: tuple[str, ...] = ()
     everyone_in: bool
-    pending_hits: tuple[PendingHit, ...] = ()
+    pending_hits: tuple[HitView, ...] = ()
     #: the display names known of the characters' runners, by user id
     names: dict[str, str] = {}
+
+    @field_validator("pending_hits", mode="before")
+    @classmethod
+    def _shown(cls, hits: Any) -> Any:
+        """The service hands the rules' hits; the view keeps what a reader is shown of them."""
+        return tuple(HitView.of(h) if isinstance(h, PendingHit) else h for h in hits)
 
     @property
     def npcs_to_confirm(self) -> tuple[str, ...]:
