@@ -27,6 +27,7 @@ import asyncio
 import gc
 import logging
 import multiprocessing
+import os
 import resource
 import statistics
 import sys
@@ -122,10 +123,23 @@ async def _fake_side(conn: Connection, rooms: int, players: int) -> None:
 
 
 async def _load(fake: Any, rooms: Sequence[tuple[str, list[dict[str, Any]]]],
-                rate: float, seconds: float) -> dict[str, Any]:
+                rate: float, seconds: float, collect: bool) -> dict[str, Any]:
     """Post at `rate` a second for `seconds`, each post to the next room in turn."""
     total = int(rate * seconds)
     sent: dict[str, float] = {}
+    pauses: list[tuple[float, float, str]] = []  # the fake's own collections of 5 ms or more
+    began: list[float] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began and (took := (time.perf_counter() - began[0]) * 1000) >= 5:
+            pauses.append((began[0], took, f"the fake's gen-{info['generation']} collection"))
+
+    if not collect:  # the fake stands for Discord's servers: its pauses are not the bot's
+        gc.collect()
+        gc.disable()
+    gc.callbacks.append(on_gc)
     cpu0 = cpu_seconds()
     start = time.perf_counter()
     for i in range(total):
@@ -140,8 +154,10 @@ async def _load(fake: Any, rooms: Sequence[tuple[str, list[dict[str, Any]]]],
         sent[message["id"]] = time.perf_counter()
         await fake.dispatch("MESSAGE_CREATE", message)
     await fake.wait_for(lambda: all(m in fake.replied for m in sent), timeout=300)
+    gc.callbacks.remove(on_gc)
+    gc.enable()
     return {"latencies": [(fake.replied[m] - t) * 1000 for m, t in sent.items()],
-            "sent_at": [t - start for t in sent.values()],
+            "sent_at": [t - start for t in sent.values()], "start": start, "pauses": pauses,
             "posts": total, "cpu": cpu_seconds() - cpu0}
 
 
@@ -177,6 +193,12 @@ class Diagnosis:
     _started_cpu: float = 0.0
     stalls: list[str] = field(default_factory=list)
     slow_sql: list[tuple[float, str]] = field(default_factory=list)
+    #: (when it began, on the clock both processes share; ms; what): the slow SQLite calls and
+    #: the collections of 5 ms or more, to set beside the slowest posts
+    events: list[tuple[float, float, str]] = field(default_factory=list)
+    #: the database's WAL index (the -shm file), to tell a COMMIT that checkpointed
+    shm: Path | None = None
+    _shm_fd: int | None = None
     _untime: Any = None
     _done: bool = False
     _last_tick: float = 0.0
@@ -189,8 +211,10 @@ class Diagnosis:
             self._started = time.perf_counter()
             self._started_cpu = time.thread_time()
         else:
-            self.collections[info["generation"]].append(
-                (time.perf_counter() - self._started) * 1000)
+            took = (time.perf_counter() - self._started) * 1000
+            self.collections[info["generation"]].append(took)
+            if took >= 5:
+                self.events.append((self._started, took, f"gen-{info['generation']} collection"))
             self.cpu[info["generation"]].append((time.thread_time() - self._started_cpu) * 1000)
             if info["generation"] == 2:
                 self.full_at.append(self._started - self._installed)
@@ -213,6 +237,8 @@ class Diagnosis:
         diagnosis = self
 
         async def timed(connection: Any, function: Any, *args: Any) -> Any:
+            commit = bool(args) and args[0] == "COMMIT"
+            backfilled = diagnosis.backfilled() if commit else 0
             started = time.perf_counter()
             try:
                 return await call(connection, function, *args)
@@ -220,10 +246,22 @@ class Diagnosis:
                 took = (time.perf_counter() - started) * 1000
                 if took >= 10 and not diagnosis._done:
                     what = str(args[0])[:40] if args else getattr(function, "__name__", "?")
+                    if commit and diagnosis.backfilled() != backfilled:
+                        what = f"{what} (checkpointed)"
                     diagnosis.slow_sql.append((took, what))
+                    diagnosis.events.append((started, took, what))
 
         InlineConnection.call = timed  # type: ignore[method-assign]
         self._untime = lambda: setattr(InlineConnection, "call", call)
+
+    def backfilled(self) -> int:
+        """How many WAL frames were copied into the database since the WAL began (the WAL
+        index's nBackfill, at byte 96 of the -shm file): a COMMIT that changes it checkpointed."""
+        if self._shm_fd is None:
+            if self.shm is None or not self.shm.exists():
+                return -1
+            self._shm_fd = os.open(self.shm, os.O_RDONLY)
+        return int.from_bytes(os.pread(self._shm_fd, 4, 96), sys.byteorder)
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._last_tick = time.perf_counter()
@@ -252,6 +290,12 @@ class Diagnosis:
         self._done = True
         if self._untime is not None:
             self._untime()
+
+    def beside(self, at: float, took_ms: float) -> str:
+        """The events that overlapped a post sent at `at` and answered `took_ms` later."""
+        end = at + took_ms / 1000
+        return ", ".join(f"{what} {ms:.0f} ms" for start, ms, what in self.events
+                         if start < end and start + ms / 1000 > at) or "-"
 
     def report(self) -> str:
         lines = [f"  collector: {gc.get_freeze_count():,} objects frozen, "
@@ -317,7 +361,16 @@ async def run(args: argparse.Namespace) -> None:
     try:
         fake = SimpleNamespace(**await recv(conn))
         with tempfile.TemporaryDirectory() as tmp:
+            if args.sqla_public:
+                from tests.storage import sqla_public
+
+                sqla_public.install()
+            if args.sqlite_checkpoints:
+                from fappo_bot.storage import sqlite_inline
+
+                sqlite_inline.BACKGROUND_CHECKPOINTS = False
             running = RunningBot(fake, Path(tmp) / "data")  # type: ignore[arg-type]
+            args.shm = Path(tmp) / "data" / "fappo.sqlite3-shm"
             # as `fappo-bot run` is set up (the tests look for due turns every 50 ms)
             running.settings.turns = TurnSettings()
             await running.start()
@@ -349,11 +402,20 @@ async def run(args: argparse.Namespace) -> None:
 async def load(conn: Connection, args: argparse.Namespace) -> None:
     """One run of the load; prints its figures."""
     loop = asyncio.get_running_loop()
-    diagnosis = Diagnosis()
+    diagnosis = Diagnosis(shm=args.shm)
     diagnosis.install(loop, watch=args.diagnose)
     cpu0, system0, preempted0 = cpu_seconds(), system_seconds(), preempted()
-    conn.send(("load", (args.rate, args.seconds)))
+    profile = None
+    if args.profile:
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+    conn.send(("load", (args.rate, args.seconds, args.fake_gc)))
     result = await recv(conn)
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(args.profile)
     cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
     system = system_seconds() - system0
     diagnosis.remove(loop)
@@ -372,6 +434,16 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
     slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-8:]
     print("  slowest posts (ms, at s): " + ", ".join(f"{lat:.0f} @ {at:.1f}"
                                                     for lat, at in reversed(slowest)))
+    wal = args.shm.with_name(args.shm.name.replace("-shm", "-wal"))
+    print(f"  the WAL: {wal.stat().st_size / 2**20:.1f} MB" if wal.exists() else "  no WAL")
+    fake_pauses = [ms for _, ms, _ in result["pauses"]]
+    print(f"  the fake's own collections of 5 ms or more: {len(fake_pauses)}, longest "
+          f"{max(fake_pauses, default=0):.0f} ms")
+    if args.diagnose:
+        diagnosis.events.extend(result["pauses"])
+        for lat, at in reversed(slowest):
+            print(f"    {lat:.0f} ms @ {at:.2f} s, beside: "
+                  f"{diagnosis.beside(result['start'] + at, lat)}")
     print(diagnosis.report())
 
 
@@ -384,6 +456,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1, help="load runs, one after another")
     parser.add_argument("--no-gc-tuning", action="store_true",
                         help="leave the collector as Python sets it (no freeze, no thresholds)")
+    parser.add_argument("--sqla-public", action="store_true",
+                        help="run the storage's statements through SQLAlchemy's public API "
+                             "(tests/storage/sqla_public.py) instead of storage/driver.py")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="write a cProfile of the bot's process during the loads to FILE")
+    parser.add_argument("--sqlite-checkpoints", action="store_true",
+                        help="SQLite's own WAL checkpoints, in the COMMITs on the loop, instead of "
+                             "the background ones")
+    parser.add_argument("--fake-gc", action="store_true",
+                        help="leave the fake's collector on during the load (its pauses then "
+                             "count in the latencies)")
     parser.add_argument("--diagnose", action="store_true",
                         help="note where the bot's loop is when it stalls for 50 ms")
     parser.add_argument("--combatants", type=int, default=60,

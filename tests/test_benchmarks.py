@@ -20,6 +20,7 @@ FIGURES = {
     "bench_bot.py": [r"post -> reply p50 [\d.]+ ms, p99 [\d.]+ ms",
                      r"'Resolve the turn' -> last result message \d+ ms"],
     "bench_load.py": [r"latency p50 +[\d.]+ ms"],
+    "bench_post_path.py": [r"CPU a post min [\d.]+ ms, median [\d.]+ ms"],
     "bench_posting.py": [r"typical 8-line post, parse\+validate\+render: best"],
     "bench_resolve.py": [r"resolve_turn, 1 timed turns per size"],
     "bench_scale.py": [r"outbox +\d+ rooms: first [\d.]+ ms, steady [\d.]+ ms",

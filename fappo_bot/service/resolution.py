@@ -180,7 +180,7 @@ class ResolutionService(UseCases):
                     errors=len(result.errors))
         await uow.commit()
         return ResolutionView(
-            resolution_id=resolution.id, turn=turn.number, result=result, text=text,
+            resolution_id=resolution.id, turn=turn.number, text=text,
             gm_text=gm_text,
             messages_queued=queued, next_turn=next_turn.number if next_turn else None,
             inactive_candidates=tuple(inactive),

@@ -19,7 +19,6 @@ from fappo_bot.rules import (
     Order,
     PendingHit,
     RulesConfig,
-    TurnResult,
     ap_budget,
     current_index,
     level_name,
@@ -410,11 +409,13 @@ class ReviewView(BaseModel):
 
 
 class ResolutionView(BaseModel):
+    """A resolved turn as the adapters show it: its texts and numbers. The rules' whole result
+    (every character's new state) stays with the stored resolution, not in what is returned."""
+
     model_config = _FROZEN
 
     resolution_id: str
     turn: int
-    result: TurnResult
     #: the public results text (also queued in the outbox)
     text: str
     #: every result, secret ones included, for the GM (F29)

@@ -182,6 +182,8 @@ class SqliteLink:
 
     async def commit(self) -> None:
         await self._run("COMMIT", ())
+        if self._inline:
+            self._driver.committed()
 
     async def rollback(self) -> None:
         if self._inline:

@@ -31,8 +31,8 @@ _FEW_POSTS = 4
 
 _SET_REPLY_KEYS = Sql(
     update(q.POSTS)
-    .where(q.POSTS.c.id == bindparam("id"))
-    .values(reply_keys=bindparam("reply_keys"), version=q.POSTS.c.version + 1)
+    .where(q.POSTS.c.id == bindparam("post_id"))
+    .values(reply_keys=bindparam("keys"), version=q.POSTS.c.version + 1)
 )
 
 
@@ -96,7 +96,8 @@ class SqlPosts(Repository):
 
     async def set_reply_keys(self, post_id: str, reply_keys: Sequence[str]) -> bool:
         self._tx.kept.pop((q.POSTS.name, post_id), None)  # read again, if read at all
-        params = {"id": post_id, "reply_keys": m.keys_doc(reply_keys)}
+        # bound under names of their own: SQLAlchemy reserves a column's name in an UPDATE's values
+        params = {"post_id": post_id, "keys": m.keys_doc(reply_keys)}
         return await self._tx.execute(_SET_REPLY_KEYS, params) > 0
 
     async def add_revision(self, revision: PostRevision) -> None:

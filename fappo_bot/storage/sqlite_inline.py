@@ -10,24 +10,86 @@ for). In WAL mode the only statement that waits is the writer's `BEGIN IMMEDIATE
 
 SQLAlchemy's aiosqlite dialect drives it through `create_async_engine(..., async_creator=...)`.
 
-At the load a bot sees (50 posts a second) this kept the slowest posts several times faster than
-aiosqlite's thread did, at half the CPU per post (`benchmarks/bench_load.py`; the figures are in
-docs/benchmarks.md). A write transaction runs from BEGIN to COMMIT without giving the loop away,
-so the writers of one process never wait for each other. The WAL is checkpointed by SQLite
-itself, in the commit that crosses its 1,000-page mark (a checkpoint in a worker thread measured
-no better at that load). What SQLAlchemy's adapter expects of this class (its `_connection`
-check before COMMIT included) is below its documented surface, like `sqla.py`.
+A write transaction runs from BEGIN to COMMIT without giving the loop away, so the writers of one
+process never wait for each other. The WAL is checkpointed by a `Checkpointer` in a worker
+thread, not by SQLite in the COMMIT that crosses its 1,000-page mark: that COMMIT copied the WAL
+into the database and waited for two fsyncs on the loop's thread, and was the bot's slowest
+statement (docs/benchmarks.md, "The bot through a fake Discord"). SQLite's own checkpoint stays
+as a safety net, at a mark the background ones keep the WAL far under.
+
+What SQLAlchemy's adapter expects of this class (its `_connection` check before COMMIT
+included) is below its documented surface, like `sqla.py`; `tests/storage/test_sqla.py` drives
+it through SQLAlchemy's own adapter.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+#: commits between two background checkpoints (a post's commits write 5-6 pages each, so about
+#: SQLite's own 1,000-page mark)
+CHECKPOINT_EVERY = 160
+
+#: SQLite's own checkpoint (in a COMMIT, on the loop) only past this many WAL pages (40 MB), should
+#: the background checkpoints fall behind
+FALLBACK_AUTOCHECKPOINT = 10_000
+
+#: whether inline connections checkpoint in the background (False: SQLite's own checkpoints at
+#: its default mark; for the benchmarks' comparison)
+BACKGROUND_CHECKPOINTS = True
+
+
+class Checkpointer:
+    """Checkpoints one database's WAL in a worker thread, every `every` commits.
+
+    PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
+    reader. The WAL starts over (stops growing) at the first write after a checkpoint that copied
+    every frame; a commit that lands while it copies adds frames it did not see, so it checkpoints
+    again until one finds nothing new (up to four times), and the next checkpoint does the rest.
+    It never makes a writer wait: a RESTART checkpoint, which does (to start the WAL over at
+    once), held the loop's writers for up to 4 s on the loaded machine. A WAL that was not
+    checkpointed loses nothing: it is the durable log, read through and recovered by SQLite."""
+
+    def __init__(self, path: str, uri: bool, every: int) -> None:
+        self.path, self.uri, self.every = path, uri, every
+        self._commits = 0
+        #: the checkpoint running now, if any (tests await it)
+        self.running: asyncio.Future[None] | None = None
+
+    def committed(self) -> None:
+        """Count a commit; start a checkpoint when it is time and none is running."""
+        self._commits += 1
+        if self._commits < self.every or (self.running is not None and not self.running.done()):
+            return
+        self._commits = 0
+        self.running = asyncio.get_running_loop().run_in_executor(None, self.checkpoint)
+
+    def checkpoint(self) -> None:
+        """One checkpoint, on this thread (a connection of its own, closed after)."""
+        try:
+            connection = sqlite3.connect(self.path, uri=self.uri, timeout=0,
+                                         isolation_level=None, check_same_thread=False)
+            try:
+                seen = -1
+                for _ in range(4):
+                    busy, frames, _copied = connection.execute(
+                        "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if busy or frames == seen:  # nothing was committed while it copied
+                        break
+                    seen = frames
+            finally:
+                connection.close()
+        except sqlite3.Error as error:  # busy, or the file is gone: the next one will do
+            log.debug("WAL checkpoint of %s skipped: %s", self.path, error)
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:
@@ -100,10 +162,19 @@ class InlineConnection:
         self,
         sqlite: sqlite3.Connection,
         busy_timeout_ms: int,
+        checkpointer: Checkpointer | None = None,
     ) -> None:
         self.sqlite: sqlite3.Connection | None = sqlite
         self.busy_timeout_ms = busy_timeout_ms
+        self.checkpointer = checkpointer
         sqlite.execute("PRAGMA busy_timeout = 0")
+        if checkpointer is not None:
+            sqlite.execute(f"PRAGMA wal_autocheckpoint = {FALLBACK_AUTOCHECKPOINT}")
+
+    def committed(self) -> None:
+        """A transaction of this connection committed (its WAL pages may want a checkpoint)."""
+        if self.checkpointer is not None:
+            self.checkpointer.committed()
 
     @property
     def _connection(self) -> sqlite3.Connection | None:  # SQLAlchemy checks it before COMMIT
@@ -144,6 +215,7 @@ class InlineConnection:
 
     async def commit(self) -> None:
         await self.call(self._live().commit)
+        self.committed()
 
     async def rollback(self) -> None:
         await self.call(self._live().rollback)
@@ -163,8 +235,10 @@ class InlineConnection:
 
 
 def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
-    """The `async_creator` of an engine whose SQLite connections run inline."""
+    """The `async_creator` of an engine whose SQLite connections run inline (and share one
+    `Checkpointer`)."""
     uri = path.startswith("file:")
+    checkpointer = Checkpointer(path, uri, CHECKPOINT_EVERY) if BACKGROUND_CHECKPOINTS else None
 
     async def connect() -> InlineConnection:
         if not uri:
@@ -172,6 +246,6 @@ def inline_creator(path: str, busy_timeout_ms: int) -> Callable[[], Any]:
         connection = sqlite3.connect(
             path, isolation_level=None, check_same_thread=False, uri=uri, timeout=0
         )
-        return InlineConnection(connection, busy_timeout_ms)
+        return InlineConnection(connection, busy_timeout_ms, checkpointer)
 
     return connect

@@ -95,7 +95,7 @@ class CharacterRow(Base):
     sheet: Mapped[str] = mapped_column(JSON)
     state: Mapped[str] = mapped_column(JSON)
     #: an Xp game's character sheet (JSON), NULL in a FAPPO game
-    xp: Mapped[str | None] = mapped_column(JSON)
+    xp: Mapped[str | None] = mapped_column(JSON(none_as_null=True))
     status: Mapped[str] = mapped_column(String(20))
     missed_turns: Mapped[int] = mapped_column(Integer)
     controller: Mapped[str | None] = mapped_column(KEY)

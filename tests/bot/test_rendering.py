@@ -15,6 +15,7 @@ from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.base import Deps, outbox_messages
 from fappo_bot.service.records import Game, OutboxMessage
+from fappo_bot.service.rulesets.known import KNOWN
 
 pytestmark = pytest.mark.unit
 
@@ -23,7 +24,7 @@ AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
 
 def _messages(kind: str, content: notices.Notice | str) -> list[OutboxMessage]:
     ids = iter(f"id{n}" for n in range(100))
-    deps = Deps(uow_factory=None, rulesets={}, ids=lambda: next(ids))  # type: ignore[arg-type]
+    deps = Deps(uow_factory=None, rulesets=KNOWN, ids=lambda: next(ids))  # type: ignore[arg-type]
     deps.clock.now = lambda: AT  # type: ignore[method-assign]
     game = Game(id="g1", channel_key="c1", name="G", created_at=AT)
     return outbox_messages(deps, game, kind, content, "key")

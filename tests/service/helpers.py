@@ -36,6 +36,26 @@ async def actions(uow_factory: Any, game_id: str) -> list[str]:
         return [e.action for e in await uow.audit.list(game_id)]
 
 
+class Resolved:
+    """A resolve's view with the resolution's `result` as stored: the view returns what the
+    adapters show (texts, numbers), not the rules' whole result."""
+
+    def __init__(self, view: Any, result: Any) -> None:
+        self.view, self.result = view, result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.view, name)
+
+
+async def resolved(services: Any, game_id: str, actor: str, number: int) -> Resolved:
+    """`services.resolution.resolve`, and the result it stored."""
+    view = await services.resolution.resolve(game_id, actor, number)
+    async with services.resolution.uow() as uow:
+        stored = await uow.resolutions.latest(game_id)
+    assert stored is not None and stored.id == view.resolution_id
+    return Resolved(view, stored.result)
+
+
 async def stored(uow_factory: Any, game_id: str, name: str) -> Any:
     """The character record `name` of a game as stored (what the views do not hand out: the
     rules' sheet and state)."""

@@ -15,7 +15,7 @@ from fappo_bot.rules.orders import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
-from tests.service.helpers import stored
+from tests.service.helpers import resolved, stored
 
 LONG_INTENT = "crush them " * 300  # 3,300 characters: the canonical JSON takes several parts
 NPCS = ("**Skarg**\n2 AP attack Kael with Broadsword (he leans in, @everyone <@123>)\n"
@@ -105,7 +105,7 @@ async def _orders(services, game, *, bran_secret):
                       "2 AP attack Skarg with Broadsword, 1 SP Nimble", True)
     await post(CAROL, "2 AP attack Skarg with Long Bow, 1 SP Highborn", bran_secret)
     await post(GM, "**Skarg**\n2 AP attack Kael with Broadsword, 1 SP Brawny\n1 AP defend", False)
-    return await services.resolution.resolve(game, GM, 1)
+    return await resolved(services, game, GM, 1)
 
 
 def _numbers(action):

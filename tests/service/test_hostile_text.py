@@ -10,7 +10,7 @@ import pytest
 from fappo_bot.service import InvalidInput
 from fappo_bot.service.records import Role
 from tests.service.conftest import ALICE, BOB, GM, sheet
-from tests.service.helpers import snapshot
+from tests.service.helpers import resolved, snapshot
 
 MENTIONS = "@everyone @here <@123> <@&456> <#789>"
 FENCE = "```"
@@ -77,7 +77,7 @@ async def test_no_outbox_message_of_a_hostile_turn_can_ping_or_exceed_2000_chara
     answers = {i.key: "accept" for i in review.items if i.required and i.field == "claim"}
     assert answers  # the claim's reason is prose too
     await services.review.answer(game, GM, answers)
-    view = await services.resolution.resolve(game, GM, 1)
+    view = await resolved(services, game, GM, 1)
     assert view.result.actions
     async with uow_factory() as uow:
         messages = list(await uow.outbox.for_game(game))

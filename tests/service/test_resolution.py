@@ -11,7 +11,7 @@ from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import HitView
 from tests.service.conftest import ALICE, BOB, CAROL, GM, sheet
-from tests.service.helpers import actions, snapshot
+from tests.service.helpers import actions, resolved, snapshot
 
 KAEL = "2 AP attack Goblins with Broadsword, +1 (high ground)\n1 AP defend"
 MIRA = "2 AP Stealth: slip past the guard\nIf the guard wakes: 1 AP attack him with Dagger"
@@ -67,7 +67,7 @@ async def test_r1_resolve_refuses_until_every_required_gm_input_is_given(
     review = await services.review.answer(game, GM, {target.key: "skarg"})
     assert review.complete
     await post(services, game, GM, "g1", NPCS)
-    result = await services.resolution.resolve(game, GM, 1)
+    result = await resolved(services, game, GM, 1)
     kael_attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert kael_attack.total is not None
     mira = [a for a in result.result.actions if a.actor == "Mira"]
@@ -82,7 +82,7 @@ async def test_f7_resolve_stores_the_new_state_opens_the_next_turn_and_queues_re
     await post(services, game, ALICE, "m1", "2 AP attack Goblins with Broadsword\n1 AP defend")
     await services.turns.pass_turn(game, BOB)
     await post(services, game, GM, "g1", NPCS)
-    view = await services.resolution.resolve(game, GM, 1)
+    view = await resolved(services, game, GM, 1)
     assert view.turn == 1 and view.next_turn == 2
     assert "Turn 1 results" in view.text
     async with uow_factory() as uow:
@@ -159,7 +159,7 @@ async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_qui
     game = table["game"]
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n1 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM, 1)
+    first = await resolved(services, game, GM, 1)
     assert next(c for c in first.result.state.characters if c.name == "Kael").health == 1
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g2", "**Skarg**\n1 AP defend")
@@ -175,7 +175,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     game = table["game"]
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM, 1)
+    first = await resolved(services, game, GM, 1)
     hits = [h for h in first.result.hits if h.target == "Kael"]
     assert hits, first.text
     status = await services.turns.status(game)
@@ -183,7 +183,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     reply = await post(services, game, ALICE, "m2",
                        "Reduce: 1 SP Nimble on Skarg's hit (it glanced off my armor)\n1 AP defend")
     assert reply.orders[0].reduce[0].sp == {"Nimble": 1}
-    second = await services.resolution.resolve(game, GM, 2)
+    second = await resolved(services, game, GM, 2)
     kael = next(c for c in second.result.state.characters if c.name == "Kael")
     assert kael.traits[next(t for t in kael.traits if t.value == "Nimble")] == 4
 
@@ -198,11 +198,11 @@ async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
     await services.games.configure(game, GM, rules={"auto_reduce_on_absence": True})
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    first = await services.resolution.resolve(game, GM, 1)
+    first = await resolved(services, game, GM, 1)
     hit = next(h for h in first.result.hits if h.target == "Kael")
     kael = next(c for c in first.result.state.characters if c.name == "Kael")
     sp = sum(kael.traits.values()) + kael.floating
-    second = await services.resolution.resolve(game, GM, 2)  # Alice posts nothing this turn
+    second = await resolved(services, game, GM, 2)  # Alice posts nothing this turn
     cut = min(2, hit.levels)
     after = next(c for c in second.result.state.characters if c.name == "Kael")
     assert sum(after.traits.values()) + after.floating == sp - cut
@@ -211,11 +211,11 @@ async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
     # a pass is a post: it forfeits the window, flag or not
     await services.turns.pass_turn(game, ALICE)
     await post(services, game, GM, "g3", "**Skarg**\n3 AP attack Kael with Broadsword")
-    third = await services.resolution.resolve(game, GM, 3)
+    third = await resolved(services, game, GM, 3)
     again = next(h for h in third.result.hits if h.target == "Kael")
     before = next(c for c in third.result.state.characters if c.name == "Kael")
     await services.turns.pass_turn(game, ALICE)
-    fourth = await services.resolution.resolve(game, GM, 4)
+    fourth = await resolved(services, game, GM, 4)
     passed = next(c for c in fourth.result.state.characters if c.name == "Kael")
     assert passed.traits == before.traits and "absent player" not in fourth.text
     assert again.levels > 0
@@ -380,7 +380,7 @@ async def test_f29_secret_orders_reach_the_gms_review_only_after_the_seal(
     assert (await services.turns.status(game)).npc_sealed
     review, items = await by_field(services, game)
     await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
-    view = await services.resolution.resolve(game, GM, 1)
+    view = await resolved(services, game, GM, 1)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
 
 
@@ -401,7 +401,7 @@ async def test_f7_amb4_melee_on_a_target_moving_away_asks_whether_it_was_engaged
     assert ("Skarg", "engaged") not in items
     if answer is not None:
         await services.review.answer(game, GM, {question.key: answer})
-    result = await services.resolution.resolve(game, GM, 1)
+    result = await resolved(services, game, GM, 1)
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective is effective
     assert (attack.total is not None) is effective
@@ -433,7 +433,7 @@ async def test_f7_amb4_the_engaged_question_follows_the_gms_answers(services, ta
     question = items[("Kael", "engaged")]
     assert "Skarg moves away" in question.question and not question.required
     await services.review.answer(game, GM, {question.key: "yes"})
-    result = await services.resolution.resolve(game, GM, 1)
+    result = await resolved(services, game, GM, 1)
     attack = next(a for a in result.result.actions if a.actor == "Kael" and a.index == 0)
     assert attack.effective and attack.total is not None
 
@@ -511,7 +511,7 @@ async def test_f29_call_time_seals_the_npc_orders_so_the_turn_resolves(
     assert (await services.turns.status(game)).npc_sealed
     review, items = await by_field(services, game)
     await services.review.answer(game, GM, {items[("Mira", "difficulty")].key: 4})
-    view = await services.resolution.resolve(game, GM, 1)
+    view = await resolved(services, game, GM, 1)
     assert any(a.actor == "Mira" and a.difficulty == 4 for a in view.result.actions)
     assert (await services.turns.reveal(game, 1)).verified
 
@@ -531,7 +531,7 @@ async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
     assert reply.ok, reply.reply
     await post(services, game, BOB, "m1", "3 AP defend")
     await post(services, game, GM, "g1", "**Skarg**\n3 AP attack Kael with Broadsword")
-    view = await services.resolution.resolve(game, GM, 1)
+    view = await resolved(services, game, GM, 1)
     assert {h.attacker for h in view.result.state.pending} == {"Kael", "Skarg"}
     if not auto_open:
         await services.turns.open(game, GM)

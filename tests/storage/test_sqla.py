@@ -5,6 +5,7 @@ its version number."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime
 
 import pytest
@@ -119,3 +120,100 @@ async def test_a_pooled_connection_gives_its_driver_connection_and_goes_back(tmp
 
 async def test_the_greenlet_bridge_runs_a_function_and_gives_its_result():
     assert await greenlet_spawn(lambda x: x + 1, 41) == 42
+
+
+async def test_sqlalchemys_aiosqlite_adapter_drives_the_inline_connection(tmp_path):
+    """`sqlite_inline.InlineConnection` stands in for aiosqlite's connection under SQLAlchemy's
+    adapter: each call the adapter makes of it (cursors, fetches, row counts, commit behind its
+    `_connection` check, rollback, the dialect's REGEXP function, the forced close of an
+    invalidated connection) is made here, so an adapter that calls something else fails."""
+    from sqlalchemy import text
+
+    from fappo_bot.storage.sqlite_inline import InlineConnection
+
+    path = tmp_path / "x.sqlite3"
+    engine = create_engine_for_url(f"sqlite+aiosqlite:///{path}")
+    try:
+        async with engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            inline = raw.driver_connection
+            assert isinstance(inline, InlineConnection)
+            await connection.execute(text("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)"))
+            await connection.commit()
+            await connection.begin()
+            inserted = await connection.execute(text("INSERT INTO t (b) VALUES ('x'), ('y')"))
+            assert inserted.rowcount == 2
+            await connection.commit()  # the adapter commits only if `_connection` is set
+            await connection.begin()
+            await connection.execute(text("INSERT INTO t (b) VALUES ('gone')"))
+            await connection.rollback()
+            rows = await connection.execute(text("SELECT a, b FROM t ORDER BY a"))
+            assert [tuple(row) for row in rows.fetchmany(1)] == [(1, "x")]
+            assert [tuple(row) for row in rows.fetchall()] == [(2, "y")]
+            assert await connection.scalar(text("SELECT 'abc' REGEXP 'b.'")) == 1
+        # committed for every connection, the rolled back row nowhere
+        with sqlite3.connect(path) as other:
+            assert other.execute("SELECT b FROM t ORDER BY a").fetchall() == [("x",), ("y",)]
+        async with engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            inline = raw.driver_connection
+            await connection.invalidate()  # the pool closes it by force (`stop`)
+        assert inline.sqlite is None
+    finally:
+        await engine.dispose()
+
+
+async def _scenario(path, public: bool, monkeypatch) -> dict[str, list[tuple]]:
+    """Posts, their reply keys, an edit, a close and a resolution on a new SQLite file; every
+    table's rows after."""
+    import itertools
+
+    from benchmarks.bench_storage import GM, _game, close_and_resolve
+    from fappo_bot.service.facade import Services
+    from fappo_bot.storage import unit_of_work
+    from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+    from tests.conftest import create_sqlite_schema
+    from tests.service.conftest import FakeClock
+    from tests.storage import sqla_public
+
+    if public:
+        monkeypatch.setattr(unit_of_work, "Transactions", sqla_public.PublicTransactions)
+    url = f"sqlite+aiosqlite:///{path}"
+    await create_sqlite_schema(url)
+    engine = create_engine_for_url(url)
+    try:
+        ids, salts = itertools.count(1), itertools.count(1)
+        services = Services(SqlUnitOfWorkFactory(engine), clock=FakeClock(),
+                            ids=lambda: f"id{next(ids)}", salts=lambda: f"salt{next(salts)}")
+        game_id, players = await _game(services, "room", pcs=3, enemies=1)
+        for i in range(9):
+            player, _pc = players[i % 3]
+            reply = await services.turns.post(
+                game_id, player, channel_key="room", message_key=f"m{i}",
+                text="2 AP attack Skarg with Broadsword\n1 AP defend" if i % 2 else "3 AP defend")
+            await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+        await services.turns.edit(game_id, players[0][0], channel_key="room", message_key="m0",
+                                  text="1 AP defend")
+        await close_and_resolve(services, [game_id])
+        assert GM
+    finally:
+        await engine.dispose()
+    with sqlite3.connect(path) as db:
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+
+
+async def test_the_driver_stores_what_sqlalchemys_own_execution_stores(tmp_path, monkeypatch):
+    """`driver.py` runs SQLAlchemy's compiled statements itself, with the parameters, values and
+    type conversions it reads below SQLAlchemy's documented surface (`sqla.py`). Run the same use
+    cases through SQLAlchemy's public API (`tests/storage/sqla_public.py`): every table must hold
+    the same rows, so a SQLAlchemy that changed what `sqla.py` reads fails here rather than
+    storing something else."""
+    ours = await _scenario(tmp_path / "driver.sqlite3", False, monkeypatch)
+    theirs = await _scenario(tmp_path / "public.sqlite3", True, monkeypatch)
+    assert ours.keys() == theirs.keys()
+    assert sum(len(rows) for rows in ours.values()) > 30
+    for table, rows in ours.items():
+        differ = [(a, b) for a, b in zip(rows, theirs[table], strict=False) if a != b]
+        assert rows == theirs[table], (table, [
+            [(x, y) for x, y in zip(a, b, strict=True) if x != y] for a, b in differ[:2]])

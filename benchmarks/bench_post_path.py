@@ -1,0 +1,86 @@
+"""The post path below Discord: `services.turns.post` and the reply's `set_reply_keys`, on a
+SQLite file, through `storage/driver.py` or through SQLAlchemy's public API (`--sqla-public`,
+`tests/storage/sqla_public.py`).
+
+What it weighs is the storage layer that reads SQLAlchemy below its documented surface: the same
+service, the same statements, the same inline SQLite connections, once with the statements run by
+`driver.py` on the pooled driver connection and once by `AsyncConnection.execute`. It reports the
+processor time of each post (min, median, p99 over `--posts` posts in 20 games of 3 players and
+an enemy, each player's orders written again and again, as `bench_bot.py` posts them). For
+instruction counts, run it under callgrind at two sizes and halve nothing: the difference of
+`--posts 400` and `--posts 100`, divided by 300, is a post (docs/benchmarks.md, "How to read").
+
+    .venv/bin/python benchmarks/bench_post_path.py [--posts 2000] [--sqla-public] [--smoke]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.bench_bot import ORDERS, percentile
+from benchmarks.bench_storage import _game, machine_speed
+from fappo_bot.service.facade import Services
+from fappo_bot.storage.engine import create_engine_for_url
+from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+from tests.conftest import create_sqlite_schema
+
+
+async def run(posts: int, rooms: int, public: bool) -> list[float]:
+    if public:
+        from tests.storage import sqla_public
+
+        sqla_public.install()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'fappo.sqlite3'}"
+        await create_sqlite_schema(url)
+        engine = create_engine_for_url(url)
+        try:
+            services = Services(SqlUnitOfWorkFactory(engine))
+            games = [await _game(services, f"room-{r}", pcs=3, enemies=1) for r in range(rooms)]
+            took = []
+            for i in range(posts):
+                game_id, players = games[i % rooms]
+                player, _pc = players[(i // rooms) % len(players)]
+                started = time.thread_time()
+                reply = await services.turns.post(
+                    game_id, player, channel_key=f"room-{i % rooms}", message_key=f"m{i}",
+                    text=ORDERS[i % len(ORDERS)])
+                await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+                took.append((time.thread_time() - started) * 1000)
+                assert reply.post_id, reply
+            return took
+        finally:
+            await engine.dispose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--posts", type=int, default=2000)
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--sqla-public", action="store_true",
+                        help="SQLAlchemy's public API instead of storage/driver.py")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest sizes: checks that the script runs")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.posts, args.rooms = 10, 2
+    print(machine_speed())
+    took = sorted(asyncio.run(run(args.posts, args.rooms, args.sqla_public)))
+    how = "SQLAlchemy's public API" if args.sqla_public else "storage/driver.py"
+    print(f"{args.posts} posts and their reply keys through {how}: CPU a post min "
+          f"{took[0]:.2f} ms, median {statistics.median(took):.2f} ms, p99 "
+          f"{percentile(took, 0.99):.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
