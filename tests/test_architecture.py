@@ -94,6 +94,16 @@ def test_service_layer_knows_nothing_of_discord_or_sqlalchemy() -> None:
     assert not [m for m in fappo if m.startswith(("fappo_bot.storage", "fappo_bot.discord"))]
 
 
+def test_the_notices_words_load_no_adapter() -> None:
+    """`render` (the notices' words) is shared by every adapter and by the service: it
+    loads neither an adapter nor storage."""
+    loaded = loaded_top_level_modules("fappo_bot.render")
+    assert not (loaded & IO_AND_ADAPTERS), loaded & IO_AND_ADAPTERS
+    fappo = loaded_fappo_modules("fappo_bot.render")
+    assert not [m for m in fappo if m.startswith(
+        ("fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console"))]
+
+
 def test_building_the_cli_loads_no_adapter() -> None:
     """`fappo-bot adjudicate` must stay cheap: building the argument parser imports no adapter."""
     out = subprocess.run(

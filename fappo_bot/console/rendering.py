@@ -1,7 +1,8 @@
 """The outbox as the table shows it: each message rendered from its kind and payload.
 
-The service queues a message's text (as it words it, already inert) with its data
-(`service.notices`: the notice of its kind). The table frames each kind (results, notices) under
+The service queues a message's kind and data (`service.notices`: the notice of its kind); the
+words are `fappo_bot.render.notices`' (`WORDS`, which this may override per kind: `_WORDS`),
+and a message without a payload it reads is its stored text. The table frames each kind (results, notices) under
 a title, and adds what only the table says: its own command that checks a reveal, from the turn
 in its payload, after the reveal's last part. What this writes passes `inert` last, so nothing
 rendered can ping anyone, whatever a payload holds.
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from fappo_bot.console.seats import Kind
 from fappo_bot.posting.safety import inert
+from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.records import OutboxMessage
 
@@ -22,6 +24,9 @@ _KINDS: dict[str, Kind] = {
     "results_private": Kind.RESULTS,
     "everyone_in": Kind.NOTICE,
 }
+
+#: how the table words each notice: the neutral words (a kind it words its own way goes here)
+_WORDS: words.Words = words.WORDS
 
 _TITLES: dict[str, str] = {
     "results": "turn results",
@@ -47,7 +52,7 @@ class Rendered:
 
 def rendered(message: OutboxMessage) -> Rendered:
     """The table's rendering of an outbox message (its game and audience are the caller's)."""
-    text = message.content
+    text = words.part(message, _WORDS)
     notice = notices.read(message.kind, message.payload)
     if isinstance(notice, notices.Revealed) and message.part == message.parts:
         # the service's texts name no adapter's command: `/reveal N` shows the canonical JSON

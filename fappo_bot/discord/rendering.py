@@ -1,11 +1,12 @@
 """The outbox as Discord shows it: each message rendered from its kind and payload.
 
-The service queues a message's text (as it words it, already inert, cut into Discord's parts)
-with its data (`service.notices`: the notice of its kind). Most kinds are their text; this adds
-what only Discord says: the bot's slash command that checks a reveal (from the turn in its
-payload, after its last part) and where the GMs read a message given up. The service's texts
-name no adapter's command. What this writes passes `inert` last, so nothing rendered can ping
-anyone, whatever a payload holds.
+The service queues a message's kind and data (`service.notices`: the notice of its kind); the
+words are `fappo_bot.render.notices`' (`WORDS`, which this may override per kind: `_WORDS`),
+and a message without a payload it reads is its stored text. This adds what only Discord says:
+the bot's slash command that checks a reveal (from the turn in its payload, after its last
+part) and where the GMs read a message given up. The neutral words name no adapter's command.
+What this writes passes `inert` last, so nothing rendered can ping anyone, whatever a payload
+holds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fappo_bot.posting.safety import inert
+from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.outbox import UNDELIVERED
 from fappo_bot.service.records import OutboxMessage
@@ -22,6 +24,9 @@ def _reveal(notice: notices.Notice) -> str:
     assert isinstance(notice, notices.Revealed)
     return f"\nHere: `/reveal turn:{notice.turn}` shows it and checks it."
 
+
+#: how Discord words each notice: the neutral words (a kind it words its own way goes here)
+_WORDS: words.Words = words.WORDS
 
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
@@ -35,9 +40,10 @@ _ADDED_TO_KIND: dict[str, str] = {
 
 
 def rendered(message: OutboxMessage) -> str:
-    """What the bot posts of an outbox message: its text, and after its last part what
-    Discord adds to its kind. Cut into Discord's messages by `split_message`, as any text."""
-    text = message.content
+    """What the bot posts of an outbox message: its part rendered from its payload (else its
+    stored text), and after its last part what Discord adds to its kind. Cut into Discord's
+    messages by `split_message`, as any text."""
+    text = words.part(message, _WORDS)
     if message.part == message.parts:
         text += _ADDED_TO_KIND.get(message.kind, "")
         notice = notices.read(message.kind, message.payload)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.posting.safety import inert, split_message
+from fappo_bot.render import notices as words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
@@ -333,8 +334,11 @@ def outbox_messages(
     """The outbox messages of one text to the game's channel or to `dm_to`.
 
     `content` is one text, several that go out as separate messages in that order, or a
-    `notices.Notice`: its `text`, with its fields as the payload of every part (the adapters
-    render the message from its kind and payload). A text longer than Discord takes is queued
+    `notices.Notice`: its fields are the payload of every part, and the adapters render the
+    message from its kind and payload (`fappo_bot.render.notices.part`); its neutral words
+    (`render.notices.text`) are stored too, as the content of its parts: the inbox lists them,
+    the GMs' notice of a message given up quotes them, and they fix the parts and their dedupe
+    keys when it is queued (an adapter delivers its rendering of the same part). A text longer than Discord takes is queued
     as several messages of at most 2,000 characters (`split_message`), numbered `part` of
     `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
     parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
@@ -346,7 +350,7 @@ def outbox_messages(
         if NOTICES.get(kind) is not type(content):
             raise ValueError(f"a {type(content).__name__} is no {kind} message")
         payload = content.payload()
-    texts = ([content.text()] if isinstance(content, Notice)
+    texts = ([words.text(content)] if isinstance(content, Notice)
              else [content] if isinstance(content, str) else list(content))
     parts = [part for text in texts for part in split_message(inert(text))]
     at = deps.clock.now()

@@ -1,14 +1,15 @@
 """The table notices queued in the outbox (turn opened, reminders, call time, seals, undo, the
-NPC reveal, the results), as data: each is a `Notice`, the payload of its outbox message, whose
-`text` is how the service words it.
+NPC reveal, the results), as data: each is a `Notice`, the payload of its outbox message.
 
-The outbox keeps both, the text (`OutboxMessage.content`, cut into Discord's parts) and the
-notice's fields (`OutboxMessage.payload`, the same in every part); each adapter renders a message
-from its kind and payload (`discord/rendering.py`, `console/rendering.py`), e.g. Discord adds its
-`/reveal` command to a reveal from the turn in its payload, and a web page could lay the fields
-out its own way. A payload keeps what the users wrote as they wrote it (names are data); the texts
-here make every name inert as they write it (`render.safe`), and so must every renderer that
-writes one of a payload's names.
+The service words none of them: `fappo_bot.render.notices` does, the same for every adapter,
+and each adapter's renderer may word a kind its own way (`discord/rendering.py`,
+`console/rendering.py`), e.g. Discord adds its `/reveal` command to a reveal from the turn in
+its payload, and a web page could lay the fields out its own way. The results are the exception
+for now: their text is the post language's rendering, made here (`Results.body`). The outbox
+keeps both, the notice's fields (`OutboxMessage.payload`, the same in every part) and the
+neutral words (`OutboxMessage.content`, cut into Discord's parts; see `service.base.queue`). A
+payload keeps what the users wrote as they wrote it (names are data): every renderer makes them
+inert as it writes them.
 """
 
 from __future__ import annotations
@@ -19,26 +20,15 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from fappo_bot.posting.render import DISCORD_LIMIT, safe
-
-
-def _names(names: Sequence[str]) -> str:
-    return ", ".join(safe(n) for n in names)
-
-
-def _when(at: datetime | None) -> str:
-    return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
+from fappo_bot.posting.render import DISCORD_LIMIT
 
 
 class Notice(BaseModel):
-    """The data of one outbox message of kind `KIND` (its payload) and `text`, its wording."""
+    """The data of one outbox message of kind `KIND` (its payload)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     KIND: ClassVar[str] = "text"
-
-    def text(self) -> str:
-        raise NotImplementedError
 
     def payload(self) -> dict[str, Any]:
         """The message's payload: the notice's fields as JSON values."""
@@ -51,11 +41,6 @@ class TurnOpened(Notice):
     deadline: datetime | None
     pending_hits: int
 
-    def text(self) -> str:
-        hits = (f" {self.pending_hits} hit(s) of the last turn can still be reduced in this "
-                "turn's posts (F13)." if self.pending_hits else "")
-        return f"Turn {self.turn} is open ({_when(self.deadline)}).{hits}"
-
 
 class Reminder(Notice):
     KIND = "reminder"
@@ -64,10 +49,6 @@ class Reminder(Notice):
     #: who has still to post (display names)
     missing: tuple[str, ...]
 
-    def text(self) -> str:
-        who = _names(self.missing) if self.missing else "nobody"
-        return f"Reminder: turn {self.turn} closes at {_when(self.deadline)}. Still to post: {who}."
-
 
 class TimeCalled(Notice):
     KIND = "time_called"
@@ -75,27 +56,15 @@ class TimeCalled(Notice):
     #: the characters with no orders (no action this turn, F30)
     missing: tuple[str, ...]
 
-    def text(self) -> str:
-        absent = (f" No orders from {_names(self.missing)}: no action this turn (F30)."
-                  if self.missing else "")
-        return f"Time is called on turn {self.turn}; the GM reviews and resolves it.{absent}"
-
 
 class EveryoneIn(Notice):
     KIND = "everyone_in"
     turn: int
 
-    def text(self) -> str:
-        return f"Everyone is in for turn {self.turn}, and the NPC orders are sealed."
-
 
 class SecretOrders(Notice):
     KIND = "secret_orders"
     turn: int
-
-    def text(self) -> str:
-        return (f"Sealed orders arrived for turn {self.turn}. They stay secret until the turn is "
-                "resolved.")
 
 
 class Sealed(Notice):
@@ -103,10 +72,6 @@ class Sealed(Notice):
     turn: int
     #: the SHA-256 commitment, hex
     commitment: str
-
-    def text(self) -> str:
-        return (f"The GM's NPC orders for turn {self.turn} are sealed. SHA-256 commitment: "
-                f"{self.commitment}. They are revealed with the results.")
 
 
 class Revealed(Notice):
@@ -123,18 +88,6 @@ class Revealed(Notice):
     #: each order as its reply shows it (lines)
     orders: tuple[str, ...]
 
-    def text(self) -> str:
-        shown = "\n".join(self.orders) if self.orders else "(no NPC orders this turn)"
-        return (
-            f"NPC orders of turn {self.turn}, as sealed before the players' orders were "
-            f"revealed:\n{shown}\n"
-            f"Commitment (SHA-256): {self.commitment}\n"
-            f"Salt: {self.salt}\n"
-            f"How to check: ask the bot to reveal the canonical JSON of turn {self.turn}'s NPC "
-            "orders (it is also in the game's export); "
-            'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
-        )
-
 
 class Results(Notice):
     """A turn's results (kind `results`, to the room) or a party's or the GMs' secret part of
@@ -149,9 +102,6 @@ class Results(Notice):
     characters: tuple[str, ...] | None = None
     body: str = Field(exclude=True, repr=False)
 
-    def text(self) -> str:
-        return self.body
-
 
 class Undone(Notice):
     """The undo notice; `withdrawn`: the characters whose orders for the next turn the undo
@@ -165,28 +115,11 @@ class Undone(Notice):
     withdrawn: tuple[str, ...] = ()
     npc_sealed: bool = False
 
-    def text(self) -> str:
-        number = self.turn
-        text = (f"The GM ({safe(self.actor)}) rolled back the resolution of turn {number}; it "
-                "will be resolved again.")
-        gone = [*(safe(n) for n in self.withdrawn),
-                *(["the sealed NPC orders"] if self.npc_sealed else [])]
-        if gone:
-            text += (f" The orders already given for turn {number + 1} ({', '.join(gone)}) are "
-                     f"withdrawn with it: give them again when turn {number + 1} opens.")
-        return text
-
 
 class Inactive(Notice):
     KIND = "inactive"
     names: tuple[str, ...]
     threshold: int
-
-    def text(self) -> str:
-        return (
-            f"{_names(self.names)} missed {self.threshold} or more turns in a row (F30). The GM "
-            "may mark them inactive, run them as NPCs or pass them to another player."
-        )
 
 
 class SceneEnded(Notice):
@@ -194,17 +127,10 @@ class SceneEnded(Notice):
     #: the SP restored: "all" or "N each"
     points: str
 
-    def text(self) -> str:
-        return f"The scene ends; Success Points are restored ({self.points}, F27)."
-
 
 class AdventureEnded(Notice):
     KIND = "adventure_ended"
     awards: tuple[str, ...]
-
-    def text(self) -> str:
-        listed = "; ".join(safe(a) for a in self.awards) if self.awards else "no awards"
-        return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
 
 
 class TimeAdvanced(Notice):
@@ -215,14 +141,6 @@ class TimeAdvanced(Notice):
     KIND = "time_advanced"
     elapsed: str
     healed: tuple[str, ...]
-
-    def text(self) -> str:
-        listed = "\n".join(self.healed) if self.healed else "Nobody is wounded."
-        return f"{self.elapsed} pass (F14).\n{listed}"
-
-
-#: the most characters of an undelivered message quoted in the GMs' notice
-_QUOTED = 80
 
 
 class Undelivered(Notice):
@@ -238,15 +156,6 @@ class Undelivered(Notice):
     began: str
     why: str
 
-    def text(self) -> str:
-        quoted = self.began.strip()
-        if len(quoted) > _QUOTED:
-            quoted = quoted[:_QUOTED - 1].rstrip() + "…"
-        return (f'A message of the game "{safe(self.game)}" could not be delivered to '
-                f"{self.where}, and the bot has stopped trying: {self.why}. It began: "
-                f'"{safe(quoted)}". It is kept: the game\'s GMs and the player it was for can '
-                "read it in their inbox.")
-
 
 class NpcWait(Notice):
     """To the GMs, at a deadline while NPCs have no orders and nothing is sealed: time is not
@@ -256,12 +165,6 @@ class NpcWait(Notice):
     turn: int
     #: the NPCs with no orders
     names: tuple[str, ...]
-
-    def text(self) -> str:
-        return (f"Turn {self.turn}'s deadline has passed, but {_names(self.names)} have no NPC "
-                "orders and nothing is sealed, so time is not called yet and the turn stays "
-                "open. Give their orders (sealed at once; time is then called by itself), or "
-                "call time yourself to seal them as doing nothing.")
 
 
 #: the notice of each kind of outbox message that carries one

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import (
@@ -181,9 +181,7 @@ class CharacterView(BaseModel):
     runner: str | None
     gm_controlled: bool
     missed_turns: int
-    sheet: Character
-    state: Character
-    #: an Xp character's sheet (then `sheet` and `state` are an empty FAPPO shell)
+    #: an Xp character's sheet (None for a FAPPO character)
     xp: XpSheet | None = None
     #: what a reader shows of a FAPPO character (None for an Xp character)
     shown: SheetView | None = None
@@ -201,8 +199,6 @@ class CharacterView(BaseModel):
             runner=record.runner(),
             gm_controlled=record.gm_controlled,
             missed_turns=record.missed_turns,
-            sheet=record.sheet or Character(name=record.name),
-            state=record.state or Character(name=record.name),
             xp=record.xp,
             shown=None if record.sheet is None or record.state is None else SheetView.of(
                 record.sheet, record.state, config or _DEFAULT_RULES),
@@ -294,6 +290,30 @@ class OrderInForce(BaseModel):
     author: str
 
 
+class HitView(BaseModel):
+    """A hit of the last resolution still provisional until its target's next post (F13), as
+    a reader is shown it (the rules' `PendingHit` stays in the service)."""
+
+    model_config = _FROZEN
+
+    id: str
+    target: str
+    attacker: str | None
+    weapon: str | None
+    levels: int
+    specials: tuple[str, ...]
+    #: attack, tick, ripout, removal, self, sheath
+    source: str
+    #: the turn the hit was dealt
+    turn: int | None
+
+    @classmethod
+    def of(cls, hit: PendingHit) -> HitView:
+        return cls(id=hit.id, target=hit.target, attacker=hit.attacker, weapon=hit.weapon,
+                   levels=hit.levels, specials=tuple(hit.specials), source=hit.source,
+                   turn=hit.turn)
+
+
 class TurnStatusView(BaseModel):
     """Who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
 
@@ -309,9 +329,15 @@ class TurnStatusView(BaseModel):
     #: the characters the GMs run that have no orders this turn (they would do nothing)
     npcs_without_orders: tuple[str, ...] = ()
     everyone_in: bool
-    pending_hits: tuple[PendingHit, ...] = ()
+    pending_hits: tuple[HitView, ...] = ()
     #: the display names known of the characters' runners, by user id
     names: dict[str, str] = {}
+
+    @field_validator("pending_hits", mode="before")
+    @classmethod
+    def _shown(cls, hits: Any) -> Any:
+        """The service hands the rules' hits; the view keeps what a reader is shown of them."""
+        return tuple(HitView.of(h) if isinstance(h, PendingHit) else h for h in hits)
 
     @property
     def npcs_to_confirm(self) -> tuple[str, ...]:

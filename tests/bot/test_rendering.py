@@ -11,6 +11,7 @@ from fappo_bot.console.rendering import rendered as at_the_table
 from fappo_bot.console.seats import Kind
 from fappo_bot.discord.rendering import rendered as on_discord
 from fappo_bot.posting.safety import has_live_mention
+from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.base import Deps, outbox_messages
 from fappo_bot.service.records import Game, OutboxMessage
@@ -74,16 +75,44 @@ def test_results_carry_their_turn_and_resolution_not_their_text():
         _messages("results", notices.reminder(2, None, []))
 
 
+def test_every_notice_but_the_results_is_worded_outside_the_service():
+    assert set(words.WORDS) == {kind for kind in notices.NOTICES.values()
+                                if kind is not notices.Results}
+
+
+def test_the_adapters_render_from_the_payload_not_the_stored_text():
+    """The stored text is the neutral words, kept for the inbox; what goes out is rendered
+    from the payload, with an adapter's own words for a kind when it has them."""
+    [message] = _messages("reminder", notices.reminder(3, None, ["Kael"]))
+    stale = message.model_copy(update={"content": "stale"})
+    assert on_discord(stale) == at_the_table(stale).text == message.content
+    own = {**words.WORDS, notices.Reminder: lambda n: f"Post for turn {n.turn}, {n.missing[0]}!"}
+    assert words.part(stale, own) == "Post for turn 3, Kael!"
+    # words cut into another number of parts than stored: the stored part goes out
+    long = {**words.WORDS, notices.Reminder: lambda n: "x\n" * 3000}
+    assert words.part(stale, long) == "stale"
+
+
 def test_nothing_rendered_pings_whatever_the_payload_holds():
+    """Every user text a payload can hold, hostile, through every kind's words: the data keeps
+    it as written, and neither the neutral words nor an adapter's rendering can ping."""
     hostile = "@everyone <@123> <@&4> <#5> @here"
     for kind, notice in [("reminder", notices.reminder(1, AT, [hostile])),
                          ("time_called", notices.time_called(1, [hostile])),
                          ("undone", notices.undone(1, hostile, [hostile], True)),
                          ("inactive", notices.inactive([hostile], 3)),
                          ("adventure_ended", notices.adventure_ended([hostile])),
-                         ("revealed", notices.revealed(1, "d", hostile, [hostile])),
-                         ("undelivered", notices.undelivered(hostile, "x", hostile, hostile))]:
+                         ("revealed", notices.revealed(1, hostile, hostile, [hostile])),
+                         ("undelivered", notices.undelivered(hostile, hostile, hostile, hostile)),
+                         ("npc_wait", notices.waiting_for_npc_orders(1, [hostile])),
+                         ("scene_ended", notices.scene_ended(hostile)),
+                         ("time_advanced", notices.time_advanced(hostile, [hostile])),
+                         ("sealed", notices.sealed(1, hostile)),
+                         ("results", notices.results(1, hostile, hostile, [hostile]))]:
+        assert all(not has_live_mention(p) for p in words.parts(notice)), kind
         for message in _messages(kind, notice):
-            assert hostile in str(message.payload)  # the data, as written
-            for text in (on_discord(message), at_the_table(message).text):
+            if kind != "results":
+                assert hostile in str(message.payload)  # the data, as written
+            for text in (on_discord(message), at_the_table(message).text,
+                         words.part(message)):
                 assert not has_live_mention(text), (kind, text)

@@ -54,3 +54,10 @@ async def resolved(services: Any, game_id: str, actor: str, number: int) -> Reso
         stored = await uow.resolutions.latest(game_id)
     assert stored is not None and stored.id == view.resolution_id
     return Resolved(view, stored.result)
+
+
+async def stored(uow_factory: Any, game_id: str, name: str) -> Any:
+    """The character record `name` of a game as stored (what the views do not hand out: the
+    rules' sheet and state)."""
+    async with uow_factory() as uow:
+        return await uow.characters.by_name(game_id, name)

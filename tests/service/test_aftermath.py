@@ -14,6 +14,11 @@ from tests.service.conftest import ALICE, BOB, GM, sheet
 from tests.service.helpers import snapshot
 
 
+def left(view):
+    """The SP each Trait's pool of a character has now, as a reader is shown them."""
+    return {p.name: p.left for p in view.shown.pools}
+
+
 async def spend(uow_factory, game, name, **state):
     """Put a character in a spent state (as after a fight)."""
     async with uow_factory() as uow:
@@ -34,7 +39,7 @@ async def test_f27_a_nights_rest_restores_3_sp_as_the_player_allocates(
     views = await services.aftermath.end_scene(game, GM, SceneGap.NIGHT,
                                                {"kael": {"Nimble": 2, "Tireless": 1}})
     kael = next(v for v in views if v.name == "Kael")
-    assert kael.state.traits == {Trait.NIMBLE: 3, Trait.TIRELESS: 1} and kael.state.floating == 0
+    assert left(kael) == {"Nimble": 3, "Tireless": 1} and kael.shown.floating.left == 0
     assert (await services.games.show(game)).settings.scene == 2
 
 
@@ -46,7 +51,7 @@ async def test_f27_without_an_allocation_the_largest_deficit_goes_first(
                 floating=1)
     views = await services.aftermath.end_scene(game, GM, SceneGap.SAME_DAY)
     kael = next(v for v in views if v.name == "Kael")
-    assert kael.state.traits == {Trait.NIMBLE: 3, Trait.TIRELESS: 2}
+    assert left(kael) == {"Nimble": 3, "Tireless": 2}
 
 
 async def test_bad_rest_commands_change_nothing(services, table, uow_factory):
@@ -84,12 +89,12 @@ async def test_f28_adventure_end_banks_awards_and_refills_every_pool(
     assert await snapshot(uow_factory) == before
     views = await services.aftermath.end_adventure(game, GM, {"Kael": 3, "Mira": 1})
     kael = next(v for v in views if v.name == "Kael")
-    assert kael.state.unspent_cc == 3
-    assert kael.state.traits == {Trait.NIMBLE: 5, Trait.TIRELESS: 3} and kael.state.floating == 1
+    assert kael.shown.unspent_cc == 3
+    assert left(kael) == {"Nimble": 5, "Tireless": 3} and kael.shown.floating.left == 1
     assert (await services.games.show(game)).settings.adventure == 2
     raised = await services.aftermath.spend_cc(
         game, ALICE, "Kael", Purchase(kind=PurchaseKind.SKILL, name="Stealth", points=1))
-    assert raised.state.skills["Stealth"] == 3 and raised.state.unspent_cc == 2
+    assert dict(raised.shown.skills)["Stealth"] == 3 and raised.shown.unspent_cc == 2
     with pytest.raises(InvalidInput, match="Kael"):
         await services.aftermath.spend_cc(
             game, ALICE, "Kael", Purchase(kind=PurchaseKind.SKILL, name="Stealth", points=9))
@@ -143,5 +148,5 @@ async def test_f27_amb2_a_players_declaration_is_used_at_the_scene_end(
         "Tireless": 2}
     views = await services.aftermath.end_scene(game, GM, SceneGap.SAME_DAY)
     kael = next(v for v in views if v.name == "Kael")
-    assert kael.state.traits == {Trait.NIMBLE: 1, Trait.TIRELESS: 2}
+    assert left(kael) == {"Nimble": 1, "Tireless": 2}
     assert (await services.games.show(game)).settings.rest_declarations == {}

@@ -9,8 +9,9 @@ import pytest
 from fappo_bot.rules.data import Trait
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NewCharacter, NotFound
 from fappo_bot.service.records import CharacterKind, CharacterStatus, Role
+from fappo_bot.service.views import SpPool
 from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM, sheet
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored
 
 
 @pytest.fixture
@@ -21,13 +22,16 @@ async def game(services):
     return view.id
 
 
-async def test_a_player_creates_a_pc_from_a_checked_sheet(services, game):
+async def test_a_player_creates_a_pc_from_a_checked_sheet(services, game, uow_factory):
     check = await services.characters.create(game, ALICE, sheet("Kael"))
     assert check.ok and check.character is not None
     kael = check.character
     assert (kael.owner, kael.runner, kael.kind) == (ALICE, ALICE, CharacterKind.PC)
-    assert kael.state.traits[Trait.NIMBLE] == 5 and kael.state.trait_max[Trait.NIMBLE] == 5
-    assert kael.state.weapon() is not None and kael.state.weapon().name == "Broadsword"
+    assert kael.shown.pools[0] == SpPool(name="Nimble", left=5, maximum=5, approved=5)
+    assert kael.shown.weapons == ("Broadsword",)
+    state = (await stored(uow_factory, game, "Kael")).state
+    assert state.traits[Trait.NIMBLE] == 5 and state.trait_max[Trait.NIMBLE] == 5
+    assert state.weapon() is not None and state.weapon().name == "Broadsword"
     assert (await services.characters.show(game, "kael")).id == kael.id
 
 
@@ -68,9 +72,9 @@ async def test_who_may_create_what(services, game, uow_factory):
 async def test_enemies_and_groups_are_the_gms(services, game):
     goblins = (await services.characters.add_enemy(game, GM, sheet("Goblins"))).character
     skarg = (await services.characters.add_enemy(game, GM, sheet("Skarg"))).character
-    assert goblins.kind is CharacterKind.GROUP and goblins.state.count == 8
+    assert goblins.kind is CharacterKind.GROUP and goblins.shown.count == 8
     assert skarg.kind is CharacterKind.ENEMY and skarg.owner is None and skarg.runner is None
-    assert (await services.characters.set_count(game, GM, "Goblins", 5)).state.count == 5
+    assert (await services.characters.set_count(game, GM, "Goblins", 5)).shown.count == 5
     with pytest.raises(Conflict, match="not a group"):
         await services.characters.set_count(game, GM, "Skarg", 2)
     with pytest.raises(InvalidInput):
@@ -95,10 +99,11 @@ async def test_a_gm_edit_keeps_wounds_and_spent_sp(services, game, uow_factory):
     check = await services.characters.edit(game, GM, "Kael", edited)
     assert check.ok, check.problems
     kael = check.character
-    assert kael.state.skills["Stealth"] == 3 and kael.state.skills["Fisticuffs"] == 3
-    assert kael.state.health == 2
-    assert kael.state.traits[Trait.NIMBLE] == 3  # 2 spent of 5 stay spent
-    assert kael.sheet.traits[Trait.NIMBLE] == 5
+    skills = dict(kael.shown.skills)
+    assert skills["Stealth"] == 3 and skills["Fisticuffs"] == 3
+    assert (await stored(uow_factory, game, "Kael")).state.health == 2
+    nimble = kael.shown.pools[0]  # 2 spent of 5 stay spent
+    assert (nimble.name, nimble.left, nimble.approved) == ("Nimble", 3, 5)
     bad = await services.characters.edit(game, GM, "Kael", sheet("Kael", skills={"Stealth": 40}))
     assert not bad.ok and bad.problems
 
@@ -132,7 +137,7 @@ async def test_retire_transfer_npcize_restore(services, game, uow_factory):
     assert len(await services.characters.list(game, include_retired=True)) == 2
 
 
-async def test_a_retired_name_is_free_for_a_new_character(services, game):
+async def test_a_retired_name_is_free_for_a_new_character(services, game, uow_factory):
     """A character added to the wrong player and retired can be added again under its name;
     the retired one is kept, renamed. A name held by an active character stays taken."""
     await services.characters.create(game, GM, sheet("Kael"), owner=ALICE)
@@ -145,7 +150,8 @@ async def test_a_retired_name_is_free_for_a_new_character(services, game):
     everyone = await services.characters.list(game, include_retired=True)
     assert sorted(c.name for c in everyone) == ["Kael", "Kael (retired 2)", "Kael (retired)"]
     kept = await services.characters.show(game, "Kael (retired)")
-    assert kept.status is CharacterStatus.RETIRED and kept.state.name == "Kael (retired)"
+    assert kept.status is CharacterStatus.RETIRED
+    assert (await stored(uow_factory, game, "Kael (retired)")).state.name == "Kael (retired)"
 
 
 async def test_from_dict_reports_unreadable_sheets(services):
@@ -183,9 +189,9 @@ async def test_f19_a_plaser_comes_charged_an_edit_keeps_the_charge_and_ammo_rech
     keeps what is left unless it gives `ammo`, which recharges the battery."""
     check = await services.characters.create(game, ALICE, sheet("Kael", weapons=["Plaser 4"]))
     assert check.ok, check.problems
-    assert check.character.state.ammo == 10
+    assert (await stored(uow_factory, game, "Kael")).state.ammo == 10
     plain = await services.characters.create(game, BOB, sheet("Mira"))
-    assert plain.character.state.ammo is None  # no plaser, no battery to track
+    assert plain.ok and (await stored(uow_factory, game, "Mira")).state.ammo is None  # no plaser, no battery to track
     async with uow_factory() as uow:  # two setting-4 shots fired
         record = await uow.characters.by_name(game, "Kael")
         await uow.characters.update(record.model_copy(update={
@@ -193,9 +199,9 @@ async def test_f19_a_plaser_comes_charged_an_edit_keeps_the_charge_and_ammo_rech
             "version": record.version + 1}))
         await uow.commit()
     kept = await services.characters.edit(game, GM, "Kael", sheet("Kael", weapons=["Plaser 4"]))
-    assert kept.ok and kept.character.state.ammo == 2
+    assert kept.ok and (await stored(uow_factory, game, "Kael")).state.ammo == 2
     full = await services.characters.edit(game, GM, "Kael",
                                           sheet("Kael", weapons=["Plaser 4"], ammo=10))
-    assert full.ok and full.character.state.ammo == 10
+    assert full.ok and (await stored(uow_factory, game, "Kael")).state.ammo == 10
     with pytest.raises(InvalidInput):
         sheet("Kael", weapons=["Plaser 4"], ammo=11)

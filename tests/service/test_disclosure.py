@@ -10,11 +10,12 @@ import pytest
 from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import describe_action
+from fappo_bot.render.notices import text as words
 from fappo_bot.rules.orders import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
-from tests.service.helpers import resolved
+from tests.service.helpers import resolved, stored
 
 LONG_INTENT = "crush them " * 300  # 3,300 characters: the canonical JSON takes several parts
 NPCS = ("**Skarg**\n2 AP attack Kael with Broadsword (he leans in, @everyone <@123>)\n"
@@ -52,7 +53,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     # the orders as a reply shows them, not as raw JSON
     assert "Skarg: 2/3 AP committed" in first and "Goblins: 1/2 AP committed" in first
     assert '"actions"' not in first
-    skarg_sheet = await services.characters.show(game, "Skarg")
+    skarg_sheet = await stored(uow_factory, game, "Skarg")
     revealed = await services.turns.reveal(game, 1)
     orders = list(TypeAdapter(tuple[Order, ...]).validate_json(revealed.canonical))
     skarg = next(o for o in orders if o.actor == "Skarg")
@@ -185,8 +186,8 @@ def test_a_reveal_that_cannot_be_read_back_still_says_how_to_check():
 
     canonical = '[{"actor":"Skarg","retired_field":' + '"x",' * 900 + '"end"}]'
     digest = commitment("salt", canonical)
-    messages = [reveal_messages(3, digest, "salt", canonical,
-                                TurnState(turn=3, characters=())).text()]
+    messages = [words(reveal_messages(3, digest, "salt", canonical,
+                                      TurnState(turn=3, characters=())))]
     assert len(messages) == 1 and len(messages[0]) <= 2000
     assert "cannot be shown as a reply" in messages[0] and digest in messages[0]
     assert "Salt: salt" in messages[0] and "reveal the canonical JSON of turn 3" in messages[0]
@@ -216,7 +217,7 @@ async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it
     read_back = reveal_messages(1, turn.npc_commitment, turn.npc_salt, turn.npc_canonical,
                                 resolution.state_before)
     assert "Skarg: 2/3 AP committed" in "\n".join(reveal)
-    assert "\n".join(reveal) == "\n".join(base_messages([read_back.text()]))
+    assert "\n".join(reveal) == "\n".join(base_messages([words(read_back)]))
 
 
 def base_messages(texts):

@@ -9,6 +9,7 @@ import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
+from fappo_bot.service.views import HitView
 from tests.service.conftest import ALICE, BOB, CAROL, GM, sheet
 from tests.service.helpers import actions, resolved, snapshot
 
@@ -178,7 +179,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     hits = [h for h in first.result.hits if h.target == "Kael"]
     assert hits, first.text
     status = await services.turns.status(game)
-    assert status.pending_hits == first.result.state.pending
+    assert status.pending_hits == tuple(HitView.of(h) for h in first.result.state.pending)
     reply = await post(services, game, ALICE, "m2",
                        "Reduce: 1 SP Nimble on Skarg's hit (it glanced off my armor)\n1 AP defend")
     assert reply.orders[0].reduce[0].sp == {"Nimble": 1}

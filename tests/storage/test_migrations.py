@@ -138,10 +138,11 @@ async def test_0009_gives_a_reveal_written_before_payloads_its_turn_so_it_render
     from sqlalchemy import text
 
     from fappo_bot.discord.rendering import rendered
+    from fappo_bot.render.notices import text as words
     from fappo_bot.service.notices import revealed
     from fappo_bot.service.records import OutboxMessage
 
-    reveal = revealed(4, "ab" * 32, "s4lt", ["Skarg: Attack Kael\nAP 3", "Mira: Defend"]).text()
+    reveal = words(revealed(4, "ab" * 32, "s4lt", ["Skarg: Attack Kael\nAP 3", "Mira: Defend"]))
     rows = [("o1", "revealed", reveal), ("o2", "revealed", "NPC orders of turn 5, as sealed..."),
             ("o3", "reminder", "Reminder: turn 4 closes at no deadline. Still to post: nobody.")]
     engine = create_engine_for_url(empty_url)

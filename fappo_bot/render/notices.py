@@ -1,0 +1,181 @@
+"""The table notices in words: how each `service.notices.Notice` (an outbox message's kind and
+payload) reads, the same for every adapter unless the adapter overrides its kind.
+
+`WORDS` gives each notice's wording; an adapter's renderer passes its own mapping to override a
+kind (`discord/rendering.py`, `console/rendering.py`). `part` is what an adapter delivers of one
+outbox message: its part of the notice rendered from the payload, cut into Discord's parts exactly
+as the service cut the text it stored (`service.base.outbox_messages` stores the same words as
+`content`, for the inbox, the GMs' notice of a message given up, and the rows written before
+payloads); the stored `content` when there is no payload it can read, or no words for its kind
+(the results, still worded by the service).
+
+Mention safety is this module's: a payload keeps what the users wrote as they wrote it (names
+are data); every name is written here through `safe` and every part passes `inert`, so nothing
+rendered can ping anyone, whatever a payload holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from fappo_bot.posting.safety import inert, safe, split_message
+from fappo_bot.service import notices as n
+from fappo_bot.service.records import OutboxMessage
+
+N = TypeVar("N", bound=n.Notice)
+#: a notice's wording, by its type
+Words = Mapping[type[n.Notice], Callable[[Any], str]]
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(safe(name) for name in names)
+
+
+def _when(at: datetime | None) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
+
+
+def turn_opened(notice: n.TurnOpened) -> str:
+    hits = (f" {notice.pending_hits} hit(s) of the last turn can still be reduced in this "
+            "turn's posts (F13)." if notice.pending_hits else "")
+    return f"Turn {notice.turn} is open ({_when(notice.deadline)}).{hits}"
+
+
+def reminder(notice: n.Reminder) -> str:
+    who = _names(notice.missing) if notice.missing else "nobody"
+    return (f"Reminder: turn {notice.turn} closes at {_when(notice.deadline)}. "
+            f"Still to post: {who}.")
+
+
+def time_called(notice: n.TimeCalled) -> str:
+    absent = (f" No orders from {_names(notice.missing)}: no action this turn (F30)."
+              if notice.missing else "")
+    return f"Time is called on turn {notice.turn}; the GM reviews and resolves it.{absent}"
+
+
+def everyone_in(notice: n.EveryoneIn) -> str:
+    return f"Everyone is in for turn {notice.turn}, and the NPC orders are sealed."
+
+
+def secret_orders(notice: n.SecretOrders) -> str:
+    return (f"Sealed orders arrived for turn {notice.turn}. They stay secret until the turn is "
+            "resolved.")
+
+
+def sealed(notice: n.Sealed) -> str:
+    return (f"The GM's NPC orders for turn {notice.turn} are sealed. SHA-256 commitment: "
+            f"{notice.commitment}. They are revealed with the results.")
+
+
+def revealed(notice: n.Revealed) -> str:
+    """The orders are lines of a post reply (`posting.render.render_order`, already inert)."""
+    shown = "\n".join(notice.orders) if notice.orders else "(no NPC orders this turn)"
+    return (
+        f"NPC orders of turn {notice.turn}, as sealed before the players' orders were "
+        f"revealed:\n{shown}\n"
+        f"Commitment (SHA-256): {notice.commitment}\n"
+        f"Salt: {notice.salt}\n"
+        f"How to check: ask the bot to reveal the canonical JSON of turn {notice.turn}'s NPC "
+        "orders (it is also in the game's export); "
+        'sha256(salt + "\\n" + canonical JSON) equals the commitment.'
+    )
+
+
+def undone(notice: n.Undone) -> str:
+    number = notice.turn
+    text = (f"The GM ({safe(notice.actor)}) rolled back the resolution of turn {number}; it "
+            "will be resolved again.")
+    gone = [*(safe(name) for name in notice.withdrawn),
+            *(["the sealed NPC orders"] if notice.npc_sealed else [])]
+    if gone:
+        text += (f" The orders already given for turn {number + 1} ({', '.join(gone)}) are "
+                 f"withdrawn with it: give them again when turn {number + 1} opens.")
+    return text
+
+
+def inactive(notice: n.Inactive) -> str:
+    return (
+        f"{_names(notice.names)} missed {notice.threshold} or more turns in a row (F30). The GM "
+        "may mark them inactive, run them as NPCs or pass them to another player."
+    )
+
+
+def scene_ended(notice: n.SceneEnded) -> str:
+    return f"The scene ends; Success Points are restored ({notice.points}, F27)."
+
+
+def adventure_ended(notice: n.AdventureEnded) -> str:
+    listed = "; ".join(safe(a) for a in notice.awards) if notice.awards else "no awards"
+    return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
+
+
+def time_advanced(notice: n.TimeAdvanced) -> str:
+    """Each healed line's name is already `safe` (the service's: the level arrows must stay
+    readable)."""
+    listed = "\n".join(notice.healed) if notice.healed else "Nobody is wounded."
+    return f"{notice.elapsed} pass (F14).\n{listed}"
+
+
+#: the most characters of an undelivered message quoted in the GMs' notice
+_QUOTED = 80
+
+
+def undelivered(notice: n.Undelivered) -> str:
+    """`where` is already safe (the service names a player through `safe`)."""
+    quoted = notice.began.strip()
+    if len(quoted) > _QUOTED:
+        quoted = quoted[:_QUOTED - 1].rstrip() + "…"
+    return (f'A message of the game "{safe(notice.game)}" could not be delivered to '
+            f"{notice.where}, and the bot has stopped trying: {notice.why}. It began: "
+            f'"{safe(quoted)}". It is kept: the game\'s GMs and the player it was for can '
+            "read it in their inbox.")
+
+
+def npc_wait(notice: n.NpcWait) -> str:
+    return (f"Turn {notice.turn}'s deadline has passed, but {_names(notice.names)} have no NPC "
+            "orders and nothing is sealed, so time is not called yet and the turn stays "
+            "open. Give their orders (sealed at once; time is then called by itself), or "
+            "call time yourself to seal them as doing nothing.")
+
+
+def results(notice: n.Results) -> str:
+    """The results as the service worded them (its `body`, not in the payload)."""
+    return notice.body
+
+
+#: every notice's wording (the results' is the service's text: `part` delivers it as stored)
+WORDS: Words = {
+    n.TurnOpened: turn_opened, n.Reminder: reminder, n.TimeCalled: time_called,
+    n.EveryoneIn: everyone_in, n.SecretOrders: secret_orders, n.Sealed: sealed,
+    n.Revealed: revealed, n.Undone: undone, n.Inactive: inactive, n.SceneEnded: scene_ended,
+    n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,
+    n.Undelivered: undelivered, n.NpcWait: npc_wait,
+}
+
+
+def text(notice: n.Notice, words: Words = WORDS) -> str:
+    """`notice` in words (`words`: an adapter's, else these)."""
+    if isinstance(notice, n.Results):
+        return results(notice)
+    return words[type(notice)](notice)
+
+
+def parts(notice: n.Notice, words: Words = WORDS) -> list[str]:
+    """`notice` in words, inert, cut into Discord's parts (2,000 characters at most each)."""
+    return split_message(inert(text(notice, words)))
+
+
+def part(message: OutboxMessage, words: Words = WORDS) -> str:
+    """What an adapter delivers of `message` (one part of one message): its part of the notice
+    rendered from its kind and payload with `words`, or its stored text when it has no payload
+    this version reads, its kind has no words (the results), or the words cut into another
+    number of parts than it was stored in. Inert."""
+    notice = n.read(message.kind, message.payload)
+    if notice is None or isinstance(notice, n.Results) or type(notice) not in words:
+        return inert(message.content)
+    cut = parts(notice, words)
+    if len(cut) != message.parts:
+        return inert(message.content)
+    return cut[message.part - 1]
