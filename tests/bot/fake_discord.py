@@ -172,15 +172,15 @@ class FakeDiscord:
     def stamp(self) -> str:
         return self.clock().isoformat()
 
-    def add_user(self, name: str) -> dict[str, Any]:
-        user = user_json(self.snowflake(), name)
+    def add_user(self, name: str, user_id: int | None = None) -> dict[str, Any]:
+        user = user_json(user_id or self.snowflake(), name)
         self.users[user["id"]] = user
         return user
 
     def add_channel(self, name: str, *, kind: int = 0, parent: str | None = None,
-                    guild: int | None = None) -> dict[str, Any]:
+                    guild: int | None = None, channel_id: int | None = None) -> dict[str, Any]:
         channel: dict[str, Any] = {
-            "id": str(self.snowflake()), "type": kind, "name": name,
+            "id": str(channel_id or self.snowflake()), "type": kind, "name": name,
             "guild_id": str(guild or self.guild_id), "position": len(self.channels),
             "permission_overwrites": [], "nsfw": False, "parent_id": parent,
             "last_message_id": None, "topic": None, "rate_limit_per_user": 0}
