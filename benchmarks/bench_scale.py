@@ -263,6 +263,12 @@ def scale_fake(paced: bool) -> Any:
         def __init__(self) -> None:
             super().__init__(pace=Pace() if paced else None)
             self.replied: dict[str, float] = {}
+            #: channel id -> when its history was last read
+            self.read: dict[str, float] = {}
+
+        def _history(self, channel_id: str, query: Any) -> list[dict[str, Any]]:
+            self.read[channel_id] = time.monotonic()
+            return super()._history(channel_id, query)
 
         def store(self, channel_id: str, message: dict[str, Any]) -> None:
             super().store(channel_id, message)
@@ -276,7 +282,8 @@ def scale_fake(paced: bool) -> Any:
 async def outage(services: Services, fake: Any, games: int) -> list[str]:
     """The seeded games on the fake: their guilds, rooms and members; in each room the turn's
     announcement, handled before an outage (the room's mark, the outbox delivered), then one
-    post of a player while the bot was away. The missed posts' ids."""
+    post of a player while the bot was away: a defense of their character (made here). The
+    missed posts' ids."""
     for g in range(0, games, GAMES_PER_GUILD):
         fake.guilds[GUILD0 + g // GAMES_PER_GUILD] = f"Guild {g // GAMES_PER_GUILD}"
     marks, missed = {}, []
@@ -285,6 +292,10 @@ async def outage(services: Services, fake: Any, games: int) -> list[str]:
                                    channel_id=ROOM0 + g)["id"]
         players = [fake.add_user(f"player-{g}-{p}", USER0 + g * PLAYERS + p)
                    for p in range(PLAYERS)]
+        game = await services.games.find(channel)
+        reply = await services.characters.create(game.id, players[0]["id"],
+                                                 new_character(PC_SHEET, f"Kael{g}"))
+        assert reply.ok, reply
         announcement = await fake.post(channel, fake.bot_user, "Turn 1 is open.", live=False)
         marks[channel] = announcement["id"]
         missed.append((await fake.post(channel, players[0], "3 AP defend", live=False))["id"])
@@ -312,6 +323,10 @@ async def bot_child(config: dict[str, str]) -> None:
     started = time.monotonic()
     from types import SimpleNamespace
 
+    import fappo_bot.discord.bot
+    import fappo_bot.discord.startup
+    import fappo_bot.service.facade
+    import fappo_bot.storage.opening  # noqa: F401  (what the bot's start imports, timed apart)
     from fappo_bot.settings import DatabaseSettings
     from tests.bot.conftest import RunningBot
 
@@ -367,6 +382,7 @@ async def bench_bot(services: Services, db: Database, games: int, paced: bool,
         await fake.wait_for(lambda: len(fake.replied) >= len(missed), timeout=900)
         caught_up = json.loads(await asyncio.wait_for(child.stdout.readline(), 900))
         last = max(fake.replied[m] for m in missed)
+        read = max(fake.read[room(g)] for g in range(games))
         calls = kinds(fake.requests)
         child.stdin.write(b"stop\n")
         await child.stdin.drain()
@@ -377,13 +393,15 @@ async def bench_bot(services: Services, db: Database, games: int, paced: bool,
         await fake.stop()
     pace = "at Discord's 50 requests/s" if paced else "unpaced"
     out(f"{db.kind:8} start-up   {games:6d} games: process start to ready "
-        f"{ready['ready'] - launched:.2f} s (the bot's start to ready "
+        f"{ready['ready'] - launched:.2f} s (interpreter and imports "
+        f"{ready['began'] - launched:.2f} s, the bot's start to ready "
         f"{ready['ready'] - ready['began']:.2f} s)")
     out(f"{db.kind:8} bot RSS    {games:6d} games: {ready['VmRSS']:.0f} MB at ready, peak "
         f"{caught_up['VmHWM']:.0f} MB after the catch-up")
     total = sum(calls.values())
     out(f"{db.kind:8} catch-up   {games:6d} rooms with a missed post each, {pace}: last room "
-        f"answered {last - ready['ready']:.1f} s after ready, round done "
+        f"read {read - ready['ready']:.1f} s and answered {last - ready['ready']:.1f} s "
+        f"after ready, round done "
         f"{caught_up['caught_up'] - ready['ready']:.1f} s; {total} REST calls ("
         + ", ".join(f"{n} {k}" for k, n in calls.items()) + ")")
 
