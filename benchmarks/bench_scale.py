@@ -13,6 +13,13 @@ What it times, one line per figure:
 3. A game with a long history: a post and a close+resolve after 3 turns and after `--turns`
    turns (200), and a post early and late in one turn of `--turn-posts` posts (400).
    Goal: flat in the game's history and in the turn's size.
+4. The bot (`--no-bot` leaves it out), in a process of its own as `tests/bot/conftest.py` starts
+   it (the real discord.py client), against the fake Discord (`tests/bot/fake_discord.py`) in
+   this process, paced at Discord's global 50 requests a second (`--unpaced`: answered at once),
+   the `--games` games' guilds, rooms and members on it: start-up to ready, the bot's RSS, and
+   the catch-up of an outage in which every room got a player's post (each room's mark at the
+   turn's announcement, the outbox delivered): its REST calls by kind, when the last room was
+   read and its post answered. Goals: ready in under 2 s; 1,000 rooms caught up within 25 s.
 Also the seeding's pace and the process's peak RSS.
 
 Run:
@@ -321,6 +328,12 @@ async def bot_child(config: dict[str, str]) -> None:
     the real discord.py client), it reports on stdout, one JSON line each: when it is ready,
     when its first catch-up round is done; then it stops when told on stdin."""
     started = time.monotonic()
+    profiler = None
+    if config.get("profile"):
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     from types import SimpleNamespace
 
     import fappo_bot.discord.bot
@@ -336,6 +349,9 @@ async def bot_child(config: dict[str, str]) -> None:
         update={"database": DatabaseSettings(url=config["database"])})
     began = time.monotonic()
     await running.start()
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(config["profile"])
     print(json.dumps({"started": started, "began": began, "ready": time.monotonic(),
                       **memory()}), flush=True)
     catch_up = running.bot.get_cog("TurnPosts").catch_up
@@ -363,7 +379,7 @@ def kinds(requests: Sequence[Any]) -> dict[str, int]:
 
 
 async def bench_bot(services: Services, db: Database, games: int, paced: bool,
-                    out: Callable[[str], None]) -> None:
+                    out: Callable[[str], None], profile: str | None = None) -> None:
     """Start-up to ready with `games` games, the bot's RSS, and the catch-up after an outage in
     which every room got a post: its REST calls and the time to the last room answered."""
     fake = scale_fake(paced)
@@ -372,7 +388,8 @@ async def bench_bot(services: Services, db: Database, games: int, paced: bool,
     try:
         missed = await outage(services, fake, games)
         config = {"api_base": fake.api_base, "gateway_url": fake.gateway_url,
-                  "database": db.url, "data_dir": str(Path(tempfile.mkdtemp(prefix="fappo-bot-")))}
+                  "database": db.url, "data_dir": str(Path(tempfile.mkdtemp(prefix="fappo-bot-"))),
+                  "profile": profile or ""}
         launched = time.monotonic()
         child = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot-child", json.dumps(config),
@@ -451,7 +468,7 @@ async def run(args: argparse.Namespace, out: Callable[[str], None]) -> None:
             await bench_outbox(services, args.games, args.room_sizes, args.repeat, out, db.kind)
             await bench_open_turns(services, args.games, args.repeat, out, db.kind)
             if args.bot:
-                await bench_bot(services, db, args.games, args.paced, out)
+                await bench_bot(services, db, args.games, args.paced, out, args.profile_bot)
             await bench_history(services, args.turns, args.turn_posts, args.measured, out,
                                 db.kind)
         finally:
@@ -477,6 +494,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="leave out the bot's start-up and catch-up against the fake Discord")
     parser.add_argument("--unpaced", dest="paced", action="store_false",
                         help="the fake Discord answers at once (default: 50 requests/s)")
+    parser.add_argument("--profile-bot", metavar="FILE",
+                        help="profile the bot's process from its start to ready (cProfile)")
     parser.add_argument("--bot-child", metavar="JSON", help=argparse.SUPPRESS)
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
