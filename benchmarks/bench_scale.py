@@ -13,8 +13,8 @@ What it times, one line per figure:
 3. A game with a long history: a post and a close+resolve after 3 turns and after `--turns`
    turns (200), and a post early and late in one turn of `--turn-posts` posts (400).
    Goal: flat in the game's history and in the turn's size.
-4. The bot (`--no-bot` leaves it out), in a process of its own as `tests/bot/conftest.py` starts
-   it (the real discord.py client), against the fake Discord (`tests/bot/fake_discord.py`) in
+4. The bot (`--no-bot` leaves it out), in a process of its own (`tests/bot/bot_process.py`: started
+   as the tests start it, the real discord.py client), against the fake Discord (`tests/bot/fake_discord.py`) in
    this process, paced at Discord's global 50 requests a second (`--unpaced`: answered at once),
    the `--games` games' guilds, rooms and members on it: start-up to ready, the bot's RSS, and
    the catch-up of an outage in which every room got a player's post (each room's mark at the
@@ -60,6 +60,7 @@ from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.migrate import upgrade_engine
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 
+ROOT = Path(__file__).resolve().parents[1]
 ROOM0, GUILD0, USER0 = 10**17, 10**16, 10**15
 #: games per guild: a guild's channels are its games' rooms and (for the outbox) others
 GAMES_PER_GUILD = 10
@@ -313,56 +314,6 @@ async def outage(services: Services, fake: Any, games: int) -> list[str]:
     return missed
 
 
-def memory() -> dict[str, float]:
-    """This process's resident set now and its peak (MB), from /proc/self/status."""
-    found = {}
-    for line in Path("/proc/self/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            found[key] = int(value.split()[0]) / 1024
-    return found
-
-
-async def bot_child(config: dict[str, str]) -> None:
-    """The bot's process (`--bot-child`): started as the tests start it (`tests/bot/conftest.py`,
-    the real discord.py client), it reports on stdout, one JSON line each: when it is ready,
-    when its first catch-up round is done; then it stops when told on stdin."""
-    started = time.monotonic()
-    profiler = None
-    if config.get("profile"):
-        import cProfile
-
-        profiler = cProfile.Profile()
-        profiler.enable()
-    from types import SimpleNamespace
-
-    import fappo_bot.discord.bot
-    import fappo_bot.discord.startup
-    import fappo_bot.service.facade
-    import fappo_bot.storage.opening  # noqa: F401  (what the bot's start imports, timed apart)
-    from fappo_bot.settings import DatabaseSettings
-    from tests.bot.conftest import RunningBot
-
-    fake = SimpleNamespace(api_base=config["api_base"], gateway_url=config["gateway_url"])
-    running = RunningBot(fake, Path(config["data_dir"]))  # type: ignore[arg-type]
-    running.settings = running.settings.model_copy(
-        update={"database": DatabaseSettings(url=config["database"])})
-    began = time.monotonic()
-    await running.start()
-    if profiler is not None:
-        profiler.disable()
-        profiler.dump_stats(config["profile"])
-    print(json.dumps({"started": started, "began": began, "ready": time.monotonic(),
-                      **memory()}), flush=True)
-    catch_up = running.bot.get_cog("TurnPosts").catch_up
-    while catch_up.rounds < 1:
-        catch_up.finished.clear()
-        await catch_up.finished.wait()
-    print(json.dumps({"caught_up": time.monotonic(), **memory()}), flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    await running.stop()
-
-
 def kinds(requests: Sequence[Any]) -> dict[str, int]:
     """The REST calls by kind."""
     found = {"DM opens": 0, "history reads": 0, "messages sent": 0, "other": 0}
@@ -387,12 +338,12 @@ async def bench_bot(services: Services, db: Database, games: int, paced: bool,
     child = None
     try:
         missed = await outage(services, fake, games)
-        config = {"api_base": fake.api_base, "gateway_url": fake.gateway_url,
+        config = {"api_base": fake.api_base, "gateway_url": fake.gateway_url, "token": fake.token,
                   "database": db.url, "data_dir": str(Path(tempfile.mkdtemp(prefix="fappo-bot-"))),
                   "profile": profile or ""}
         launched = time.monotonic()
         child = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--bot-child", json.dumps(config),
+            sys.executable, "-m", "tests.bot.bot_process", json.dumps(config), cwd=ROOT,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert child.stdout is not None and child.stdin is not None
         ready = json.loads(await asyncio.wait_for(child.stdout.readline(), 120))
@@ -496,13 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the fake Discord answers at once (default: 50 requests/s)")
     parser.add_argument("--profile-bot", metavar="FILE",
                         help="profile the bot's process from its start to ready (cProfile)")
-    parser.add_argument("--bot-child", metavar="JSON", help=argparse.SUPPRESS)
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
-    if args.bot_child:
-        asyncio.run(bot_child(json.loads(args.bot_child)))
-        return 0
     if args.smoke:
         args.paced = False
         args.games, args.rooms, args.turns, args.turn_posts, args.repeat = 20, "20,200", 5, 16, 1
