@@ -13,6 +13,13 @@ What it times, one line per figure:
 3. A game with a long history: a post and a close+resolve after 3 turns and after `--turns`
    turns (200), and a post early and late in one turn of `--turn-posts` posts (400).
    Goal: flat in the game's history and in the turn's size.
+4. The bot (`--no-bot` leaves it out), in a process of its own (`tests/bot/bot_process.py`: started
+   as the tests start it, the real discord.py client), against the fake Discord (`tests/bot/fake_discord.py`) in
+   this process, paced at Discord's global 50 requests a second (`--unpaced`: answered at once),
+   the `--games` games' guilds, rooms and members on it: start-up to ready, the bot's RSS, and
+   the catch-up of an outage in which every room got a player's post (each room's mark at the
+   turn's announcement, the outbox delivered): its REST calls by kind, when the last room was
+   read and its post answered. Goals: ready in under 2 s; 1,000 rooms caught up within 25 s.
 Also the seeding's pace and the process's peak RSS.
 
 Run:
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import resource
 import secrets
 import shutil
@@ -52,6 +60,7 @@ from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.migrate import upgrade_engine
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 
+ROOT = Path(__file__).resolve().parents[1]
 ROOM0, GUILD0, USER0 = 10**17, 10**16, 10**15
 #: games per guild: a guild's channels are its games' rooms and (for the outbox) others
 GAMES_PER_GUILD = 10
@@ -252,6 +261,119 @@ async def bench_open_turns(services: Services, games: int, repeat: int,
         f"({len(units)} channels to read: rooms and members' DMs)")
 
 
+# ---- the bot against the fake Discord -----------------------------------------------------------
+def scale_fake(paced: bool) -> Any:
+    """The fake Discord (`tests/bot/fake_discord.py`), paced at Discord's global 50 requests a
+    second unless `paced` is false, noting when the bot's first reply to each message arrives."""
+    from tests.bot.fake_discord import FakeDiscord, Pace
+
+    class ScaleFake(FakeDiscord):
+        def __init__(self) -> None:
+            super().__init__(pace=Pace() if paced else None)
+            self.replied: dict[str, float] = {}
+            #: channel id -> when its history was last read
+            self.read: dict[str, float] = {}
+
+        def _history(self, channel_id: str, query: Any) -> list[dict[str, Any]]:
+            self.read[channel_id] = time.monotonic()
+            return super()._history(channel_id, query)
+
+        def store(self, channel_id: str, message: dict[str, Any]) -> None:
+            super().store(channel_id, message)
+            reference = message.get("message_reference") or {}
+            if message["author"]["id"] == self.bot_user["id"] and reference.get("message_id"):
+                self.replied.setdefault(str(reference["message_id"]), time.monotonic())
+
+    return ScaleFake()
+
+
+async def outage(services: Services, fake: Any, games: int) -> list[str]:
+    """The seeded games on the fake: their guilds, rooms and members; in each room the turn's
+    announcement, handled before an outage (the room's mark, the outbox delivered), then one
+    post of a player while the bot was away: a defense of their character (made here). The
+    missed posts' ids."""
+    for g in range(0, games, GAMES_PER_GUILD):
+        fake.guilds[GUILD0 + g // GAMES_PER_GUILD] = f"Guild {g // GAMES_PER_GUILD}"
+    marks, missed = {}, []
+    for g in range(games):
+        channel = fake.add_channel(f"game-{g}", guild=GUILD0 + g // GAMES_PER_GUILD,
+                                   channel_id=ROOM0 + g)["id"]
+        players = [fake.add_user(f"player-{g}-{p}", USER0 + g * PLAYERS + p)
+                   for p in range(PLAYERS)]
+        game = await services.games.find(channel)
+        reply = await services.characters.create(game.id, players[0]["id"],
+                                                 new_character(PC_SHEET, f"Kael{g}"))
+        assert reply.ok, reply
+        announcement = await fake.post(channel, fake.bot_user, "Turn 1 is open.", live=False)
+        marks[channel] = announcement["id"]
+        missed.append((await fake.post(channel, players[0], "3 AP defend", live=False))["id"])
+    await services.channels.set_marks(marks)
+    while pending := await services.outbox.pending(500):
+        for message in pending:
+            await services.outbox.mark_sent(message.id, [])
+    return missed
+
+
+def kinds(requests: Sequence[Any]) -> dict[str, int]:
+    """The REST calls by kind."""
+    found = {"DM opens": 0, "history reads": 0, "messages sent": 0, "other": 0}
+    for r in requests:
+        if r.method == "POST" and r.path == "/users/@me/channels":
+            found["DM opens"] += 1
+        elif r.method == "GET" and r.path.endswith("/messages"):
+            found["history reads"] += 1
+        elif r.method == "POST" and r.path.endswith("/messages"):
+            found["messages sent"] += 1
+        else:
+            found["other"] += 1
+    return found
+
+
+async def bench_bot(services: Services, db: Database, games: int, paced: bool,
+                    out: Callable[[str], None], profile: str | None = None) -> None:
+    """Start-up to ready with `games` games, the bot's RSS, and the catch-up after an outage in
+    which every room got a post: its REST calls and the time to the last room answered."""
+    fake = scale_fake(paced)
+    await fake.start()
+    child = None
+    try:
+        missed = await outage(services, fake, games)
+        config = {"api_base": fake.api_base, "gateway_url": fake.gateway_url, "token": fake.token,
+                  "database": db.url, "data_dir": str(Path(tempfile.mkdtemp(prefix="fappo-bot-"))),
+                  "profile": profile or ""}
+        launched = time.monotonic()
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.bot.bot_process", json.dumps(config), cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert child.stdout is not None and child.stdin is not None
+        ready = json.loads(await asyncio.wait_for(child.stdout.readline(), 120))
+        await fake.wait_for(lambda: len(fake.replied) >= len(missed), timeout=900)
+        caught_up = json.loads(await asyncio.wait_for(child.stdout.readline(), 900))
+        last = max(fake.replied[m] for m in missed)
+        read = max(fake.read[room(g)] for g in range(games))
+        calls = kinds(fake.requests)
+        child.stdin.write(b"stop\n")
+        await child.stdin.drain()
+        await asyncio.wait_for(child.wait(), 60)
+    finally:
+        if child is not None and child.returncode is None:
+            child.kill()
+        await fake.stop()
+    pace = "at Discord's 50 requests/s" if paced else "unpaced"
+    out(f"{db.kind:8} start-up   {games:6d} games: process start to ready "
+        f"{ready['ready'] - launched:.2f} s (interpreter and imports "
+        f"{ready['began'] - launched:.2f} s, the bot's start to ready "
+        f"{ready['ready'] - ready['began']:.2f} s)")
+    out(f"{db.kind:8} bot RSS    {games:6d} games: {ready['VmRSS']:.0f} MB at ready, peak "
+        f"{caught_up['VmHWM']:.0f} MB after the catch-up")
+    total = sum(calls.values())
+    out(f"{db.kind:8} catch-up   {games:6d} rooms with a missed post each, {pace}: last room "
+        f"read {read - ready['ready']:.1f} s and answered {last - ready['ready']:.1f} s "
+        f"after ready, round done "
+        f"{caught_up['caught_up'] - ready['ready']:.1f} s; {total} REST calls ("
+        + ", ".join(f"{n} {k}" for k, n in calls.items()) + ")")
+
+
 async def bench_history(services: Services, turns: int, turn_posts: int, measured: int,
                         out: Callable[[str], None], kind: str) -> None:
     table = await history_table(services)
@@ -296,6 +418,8 @@ async def run(args: argparse.Namespace, out: Callable[[str], None]) -> None:
                 await db.analyze()
             await bench_outbox(services, args.games, args.room_sizes, args.repeat, out, db.kind)
             await bench_open_turns(services, args.games, args.repeat, out, db.kind)
+            if args.bot:
+                await bench_bot(services, db, args.games, args.paced, out, args.profile_bot)
             await bench_history(services, args.turns, args.turn_posts, args.measured, out,
                                 db.kind)
         finally:
@@ -317,10 +441,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=200, help="the long game's history (200)")
     parser.add_argument("--turn-posts", type=int, default=400, help="posts in the long turn")
     parser.add_argument("--repeat", type=int, default=5, help="calls timed after the first")
+    parser.add_argument("--no-bot", dest="bot", action="store_false",
+                        help="leave out the bot's start-up and catch-up against the fake Discord")
+    parser.add_argument("--unpaced", dest="paced", action="store_false",
+                        help="the fake Discord answers at once (default: 50 requests/s)")
+    parser.add_argument("--profile-bot", metavar="FILE",
+                        help="profile the bot's process from its start to ready (cProfile)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
     if args.smoke:
+        args.paced = False
         args.games, args.rooms, args.turns, args.turn_posts, args.repeat = 20, "20,200", 5, 16, 1
     args.measured = 1 if args.smoke else 3
     args.room_sizes = [int(s) for s in args.rooms.split(",") if s]

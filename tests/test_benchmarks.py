@@ -24,6 +24,8 @@ FIGURES = {
     "bench_posting.py": [r"typical 8-line post, parse\+validate\+render: best"],
     "bench_resolve.py": [r"resolve_turn, 1 timed turns per size"],
     "bench_scale.py": [r"outbox +\d+ rooms: first [\d.]+ ms, steady [\d.]+ ms",
+                       r"start-up +\d+ games: process start to ready [\d.]+ s",
+                       r"catch-up +\d+ rooms with a missed post each, unpaced: last room read",
                        r"catch-up plan +\d+ games", r"history +close\+resolve: after 3 turns"],
     "bench_service.py": [r"fake +post +\d+ posts", r"fake +resolve +6 combatants"],
     "bench_storage.py": [r"sqlite +ingest", r"sqlite +resolve +6 combatants"],

@@ -373,8 +373,19 @@ def _outbox_pending_to(dialect: str) -> Any:
     """OUTBOX_PENDING to the destinations of `dests`, a list of keys bound as ONE parameter (an
     array on PostgreSQL, a JSON array on SQLite): a shard's rooms are as many as its guilds'
     channels, more than either database takes parameters in one statement (PostgreSQL 32,767;
-    SQLite 32,766 unless built otherwise). The keys become a table the database joins on."""
-    return _OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(_listed("dests", OUTBOX.c.dest_key, dialect)))
+    SQLite 32,766 unless built otherwise). The keys become a table the database joins on.
+
+    On PostgreSQL the keys are first intersected with the destinations of the unsent messages
+    (a set operation, hashed, never a join the planner may nest): before the server has the
+    table's statistics it nested the join of every pending message with every key (0.7 s at
+    20,000 rooms). The intersection holds at most the destinations pending, whatever the
+    planner knows."""
+    listed = _listed("dests", OUTBOX.c.dest_key, dialect)
+    if dialect == "postgresql":
+        unsent = select(OUTBOX.c.dest_key).where(OUTBOX.c.sent_at.is_(None),
+                                                 OUTBOX.c.gave_up_at.is_(None))
+        listed = listed.intersect(unsent)
+    return _OUTBOX_DUE.where(OUTBOX.c.dest_key.in_(listed))
 
 
 def _listed(name: str, column: Any, dialect: str) -> Any:

@@ -258,6 +258,10 @@ class ResolutionRow(Base):
     )
 
 
+#: the unsent messages waiting for their next attempt (the partial index of `pending()`)
+_WAITING = text("sent_at IS NULL AND gave_up_at IS NULL AND next_attempt_at IS NOT NULL")
+
+
 class OutboxRow(Base):
     __tablename__ = "outbox"
 
@@ -291,6 +295,16 @@ class OutboxRow(Base):
         Index(None, "game_id", "created_at", "id"),
         # a destination's unsent messages: the order per destination, a user's inbox
         Index(None, "dest_key", "sent_at", "created_at"),
+        # pending(): does an earlier message of the destination wait for its next attempt? A
+        # few rows at most, found at once whatever the planner knows of the table
+        Index(
+            "ix_outbox_waiting",
+            "dest_key",
+            "dest_kind",
+            "created_at",
+            sqlite_where=_WAITING,
+            postgresql_where=_WAITING,
+        ),
     )
 
 

@@ -373,3 +373,30 @@ async def test_a_guild_that_comes_after_the_bot_is_ready_is_caught_up(fake, tmp_
         assert "3/3 AP" in reply["content"]
     finally:
         await running.stop()
+
+
+async def test_the_rooms_are_read_concurrently(fake, tmp_path) -> None:
+    """The catch-up reads several rooms' histories at once: the fake holds every history read
+    until two are in flight together (a catch-up reading one room after another never gets
+    there, and the wait fails)."""
+    rooms = [fake.add_channel(f"room-{i}")["id"] for i in range(3)]
+    for room in rooms:
+        await fake.post(room, fake.alice, "anyone there?", live=False)
+    running = RunningBot(fake, tmp_path / "data")
+    await open_games(running, rooms, [])
+    fake.history_gate = asyncio.Event()
+
+    def reading() -> list[str]:
+        return [r.path for r in fake.in_flight
+                if r.method == "GET" and r.path.endswith("/messages")]
+
+    await running.start()
+    try:
+        together = await fake.wait_for(lambda: len(reading()) >= 2 and reading())
+        assert len(set(together)) == len(together) >= 2  # different rooms
+        fake.history_gate.set()
+        await caught_up(running)
+        assert sorted(r.path for r in fake.sent("GET", "/messages")) == sorted(
+            f"/channels/{room}/messages" for room in rooms)
+    finally:
+        await running.stop()
