@@ -3,11 +3,14 @@ that did not resume: a RESUME replays the missed events itself), the game rooms 
 DM channels the bot missed messages in are read back from Discord's history, and what it
 missed is handled once.
 
-Which channels: those of the games with an open turn (their rooms on the session's shard; with
-shard 0, every member's DM channel, which `POST /users/@me/channels` returns with its newest
-message id). A channel is read only when its newest message (`last_message_id`, which Discord
-sends with each channel) is past the channel's mark: the newest message the bot had handled
-there, every one before it included (`Marks`, kept by the service). A channel read is read whole
+Which channels, in this order: the rooms of the games with an open turn (on the session's
+shard); with shard 0, every member's DM channel whose id the bot stored (read directly); then
+the members' DM channels it never had, opened (`POST /users/@me/channels` returns the channel
+with its newest message id): a player may have opened one during the outage, and nothing else
+tells (docs/discord.md, "Catch-up"). A channel is read only when its newest message
+(`last_message_id`, which Discord sends with each room and each opened DM channel; for a DM
+channel read directly, the read itself) is past the channel's mark: the newest message the bot
+had handled there, every one before it included (`Marks`, kept by the service). A channel read is read whole
 from the turn's opening, page after page, so that edits and deletions of the turn's posts are
 seen too (an edit or a deletion moves no `last_message_id`: in a channel where nothing new was
 posted they are not seen).
@@ -21,8 +24,11 @@ answered that is gone was deleted while the bot was away: its orders are withdra
 reply deleted.
 
 Channels are read concurrently (discord.py's HTTP client keeps to Discord's rate limits), those
-of the nearest deadlines first; call time waits for a game until its room and its members' DMs
-are caught up (`ready`).
+of the nearest deadlines first within each of the three kinds; what a read found is handed over
+in a task of its own, whose answers wait in a low lane until every room is read (the posts are
+registered with the service meanwhile), so that the rooms are current before Discord's budget
+goes to the answers; call time waits for a game until its room and its members' DMs are caught
+up (`ready`).
 """
 
 from __future__ import annotations
