@@ -7,13 +7,13 @@ Which channels, in this order: the rooms of the games with an open turn (on the 
 shard); with shard 0, every member's DM channel whose id the bot stored (read directly); then
 the members' DM channels it never had, opened (`POST /users/@me/channels` returns the channel
 with its newest message id): a player may have opened one during the outage, and nothing else
-tells (docs/discord.md, "Catch-up"). A channel is read only when its newest message
-(`last_message_id`, which Discord sends with each room and each opened DM channel; for a DM
-channel read directly, the read itself) is past the channel's mark: the newest message the bot
-had handled there, every one before it included (`Marks`, kept by the service). A channel read is read whole
-from the turn's opening, page after page, so that edits and deletions of the turn's posts are
-seen too (an edit or a deletion moves no `last_message_id`: in a channel where nothing new was
-posted they are not seen).
+tells (docs/discord.md, "What is caught up after the bot was away"). A channel is read only
+when its newest message (`last_message_id`, which Discord sends with each room and each opened
+DM channel; for a DM channel read directly, the read itself) is past the channel's mark: the
+newest message the bot had handled there, every one before it included (`Marks`, kept by the
+service). A channel read is read whole from the turn's opening, page after page, so that edits
+and deletions of the turn's posts are seen too (an edit or a deletion moves no
+`last_message_id`: in a channel where nothing new was posted they are not seen).
 
 What is handled: a member's message of the open turn with no reply from the bot was never
 handled: it goes to the service now (as an edit, which records it when it is new; the service

@@ -1,7 +1,7 @@
 """The catch-up's order and cost: the rooms are read first and their answers wait until every
 room is read; a DM channel whose id the bot stored is read directly (no open); a member's DM
 channel the bot never saw is opened last, and secret orders sent in it during the outage
-still count (docs/discord.md, "Catch-up")."""
+still count (docs/discord.md, "What is caught up after the bot was away": the ruling)."""
 
 from __future__ import annotations
 
