@@ -3,14 +3,17 @@ that did not resume: a RESUME replays the missed events itself), the game rooms 
 DM channels the bot missed messages in are read back from Discord's history, and what it
 missed is handled once.
 
-Which channels: those of the games with an open turn (their rooms on the session's shard; with
-shard 0, every member's DM channel, which `POST /users/@me/channels` returns with its newest
-message id). A channel is read only when its newest message (`last_message_id`, which Discord
-sends with each channel) is past the channel's mark: the newest message the bot had handled
-there, every one before it included (`Marks`, kept by the service). A channel read is read whole
-from the turn's opening, page after page, so that edits and deletions of the turn's posts are
-seen too (an edit or a deletion moves no `last_message_id`: in a channel where nothing new was
-posted they are not seen).
+Which channels, in this order: the rooms of the games with an open turn (on the session's
+shard); with shard 0, every member's DM channel whose id the bot stored (read directly); then
+the members' DM channels it never had, opened (`POST /users/@me/channels` returns the channel
+with its newest message id): a player may have opened one during the outage, and nothing else
+tells (docs/discord.md, "What is caught up after the bot was away"). A channel is read only
+when its newest message (`last_message_id`, which Discord sends with each room and each opened
+DM channel; for a DM channel read directly, the read itself) is past the channel's mark: the
+newest message the bot had handled there, every one before it included (`Marks`, kept by the
+service). A channel read is read whole from the turn's opening, page after page, so that edits
+and deletions of the turn's posts are seen too (an edit or a deletion moves no
+`last_message_id`: in a channel where nothing new was posted they are not seen).
 
 What is handled: a member's message of the open turn with no reply from the bot was never
 handled: it goes to the service now (as an edit, which records it when it is new; the service
@@ -21,15 +24,20 @@ answered that is gone was deleted while the bot was away: its orders are withdra
 reply deleted.
 
 Channels are read concurrently (discord.py's HTTP client keeps to Discord's rate limits), those
-of the nearest deadlines first; call time waits for a game until its room and its members' DMs
-are caught up (`ready`).
+of the nearest deadlines first within each of the three kinds; what a read found is handed over
+in a task of its own, whose answers wait in a low lane until every room is read (the posts are
+registered with the service meanwhile), so that the rooms are current before Discord's budget
+goes to the answers; call time waits for a game until its room and its members' DMs are caught
+up (`ready`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -46,6 +54,9 @@ Ingest = Callable[[str | None, discord.Message], Awaitable[None]]
 #: replies)
 Gone = Callable[[str | None, discord.abc.Messageable, int, list[int]], Awaitable[None]]
 
+#: a channel read: the channel, its history from the turn's opening, its newest message id
+Read = tuple[discord.abc.Messageable, list[discord.Message], int | None]
+
 log = logging.getLogger(__name__)
 
 #: how many channels are read at once (the HTTP client waits on Discord's buckets beyond that)
@@ -53,6 +64,28 @@ CONCURRENCY = 8
 #: how often the marks are written (seconds); a mark written late costs a channel read, no post
 MARKS_FLUSH_SECONDS = 30.0
 FAR = datetime.max.replace(tzinfo=UTC)
+#: the mark key under which a user's DM channel id is kept (its value: the channel's id)
+DM_KEY = "dm:"
+#: the order of a round: the rooms, the DM channels known by id, the members' DMs to open
+PHASES = {"room": 0, "dm": 1, "open": 2}
+
+
+class _Lane:
+    """What the catch-up's handling of one channel's messages does at Discord: its REST calls
+    wait until the round's rooms are read (`CatchUp.rooms_read`); the first one says that the
+    posts before it are registered with the service (an answer comes after the post's record)."""
+
+    def __init__(self, registered: Callable[[], None]) -> None:
+        self._registered: Callable[[], None] | None = registered
+
+    def registered(self) -> None:
+        call, self._registered = self._registered, None
+        if call is not None:
+            call()
+
+
+#: set while the catch-up hands a missed message over: its REST calls are of the low lane
+LANE: ContextVar[_Lane | None] = ContextVar("catchup_lane", default=None)
 
 
 class Marks:
@@ -72,6 +105,20 @@ class Marks:
         self._busy: dict[int, set[int]] = {}
         #: the channels caught up in this session: their live messages move their marks
         self.current: set[int] = set()
+        #: user id -> their DM channel's id, as stored (`DM_KEY`) and as learnt
+        self.dm_channels: dict[int, int] = {}
+        self._dm_stored: dict[int, int] = {}
+
+    def load(self, stored: Mapping[str, str]) -> None:
+        for key, value in stored.items():
+            if not value.isdigit():
+                continue
+            if key.isdigit():
+                self.stored[int(key)] = int(value)
+            elif key.startswith(DM_KEY) and key[len(DM_KEY):].isdigit():
+                user = int(key[len(DM_KEY):])
+                self.dm_channels[user] = self._dm_stored[user] = int(value)
+        self.loaded = True
 
     def of(self, channel_id: int) -> int | None:
         found = [m for m in (self.stored.get(channel_id), self._handled.get(channel_id))
@@ -112,10 +159,16 @@ class Marks:
             mark = min(mark, below.get(channel_id, mark))
             if mark > self.stored.get(channel_id, 0):
                 moved[str(channel_id)] = str(mark)
+        for user, channel_id in self.dm_channels.items():
+            if self._dm_stored.get(user) != channel_id:
+                moved[f"{DM_KEY}{user}"] = str(channel_id)
         return moved
 
     def written(self, marks: dict[str, str]) -> None:
         for key, value in marks.items():
+            if key.startswith(DM_KEY):
+                self._dm_stored[int(key[len(DM_KEY):])] = int(value)
+                continue
             self.stored[int(key)] = max(int(value), self.stored.get(int(key), 0))
 
 
@@ -123,7 +176,7 @@ class Marks:
 class Unit:
     """One channel to catch up: a game's room, or a member's DM channel (found by the user)."""
 
-    kind: str  # "room" or "dm"
+    kind: str  # "room", "dm" (a DM channel known by its id) or "open" (a member's, to open)
     key: int  # the room's id or the user's
     games: list[OpenTurn] = field(default_factory=list)
 
@@ -134,6 +187,10 @@ class Unit:
     @property
     def opened(self) -> datetime:
         return min(g.opened_at for g in self.games)
+
+    @property
+    def order(self) -> tuple[int, datetime, datetime, int]:
+        return (PHASES[self.kind], self.deadline, self.opened, self.key)
 
 
 class CatchUp:
@@ -154,6 +211,12 @@ class CatchUp:
         self._waiting: dict[str, set[tuple[str, int]]] = {}
         #: how many channels are read at once
         self.concurrency = CONCURRENCY
+        #: set once the round's rooms are read: the low lane's REST calls wait for it
+        self.rooms_read = asyncio.Event()
+        self.rooms_read.set()
+        #: when (monotonic) the last round's last room was read and its posts registered
+        self.rooms_current_at: float | None = None
+        self._reads_left = self._unregistered = 0
 
     # ---- call time waits for the catch-up ------------------------------------------------------
     def ready(self, game_id: str) -> bool:
@@ -178,7 +241,10 @@ class CatchUp:
     # ---- a round -------------------------------------------------------------------------------
     async def run(self, shard_id: int | None = None) -> int:
         """Catch up the channels of one shard's session (all of this process's, when None);
-        returns how many messages were handled."""
+        returns how many messages were handled. The rooms are read first, then the DM channels
+        known by id, then the members' DM channels to open (`PHASES`), each nearest deadline
+        first; what a read found is handed over in a task of its own, whose REST calls (the
+        answers) wait until every room is read (`_Lane`), so that they hold no read back."""
         self._unplanned.add(shard_id)
         async with self._lock:
             self.finished.clear()
@@ -187,33 +253,73 @@ class CatchUp:
             finally:
                 self._unplanned.discard(shard_id)
                 self._unplanned.discard(None)
-            order = sorted(units.values(), key=lambda u: (u.deadline, u.opened, u.key))
+            self._install_lane()
+            order = sorted(units.values(), key=lambda u: u.order)
+            self._reads_left = self._unregistered = sum(u.kind == "room" for u in order)
+            self.rooms_current_at = None
+            self.rooms_read.clear()
+            self._room_step(0, 0)
             gate = asyncio.Semaphore(self.concurrency)
+            handling: list[asyncio.Task[int]] = []
 
-            async def one(unit: Unit) -> int:
-                async with gate:
-                    try:
-                        return await self.unit(unit)
-                    finally:
+            async def one(unit: Unit) -> None:
+                read = None
+                try:
+                    async with gate:
+                        read = await self.unit(unit)
+                finally:
+                    if unit.kind == "room":
+                        self._room_step(1, 0 if read else 1)
+                    if read is None:
                         self._done((unit.kind, unit.key))
+                if read is not None:
+                    handling.append(asyncio.create_task(self.handle(unit, *read)))
             try:
-                handled = sum(await asyncio.gather(*(one(u) for u in order)))
+                await asyncio.gather(*(one(u) for u in order))
+                return sum(await asyncio.gather(*handling))
             finally:
+                self.rooms_read.set()
+                await asyncio.gather(*handling, return_exceptions=True)
                 await self.flush()
                 self.rounds += 1
                 self.finished.set()
-            return handled
+
+    def _room_step(self, read: int, registered: int) -> None:
+        """`read` more rooms are read and `registered` more have their posts registered."""
+        self._reads_left -= read
+        self._unregistered -= registered
+        if self._reads_left <= 0:
+            self.rooms_read.set()
+            if self._unregistered <= 0 and self.rooms_current_at is None:
+                self.rooms_current_at = time.monotonic()
+
+    def _install_lane(self) -> None:
+        """The low lane on the bot's HTTP client: a REST call made in a `_Lane` waits for the
+        rooms to be read."""
+        http = getattr(self.bot, "http", None)
+        request = getattr(http, "request", None)
+        if request is None or getattr(request, "catchup_lane", False):
+            return
+        rooms_read = self.rooms_read
+
+        async def request_in_lane(*args: Any, **kwargs: Any) -> Any:
+            lane = LANE.get()
+            if lane is not None:
+                lane.registered()
+                await rooms_read.wait()
+            return await request(*args, **kwargs)
+        request_in_lane.catchup_lane = True  # type: ignore[attr-defined]
+        http.request = request_in_lane  # type: ignore[union-attr]
 
     async def plan(self, shard_id: int | None) -> dict[tuple[str, int], Unit]:
         """The units of a round: the rooms of the shard's games with an open turn and, with
-        shard 0, their members' DM channels; each game waits on its units."""
+        shard 0, their members' DM channels (read directly when their id is known, else
+        opened); each game waits on its units."""
         if not self.marks.loaded:
-            self.marks.stored.update({int(k): int(v) for k, v in
-                                      (await self.bot.services.channels.marks()).items()
-                                      if k.isdigit() and v.isdigit()})
-            self.marks.loaded = True
+            self.marks.load(await self.bot.services.channels.marks())
         units: dict[tuple[str, int], Unit] = {}
         dms = shard_id in (None, 0) and self._runs_shard_zero()
+        known = self.marks.dm_channels
         for game in await self.bot.services.channels.open_turns():
             if not (game.channel_key.isdigit() and (game.guild_key or "").isdigit()):
                 continue  # not a Discord game (the local table's)
@@ -222,7 +328,8 @@ class CatchUp:
             if self._on_shard(room, shard_id) and self.bot.get_channel(room) is not None:
                 keys.append(("room", room))
             if dms:
-                keys.extend(("dm", int(m)) for m in game.members if m.isdigit())
+                keys.extend(("dm" if int(m) in known else "open", int(m))
+                            for m in game.members if m.isdigit())
             for key in keys:
                 units.setdefault(key, Unit(*key)).games.append(game)
             if keys:
@@ -253,41 +360,69 @@ class CatchUp:
             self.marks.written(moved)
 
     # ---- one channel ---------------------------------------------------------------------------
-    async def unit(self, unit: Unit) -> int:
+    async def unit(self, unit: Unit) -> Read | None:
+        """Read a unit's channel: what it missed to hand over, or None (nothing moved)."""
         try:
             if unit.kind == "room":
                 room = self.bot.get_channel(unit.key)
-                newest = getattr(room, "last_message_id", None)
                 if room is None:
-                    return 0
-                return await self.channel(unit, room, newest)  # type: ignore[arg-type]
+                    return None
+                return await self.read(unit, room,  # type: ignore[arg-type]
+                                       getattr(room, "last_message_id", None))
+            if unit.kind == "dm":
+                channel_id = self.marks.dm_channels[unit.key]
+                channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(
+                    channel_id, type=discord.ChannelType.private)
+                try:
+                    return await self.read(unit, channel, None,  # type: ignore[arg-type]
+                                           direct=True)
+                except discord.NotFound:  # the stored channel is gone: open the user's
+                    del self.marks.dm_channels[unit.key]
             data: Any = await self.bot.http.start_private_message(unit.key)
             dm = self.bot._connection.add_dm_channel(data)  # what `User.create_dm` does
+            self.marks.dm_channels[unit.key] = dm.id
             newest_key = data.get("last_message_id")
-            return await self.channel(unit, dm, int(newest_key) if newest_key else None)
+            return await self.read(unit, dm, int(newest_key) if newest_key else None)
         except discord.HTTPException as exc:
             if not self.bot.refusals.saw(exc, unit.key, "read the history"):
                 log.exception("could not catch up %s %s", unit.kind, unit.key)
-            return 0
+            return None
 
-    async def channel(self, unit: Unit, channel: discord.abc.Messageable,
-                      newest: int | None) -> int:
+    async def read(self, unit: Unit, channel: discord.abc.Messageable, newest: int | None,
+                   *, direct: bool = False) -> Read | None:
+        """The channel's history from the turn's opening when its newest message (`newest`;
+        `direct`: unknown before the read) is past its mark."""
         channel_id = int(getattr(channel, "id", 0))
         mark = self.marks.of(channel_id)
-        if newest is None or (mark is not None and newest <= mark):
+        if not direct and (newest is None or (mark is not None and newest <= mark)):
             self.marks.caught_up(channel_id, newest)
-            return 0
-        opened = unit.opened
-        history = [m async for m in channel.history(limit=None, after=opened,
+            return None
+        history = [m async for m in channel.history(limit=None, after=unit.opened,
                                                      oldest_first=True)]
-        handled = await self.missed(unit, channel, history, discord.utils.time_snowflake(opened))
-        self.marks.caught_up(channel_id, max([newest, *(m.id for m in history)]))
-        return handled
+        newest = max([newest or 0, *(m.id for m in history)]) or None
+        if direct and (newest is None or (mark is not None and newest <= mark)):
+            self.marks.caught_up(channel_id, newest)
+            return None
+        return channel, history, newest
+
+    async def handle(self, unit: Unit, channel: discord.abc.Messageable,
+                     history: list[discord.Message], newest: int | None) -> int:
+        """Hand over what a read found, in the low lane; then the channel is caught up."""
+        lane = _Lane((lambda: self._room_step(0, 1)) if unit.kind == "room" else (lambda: None))
+        LANE.set(lane)  # this task's context only
+        try:
+            handled = await self.missed(unit, channel, history,
+                                        discord.utils.time_snowflake(unit.opened))
+            self.marks.caught_up(int(getattr(channel, "id", 0)), newest)
+            return handled
+        finally:
+            lane.registered()
+            self._done((unit.kind, unit.key))
 
     async def missed(self, unit: Unit, channel: discord.abc.Messageable,
                      history: list[discord.Message], after: int) -> int:
         """Hand what the bot missed in a channel's history (oldest first) to the cog."""
-        game_id = unit.games[0].game_id if unit.kind == "room" else None
+        game_id = unit.games[0].game_id if unit.kind == "room" else None  # a DM: routed
         me = self.bot.user.id if self.bot.user else 0
         answered: dict[int, datetime] = {}
         replies: dict[int, list[int]] = {}
