@@ -150,6 +150,11 @@ class SqlPosts(Repository):
                 rows = self._tx.row_sets[key] = await self._tx.fetch(
                     q.IN_FORCE_POSTS, {"turn_id": turn_id})
             return self._in_order(self._with_orders(q.IN_FORCE_POSTS, rows, None, None))
+        if len(actors) == 1:  # one character's: the one post naming it, in one statement
+            (actor_key,) = actors
+            rows = await self._tx.fetch(
+                q.IN_FORCE_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key})
+            return self._in_order(self._with_orders(q.IN_FORCE_OF_ACTOR, rows, None, actors))
         held = await self._tx.fetch(q.IN_FORCE_OF_TURN, {"turn_id": turn_id})
         wanted = {post_id for actor_key, post_id in held if actors is None or actor_key in actors}
         if not wanted:

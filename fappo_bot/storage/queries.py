@@ -296,6 +296,13 @@ IN_FORCE_POSTS = Sql(
         select(IN_FORCE.c.post_id).where(IN_FORCE.c.turn_id == bindparam("turn_id"))))
     .order_by(POSTS.c.id, ORDERS.c.position)
 )
+#: the post holding one character's orders in force, with its newest revision and its orders
+IN_FORCE_OF_ACTOR = Sql(
+    _WITH_ORDERS.where(POSTS.c.id.in_(
+        select(IN_FORCE.c.post_id).where(IN_FORCE.c.turn_id == bindparam("turn_id"),
+                                         IN_FORCE.c.actor_key == bindparam("actor_key"))))
+    .order_by(ORDERS.c.position)
+)
 IN_FORCE_INSERT = _insert(IN_FORCE)
 IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))
 
