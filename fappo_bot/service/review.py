@@ -453,19 +453,21 @@ class ReviewService(UseCases):
                 update["end_positions"] = dict(zip(known(list(end_positions)),
                                                    end_positions.values(), strict=True))
             inputs = replace(turn.gm_inputs, **update)
-            turn = await self._store(uow, turn, gm_inputs=inputs)
+            turn = await _store(uow, turn, gm_inputs=inputs)
             await audit(uow, self.deps, game.id, actor, "review.inputs", turn=turn.number,
                         **{k: v for k, v in update.items()})
             await uow.commit()
             return inputs
 
-    @staticmethod
-    async def _store(uow: Any, turn: TurnRecord, **update: Any) -> TurnRecord:
-        if turn.status not in _REVIEWABLE:
-            raise Conflict(f"Turn {turn.number} is {turn.status.value}; it has nothing to review.")
-        turn = turn.model_copy(update={**update, "version": turn.version + 1})
-        await uow.turns.update(turn)
-        return turn
+
+async def _store(uow: UnitOfWork, turn: TurnRecord, **update: Any) -> TurnRecord:
+    """The turn with the review's answers or inputs in `update` written; Conflict when the
+    turn has nothing to review any more."""
+    if turn.status not in _REVIEWABLE:
+        raise Conflict(f"Turn {turn.number} is {turn.status.value}; it has nothing to review.")
+    turn = turn.model_copy(update={**update, "version": turn.version + 1})
+    await uow.turns.update(turn)
+    return turn
 
 
 async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
@@ -479,7 +481,7 @@ async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     stored, items = _recorded(
         lambda given: review_items(state, in_force, given),
         lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
-    turn = await ReviewService._store(uow, turn, gm_answers=stored)
+    turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 
 
@@ -492,5 +494,5 @@ async def xp_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
         lambda given: xp_review.review_items(found, records, given),
         lambda item, value: xp_review.coerce(item, value, records, found),
         turn.gm_answers, answers, 2)
-    turn = await ReviewService._store(uow, turn, gm_answers=stored)
+    turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=tuple(items))
