@@ -208,7 +208,9 @@ def _reroll(run: _Run) -> dict[str, Any]:
         raise bad("give `against: P` (need P + 1) or `need: N`, not both")
     need = integer(run.raw["against"], "against") + 1 if run.raw.get("against") is not None \
         else run.need()
-    opponent = run.roller(run.raw["opponent"], "opponent", default_who=Who.NPC) \
+    # a roller is a PC unless it says otherwise (spec/cases-xp.md); only the GM's opposition
+    # roll of a plot defaults to an NPC
+    opponent = run.roller(run.raw["opponent"], "opponent") \
         if run.raw.get("opponent") is not None else None
     time_unit, max_units = run.raw.get("time_unit"), run.raw.get("max_units")
     result = rerolls.reroll_over_time(

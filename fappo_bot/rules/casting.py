@@ -200,9 +200,12 @@ def cast_result(turn: Turn, actor: str, index: int, stage: CastStage,
         alert_on_abject_cast(turn, actor, action, stage.profile, outcome, changes)
     if outcome is not None and outcome.level.succeeded and stage.profile is not None:
         heal = stage.profile.heal
-        patient = turn.find(action.target)
-        if heal > 0 and patient is not None:
-            changes.heal[patient.name] = changes.heal.get(patient.name, 0) + heal
+        # a healing spell heals whom it names: its `target`, or each of its `targets` when it
+        # names no single one (spec/cases.md allows either for a cast)
+        for name in (action.target,) if action.target else action.targets or ():
+            patient = turn.find(name)
+            if heal > 0 and patient is not None:
+                changes.heal[patient.name] = changes.heal.get(patient.name, 0) + heal
     return ActionResult(
         actor=actor, index=index, kind=action.kind.value, target=action.target,
         total=stage.total, difficulty=stage.difficulty if outcome else None,
