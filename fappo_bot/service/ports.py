@@ -39,6 +39,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
+    PlayerPace,
     Post,
     PostRevision,
     Resolution,
@@ -274,6 +275,23 @@ class ChannelMarkRepository(Protocol):
         ...
 
 
+class PaceRepository(Protocol):
+    """The players' pace (`PlayerPace`), one per user."""
+
+    async def get(self, user_id: str) -> PlayerPace | None: ...
+    async def many(self, user_ids: Collection[str]) -> Mapping[str, PlayerPace]:
+        """The paces of these users that are stored (the others are left out)."""
+        ...
+
+    async def put(self, pace: PlayerPace) -> None:
+        """Store it (the last writer wins)."""
+        ...
+
+    async def with_digest(self) -> Sequence[PlayerPace]:
+        """Every pace with a daily digest on, by user id."""
+        ...
+
+
 class AuditRepository(Protocol):
     async def add(self, entry: AuditEntry) -> None: ...
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
@@ -302,6 +320,7 @@ class UnitOfWork(Protocol):
     ledger: LedgerRepository
     users: UserRepository
     channels: ChannelMarkRepository
+    pace: PaceRepository
 
     async def __aenter__(self) -> Self: ...
     async def __aexit__(

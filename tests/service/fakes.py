@@ -32,6 +32,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
+    PlayerPace,
     Post,
     PostRevision,
     Resolution,
@@ -54,6 +55,7 @@ TABLES = (
     "ledger",  # id -> LedgerEntry
     "users",  # user_id -> UserName
     "channel_marks",  # channel_key -> message_key
+    "pace",  # user_id -> PlayerPace
     # unique-key indexes: key -> id
     "game_channels",  # channel_key -> game id
     "character_names",  # (game_id, name.casefold()) -> character id
@@ -439,6 +441,21 @@ class FakeChannelMarks(_Repo):
             self.w("channel_marks").update(marks)
 
 
+class FakePace(_Repo):
+    async def get(self, user_id: str) -> PlayerPace | None:
+        return self.t("pace").get(user_id)
+
+    async def many(self, user_ids: Collection[str]) -> Mapping[str, PlayerPace]:
+        rows = self.t("pace")
+        return {u: rows[u] for u in user_ids if u in rows}
+
+    async def put(self, pace: PlayerPace) -> None:
+        self.w("pace")[pace.user_id] = pace
+
+    async def with_digest(self) -> Sequence[PlayerPace]:
+        return [p for _, p in sorted(self.t("pace").items()) if p.digest_hour is not None]
+
+
 class FakeAudit(_Repo):
     async def add(self, entry: AuditEntry) -> None:
         self.w("audit")[entry.id] = entry
@@ -479,6 +496,7 @@ class FakeUnitOfWork:
         self.ledger = FakeLedger(self)
         self.users = FakeUsers(self)
         self.channels = FakeChannelMarks(self)
+        self.pace = FakePace(self)
 
     def _begin(self) -> None:
         # the committed tables themselves: the store replaces a table at commit, never changes it
