@@ -214,6 +214,10 @@ class OutboxRepository(Protocol):
         ...
 
     async def get(self, message_id: str) -> OutboxMessage | None: ...
+    async def by_dedupe(self, keys: Collection[str]) -> Sequence[OutboxMessage]:
+        """The messages queued under these dedupe keys (the keys of no message left out)."""
+        ...
+
     async def pending(
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,

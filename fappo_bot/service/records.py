@@ -408,6 +408,12 @@ class PlayerPace(BaseModel):
         return (self.away_from is not None and self.away_from <= at
                 and (self.away_to is None or at < self.away_to))
 
+    def away_during(self, start: datetime, end: datetime) -> bool:
+        """Whether the player was away at some moment from `start` to `end` (a turn's time:
+        a turn they were away in is not a missed turn, F30)."""
+        return (self.away_from is not None and self.away_from <= end
+                and (self.away_to is None or start < self.away_to))
+
 
 class AuditEntry(BaseModel):
     model_config = _FROZEN

@@ -85,6 +85,9 @@ def _insert_or_skip(target: Table, *key: str) -> Sql:
 
 
 OUTBOX_INSERT = _insert_or_skip(OUTBOX, "dedupe_key")
+#: the messages of `keys` (dedupe keys, a list bound as one value)
+OUTBOX_BY_DEDUPE = Sql(lambda dialect: select(OUTBOX).where(
+    OUTBOX.c.dedupe_key.in_(_listed("keys", OUTBOX.c.dedupe_key, dialect))))
 MEMBERSHIP_INSERT = _insert_or_skip(MEMBERSHIPS, "game_id", "user_id", "role")
 
 BY_ID = {t: Sql(select(t).where(t.c.id == bindparam("id")).limit(1))

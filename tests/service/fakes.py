@@ -369,6 +369,10 @@ class FakeOutbox(_Repo):
     async def get(self, message_id: str) -> OutboxMessage | None:
         return self.t("outbox").get(message_id)
 
+    async def by_dedupe(self, keys: Collection[str]) -> Sequence[OutboxMessage]:
+        found = self.t("outbox_keys")
+        return [self.t("outbox")[found[k]] for k in dict.fromkeys(keys) if k in found]
+
     async def pending(
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,

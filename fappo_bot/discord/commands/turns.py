@@ -55,6 +55,8 @@ def describe_status(status: TurnStatusView) -> str:
     for label, names in (("Posted", status.posted), ("Passed", status.passed),
                          ("Missing", status.missing)):
         lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
+    if status.away:
+        lines.append(f"Away: {', '.join(safe(n) for n in status.away)}.")
     if status.npc_sealed:
         lines.append("The NPC orders are sealed.")
     return "\n".join(lines)
