@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.board import Boards
 from fappo_bot.discord.errors import RoomRefusals
 from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
@@ -128,6 +129,8 @@ class FappoBotBase(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
+        #: the turn boards of the games' rooms (`board.py`)
+        self.boards = Boards(self)
         self.names = DisplayNames(self)
         #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
         #: timer, the event loop's unless a test hands its own)

@@ -77,6 +77,14 @@ class FappoBot(FappoBotBase):
         await add_commands(self)
         await self.sync_commands()
 
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        command: object) -> None:
+        """A command used in a game's room may have changed its turn: its board is brought up
+        to date (`board.py`)."""
+        channel = interaction.channel
+        if channel is not None and self.boards.on:
+            self.boards.touch(await self.rooms.game_id(str(channel.id)))
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button, select or modal of the bot (custom_id `fappo:...`) that no open view
         answers (its panel is from before a restart, or timed out) gets one private sentence

@@ -33,6 +33,7 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from fappo_bot.discord.board import BOARD_KINDS
 from fappo_bot.discord.reminders import (
     can_fall_back,
     channel_of,
@@ -166,6 +167,7 @@ class Delivery(commands.Cog):
         self._wake.clear()
         try:
             await self.deliver()
+            await self.bot.boards.refresh()
         except Exception:  # a loop that stops delivers nothing again: log, go on next round
             log.exception("outbox delivery failed; trying again at the next round")
 
@@ -229,6 +231,8 @@ class Delivery(commands.Cog):
                         break
                     continue
                 await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
+                if message.kind in BOARD_KINDS:
+                    self.bot.boards.touch(message.game_id)
                 delivered += 1
             return delivered
 

@@ -54,12 +54,18 @@ class MeGroup(BotGroup, name="me", description="Your own pace: reminders, absenc
         end = absence_time(to, now, end=True, start=start) if to else None
         await say(interaction, await self.services.pace.away(user_key(interaction.user),
                                                              start, end), private=True)
-        self.changed()
+        await self._touch_mine(interaction)
 
     @app_commands.command(name="back", description="You are back from an absence")
     async def back(self, interaction: discord.Interaction) -> None:
         await say(interaction, await self.services.pace.back(user_key(interaction.user)),
                   private=True)
+        await self._touch_mine(interaction)
+
+    async def _touch_mine(self, interaction: discord.Interaction) -> None:
+        """The boards of the caller's games show them away, or back."""
+        for game in await self.services.games.games_of(user_key(interaction.user)):
+            self.bot.boards.touch(game.id)
 
     @app_commands.command(name="digest", description="One DM a day listing the turns that "
                           "wait for you")
