@@ -90,8 +90,10 @@ class Boards:
 
     async def show(self, game_id: str) -> None:
         game = await self.bot.services.games.show(game_id)
-        if game.turn is None or not game.channel_key.isdigit():
-            return
+        if game.turn is None or not game.channel_key.isdigit() or (
+                game.guild_key and game.guild_key.isdigit()
+                and not self.bot.delivery.mine(game.guild_key)):
+            return  # no turn, no Discord room, or a room of another process's shards
         status = await self.bot.services.turns.status(game_id)
         text = board_text(game, status)
         room = int(game.channel_key)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import discord
 
 from fappo_bot.discord.base import FappoBotBase
+from fappo_bot.discord.board import Boards
 from fappo_bot.discord.commands import add_commands
 from fappo_bot.discord.delivery import Delivery
 from fappo_bot.discord.errors import install_error_boundary
@@ -49,6 +50,7 @@ class FappoBot(FappoBotBase):
         super().__init__(*args, **kwargs)
         #: where the hash of the published commands is kept; None publishes on every start
         self.kept = kept
+        self.boards = Boards(self)
         #: the slash commands of the tree, and whether this start published them
         self.command_count = 0
         self.commands_published = False

@@ -13,15 +13,25 @@ away, is not reminded and does not miss a turn (F30: their character follows the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from datetime import UTC, datetime, timedelta
 
+from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
 from fappo_bot.service import notices
 from fappo_bot.service.base import Deps, Outgoing, UseCases
 from fappo_bot.service.errors import InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import Game, PlayerPace, RemindBy, TurnRecord, TurnStatus
+from fappo_bot.service.records import (
+    AbsencePolicy,
+    CharacterRecord,
+    Game,
+    PlayerPace,
+    RemindBy,
+    TurnRecord,
+    TurnStatus,
+)
 from fappo_bot.service.retry import retried
+from fappo_bot.service.scene import player_run
 from fappo_bot.service.settings_text import parse_duration
 from fappo_bot.service.timing import reminder_times
 from fappo_bot.service.turnflow import turn_status
@@ -85,6 +95,33 @@ async def _previous(uow: UnitOfWork, keys: Sequence[str]) -> tuple[str, ...]:
 
 DEFAULT_DIGEST_HOUR = 8
 """The digest's hour (UTC) when a player turns it on without one."""
+
+async def held_for_gm(uow: UnitOfWork, game: Game, records: Sequence[CharacterRecord],
+                      now: datetime) -> list[CharacterRecord]:
+    """Under the game's `absence: gm`, the characters of the players away at `now`: a GM gives
+    their orders while they are away (F30's "assume their character as an NPC", for the
+    absence only: the player gets it back when they are back, with no GM command)."""
+    if game.settings.absence is not AbsencePolicy.GM:
+        return []
+    players = [r for r in player_run(records) if r.runner()]
+    paces = await uow.pace.many([r.runner() or "" for r in players])
+    return [r for r in players if (p := paces.get(r.runner() or "")) and p.away_at(now)]
+
+
+def absent_defense(state: TurnState, away: Set[str], given: Set[str]) -> list[Order]:
+    """Under the game's `absence: defend`, an order for each character of an away player that
+    has none (`given`: the case-folded names with orders): every AP it has this turn on defense
+    (F5, F10), instead of the base defense alone (F30 Amb-3)."""
+    out: list[Order] = []
+    for character in state.characters:
+        if character.name not in away or character.name.casefold() in given:
+            continue
+        ap = ap_budget(character, state.config)
+        if ap > 0:
+            out.append(Order(actor=character.name,
+                             actions=(Action(kind=ActionKind.DEFEND, ap=ap),)))
+    return out
+
 
 def absence_time(text: str, now: datetime, *, end: bool = False,
                  start: datetime | None = None) -> datetime:

@@ -42,8 +42,10 @@ from fappo_bot.service.disclosure import (
     turn_audiences,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.pace import absent_defense
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
+    AbsencePolicy,
     CharacterKind,
     CharacterRecord,
     CharacterStatus,
@@ -152,8 +154,10 @@ class ResolutionService(UseCases):
             {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
             turn.gm_inputs,
         )
-        result = self.deps.resolve(state, orders, gm_inputs)
         away = await _away_in(uow, turn, records, now)
+        if game.settings.absence is AbsencePolicy.DEFEND:
+            orders = [*orders, *absent_defense(state, away, set(in_force))]
+        result = self.deps.resolve(state, orders, gm_inputs)
         inactive = await self._write_characters(uow, game, records, result, in_force, now, away)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})
