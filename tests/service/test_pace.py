@@ -127,3 +127,31 @@ async def test_the_digest_is_one_dm_a_day_at_the_players_hour(services, table, c
                               text="3 AP defend")
     assert await services.pace.send_digests() == 0  # nothing waits for her
     assert await services.pace.digest(ALICE, False) == "Your daily digest is off."
+
+
+async def test_absence_defend_puts_every_ap_of_an_away_character_on_defense(
+        services, table, clock, uow_factory):
+    game = table["game"]
+    await services.games.set_setting(game, GM, "absence", "defend")
+    await services.pace.away(ALICE, None, None)
+    await services.turns.pass_turn(game, BOB)
+    await services.turns.seal(game, GM)
+    await services.resolution.resolve(game, GM, 1)
+    async with uow_factory() as uow:
+        resolution = await uow.resolutions.latest(game)
+    [kael] = [o for o in resolution.orders if o.actor == "Kael"]
+    assert [(a.kind.value, a.ap) for a in kael.actions] == [("defend", 3)]
+    missed = {c.name: c.missed_turns for c in await services.characters.list(game)}
+    assert missed["Kael"] == 0
+
+
+async def test_absence_gm_lets_a_gm_post_for_an_away_players_character(services, table, clock):
+    game = table["game"]
+    kael = "Character: Kael\n3 AP defend"
+    refused = await services.turns.post(game, GM, channel_key="c1", message_key="g0", text=kael)
+    assert not refused.ok  # not while alice is here
+    await services.games.set_setting(game, GM, "absence", "gm")
+    await services.pace.away(ALICE, None, clock.now() + timedelta(days=2))
+    taken = await services.turns.post(game, GM, channel_key="c1", message_key="g1", text=kael)
+    assert taken.ok, taken.reply
+    assert (await services.turns.status(game)).posted == ("Kael",)
