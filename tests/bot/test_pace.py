@@ -116,6 +116,10 @@ async def test_away_shows_in_the_turn_status_and_back_ends_it(fake, tmp_path) ->
         assert said.startswith("You are away from ")
         status = text_of(await run_command(fake, fake.gm, "turn status"))
         assert "Missing: Mira." in status and "Away: Kael." in status
+        called = text_of(await run_command(fake, fake.gm, "turn calltime",
+                                           [option("minutes", 90, 4)]))
+        assert called.endswith(" Away: Kael (no missed turn; the game's `absence` setting says "
+                               "what they do).")
         assert text_of(await run_command(fake, fake.alice, "me back")).startswith("Welcome")
         refused = text_of(await run_command(fake, fake.alice, "me away",
                                             [option("to", "someday")]))

@@ -158,9 +158,10 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
             from fappo_bot.discord.npc_seal import ask_before_sealing
 
             async def call_time(answering: discord.Interaction) -> None:
+                away = await self.away_note(game_id)
                 summary = await self.services.calltime.close(game_id, actor)
                 self.changed()
-                await say(answering, f"Time is called on turn {summary.number}.")
+                await say(answering, f"Time is called on turn {summary.number}.{away}")
 
             # NPCs without orders and nothing sealed: the GM chooses first (npc_seal.py)
             if not await ask_before_sealing(self.bot, interaction, game_id, "calling time",
@@ -171,7 +172,17 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
             game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
             at=parse_time(at, self.bot.clock.now()) if at else None)
         self.changed()
-        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+        await say(interaction, f"Turn {summary.number}: {when(summary)}."
+                  f"{await self.away_note(game_id)}")
+
+    async def away_note(self, game_id: str) -> str:
+        """Who is away (`/me away`), for the GM calling time: their characters follow the
+        game's `absence` setting and miss no turn."""
+        status = await self.services.turns.status(game_id)
+        if not status.away:
+            return ""
+        return (f" Away: {', '.join(safe(n) for n in status.away)} (no missed turn; the game's "
+                "`absence` setting says what they do).")
 
     @app_commands.command(name="extend", description="GM: push the deadline back")
     @app_commands.describe(minutes="Minutes to add")
