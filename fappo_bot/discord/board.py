@@ -15,6 +15,7 @@ board works unpinned. The setting `discord.turn_board` (on by default) turns boa
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ class Boards:
     def __init__(self, bot: FappoBotBase) -> None:
         self.bot = bot
         self.stale: set[str] = set()
-        #: game id -> (room id, message id, text shown): what was last posted
+        #: game id -> (room id, message id, the digest of the text shown): what was posted
         self.shown: dict[str, tuple[int, int, str]] = {}
 
     @property
@@ -96,36 +97,39 @@ class Boards:
             return  # no turn, no Discord room, or a room of another process's shards
         status = await self.bot.services.turns.status(game_id)
         text = board_text(game, status)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         room = int(game.channel_key)
         shown = self.shown.get(game_id) or await self._kept(game_id, room)
         channel = self.bot.get_channel(room) or await self.bot.fetch_channel(room)
         if shown is not None and shown[0] == room:
-            if shown[2] == text:
+            if shown[2] == digest:
                 return
             try:
                 await channel.get_partial_message(shown[1]).edit(content=text)  # type: ignore[union-attr]
             except discord.NotFound:  # deleted by someone: posted and pinned again
                 pass
             else:
-                self.shown[game_id] = (room, shown[1], text)
+                await self._keep(game_id, (room, shown[1], digest))
                 return
         message = await channel.send(text)  # type: ignore[union-attr]
-        self.shown[game_id] = (room, message.id, text)
-        kept = getattr(self.bot, "kept", None)
-        if kept is not None:
-            await kept.put(f"board:{game_id}", f"{room}/{message.id}")
+        await self._keep(game_id, (room, message.id, digest))
         await self._pin(message)
 
+    async def _keep(self, game_id: str, shown: tuple[int, int, str]) -> None:
+        self.shown[game_id] = shown
+        kept = getattr(self.bot, "kept", None)
+        if kept is not None:
+            await kept.put(f"board:{game_id}", "/".join(str(part) for part in shown))
+
     async def _kept(self, game_id: str, room: int) -> tuple[int, int, str] | None:
-        """The board's message as kept across starts (its text unknown: edited once)."""
+        """The board's message as kept across starts: its room, its id, its text's digest."""
         kept = getattr(self.bot, "kept", None)
         if kept is None:
             return None
-        found = await kept.get(f"board:{game_id}")
-        if not found or "/" not in found:
+        parts = (await kept.get(f"board:{game_id}") or "").split("/")
+        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
             return None
-        kept_room, _, message = found.partition("/")
-        return (int(kept_room), int(message), "") if int(kept_room) == room else None
+        return (int(parts[0]), int(parts[1]), parts[2]) if int(parts[0]) == room else None
 
     async def _pin(self, message: discord.Message) -> None:
         try:

@@ -31,7 +31,7 @@ async def a_board(fake) -> dict[str, Any]:
     return board
 
 
-async def test_the_board_is_pinned_and_edited_in_place_as_the_turn_goes(running, fake) -> None:
+async def test_the_board_is_pinned_and_edited_in_place_as_the_turn_goes(with_board, fake) -> None:
     room = fake.room["id"]
     board = await a_board(fake)
     assert board["content"] == OPEN_BOARD
@@ -51,7 +51,7 @@ async def test_the_board_is_pinned_and_edited_in_place_as_the_turn_goes(running,
     assert len(boards(fake, room)) == 1
 
 
-async def test_a_board_deleted_by_someone_is_posted_and_pinned_again(running, fake) -> None:
+async def test_a_board_deleted_by_someone_is_posted_and_pinned_again(with_board, fake) -> None:
     room = fake.room["id"]
     board = await a_board(fake)
     await fake.wait_for(lambda: fake.pins.get(room) == [board["id"]])
@@ -68,7 +68,7 @@ async def test_a_board_deleted_by_someone_is_posted_and_pinned_again(running, fa
 
 
 @pytest.mark.parametrize("why", ["no permission", "50 pins"])
-async def test_a_board_the_bot_may_not_pin_works_unpinned(running, fake, why) -> None:
+async def test_a_board_the_bot_may_not_pin_works_unpinned(with_board, fake, why) -> None:
     room = fake.room["id"]
     fake.expect_rejections = True
     if why == "no permission":

@@ -28,7 +28,7 @@ async def a_game_with_a_deadline(fake, tmp_path) -> tuple[RunningBot, SharedCloc
     of a clock the fake and the bot share; the bot running."""
     clock = SharedClock()
     fake.clock = clock.now
-    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    running = RunningBot(fake, tmp_path / "data", clock=clock, turn_board=True)
     await running.start()
     await set_up_game(fake)
     assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
