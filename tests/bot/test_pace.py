@@ -144,3 +144,26 @@ async def test_the_digest_lists_the_turns_waiting_with_links(fake, tmp_path) -> 
             f"Kael to post. https://discord.com/channels/{fake.guild_id}/{fake.room['id']}")
     finally:
         await running.stop()
+
+
+async def test_a_reminder_due_while_the_bot_was_down_goes_out_after_it_replacing_the_last(
+        fake, tmp_path) -> None:
+    running, clock, _ = await a_game_with_a_deadline(fake, tmp_path)
+    room, alice = fake.room["id"], fake.alice
+    try:
+        text_of(await run_command(fake, alice, "me remind", [option("how", "dm")]))
+        clock.at += timedelta(hours=12)
+        [first] = await fake.wait_for(lambda: dms_to(fake, alice))
+        [board] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                               if m["content"].startswith("**Goblin Road")])
+    finally:
+        await running.stop()
+    clock.at += timedelta(hours=11)  # the 1-hour reminder falls while the bot is down
+    await running.start()
+    try:
+        await fake.wait_for(lambda: dms_to(fake, alice) and dms_to(fake, alice)[0] != first)
+        assert len(dms_to(fake, alice)) == 1  # the 12-hour one was taken down
+        boards = [m for m in fake.bot_messages(room) if m["content"].startswith("**Goblin Road")]
+        assert [b["id"] for b in boards] == [board["id"]]  # the same board, kept across starts
+    finally:
+        await running.stop()
