@@ -184,10 +184,10 @@ class PaceService(UseCases):
         """The player is away from `start` (None: now) to `end` (None: until they are back)."""
         now = self.now()
         start = start or now
-        if end is not None and end <= start:
-            raise InvalidInput("The end of an absence must come after its start (and after "
-                               "now); e.g. `to:2026-12-05` or `to:3d`.")
-        if end is not None and end - now > MAX_ABSENCE or start - now > MAX_ABSENCE:
+        if end is not None and (end <= start or end <= now):
+            raise InvalidInput("The end of an absence must come after its start and after "
+                               "now; e.g. 2026-12-05 or 3d.")
+        if (end is not None and end - now > MAX_ABSENCE) or start - now > MAX_ABSENCE:
             raise InvalidInput("An absence is at most a year away and a year long.")
         async with self.uow() as uow:
             pace = await self._pace(uow, user_id)
