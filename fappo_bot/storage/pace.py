@@ -8,7 +8,7 @@ from sqlalchemy import bindparam, select
 
 from fappo_bot.service.records import PlayerPace
 from fappo_bot.storage.driver import Sql
-from fappo_bot.storage.queries import _listed, table, upsert
+from fappo_bot.storage.queries import listed, table, upsert
 from fappo_bot.storage.tables import PlayerPaceRow
 from fappo_bot.storage.transaction import Repository
 from fappo_bot.storage.values import doc, parse, utc
@@ -16,7 +16,7 @@ from fappo_bot.storage.values import doc, parse, utc
 PACE = table(PlayerPaceRow)
 PACE_UPSERT = Sql(lambda dialect: upsert(PACE, "user_id", dialect))
 PACE_OF = Sql(lambda dialect: select(PACE).where(
-    PACE.c.user_id.in_(_listed("user_ids", PACE.c.user_id, dialect))))
+    PACE.c.user_id.in_(listed("user_ids", PACE.c.user_id, dialect))))
 PACE_WITH_DIGEST = Sql(select(PACE).where(PACE.c.digest_hour.is_not(None))
                        .order_by(PACE.c.user_id))
 PACE_BY_ID = Sql(select(PACE).where(PACE.c.user_id == bindparam("user_id")))

@@ -408,6 +408,10 @@ def _listed(name: str, column: Any, dialect: str) -> Any:
     return select(values.c.value)
 
 
+#: `_listed` for the statements of the other storage modules (`pace.py`)
+listed = _listed
+
+
 OUTBOX_PENDING_TO = Sql(_outbox_pending_to)
 
 
