@@ -79,6 +79,9 @@ class DiscordSettings(BaseModel):
     #: how long a member's post in a proxy game waits before it is handled, in seconds (a proxy
     #: app deletes the original within about a second and posts it again)
     proxy_grace_seconds: float = Field(default=2.0, ge=0)
+    #: the turn board: one message per game room, pinned where the bot may pin, edited in
+    #: place as the turn goes (docs/discord.md)
+    turn_board: bool = True
 
 
 class TurnSettings(BaseModel):

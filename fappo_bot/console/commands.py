@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from fappo_bot.console import game_commands as games
+from fappo_bot.console import pace_commands as pace
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
 from fappo_bot.console import xp_commands as xp
@@ -46,6 +47,11 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "resolve": turns.resolve,
     "undo": turns.undo,
     "reveal": turns.reveal,
+    # a seat's own pace (Discord's /me)
+    "remind": pace.remind,
+    "away": pace.away,
+    "back": pace.back,
+    "digest": pace.digest,
     # between fights, and around games
     "advance": scenes.advance,
     "endscene": scenes.endscene,

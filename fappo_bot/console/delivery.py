@@ -18,6 +18,7 @@ async def deliver_outbox(table: LocalTable) -> list[Shown]:
     """Show and mark sent every pending message of the table's games, oldest first. The table is
     its own scheduler too: reminders and deadlines that are due fire first (F30 call time)."""
     await table.services.calltime.fire_due()
+    await table.services.pace.send_digests()
     games = {g.id: g for g in await table.services.table_games()}
     shown: list[Shown] = []
     #: what the channel was shown in this delivery, by game: a DM that only repeats it (call

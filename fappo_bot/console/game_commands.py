@@ -25,6 +25,8 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /edit N, /delete N    edit (new text on the next lines) or delete your message #N
   /pass [NAME]          no action this turn
   /status, /seats, /games, /use GAME, /settings, /help, /quit
+  /remind dm|ping|none [--game G]   /away [--from WHEN] [--to WHEN]   /back
+  /digest on|off [--hour H]   (your own pace; WHEN: 2026-12-05, "2026-12-05 18:00" or 3d, UTC)
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME

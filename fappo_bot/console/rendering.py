@@ -38,6 +38,8 @@ _TITLES: dict[str, str] = {
     "npc_wait": "waiting for NPC orders",
     "everyone_in": "everyone is in",
     "secret_orders": "sealed orders arrived",
+    "reminder_dm": "your reminder",
+    "digest": "your daily digest",
 }
 
 

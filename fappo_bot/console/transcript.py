@@ -44,7 +44,8 @@ COMMANDS: frozenset[str] = frozenset(
         "newgame", "addchar", "sheet", "enemy", "group", "open", "calltime", "extend",
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
         "endadventure", "advance", "edit", "delete", "export", "import", "games", "use",
-        "transfer", "retire", "reveal", "odds", "xp", "settings", "set",
+        "transfer", "retire", "reveal", "odds", "xp", "settings", "set", "remind", "away",
+        "back", "digest",
     }
 )
 

@@ -102,6 +102,16 @@ RATE_LIMIT_WAIT = 30.0
 class Outbox(Protocol):
     def wake(self) -> None: ...
     def inbox_read(self, user_id: str) -> None: ...
+    def mine(self, guild_key: str) -> bool: ...
+
+
+class TurnBoards(Protocol):
+    """The turn boards of the games' rooms (`board.Boards`)."""
+
+    @property
+    def on(self) -> bool: ...
+    def touch(self, game_id: str | None) -> None: ...
+    async def refresh(self) -> None: ...
 
 
 class FappoBotBase(commands.AutoShardedBot):
@@ -128,6 +138,8 @@ class FappoBotBase(commands.AutoShardedBot):
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
+        #: the turn boards of the games' rooms (`board.py`; set by `FappoBot`)
+        self.boards: TurnBoards
         self.names = DisplayNames(self)
         #: proxy posts (Tupperbox, PluralKit) and the grace of members' posts (`later`: its
         #: timer, the event loop's unless a test hands its own)

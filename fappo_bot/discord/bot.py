@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import discord
 
 from fappo_bot.discord.base import FappoBotBase
+from fappo_bot.discord.board import Boards
 from fappo_bot.discord.commands import add_commands
 from fappo_bot.discord.delivery import Delivery
 from fappo_bot.discord.errors import install_error_boundary
@@ -49,6 +50,7 @@ class FappoBot(FappoBotBase):
         super().__init__(*args, **kwargs)
         #: where the hash of the published commands is kept; None publishes on every start
         self.kept = kept
+        self.boards = Boards(self)
         #: the slash commands of the tree, and whether this start published them
         self.command_count = 0
         self.commands_published = False
@@ -76,6 +78,14 @@ class FappoBot(FappoBotBase):
         await self.add_cog(TurnPosts(self))
         await add_commands(self)
         await self.sync_commands()
+
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        command: object) -> None:
+        """A command used in a game's room may have changed its turn: its board is brought up
+        to date (`board.py`)."""
+        channel = interaction.channel
+        if channel is not None and self.boards.on:
+            self.boards.touch(await self.rooms.game_id(str(channel.id)))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button, select or modal of the bot (custom_id `fappo:...`) that no open view

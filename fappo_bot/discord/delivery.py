@@ -33,6 +33,15 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from fappo_bot.discord.board import BOARD_KINDS
+from fappo_bot.discord.reminders import (
+    can_fall_back,
+    channel_of,
+    fall_back_to_room,
+    pings_of,
+    take_down_replaced,
+    with_pings,
+)
 from fappo_bot.discord.rendering import rendered
 from fappo_bot.posting.safety import split_message
 from fappo_bot.service.records import DestinationKind, OutboxMessage
@@ -158,6 +167,7 @@ class Delivery(commands.Cog):
         self._wake.clear()
         try:
             await self.deliver()
+            await self.bot.boards.refresh()
         except Exception:  # a loop that stops delivers nothing again: log, go on next round
             log.exception("outbox delivery failed; trying again at the next round")
 
@@ -166,8 +176,9 @@ class Delivery(commands.Cog):
         self.beat()
         try:
             # a game's call time waits for the catch-up of its room and its players' DMs
-            if await self.services.calltime.fire_due(self.bot.clock.now(),
-                                                     self.bot.calltime_ready):
+            now = self.bot.clock.now()
+            fired = await self.services.calltime.fire_due(now, self.bot.calltime_ready)
+            if await self.services.pace.send_digests(now) or fired:
                 self.wake()
         except Exception:
             log.exception("call time failed; trying again at the next round")
@@ -206,6 +217,9 @@ class Delivery(commands.Cog):
                     ids = await self.send(message)
                 except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                         OSError, TimeoutError) as exc:
+                    if can_fall_back(message, exc) and await self.fall_back(message):
+                        delivered += 1
+                        continue
                     failure = failure_of(exc)
                     if not failure.permanent:  # given up at once: nothing to wait behind
                         waiting.add(destination)
@@ -217,6 +231,8 @@ class Delivery(commands.Cog):
                         break
                     continue
                 await self.services.outbox.mark_sent(message.id, [str(i) for i in ids])
+                if message.kind in BOARD_KINDS:
+                    self.bot.boards.touch(message.game_id)
                 delivered += 1
             return delivered
 
@@ -256,21 +272,31 @@ class Delivery(commands.Cog):
         return shard_ids is None or (int(guild_key) >> 22) % count in shard_ids
 
     async def send(self, message: OutboxMessage) -> list[int]:
-        if message.dest_kind is DestinationKind.DM:
-            user = self.bot.get_user(int(message.dest_key)) or await self.bot.fetch_user(
-                int(message.dest_key))
-            channel: discord.abc.Messageable = user.dm_channel or await user.create_dm()
-        else:
-            found = self.bot.get_channel(int(message.dest_key)) or await self.bot.fetch_channel(
-                int(message.dest_key))
-            channel = found  # type: ignore[assignment]
+        """Post one outbox message (a reminder first takes down the one it replaces; the
+        room's pings the players who chose a ping, and only them: `reminders.py`)."""
+        await take_down_replaced(self.bot, message)
+        channel = await channel_of(self.bot, message.dest_kind, message.dest_key)
+        text, allowed = with_pings(rendered(message), pings_of(message))
         ids = []
-        for index, part in enumerate(split_message(rendered(message))):
+        for index, part in enumerate(split_message(text)):
             if not part.strip():
                 continue  # Discord sends no empty message (an outbox message of blanks is done)
-            sent = await channel.send(part, nonce=nonce(message.id, index))
+            sent = await channel.send(part, nonce=nonce(message.id, index),
+                                      allowed_mentions=allowed)
             ids.append(sent.id)
         return ids
+
+    async def fall_back(self, message: OutboxMessage) -> bool:
+        """A reminder DM the player does not take: a ping in the room instead, delivered as
+        the DM (True), or, when the room refuses too, False: it fails as any message."""
+        try:
+            keys = await fall_back_to_room(self.bot, message)
+        except discord.HTTPException as exc:
+            log.warning("reminder %s: no DM and no room (%s %s)", message.id, exc.status,
+                        exc.code)
+            return False
+        await self.services.outbox.mark_sent(message.id, keys)
+        return True
 
     async def failed(self, message: OutboxMessage, error: Exception, failure: Failure) -> None:
         """Tell the outbox: tried again later, or given up at once when Discord's refusal is

@@ -195,6 +195,7 @@ class TurnPosts(commands.Cog):
             log.info("deletion of %s not applied: %s", payload.message_id, exc)
             deleted = None
         if deleted is not None:
+            self.bot.boards.touch(game_id)
             replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
         if replies:
             channel = self.bot.get_channel(payload.channel_id) or await self.bot.fetch_channel(
@@ -212,6 +213,7 @@ class TurnPosts(commands.Cog):
             log.info("deletion of %s not applied: %s", message_id, exc)
             deleted = None
         if deleted is not None:
+            self.bot.boards.touch(game_id)
             replies = list(dict.fromkeys([*reply_ids(deleted.reply_keys), *replies]))
         self.replies.pop(channel_id, message_id)
         await delete_messages(room, replies)
@@ -244,6 +246,7 @@ class TurnPosts(commands.Cog):
             text=message.content, secret=secret,
             as_character=poster.character if poster else None, posted_at=written_at(message))
         if reply.outcome is not PostOutcome.TABLE_TALK:
+            self.bot.boards.touch(game_id)
             await self._answer(message, reply.reply, [], reply)
 
     async def edit(self, game_id: str | None, message: discord.Message,
@@ -254,6 +257,7 @@ class TurnPosts(commands.Cog):
             channel_key=str(message.channel.id), message_key=str(message.id),
             text=message.content, secret=message.guild is None,
             as_character=poster.character if poster else None, posted_at=written_at(message))
+        self.bot.boards.touch(game_id)
         old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
         if reply.outcome is PostOutcome.UNCHANGED:
             # the orders stand as they were; the reply may still show the problems of an edit

@@ -12,8 +12,10 @@ holds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
-from fappo_bot.posting.safety import inert
+from fappo_bot.discord.timestamps import stamp
+from fappo_bot.posting.safety import inert, safe
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.outbox import UNDELIVERED
@@ -25,8 +27,48 @@ def _reveal(notice: notices.Notice) -> str:
     return f"\nHere: `/reveal turn:{notice.turn}` shows it and checks it."
 
 
-#: how Discord words each notice: the neutral words (a kind it words its own way goes here)
-_WORDS: words.Words = words.WORDS
+def room_link(guild: str | None, room: str) -> str:
+    """The link that opens a game's room (none for a room of no guild: not Discord's)."""
+    return f"https://discord.com/channels/{guild}/{room}" if guild and room.isdigit() else ""
+
+
+def _deadline(at: datetime | None) -> str:
+    return stamp(at) if at is not None else "with no deadline"
+
+
+def _reminder(notice: notices.Reminder) -> str:
+    who = ", ".join(safe(n) for n in notice.missing) or "nobody"
+    return f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}. Still to post: {who}."
+
+
+def _reminder_dm(notice: notices.ReminderDm) -> str:
+    names = ", ".join(safe(n) for n in notice.characters)
+    verb = "has" if len(notice.characters) == 1 else "have"
+    link = room_link(notice.guild, notice.room)
+    return (f"Reminder from **{safe(notice.game)}**: turn {notice.turn} closes "
+            f"{_deadline(notice.deadline)}, and {names} {verb} no orders yet."
+            + (f"\nPost in {link}" if link else ""))
+
+
+def room_reminder(notice: notices.ReminderDm) -> str:
+    """A reminder DM the player does not take, as the room reads it (a ping of them follows)."""
+    names = ", ".join(safe(n) for n in notice.characters)
+    return inert(f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}, and {names} "
+                 f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet (your "
+                 "direct messages are closed to the bot, so it reminds you here).")
+
+
+def _digest(notice: notices.Digest) -> str:
+    lines = [f"- **{safe(g.game)}**: turn {g.turn}, closes {_deadline(g.deadline)}; "
+             f"{', '.join(safe(n) for n in g.characters)} to post. {room_link(g.guild, g.room)}"
+             .rstrip() for g in notice.games]
+    return "Your daily digest: the turns waiting for your orders.\n" + "\n".join(lines)
+
+
+#: how Discord words each notice: the neutral words, but the times as Discord timestamps (each
+#: reader's own zone) and the rooms as links
+_WORDS: words.Words = {**words.WORDS, notices.Reminder: _reminder,
+                       notices.ReminderDm: _reminder_dm, notices.Digest: _digest}
 
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {

@@ -49,6 +49,25 @@ def reminder(notice: n.Reminder) -> str:
             f"Still to post: {who}.")
 
 
+def reminder_dm(notice: n.ReminderDm) -> str:
+    return (f"Reminder from {safe(notice.game)}: turn {notice.turn} closes at "
+            f"{_when(notice.deadline)}, and {_names(notice.characters)} "
+            f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet. "
+            "Post in the game's room.")
+
+
+def digest_game(game: n.DigestGame, room: str = "") -> str:
+    """One game of a digest: its name, its turn, its deadline, who is missing, where."""
+    where = f" {room}" if room else ""
+    return (f"- {safe(game.game)}: turn {game.turn}, {_when(game.deadline)}; "
+            f"{_names(game.characters)} to post.{where}")
+
+
+def digest(notice: n.Digest) -> str:
+    games = "\n".join(digest_game(g) for g in notice.games)
+    return f"Your daily digest: the turns waiting for your orders.\n{games}"
+
+
 def time_called(notice: n.TimeCalled) -> str:
     absent = (f" No orders from {_names(notice.missing)}: no action this turn (F30)."
               if notice.missing else "")
@@ -147,7 +166,8 @@ def results(notice: n.Results) -> str:
 
 #: every notice's wording (the results' is the service's text: `part` delivers it as stored)
 WORDS: Words = {
-    n.TurnOpened: turn_opened, n.Reminder: reminder, n.TimeCalled: time_called,
+    n.TurnOpened: turn_opened, n.Reminder: reminder, n.ReminderDm: reminder_dm,
+    n.Digest: digest, n.TimeCalled: time_called,
     n.EveryoneIn: everyone_in, n.SecretOrders: secret_orders, n.Sealed: sealed,
     n.Revealed: revealed, n.Undone: undone, n.Inactive: inactive, n.SceneEnded: scene_ended,
     n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,

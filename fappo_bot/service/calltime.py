@@ -22,11 +22,11 @@ from fappo_bot.service.base import (
     gm_ids,
     load_game,
     load_game_at_play,
-    queue,
     some_turn,
 )
 from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
+from fappo_bot.service.pace import queue_reminders
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
@@ -155,9 +155,8 @@ class CallTimeService(UseCases):
                     await audit(uow, self.deps, game.id, "scheduler", "turn.close",
                                 turn=turn.number)
                 else:
-                    await queue(uow, self.deps, game, "reminder",
-                                notices.reminder(turn.number, turn.deadline, alarm.missing),
-                                f"reminder:{turn.id}:{turn.alarm_at.isoformat()}")
+                    status = await turn_status(uow, self.ruleset(game), game, turn, now)
+                    await queue_reminders(uow, self.deps, game, turn, status, turn.alarm_at)
                     assert turn.deadline is not None
                     sent = sum(1 for t in reminder_times(game, turn.deadline) if t <= now)
                     turn = arm(turn.model_copy(update={"reminders_sent": sent,
@@ -210,7 +209,7 @@ async def _alarm(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord,
                  now: datetime) -> Alarm:
     """What is due on a turn; a deadline already past wins over reminders not yet sent (a
     scheduler that was down does not remind anyone of a deadline that has gone)."""
-    status = await turn_status(uow, cases.ruleset(game), game, turn)
+    status = await turn_status(uow, cases.ruleset(game), game, turn, now)
     at = turn.alarm_at or turn.deadline
     assert at is not None
     past = turn.deadline is not None and (at >= turn.deadline or turn.deadline <= now)
@@ -251,8 +250,8 @@ async def close_turn(
     a closed turn takes no NPC post that could seal them later (a turn closed
     unsealed could never be resolved)."""
     ruleset = cases.ruleset(game)
-    status = await turn_status(uow, ruleset, game, turn)
     now = cases.now()
+    status = await turn_status(uow, ruleset, game, turn, now)
     if turn.npc_commitment is None and ruleset.has(Feature.NPC_SEAL):
         records = list(await uow.characters.list(game.id))
         turn, _ = await seal_turn(uow, cases, game, turn, records,

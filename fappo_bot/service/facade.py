@@ -15,6 +15,7 @@ from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, 
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
 from fappo_bot.service.outbox import OutboxService
+from fappo_bot.service.pace import PaceService
 from fappo_bot.service.ports import UowFactory
 from fappo_bot.service.resolution import ResolutionService
 from fappo_bot.service.review import ReviewService
@@ -60,6 +61,7 @@ class Services:
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
         self.outbox = OutboxService(self.deps)
+        self.pace = PaceService(self.deps)
         self.transfer = TransferService(self.deps)
         self.users = UserService(self.deps)
         self.channels = ChannelService(self.deps)

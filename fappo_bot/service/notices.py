@@ -43,11 +43,51 @@ class TurnOpened(Notice):
 
 
 class Reminder(Notice):
+    """The room's reminder: who has still to post; `pings`, the players to mention (user ids:
+    an adapter that can ping adds them after the words, the only mentions it lets through);
+    `replaces`, the outbox ids of the room's previous reminder of the turn, which the adapter
+    takes down as it posts this one (a reminder replaces the last, never piles up)."""
+
     KIND = "reminder"
     turn: int
     deadline: datetime | None
     #: who has still to post (display names)
     missing: tuple[str, ...]
+    pings: tuple[str, ...] = ()
+    replaces: tuple[str, ...] = ()
+
+
+class ReminderDm(Notice):
+    """A player's own reminder, by DM: the game by name, the room to post in (its adapter's
+    keys: Discord links it), their characters still to post. `replaces` as `Reminder`'s."""
+
+    KIND = "reminder_dm"
+    game: str
+    turn: int
+    deadline: datetime | None
+    characters: tuple[str, ...]
+    room: str
+    guild: str | None = None
+    replaces: tuple[str, ...] = ()
+
+
+class DigestGame(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game_id: str
+    game: str
+    turn: int
+    deadline: datetime | None
+    characters: tuple[str, ...]
+    room: str
+    guild: str | None = None
+
+
+class Digest(Notice):
+    """A player's daily digest, by DM: each game with an open turn they have not posted in."""
+
+    KIND = "digest"
+    games: tuple[DigestGame, ...]
 
 
 class TimeCalled(Notice):
@@ -169,7 +209,7 @@ class NpcWait(Notice):
 
 #: the notice of each kind of outbox message that carries one
 _KINDS: tuple[type[Notice], ...] = (
-    TurnOpened, Reminder, TimeCalled, EveryoneIn, SecretOrders, Sealed, Revealed, Results,
+    TurnOpened, Reminder, ReminderDm, Digest, TimeCalled, EveryoneIn, SecretOrders, Sealed, Revealed, Results,
     Undone, Inactive, SceneEnded, AdventureEnded, TimeAdvanced, Undelivered, NpcWait)
 NOTICES: dict[str, type[Notice]] = {kind.KIND: kind for kind in _KINDS}
 NOTICES["results_private"] = Results

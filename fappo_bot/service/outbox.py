@@ -80,6 +80,13 @@ class OutboxService(UseCases):
         async with self.uow() as uow:
             return await _where(uow, message)
 
+    async def messages(self, message_ids: Sequence[str]) -> list[OutboxMessage]:
+        """These messages (the ids of no message left out): the reminder a new one replaces,
+        for the adapter to take it down."""
+        async with self.uow() as uow:
+            found = [await uow.outbox.get(i) for i in dict.fromkeys(message_ids)]
+            return [m for m in found if m is not None]
+
     async def for_game(self, game_id: str) -> list[OutboxMessage]:
         """Every message of a game, sent or not, oldest first."""
         async with self.uow() as uow:

@@ -39,6 +39,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
+    PlayerPace,
     Post,
     PostRevision,
     Resolution,
@@ -213,6 +214,10 @@ class OutboxRepository(Protocol):
         ...
 
     async def get(self, message_id: str) -> OutboxMessage | None: ...
+    async def by_dedupe(self, keys: Collection[str]) -> Sequence[OutboxMessage]:
+        """The messages queued under these dedupe keys (the keys of no message left out)."""
+        ...
+
     async def pending(
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,
@@ -274,6 +279,23 @@ class ChannelMarkRepository(Protocol):
         ...
 
 
+class PaceRepository(Protocol):
+    """The players' pace (`PlayerPace`), one per user."""
+
+    async def get(self, user_id: str) -> PlayerPace | None: ...
+    async def many(self, user_ids: Collection[str]) -> Mapping[str, PlayerPace]:
+        """The paces of these users that are stored (the others are left out)."""
+        ...
+
+    async def put(self, pace: PlayerPace) -> None:
+        """Store it (the last writer wins)."""
+        ...
+
+    async def with_digest(self) -> Sequence[PlayerPace]:
+        """Every pace with a daily digest on, by user id."""
+        ...
+
+
 class AuditRepository(Protocol):
     async def add(self, entry: AuditEntry) -> None: ...
     async def list(self, game_id: str, limit: int | None = None) -> Sequence[AuditEntry]:
@@ -302,6 +324,7 @@ class UnitOfWork(Protocol):
     ledger: LedgerRepository
     users: UserRepository
     channels: ChannelMarkRepository
+    pace: PaceRepository
 
     async def __aenter__(self) -> Self: ...
     async def __aexit__(

@@ -12,9 +12,9 @@ stored row still has `version = new.version - 1` (else `StaleVersion`).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -52,6 +52,25 @@ class ResultsVisibility(StrEnum):
     PARTIES = "parties"
 
 
+class RemindBy(StrEnum):
+    """How a player is reminded of a deadline they have not posted for."""
+
+    #: a direct message naming the game, with a link to its room
+    DM = "dm"
+    #: a mention in the game's room
+    PING = "ping"
+    NONE = "none"
+
+
+class AbsencePolicy(StrEnum):
+    """What an away player's character does (RULINGS F30's options for an inactive player; see
+    docs/rulings.md): no action, its base defense (F30 Amb-3), or it is the GM's to run."""
+
+    PASS = "pass"
+    DEFEND = "defend"
+    GM = "gm"
+
+
 class GameSettings(BaseModel):
     """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
 
@@ -61,6 +80,10 @@ class GameSettings(BaseModel):
     calltime: timedelta | None = None
     #: reminders this long before a deadline (the bot only reminds, F30 Amb-2)
     reminders: tuple[timedelta, ...] = (timedelta(hours=12), timedelta(hours=1))
+    #: how a player who chose nothing is reminded (`/me remind` overrides it)
+    remind_by: RemindBy = RemindBy.PING
+    #: what an away player's character does while they are away (`/me away`)
+    absence: AbsencePolicy = AbsencePolicy.PASS
     results_visibility: ResultsVisibility = ResultsVisibility.PARTIES
     #: F28 tournament-style advancement: +1 CC per completed adventure, kept in the ledger
     tournament: bool = False
@@ -352,6 +375,44 @@ class UserName(BaseModel):
     user_id: str
     display_name: str
     updated_at: datetime
+
+
+class PlayerPace(BaseModel):
+    """A player's own choices about the table's pace, across their games: how they are
+    reminded (by game id, or `ALL_GAMES` for every game they did not choose for), when they are
+    away, and their daily digest."""
+
+    model_config = _FROZEN
+
+    ALL_GAMES: ClassVar[str] = "*"
+
+    user_id: str
+    remind: dict[str, RemindBy] = Field(default_factory=dict)
+    away_from: datetime | None = None
+    #: None with `away_from` set: away until they say they are back
+    away_to: datetime | None = None
+    #: the UTC hour of the daily digest DM; None: no digest
+    digest_hour: int | None = None
+    #: the UTC day the last digest went out (at most one a day)
+    digest_sent_on: date | None = None
+    updated_at: datetime
+
+    def remind_by(self, game: Game) -> RemindBy:
+        """How this player is reminded in `game`: their choice for it, for all their games,
+        or the game's default."""
+        return self.remind.get(game.id) or self.remind.get(self.ALL_GAMES) or \
+            game.settings.remind_by
+
+    def away_at(self, at: datetime) -> bool:
+        """Whether the player is away at `at`."""
+        return (self.away_from is not None and self.away_from <= at
+                and (self.away_to is None or at < self.away_to))
+
+    def away_during(self, start: datetime, end: datetime) -> bool:
+        """Whether the player was away at some moment from `start` to `end` (a turn's time:
+        a turn they were away in is not a missed turn, F30)."""
+        return (self.away_from is not None and self.away_from <= end
+                and (self.away_to is None or start < self.away_to))
 
 
 class AuditEntry(BaseModel):

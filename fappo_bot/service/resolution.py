@@ -16,7 +16,7 @@ posts stay stored) and puts the resolved turn back to closed, to be reviewed and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from datetime import datetime
 
 from fappo_bot.rules import Order, TurnResult, TurnState
@@ -42,8 +42,10 @@ from fappo_bot.service.disclosure import (
     turn_audiences,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.pace import absent_defense
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
+    AbsencePolicy,
     CharacterKind,
     CharacterRecord,
     CharacterStatus,
@@ -152,8 +154,11 @@ class ResolutionService(UseCases):
             {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
             turn.gm_inputs,
         )
+        away = await _away_in(uow, turn, records, now)
+        if game.settings.absence is AbsencePolicy.DEFEND:
+            orders = [*orders, *absent_defense(state, away, set(in_force))]
         result = self.deps.resolve(state, orders, gm_inputs)
-        inactive = await self._write_characters(uow, game, records, result, in_force, now)
+        inactive = await self._write_characters(uow, game, records, result, in_force, now, away)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})
         await uow.turns.update(turn)
@@ -325,6 +330,7 @@ class ResolutionService(UseCases):
         result: TurnResult,
         in_force: dict[str, InForce],
         now: datetime,
+        away: Set[str] = frozenset(),
     ) -> list[str]:
         """New states from the result; F30 missed-turn counters. Returns who reached the
         inactivity threshold."""
@@ -344,7 +350,9 @@ class ResolutionService(UseCases):
             update: dict[str, object] = {"state": character}
             changed = character != record.state
             if record.id in players:
-                missed = 0 if record.name.casefold() in in_force else record.missed_turns + 1
+                missed = (0 if record.name.casefold() in in_force
+                          else record.missed_turns if record.name in away
+                          else record.missed_turns + 1)
                 update["missed_turns"] = missed
                 changed = changed or missed != record.missed_turns
                 if missed >= threshold:
@@ -423,3 +431,14 @@ async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game
     check_gm(game, at_play.roles)
     require_running(game)
     return game, some_live_turn(at_play.turn)
+
+
+async def _away_in(uow: UnitOfWork, turn: TurnRecord, records: Sequence[CharacterRecord],
+                   now: datetime) -> frozenset[str]:
+    """The player characters whose player was away during `turn` (`/me away`): a turn missed
+    while away is not counted (F30; docs/rulings.md)."""
+    runners = {r.name: r.runner() for r in player_run(records)}
+    paces = await uow.pace.many([u for u in runners.values() if u])
+    end = turn.closed_at or now
+    return frozenset(name for name, user in runners.items() if user is not None
+                     and user in paces and paces[user].away_during(turn.opened_at, end))

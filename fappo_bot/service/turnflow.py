@@ -4,6 +4,7 @@ is not open, seal the NPC orders (SHA-256 commitment), and who is in (F7, F29, F
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
+from datetime import datetime
 
 from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
@@ -11,7 +12,14 @@ from fappo_bot.service.base import Outgoing, UseCases
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, TurnRecord, TurnStatus
+from fappo_bot.service.records import (
+    CharacterRecord,
+    CharacterStatus,
+    Game,
+    PlayerPace,
+    TurnRecord,
+    TurnStatus,
+)
 from fappo_bot.service.rulesets.port import Ruleset
 from fappo_bot.service.scene import (
     InForce,
@@ -86,9 +94,30 @@ async def seal_turn(
 
 
 async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
-                      turn: TurnRecord) -> TurnStatusView:
-    """Who is in and who is missing, as the game's `ruleset` says."""
-    return await ruleset.status(uow, game, turn, list(await uow.characters.list(game.id)))
+                      turn: TurnRecord, now: datetime | None = None) -> TurnStatusView:
+    """Who is in and who is missing, as the game's `ruleset` says; with `now`, the missing
+    characters of players away at `now` are shown as away instead (`/me away`)."""
+    status = await ruleset.status(uow, game, turn, list(await uow.characters.list(game.id)))
+    if now is None:
+        return status
+    runners = [r.runner for r in status.characters if r.state == "missing" and r.runner]
+    return with_away(status, dict(await uow.pace.many(runners)), now)
+
+
+def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime
+              ) -> TurnStatusView:
+    """`status` with the missing characters of the players away at `at` shown as away (no
+    longer missing: they are not reminded, and their turn is not missed)."""
+    away_users = {u for u, p in paces.items() if p.away_at(at)}
+    if not away_users:
+        return status
+    rows = tuple(CharacterTurnState(name=r.name, runner=r.runner, state="away", secret=r.secret)
+                 if r.state == "missing" and r.runner in away_users else r
+                 for r in status.characters)
+    away = tuple(r.name for r in rows if r.state == "away")
+    return status.model_copy(update={
+        "characters": rows, "away": away,
+        "missing": tuple(n for n in status.missing if n not in away)})
 
 
 async def fappo_status(uow: UnitOfWork, game: Game, turn: TurnRecord,

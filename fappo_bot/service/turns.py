@@ -38,6 +38,7 @@ from fappo_bot.service.base import (
 )
 from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
 from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
+from fappo_bot.service.pace import held_for_gm
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.post_steps import table_talk_reply
 from fappo_bot.service.records import (
@@ -77,7 +78,7 @@ from fappo_bot.service.views import (
 
 async def _controls(
     uow: UnitOfWork, game: Game, user: str, roles: frozenset[Role] | None = None,
-    as_character: str | None = None,
+    as_character: str | None = None, now: datetime | None = None,
 ) -> tuple[str, list[CharacterRecord], list[CharacterRecord]]:
     """The poster name for the parser, the characters the user gives orders for, and all
     (`roles`: the user's roles when they were read already; `as_character`: the character a
@@ -89,7 +90,8 @@ async def _controls(
     records = list(await uow.characters.list(game.id))
     own = [r for r in records if r.status is CharacterStatus.ACTIVE and r.runner() == user]
     if Role.GM in member_of:
-        return GM_POSTER, gm_run(records) + own, records
+        held = await held_for_gm(uow, game, records, now) if now is not None else []
+        return GM_POSTER, gm_run(records) + held + own, records
     if not own:
         idle = [r.name for r in records if r.runner() == user or r.owner == user]
         if idle:
@@ -191,7 +193,7 @@ class TurnService(UseCases):
                 turn = some_turn(at_play.turn)
                 refuse_unless_open(turn)
                 poster, controls, records = await _controls(uow, game, author, at_play.roles,
-                                                            as_character)
+                                                            as_character, self.now())
             except ServiceError:
                 if ruleset.table_talk(text, self.deps.text):
                     return table_talk_reply(at_play.turn)
@@ -291,7 +293,8 @@ class TurnService(UseCases):
             refuse_if_late(turn, posted_at, edit=True)
             post = await uow.posts.get(post.id) or post
             poster, controls, records = await _controls(uow, game, author,
-                                                        as_character=as_character)
+                                                        as_character=as_character,
+                                                        now=self.now())
             return await self.ruleset(game).edit(self, PostStep(
                 uow, game, turn, author, text, poster, controls, records), post)
 
@@ -347,7 +350,8 @@ class TurnService(UseCases):
             refuse_unless_open(turn)
             turn = await uow.lock_turn(turn.id)
             refuse_unless_open(turn)
-            _, controls, records = await _controls(uow, game, author, at_play.roles)
+            _, controls, records = await _controls(uow, game, author, at_play.roles,
+                                                   now=self.now())
             if character is not None:
                 wanted = character.strip().casefold()
                 controls = [c for c in controls if c.name.casefold() == wanted]
@@ -381,7 +385,7 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
-            return await turn_status(uow, self.ruleset(game), game, turn)
+            return await turn_status(uow, self.ruleset(game), game, turn, self.now())
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
         """The orders in force this turn: a player's own characters'; for a GM every one, the

@@ -269,7 +269,7 @@ class CharacterTurnState(BaseModel):
 
     name: str
     runner: str | None
-    #: posted, passed, missing
+    #: posted, passed, missing, away (its player is away), inactive
     state: str
     secret: bool = False
 
@@ -325,6 +325,8 @@ class TurnStatusView(BaseModel):
     posted: tuple[str, ...]
     passed: tuple[str, ...]
     missing: tuple[str, ...]
+    #: the characters of players away (`/me away`): not missing, not reminded
+    away: tuple[str, ...] = ()
     npc_sealed: bool
     #: the characters the GMs run that have no orders this turn (they would do nothing)
     npcs_without_orders: tuple[str, ...] = ()

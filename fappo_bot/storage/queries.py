@@ -85,6 +85,9 @@ def _insert_or_skip(target: Table, *key: str) -> Sql:
 
 
 OUTBOX_INSERT = _insert_or_skip(OUTBOX, "dedupe_key")
+#: the messages of `keys` (dedupe keys, a list bound as one value)
+OUTBOX_BY_DEDUPE = Sql(lambda dialect: select(OUTBOX).where(
+    OUTBOX.c.dedupe_key.in_(_listed("keys", OUTBOX.c.dedupe_key, dialect))))
 MEMBERSHIP_INSERT = _insert_or_skip(MEMBERSHIPS, "game_id", "user_id", "role")
 
 BY_ID = {t: Sql(select(t).where(t.c.id == bindparam("id")).limit(1))
@@ -403,6 +406,10 @@ def _listed(name: str, column: Any, dialect: str) -> Any:
         return select(func.unnest(bindparam(name, type_=ARRAY(column.type))))
     values = func.json_each(bindparam(name, type_=JSON)).table_valued("value")
     return select(values.c.value)
+
+
+#: `_listed` for the statements of the other storage modules (`pace.py`)
+listed = _listed
 
 
 OUTBOX_PENDING_TO = Sql(_outbox_pending_to)

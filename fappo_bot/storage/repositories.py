@@ -224,6 +224,13 @@ class SqlOutbox(Repository):
         row = await self._first(q.BY_ID[q.OUTBOX], q.OUTBOX, id=message_id)
         return None if row is None else m.outbox_record(row)
 
+    async def by_dedupe(self, keys: Collection[str]) -> Sequence[OutboxMessage]:
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return []
+        rows = await self._rows(q.OUTBOX_BY_DEDUPE, q.OUTBOX, keys=wanted)
+        return [m.outbox_record(row) for row in rows]
+
     async def pending(
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,

@@ -329,6 +329,18 @@ class ChannelMarkRow(Base):
     updated_at: Mapped[datetime]
 
 
+class PlayerPaceRow(Base):
+    """A player's pace (`PlayerPace`: reminders, absence, digest) as a document; the digest's
+    hour apart, for the scheduler's query of the digests due."""
+
+    __tablename__ = "player_pace"
+
+    user_id: Mapped[str] = mapped_column(KEY, primary_key=True)
+    data: Mapped[str] = mapped_column(JSON)
+    digest_hour: Mapped[int | None] = mapped_column(Integer, index=True)
+    updated_at: Mapped[datetime]
+
+
 class AuditRow(Base):
     __tablename__ = "audit_log"
 

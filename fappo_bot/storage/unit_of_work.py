@@ -26,6 +26,7 @@ from fappo_bot.service.ports import (
     LedgerRepository,
     MembershipRepository,
     OutboxRepository,
+    PaceRepository,
     PostRepository,
     ResolutionRepository,
     TurnRepository,
@@ -36,6 +37,7 @@ from fappo_bot.service.ports import (
 from fappo_bot.service.records import TurnRecord
 from fappo_bot.storage.connection import Transactions
 from fappo_bot.storage.driver import Tap
+from fappo_bot.storage.pace import SqlPace
 from fappo_bot.storage.posts import SqlPosts
 from fappo_bot.storage.repositories import (
     SqlAudit,
@@ -69,6 +71,7 @@ class SqlUnitOfWork:
     ledger: LedgerRepository
     users: UserRepository
     channels: ChannelMarkRepository
+    pace: PaceRepository
 
     def __init__(self, transactions: Transactions, remembered: Remembered | None = None) -> None:
         self._transactions = transactions
@@ -103,6 +106,7 @@ class SqlUnitOfWork:
         self.ledger = SqlLedger(tx)
         self.users = SqlUsers(tx)
         self.channels = SqlChannelMarks(tx)
+        self.pace = SqlPace(tx)
 
     async def __aexit__(
         self,

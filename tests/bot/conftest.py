@@ -38,8 +38,12 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 def bot_settings(fake: FakeDiscord, data_dir: Path, **discord_extra: Any) -> Any:
+    """The bot's settings against the fake. The turn board is off unless asked for
+    (`turn_board=True`): the tests that count the room's messages count them without it, and
+    `test_board.py` and `test_pace.py` play with it."""
     from fappo_bot.settings import DiscordSettings, Settings, TurnSettings
 
+    discord_extra.setdefault("turn_board", False)
     return Settings(
         data_dir=data_dir,
         discord=DiscordSettings(token=TOKEN, api_base=fake.api_base,
@@ -53,9 +57,9 @@ class RunningBot:
     database)."""
 
     def __init__(self, fake: FakeDiscord, data_dir: Path, clock: Any = None,
-                 later: Any = None) -> None:
+                 later: Any = None, *, turn_board: bool = False) -> None:
         self.fake = fake
-        self.settings = bot_settings(fake, data_dir)
+        self.settings = bot_settings(fake, data_dir, turn_board=turn_board)
         self.clock = clock
         self.later = later
         self.bot: Any = None
@@ -73,7 +77,8 @@ class RunningBot:
         storage = await self._storage.__aenter__()
         self.services = Services(storage.uow_factory, clock=self.clock,
                                  delivery=delivery_policy(self.settings))
-        self.bot = FappoBot(self.services, self.settings, clock=self.clock, later=self.later)
+        self.bot = FappoBot(self.services, self.settings, clock=self.clock, later=self.later,
+                            kept=storage.kept)
         await self.bot.__aenter__()
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
@@ -99,6 +104,17 @@ class RunningBot:
 @pytest.fixture
 async def running(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RunningBot]:
     bot = RunningBot(fake, tmp_path / "data")
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+@pytest.fixture
+async def with_board(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RunningBot]:
+    """The bot running with its turn board on (as it is by default outside the tests)."""
+    bot = RunningBot(fake, tmp_path / "data", turn_board=True)
     await bot.start()
     try:
         yield bot

@@ -42,6 +42,8 @@ TOKEN = "fake-token"
 EPOCH = 1_420_070_400_000  # Discord's epoch (ms)
 #: the largest file an interaction's answer or a message may carry (the fake's server is unboosted)
 ATTACHMENT_SIZE_LIMIT = 8 * 1024 * 1024
+#: the most messages a channel keeps pinned
+MAX_PINS = 50
 #: seconds Discord waits for an interaction's first answer before the user sees "This
 #: interaction failed"
 ACK_LIMIT = 3.0
@@ -145,6 +147,10 @@ class FakeDiscord:
         self.release = asyncio.Event()
         #: users who do not take DMs from the bot (Discord's 50007)
         self.closed_dms: set[str] = set()
+        #: channel id -> the ids of its pinned messages, oldest first (Discord keeps 50)
+        self.pins: dict[str, list[str]] = {}
+        #: channels where the bot may not pin (no MANAGE_MESSAGES: 403, 50013)
+        self.no_pins: set[str] = set()
         self.commands: list[dict[str, Any]] = []
         #: the most bytes of files a message may carry (told to the bot with each interaction)
         self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
@@ -859,7 +865,12 @@ class FakeDiscord:
             case ("DELETE", ["channels", channel_id, "messages", message_id]):
                 if self.messages[channel_id].pop(message_id, None) is None:
                     return _json({"message": "Unknown Message", "code": 10008}, 404)
+                if message_id in self.pins.get(channel_id, []):  # a deleted message is unpinned
+                    self.pins[channel_id].remove(message_id)
                 return web.Response(status=204)
+            case ("PUT", ["channels", channel_id, "pins", message_id]) | (
+                    "PUT", ["channels", channel_id, "messages", "pins", message_id]):
+                return self._pin(channel_id, message_id)
             case ("PUT", ["applications", _, "commands"]) | (
                     "PUT", ["applications", _, "guilds", _, "commands"]):
                 self.commands = [{**c, "id": str(self.snowflake()), "application_id":
@@ -881,6 +892,21 @@ class FakeDiscord:
             case ("GET", ["webhooks", _, token, "messages", "@original"]):
                 return _json(self.message_json("0", self.bot_user, ""))
         return _json({"message": f"404: Not Found ({method} {path})", "code": 0}, 404)
+
+    def _pin(self, channel_id: str, message_id: str) -> web.Response:
+        """Discord's pin (the old route and discord.py's): 204; 10008 for no such message,
+        403 50013 without the permission to pin, 400 30003 when the channel has 50 pins."""
+        if message_id not in self.messages.get(channel_id, {}):
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        if channel_id in self.no_pins:
+            return _json({"message": "Missing Permissions", "code": 50013}, 403)
+        pinned = self.pins.setdefault(channel_id, [])
+        if message_id not in pinned:
+            if len(pinned) >= MAX_PINS:
+                return _json({"message": "Maximum number of pins reached (50)",
+                              "code": 30003}, 400)
+            pinned.append(message_id)
+        return web.Response(status=204)
 
     def _create_message(self, channel_id: str, body: dict[str, Any]) -> web.Response:
         channel = self.channels.get(channel_id)

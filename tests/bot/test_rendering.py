@@ -83,9 +83,13 @@ def test_every_notice_but_the_results_is_worded_outside_the_service():
 def test_the_adapters_render_from_the_payload_not_the_stored_text():
     """The stored text is the neutral words, kept for the inbox; what goes out is rendered
     from the payload, with an adapter's own words for a kind when it has them."""
+    [called] = _messages("time_called", notices.time_called(3, ["Kael"]))
+    stale_called = called.model_copy(update={"content": "stale"})
+    assert on_discord(stale_called) == at_the_table(stale_called).text == called.content
     [message] = _messages("reminder", notices.reminder(3, None, ["Kael"]))
     stale = message.model_copy(update={"content": "stale"})
-    assert on_discord(stale) == at_the_table(stale).text == message.content
+    assert at_the_table(stale).text == message.content
+    assert on_discord(stale) == "Reminder: turn 3 closes with no deadline. Still to post: Kael."
     own = {**words.WORDS, notices.Reminder: lambda n: f"Post for turn {n.turn}, {n.missing[0]}!"}
     assert words.part(stale, own) == "Post for turn 3, Kael!"
     # words cut into another number of parts than stored: the stored part goes out

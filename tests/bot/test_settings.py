@@ -64,7 +64,7 @@ async def test_setting_names_are_autocompleted(running, fake) -> None:
             {"type": 3, "name": "value", "value": ""}]}]}
     interaction = await fake.interact(fake.gm, fake.room["id"], 4, data)
     [answer] = await fake.answered(interaction)
-    assert [c["value"] for c in answer["callback"]["data"]["choices"]] == ["reminders"]
+    assert [c["value"] for c in answer["callback"]["data"]["choices"]] == ["remind_by", "reminders"]
 
 
 async def test_values_are_offered_by_the_setting_named(running, fake) -> None:
@@ -100,7 +100,9 @@ async def test_the_reminder_times_set_are_the_ones_the_loop_sends(fake, tmp_path
         [reminder] = await fake.wait_for(lambda: [
             m for m in fake.bot_messages(room) if m["content"].startswith("Reminder: turn 1")])
         assert "Kael" in reminder["content"]
-        assert reminder["allowed_mentions"] == {"parse": []}
+        # the game's default `remind_by` is a ping: the missing player, and only them
+        assert reminder["content"].endswith(f"\n<@{fake.alice['id']}>")
+        assert [str(u) for u in reminder["allowed_mentions"]["users"]] == [fake.alice["id"]]
     finally:
         await running.stop()
 

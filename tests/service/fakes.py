@@ -32,6 +32,7 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
+    PlayerPace,
     Post,
     PostRevision,
     Resolution,
@@ -54,6 +55,7 @@ TABLES = (
     "ledger",  # id -> LedgerEntry
     "users",  # user_id -> UserName
     "channel_marks",  # channel_key -> message_key
+    "pace",  # user_id -> PlayerPace
     # unique-key indexes: key -> id
     "game_channels",  # channel_key -> game id
     "character_names",  # (game_id, name.casefold()) -> character id
@@ -367,6 +369,10 @@ class FakeOutbox(_Repo):
     async def get(self, message_id: str) -> OutboxMessage | None:
         return self.t("outbox").get(message_id)
 
+    async def by_dedupe(self, keys: Collection[str]) -> Sequence[OutboxMessage]:
+        found = self.t("outbox_keys")
+        return [self.t("outbox")[found[k]] for k in dict.fromkeys(keys) if k in found]
+
     async def pending(
         self, now: datetime, limit: int = 100, dest_keys: Collection[str] | None = None,
         dest_kind: DestinationKind | None = None,
@@ -439,6 +445,21 @@ class FakeChannelMarks(_Repo):
             self.w("channel_marks").update(marks)
 
 
+class FakePace(_Repo):
+    async def get(self, user_id: str) -> PlayerPace | None:
+        return self.t("pace").get(user_id)
+
+    async def many(self, user_ids: Collection[str]) -> Mapping[str, PlayerPace]:
+        rows = self.t("pace")
+        return {u: rows[u] for u in user_ids if u in rows}
+
+    async def put(self, pace: PlayerPace) -> None:
+        self.w("pace")[pace.user_id] = pace
+
+    async def with_digest(self) -> Sequence[PlayerPace]:
+        return [p for _, p in sorted(self.t("pace").items()) if p.digest_hour is not None]
+
+
 class FakeAudit(_Repo):
     async def add(self, entry: AuditEntry) -> None:
         self.w("audit")[entry.id] = entry
@@ -479,6 +500,7 @@ class FakeUnitOfWork:
         self.ledger = FakeLedger(self)
         self.users = FakeUsers(self)
         self.channels = FakeChannelMarks(self)
+        self.pace = FakePace(self)
 
     def _begin(self) -> None:
         # the committed tables themselves: the store replaces a table at commit, never changes it

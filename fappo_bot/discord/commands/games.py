@@ -187,7 +187,8 @@ with your orders (or every problem, with its line), and follows your edits. Orde
 another player's character go to the bot by DM.
 `/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/reveal turn:N` (a resolved turn's \
+`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/me remind|away|back|digest` (how \
+you are reminded, your absences, a daily digest) · `/reveal turn:N` (a resolved turn's \
 sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
 not DM you)
 Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \

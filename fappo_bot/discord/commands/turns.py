@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from fappo_bot.discord.board import board_text
 from fappo_bot.discord.commands.base import BotGroup, game_of_room, say, user_key
 from fappo_bot.discord.commands.characters import (
     character_choices,
@@ -21,7 +22,7 @@ from fappo_bot.discord.commands.characters import (
 from fappo_bot.discord.errors import AdapterError
 from fappo_bot.discord.limits import CONTENT
 from fappo_bot.posting.safety import safe
-from fappo_bot.service.views import RevealView, TurnStatusView, TurnSummary
+from fappo_bot.service.views import RevealView, TurnSummary
 
 
 def parse_time(text: str, now: datetime) -> datetime:
@@ -50,16 +51,6 @@ def when(summary: TurnSummary) -> str:
     return f"time will be called <t:{int(summary.deadline.timestamp())}:R>"
 
 
-def describe_status(status: TurnStatusView) -> str:
-    lines = [f"Turn {status.turn.number} is {status.turn.status.value}; {when(status.turn)}."]
-    for label, names in (("Posted", status.posted), ("Passed", status.passed),
-                         ("Missing", status.missing)):
-        lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
-    if status.npc_sealed:
-        lines.append("The NPC orders are sealed.")
-    return "\n".join(lines)
-
-
 def undelivered(lines: list[str]) -> str:
     """The status's part on the messages Discord refused for good (said to the GMs by DM)."""
     if not lines:
@@ -86,12 +77,12 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                      ) -> None:
         game_id = await self.game_here(interaction)
         status = await self.services.turns.status(game_id)
-        text = describe_status(status) + undelivered(
+        game = await self.services.games.show(game_id)
+        text = board_text(game, status) + undelivered(
             await self.services.outbox.given_up_lines(game_id))
         if not ping_missing:
             await say(interaction, text, private=True)
             return
-        game = await self.services.games.show(game_id)
         if user_key(interaction.user) not in game.gms:
             await say(interaction, text + "\nOnly a GM can ping the missing players.",
                       private=True)
@@ -167,9 +158,10 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
             from fappo_bot.discord.npc_seal import ask_before_sealing
 
             async def call_time(answering: discord.Interaction) -> None:
+                away = await self.away_note(game_id)
                 summary = await self.services.calltime.close(game_id, actor)
                 self.changed()
-                await say(answering, f"Time is called on turn {summary.number}.")
+                await say(answering, f"Time is called on turn {summary.number}.{away}")
 
             # NPCs without orders and nothing sealed: the GM chooses first (npc_seal.py)
             if not await ask_before_sealing(self.bot, interaction, game_id, "calling time",
@@ -180,7 +172,17 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
             game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
             at=parse_time(at, self.bot.clock.now()) if at else None)
         self.changed()
-        await say(interaction, f"Turn {summary.number}: {when(summary)}.")
+        await say(interaction, f"Turn {summary.number}: {when(summary)}."
+                  f"{await self.away_note(game_id)}")
+
+    async def away_note(self, game_id: str) -> str:
+        """Who is away (`/me away`), for the GM calling time: their characters follow the
+        game's `absence` setting and miss no turn."""
+        status = await self.services.turns.status(game_id)
+        if not status.away:
+            return ""
+        return (f" Away: {', '.join(safe(n) for n in status.away)} (no missed turn; the game's "
+                "`absence` setting says what they do).")
 
     @app_commands.command(name="extend", description="GM: push the deadline back")
     @app_commands.describe(minutes="Minutes to add")

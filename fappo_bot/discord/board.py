@@ -1,0 +1,139 @@
+"""The turn board: one message per game room, pinned where the bot may pin, edited in place as
+the turn goes (who has posted, passed, is away, is missing; the deadline as a Discord timestamp
+with its countdown; whether the NPC orders are sealed), instead of the room filling with status
+messages. `/turn status` shows the same text (`board_text`).
+
+A game's board is marked stale (`touch`) when something of its turn may have changed: a post, a
+command in its room, a message of the game delivered (a new turn, a reminder, call time, a
+seal, results), an absence. The outbox loop brings the stale boards up to date after each round
+(`refresh`): the message is edited, or, when it is gone (deleted by someone: 10008 Unknown
+Message), posted again and pinned again. A board whose text did not change is not edited. Its
+message id is kept across starts (`FappoBot.kept`, when the bot has it). The bot pins it when
+it may: without the permission (403, 50013) or in a room with 50 pins already (400, 30003) the
+board works unpinned. The setting `discord.turn_board` (on by default) turns boards off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from fappo_bot.discord.timestamps import stamp
+from fappo_bot.posting.safety import inert, safe
+from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.records import TurnStatus
+from fappo_bot.service.views import GameView, TurnStatusView
+
+if TYPE_CHECKING:
+    from fappo_bot.discord.base import FappoBotBase
+
+log = logging.getLogger(__name__)
+
+#: the kinds of outbox messages that follow a change of the turn a board shows
+BOARD_KINDS = frozenset({"turn_opened", "reminder", "time_called", "everyone_in", "sealed",
+                         "results", "undone", "npc_wait"})
+
+
+def deadline_text(status: TurnStatusView) -> str:
+    turn = status.turn
+    if turn.status is not TurnStatus.OPEN:
+        return "time is called."
+    if turn.paused:
+        return "the clock is paused."
+    if turn.deadline is None:
+        return "none (the GM calls time)."
+    return f"{stamp(turn.deadline)}."
+
+
+def board_text(game: GameView, status: TurnStatusView) -> str:
+    """The board of `game`'s current turn, as the room and `/turn status` read it."""
+    lines = [f"**{safe(game.name)}: turn {status.turn.number}** ({status.turn.status.value})",
+             f"Deadline: {deadline_text(status)}"]
+    for label, names in (("Posted", status.posted), ("Passed", status.passed),
+                         ("Away", status.away), ("Missing", status.missing)):
+        if names or label != "Away":
+            lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
+    if game.ruleset == "fappo":  # Xp has no secret NPC orders to seal
+        lines.append("NPC orders: sealed." if status.npc_sealed else "NPC orders: not sealed yet.")
+    return inert("\n".join(lines))
+
+
+class Boards:
+    """The boards of this process's games: which are stale, and their messages."""
+
+    def __init__(self, bot: FappoBotBase) -> None:
+        self.bot = bot
+        self.stale: set[str] = set()
+        #: game id -> (room id, message id, the digest of the text shown): what was posted
+        self.shown: dict[str, tuple[int, int, str]] = {}
+
+    @property
+    def on(self) -> bool:
+        return self.bot.settings.discord.turn_board
+
+    def touch(self, game_id: str | None) -> None:
+        """The game's board may be out of date: brought up to date at the next round."""
+        if game_id is not None and self.on:
+            self.stale.add(game_id)
+            self.bot.delivery.wake()
+
+    async def refresh(self) -> None:
+        """Bring every stale board up to date (one failing leaves the others be)."""
+        while self.stale:
+            game_id = self.stale.pop()
+            try:
+                await self.show(game_id)
+            except (discord.HTTPException, ServiceError) as exc:
+                log.info("turn board of game %s not shown: %s", game_id, exc)
+
+    async def show(self, game_id: str) -> None:
+        game = await self.bot.services.games.show(game_id)
+        if game.turn is None or not game.channel_key.isdigit() or (
+                game.guild_key and game.guild_key.isdigit()
+                and not self.bot.delivery.mine(game.guild_key)):
+            return  # no turn, no Discord room, or a room of another process's shards
+        status = await self.bot.services.turns.status(game_id)
+        text = board_text(game, status)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        room = int(game.channel_key)
+        shown = self.shown.get(game_id) or await self._kept(game_id, room)
+        channel = self.bot.get_channel(room) or await self.bot.fetch_channel(room)
+        if shown is not None and shown[0] == room:
+            if shown[2] == digest:
+                return
+            try:
+                await channel.get_partial_message(shown[1]).edit(content=text)  # type: ignore[union-attr]
+            except discord.NotFound:  # deleted by someone: posted and pinned again
+                pass
+            else:
+                await self._keep(game_id, (room, shown[1], digest))
+                return
+        message = await channel.send(text)  # type: ignore[union-attr]
+        await self._keep(game_id, (room, message.id, digest))
+        await self._pin(message)
+
+    async def _keep(self, game_id: str, shown: tuple[int, int, str]) -> None:
+        self.shown[game_id] = shown
+        kept = getattr(self.bot, "kept", None)
+        if kept is not None:
+            await kept.put(f"board:{game_id}", "/".join(str(part) for part in shown))
+
+    async def _kept(self, game_id: str, room: int) -> tuple[int, int, str] | None:
+        """The board's message as kept across starts: its room, its id, its text's digest."""
+        kept = getattr(self.bot, "kept", None)
+        if kept is None:
+            return None
+        parts = (await kept.get(f"board:{game_id}") or "").split("/")
+        if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+            return None
+        return (int(parts[0]), int(parts[1]), parts[2]) if int(parts[0]) == room else None
+
+    async def _pin(self, message: discord.Message) -> None:
+        try:
+            await message.pin(reason="the turn board")
+        except discord.HTTPException as exc:  # no permission (50013), 50 pins (30003)
+            log.info("turn board %s not pinned (%s %s): it works unpinned", message.id,
+                     exc.status, exc.code)

@@ -1,0 +1,77 @@
+"""`/me`: a player's own pace, across their games: how they are reminded (`remind`), their
+absences (`away`, `back`) and their daily digest (`digest`). Private answers; the service's
+`PaceService` decides."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.errors import AdapterError
+from fappo_bot.posting.safety import safe
+from fappo_bot.service.pace import absence_time
+from fappo_bot.service.records import RemindBy
+
+
+class MeGroup(BotGroup, name="me", description="Your own pace: reminders, absences, digest"):
+
+    @app_commands.command(name="remind", description="How you are reminded of a deadline")
+    @app_commands.describe(how="A DM, a ping in the game's room, or no reminder",
+                           game="One of your games (leave it out: all your games)")
+    @app_commands.choices(how=[app_commands.Choice(name=r.value, value=r.value)
+                               for r in RemindBy])
+    async def remind(self, interaction: discord.Interaction, how: str,
+                     game: str | None = None) -> None:
+        user = user_key(interaction.user)
+        game_id = None
+        if game is not None:
+            mine = await self.services.games.games_of(user)
+            found = [g for g in mine if g.name.casefold() == game.strip().casefold()]
+            if not found:
+                names = ", ".join(safe(g.name) for g in mine) or "none yet"
+                raise AdapterError(f'You play in no game named "{safe(game)}" (yours: {names}).')
+            game_id = found[0].id
+        await say(interaction, await self.services.pace.remind(user, RemindBy(how), game_id),
+                  private=True)
+
+    @remind.autocomplete("game")
+    async def game_names(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        mine = await self.services.games.games_of(user_key(interaction.user))
+        return [app_commands.Choice(name=g.name[:100], value=g.name[:100]) for g in mine
+                if current.casefold() in g.name.casefold()][:25]
+
+    @app_commands.command(name="away", description="You are away: not reminded, no missed turn")
+    @app_commands.describe(
+        from_="From when (UTC): 2026-12-05, 2026-12-05 18:00 or 2d (leave it out: now)",
+        to="Until when (UTC): 2026-12-08, 2026-12-08 18:00 or 3d (leave it out: until /me back)")
+    @app_commands.rename(from_="from")
+    async def away(self, interaction: discord.Interaction, from_: str | None = None,
+                   to: str | None = None) -> None:
+        now = self.bot.clock.now()
+        start = absence_time(from_, now) if from_ else None
+        end = absence_time(to, now, end=True, start=start) if to else None
+        await say(interaction, await self.services.pace.away(user_key(interaction.user),
+                                                             start, end), private=True)
+        await self._touch_mine(interaction)
+
+    @app_commands.command(name="back", description="You are back from an absence")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await say(interaction, await self.services.pace.back(user_key(interaction.user)),
+                  private=True)
+        await self._touch_mine(interaction)
+
+    async def _touch_mine(self, interaction: discord.Interaction) -> None:
+        """The boards of the caller's games show them away, or back."""
+        for game in await self.services.games.games_of(user_key(interaction.user)):
+            self.bot.boards.touch(game.id)
+
+    @app_commands.command(name="digest", description="One DM a day listing the turns that "
+                          "wait for you")
+    @app_commands.describe(state="on or off", hour="The hour, UTC (0-23; default 8)")
+    @app_commands.choices(state=[app_commands.Choice(name=s, value=s) for s in ("on", "off")])
+    async def digest(self, interaction: discord.Interaction, state: str,
+                     hour: app_commands.Range[int, 0, 23] | None = None) -> None:
+        await say(interaction, await self.services.pace.digest(
+            user_key(interaction.user), state == "on", hour), private=True)
