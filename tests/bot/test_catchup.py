@@ -162,7 +162,7 @@ async def a_deadline_in_ten_minutes(fake, tmp_path, *, bob: bool = False
             assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
                                                        fake.bob)
         text_of(await run_command(fake, fake.gm, "turn calltime",
-                                  [{"type": 4, "name": "minutes", "value": 10}]))
+                                  [{"type": 3, "name": "in", "value": "10m"}]))
         game = (await running.services.games.find(room)).id
         await running.services.turns.seal(game, fake.gm["id"])
         await caught_up(running)
