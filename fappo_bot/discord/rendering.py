@@ -12,7 +12,9 @@ holds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
+from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import inert
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
@@ -25,8 +27,13 @@ def _reveal(notice: notices.Notice) -> str:
     return f"\nHere: `/reveal turn:{notice.turn}` shows it and checks it."
 
 
-#: how Discord words each notice: the neutral words (a kind it words its own way goes here)
-_WORDS: words.Words = words.WORDS
+def _stamped(at: datetime, zone: str | None = None) -> str:
+    """A notice's moment as a Discord timestamp: each reader sees it in their own zone."""
+    return stamp(at)
+
+
+#: how Discord words each notice: the neutral words, with every moment a timestamp
+_WORDS: words.Words = words.with_times(_stamped)
 
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
@@ -37,6 +44,12 @@ _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
 _ADDED_TO_KIND: dict[str, str] = {
     UNDELIVERED: "\nHere: `/inbox` shows it, and `/turn status` lists it.",
 }
+
+
+def worded(message: OutboxMessage) -> str:
+    """An outbox message's part in Discord's words (its moments timestamps), without what the
+    bot adds after it: as the inbox shows a message it could not deliver."""
+    return inert(words.part(message, _WORDS))
 
 
 def rendered(message: OutboxMessage) -> str:

@@ -33,20 +33,43 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(safe(name) for name in names)
 
 
-def _when(at: datetime | None) -> str:
-    return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
+#: how a renderer writes a moment of a notice (a deadline), given the game's zone: the neutral
+#: words write UTC; Discord a timestamp each reader sees in their own zone, the table the
+#: game's local time (`with_times`)
+When = Callable[[datetime, "str | None"], str]
 
 
-def turn_opened(notice: n.TurnOpened) -> str:
+def utc_when(at: datetime, zone: str | None = None) -> str:
+    """A moment in UTC (`2026-12-05 19:00 UTC`), whatever the game's zone."""
+    return at.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -> str:
+    return when(at, zone) if at else "no deadline"
+
+
+def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
     hits = (f" {notice.pending_hits} hit(s) of the last turn can still be reduced in this "
             "turn's posts (F13)." if notice.pending_hits else "")
-    return f"Turn {notice.turn} is open ({_when(notice.deadline)}).{hits}"
+    return f"Turn {notice.turn} is open ({_when(notice.deadline, notice.zone, when)}).{hits}"
 
 
-def reminder(notice: n.Reminder) -> str:
+def reminder(notice: n.Reminder, when: When = utc_when) -> str:
     who = _names(notice.missing) if notice.missing else "nobody"
-    return (f"Reminder: turn {notice.turn} closes at {_when(notice.deadline)}. "
-            f"Still to post: {who}.")
+    return (f"Reminder: turn {notice.turn} closes at "
+            f"{_when(notice.deadline, notice.zone, when)}. Still to post: {who}.")
+
+
+def grace_extended(notice: n.GraceExtended, when: When = utc_when) -> str:
+    return (f"Grace: {_names(notice.late)} have not posted yet, so turn {notice.turn}'s deadline "
+            f"moves by {safe(notice.by)}, to {when(notice.deadline, notice.zone)}; one grace "
+            "extension of each of their players is used. Post (or pass) before then.")
+
+
+def deadline_moved(notice: n.DeadlineMoved, when: When = utc_when) -> str:
+    return (f"The bot was down for {safe(notice.by)} when turn {notice.turn}'s deadline came, "
+            f"so the deadline moves by as much, to {when(notice.deadline, notice.zone)}: the "
+            "outage costs nobody their turn.")
 
 
 def time_called(notice: n.TimeCalled) -> str:
@@ -151,8 +174,19 @@ WORDS: Words = {
     n.EveryoneIn: everyone_in, n.SecretOrders: secret_orders, n.Sealed: sealed,
     n.Revealed: revealed, n.Undone: undone, n.Inactive: inactive, n.SceneEnded: scene_ended,
     n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,
-    n.Undelivered: undelivered, n.NpcWait: npc_wait,
+    n.Undelivered: undelivered, n.NpcWait: npc_wait, n.GraceExtended: grace_extended,
+    n.DeadlineMoved: deadline_moved,
 }
+
+
+def with_times(when: When) -> Words:
+    """The words with every moment written by `when` (an adapter's: Discord's timestamps, the
+    table's local time); the rest as `WORDS`."""
+    return {**WORDS,
+            n.TurnOpened: lambda notice: turn_opened(notice, when),
+            n.Reminder: lambda notice: reminder(notice, when),
+            n.GraceExtended: lambda notice: grace_extended(notice, when),
+            n.DeadlineMoved: lambda notice: deadline_moved(notice, when)}
 
 
 def text(notice: n.Notice, words: Words = WORDS) -> str:

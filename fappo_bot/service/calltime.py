@@ -156,7 +156,8 @@ class CallTimeService(UseCases):
                                 turn=turn.number)
                 else:
                     await queue(uow, self.deps, game, "reminder",
-                                notices.reminder(turn.number, turn.deadline, alarm.missing),
+                                notices.reminder(turn.number, turn.deadline, alarm.missing,
+                                                 game.settings.timezone),
                                 f"reminder:{turn.id}:{turn.alarm_at.isoformat()}")
                     assert turn.deadline is not None
                     sent = sum(1 for t in reminder_times(game, turn.deadline) if t <= now)
