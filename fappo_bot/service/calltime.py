@@ -27,6 +27,7 @@ from fappo_bot.service.base import (
 )
 from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
+from fappo_bot.service.grace import AwayCheck, grant_grace, nobody_away
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
@@ -125,9 +126,12 @@ class CallTimeService(UseCases):
 
     @retried
     async def fire_due(self, now: datetime | None = None,
-                       ready: Callable[[str], bool] | None = None) -> list[Alarm]:
+                       ready: Callable[[str], bool] | None = None,
+                       away: AwayCheck = nobody_away) -> list[Alarm]:
         """Send due reminders and call time on turns past their deadline (or, with NPCs still
-        without orders, tell the GMs and wait: kind "waiting"). Each turn is handled in its own
+        without orders, tell the GMs and wait: kind "waiting"; or, with late players who have
+        grace left, move the deadline once: kind "grace", `service/grace.py`, where `away`
+        says who is away and spends none). Each turn is handled in its own
         transaction under its lock, so several schedulers never double a message.
         `ready(game_id)` False holds a game's call time (and its reminders) back: an adapter
         still catching up on posts made while it was away must hand them in first."""
@@ -144,6 +148,11 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, self, game, turn, now)
+                if alarm.kind == "deadline" and await grant_grace(uow, self, game, turn, now,
+                                                                  away):
+                    await uow.commit()
+                    fired.append(alarm.model_copy(update={"kind": "grace"}))
+                    continue
                 if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "waiting"}))
