@@ -33,6 +33,7 @@ from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import orders_in_force
+from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm, reminder_times
 from fappo_bot.service.turnflow import seal_turn, turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
@@ -177,6 +178,41 @@ class CallTimeService(UseCases):
                 await uow.commit()
                 fired.append(alarm)
         return fired
+
+    @retried
+    async def outage(self, began: datetime, ended: datetime) -> list[TurnSummary]:
+        """The bot was down from `began` to `ended` (its heartbeat stopped): every open turn
+        whose deadline fell in between moves by the outage's length, in the games whose
+        `outage_extends` is on, and its room is told (a deadline of a game that keeps it is
+        called after the catch-up, as any). Each turn in its own transaction, under its lock.
+        Returns the turns moved."""
+        length = ended - began
+        if length <= timedelta(0):
+            return []
+        async with self.uow() as uow:
+            due = [(t.id, t.game_id) for t in await uow.turns.due(ended)]
+        moved: list[TurnSummary] = []
+        for turn_id, game_id in due:
+            async with self.uow() as uow:
+                turn = await uow.lock_turn(turn_id)
+                game = await uow.games.get(game_id)
+                if (game is None or not game.settings.outage_extends
+                        or turn.status is not TurnStatus.OPEN or turn.paused
+                        or turn.deadline is None or not began < turn.deadline <= ended):
+                    continue
+                deadline = turn.deadline + length
+                turn = arm(turn.model_copy(update={"deadline": deadline,
+                                                   "version": turn.version + 1}), game, ended)
+                await uow.turns.update(turn)
+                await queue(uow, self.deps, game, "deadline_moved",
+                            notices.deadline_moved(turn.number, deadline, duration_text(length),
+                                                   game.settings.timezone),
+                            f"outage:{turn.id}:{began.isoformat()}")
+                await audit(uow, self.deps, game.id, "scheduler", "turn.outage",
+                            turn=turn.number, began=began, ended=ended, deadline=deadline)
+                await uow.commit()
+                moved.append(TurnSummary.of(turn))
+        return moved
 
     async def _change(
         self,

@@ -73,7 +73,9 @@ class RunningBot:
         storage = await self._storage.__aenter__()
         self.services = Services(storage.uow_factory, clock=self.clock,
                                  delivery=delivery_policy(self.settings))
-        self.bot = FappoBot(self.services, self.settings, clock=self.clock, later=self.later)
+        # the heartbeat is kept, so that a restart sees the outage (`discord/outage.py`)
+        self.bot = FappoBot(self.services, self.settings, clock=self.clock, later=self.later,
+                            heartbeat=storage.kept)
         await self.bot.__aenter__()
         self._task = asyncio.create_task(self.bot.start(TOKEN))
         ready = asyncio.create_task(self.bot.wait_until_ready())
