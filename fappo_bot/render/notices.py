@@ -61,9 +61,9 @@ def reminder(notice: n.Reminder, when: When = utc_when) -> str:
 
 
 def grace_extended(notice: n.GraceExtended, when: When = utc_when) -> str:
-    return (f"Grace: {_names(notice.late)} have not posted yet, so turn {notice.turn}'s deadline "
-            f"moves by {safe(notice.by)}, to {when(notice.deadline, notice.zone)}; one grace "
-            "extension of each of their players is used. Post (or pass) before then.")
+    return (f"Grace: turn {notice.turn}'s deadline moves by {safe(notice.by)}, to "
+            f"{when(notice.deadline, notice.zone)}, because {_names(notice.late)} had not posted "
+            "yet (one grace extension used for each player). Post (or pass) before then.")
 
 
 def deadline_moved(notice: n.DeadlineMoved, when: When = utc_when) -> str:

@@ -82,3 +82,38 @@ async def test_gm_advance_by_a_duration(running, fake) -> None:
     assert answer.startswith("1h30m pass.")
     [bad] = await run_command(fake, fake.gm, "gm advance", option("by", "-5"))
     assert "is no duration" in text_of([bad])
+
+
+async def test_grace_moves_a_deadline_once_and_the_room_is_told_across_a_restart(
+        fake, tmp_path) -> None:
+    clock = ManualClock()
+    running = RunningBot(fake, tmp_path / "data", clock=clock)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        for name, value in (("grace", "1"), ("grace_period", "12h"), ("reminders", "none")):
+            text_of(await run_command(fake, fake.gm, "game set", setting(name, value)))
+        text_of(await run_command(fake, fake.gm, "turn calltime", option("in", "10m")))
+        game = await running.services.games.find(room)
+        await running.services.turns.seal(game.id, fake.gm["id"])
+        deadline = clock.at + timedelta(minutes=10, hours=12)
+        clock.at += timedelta(minutes=11)
+        [told] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                              if m["content"].startswith("Grace:")])
+        assert told["content"] == (
+            f"Grace: turn 1's deadline moves by 12h, to {stamp_of(deadline)}, because Kael had "
+            "not posted yet (one grace extension used for each player). Post (or pass) before "
+            "then.")
+        assert told["allowed_mentions"] == {"parse": []}
+        assert (await running.services.turns.status(game.id)).turn.status.value == "open"
+    finally:
+        await running.stop()
+    await running.start()  # the moved deadline and the spent grace are in the database
+    try:
+        clock.at = deadline + timedelta(seconds=1)
+        await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                        for m in fake.bot_messages(room)), timeout=15)
+        assert sum(m["content"].startswith("Grace:") for m in fake.bot_messages(room)) == 1
+    finally:
+        await running.stop()

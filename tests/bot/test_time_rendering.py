@@ -45,9 +45,9 @@ def test_every_deadline_is_a_timestamp_on_discord_and_local_at_the_table(kind, n
 def test_the_grace_notice_names_who_is_late_and_how_far_the_deadline_moves():
     [message] = _messages("grace", notices.grace_extended(2, AT, ["Kael", "Mira"], "12h"))
     assert message.content == (
-        "Grace: Kael, Mira have not posted yet, so turn 2's deadline moves by 12h, to "
-        "2026-12-04 19:00 UTC; one grace extension of each of their players is used. Post (or "
-        "pass) before then.")
+        "Grace: turn 2's deadline moves by 12h, to 2026-12-04 19:00 UTC, because Kael, Mira had "
+        "not posted yet (one grace extension used for each player). Post (or pass) before "
+        "then.")
     assert at_the_table(message).title == "grace"
 
 
