@@ -33,8 +33,8 @@ TABLE_SETTINGS: dict[str, str] = {
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",
     "proxy_posts": "Tupperbox and PluralKit posts named after a character count for its player",
-    "timezone": "The game's time zone, an IANA name (e.g. Europe/Berlin): the times /turn "
-                "calltime at: reads",
+    "timezone": "The game's time zone, an IANA name (e.g. Europe/Berlin): the local times "
+                "a deadline is set at, and shown in",
     "grace": "Automatic extensions of a deadline each player has in the game (0: none)",
     "grace_period": "How far one grace extension moves the deadline (e.g. 12h)",
     "outage_extends": "A deadline that fell while the bot was down moves by the outage's length",
