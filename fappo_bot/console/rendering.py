@@ -17,6 +17,7 @@ from fappo_bot.posting.safety import inert
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.timetext import local_text
 
 #: outbox message kinds and how the table frames them
 _KINDS: dict[str, Kind] = {
@@ -25,8 +26,9 @@ _KINDS: dict[str, Kind] = {
     "everyone_in": Kind.NOTICE,
 }
 
-#: how the table words each notice: the neutral words (a kind it words its own way goes here)
-_WORDS: words.Words = words.WORDS
+#: how the table words each notice: the neutral words, with every moment in the game's zone
+#: (`Fri 2026-12-04 20:00 CET`)
+_WORDS: words.Words = words.with_times(local_text)
 
 _TITLES: dict[str, str] = {
     "results": "turn results",
@@ -40,6 +42,8 @@ _TITLES: dict[str, str] = {
     "secret_orders": "sealed orders arrived",
     "reminder_dm": "your reminder",
     "digest": "your daily digest",
+    "grace": "grace",
+    "deadline_moved": "deadline moved",
 }
 
 

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import re
-
 from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
-from fappo_bot.service import SceneGap
+from fappo_bot.service import SceneGap, timetext
 from fappo_bot.service.records import CharacterKind
 from fappo_bot.service.views import CharacterView, HealingInput, SheetView
 
@@ -58,19 +56,13 @@ def _allocations(words: list[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-#: duration units of /advance, in seconds (F14 Amb-10: a week is 7 days)
-UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_PART = re.compile(r"(\d+)([smhdw])")
-
-
 def parse_duration(text: str) -> int:
-    """`10m`, `2d`, `90s`, `1w`, `1h30m` as seconds (units s, m, h, d, w)."""
-    word = text.strip().casefold()
-    parts = _PART.findall(word)
-    if not parts or "".join(n + u for n, u in parts) != word:
-        raise TableError(f'"{text}" is no duration; write a number and a unit (s, m, h, d or w), '
-                         "e.g. 90s, 10m, 2d, 1w or 1h30m.")
-    return sum(int(n) * UNITS[u] for n, u in parts)
+    """`10m`, `2d`, `90s`, `1w`, `1h30m` (a bare number is minutes) as seconds, read by the
+    project's one duration parser (`service/timetext.py`)."""
+    try:
+        return int(timetext.parse_duration(text).total_seconds())
+    except ValueError as exc:
+        raise TableError(f"/advance: {exc}.") from None
 
 
 def parse_checks(words: list[str]) -> dict[str, HealingInput]:

@@ -16,9 +16,9 @@ from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
 from fappo_bot.service import notices
-from fappo_bot.service.bounds import MAX_DEADLINE
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.records import TurnStatus
+from fappo_bot.service.timetext import local_text, parse_duration, parse_time
 from fappo_bot.service.views import PostOutcome, PostReply
 
 
@@ -165,7 +165,7 @@ async def status(table: LocalTable, step: Step) -> list[Shown]:
     turn = view.turn
     lines = [f"Turn {turn.number}: {turn.status.value}" + (" (paused)" if turn.paused else "")]
     if turn.deadline is not None:
-        lines.append(f"Deadline: {turn.deadline:%Y-%m-%d %H:%M} UTC")
+        lines.append(f"Deadline: {local_text(turn.deadline, await game_zone(table))}")
     for character in view.characters:
         secret = " (by DM)" if character.secret else ""
         lines.append(f"  {character.name:<12} {character.state}{secret}")
@@ -184,27 +184,45 @@ async def status(table: LocalTable, step: Step) -> list[Shown]:
     return shown
 
 
-def _minutes(step: Step, value: str) -> timedelta:
+def duration(step: Step, words: list[str] | tuple[str, ...]) -> timedelta:
+    """The duration a table command was given (`service/timetext.py`: 48h, 2d 6h, 90m, 1w; a
+    bare number is minutes); a TableError saying how to write one otherwise."""
     try:
-        return timedelta(minutes=float(value))
-    except (ValueError, OverflowError):  # not a number, or beyond what a date holds
-        raise TableError(f"/{step.name} takes minutes, e.g. /{step.name} 90 (at most "
-                         f"{MAX_DEADLINE // timedelta(minutes=1):,}, {MAX_DEADLINE.days} days)."
-                         ) from None
+        return parse_duration(" ".join(words))
+    except ValueError as exc:
+        raise TableError(f"/{step.name}: {exc}.") from None
+
+
+async def game_zone(table: LocalTable) -> str:
+    """The game's time zone (an IANA name), in which the table reads and shows times."""
+    return (await table.services.games.show(table.need_game())).settings.timezone
 
 
 async def calltime(table: LocalTable, step: Step) -> list[Shown]:
-    """/calltime: call time now (posts are refused from here on); /calltime MINUTES: a deadline."""
+    """/calltime: call time now (posts are refused from here on); /calltime [in] DURATION or
+    /calltime at TIME: a deadline (a time is local to the game's zone)."""
     game_id = table.need_game()
     if step.args:
-        after = _minutes(step, step.args[0])
-        if after <= timedelta(0):
-            raise TableError("/calltime MINUTES sets a deadline that many minutes from now, e.g. "
-                             "/calltime 90; /calltime alone calls time now.")
-        summary = await table.services.calltime.set_deadline(game_id, table.user, after=after)
+        zone = await game_zone(table)
+        word, rest = step.args[0].casefold(), list(step.args[1:])
+        if word == "at":
+            try:
+                at = parse_time(" ".join(rest), table.services.deps.clock.now(), zone)
+            except ValueError as exc:
+                raise TableError(f"/calltime at: {exc}.") from None
+            summary = await table.services.calltime.set_deadline(game_id, table.user, at=at)
+        else:
+            after = duration(step, rest if word == "in" else step.args)
+            if after <= timedelta(0):
+                raise TableError("/calltime DURATION sets a deadline that long from now, e.g. "
+                                 "/calltime 48h or /calltime at Fri 20:00; /calltime alone "
+                                 "calls time now.")
+            summary = await table.services.calltime.set_deadline(game_id, table.user,
+                                                                 after=after)
+        assert summary.deadline is not None
         return [Shown(Kind.NOTICE, "call time",
                       f"Turn {summary.number}: time will be called at "
-                      f"{summary.deadline:%Y-%m-%d %H:%M} UTC.")]
+                      f"{local_text(summary.deadline, zone)}.")]
 
     async def call() -> list[Shown]:
         await table.services.calltime.close(game_id, table.user)
@@ -214,14 +232,17 @@ async def calltime(table: LocalTable, step: Step) -> list[Shown]:
 
 
 async def extend(table: LocalTable, step: Step) -> list[Shown]:
-    """/extend MINUTES: push the deadline back."""
+    """/extend DURATION: push the deadline back."""
     if not step.args:
-        raise TableError("/extend takes minutes, e.g. /extend 60.")
+        raise TableError("/extend takes a duration, e.g. /extend 12h (a bare number is "
+                         "minutes).")
     summary = await table.services.calltime.extend(
-        table.need_game(), table.user, _minutes(step, step.args[0])
+        table.need_game(), table.user, duration(step, step.args)
     )
+    assert summary.deadline is not None
     return [Shown(Kind.NOTICE, "call time",
-                  f"Turn {summary.number}: the deadline is now {summary.deadline:%Y-%m-%d %H:%M} UTC.")]
+                  f"Turn {summary.number}: the deadline is now "
+                  f"{local_text(summary.deadline, await game_zone(table))}.")]
 
 
 async def pause(table: LocalTable, step: Step) -> list[Shown]:

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from fappo_bot.discord.errors import RoomRefusals
+from fappo_bot.discord.outage import Outages
 from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
@@ -151,3 +152,6 @@ class FappoBotBase(commands.AutoShardedBot):
         #: whether a game's call time may fire (the catch-up of `posts.py` holds it back until
         #: the game's room and its members' DMs are caught up)
         self.calltime_ready: Callable[[str], bool] = lambda _game_id: True
+        #: the heartbeat kept in the database and the outage it tells at start (`outage.py`;
+        #: no store until the composition root hands one: then no outage is ever seen)
+        self.outages = Outages(services, self.clock)

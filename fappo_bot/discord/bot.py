@@ -46,11 +46,14 @@ def _ignore(_data: Any) -> None:
 class FappoBot(FappoBotBase):
     """The bot with its cogs: turn posts, the outbox and call time, the slash commands."""
 
-    def __init__(self, *args: Any, kept: KeptValues | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, kept: KeptValues | None = None,
+                 heartbeat: KeptValues | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: where the hash of the published commands is kept; None publishes on every start
         self.kept = kept
         self.boards = Boards(self)
+        #: where the heartbeat is kept (by default with the other kept values; `outage.py`)
+        self.outages.store = heartbeat or kept
         #: the slash commands of the tree, and whether this start published them
         self.command_count = 0
         self.commands_published = False

@@ -175,6 +175,9 @@ class Delivery(commands.Cog):
     async def calltime_loop(self) -> None:
         self.beat()
         try:
+            if self.bot.is_ready() and not self.bot.is_closed():
+                # the outage since the last heartbeat moved its deadlines first (`outage.py`)
+                await self.bot.outages.beat()
             # a game's call time waits for the catch-up of its room and its players' DMs
             now = self.bot.clock.now()
             fired = await self.services.calltime.fire_due(now, self.bot.calltime_ready)

@@ -82,6 +82,9 @@ class TurnPosts(commands.Cog):
     @commands.Cog.listener()
     async def on_shard_ready(self, shard_id: int) -> None:
         self._ready_shards.add(shard_id)
+        # the deadlines an outage ate into are moved before the posts made meanwhile are read
+        if await self.bot.outages.started():
+            self.bot.delivery.wake()  # the rooms are told their deadline moved
         await self.catch_up.run(shard_id)
 
     # a guild whose GUILD_CREATE comes after its shard is ready (unavailable at READY, in an

@@ -33,12 +33,7 @@ def room_link(guild: str | None, room: str) -> str:
 
 
 def _deadline(at: datetime | None) -> str:
-    return stamp(at) if at is not None else "with no deadline"
-
-
-def _reminder(notice: notices.Reminder) -> str:
-    who = ", ".join(safe(n) for n in notice.missing) or "nobody"
-    return f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}. Still to post: {who}."
+    return f"at {stamp(at)}" if at is not None else "with no deadline"
 
 
 def _reminder_dm(notice: notices.ReminderDm) -> str:
@@ -65,10 +60,15 @@ def _digest(notice: notices.Digest) -> str:
     return "Your daily digest: the turns waiting for your orders.\n" + "\n".join(lines)
 
 
-#: how Discord words each notice: the neutral words, but the times as Discord timestamps (each
-#: reader's own zone) and the rooms as links
-_WORDS: words.Words = {**words.WORDS, notices.Reminder: _reminder,
-                       notices.ReminderDm: _reminder_dm, notices.Digest: _digest}
+def _stamped(at: datetime, zone: str | None = None) -> str:
+    """A notice's moment as a Discord timestamp: each reader sees it in their own zone."""
+    return stamp(at)
+
+
+#: how Discord words each notice: the neutral words, with every moment a timestamp and the rooms
+#: as links in a player's own reminders and digest
+_WORDS: words.Words = {**words.with_times(_stamped), notices.ReminderDm: _reminder_dm,
+                       notices.Digest: _digest}
 
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
@@ -79,6 +79,12 @@ _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
 _ADDED_TO_KIND: dict[str, str] = {
     UNDELIVERED: "\nHere: `/inbox` shows it, and `/turn status` lists it.",
 }
+
+
+def worded(message: OutboxMessage) -> str:
+    """An outbox message's part in Discord's words (its moments timestamps), without what the
+    bot adds after it: as the inbox shows a message it could not deliver."""
+    return inert(words.part(message, _WORDS))
 
 
 def rendered(message: OutboxMessage) -> str:

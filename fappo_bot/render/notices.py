@@ -33,38 +33,61 @@ def _names(names: Sequence[str]) -> str:
     return ", ".join(safe(name) for name in names)
 
 
-def _when(at: datetime | None) -> str:
-    return at.strftime("%Y-%m-%d %H:%M UTC") if at else "no deadline"
+#: how a renderer writes a moment of a notice (a deadline), given the game's zone: the neutral
+#: words write UTC; Discord a timestamp each reader sees in their own zone, the table the
+#: game's local time (`with_times`)
+When = Callable[[datetime, "str | None"], str]
 
 
-def turn_opened(notice: n.TurnOpened) -> str:
+def utc_when(at: datetime, zone: str | None = None) -> str:
+    """A moment in UTC (`2026-12-05 19:00 UTC`), whatever the game's zone."""
+    return at.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -> str:
+    return when(at, zone) if at else "no deadline"
+
+
+def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
     hits = (f" {notice.pending_hits} hit(s) of the last turn can still be reduced in this "
             "turn's posts (F13)." if notice.pending_hits else "")
-    return f"Turn {notice.turn} is open ({_when(notice.deadline)}).{hits}"
+    return f"Turn {notice.turn} is open ({_when(notice.deadline, notice.zone, when)}).{hits}"
 
 
-def reminder(notice: n.Reminder) -> str:
+def reminder(notice: n.Reminder, when: When = utc_when) -> str:
     who = _names(notice.missing) if notice.missing else "nobody"
-    return (f"Reminder: turn {notice.turn} closes at {_when(notice.deadline)}. "
-            f"Still to post: {who}.")
+    return (f"Reminder: turn {notice.turn} closes at "
+            f"{_when(notice.deadline, notice.zone, when)}. Still to post: {who}.")
 
 
-def reminder_dm(notice: n.ReminderDm) -> str:
+def grace_extended(notice: n.GraceExtended, when: When = utc_when) -> str:
+    return (f"Grace: turn {notice.turn}'s deadline moves by {safe(notice.by)}, to "
+            f"{when(notice.deadline, notice.zone)}, because {_names(notice.late)} had not posted "
+            "yet (one grace extension used for each player). Post (or pass) before then.")
+
+
+def deadline_moved(notice: n.DeadlineMoved, when: When = utc_when) -> str:
+    return (f"The bot was down for {safe(notice.by)} when turn {notice.turn}'s deadline came, "
+            f"so the deadline moves by as much, to {when(notice.deadline, notice.zone)}: the "
+            "outage costs nobody their turn.")
+
+
+def reminder_dm(notice: n.ReminderDm, when: When = utc_when) -> str:
     return (f"Reminder from {safe(notice.game)}: turn {notice.turn} closes at "
-            f"{_when(notice.deadline)}, and {_names(notice.characters)} "
+            f"{_when(notice.deadline, notice.zone, when)}, and {_names(notice.characters)} "
             f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet. "
             "Post in the game's room.")
 
 
-def digest_game(game: n.DigestGame, room: str = "") -> str:
+def digest_game(game: n.DigestGame, room: str = "", when: When = utc_when) -> str:
     """One game of a digest: its name, its turn, its deadline, who is missing, where."""
     where = f" {room}" if room else ""
-    return (f"- {safe(game.game)}: turn {game.turn}, {_when(game.deadline)}; "
+    return (f"- {safe(game.game)}: turn {game.turn}, {_when(game.deadline, game.zone, when)}; "
             f"{_names(game.characters)} to post.{where}")
 
 
-def digest(notice: n.Digest) -> str:
-    games = "\n".join(digest_game(g) for g in notice.games)
+def digest(notice: n.Digest, when: When = utc_when) -> str:
+    games = "\n".join(digest_game(g, when=when) for g in notice.games)
     return f"Your daily digest: the turns waiting for your orders.\n{games}"
 
 
@@ -171,8 +194,21 @@ WORDS: Words = {
     n.EveryoneIn: everyone_in, n.SecretOrders: secret_orders, n.Sealed: sealed,
     n.Revealed: revealed, n.Undone: undone, n.Inactive: inactive, n.SceneEnded: scene_ended,
     n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,
-    n.Undelivered: undelivered, n.NpcWait: npc_wait,
+    n.Undelivered: undelivered, n.NpcWait: npc_wait, n.GraceExtended: grace_extended,
+    n.DeadlineMoved: deadline_moved,
 }
+
+
+def with_times(when: When) -> Words:
+    """The words with every moment written by `when` (an adapter's: Discord's timestamps, the
+    table's local time); the rest as `WORDS`."""
+    return {**WORDS,
+            n.TurnOpened: lambda notice: turn_opened(notice, when),
+            n.Reminder: lambda notice: reminder(notice, when),
+            n.ReminderDm: lambda notice: reminder_dm(notice, when),
+            n.Digest: lambda notice: digest(notice, when),
+            n.GraceExtended: lambda notice: grace_extended(notice, when),
+            n.DeadlineMoved: lambda notice: deadline_moved(notice, when)}
 
 
 def text(notice: n.Notice, words: Words = WORDS) -> str:

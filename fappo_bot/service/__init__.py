@@ -10,6 +10,7 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_keys,
                           status, orders, seal, reveal
     services.calltime     set_deadline, extend, pause, resume, close, reopen, due, fire_due
+                          (with grace, `service/grace.py`), outage
     services.review       review, answer, set_inputs
     services.resolution   resolve, undo
     services.aftermath    declare_rest, end_scene, end_adventure, spend_cc, ledger

@@ -22,16 +22,19 @@ from fappo_bot.service.base import (
     gm_ids,
     load_game,
     load_game_at_play,
+    queue,
     some_turn,
 )
 from fappo_bot.service.bounds import MAX_DEADLINE, check_deadline
 from fappo_bot.service.errors import Conflict, InvalidInput
-from fappo_bot.service.pace import queue_reminders
+from fappo_bot.service.grace import AwayCheck, grant_grace
+from fappo_bot.service.pace import away_now, queue_reminders
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import orders_in_force
+from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm, reminder_times
 from fappo_bot.service.turnflow import seal_turn, turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
@@ -125,9 +128,12 @@ class CallTimeService(UseCases):
 
     @retried
     async def fire_due(self, now: datetime | None = None,
-                       ready: Callable[[str], bool] | None = None) -> list[Alarm]:
+                       ready: Callable[[str], bool] | None = None,
+                       away: AwayCheck = away_now) -> list[Alarm]:
         """Send due reminders and call time on turns past their deadline (or, with NPCs still
-        without orders, tell the GMs and wait: kind "waiting"). Each turn is handled in its own
+        without orders, tell the GMs and wait: kind "waiting"; or, with late players who have
+        grace left, move the deadline once: kind "grace", `service/grace.py`, where `away`
+        says who is away and spends none). Each turn is handled in its own
         transaction under its lock, so several schedulers never double a message.
         `ready(game_id)` False holds a game's call time (and its reminders) back: an adapter
         still catching up on posts made while it was away must hand them in first."""
@@ -144,6 +150,11 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, self, game, turn, now)
+                if alarm.kind == "deadline" and await grant_grace(uow, self, game, turn, now,
+                                                                  away):
+                    await uow.commit()
+                    fired.append(alarm.model_copy(update={"kind": "grace"}))
+                    continue
                 if alarm.kind == "deadline" and await _wait_for_npc_orders(uow, self, game, turn):
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "waiting"}))
@@ -166,6 +177,41 @@ class CallTimeService(UseCases):
                 await uow.commit()
                 fired.append(alarm)
         return fired
+
+    @retried
+    async def outage(self, began: datetime, ended: datetime) -> list[TurnSummary]:
+        """The bot was down from `began` to `ended` (its heartbeat stopped): every open turn
+        whose deadline fell in between moves by the outage's length, in the games whose
+        `outage_extends` is on, and its room is told (a deadline of a game that keeps it is
+        called after the catch-up, as any). Each turn in its own transaction, under its lock.
+        Returns the turns moved."""
+        length = ended - began
+        if length <= timedelta(0):
+            return []
+        async with self.uow() as uow:
+            due = [(t.id, t.game_id) for t in await uow.turns.due(ended)]
+        moved: list[TurnSummary] = []
+        for turn_id, game_id in due:
+            async with self.uow() as uow:
+                turn = await uow.lock_turn(turn_id)
+                game = await uow.games.get(game_id)
+                if (game is None or not game.settings.outage_extends
+                        or turn.status is not TurnStatus.OPEN or turn.paused
+                        or turn.deadline is None or not began < turn.deadline <= ended):
+                    continue
+                deadline = turn.deadline + length
+                turn = arm(turn.model_copy(update={"deadline": deadline,
+                                                   "version": turn.version + 1}), game, ended)
+                await uow.turns.update(turn)
+                await queue(uow, self.deps, game, "deadline_moved",
+                            notices.deadline_moved(turn.number, deadline, duration_text(length),
+                                                   game.settings.timezone),
+                            f"outage:{turn.id}:{began.isoformat()}")
+                await audit(uow, self.deps, game.id, "scheduler", "turn.outage",
+                            turn=turn.number, began=began, ended=ended, deadline=deadline)
+                await uow.commit()
+                moved.append(TurnSummary.of(turn))
+        return moved
 
     async def _change(
         self,

@@ -40,6 +40,8 @@ class TurnOpened(Notice):
     turn: int
     deadline: datetime | None
     pending_hits: int
+    #: the game's time zone (an IANA name), in which an adapter may show the deadline
+    zone: str | None = None
 
 
 class Reminder(Notice):
@@ -55,6 +57,7 @@ class Reminder(Notice):
     missing: tuple[str, ...]
     pings: tuple[str, ...] = ()
     replaces: tuple[str, ...] = ()
+    zone: str | None = None
 
 
 class ReminderDm(Notice):
@@ -69,6 +72,7 @@ class ReminderDm(Notice):
     room: str
     guild: str | None = None
     replaces: tuple[str, ...] = ()
+    zone: str | None = None
 
 
 class DigestGame(BaseModel):
@@ -81,6 +85,7 @@ class DigestGame(BaseModel):
     characters: tuple[str, ...]
     room: str
     guild: str | None = None
+    zone: str | None = None
 
 
 class Digest(Notice):
@@ -88,6 +93,33 @@ class Digest(Notice):
 
     KIND = "digest"
     games: tuple[DigestGame, ...]
+
+
+class GraceExtended(Notice):
+    """At a deadline, players who had not posted (nor passed) and had grace left: the deadline
+    moved once, by the game's grace period, and one grace extension of each of them is used
+    (`service/grace.py`). Names the characters of those players: the room is reminded."""
+
+    KIND = "grace"
+    turn: int
+    deadline: datetime
+    #: the characters still to post of the players whose grace was used (display names)
+    late: tuple[str, ...]
+    #: how far the deadline moved, as a duration is written (`12h`)
+    by: str
+    zone: str | None = None
+
+
+class DeadlineMoved(Notice):
+    """A deadline that fell while the bot was down, moved by the outage's length (the game's
+    `outage_extends`), so the outage costs nobody their turn."""
+
+    KIND = "deadline_moved"
+    turn: int
+    deadline: datetime
+    #: the outage's length, as a duration is written (`2h15m`)
+    by: str
+    zone: str | None = None
 
 
 class TimeCalled(Notice):
@@ -209,8 +241,9 @@ class NpcWait(Notice):
 
 #: the notice of each kind of outbox message that carries one
 _KINDS: tuple[type[Notice], ...] = (
-    TurnOpened, Reminder, ReminderDm, Digest, TimeCalled, EveryoneIn, SecretOrders, Sealed, Revealed, Results,
-    Undone, Inactive, SceneEnded, AdventureEnded, TimeAdvanced, Undelivered, NpcWait)
+    TurnOpened, Reminder, ReminderDm, Digest, TimeCalled, EveryoneIn, SecretOrders, Sealed,
+    Revealed, Results, Undone, Inactive, SceneEnded, AdventureEnded, TimeAdvanced, Undelivered,
+    NpcWait, GraceExtended, DeadlineMoved)
 NOTICES: dict[str, type[Notice]] = {kind.KIND: kind for kind in _KINDS}
 NOTICES["results_private"] = Results
 
@@ -228,12 +261,24 @@ def read(kind: str, payload: dict[str, Any] | None) -> Notice | None:
 
 
 # ---- the notices as the use cases write them ----------------------------------------------------
-def turn_opened(number: int, deadline: datetime | None, pending_hits: int) -> TurnOpened:
-    return TurnOpened(turn=number, deadline=deadline, pending_hits=pending_hits)
+def turn_opened(number: int, deadline: datetime | None, pending_hits: int,
+                zone: str | None = None) -> TurnOpened:
+    return TurnOpened(turn=number, deadline=deadline, pending_hits=pending_hits, zone=zone)
 
 
-def reminder(number: int, deadline: datetime | None, missing: Sequence[str]) -> Reminder:
-    return Reminder(turn=number, deadline=deadline, missing=tuple(missing))
+def reminder(number: int, deadline: datetime | None, missing: Sequence[str],
+             zone: str | None = None) -> Reminder:
+    return Reminder(turn=number, deadline=deadline, missing=tuple(missing), zone=zone)
+
+
+def grace_extended(number: int, deadline: datetime, late: Sequence[str], by: str,
+                   zone: str | None = None) -> GraceExtended:
+    return GraceExtended(turn=number, deadline=deadline, late=tuple(late), by=by, zone=zone)
+
+
+def deadline_moved(number: int, deadline: datetime, by: str,
+                   zone: str | None = None) -> DeadlineMoved:
+    return DeadlineMoved(turn=number, deadline=deadline, by=by, zone=zone)
 
 
 def time_called(number: int, missing: Sequence[str]) -> TimeCalled:

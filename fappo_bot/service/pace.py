@@ -17,7 +17,7 @@ from collections.abc import Sequence, Set
 from datetime import UTC, datetime, timedelta
 
 from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
-from fappo_bot.service import notices
+from fappo_bot.service import notices, timetext
 from fappo_bot.service.base import Deps, Outgoing, UseCases
 from fappo_bot.service.errors import InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
@@ -32,7 +32,6 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import player_run
-from fappo_bot.service.settings_text import parse_duration
 from fappo_bot.service.timing import reminder_times
 from fappo_bot.service.turnflow import turn_status
 from fappo_bot.service.views import TurnStatusView
@@ -71,13 +70,14 @@ async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRec
     out = Outgoing(deps, game)
     out.add("reminder", notices.Reminder(
         turn=turn.number, deadline=turn.deadline, missing=status.missing, pings=tuple(pings),
+        zone=game.settings.timezone,
         replaces=await _previous(uow, [reminder_key(turn, t) for t in earlier])),
         reminder_key(turn, at))
     for user in dms:
         out.add("reminder_dm", notices.ReminderDm(
             game=game.name, turn=turn.number, deadline=turn.deadline,
             characters=tuple(by_player[user]), room=game.channel_key, guild=game.guild_key,
-            replaces=await _previous(uow, [reminder_key(turn, t, user) for t in earlier])),
+            zone=game.settings.timezone, replaces=await _previous(uow, [reminder_key(turn, t, user) for t in earlier])),
             reminder_key(turn, at, user), dm_to=user)
     await out.queue(uow)
 
@@ -95,6 +95,13 @@ async def _previous(uow: UnitOfWork, keys: Sequence[str]) -> tuple[str, ...]:
 
 DEFAULT_DIGEST_HOUR = 8
 """The digest's hour (UTC) when a player turns it on without one."""
+
+async def away_now(uow: UnitOfWork, game: Game, user: str, at: datetime) -> bool:
+    """Whether `user` is away at `at` by their own `/me away` (a `grace.AwayCheck`): an away
+    player spends no grace and holds no deadline back."""
+    pace = await uow.pace.get(user)
+    return pace is not None and pace.away_at(at)
+
 
 async def held_for_gm(uow: UnitOfWork, game: Game, records: Sequence[CharacterRecord],
                       now: datetime) -> list[CharacterRecord]:
@@ -125,22 +132,26 @@ def absent_defense(state: TurnState, away: Set[str], given: Set[str]) -> list[Or
 
 def absence_time(text: str, now: datetime, *, end: bool = False,
                  start: datetime | None = None) -> datetime:
-    """An absence's start or `end` as a player writes it, in UTC: `2026-12-05` (an end: through
-    that day, to the next midnight), `2026-12-05 18:00`, or a duration (`3d`, `12h`, `2d6h`):
-    from now for a start, from the start for an end. The one parser of absences (a shared time
-    parser replaces it)."""
+    """An absence's start or `end` as a player writes it, in UTC: a date (`2026-12-05`; an end:
+    through that day, to the next midnight), a time as every command takes one
+    (`timetext.parse_time`: `2026-12-05 18:00`, `Fri 18:00`, `tomorrow 9:00`), or a duration
+    (`timetext.parse_duration`: `3d`, `12h`, `2d 6h`): from now for a start, from the start
+    for an end. A player's absence spans their games, so its times are UTC."""
     words = " ".join(text.split())
-    for pattern, through in (("%Y-%m-%d %H:%M", False), ("%Y-%m-%d", True)):
-        try:
-            moment = datetime.strptime(words, pattern).replace(tzinfo=UTC)
-        except ValueError:
-            continue
-        return moment + timedelta(days=1) if end and through else moment
     try:
-        after = parse_duration(words)
+        moment = datetime.strptime(words, "%Y-%m-%d").replace(tzinfo=UTC)
+        return moment + timedelta(days=1) if end else moment
+    except ValueError:
+        pass
+    try:
+        return timetext.parse_time(words, now)
+    except ValueError:
+        pass
+    try:
+        after = timetext.parse_duration(words)
     except ValueError:
         raise InvalidInput(f'"{words[:40]}" is no date, time or duration: write e.g. '
-                           "2026-12-05, 2026-12-05 18:00 (UTC) or 3d.") from None
+                           "2026-12-05, 2026-12-05 18:00 (UTC), Fri 18:00 or 3d.") from None
     return (start or now) + after if end else now + after
 
 

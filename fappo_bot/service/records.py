@@ -95,6 +95,18 @@ class GameSettings(BaseModel):
     #: proxy posts (Tupperbox, PluralKit): a proxy message whose display name is a character's
     #: name counts for that character's player (an adapter's matter; docs/discord.md)
     proxy_posts: bool = False
+    #: the game's time zone, an IANA name (`service/timetext.py`): the times `/turn calltime
+    #: at:` reads and the table shows (Discord shows each reader their own)
+    timezone: str = "UTC"
+    #: grace: the automatic extensions of a deadline each player has in the game (0: none)
+    grace: int = 0
+    #: how far one grace extension moves the deadline
+    grace_period: timedelta = timedelta(hours=12)
+    #: a deadline that fell while the bot was down moves by the outage's length
+    outage_extends: bool = True
+    #: the grace extensions each player has used in the game, by user id (the scheduler's
+    #: counter, not a setting)
+    grace_used: dict[str, int] = Field(default_factory=dict)
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)

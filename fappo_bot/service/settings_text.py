@@ -3,14 +3,13 @@ one at a time from a word an adapter passes on as typed (`/game set` on Discord)
 
 The values are the game's own (`GameSettings`, `RulesConfig` of R2); this module only reads and
 writes them as text: `on`/`off` for yes-no, an option's name, a number, a duration such as `48h`,
-`90m` or `1h30m`, a list (`12h, 1h`), `none`. Counters the bot keeps itself (the scene and
+`90m` or `1h30m` (read by `service/timetext.py`, the project's one duration parser), a list (`12h, 1h`), `none`. Counters the bot keeps itself (the scene and
 adventure numbers, the players' rest declarations) are not offered: the use cases that move
 them do.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import fields
 from datetime import timedelta
 from enum import Enum
@@ -22,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.records import GameSettings
+from fappo_bot.service.timetext import duration_text, parse_duration, zone_name
 from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 
 #: the table settings a GM changes by name, with what each one does
@@ -35,6 +35,11 @@ TABLE_SETTINGS: dict[str, str] = {
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",
     "proxy_posts": "Tupperbox and PluralKit posts named after a character count for its player",
+    "timezone": "The game's time zone, an IANA name (e.g. Europe/Berlin): the local times "
+                "a deadline is set at, and shown in",
+    "grace": "Automatic extensions of a deadline each player has in the game (0: none)",
+    "grace_period": "How far one grace extension moves the deadline (e.g. 12h)",
+    "outage_extends": "A deadline that fell while the bot was down moves by the outage's length",
 }
 #: the R2 rules flags a GM may change in a FAPPO game (every one of `RulesConfig`)
 RULES_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(RulesConfig))
@@ -43,8 +48,6 @@ _RULES_TYPES: dict[str, Any] = get_type_hints(RulesConfig)
 #: the flags of each ruleset (an Xp game's are the `xp_*` flags of R2, `service/xp_flags.py`)
 FLAGS_OF: dict[str, tuple[str, ...]] = {"fappo": RULES_FLAGS, "xp": XP_FLAGS}
 
-_DURATION_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_DURATION_PART = re.compile(r"(\d+)\s*(min|[smhdw])")
 _NONE_WORDS = frozenset({"none", "off", "no", "never", "-"})
 _BOOL_WORDS = {"on": True, "yes": True, "true": True, "1": True,
                "off": False, "no": False, "false": False, "0": False}
@@ -133,37 +136,22 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def duration_text(value: timedelta) -> str:
-    """`1d2h`, `90m` -> `1h30m`, `0s`."""
-    seconds = int(value.total_seconds())
-    parts = []
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
-        amount, seconds = divmod(seconds, size)
-        if amount:
-            parts.append(f"{amount}{unit}")
-    return "".join(parts) or "0s"
-
-
-def parse_duration(text: str) -> timedelta:
-    """`48h`, `90m`, `1h30m`, `2d`, `45s`, `1w` (a bare number is minutes)."""
-    word = text.strip().casefold().replace(" ", "")
-    if word.isdigit():
-        return timedelta(minutes=int(word))
-    parts = _DURATION_PART.findall(word)
-    if not parts or "".join(n + u for n, u in parts) != word:
-        raise ValueError(f'"{text.strip()[:40]}" is no duration: write e.g. 48h, 90m or 1h30m')
-    return timedelta(seconds=sum(int(n) * _DURATION_UNITS[u] for n, u in parts))
-
-
 def parse_value(name: str, text: str) -> Any:
     """The value a GM typed for setting `name`, read by the setting's type; InvalidInput with
     one sentence saying what it takes when it cannot be read."""
     key = name.strip().casefold()
     kind_of(key)
     try:
-        return _parse(_annotation(key), text.strip())
+        if key == "timezone":
+            return zone_name(text)
+        value = _parse(_annotation(key), text.strip())
+        if key == "grace" and value < 0:
+            raise ValueError("write a whole number, 0 or more (0: no grace)")
+        return value
     except ValueError as exc:
-        raise InvalidInput(f"{key}: {exc}.") from None
+        said = str(exc)
+        raise InvalidInput(f"{key}: {said}" + ("" if said.endswith((".", "?")) else ".")
+                           ) from None
 
 
 def _parse(annotation: Any, text: str) -> Any:

@@ -63,7 +63,8 @@ async def open_turn(
                           deadline=deadline, pending=pending), game, now)
     await uow.turns.add(turn)
     out.add("turn_opened", notices.turn_opened(number, deadline,
-                                                    len(public_hits(pending, hidden))),
+                                                    len(public_hits(pending, hidden)),
+                                                    game.settings.timezone),
             f"turn-opened:{turn.id}")
     return turn
 

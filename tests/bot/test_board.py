@@ -43,8 +43,8 @@ async def test_the_board_is_pinned_and_edited_in_place_as_the_turn_goes(with_boa
     assert edited["content"] == OPEN_BOARD.replace("Posted: nobody.", "Posted: Kael.").replace(
         "Missing: Kael.", "Missing: nobody.")
     assert text_of(await run_command(fake, fake.gm, "turn status")) == edited["content"]
-    await run_command(fake, fake.gm, "turn calltime", [{"type": 4, "name": "minutes",
-                                                        "value": 90}])
+    await run_command(fake, fake.gm, "turn calltime", [{"type": 3, "name": "in",
+                                                        "value": "90m"}])
     await fake.wait_for(lambda: "Deadline: <t:" in boards(fake, room)[0]["content"])
     deadline = boards(fake, room)[0]["content"].split("\n")[1]
     assert deadline.startswith("Deadline: <t:") and deadline.endswith(":R>).")

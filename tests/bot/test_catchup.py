@@ -146,11 +146,13 @@ async def test_a_dm_sent_during_a_session_that_could_not_resume_is_caught_up(run
     assert "3/3 AP" in reply["content"]
 
 
-async def a_deadline_in_ten_minutes(fake, tmp_path, *, bob: bool = False
+async def a_deadline_in_ten_minutes(fake, tmp_path, *, bob: bool = False,
+                                    outage_extends: str = "off"
                                     ) -> tuple[RunningBot, SharedClock, str]:
     """A game whose turn 1 is due in ten minutes of a clock the fake and the bot share, its NPC
     orders sealed (a deadline with NPCs without orders waits for the GM), the bot then stopped:
-    the bot, the clock and the room. `bob`: Mira joins the game for bob first."""
+    the bot, the clock and the room. `bob`: Mira joins the game for bob first. The deadline
+    keeps its time through the outage unless `outage_extends` is on (`test_outage.py`)."""
     clock = SharedClock()
     fake.clock = clock.now
     running = RunningBot(fake, tmp_path / "data", clock=clock)
@@ -161,8 +163,11 @@ async def a_deadline_in_ten_minutes(fake, tmp_path, *, bob: bool = False
         if bob:
             assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
                                                        fake.bob)
+        text_of(await run_command(fake, fake.gm, "game set", [
+            {"type": 3, "name": "name", "value": "outage_extends"},
+            {"type": 3, "name": "value", "value": outage_extends}]))
         text_of(await run_command(fake, fake.gm, "turn calltime",
-                                  [{"type": 4, "name": "minutes", "value": 10}]))
+                                  [{"type": 3, "name": "in", "value": "10m"}]))
         game = (await running.services.games.find(room)).id
         await running.services.turns.seal(game, fake.gm["id"])
         await caught_up(running)

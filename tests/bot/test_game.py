@@ -82,7 +82,7 @@ async def play_a_turn(running: RunningBot, fake, clock: ManualClock) -> None:
 
     # call time in one minute; the scheduler fires it when the clock passes the deadline
     text_of(await run_command(fake, gm, "turn calltime",
-                              [{"type": 4, "name": "minutes", "value": 1}]))
+                              [{"type": 3, "name": "in", "value": "1m"}]))
     clock.at += timedelta(minutes=2)
     await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
                                     for m in fake.bot_messages(room)), timeout=15)

@@ -121,7 +121,7 @@ async def test_a_deadline_without_npc_orders_tells_the_gm_and_waits(fake, tmp_pa
         room = fake.room["id"]
         await set_up_game(fake)
         text_of(await run_command(fake, fake.gm, "turn calltime",
-                                  [{"type": 4, "name": "minutes", "value": 1}]))
+                                  [{"type": 3, "name": "in", "value": "1m"}]))
         clock.at += timedelta(minutes=2)
         dm = fake.dm_channel(fake.gm)["id"]
         [told] = await fake.wait_for(lambda: [m for m in fake.bot_messages(dm)

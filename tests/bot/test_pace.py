@@ -32,7 +32,7 @@ async def a_game_with_a_deadline(fake, tmp_path) -> tuple[RunningBot, SharedCloc
     await running.start()
     await set_up_game(fake)
     assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
-    text_of(await run_command(fake, fake.gm, "turn calltime", [option("minutes", DAY, 4)]))
+    text_of(await run_command(fake, fake.gm, "turn calltime", [option("in", str(DAY), 3)]))
     game = (await running.services.games.find(fake.room["id"])).id
     await running.services.turns.seal(game, fake.gm["id"])
     return running, clock, game
@@ -63,11 +63,11 @@ async def test_reminders_reach_each_player_their_way_and_replace_the_last(fake, 
         clock.at += timedelta(hours=12)
         [dm] = await fake.wait_for(lambda: dms_to(fake, alice))
         assert dm["content"] == (
-            f"Reminder from **Goblin Road**: turn 1 closes <t:{deadline}:F> "
+            f"Reminder from **Goblin Road**: turn 1 closes at <t:{deadline}:F> "
             f"(<t:{deadline}:R>), and Kael has no orders yet.\n"
             f"Post in https://discord.com/channels/{fake.guild_id}/{room}")
         [ping] = await fake.wait_for(lambda: reminders_in(fake, room))
-        assert ping["content"] == (f"Reminder: turn 1 closes <t:{deadline}:F> "
+        assert ping["content"] == (f"Reminder: turn 1 closes at <t:{deadline}:F> "
                                    f"(<t:{deadline}:R>). Still to post: Kael, Mira.\n"
                                    f"<@{bob['id']}>")
         assert pinged(ping) == [bob["id"]]  # only bob: alice chose a DM
@@ -117,7 +117,7 @@ async def test_away_shows_in_the_turn_status_and_back_ends_it(fake, tmp_path) ->
         status = text_of(await run_command(fake, fake.gm, "turn status"))
         assert "Missing: Mira." in status and "Away: Kael." in status
         called = text_of(await run_command(fake, fake.gm, "turn calltime",
-                                           [option("minutes", 90, 4)]))
+                                           [option("in", "90m", 3)]))
         assert called.endswith(" Away: Kael (no missed turn; the game's `absence` setting says "
                                "what they do).")
         assert text_of(await run_command(fake, fake.alice, "me back")).startswith("Welcome")
@@ -139,7 +139,7 @@ async def test_the_digest_lists_the_turns_waiting_with_links(fake, tmp_path) -> 
         clock.at += timedelta(hours=1)
         [digest] = await fake.wait_for(lambda: dms_to(fake, fake.alice))
         assert digest["content"].startswith("Your daily digest: the turns waiting for your "
-                                            "orders.\n- **Goblin Road**: turn 1, closes <t:")
+                                            "orders.\n- **Goblin Road**: turn 1, closes at <t:")
         assert digest["content"].endswith(
             f"Kael to post. https://discord.com/channels/{fake.guild_id}/{fake.room['id']}")
     finally:

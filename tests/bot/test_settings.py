@@ -94,7 +94,7 @@ async def test_the_reminder_times_set_are_the_ones_the_loop_sends(fake, tmp_path
         await set_up_game(fake)
         text_of(await run_command(fake, fake.gm, "game set", setting("reminders", "30m")))
         text_of(await run_command(fake, fake.gm, "turn calltime",
-                                  [{"type": 4, "name": "minutes", "value": 60}]))
+                                  [{"type": 3, "name": "in", "value": "60m"}]))
         # by the default times (12h, 1h) nothing would remind before this deadline
         clock.at += timedelta(minutes=31)
         [reminder] = await fake.wait_for(lambda: [

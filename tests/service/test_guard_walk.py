@@ -137,6 +137,8 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     clock.advance(hours=13)
     await s.calltime.due()
     await s.calltime.fire_due()
+    await s.calltime.outage(clock.now() - timedelta(minutes=1), clock.now())
+    await s.games.set_setting(game, GM, "timezone", f"{PROSE}")  # refused: the nearest names
     reply = await s.turns.post(game, ALICE, channel_key="c1", message_key="m1",
                                text=f"{PROSE}\n2 AP attack Skarg with Broadsword, +1 "
                                     f"({PROSE} high ground)\n1 AP defend\nIntent: {PROSE}")

@@ -33,8 +33,16 @@ def test_a_duration_as_the_end_counts_from_the_start() -> None:
     assert absence_time("3d", NOW, end=True, start=start) == start + timedelta(days=3)
 
 
-@pytest.mark.parametrize("text", ["someday", "2026-13-01", "friday", "3 days", ""])
+def test_a_time_or_a_duration_as_every_command_writes_one() -> None:
+    # the project's one time parser and one duration parser (service/timetext.py)
+    assert absence_time("3 days", NOW) == NOW + timedelta(days=3)
+    friday = absence_time("Fri 18:00", NOW)
+    assert friday.weekday() == 4 and (friday.hour, friday.minute) == (18, 0) and friday > NOW
+
+
+@pytest.mark.parametrize("text", ["someday", "2026-13-01", "friday", "3 lunes", ""])
 def test_anything_else_is_refused_with_what_to_write(text) -> None:
     with pytest.raises(InvalidInput, match="is no date, time or duration: write e.g. "
-                                           "2026-12-05, 2026-12-05 18:00 \\(UTC\\) or 3d"):
+                                           "2026-12-05, 2026-12-05 18:00 \\(UTC\\), Fri 18:00 "
+                                           "or 3d"):
         absence_time(text, NOW)

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching, room_role
+from fappo_bot.discord.rendering import worded
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
@@ -173,7 +174,7 @@ async def inbox_command(interaction: discord.Interaction) -> None:
     for message in messages:
         mine = message.dest_kind.value == "dm" and message.dest_key == user
         heading = "" if mine else f"**Not delivered to {await bot.services.outbox.where(message)}:**\n"
-        parts.append(heading + message.content)
+        parts.append(heading + worded(message))
     await say(interaction, "\n\n".join(parts), private=True)
     for message in messages:
         if message.dest_kind.value != "dm" or message.dest_key == user:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -21,22 +21,28 @@ from fappo_bot.discord.commands.characters import (
 )
 from fappo_bot.discord.errors import AdapterError
 from fappo_bot.discord.limits import CONTENT
+from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import safe
+from fappo_bot.service import timetext
 from fappo_bot.service.views import RevealView, TurnSummary
 
 
-def parse_time(text: str, now: datetime) -> datetime:
-    """`HH:MM` (today, or tomorrow when that has passed) or `YYYY-MM-DD HH:MM`, in UTC."""
-    words = text.strip()
+def parse_time(text: str, now: datetime, zone: str | None = None) -> datetime:
+    """A local date and time in the game's zone (`service/timetext.py`: `Fri 20:00`,
+    `2026-12-05 20:00`, `20:00`, `tomorrow 18:00`), as a UTC moment; its error in words."""
     try:
-        if len(words) <= 5:
-            clock = datetime.strptime(words, "%H:%M").time()
-            moment = datetime.combine(now.astimezone(UTC).date(), clock, tzinfo=UTC)
-            return moment if moment > now else moment + timedelta(days=1)
-        return datetime.strptime(words, "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
-    except ValueError:
-        raise AdapterError(f'"{safe(words)}" is no time: write HH:MM or YYYY-MM-DD HH:MM '
-                           "(UTC).") from None
+        return timetext.parse_time(text, now, zone)
+    except ValueError as exc:
+        raise AdapterError(safe(f"{exc}.")) from None
+
+
+def parse_duration(text: str) -> timedelta:
+    """A duration (`service/timetext.py`: `48h`, `2d 6h`, `90m`, `1w`; a bare number is
+    minutes); its error in words."""
+    try:
+        return timetext.parse_duration(text)
+    except ValueError as exc:
+        raise AdapterError(safe(f"{exc}.")) from None
 
 
 def _bytes(size: int) -> str:
@@ -48,7 +54,7 @@ def when(summary: TurnSummary) -> str:
         return "the clock is paused"
     if summary.deadline is None:
         return "no deadline"
-    return f"time will be called <t:{int(summary.deadline.timestamp())}:R>"
+    return f"time will be called {stamp(summary.deadline)}"
 
 
 def undelivered(lines: list[str]) -> str:
@@ -147,14 +153,16 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                                                           interaction.user.id))
 
     @app_commands.command(name="calltime", description="GM: call time now, or set a deadline")
-    @app_commands.describe(minutes="Minutes from now", at="Or a time, UTC: HH:MM or "
-                           "YYYY-MM-DD HH:MM (leave both out to call time now)")
+    @app_commands.rename(in_="in")
+    @app_commands.describe(in_="A duration from now: 48h, 2d 6h, 90m (a bare number is minutes)",
+                           at="Or a time in the game's time zone: Fri 20:00, 2026-12-05 20:00, "
+                           "tomorrow 18:00 (leave both out to call time now)")
     async def calltime(self, interaction: discord.Interaction,
-                       minutes: app_commands.Range[int, 1, 60 * 24 * 30] | None = None,
-                       at: str | None = None) -> None:
+                       in_: app_commands.Range[str, 1, 40] | None = None,
+                       at: app_commands.Range[str, 1, 40] | None = None) -> None:
         game_id = await self.game_here(interaction)
         actor = user_key(interaction.user)
-        if minutes is None and at is None:
+        if in_ is None and at is None:
             from fappo_bot.discord.npc_seal import ask_before_sealing
 
             async def call_time(answering: discord.Interaction) -> None:
@@ -168,9 +176,10 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                                             call_time):
                 await call_time(interaction)
             return
+        zone = (await self.services.games.show(game_id)).settings.timezone
         summary = await self.services.calltime.set_deadline(
-            game_id, actor, after=timedelta(minutes=minutes) if minutes else None,
-            at=parse_time(at, self.bot.clock.now()) if at else None)
+            game_id, actor, after=parse_duration(in_) if in_ else None,
+            at=parse_time(at, self.bot.clock.now(), zone) if at else None)
         self.changed()
         await say(interaction, f"Turn {summary.number}: {when(summary)}."
                   f"{await self.away_note(game_id)}")
@@ -185,12 +194,12 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                 "`absence` setting says what they do).")
 
     @app_commands.command(name="extend", description="GM: push the deadline back")
-    @app_commands.describe(minutes="Minutes to add")
+    @app_commands.describe(by="How long: 12h, 1d, 90m (a bare number is minutes)")
     async def extend(self, interaction: discord.Interaction,
-                     minutes: app_commands.Range[int, 1, 60 * 24 * 30]) -> None:
+                     by: app_commands.Range[str, 1, 40]) -> None:
         summary = await self.services.calltime.extend(
             await self.game_here(interaction), user_key(interaction.user),
-            timedelta(minutes=minutes))
+            parse_duration(by))
         await say(interaction, f"Turn {summary.number}: {when(summary)}.")
 
     @app_commands.command(name="pause", description="GM: stop the clock")
@@ -252,15 +261,18 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
 
     @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
                           "(F14)")
-    @app_commands.describe(minutes="Minutes that pass")
+    @app_commands.describe(by="How much time passes: 10m, 2h, 3d, 1w (a bare number is "
+                           "minutes)")
     async def advance(self, interaction: discord.Interaction,
-                      minutes: app_commands.Range[int, 1, 60 * 24 * 365]) -> None:
+                      by: app_commands.Range[str, 1, 40]) -> None:
+        elapsed = parse_duration(by)
         healed = await self.services.aftermath.advance_time(
-            await self.game_here(interaction), user_key(interaction.user), minutes * 60)
+            await self.game_here(interaction), user_key(interaction.user),
+            int(elapsed.total_seconds()))
         self.changed()
         lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
-        await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
-                                                         else " Nobody is wounded."))
+        await say(interaction, f"{timetext.duration_text(elapsed)} pass." + (
+            "\n" + "\n".join(lines) if lines else " Nobody is wounded."))
 
     @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
                           "back; CC awards by the rules)")
