@@ -33,8 +33,9 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
-from fappo_bot.discord.rendering import rendered
+from fappo_bot.discord.rendering import from_game, rendered
 from fappo_bot.posting.safety import split_message
+from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
@@ -264,13 +265,26 @@ class Delivery(commands.Cog):
             found = self.bot.get_channel(int(message.dest_key)) or await self.bot.fetch_channel(
                 int(message.dest_key))
             channel = found  # type: ignore[assignment]
+        text = rendered(message)
+        if message.dest_kind is DestinationKind.DM and message.part == 1:
+            text = await self.headed(message, text)
         ids = []
-        for index, part in enumerate(split_message(rendered(message))):
+        for index, part in enumerate(split_message(text)):
             if not part.strip():
                 continue  # Discord sends no empty message (an outbox message of blanks is done)
             sent = await channel.send(part, nonce=nonce(message.id, index))
             ids.append(sent.id)
         return ids
+
+    async def headed(self, message: OutboxMessage, text: str) -> str:
+        """A DM's text under the line naming its game and linking its room (`from_game`)."""
+        if message.game_id is None:
+            return text
+        try:
+            game = await self.services.games.show(message.game_id)
+        except ServiceError:  # the game is gone: the message says what it says
+            return text
+        return f"{from_game(game)}\n{text}"
 
     async def failed(self, message: OutboxMessage, error: Exception, failure: Failure) -> None:
         """Tell the outbox: tried again later, or given up at once when Discord's refusal is

@@ -13,11 +13,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fappo_bot.posting.safety import inert
+from fappo_bot.posting.safety import inert, safe
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.outbox import UNDELIVERED
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.views import GameView
+
+#: where a Discord channel, thread or forum post is (the client opens it from a DM)
+CHANNEL_LINK = "https://discord.com/channels/{guild}/{channel}"
+
+
+def room_link(game: GameView) -> str | None:
+    """The link to the game's room, None when its guild is not known (a room key that is no
+    Discord id: the local table's)."""
+    if not (game.guild_key and game.guild_key.isdigit() and game.channel_key.isdigit()):
+        return None
+    return CHANNEL_LINK.format(guild=game.guild_key, channel=game.channel_key)
+
+
+def from_game(game: GameView) -> str:
+    """The line that heads a DM or an inbox item: which game it is of, and its room's link, so
+    a player of two games knows whose turn 1 this is."""
+    link = room_link(game)
+    return f'From "{safe(game.name)}"' + (f" ({link})" if link else "") + ":"
 
 
 def _reveal(notice: notices.Notice) -> str:

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching, room_role
+from fappo_bot.discord.rendering import from_game
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
@@ -170,9 +171,14 @@ async def inbox_command(interaction: discord.Interaction) -> None:
         await say(interaction, "Nothing is waiting for you.", private=True)
         return
     parts = []
+    games: dict[str, str] = {}
     for message in messages:
         mine = message.dest_kind.value == "dm" and message.dest_key == user
         heading = "" if mine else f"**Not delivered to {await bot.services.outbox.where(message)}:**\n"
+        if message.game_id is not None and message.part == 1:
+            if message.game_id not in games:
+                games[message.game_id] = from_game(await bot.services.games.show(message.game_id))
+            heading += games[message.game_id] + "\n"
         parts.append(heading + message.content)
     await say(interaction, "\n\n".join(parts), private=True)
     for message in messages:

@@ -1,0 +1,85 @@
+"""What the bot says, once and in its place, through the fake Discord and the real client: a
+DM'd post's notice goes out when its use case commits (not at the outbox's next round), every
+DM names its game and links its room, and a GM's command is answered once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.bot.conftest import RunningBot, bot_settings
+from tests.bot.table import (
+    KAEL_ORDERS,
+    add_sheet,
+    run_command,
+    set_up_game,
+    submit_modal,
+    text_of,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def slow_outbox_bot(fake, tmp_path) -> RunningBot:
+    """The bot with an outbox round so long that only a wake delivers within a test."""
+    running = RunningBot(fake, tmp_path / "data")
+    running.settings = bot_settings(fake, tmp_path / "data", outbox_interval_seconds=600.0)
+    await running.start()
+    return running
+
+
+async def test_a_dm_posts_notice_goes_out_at_once(fake, tmp_path) -> None:
+    running = await slow_outbox_bot(fake, tmp_path)
+    try:
+        room = fake.room["id"]
+        await set_up_game(fake)
+        assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
+                                                   fake.bob)
+        dm = await fake.dm(fake.bob, "2 AP Stealth: slip behind Skarg unseen\n1 AP defend")
+        await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
+        # the room's notice comes with the commit, well before a 600 s round
+        arrived = await fake.wait_for(
+            lambda: [m for m in fake.bot_messages(room)
+                     if m["content"].startswith("Sealed orders arrived")], timeout=5)
+        assert len(arrived) == 1
+        await asyncio.sleep(0)
+    finally:
+        await running.stop()
+
+
+async def seal_npcs(fake) -> None:
+    """The GM seals Skarg's orders by the modal of `/gm npc`."""
+    [opened] = await run_command(fake, fake.gm, "gm npc")
+    assert "Skarg" in text_of(await submit_modal(fake, fake.gm, opened["callback"]["data"],
+                                                 "**Skarg**\n3 AP defend"))
+
+
+async def test_every_dm_names_its_game_and_links_its_room(running, fake) -> None:
+    room = fake.room["id"]
+    await set_up_game(fake)
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
+    await seal_npcs(fake)
+    await fake.post(room, fake.alice, KAEL_ORDERS)
+    await fake.dm(fake.bob, "2 AP Stealth: slip behind Skarg unseen\n1 AP defend")
+    gm_dms = fake.dm_channel(fake.gm)["id"]
+    [everyone] = await fake.wait_for(lambda: [m for m in fake.bot_messages(gm_dms)
+                                              if "Everyone is in" in m["content"]])
+    link = f"https://discord.com/channels/{fake.guild_id}/{room}"
+    assert everyone["content"].startswith(f'From "Goblin Road" ({link}):\n')
+    # the room's copy needs no heading: it is in the room
+    [public] = [m for m in fake.bot_messages(room) if "Everyone is in" in m["content"]] or [None]
+    assert public is None or not public["content"].startswith("From")
+
+
+async def test_the_inbox_names_the_game_of_each_message(running, fake) -> None:
+    await set_up_game(fake)
+    fake.closed_dms.add(fake.gm["id"])
+    await seal_npcs(fake)
+    await fake.post(fake.room["id"], fake.alice, KAEL_ORDERS)
+    # everyone is in: the GM's DM of it cannot go, and waits in the inbox
+    await fake.wait_for(lambda: any("cannot send you direct" in m["content"]
+                                    for m in fake.bot_messages(fake.room["id"])))
+    inbox = text_of(await run_command(fake, fake.gm, "inbox"))
+    assert 'From "Goblin Road" (https://discord.com/channels/' in inbox
+    assert "Everyone is in" in inbox
