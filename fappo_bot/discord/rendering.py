@@ -47,9 +47,15 @@ def _reveal(notice: notices.Notice) -> str:
 #: how Discord words each notice: the neutral words (a kind it words its own way goes here)
 _WORDS: words.Words = words.WORDS
 
+def _check_later(notice: notices.Notice) -> str:
+    assert isinstance(notice, notices.Sealed)
+    return f"\nOnce it is resolved, `/reveal turn:{notice.turn}` checks them."
+
+
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
     notices.Revealed: _reveal,
+    notices.Sealed: _check_later,
 }
 #: what Discord adds after the last part of a message of a kind, whatever its payload (the
 #: GMs' notices of a message given up, written before payloads too)

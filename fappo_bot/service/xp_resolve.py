@@ -41,6 +41,7 @@ from fappo_bot.service.xp_play import (
 )
 from fappo_bot.service.xp_rolls import generator
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.words import plural
 
 
 @dataclass
@@ -160,10 +161,10 @@ def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             update={"plot_points": sheet.plot_points - points})
         task = f' on "{safe(a.text)}"' if a.text else ""
         if table.answer(f, "counter", False):
-            lines.append(f"{safe(a.actor)} spends {points} plot point(s){task}; the GM counters: "
+            lines.append(f"{safe(a.actor)} spends {plural(points, 'plot point')}{task}; the GM counters: "
                          "the point is lost and the task must be played (X14).")
         else:
-            lines.append(f"{safe(a.actor)} spends {points} plot point(s){task}: the task "
+            lines.append(f"{safe(a.actor)} spends {plural(points, 'plot point')}{task}: the task "
                          "succeeds without a roll (X14).")
     _groups(table, by_kind.get(XpKind.GROUP, []))
     supporters: dict[str, list[XpInForce]] = {}

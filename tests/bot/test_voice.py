@@ -83,3 +83,17 @@ async def test_the_inbox_names_the_game_of_each_message(running, fake) -> None:
     inbox = text_of(await run_command(fake, fake.gm, "inbox"))
     assert 'From "Goblin Road" (https://discord.com/channels/' in inbox
     assert "Everyone is in" in inbox
+
+
+def test_the_fake_takes_files_as_discord_names_them() -> None:
+    """Discord reads an upload from the multipart fields `files[N]`, each described by the
+    attachment of id N when the JSON lists attachments; the fake refuses anything else."""
+    from tests.bot.fake_discord import file_field_errors
+
+    assert file_field_errors({"_file_fields": ["files[0]"],
+                              "attachments": [{"id": 0, "filename": "a.json"}]}) == []
+    assert file_field_errors({"_file_fields": ["files[0]"]}) == []
+    assert file_field_errors({"_file_fields": ["file"]}) == ["'file' is no files[N] field"]
+    assert file_field_errors({"_file_fields": ["files[1]"],
+                              "attachments": [{"id": 0}]}) == [
+        "files[1] is in no attachment of the JSON"]

@@ -69,6 +69,20 @@ def undelivered(lines: list[str]) -> str:
             f"with `/inbox`):\n{listed}")
 
 
+def opened_answer(number: int) -> str:
+    """The GM's private answer to `/turn open`: the room has the notice (said once, there),
+    so this says only what the GM does next."""
+    return (f"Done: the room is told that turn {number} is open. Next: `/gm npc` gives the NPC "
+            "orders, `/turn calltime minutes:N` sets a deadline, `/turn status` shows who "
+            "is in.")
+
+
+def called_answer(number: int) -> str:
+    """The GM's private answer to calling time now: the room has the notice."""
+    return (f"Done: the room is told that time is called on turn {number}; it takes no more "
+            "posts. Next: `/gm resolve` reviews and resolves it.")
+
+
 @app_commands.guild_only()
 class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in, pass, "
                 "call time"):
@@ -78,7 +92,7 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         summary = await self.services.turns.open(await self.game_here(interaction),
                                                  user_key(interaction.user))
         self.changed()
-        await say(interaction, f"Turn {summary.number} is open.", private=True)
+        await say(interaction, opened_answer(summary.number), private=True)
 
     @app_commands.command(name="status", description="Who has posted, passed or is missing")
     @app_commands.describe(ping_missing="GM: ping the players whose characters are missing")
@@ -169,7 +183,7 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
             async def call_time(answering: discord.Interaction) -> None:
                 summary = await self.services.calltime.close(game_id, actor)
                 self.changed()
-                await say(answering, f"Time is called on turn {summary.number}.")
+                await say(answering, called_answer(summary.number), private=True)
 
             # NPCs without orders and nothing sealed: the GM chooses first (npc_seal.py)
             if not await ask_before_sealing(self.bot, interaction, game_id, "calling time",
@@ -327,23 +341,31 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
 MAX_TURN = 1_000_000
 
 
-def reveal_answer(view: RevealView) -> tuple[str, bytes | None]:
-    """What `/reveal` answers: whether the canonical JSON of the sealed NPC orders hashes to the
-    commitment, and the JSON itself, exactly as hashed: in a code block when it fits in the
-    message, else as the bytes of a .json file to attach (one file to check, not parts of a
-    text to join back by hand). The JSON holds no backtick and no live mention
-    (`scene.canonical_orders` escapes them), so it stays in its block and pings nobody."""
-    check = ("it matches: these are the orders sealed before the players' orders were revealed"
-             if view.verified else "it does NOT match the commitment published")
-    head = (f"Turn {view.turn}'s NPC orders. Commitment (SHA-256): `{view.commitment}`, salt: "
-            f"`{view.salt}`.\nsha256(salt + \"\\n\" + canonical JSON): {check}.")
-    block = f"```json\n{view.canonical}\n```"
-    if len(head) + 1 + len(block) <= CONTENT:
-        return f"{head}\n{block}", None
-    name = f"turn-{view.turn}-npc-orders.json"
-    return (f"{head}\nThe canonical JSON, exactly as hashed, is attached ({name}); check it "
-            f"with `(printf '%s\\n' '{view.salt}'; cat {name}) | sha256sum`."
-            ), view.canonical.encode()
+def reveal_answer(view: RevealView) -> tuple[str, bytes]:
+    """What `/reveal` answers: the verdict first (whether the canonical JSON of the sealed NPC
+    orders hashes to the commitment), the orders as a post's reply reads them, and the JSON
+    itself, exactly as hashed, as the bytes of a .json file to attach (one file to check, never
+    a blob of JSON to read in the message) with the one command line that checks it."""
+    check = ("They match: these are the orders sealed before the players' orders were revealed."
+             if view.verified else "They do NOT match the commitment published.")
+    name = reveal_file(view.turn)
+    listed = "\n".join(view.orders) if view.orders else "(no NPC orders, or of an older form)"
+    head = (f"**Turn {view.turn}'s sealed NPC orders.** {check}\n{listed}\n"
+            f"Commitment (SHA-256): `{view.commitment}`, salt: `{view.salt}`.\n")
+    tail = (f"The canonical JSON, exactly as hashed, is attached ({name}): "
+            f"sha256(salt + \"\\n\" + JSON) is the commitment; check it with "
+            f"`(printf '%s\\n' '{view.salt}'; cat {name}) | sha256sum`.")
+    # the orders are what may be long: they are cut to keep the check whole in one message
+    room = CONTENT - len(head) - len(tail) + len(listed)
+    if len(listed) > room:
+        listed = listed[:max(0, room - 40)].rstrip() + "\n… (the whole orders are in the file)"
+        head = (f"**Turn {view.turn}'s sealed NPC orders.** {check}\n{listed}\n"
+                f"Commitment (SHA-256): `{view.commitment}`, salt: `{view.salt}`.\n")
+    return head + tail, view.canonical.encode()
+
+
+def reveal_file(turn: int) -> str:
+    return f"turn-{turn}-npc-orders.json"
 
 
 @app_commands.command(name="reveal", description="A resolved turn's sealed NPC orders as "
@@ -364,6 +386,5 @@ async def reveal_command(interaction: discord.Interaction,
                            "/reveal turn:1.")
     view = await bot.services.turns.reveal(await game_of_room(bot, interaction), turn)
     text, data = reveal_answer(view)
-    files = ([discord.File(BytesIO(data), filename=f"turn-{view.turn}-npc-orders.json")]
-             if data is not None else None)
+    files = [discord.File(BytesIO(data), filename=reveal_file(view.turn))]
     await say(interaction, text, private=True, files=files)
