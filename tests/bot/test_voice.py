@@ -97,3 +97,22 @@ def test_the_fake_takes_files_as_discord_names_them() -> None:
     assert file_field_errors({"_file_fields": ["files[1]"],
                               "attachments": [{"id": 0}]}) == [
         "files[1] is in no attachment of the JSON"]
+
+
+async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> None:
+    index = text_of(await run_command(fake, fake.alice, "help"))
+    for key in ("turn", "secret", "gm", "settings", "xp", "commands"):
+        assert f"`/help topic:{key}`" in index
+    # the topic is a choice Discord's client offers (the published tree says so)
+    [helped] = [c for c in fake.commands if c["name"] == "help"]
+    [topic] = helped["options"]
+    assert [c["value"] for c in topic["choices"]] == ["turn", "secret", "gm", "settings", "xp",
+                                                     "commands"]
+    turn = await run_command(fake, fake.alice, "help", [{"type": 3, "name": "topic",
+                                                        "value": "turn"}])
+    body = turn[0]["callback"]["data"]
+    assert body["flags"] & 64 and body["content"].startswith("**Playing a turn**")
+    assert "2 AP attack Skarg with Broadsword" in body["content"]
+    gm = text_of(await run_command(fake, fake.gm, "help", [{"type": 3, "name": "topic",
+                                                            "value": "gm"}]))
+    assert "`/gm resolve`" in gm and "`/turn calltime minutes:1440`" in gm
