@@ -116,3 +116,32 @@ async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> Non
     gm = text_of(await run_command(fake, fake.gm, "help", [{"type": 3, "name": "topic",
                                                             "value": "gm"}]))
     assert "`/gm resolve`" in gm and "`/turn calltime minutes:1440`" in gm
+
+
+async def test_each_notice_is_said_once_in_its_place(running, fake) -> None:
+    """A GM's command the room is told of answers the GM privately with what comes next (not
+    the notice again); the GM who calls time gets no DM of it; two secret orders read as two."""
+    room = fake.room["id"]
+    await set_up_game(fake)  # /turn open, answered
+    opened = [m for m in fake.bot_messages(room) if m["content"].startswith("Turn 1 is open")]
+    assert len(opened) == 1
+    assert "Mira" not in opened[0]["content"]
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
+    await fake.dm(fake.alice, KAEL_ORDERS)
+    await fake.dm(fake.bob, "2 AP Stealth: slip behind Skarg unseen\n1 AP defend")
+    arrived = await fake.wait_for(
+        lambda: (found := [m["content"] for m in fake.bot_messages(room)
+                           if m["content"].startswith("Sealed orders arrived")])
+        and len(found) == 2 and found)
+    assert arrived[0] != arrived[1] and "(2 sets of them so far)" in arrived[1]
+    await seal_npcs(fake)
+    [answer] = await run_command(fake, fake.gm, "turn calltime")
+    body = answer["callback"]["data"]
+    assert body["flags"] & 64 and body["content"].startswith("Done: the room is told that time")
+    assert "`/gm resolve`" in body["content"]
+    await fake.wait_for(lambda: any(m["content"].startswith("Time is called")
+                                    for m in fake.bot_messages(room)))
+    called = [m for m in fake.bot_messages(room) if m["content"].startswith("Time is called")]
+    assert len(called) == 1
+    gm_dms = fake.dm_channel(fake.gm)["id"]
+    assert not any("Time is called" in m["content"] for m in fake.bot_messages(gm_dms))

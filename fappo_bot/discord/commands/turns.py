@@ -22,6 +22,7 @@ from fappo_bot.discord.errors import AdapterError
 from fappo_bot.discord.limits import CONTENT
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.views import RevealView, TurnStatusView, TurnSummary
+from fappo_bot.words import plural
 
 
 def parse_time(text: str, now: datetime) -> datetime:
@@ -260,7 +261,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
             await self.game_here(interaction), user_key(interaction.user), SceneGap(gap))
         self.changed()
         names = ", ".join(safe(c.name) for c in changed) or "nobody"
-        await say(interaction, f"The scene ends ({gap.replace('_', ' ')}); SP restored: {names}.")
+        await say(interaction, f"Done: the room is told the scene ends ({gap.replace('_', ' ')})."
+                  f" SP restored for: {names}.", private=True)
 
     @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
                           "(F14)")
@@ -270,9 +272,9 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         healed = await self.services.aftermath.advance_time(
             await self.game_here(interaction), user_key(interaction.user), minutes * 60)
         self.changed()
-        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
-        await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
-                                                         else " Nobody is wounded."))
+        healed_now = plural(len(healed), "character") if healed else "nobody"
+        await say(interaction, f"Done: the room is told who healed ({healed_now}).",
+                  private=True)
 
     @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
                           "back; CC awards by the rules)")
@@ -285,7 +287,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         await self.services.aftermath.end_adventure(
             game_id, user_key(interaction.user), {n: award for n in names})
         self.changed()
-        await say(interaction, f"The adventure ends; each player character earns {award} CC.")
+        await say(interaction, f"Done: the room is told the adventure ends; each of "
+                  f"{plural(len(names), 'player character')} earns {award} CC.", private=True)
 
     @app_commands.command(name="export", description="GM: the campaign as Markdown and JSON "
                           "files (the open turn's secrets left out)")
@@ -333,8 +336,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         summary = await self.services.resolution.undo(await self.game_here(interaction),
                                                       user_key(interaction.user))
         self.changed()
-        await say(interaction, f"The last resolution is undone; turn {summary.number} is "
-                               f"{summary.status.value}.")
+        await say(interaction, f"Done: the last resolution is undone and the room is told; turn "
+                  f"{summary.number} is {summary.status.value} again.", private=True)
 
 
 #: the highest turn number `/reveal` takes (Discord's client refuses a number outside 1..this)
