@@ -12,6 +12,7 @@ from tests.bot.conftest import RunningBot, bot_settings
 from tests.bot.table import (
     KAEL_ORDERS,
     add_sheet,
+    review_panel,
     run_command,
     set_up_game,
     submit_modal,
@@ -145,3 +146,17 @@ async def test_each_notice_is_said_once_in_its_place(running, fake) -> None:
     assert len(called) == 1
     gm_dms = fake.dm_channel(fake.gm)["id"]
     assert not any("Time is called" in m["content"] for m in fake.bot_messages(gm_dms))
+
+
+async def test_the_review_shows_each_optional_questions_real_default(running, fake) -> None:
+    """Kael's attack asks whether Skarg is flat-footed: optional, and "no" unless the GM says
+    otherwise; the panel says that default, and that no required question holds the turn."""
+    await set_up_game(fake)
+    await seal_npcs(fake)
+    await fake.post(fake.room["id"], fake.alice, KAEL_ORDERS)
+    await run_command(fake, fake.gm, "turn calltime")
+    panel = await review_panel(fake)
+    content = panel["followup"]["content"]
+    assert "flat-footed" in content and "(optional; default: no)" in content
+    assert "default: None" not in content and "question(s)" not in content
+    assert "no required question left, then 2 optional ones (each keeps its default" in content
