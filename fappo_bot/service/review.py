@@ -67,8 +67,7 @@ class Question:
     required: bool
     choices: tuple[str, ...]
     answer: Any
-    #: what an optional question keeps when the GM does not answer it, in words
-    default: str | None = None
+    default: str | None = None  # what an optional question keeps unanswered, in words
 
     @property
     def answered(self) -> bool:
@@ -226,8 +225,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and not weapon.used_with(skill).ranged \
                 and _target_moves_away(scene, orders, live, actor):
             add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
-                              "(F7 Amb-4)", False, ("yes", "no"),
-                "no: the attack is void")
+                              "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
@@ -238,8 +236,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
                 False, ("yes", "no"), "no")
         if action.kind is ActionKind.MOVE:
-            add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False,
-                default="as moved")
+            add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (), "as moved")
     return items
 
 

@@ -4,7 +4,7 @@ unchanged), with the defaults of the optional ones shown; and each answer checke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fappo_bot.posting.safety import safe
@@ -126,18 +126,23 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
                 ask("opponent", f"{head}: who gains +1 SL from {safe(a.actor)}'s Flaw?", True,
                     [n for n in names if n.casefold() != a.actor.casefold()])
     for label, members in groups.items():
-        first = members[0].action
-        who = ", ".join(safe(m.action.actor) for m in members)
-        head = f"group roll of {roll_label(first)} ({who})"
-        add(group_key(label, "mode"), first.actor, None, "mode",
-            f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
-            ("spontaneous", "collateral"))
-        add(group_key(label, "difficulty"), first.actor, None, "difficulty",
-            f"{head}: difficulty? (X6)", True, DIFFICULTIES)
-        add(group_key(label, "order"), first.actor, None, "order",
-            f"{head}: the order of a chain? (X11 Amb-1)", False,
-            tuple(m.action.actor for m in members), "the biggest pool first")
+        _group_items(add, label, members)
     return items
+
+
+def _group_items(add: Callable[..., None], label: str, members: Sequence[XpInForce]) -> None:
+    """The questions of one group roll (X11): its mode, its difficulty, a chain's order."""
+    first = members[0].action
+    who = ", ".join(safe(m.action.actor) for m in members)
+    head = f"group roll of {roll_label(first)} ({who})"
+    add(group_key(label, "mode"), first.actor, None, "mode",
+        f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
+        ("spontaneous", "collateral"))
+    add(group_key(label, "difficulty"), first.actor, None, "difficulty",
+        f"{head}: difficulty? (X6)", True, DIFFICULTIES)
+    add(group_key(label, "order"), first.actor, None, "order",
+        f"{head}: the order of a chain? (X11 Amb-1)", False,
+        tuple(m.action.actor for m in members), "the biggest pool first")
 
 
 def _bool(value: Any) -> bool | None:
