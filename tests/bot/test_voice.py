@@ -38,7 +38,10 @@ async def test_a_dm_posts_notice_goes_out_at_once(fake, tmp_path) -> None:
         assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml",
                                                    fake.bob)
         dm = await fake.dm(fake.bob, "2 AP Stealth: slip behind Skarg unseen\n1 AP defend")
-        await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
+        [reply] = await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
+        # the answer in the DM names the game that took the orders, and links its room
+        link = f"https://discord.com/channels/{fake.guild_id}/{room}"
+        assert reply["content"].startswith(f'From "Goblin Road" ({link}):\nMira: 3/3 AP')
         # the room's notice comes with the commit, well before a 600 s round
         arrived = await fake.wait_for(
             lambda: [m for m in fake.bot_messages(room)
