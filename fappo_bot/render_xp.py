@@ -15,6 +15,7 @@ from fappo_bot.rules_xp.odds import Odds
 from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
 from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
+from fappo_bot.words import plural
 
 _UNROLLED = {
     Mode.NO_DICE: "no dice to roll: an automatic failure (X2 Amb-4)",
@@ -26,11 +27,6 @@ _UNROLLED = {
 }
 
 
-def plural(n: int, word: str) -> str:
-    """`1 success`, `2 successes`, `0 exposures`."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
 
 
 def level_text(record: RollRecord) -> str:
@@ -155,8 +151,8 @@ def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[
     """X14: the two rolls, the points left, every task in order and the outcome. `hidden`: the
     GM's unused surprises, shown only to the GM (leave it empty for the table)."""
     lines = [f"PLOT: {goal}",
-             render_roll(leader, result.leader) + f" -> {result.pp_rolled} plot points",
-             render_roll("GM", result.gm) + f" -> {result.gpp_rolled} GM points",
+             render_roll(leader, result.leader) + f" -> {plural(result.pp_rolled, 'plot point')}",
+             render_roll("GM", result.gm) + f" -> {plural(result.gpp_rolled, 'GM point')}",
              f"Plot points {result.pp}, GM points {result.gpp}."]
     for number, task in enumerate(result.tasks, 1):
         notes = [_STATUS[task.status]]

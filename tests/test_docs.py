@@ -232,3 +232,46 @@ def test_the_gms_guide_explains_every_rules_flag() -> None:
     rows = {name for row in re.findall(r"^\| (`[^|]+) \|", table, flags=re.MULTILINE)
             for name in re.findall(r"`(\w+)`", row)}
     assert rows == {f.name for f in fields(RulesConfig)}
+
+
+# --- The GM's guide maps every Discord command to the table's ----------------------------------
+def discord_command_names() -> set[str]:
+    """Every slash command of the bot as Discord lists it (`game create`, `xp plot open`,
+    `help`), read from the command tree the bot publishes (`discord/commands/add_commands`)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from discord import app_commands
+
+    from fappo_bot.discord.commands import add_commands
+
+    added: list[app_commands.Command | app_commands.Group] = []
+    bot = SimpleNamespace(services=None, tree=SimpleNamespace(add_command=added.append))
+    asyncio.run(add_commands(bot))  # type: ignore[arg-type]
+    names = set()
+    for command in added:
+        if isinstance(command, app_commands.Group):
+            names |= {c.qualified_name for c in command.walk_commands()
+                      if isinstance(c, app_commands.Command)}
+        else:
+            names.add(command.name)
+    return names
+
+
+def test_the_gms_guide_maps_every_discord_command_to_the_tables() -> None:
+    """docs/gm.md, "The commands: Discord and the table": each command of the real tree is in
+    the Discord column of a row (`/turn open`, `/xp plot show`...), and each row names a table
+    command or says it is not at the table."""
+    guide = (ROOT / "docs" / "gm.md").read_text(encoding="utf-8")
+    section = guide.split("## The commands: Discord and the table", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| `/")]
+    discord_cells = " ".join(row[0] for row in rows)
+    named = set(re.findall(r"`/([a-z_ ]+?)(?=[ `](?:[a-z_]+:|\[|`))", discord_cells + " "))
+    named |= set(re.findall(r"`/([a-z ]+)`", discord_cells))
+    tree = discord_command_names()
+    assert tree, "the bot's command tree is empty"
+    missing = sorted(name for name in tree if name not in named)
+    assert not missing, f"docs/gm.md maps no table command to these Discord commands: {missing}"
+    for row in rows:
+        assert len(row) == 3 and ("`/" in row[1] or "not at the table" in row[1]
+                                  or "seat" in row[1]), row

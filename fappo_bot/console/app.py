@@ -37,6 +37,7 @@ from fappo_bot.console.transcript import (
 )
 from fappo_bot.console.view import TableView, printable
 from fappo_bot.console.wiring import open_storage, table_settings
+from fappo_bot.words import plural
 
 
 def make_console(args: argparse.Namespace, file: TextIO | None = None) -> Console:
@@ -160,8 +161,8 @@ def _summary(console: Console, path: Path, outcome: Replay) -> None:
         )
         return
     console.print(
-        f"✗ {path}: {len(outcome.failures)} failure(s) in {outcome.steps} steps "
-        f"({outcome.assertions} assertions):",
+        f"✗ {path}: {plural(len(outcome.failures), 'failure')} in {outcome.steps} steps "
+        f"({plural(outcome.assertions, 'assertion')}):",
         style="bold red",
         markup=False,
     )

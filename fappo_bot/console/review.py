@@ -76,5 +76,5 @@ class ReviewSession:
         elif item.choices:
             text += f"  (one of: {', '.join(item.choices)})"
         if not item.required:
-            text += "  (empty: default)"
+            text += f"  (empty: {item.default or 'the default'})"
         return text

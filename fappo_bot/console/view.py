@@ -16,6 +16,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown
+from fappo_bot.words import plural
 
 #: colour for words of the renderings (chrome only: the words themselves are never changed)
 HIGHLIGHTS: tuple[tuple[str, str], ...] = (
@@ -146,7 +147,7 @@ class TableView:
             )
         if hidden:
             self.console.print(
-                Text(f"({hidden} private message(s) for other seats not shown)", style="dim")
+                Text(f"({plural(hidden, 'private message')} for other seats not shown)", style="dim")
             )
 
     def _width(self, body: str, title: Text, subtitle: Text) -> int | None:

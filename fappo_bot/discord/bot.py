@@ -17,6 +17,7 @@ from fappo_bot.discord.commands import add_commands
 from fappo_bot.discord.delivery import Delivery
 from fappo_bot.discord.errors import install_error_boundary
 from fappo_bot.discord.posts import TurnPosts
+from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ class FappoBot(FappoBotBase):
     async def setup_hook(self) -> None:
         install_error_boundary(self)
         self.delivery = Delivery(self)
+        factory = self.services.deps.uow_factory
+        if isinstance(factory, SqlUnitOfWorkFactory):  # each commit that queued wakes it
+            factory.when_queued(self.delivery.wake)
         await self.add_cog(self.delivery)
         await self.add_cog(TurnPosts(self))
         await add_commands(self)

@@ -42,8 +42,9 @@ from fappo_bot.discord.reminders import (
     take_down_replaced,
     with_pings,
 )
-from fappo_bot.discord.rendering import rendered
+from fappo_bot.discord.rendering import from_game, rendered
 from fappo_bot.posting.safety import split_message
+from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
 if TYPE_CHECKING:
@@ -276,10 +277,14 @@ class Delivery(commands.Cog):
 
     async def send(self, message: OutboxMessage) -> list[int]:
         """Post one outbox message (a reminder first takes down the one it replaces; the
-        room's pings the players who chose a ping, and only them: `reminders.py`)."""
+        room's pings the players who chose a ping, and only them: `reminders.py`; a DM under the
+        line naming its game)."""
         await take_down_replaced(self.bot, message)
         channel = await channel_of(self.bot, message.dest_kind, message.dest_key)
-        text, allowed = with_pings(rendered(message), pings_of(message))
+        text = rendered(message)
+        if message.dest_kind is DestinationKind.DM and message.part == 1:
+            text = await self.headed(message, text)
+        text, allowed = with_pings(text, pings_of(message))
         ids = []
         for index, part in enumerate(split_message(text)):
             if not part.strip():
@@ -300,6 +305,16 @@ class Delivery(commands.Cog):
             return False
         await self.services.outbox.mark_sent(message.id, keys)
         return True
+
+    async def headed(self, message: OutboxMessage, text: str) -> str:
+        """A DM's text under the line naming its game and linking its room (`from_game`)."""
+        if message.game_id is None:
+            return text
+        try:
+            game = await self.services.games.show(message.game_id)
+        except ServiceError:  # the game is gone: the message says what it says
+            return text
+        return f"{from_game(game)}\n{text}"
 
     async def failed(self, message: OutboxMessage, error: Exception, failure: Failure) -> None:
         """Tell the outbox: tried again later, or given up at once when Discord's refusal is

@@ -24,6 +24,7 @@ from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_fo
 from fappo_bot.discord.ids import custom_id
 from fappo_bot.discord.limits import OPTION_TEXT, OPTIONS, ROWS
 from fappo_bot.discord.proxy import Poster
+from fappo_bot.discord.rendering import from_game
 from fappo_bot.discord.replies import (
     ReplyBook,
     delete_messages,
@@ -250,7 +251,8 @@ class TurnPosts(commands.Cog):
             as_character=poster.character if poster else None, posted_at=written_at(message))
         if reply.outcome is not PostOutcome.TABLE_TALK:
             self.bot.boards.touch(game_id)
-            await self._answer(message, reply.reply, [], reply)
+            await self._answer(message, await self._in_dm(game_id, message, reply.reply), [],
+                               reply)
 
     async def edit(self, game_id: str | None, message: discord.Message,
                    poster: Poster | None = None) -> None:
@@ -262,11 +264,12 @@ class TurnPosts(commands.Cog):
             as_character=poster.character if poster else None, posted_at=written_at(message))
         self.bot.boards.touch(game_id)
         old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
+        text = await self._in_dm(game_id, message, reply.reply)
         if reply.outcome is PostOutcome.UNCHANGED:
             # the orders stand as they were; the reply may still show the problems of an edit
             # in between (which recorded nothing): then it shows the orders again
             shown = self.replies.shown(message.channel.id, message.id)
-            if shown is None or shown == reply.reply:
+            if shown is None or shown in (reply.reply, text):
                 return
         if reply.outcome is PostOutcome.TABLE_TALK:
             await delete_messages(message.channel, old)
@@ -274,7 +277,17 @@ class TurnPosts(commands.Cog):
             if reply.post_id and reply.reply_keys:
                 await self.services.turns.set_reply_keys(reply.post_id, [])
             return
-        await self._answer(message, reply.reply, old, reply)
+        await self._answer(message, text, old, reply)
+
+    async def _in_dm(self, game_id: str | None, message: discord.Message, text: str) -> str:
+        """The answer to a post, headed in a DM by the game it went to and its room's link
+        (`rendering.from_game`): a player of two games reads which one took the orders."""
+        if message.guild is not None or not text:
+            return text
+        game_id = game_id or self.dm_games.get((message.channel.id, message.id))
+        if game_id is None:
+            return text
+        return f"{from_game(await self.services.games.show(game_id))}\n{text}"
 
     async def proxied(self, game_id: str, message: discord.Message, *, edit: bool = False
                       ) -> None:

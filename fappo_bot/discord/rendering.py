@@ -20,16 +20,35 @@ from fappo_bot.render import notices as words
 from fappo_bot.service import notices
 from fappo_bot.service.outbox import UNDELIVERED
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.service.views import GameView
+
+#: where a Discord channel, thread or forum post is (the client opens it from a DM)
+CHANNEL_LINK = "https://discord.com/channels/{guild}/{channel}"
+
+
+def channel_link(guild: str | None, room: str) -> str | None:
+    """The link that opens a room, None when its guild is not known (a room key that is no
+    Discord id: the local table's)."""
+    if not (guild and guild.isdigit() and room.isdigit()):
+        return None
+    return CHANNEL_LINK.format(guild=guild, channel=room)
+
+
+def room_link(game: GameView) -> str | None:
+    """The link to the game's room (`channel_link`)."""
+    return channel_link(game.guild_key, game.channel_key)
+
+
+def from_game(game: GameView) -> str:
+    """The line that heads a DM or an inbox item: which game it is of, and its room's link, so
+    a player of two games knows whose turn 1 this is."""
+    link = room_link(game)
+    return f'From "{safe(game.name)}"' + (f" ({link})" if link else "") + ":"
 
 
 def _reveal(notice: notices.Notice) -> str:
     assert isinstance(notice, notices.Revealed)
     return f"\nHere: `/reveal turn:{notice.turn}` shows it and checks it."
-
-
-def room_link(guild: str | None, room: str) -> str:
-    """The link that opens a game's room (none for a room of no guild: not Discord's)."""
-    return f"https://discord.com/channels/{guild}/{room}" if guild and room.isdigit() else ""
 
 
 def _deadline(at: datetime | None) -> str:
@@ -39,7 +58,7 @@ def _deadline(at: datetime | None) -> str:
 def _reminder_dm(notice: notices.ReminderDm) -> str:
     names = ", ".join(safe(n) for n in notice.characters)
     verb = "has" if len(notice.characters) == 1 else "have"
-    link = room_link(notice.guild, notice.room)
+    link = channel_link(notice.guild, notice.room)
     return (f"Reminder from **{safe(notice.game)}**: turn {notice.turn} closes "
             f"{_deadline(notice.deadline)}, and {names} {verb} no orders yet."
             + (f"\nPost in {link}" if link else ""))
@@ -55,7 +74,7 @@ def room_reminder(notice: notices.ReminderDm) -> str:
 
 def _digest(notice: notices.Digest) -> str:
     lines = [f"- **{safe(g.game)}**: turn {g.turn}, closes {_deadline(g.deadline)}; "
-             f"{', '.join(safe(n) for n in g.characters)} to post. {room_link(g.guild, g.room)}"
+             f"{', '.join(safe(n) for n in g.characters)} to post. {channel_link(g.guild, g.room) or ''}"
              .rstrip() for g in notice.games]
     return "Your daily digest: the turns waiting for your orders.\n" + "\n".join(lines)
 
@@ -70,9 +89,15 @@ def _stamped(at: datetime, zone: str | None = None) -> str:
 _WORDS: words.Words = {**words.with_times(_stamped), notices.ReminderDm: _reminder_dm,
                        notices.Digest: _digest}
 
+def _check_later(notice: notices.Notice) -> str:
+    assert isinstance(notice, notices.Sealed)
+    return f"\nOnce it is resolved, `/reveal turn:{notice.turn}` checks them."
+
+
 #: what Discord adds after the last part of a message, by the notice it carries
 _ADDED: dict[type[notices.Notice], Callable[[notices.Notice], str]] = {
     notices.Revealed: _reveal,
+    notices.Sealed: _check_later,
 }
 #: what Discord adds after the last part of a message of a kind, whatever its payload (the
 #: GMs' notices of a message given up, written before payloads too)

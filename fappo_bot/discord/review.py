@@ -39,6 +39,7 @@ from fappo_bot.discord.limits import (
 )
 from fappo_bot.posting.safety import clip, safe
 from fappo_bot.service.views import ReviewItem, ReviewView
+from fappo_bot.words import plural
 
 TIMEOUT = 15 * 60
 #: the most characters of a question shown (the rest of the message is the panel's own)
@@ -80,18 +81,32 @@ class ReviewPanel(GuardedView):
         item = self.item
         head = f"Review of turn {self.review.turn}"
         if self.review.hidden_secret:
-            head += f" ({self.review.hidden_secret} secret order(s) appear once sealed)"
+            head += (f" ({plural(self.review.hidden_secret, 'secret order')} appear once "
+                     "sealed)")
         if item is None:
             return f"{head}: every question is answered. Resolve when ready."
-        left = sum(1 for i in self.review.items if i.required and not i.answered)
-        default = "" if item.required else f" (optional; default: {safe(str(item.answer))})"
+        default = "" if item.required else \
+            f" (optional; default: {safe(item.default or 'as the orders say')})"
         # a question quoting a long condition is clipped inside its bold, never across it
         question = clip(safe(item.question), QUESTION)
-        text = f"{head}: {left} required question(s) left.\n**{question}**{clip(default, 200)}"
+        text = f"{head}: {self.remaining()}.\n**{question}**{clip(default, 200)}"
         if item.field in MANY and item.choices:
             names = ", ".join(safe(item.choices[i]) for i in sorted(self.picked))
             text += f"\nPicked ({len(self.picked)}): {names or 'none yet'}. Then Done."
         return clip(text, CONTENT)
+
+    def remaining(self) -> str:
+        """What is left to answer: the required questions, and the optional ones not yet
+        answered nor kept at their default (said apart: only the required hold the turn)."""
+        open_ = [i for i in self.review.items if not i.answered]
+        required = sum(1 for i in open_ if i.required)
+        optional = sum(1 for i in open_ if not i.required and i.key not in self.skipped)
+        parts = [f"{plural(required, 'required question')} left" if required
+                 else "no required question left"]
+        if optional:
+            parts.append(f"then {plural(optional, 'optional one')} (each keeps its default "
+                         "unless you answer it)")
+        return ", ".join(parts)
 
     def build(self) -> None:
         self.clear_items()

@@ -11,6 +11,7 @@ import discord
 
 from fappo_bot.discord.limits import Field, embeds_of, list_fields, text_fields
 from fappo_bot.posting.safety import safe, safe_prose
+from fappo_bot.service.records import CharacterKind
 from fappo_bot.service.views import CharacterView, SheetView
 from fappo_bot.sheets.xp import render_xp_sheet
 
@@ -40,13 +41,30 @@ def sheet_fields(shown: SheetView) -> list[Field]:
     ]
 
 
+#: what a character is, in words (the sheet's first line)
+_KINDS = {CharacterKind.PC: "Player character", CharacterKind.NPC: "NPC",
+          CharacterKind.ENEMY: "Enemy", CharacterKind.GROUP: "Group"}
+
+
+def described(view: CharacterView, tier: str | None) -> str:
+    """The line under a sheet's name: what the character is, its tier when it says more
+    than its kind (a PC's tier is "pc"), who runs it, and its status: "Player character ·
+    active", "Enemy · lieutenant · active", "Player character · run by the GM · active"."""
+    parts = [_KINDS.get(view.kind, view.kind.value)]
+    if tier and tier.casefold() not in ("pc", view.kind.value):
+        parts.append(tier)
+    if view.kind is CharacterKind.PC and view.gm_controlled:
+        parts.append("run by the GM")
+    parts.append(view.status.value)
+    return " · ".join(parts)
+
+
 def sheet_embeds(view: CharacterView) -> list[discord.Embed]:
     """The embeds of one character's current state beside its sheet (one for any sheet a
     game needs; more for a sheet too long for one)."""
     if view.xp is not None or view.shown is None:
         return xp_sheet_embeds(view)
-    return embeds_of(safe(view.name),
-                     f"{view.kind.value} · {view.shown.tier} · {view.status.value}",
+    return embeds_of(safe(view.name), described(view, view.shown.tier),
                      sheet_fields(view.shown))
 
 
@@ -55,5 +73,5 @@ def xp_sheet_embeds(view: CharacterView) -> list[discord.Embed]:
     B), its Luck and plot points; a long sheet goes on in further fields, cut between lines."""
     assert view.xp is not None
     lines = render_xp_sheet(view.xp).splitlines()
-    return embeds_of(safe(view.name), f"{view.kind.value} · Xp · {view.status.value}",
+    return embeds_of(safe(view.name), described(view, "Xp"),
                      text_fields("Sheet", safe_prose("\n".join(lines[1:]))))

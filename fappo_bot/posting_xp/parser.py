@@ -34,6 +34,7 @@ from fappo_bot.rules import ErrorCode
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import CHARACTERISTIC_ALIASES, Characteristic, key
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.words import plural
 
 _START = re.compile(
     r"^(roll|test|contest|assist|attack|cast)\b|^(cut)!|^(group)(?=\s+roll\b)|^(spend)(?=\s+\d)"
@@ -308,7 +309,7 @@ class _Reader:
         points = int(match.group(1))
         spent = self.points_spent.get(sheet.name, 0) + points
         if points < 1 or spent > sheet.plot_points:
-            bad = _Bad(f"{sheet.name} has {sheet.plot_points} plot point(s), not {spent}",
+            bad = _Bad(f"{sheet.name} has {plural(sheet.plot_points, 'plot point')}, not {spent}",
                        f"at most {sheet.plot_points}", "the GM grants plot points for a PLOT "
                        "(X14)")
             bad.code = ErrorCode.OUT_OF_RANGE

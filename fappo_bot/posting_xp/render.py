@@ -12,6 +12,7 @@ from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost
 from fappo_bot.posting_xp.pools import GmRows, breakdown, pool_of
 from fappo_bot.rules_xp.pools import PoolTest
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.words import plural
 
 XP_POST_FORMS = """\
 Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line per roll:
@@ -91,7 +92,7 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
                 "success gives the lead +1d, a failure -1d, a fumble -2d (X10).")
     if action.kind is XpKind.PLOT:
         left = f" ({sheet.plot_points - action.points} left)" if sheet is not None else ""
-        return (f"{who}: spends {action.points} plot point(s){left}{task}: the task succeeds "
+        return (f"{who}: spends {plural(action.points, 'plot point')}{left}{task}: the task succeeds "
                 "without a roll unless the GM counters (X14).")
     if action.kind is XpKind.PASSION:
         return (f'{who}: invokes the Passion "{safe(action.text)}": 1 Luck, +1 SL on this '

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from fappo_bot.posting.safety import inert, safe, split_message
 from fappo_bot.service import notices as n
 from fappo_bot.service.records import OutboxMessage
+from fappo_bot.words import plural
 
 N = TypeVar("N", bound=n.Notice)
 #: a notice's wording, by its type
@@ -49,7 +50,7 @@ def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -
 
 
 def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
-    hits = (f" {notice.pending_hits} hit(s) of the last turn can still be reduced in this "
+    hits = (f" {plural(notice.pending_hits, 'hit')} of the last turn can still be reduced in this "
             "turn's posts (F13)." if notice.pending_hits else "")
     return f"Turn {notice.turn} is open ({_when(notice.deadline, notice.zone, when)}).{hits}"
 
@@ -102,13 +103,21 @@ def everyone_in(notice: n.EveryoneIn) -> str:
 
 
 def secret_orders(notice: n.SecretOrders) -> str:
-    return (f"Sealed orders arrived for turn {notice.turn}. They stay secret until the turn is "
-            "resolved.")
+    so_far = (f" ({plural(notice.count, 'set', 'sets')} of them so far)" if notice.count > 1
+              else "")
+    return (f"Sealed orders arrived for turn {notice.turn}{so_far}. They stay secret until the "
+            "turn is resolved.")
+
+
+#: how many hex digits of a commitment a notice shows: enough to tell it from any other, the
+#: whole of it is in the reveal (and its check)
+SHORT_HASH = 12
 
 
 def sealed(notice: n.Sealed) -> str:
-    return (f"The GM's NPC orders for turn {notice.turn} are sealed. SHA-256 commitment: "
-            f"{notice.commitment}. They are revealed with the results.")
+    return (f"The GM's NPC orders for turn {notice.turn} are sealed (commitment "
+            f"{notice.commitment[:SHORT_HASH]}…). They are revealed with the results, with "
+            "the whole commitment and how to check it.")
 
 
 def revealed(notice: n.Revealed) -> str:

@@ -96,7 +96,7 @@ class CallTimeService(UseCases):
         async with self.uow() as uow:
             game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
             out = Outgoing(self.deps, game)
-            turn = await close_turn(uow, self, game, turn, out)
+            turn = await close_turn(uow, self, game, turn, out, by=actor)
             await out.queue(uow)
             await audit(uow, self.deps, game.id, actor, "turn.close", turn=turn.number)
             await uow.commit()
@@ -287,9 +287,12 @@ async def _wait_for_npc_orders(uow: UnitOfWork, cases: UseCases, game: Game, tur
 
 
 async def close_turn(
-    uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord, out: Outgoing
+    uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord, out: Outgoing,
+    by: str | None = None,
 ) -> TurnRecord:
-    """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`).
+    """Call time: the turn takes no more posts; the channel and the GMs are told (in `out`),
+    but for the GM `by` who called it (they read the room's notice as they call it: a DM of it
+    would say it twice).
 
     The NPC orders in force are sealed now if the GM did not seal them (F29): from call time on
     the review may show the players' secret orders, so the NPC orders must be fixed first, and
@@ -309,7 +312,8 @@ async def close_turn(
     key = f"time-called:{turn.id}:{now.isoformat()}"
     out.add("time_called", text, key)
     for gm in await gm_ids(uow, game):
-        out.add("time_called", text, f"{key}:{gm}", dm_to=gm)
+        if gm != by:
+            out.add("time_called", text, f"{key}:{gm}", dm_to=gm)
     return turn
 
 

@@ -40,6 +40,7 @@ from fappo_bot.service.sheet_building import NewCharacter, carry_state, full_she
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetReply
 from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
+from fappo_bot.words import plural
 
 __all__ = ["CharacterService", "NewCharacter", "carry_state", "full_sheet"]
 
@@ -333,7 +334,7 @@ class CharacterService(UseCases):
             threshold = game.rules.inactive_threshold
             if record.missed_turns < threshold:
                 raise Conflict(
-                    f"{record.name} has missed {record.missed_turns} turn(s) in a row; "
+                    f"{record.name} has missed {plural(record.missed_turns, 'turn')} in a row; "
                     f"a character becomes inactive after {threshold} (F30)."
                 )
             record = await _bump(uow, record, status=CharacterStatus.INACTIVE)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pydantic import TypeAdapter
 
 from fappo_bot.posting.render import render_order
+from fappo_bot.posting.safety import inert
 from fappo_bot.rules import (
     ActionResult,
     Character,
@@ -36,6 +37,17 @@ _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
 def sealed_orders(canonical: str) -> list[Order]:
     """The NPC orders back from their canonical JSON (`scene.canonical_orders`)."""
     return list(_ORDERS.validate_json(canonical))
+
+
+def readable_orders(canonical: str) -> tuple[str, ...]:
+    """Each sealed order as a post's reply shows it, without the sheet's budget (`render_order`
+    of the order alone): what a reader checks the JSON against. Empty for orders sealed by an
+    older version that this one cannot read back (their JSON still checks)."""
+    try:
+        orders = sealed_orders(canonical)
+    except ValueError:
+        return ()
+    return tuple(inert(render_order(order)) for order in orders)
 
 
 def reveal_messages(number: int, digest: str, salt: str, canonical: str,

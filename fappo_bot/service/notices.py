@@ -137,6 +137,9 @@ class EveryoneIn(Notice):
 class SecretOrders(Notice):
     KIND = "secret_orders"
     turn: int
+    #: how many sets of secret orders the turn has had, these included (each notice says a
+    #: new number, so two arrivals never read as one said twice)
+    count: int = 1
 
 
 class Sealed(Notice):
@@ -289,8 +292,8 @@ def everyone_in(number: int) -> EveryoneIn:
     return EveryoneIn(turn=number)
 
 
-def secret_orders_arrived(number: int) -> SecretOrders:
-    return SecretOrders(turn=number)
+def secret_orders_arrived(number: int, count: int = 1) -> SecretOrders:
+    return SecretOrders(turn=number, count=count)
 
 
 def sealed(number: int, digest: str) -> Sealed:

@@ -30,9 +30,11 @@ def table_talk_reply(turn: TurnRecord | None) -> PostReply:
 async def sealed_orders_arrived(cases: UseCases, uow: UnitOfWork, game: Game, turn: TurnRecord,
                                 post: Post, action: str) -> None:
     """Secret orders (a DM, or the secret-orders form) are new: the room learns only that
-    sealed orders arrived, not from whom nor what (F29). Edits stay silent."""
+    sealed orders arrived and how many sets so far, not from whom nor what (F29). Edits stay
+    silent."""
     if post.secret and action == "post.create":
+        count = sum(1 for p in await uow.posts.list(turn.id) if p.secret)
         out = Outgoing(cases.deps, game)
-        out.add("secret_orders", notices.secret_orders_arrived(turn.number),
+        out.add("secret_orders", notices.secret_orders_arrived(turn.number, max(count, 1)),
                 f"secret-orders:{post.id}")
         await out.queue(uow)

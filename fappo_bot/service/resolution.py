@@ -73,6 +73,7 @@ from fappo_bot.service.views import (
     TurnSummary,
     XpResolutionView,
 )
+from fappo_bot.words import plural
 
 
 def _not_that_turn(number: int, turn: TurnRecord) -> Conflict:
@@ -89,7 +90,7 @@ def _refuse_if_incomplete(turn: TurnRecord, items: Sequence[Question | ReviewIte
     """R1: nothing is guessed; the refusal names every missing GM input."""
     missing = [i.question for i in items if i.required and not i.answered]
     if missing:
-        later = (f" ({hidden} secret order(s) will be shown for review once the NPC orders are "
+        later = (f" ({plural(hidden, 'secret order')} will be shown for review once the NPC orders are "
                  "sealed.)" if hidden else "")
         raise InvalidInput(
             f"Turn {turn.number} cannot be resolved yet; answer these first in the review:{later}",

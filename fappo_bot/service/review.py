@@ -67,6 +67,7 @@ class Question:
     required: bool
     choices: tuple[str, ...]
     answer: Any
+    default: str | None = None  # what an optional question keeps unanswered, in words
 
     @property
     def answered(self) -> bool:
@@ -75,7 +76,7 @@ class Question:
     def view(self) -> ReviewItem:
         return ReviewItem(key=self.key, actor=self.actor, index=self.index, field=self.field,
                           question=self.question, required=self.required,
-                          choices=self.choices, answer=self.answer)
+                          choices=self.choices, answer=self.answer, default=self.default)
 
 
 def views(items: Sequence[Question]) -> tuple[ReviewItem, ...]:
@@ -188,10 +189,10 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
     items: list[Question] = []
 
     def add(index: int | None, field: str, question: str, required: bool,
-            choices: Sequence[str] = ()) -> str:
+            choices: Sequence[str] = (), default: str | None = None) -> str:
         key = _key(found, actor, index, field)
         items.append(Question(key, actor, index, field, question, required, tuple(choices),
-                              answers.get(key)))
+                              answers.get(key), default))
         return key
 
     for i, action in enumerate(order.actions):
@@ -215,8 +216,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and action.targets is None:
             add(i, "targets", f"{label}: which creatures are inside the area? (F19)", True, names)
         if action.kind in _ATTACK_KINDS and not action.flat_footed:
-            add(i, "flat_footed", f"{label}: is the target flat-footed? (F6; default no)", False,
-                ("yes", "no"))
+            add(i, "flat_footed", f"{label}: is the target flat-footed? (F6)", False,
+                ("yes", "no"), "no")
         live = orders[actor.casefold()].actions[i]  # as the GM's answers make it
         skill = action.skill or (weapon.skill or scene.config.mapped_skill(weapon.name)
                                  if weapon is not None else None)
@@ -224,18 +225,18 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and not weapon.used_with(skill).ranged \
                 and _target_moves_away(scene, orders, live, actor):
             add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
-                              "(F7 Amb-4; default no: the attack is void)", False, ("yes", "no"))
+                              "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
-            add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12; default "
-                             "none)", False, ("none", *(s.value for s in weapon.specials)))
+            add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
+                ("none", *(s.value for s in weapon.specials)), "none")
         vetoable = _unsuggested_pools(character, action, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
-            add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14;"
-                           " default no)", False, ("yes", "no"))
+            add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
+                False, ("yes", "no"), "no")
         if action.kind is ActionKind.MOVE:
-            add(i, "end_position", f"{label}: end position? (F7 Amb-4; default as moved)", False)
+            add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (), "as moved")
     return items
 
 

@@ -36,6 +36,7 @@ from fappo_bot.service.base import (
     require_running,
     some_turn,
 )
+from fappo_bot.service.disclosure import readable_orders
 from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
 from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
 from fappo_bot.service.pace import held_for_gm
@@ -448,4 +449,5 @@ class TurnService(UseCases):
             digest = commitment(turn.npc_salt, turn.npc_canonical)
             return RevealView(turn=number, commitment=turn.npc_commitment, salt=turn.npc_salt,
                               canonical=turn.npc_canonical,
-                              verified=digest == turn.npc_commitment)
+                              verified=digest == turn.npc_commitment,
+                              orders=readable_orders(turn.npc_canonical))

@@ -369,6 +369,9 @@ class RevealView(BaseModel):
     salt: str
     canonical: str
     verified: bool
+    #: each order as a post's reply shows it (`posting.render.render_order`, inert), for
+    #: reading; empty when the JSON is of an older form (the JSON still checks)
+    orders: tuple[str, ...] = ()
 
 
 class ReviewItem(BaseModel):
@@ -387,6 +390,9 @@ class ReviewItem(BaseModel):
     #: the allowed values, when they are a short list
     choices: tuple[str, ...] = ()
     answer: Any = None
+    #: what an optional question keeps when the GM does not answer it, in words ("no",
+    #: "none", "as moved"); None for a required one
+    default: str | None = None
 
     @property
     def answered(self) -> bool:

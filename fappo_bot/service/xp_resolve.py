@@ -14,7 +14,7 @@ from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
 from fappo_bot.render_xp import faces_text, roll_text
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
-from fappo_bot.rules_xp.contest import contested, general
+from fappo_bot.rules_xp.contest import ContestResult, ContestSide, contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.group import Member as GroupMember
@@ -41,6 +41,7 @@ from fappo_bot.service.xp_play import (
 )
 from fappo_bot.service.xp_rolls import generator
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.words import plural
 
 
 @dataclass
@@ -160,10 +161,10 @@ def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             update={"plot_points": sheet.plot_points - points})
         task = f' on "{safe(a.text)}"' if a.text else ""
         if table.answer(f, "counter", False):
-            lines.append(f"{safe(a.actor)} spends {points} plot point(s){task}; the GM counters: "
+            lines.append(f"{safe(a.actor)} spends {plural(points, 'plot point')}{task}; the GM counters: "
                          "the point is lost and the task must be played (X14).")
         else:
-            lines.append(f"{safe(a.actor)} spends {points} plot point(s){task}: the task "
+            lines.append(f"{safe(a.actor)} spends {plural(points, 'plot point')}{task}: the task "
                          "succeeds without a roll (X14).")
     _groups(table, by_kind.get(XpKind.GROUP, []))
     supporters: dict[str, list[XpInForce]] = {}
@@ -292,20 +293,46 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         table.out.lines.append(f"{safe(a.actor)} against {safe(opponent)}: {safe(str(exc))}")
         return
     table.out.lines.extend(notes)
-    sides = []
     for side, rolled in zip(result.sides, (made, their_made), strict=True):
         table.log(rolled, "contest", side.roll, total=side.total,
                   rerolls=[list(r) for r in side.rerolls])
-        again = "".join(f" then {faces_text(r)}" for r in side.rerolls)
-        sides.append(f"  {safe(side.name)}: {roll_text(side.roll, outcome=False)}{again}"
-                     + (f" -> {side.total} in all" if side.rerolls else ""))
-    how = {"successes": "", "tiebreak": f" after {result.tiebreaks} tie-break(s)",
-           "player": " (still tied: the player's side wins, X7)",
-           "choice": " (still tied: the chosen side wins, X7)"}[result.decided_by]
     table.out.lines.append(f"{safe(a.actor)}, {_what(f)} against {safe(opponent)} "
-                           f"({safe(their_label)}): {safe(result.winner)} wins by {result.net}"
-                           f"{how}")
-    table.out.lines.extend(sides)
+                           f"({safe(their_label)}): {contest_verdict(result)}")
+    table.out.lines.extend(contest_side(side) for side in result.sides)
+
+
+def contest_verdict(result: ContestResult) -> str:
+    """Who wins a contest and the fact that decided it (X7): the successes each side counts, a
+    fumble that counts none (Amb-3), the tie-breaks, or the tie awarded."""
+    winner = next(s for s in result.sides if s.name == result.winner)
+    loser = next(s for s in result.sides if s is not winner)
+    score = f"{winner.total} to {loser.total}"
+    fumbled = [s for s in result.sides if s.roll.fumble]
+    why = "".join(f"; {safe(s.name)}'s roll is a fumble (more ones than successes), so its "
+                  f"{plural(s.roll.s, 'success')} {'counts' if s.roll.s == 1 else 'count'} for "
+                  "nothing" for s in fumbled if s.roll.s)
+    if result.decided_by == "successes":
+        return f"{safe(result.winner)} wins by {result.net} ({score} successes{why})"
+    if result.decided_by == "tiebreak":
+        return (f"{safe(result.winner)} wins by {result.net} after "
+                f"{plural(result.tiebreaks, 'tie-break')} ({score} successes in all{why})")
+    whose = "the player's side" if result.decided_by == "player" else "the chosen side"
+    return (f"{safe(result.winner)} wins by 0 (still tied at {winner.total} after "
+            f"{plural(result.tiebreaks, 'tie-break')}: {whose} wins, X7{why})")
+
+
+def contest_side(side: ContestSide) -> str:
+    """One side of a contest: its roll, what of it counts, and each tie-break, in words:
+    `Nefer: 6d at Normal (5-6): [5 2 6 1 3 4] -> 2 successes, 1 one; tie-break 1: the dice
+    that failed again [1 3 1 5]: 3 successes in all`."""
+    text = f"  {safe(side.name)}: {roll_text(side.roll, outcome=False)}"
+    if side.roll.fumble:
+        text += ": a fumble, it counts 0"
+    if not side.rerolls:
+        return text
+    breaks = "; ".join(f"tie-break {n}: the dice that failed again {faces_text(faces)}"
+                       for n, faces in enumerate(side.rerolls, start=1))
+    return f"{text}; {breaks}: {plural(side.total, 'success')} in all"
 
 
 def _groups(table: _Table, members: Sequence[XpInForce]) -> None:

@@ -4,7 +4,7 @@ unchanged), with the defaults of the optional ones shown; and each answer checke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fappo_bot.posting.safety import safe
@@ -23,6 +23,7 @@ from fappo_bot.service.xp_play import (
     opponent_pool,
     roll_label,
 )
+from fappo_bot.words import plural
 
 MAX_NEED = 30
 MAX_DICE = 30
@@ -52,18 +53,20 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
     groups: dict[str, list[XpInForce]] = {}
 
     def add(key_: str, actor: str, index: int | None, field_name: str, question: str,
-            required: bool, choices: Sequence[str] = ()) -> None:
+            required: bool, choices: Sequence[str] = (), default: str | None = None) -> None:
         items.append(ReviewItem(key=key_, actor=actor, index=index, field=field_name,
                                 question=question, required=required, choices=tuple(choices),
-                                answer=answers.get(key_)))
+                                answer=answers.get(key_), default=default))
 
     for f in found:
         a = f.action
         head = f"{safe(a.actor)}, line {a.line}"
 
         def ask(field_name: str, question: str, required: bool,
-                choices: Sequence[str] = (), f: XpInForce = f, a: XpAction = a) -> None:
-            add(answer_key(f, field_name), a.actor, f.index, field_name, question, required, choices)
+                choices: Sequence[str] = (), default: str | None = None, f: XpInForce = f,
+                a: XpAction = a) -> None:
+            add(answer_key(f, field_name), a.actor, f.index, field_name, question, required,
+                choices, default)
 
         if a.kind is XpKind.GROUP:
             groups.setdefault(key(roll_label(a)), []).append(f)
@@ -78,25 +81,24 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
                 ask("opponent", f"{head}, contest of {what} against {target}: what does "
                     f"{target} roll? (a skill of {target}'s sheet, a characteristic, or a "
                     "number of dice; X7)", True)
-                ask("opponent_sl", f"{head}: {target}'s Superiority Level? (X3; default "
-                    "normal)", False, LEVELS)
+                ask("opponent_sl", f"{head}: {target}'s Superiority Level? (X3)", False,
+                    LEVELS, "normal")
                 mine = by_name.get(a.actor.casefold())
                 theirs = by_name.get((a.target or "").casefold())
                 if mine is not None and theirs is not None and \
                         mine.run_by_gm == theirs.run_by_gm:
                     ask("tie", f"{head}: if still tied after the tie-breaks, who wins? (X7: "
                         "the players' or the GM's choice)", True, (a.actor, a.target or ""))
-            ask("sl", f"{head}: {safe(a.actor)}'s Superiority Level? (X3; default normal, "
-                "plus a relevant Passion)", False, LEVELS)
+            ask("sl", f"{head}: {safe(a.actor)}'s Superiority Level? (X3)", False, LEVELS,
+                "normal, plus a relevant Passion")
             if a.kind is XpKind.TEST:
-                ask("need", f"{head}: successes needed? (default 1; an Active roll against "
-                    "a stored Passive P needs P + 1, X7)", False)
+                ask("need", f"{head}: successes needed? (an Active roll against a stored "
+                    "Passive P needs P + 1, X7)", False, default="1")
                 mine = by_name.get(a.actor.casefold())
                 if mine is not None and not mine.run_by_gm:
                     ask("concede", f"{head}: concede it, as not significant? (X13: 1 success "
-                        "without a roll for 4d or more, needing 1; default no)", False,
-                        ("yes", "no"))
-            ask("dice", f"{head}: dice for time, tools or light? (X6; default 0)", False)
+                        "without a roll for 4d or more, needing 1)", False, ("yes", "no"), "no")
+            ask("dice", f"{head}: dice for time, tools or light? (X6)", False, default="0")
             if a.claim:
                 ask("claim", f"{head}: accept the {a.claim:+d}d {safe(a.actor)} asks for?",
                     True, ("accept", "refuse"))
@@ -111,7 +113,7 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             ask("allowed", f"{head}: can {safe(a.actor)} assist {safe(a.target or '')}'s roll "
                 "(is there time, X10)?", True, ("yes", "no"))
         elif a.kind is XpKind.PLOT:
-            ask("counter", f"{head}: {safe(a.actor)} spends {a.points} plot point(s)"
+            ask("counter", f"{head}: {safe(a.actor)} spends {plural(a.points, 'plot point')}"
                 + (f' on "{safe(a.text)}"' if a.text else "")
                 + "; does the GM counter with a GM plot point? (X14)", True, ("yes", "no"))
         elif a.kind is XpKind.PASSION:
@@ -124,18 +126,23 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
                 ask("opponent", f"{head}: who gains +1 SL from {safe(a.actor)}'s Flaw?", True,
                     [n for n in names if n.casefold() != a.actor.casefold()])
     for label, members in groups.items():
-        first = members[0].action
-        who = ", ".join(safe(m.action.actor) for m in members)
-        head = f"group roll of {roll_label(first)} ({who})"
-        add(group_key(label, "mode"), first.actor, None, "mode",
-            f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
-            ("spontaneous", "collateral"))
-        add(group_key(label, "difficulty"), first.actor, None, "difficulty",
-            f"{head}: difficulty? (X6)", True, DIFFICULTIES)
-        add(group_key(label, "order"), first.actor, None, "order",
-            f"{head}: the order of a chain? (X11 Amb-1; default the biggest pool first)",
-            False, tuple(m.action.actor for m in members))
+        _group_items(add, label, members)
     return items
+
+
+def _group_items(add: Callable[..., None], label: str, members: Sequence[XpInForce]) -> None:
+    """The questions of one group roll (X11): its mode, its difficulty, a chain's order."""
+    first = members[0].action
+    who = ", ".join(safe(m.action.actor) for m in members)
+    head = f"group roll of {roll_label(first)} ({who})"
+    add(group_key(label, "mode"), first.actor, None, "mode",
+        f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
+        ("spontaneous", "collateral"))
+    add(group_key(label, "difficulty"), first.actor, None, "difficulty",
+        f"{head}: difficulty? (X6)", True, DIFFICULTIES)
+    add(group_key(label, "order"), first.actor, None, "order",
+        f"{head}: the order of a chain? (X11 Amb-1)", False,
+        tuple(m.action.actor for m in members), "the biggest pool first")
 
 
 def _bool(value: Any) -> bool | None:

@@ -215,10 +215,13 @@ class SqlResolutions(Repository):
 
 class SqlOutbox(Repository):
     async def add(self, message: OutboxMessage) -> bool:
-        return await self._tx.execute(q.OUTBOX_INSERT, m.outbox_values(message)) == 1
+        added = await self._tx.execute(q.OUTBOX_INSERT, m.outbox_values(message)) == 1
+        self._tx.queued = self._tx.queued or added
+        return added
 
     async def add_many(self, messages: Sequence[OutboxMessage]) -> None:
         await self._tx.insert(q.OUTBOX_INSERT, [m.outbox_values(message) for message in messages])
+        self._tx.queued = self._tx.queued or bool(messages)
 
     async def get(self, message_id: str) -> OutboxMessage | None:
         row = await self._first(q.BY_ID[q.OUTBOX], q.OUTBOX, id=message_id)

@@ -61,6 +61,8 @@ class Tx:
         #: row sets read once per transaction, until the repository that keeps one writes to
         #: its table: {(what, key): rows} (a game's characters, a turn's orders in force)
         self.row_sets: dict[tuple[str, str], Any] = {}
+        #: whether an outbox message was added: its commit wakes the adapter's delivery
+        self.queued = False
 
     @property
     def link(self) -> Link:

@@ -12,6 +12,7 @@ Transactions and locks (docs/storage.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from contextvars import Token
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, cast
@@ -73,8 +74,10 @@ class SqlUnitOfWork:
     channels: ChannelMarkRepository
     pace: PaceRepository
 
-    def __init__(self, transactions: Transactions, remembered: Remembered | None = None) -> None:
+    def __init__(self, transactions: Transactions, remembered: Remembered | None = None,
+                 queued: Sequence[Callable[[], None]] = ()) -> None:
         self._transactions = transactions
+        self._queued = queued
         self._tx: Tx | None = None
         self._turns: SqlTurns
         self._remembered = remembered
@@ -143,6 +146,9 @@ class SqlUnitOfWork:
             raise
         finally:
             self._begin(Tx(tx.source))
+        if tx.queued:  # committed: the adapter delivers it now, not at its next round
+            for listener in self._queued:
+                listener()
 
     async def rollback(self) -> None:
         """Drop everything not committed; what follows is a new transaction."""
@@ -164,9 +170,19 @@ class SqlUnitOfWorkFactory:
         self.tap = tap
         #: the records and documents its units of work built, for the next ones to reuse
         self.remembered = Remembered()
+        #: called after each commit that queued an outbox message (`when_queued`)
+        self._queued: list[Callable[[], None]] = []
+
+    def when_queued(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after every commit that added a message to the outbox: an adapter
+        wakes its delivery then, so a message goes out as soon as it is visible, whichever
+        use case queued it (a DM'd post, a form, call time), not at the delivery's next
+        round."""
+        self._queued.append(listener)
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=True), self.remembered)
+        return SqlUnitOfWork(Transactions(self.engine, self.tap, write=True), self.remembered,
+                             self._queued)
 
     def reader(self) -> SqlUnitOfWork:
         """A unit of work for reads only. On SQLite it neither waits for nor holds the write

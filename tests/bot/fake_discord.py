@@ -28,6 +28,7 @@ import copy
 import itertools
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ MAX_PINS = 50
 #: seconds Discord waits for an interaction's first answer before the user sees "This
 #: interaction failed"
 ACK_LIMIT = 3.0
+#: the multipart field of an uploaded file, as Discord names them (`files[0]`, `files[1]`...)
+FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 
 def snowflake_at(ms: int, n: int) -> int:
@@ -786,6 +789,10 @@ class FakeDiscord:
         files: dict[str, bytes] = body.get("_files", {}) if isinstance(body, dict) else {}
         if sum(map(len, files.values())) > self.attachment_size_limit:
             return 413, {"message": "Request entity too large", "code": 40005}
+        if isinstance(body, dict) and (bad := file_field_errors(body)):
+            return 400, {"message": "Invalid Form Body", "code": 50035,
+                         "errors": {"files": {"_errors": [{"code": "BASE_TYPE_INVALID",
+                                                           "message": m} for m in bad]}}}
         errors: dict[str, Any]
         message: dict[str, Any] | None = None  # the body of a new message
         match (method, parts):
@@ -991,11 +998,30 @@ async def _multipart_json(request: web.Request) -> Any:
     reader = await request.multipart()
     payload: Any = None
     files: dict[str, bytes] = {}
+    fields: list[str] = []
     async for part in reader:
         if part.name == "payload_json":  # type: ignore[union-attr]
             payload = json.loads(await part.text())  # type: ignore[union-attr]
         elif part.filename:  # type: ignore[union-attr]
+            fields.append(part.name or "")  # type: ignore[union-attr]
             files[part.filename] = await part.read()  # type: ignore[union-attr]
     if files and isinstance(payload, dict):
         payload["_files"] = files  # the uploaded attachments, by file name, for the tests
+        payload["_file_fields"] = fields
     return payload
+
+
+def file_field_errors(body: dict[str, Any]) -> list[str]:
+    """Discord's rule for an upload: each file is a multipart field `files[N]`, and when the
+    JSON lists `attachments`, each N is the `id` of one of them (the real API refuses a file
+    under another name, or one the attachments do not describe)."""
+    fields = body.get("_file_fields") or []
+    listed = {str(a.get("id")) for a in body.get("attachments") or [] if isinstance(a, dict)}
+    errors = []
+    for name in fields:
+        found = FILE_FIELD.fullmatch(name)
+        if found is None:
+            errors.append(f"{name!r} is no files[N] field")
+        elif listed and found.group(1) not in listed:
+            errors.append(f"{name} is in no attachment of the JSON")
+    return errors

@@ -57,7 +57,7 @@ async def set_up_game(fake: FakeDiscord) -> None:
     assert "Goblin Road" in created, created
     assert "joins the game" in await add_sheet(fake, gm, "char add", "kael.yaml", alice)
     assert "Skarg" in await add_sheet(fake, gm, "char enemy", "skarg.yaml")
-    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
+    assert "turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
     room = fake.room["id"]  # type: ignore[attr-defined]
     await fake.wait_for(lambda: any(m["content"].startswith("Turn 1 is open")
                                     for m in fake.bot_messages(room)))

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.bot.table import KAEL_ORDERS, call_time, run_command, set_up_game
+from tests.bot.test_settings import user_option
 
 pytestmark = pytest.mark.e2e
 
@@ -53,11 +54,19 @@ async def test_results_survive_a_429_and_carry_nonces(running, fake) -> None:
     assert len(contents) == len(set(contents))  # nothing lost, nothing twice
 
 
+async def call_time_by_another_gm(fake) -> None:
+    """Bob, made a GM, calls time: gwen, the other GM, is told by DM (the GM who calls it is
+    not: the room's notice says it to them)."""
+    options, resolved = user_option(fake.bob)
+    await run_command(fake, fake.gm, "game gm", options, resolved)
+    await call_time(fake, fake.bob)
+
+
 async def test_a_player_whose_dms_are_closed_is_told_in_the_room(running, fake) -> None:
     await set_up_game(fake)
     fake.closed_dms.add(fake.gm["id"])
     room = fake.room["id"]
-    await call_time(fake)
+    await call_time_by_another_gm(fake)
     notice = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                           if "cannot send you direct messages" in m["content"]])
     assert notice[0]["content"].startswith(f"<@{fake.gm['id']}>")
@@ -108,7 +117,7 @@ async def test_inbox_shows_what_could_not_be_sent_by_dm(running, fake) -> None:
     await set_up_game(fake)
     fake.closed_dms.add(fake.gm["id"])
     room = fake.room["id"]
-    await call_time(fake)
+    await call_time_by_another_gm(fake)
     await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                  if "cannot send you direct messages" in m["content"]])
     [answer] = await run_command(fake, fake.gm, "inbox")

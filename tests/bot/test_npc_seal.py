@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fappo_bot.discord.commands.turns import called_answer
 from tests.bot.conftest import RunningBot
 from tests.bot.table import (
     add_sheet,
@@ -49,7 +50,8 @@ async def test_calltime_asks_then_seals_as_written(running, fake) -> None:
                                responses=3)
     assert done[0]["callback"]["type"] == 6
     assert "sealed as written" in done[1]["edit"]["content"]
-    assert done[2]["followup"]["content"] == "Time is called on turn 1."
+    assert done[2]["followup"]["content"] == called_answer(1)
+    assert done[2]["followup"]["flags"] & 64  # private: the room has the notice
     now = await status(running, fake)
     assert now.turn.status.value == "closed" and now.npc_sealed
 
@@ -64,7 +66,7 @@ async def test_calltime_asks_then_takes_the_npc_orders_now(running, fake) -> Non
     assert form["custom_id"].startswith("fappo:npc:")
     answered = await submit_modal(fake, fake.gm, form, SKARG, message=message, responses=2)
     assert answered[0]["callback"]["data"]["flags"] & 64 and "Skarg" in text_of(answered[:1])
-    assert answered[1]["followup"]["content"] == "Time is called on turn 1."
+    assert answered[1]["followup"]["content"] == called_answer(1)
     now = await status(running, fake)
     assert now.turn.status.value == "closed" and now.npc_sealed
     orders = await running.services.turns.orders(game_id(running, fake), fake.gm["id"])

@@ -1,7 +1,7 @@
 """`/reveal turn:N` through the fake Discord: anyone in a game's room (a player, a GM, someone
 only watching) checks a resolved turn's sealed NPC orders against the commitment the room was
-shown when they were sealed, privately; the canonical JSON comes in a code block, or as a .json
-file when it would not fit in a message. The room's reveal names the command. Each refusal is
+shown when they were sealed, privately: the verdict, the orders as a reply reads them, and the
+canonical JSON as a .json file. The room's reveal names the command. Each refusal is
 one sentence: no game here, no such turn, a turn not resolved, a bad number."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def hashes_to(salt: str, canonical: str, commitment: str) -> bool:
     return hashlib.sha256(f"{salt}\n{canonical}".encode()).hexdigest() == commitment
 
 
-async def test_anyone_in_the_room_checks_the_npc_orders_in_a_code_block(running, fake) -> None:
+async def test_anyone_in_the_room_checks_the_npc_orders_and_gets_the_json_as_a_file(running, fake) -> None:
     await set_up_game(fake)
     room = fake.room["id"]
     # before the resolution the orders are secret: the turn is not resolved yet
@@ -77,10 +77,14 @@ async def test_anyone_in_the_room_checks_the_npc_orders_in_a_code_block(running,
     for user in (fake.alice, fake.gm, fake.bob):
         [_, answer] = await reveal(fake, user, 1)
         content = answer["followup"]["content"]
-        assert len(content) <= 2000 and "_files" not in answer["followup"]
+        # the verdict first, the orders as a reply reads them, no JSON in the message
+        assert content.startswith("**Turn 1's sealed NPC orders.** They match")
+        assert "Skarg: 3 AP committed" in content and "```" not in content
+        assert len(content) <= 2000
         assert f"Commitment (SHA-256): `{sealed['commitment']}`" in content
-        assert f"salt: `{sealed['salt']}`" in content and "it matches" in content
-        canonical = re.search(r"```json\n(.*)\n```", content, re.S).group(1)
+        assert f"salt: `{sealed['salt']}`" in content
+        # the canonical JSON, exactly as hashed, is the attached file (a multipart upload)
+        canonical = answer["followup"]["_files"]["turn-1-npc-orders.json"].decode()
         assert hashes_to(sealed["salt"], canonical, sealed["commitment"])
         assert [o["actor"] for o in json.loads(canonical)] == ["Skarg"]
     # nothing was said in the room by asking
@@ -98,7 +102,10 @@ async def test_long_npc_orders_come_as_a_json_file(running, fake) -> None:
     canonical = files["turn-1-npc-orders.json"].decode()
     assert len(canonical) > 2000 and hashes_to(sealed["salt"], canonical, sealed["commitment"])
     assert json.loads(canonical)[0]["intent"] == LONG_INTENT.strip()
-    assert "it matches" in body["content"] and "```" not in body["content"]
+    assert "They match" in body["content"] and "```" not in body["content"]
+    # the orders as a reply reads them, cut to keep the whole check in one message
+    assert len(body["content"]) <= 2000
+    assert "… (the whole orders are in the file)" in body["content"]
     assert "is attached (turn-1-npc-orders.json)" in body["content"]
     assert f"printf '%s\\n' '{sealed['salt']}'; cat turn-1-npc-orders.json" in body["content"]
 

@@ -112,7 +112,7 @@ async def set_up(fake: FakeDiscord, room: str, name: str, kael: dict[str, Any],
         assert "joins the game" in await add_sheet(fake, gm, "char add", sheet, player,
                                                    channel=room)
     assert "Skarg" in await add_sheet(fake, gm, "char enemy", "skarg.yaml", channel=room)
-    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open", channel=room))
+    assert "turn 1 is open" in text_of(await run_command(fake, gm, "turn open", channel=room))
 
 
 def posted_by(fake: FakeDiscord, channel: str) -> Counter[str]:

@@ -44,7 +44,7 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
     assert "Nefer" in joined and "joins the game" in joined
     assert "Stealth: Advanced, BODY" in joined  # the Xp sheet's embed
     assert "Guard" in await attach(fake, gm, "char enemy", "guard.yaml")
-    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
+    assert "turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
 
     # a post: the reply names the roll and its pool; a problem names its line
     post = await fake.post(room, alice, "Nefer slips along the wall.\n"

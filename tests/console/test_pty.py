@@ -78,7 +78,7 @@ def test_one_turn_played_at_the_prompt(tmp_path):
         child.sendline("4")
         child.expect("Turn 1 results")
         child.expect(r"Mira .*: 6 vs 4 \(\+2\), Solid Success")
-        child.expect(r"private message\(s\) for other seats not shown")
+        child.expect(r"1 private message for other seats not shown")
         child.expect_exact("[gm]> ")
         before = child.before
         assert "Kael defend" not in before  # Kael's secret results went to alice only

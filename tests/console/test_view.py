@@ -57,7 +57,7 @@ def test_the_view_hides_other_seats_secrets_and_counts_them():
     text = render(False, "alice")
     assert "2 AP attack [Goblins]" in text  # brackets are not rich markup
     assert "Mira: 3/3" not in text
-    assert "1 private message(s) for other seats not shown" in text
+    assert "1 private message for other seats not shown" in text
 
 
 def test_a_replay_shows_every_item_with_its_audience():

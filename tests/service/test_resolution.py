@@ -540,7 +540,7 @@ async def test_f29_a_secret_hit_stays_out_of_the_status_and_the_turn_notice(
     async with uow_factory() as uow:
         notices = [m.content for m in await uow.outbox.for_game(game)
                    if m.kind == "turn_opened"]
-    assert "1 hit(s) of the last turn" in notices[-1]
+    assert "1 hit of the last turn" in notices[-1]
 
 
 async def test_the_turn_before_is_read_by_its_number_not_among_the_whole_history(

@@ -212,10 +212,14 @@ async def test_npc_orders_are_sealed_by_a_sha256_commitment(services, table, uow
     assert await snapshot(uow_factory) == before
     async with uow_factory() as uow:
         turn = await uow.turns.latest(game)
-        outbox = [m.content for m in await uow.outbox.for_game(game)]
+        sealed = [m for m in await uow.outbox.for_game(game) if m.kind == "sealed"]
     expected = hashlib.sha256(f"{turn.npc_salt}\n{turn.npc_canonical}".encode()).hexdigest()
     assert seal.commitment == expected == turn.npc_commitment
-    assert any(seal.commitment in text for text in outbox)
+    # the room reads a short prefix (the whole commitment is in the reveal); the payload
+    # keeps all of it
+    assert [m.payload["commitment"] for m in sealed] == [seal.commitment]
+    assert f"(commitment {seal.commitment[:12]}…)" in sealed[0].content
+    assert seal.commitment not in sealed[0].content
     assert '"actor":"Goblins"' in turn.npc_canonical and '"actor":"Skarg"' in turn.npc_canonical
 
 

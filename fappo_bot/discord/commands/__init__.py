@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 async def add_commands(bot: FappoBotBase) -> None:
     from fappo_bot.discord.commands.characters import CharGroup
-    from fappo_bot.discord.commands.games import GameGroup, help_command, inbox_command
+    from fappo_bot.discord.commands.games import GameGroup, inbox_command
+    from fappo_bot.discord.commands.help import help_command
     from fappo_bot.discord.commands.me import MeGroup
     from fappo_bot.discord.commands.turns import GmGroup, TurnGroup, reveal_command
     from fappo_bot.discord.commands.xp import XpGroup, odds_command

@@ -1,4 +1,4 @@
-"""`/game`: create a game in this room, show it, add players and GMs; and `/help`."""
+"""`/game`: create a game in this room, show it, add players and GMs; and `/inbox`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching, room_role
-from fappo_bot.discord.rendering import worded
+from fappo_bot.discord.rendering import from_game, worded
 from fappo_bot.posting.safety import safe
-from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
 from fappo_bot.service.views import GameView
@@ -171,38 +170,17 @@ async def inbox_command(interaction: discord.Interaction) -> None:
         await say(interaction, "Nothing is waiting for you.", private=True)
         return
     parts = []
+    games: dict[str, str] = {}
     for message in messages:
         mine = message.dest_kind.value == "dm" and message.dest_key == user
         heading = "" if mine else f"**Not delivered to {await bot.services.outbox.where(message)}:**\n"
+        if message.game_id is not None and message.part == 1:
+            if message.game_id not in games:
+                games[message.game_id] = from_game(await bot.services.games.show(message.game_id))
+            heading += games[message.game_id] + "\n"
         parts.append(heading + worded(message))
     await say(interaction, "\n\n".join(parts), private=True)
     for message in messages:
         if message.dest_kind.value != "dm" or message.dest_key == user:
             await bot.services.outbox.mark_sent(message.id)
     bot.delivery.inbox_read(user)
-
-
-HELP = """\
-**FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the bot answers \
-with your orders (or every problem, with its line), and follows your edits. Orders against \
-another player's character go to the bot by DM.
-`/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
-`/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/me remind|away|back|digest` (how \
-you are reminded, your absences, a daily digest) · `/reveal turn:N` (a resolved turn's \
-sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
-not DM you)
-Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
-`/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""
-
-
-@app_commands.command(name="help", description="How to play with the bot, and its commands")
-async def help_command(interaction: discord.Interaction) -> None:
-    """The bot's commands; in an Xp game's room, the Xp post forms too."""
-    bot: Any = interaction.client
-    channel = interaction.channel
-    game_id = await bot.rooms.game_id(str(channel.id)) if channel is not None else None
-    text = HELP
-    if game_id is not None and (await bot.services.games.show(game_id)).ruleset == "xp":
-        text = f"{HELP}\n```\n{XP_POST_FORMS}\n```"
-    await say(interaction, text, private=True)

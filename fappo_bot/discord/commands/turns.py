@@ -25,6 +25,7 @@ from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import safe
 from fappo_bot.service import timetext
 from fappo_bot.service.views import RevealView, TurnSummary
+from fappo_bot.words import plural
 
 
 def parse_time(text: str, now: datetime, zone: str | None = None) -> datetime:
@@ -66,6 +67,20 @@ def undelivered(lines: list[str]) -> str:
             f"with `/inbox`):\n{listed}")
 
 
+def opened_answer(number: int) -> str:
+    """The GM's private answer to `/turn open`: the room has the notice (said once, there),
+    so this says only what the GM does next."""
+    return (f"Done: the room is told that turn {number} is open. Next: `/gm npc` gives the NPC "
+            "orders, `/turn calltime minutes:N` sets a deadline, `/turn status` shows who "
+            "is in.")
+
+
+def called_answer(number: int) -> str:
+    """The GM's private answer to calling time now: the room has the notice."""
+    return (f"Done: the room is told that time is called on turn {number}; it takes no more "
+            "posts. Next: `/gm resolve` reviews and resolves it.")
+
+
 @app_commands.guild_only()
 class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in, pass, "
                 "call time"):
@@ -75,7 +90,7 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         summary = await self.services.turns.open(await self.game_here(interaction),
                                                  user_key(interaction.user))
         self.changed()
-        await say(interaction, f"Turn {summary.number} is open.", private=True)
+        await say(interaction, opened_answer(summary.number), private=True)
 
     @app_commands.command(name="status", description="Who has posted, passed or is missing")
     @app_commands.describe(ping_missing="GM: ping the players whose characters are missing")
@@ -169,7 +184,7 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                 away = await self.away_note(game_id)
                 summary = await self.services.calltime.close(game_id, actor)
                 self.changed()
-                await say(answering, f"Time is called on turn {summary.number}.{away}")
+                await say(answering, called_answer(summary.number) + away, private=True)
 
             # NPCs without orders and nothing sealed: the GM chooses first (npc_seal.py)
             if not await ask_before_sealing(self.bot, interaction, game_id, "calling time",
@@ -257,7 +272,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
             await self.game_here(interaction), user_key(interaction.user), SceneGap(gap))
         self.changed()
         names = ", ".join(safe(c.name) for c in changed) or "nobody"
-        await say(interaction, f"The scene ends ({gap.replace('_', ' ')}); SP restored: {names}.")
+        await say(interaction, f"Done: the room is told the scene ends ({gap.replace('_', ' ')})."
+                  f" SP restored for: {names}.", private=True)
 
     @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
                           "(F14)")
@@ -270,9 +286,9 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
             await self.game_here(interaction), user_key(interaction.user),
             int(elapsed.total_seconds()))
         self.changed()
-        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
-        await say(interaction, f"{timetext.duration_text(elapsed)} pass." + (
-            "\n" + "\n".join(lines) if lines else " Nobody is wounded."))
+        healed_now = plural(len(healed), "character") if healed else "nobody"
+        await say(interaction, f"Done: {timetext.duration_text(elapsed)} pass; the room is told "
+                  f"who healed ({healed_now}).", private=True)
 
     @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
                           "back; CC awards by the rules)")
@@ -285,7 +301,8 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         await self.services.aftermath.end_adventure(
             game_id, user_key(interaction.user), {n: award for n in names})
         self.changed()
-        await say(interaction, f"The adventure ends; each player character earns {award} CC.")
+        await say(interaction, f"Done: the room is told the adventure ends; each of "
+                  f"{plural(len(names), 'player character')} earns {award} CC.", private=True)
 
     @app_commands.command(name="export", description="GM: the campaign as Markdown and JSON "
                           "files (the open turn's secrets left out)")
@@ -333,31 +350,39 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         summary = await self.services.resolution.undo(await self.game_here(interaction),
                                                       user_key(interaction.user))
         self.changed()
-        await say(interaction, f"The last resolution is undone; turn {summary.number} is "
-                               f"{summary.status.value}.")
+        await say(interaction, f"Done: the last resolution is undone and the room is told; turn "
+                  f"{summary.number} is {summary.status.value} again.", private=True)
 
 
 #: the highest turn number `/reveal` takes (Discord's client refuses a number outside 1..this)
 MAX_TURN = 1_000_000
 
 
-def reveal_answer(view: RevealView) -> tuple[str, bytes | None]:
-    """What `/reveal` answers: whether the canonical JSON of the sealed NPC orders hashes to the
-    commitment, and the JSON itself, exactly as hashed: in a code block when it fits in the
-    message, else as the bytes of a .json file to attach (one file to check, not parts of a
-    text to join back by hand). The JSON holds no backtick and no live mention
-    (`scene.canonical_orders` escapes them), so it stays in its block and pings nobody."""
-    check = ("it matches: these are the orders sealed before the players' orders were revealed"
-             if view.verified else "it does NOT match the commitment published")
-    head = (f"Turn {view.turn}'s NPC orders. Commitment (SHA-256): `{view.commitment}`, salt: "
-            f"`{view.salt}`.\nsha256(salt + \"\\n\" + canonical JSON): {check}.")
-    block = f"```json\n{view.canonical}\n```"
-    if len(head) + 1 + len(block) <= CONTENT:
-        return f"{head}\n{block}", None
-    name = f"turn-{view.turn}-npc-orders.json"
-    return (f"{head}\nThe canonical JSON, exactly as hashed, is attached ({name}); check it "
-            f"with `(printf '%s\\n' '{view.salt}'; cat {name}) | sha256sum`."
-            ), view.canonical.encode()
+def reveal_answer(view: RevealView) -> tuple[str, bytes]:
+    """What `/reveal` answers: the verdict first (whether the canonical JSON of the sealed NPC
+    orders hashes to the commitment), the orders as a post's reply reads them, and the JSON
+    itself, exactly as hashed, as the bytes of a .json file to attach (one file to check, never
+    a blob of JSON to read in the message) with the one command line that checks it."""
+    check = ("They match: these are the orders sealed before the players' orders were revealed."
+             if view.verified else "They do NOT match the commitment published.")
+    name = reveal_file(view.turn)
+    listed = "\n".join(view.orders) if view.orders else "(no NPC orders, or of an older form)"
+    head = (f"**Turn {view.turn}'s sealed NPC orders.** {check}\n{listed}\n"
+            f"Commitment (SHA-256): `{view.commitment}`, salt: `{view.salt}`.\n")
+    tail = (f"The canonical JSON, exactly as hashed, is attached ({name}): "
+            f"sha256(salt + \"\\n\" + JSON) is the commitment; check it with "
+            f"`(printf '%s\\n' '{view.salt}'; cat {name}) | sha256sum`.")
+    # the orders are what may be long: they are cut to keep the check whole in one message
+    room = CONTENT - len(head) - len(tail) + len(listed)
+    if len(listed) > room:
+        listed = listed[:max(0, room - 40)].rstrip() + "\n… (the whole orders are in the file)"
+        head = (f"**Turn {view.turn}'s sealed NPC orders.** {check}\n{listed}\n"
+                f"Commitment (SHA-256): `{view.commitment}`, salt: `{view.salt}`.\n")
+    return head + tail, view.canonical.encode()
+
+
+def reveal_file(turn: int) -> str:
+    return f"turn-{turn}-npc-orders.json"
 
 
 @app_commands.command(name="reveal", description="A resolved turn's sealed NPC orders as "
@@ -378,6 +403,5 @@ async def reveal_command(interaction: discord.Interaction,
                            "/reveal turn:1.")
     view = await bot.services.turns.reveal(await game_of_room(bot, interaction), turn)
     text, data = reveal_answer(view)
-    files = ([discord.File(BytesIO(data), filename=f"turn-{view.turn}-npc-orders.json")]
-             if data is not None else None)
+    files = [discord.File(BytesIO(data), filename=reveal_file(view.turn))]
     await say(interaction, text, private=True, files=files)
