@@ -307,8 +307,9 @@ class Delivery(commands.Cog):
         return True
 
     async def headed(self, message: OutboxMessage, text: str) -> str:
-        """A DM's text under the line naming its game and linking its room (`from_game`)."""
-        if message.game_id is None:
+        """A DM's text under the line naming its game and linking its room (`from_game`); a
+        digest spans games and names each one itself."""
+        if message.game_id is None or message.kind == "digest":
             return text
         try:
             game = await self.services.games.show(message.game_id)

@@ -56,12 +56,12 @@ def _deadline(at: datetime | None) -> str:
 
 
 def _reminder_dm(notice: notices.ReminderDm) -> str:
+    """A player's reminder DM: the line above it names the game and links its room
+    (`delivery.headed`), so the reminder says only what is due."""
     names = ", ".join(safe(n) for n in notice.characters)
     verb = "has" if len(notice.characters) == 1 else "have"
-    link = channel_link(notice.guild, notice.room)
-    return (f"Reminder from **{safe(notice.game)}**: turn {notice.turn} closes "
-            f"{_deadline(notice.deadline)}, and {names} {verb} no orders yet."
-            + (f"\nPost in {link}" if link else ""))
+    return (f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}, and {names} "
+            f"{verb} no orders yet.")
 
 
 def room_reminder(notice: notices.ReminderDm) -> str:

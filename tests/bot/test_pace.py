@@ -63,9 +63,9 @@ async def test_reminders_reach_each_player_their_way_and_replace_the_last(fake, 
         clock.at += timedelta(hours=12)
         [dm] = await fake.wait_for(lambda: dms_to(fake, alice))
         assert dm["content"] == (
-            f"Reminder from **Goblin Road**: turn 1 closes at <t:{deadline}:F> "
-            f"(<t:{deadline}:R>), and Kael has no orders yet.\n"
-            f"Post in https://discord.com/channels/{fake.guild_id}/{room}")
+            f'From "Goblin Road" (https://discord.com/channels/{fake.guild_id}/{room}):\n'
+            f"Reminder: turn 1 closes at <t:{deadline}:F> (<t:{deadline}:R>), and Kael has no "
+            "orders yet.")
         [ping] = await fake.wait_for(lambda: reminders_in(fake, room))
         assert ping["content"] == (f"Reminder: turn 1 closes at <t:{deadline}:F> "
                                    f"(<t:{deadline}:R>). Still to post: Kael, Mira.\n"

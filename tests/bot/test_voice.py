@@ -110,8 +110,8 @@ async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> Non
     # the topic is a choice Discord's client offers (the published tree says so)
     [helped] = [c for c in fake.commands if c["name"] == "help"]
     [topic] = helped["options"]
-    assert [c["value"] for c in topic["choices"]] == ["turn", "secret", "gm", "settings", "xp",
-                                                     "commands"]
+    assert [c["value"] for c in topic["choices"]] == ["turn", "secret", "gm", "settings", "pace",
+                                                     "xp", "commands"]
     turn = await run_command(fake, fake.alice, "help", [{"type": 3, "name": "topic",
                                                         "value": "turn"}])
     body = turn[0]["callback"]["data"]
