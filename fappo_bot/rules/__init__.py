@@ -11,6 +11,7 @@ from __future__ import annotations
 from fappo_bot.rules.advancement import (
     MAX_AWARD,
     Purchase,
+    PurchaseKind,
     TournamentLedger,
     award_advancement,
     record_adventure,
@@ -100,6 +101,7 @@ __all__ = [
     "PendingHit",
     "Pledge",
     "Purchase",
+    "PurchaseKind",
     "RangeClass",
     "Reduction",
     "Roster",

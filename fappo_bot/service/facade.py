@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from fappo_bot.service.advancing import AdvancementService
 from fappo_bot.service.aftermath import AftermathService
 from fappo_bot.service.base import Deps, Resolver, rules_resolver
 from fappo_bot.service.calltime import CallTimeService
@@ -59,6 +60,7 @@ class Services:
         self.review = ReviewService(self.deps)
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
+        self.advancement = AdvancementService(self.deps)
         self.outbox = OutboxService(self.deps)
         self.transfer = TransferService(self.deps)
         self.users = UserService(self.deps)

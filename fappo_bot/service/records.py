@@ -52,6 +52,19 @@ class ResultsVisibility(StrEnum):
     PARTIES = "parties"
 
 
+class AdvanceRequest(BaseModel):
+    """A player's request to spend banked CC (F28), waiting for a GM's approval."""
+
+    model_config = _FROZEN
+
+    id: str
+    character: str
+    #: the change as the player wrote it (`service/advance_text.py`)
+    change: str
+    player: str
+    at: datetime
+
+
 class GameSettings(BaseModel):
     """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
 
@@ -75,6 +88,8 @@ class GameSettings(BaseModel):
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
+    #: players' CC purchases waiting for a GM's approval (F28), at most one per character
+    advance_requests: tuple[AdvanceRequest, ...] = ()
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
 

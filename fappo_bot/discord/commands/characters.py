@@ -144,6 +144,29 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
         return matching([c.name for c in await room_characters(self, interaction)
                          if gm or c.kind is CharacterKind.PC], current)
 
+    @app_commands.command(name="advance", description="Spend banked CC (F28): a player asks, "
+                          "a GM approves; a GM's change is made at once")
+    @app_commands.describe(character="The character",
+                           change="What to buy: Swordfighting +1, Nimble +2 SP, trait Tireless, "
+                                  "floating +1, AP +1, legendary ITEM: UPGRADES")
+    async def advance(self, interaction: discord.Interaction, character: str,
+                      change: app_commands.Range[str, 1, 200]) -> None:
+        from fappo_bot.discord.advance import answer_advance
+
+        game_id = await self.game_here(interaction)
+        view = await self.services.advancement.ask(game_id, user_key(interaction.user),
+                                                   character, change)
+        await answer_advance(interaction, game_id, view)
+
+    @advance.autocomplete("character")
+    async def advance_names(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        """The player characters the caller plays; every one for a GM."""
+        _, gm = await room_role(self, interaction)
+        me = user_key(interaction.user)
+        return matching([c.name for c in await room_characters(self, interaction)
+                         if c.kind is CharacterKind.PC and (gm or c.owner == me)], current)
+
     @app_commands.command(name="manage", description="GM: retire a character, mark it "
                           "inactive, run it as an NPC, or give it back to its player (F30)")
     @app_commands.describe(name="The character", action="What happens to it")
