@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from fappo_bot.console import advance_commands as advancing
 from fappo_bot.console import game_commands as games
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
@@ -51,6 +52,11 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "endscene": scenes.endscene,
     "rest": scenes.endscene,
     "endadventure": scenes.endadventure,
+    "spend": advancing.spend,
+    "approve": advancing.approve,
+    "refuse": advancing.refuse,
+    "changes": advancing.changes,
+    "ledger": advancing.ledger,
     "export": scenes.export,
     "import": scenes.import_,
     # Xp dice pools

@@ -213,6 +213,8 @@ class SheetReply(BaseModel):
     ok: bool
     problems: tuple[str, ...] = ()
     character: CharacterView | None = None
+    #: what a GM's edit changed, one line each (`service/sheet_changes.py`)
+    changes: tuple[str, ...] = ()
 
 
 class PostOutcome(StrEnum):
