@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from fappo_bot.console import advance_commands as advancing
+from fappo_bot.console import edit_commands as edits
 from fappo_bot.console import game_commands as games
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
@@ -24,6 +25,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "group": games.enemy,
     "transfer": games.transfer,
     "retire": games.retire,
+    "editsheet": edits.editsheet,
     "games": games.games,
     "use": games.use,
     "seats": games.seats,

@@ -30,6 +30,7 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
+  /editsheet NAME [FILE]   a new sheet for a character (its wounds, spent SP, banked CC kept)
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
