@@ -140,6 +140,12 @@ def npc_wait(notice: n.NpcWait) -> str:
             "call time yourself to seal them as doing nothing.")
 
 
+def item_bound(notice: n.ItemBound) -> str:
+    """F22: who bound it and where it is stay unsaid ([F:L358])."""
+    return (f"{safe(notice.owner)}'s legendary item '{safe(notice.item)}' has been bound to "
+            "another (F22).")
+
+
 def results(notice: n.Results) -> str:
     """The results as the service worded them (its `body`, not in the payload)."""
     return notice.body
@@ -151,7 +157,7 @@ WORDS: Words = {
     n.EveryoneIn: everyone_in, n.SecretOrders: secret_orders, n.Sealed: sealed,
     n.Revealed: revealed, n.Undone: undone, n.Inactive: inactive, n.SceneEnded: scene_ended,
     n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,
-    n.Undelivered: undelivered, n.NpcWait: npc_wait,
+    n.Undelivered: undelivered, n.NpcWait: npc_wait, n.ItemBound: item_bound,
 }
 
 

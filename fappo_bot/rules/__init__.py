@@ -44,7 +44,15 @@ from fappo_bot.rules.data import (
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
-from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
+from fappo_bot.rules.legendary import (
+    LegendaryItem,
+    LegendaryUpgrade,
+    bind,
+    change_hands,
+    give_up,
+    powers_active,
+    take_up,
+)
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
@@ -158,4 +166,9 @@ __all__ = [
     "uses_pips",
     "validate_order",
     "weapon_by_name",
+    "bind",
+    "change_hands",
+    "give_up",
+    "powers_active",
+    "take_up",
 ]

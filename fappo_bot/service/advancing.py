@@ -25,6 +25,7 @@ from fappo_bot.service.base import (
     require_not_retired,
 )
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.legendary import record_items
 from fappo_bot.service.records import AdvanceRequest, CharacterRecord, Game
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
@@ -93,10 +94,11 @@ class AdvancementService(UseCases):
             found = self._find(play.game, request)
             record = await load_character(play.uow, play.game, found.character)
             require_not_retired(record)
-            await play.uow.games.update(_with_requests(play.game, tuple(
-                r for r in _requests(play.game) if r.id != found.id)))
+            game = _with_requests(play.game, tuple(
+                r for r in _requests(play.game) if r.id != found.id))
+            await play.uow.games.update(game)
             return await self._apply(play, record, parse_change(found.change),
-                                     request_id=found.id, player=found.player)
+                                     request_id=found.id, player=found.player, game=game)
 
     @retried
     async def refuse(self, game_id: str, actor: str, request: str) -> AdvanceView:
@@ -142,8 +144,9 @@ class AdvancementService(UseCases):
 
     @staticmethod
     async def _apply(play: Play, record: CharacterRecord, purchase: Purchase, *,
-                     request_id: str, player: str) -> AdvanceView:
-        game = play.game
+                     request_id: str, player: str, game: Game | None = None) -> AdvanceView:
+        """The purchase made; `game` is the game as this transaction last wrote it."""
+        game = game or play.game
         banked = record.fappo_state.unspent_cc
         state = _bought(record, purchase, game)
         sheet = replace(state, traits={t: state.trait_maximum(t) for t in state.traits},
@@ -151,6 +154,8 @@ class AdvancementService(UseCases):
         record = record.model_copy(update={"state": state, "sheet": sheet,
                                            "version": record.version + 1})
         await play.uow.characters.update(record)
+        if purchase.item is not None:  # F22 Amb-7: an item made legendary, now recorded
+            await play.uow.games.update(record_items(game, record.name, (purchase.item,)))
         await play.audit("character.advance", name=record.name, request=request_id or None,
                          purchase=_PURCHASE.dump_python(purchase, mode="json"))
         return AdvanceView(id=request_id, character=record.name, change=describe(purchase),

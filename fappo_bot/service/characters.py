@@ -26,6 +26,7 @@ from fappo_bot.service.base import (
 )
 from fappo_bot.service.bounds import MAX_COUNT, check_number
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput
+from fappo_bot.service.legendary import record_items
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterKind,
@@ -195,6 +196,8 @@ class CharacterService(UseCases):
                 created_at=self.now(),
             )
             await uow.characters.add(record)
+            if isinstance(new, NewCharacter) and new.sheet.legendary:  # F22: who holds what
+                await uow.games.update(record_items(game, name, new.sheet.legendary))
             await play.audit("character.create", name=name,
                              owner=owner, kind=kind.value, checked=isinstance(new, NewCharacter))
             return SheetReply(ok=True, character=CharacterView.of(record))
@@ -254,6 +257,8 @@ class CharacterService(UseCases):
                                      new, NewCharacter) and new.ammo is not None))
             after = CharacterView.of(record, game.rules)
             changes = sheet_changes(before, after)
+            if isinstance(new, NewCharacter) and new.sheet.legendary:  # F22: who holds what
+                await uow.games.update(record_items(game, record.name, new.sheet.legendary))
             await play.audit("character.edit", name=record.name, was=before.name,
                              changes=list(changes))
             return SheetReply(ok=True, character=after, changes=changes)

@@ -15,6 +15,7 @@ from fappo_bot.service.characters import CharacterService
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
+from fappo_bot.service.legendary import LegendaryService
 from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.ports import UowFactory
 from fappo_bot.service.resolution import ResolutionService
@@ -61,6 +62,7 @@ class Services:
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
         self.advancement = AdvancementService(self.deps)
+        self.legendary = LegendaryService(self.deps)
         self.outbox = OutboxService(self.deps)
         self.transfer = TransferService(self.deps)
         self.users = UserService(self.deps)

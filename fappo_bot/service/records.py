@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from fappo_bot.rules import (
     Character,
     GMInputs,
+    LegendaryItem,
     Order,
     PendingHit,
     RulesConfig,
@@ -90,6 +91,9 @@ class GameSettings(BaseModel):
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
     #: players' CC purchases waiting for a GM's approval (F28), at most one per character
     advance_requests: tuple[AdvanceRequest, ...] = ()
+    #: F22: the game's legendary items, each with its owner, its holder and its bindings
+    #: (recorded from the sheets and purchases that made them)
+    legendary_items: tuple[LegendaryItem, ...] = ()
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
 
