@@ -10,6 +10,7 @@ from types import MappingProxyType
 from fappo_bot.console import advance_commands as advancing
 from fappo_bot.console import edit_commands as edits
 from fappo_bot.console import game_commands as games
+from fappo_bot.console import legendary_commands as legendary
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
 from fappo_bot.console import xp_commands as xp
@@ -26,6 +27,9 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "transfer": games.transfer,
     "retire": games.retire,
     "editsheet": edits.editsheet,
+    "handover": legendary.handover,
+    "items": legendary.items,
+    "bind": legendary.bind,
     "games": games.games,
     "use": games.use,
     "seats": games.seats,

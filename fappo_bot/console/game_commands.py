@@ -26,6 +26,7 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /pass [NAME]          no action this turn
   /spend NAME CHANGE    spend banked CC (Stealth +1, Nimble +2 SP, trait Tireless, AP +1, ...)
   /ledger [SEAT]        tournament CC earned across games
+  /bind NAME ITEM [--sacrifice WHAT]   bind a legendary item your character holds (F22)
   /status, /seats, /games, /use GAME, /settings, /help, /quit
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
@@ -38,6 +39,7 @@ GM commands (the slash commands' names and options):
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /approve NAME   /refuse NAME   /changes   (players' CC changes waiting for a GM)
+  /handover ITEM CHARACTER [--owner NAME]   /items   (legendary items changing hands, F22)
   /export FILE   /import FILE [--copy]
   /set NAME VALUE       change a setting or rules flag (/settings lists them)
   BREAK: immediate, same_day, night, week_plus, adventure_end

@@ -45,7 +45,8 @@ COMMANDS: frozenset[str] = frozenset(
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
         "endadventure", "advance", "edit", "delete", "export", "import", "games", "use",
         "transfer", "retire", "reveal", "odds", "xp", "settings", "set",
-        "spend", "approve", "refuse", "changes", "ledger", "editsheet",
+        "spend", "approve", "refuse", "changes", "ledger", "editsheet", "handover", "items",
+        "bind",
     }
 )
 

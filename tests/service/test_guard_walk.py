@@ -20,7 +20,7 @@ from fappo_bot.service.records import GameStatus, Role
 from tests.service.conftest import GM, sheet
 
 GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
-          "outbox", "users", "advancement")
+          "outbox", "users", "advancement", "legendary")
 LIVE = ("@everyone", "@here", "<@", "<#")
 ZW = "\u200b"
 KAEL = "<@123456789012345678>"  # a character named as a user mention
@@ -97,7 +97,8 @@ def every_use_case() -> set[str]:
                 "review": facade.ReviewService, "resolution": facade.ResolutionService,
                 "aftermath": facade.AftermathService, "outbox": facade.OutboxService,
                 "users": facade.UserService,
-                "advancement": facade.AdvancementService}[group]
+                "advancement": facade.AdvancementService,
+                "legendary": facade.LegendaryService}[group]
         found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
                   if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     return found
@@ -205,6 +206,14 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.advancement.approve(game, GM, KAEL)
     await s.advancement.approve(game, GM, PROSE)  # refused
     await s.characters.edit_from_data(game, GM, SKARG, {"name": PROSE, "tier": "lieutenant"})
+    await s.characters.edit(game, GM, KAEL, sheet("Kael", name=KAEL, budget=31, legendary=[
+        {"item": "Broadsword", "upgrades": ["accuracy"]}]))
+    await s.legendary.items(game, GM)
+    await s.legendary.hand_over(game, GM, PROSE, MIRA)  # refused: names the item
+    await s.legendary.hand_over(game, GM, "Broadsword", MIRA)
+    await s.legendary.bind_item(game, BOB, MIRA, "Broadsword", sacrifice=PROSE)  # refused
+    await s.legendary.bind_item(game, BOB, MIRA, "Broadsword", sacrifice="Stealth")
+    await s.legendary.hand_over(game, GM, "Broadsword", KAEL)
     await s.characters.edit_from_data(game, GM, GOBLINS, {"name": GOBLINS, "hp": PROSE})
     await s.characters.retire(game, GM, GOBLINS)
     await s.games.audit_log(game, GM, None)

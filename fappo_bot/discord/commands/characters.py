@@ -199,6 +199,22 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
         return matching([c.name for c in await room_characters(self, interaction)
                          if c.kind is CharacterKind.PC and (gm or c.owner == me)], current)
 
+    @app_commands.command(name="bind", description="Bind someone else's legendary item your "
+                          "character holds: one creation point (F22)")
+    @app_commands.describe(character="Your character, who holds the item",
+                           item="The legendary item",
+                           sacrifice="What to give up: a skill, a Trait's SP, floating (default: "
+                                     "a banked CC)")
+    async def bind(self, interaction: discord.Interaction, character: str, item: str,
+                   sacrifice: str | None = None) -> None:
+        from fappo_bot.discord.legendary import bound_text
+
+        view = await self.services.legendary.bind_item(
+            await self.game_here(interaction), user_key(interaction.user), character, item,
+            sacrifice=sacrifice)
+        self.changed()  # the owner's DM
+        await say(interaction, bound_text(view), private=True)
+
     @app_commands.command(name="manage", description="GM: retire a character, mark it "
                           "inactive, run it as an NPC, or give it back to its player (F30)")
     @app_commands.describe(name="The character", action="What happens to it")

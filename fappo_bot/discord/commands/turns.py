@@ -260,6 +260,28 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
                                                          else " Nobody is wounded."))
 
+    @app_commands.command(name="handover", description="GM: a legendary item changes hands "
+                          "(taken, given, found; F22)")
+    @app_commands.describe(item="The legendary item", to="The character who has it now",
+                           owner="Its owner, when several items share the name")
+    async def handover(self, interaction: discord.Interaction, item: str, to: str,
+                       owner: str | None = None) -> None:
+        from fappo_bot.discord.legendary import handed_text
+
+        view = await self.services.legendary.hand_over(
+            await self.game_here(interaction), user_key(interaction.user), item, to,
+            owner=owner)
+        await say(interaction, handed_text(view), private=True)
+
+    @app_commands.command(name="items", description="GM: the game's legendary items, who "
+                          "holds them and who bound them (F22)")
+    async def items(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.legendary import items_text
+
+        views = await self.services.legendary.items(await self.game_here(interaction),
+                                                    user_key(interaction.user))
+        await say(interaction, items_text(views), private=True)
+
     @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
                           "back; CC awards by the rules)")
     @app_commands.describe(award="CC awarded to every player character")
