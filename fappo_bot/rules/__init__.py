@@ -59,6 +59,7 @@ from fappo_bot.rules.orders import (
     ANY,
     Action,
     ActionKind,
+    Binding,
     Claim,
     Order,
     PendingHit,
@@ -171,4 +172,5 @@ __all__ = [
     "give_up",
     "powers_active",
     "take_up",
+    "Binding",
 ]

@@ -9,7 +9,7 @@ gives its powers to the owner and to those who bound it, the base weapon to anyo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from pydantic import BaseModel, ConfigDict
@@ -18,6 +18,7 @@ from fappo_bot.rules import (
     FLOATING,
     Character,
     LegendaryItem,
+    Order,
     RulesError,
     bind,
     change_hands,
@@ -28,6 +29,7 @@ from fappo_bot.rules import (
 )
 from fappo_bot.service import notices
 from fappo_bot.service.base import (
+    Deps,
     Play,
     UseCases,
     gm_ids,
@@ -36,10 +38,12 @@ from fappo_bot.service.base import (
     require_gm,
     require_not_retired,
 )
-from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
-from fappo_bot.service.records import CharacterRecord, Game
+from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
+from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.records import CharacterRecord, Game, TurnRecord
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.scene import orders_in_force
 
 
 class ItemView(BaseModel):
@@ -176,40 +180,94 @@ class LegendaryService(UseCases):
         """The character `name`, holding someone else's item, binds it (F22): one creation
         point sacrificed (a banked CC unless `sacrifice` names a skill, a Trait or
         `floating`), its powers then active for it, and the owner's player told only that it
-        was bound."""
+        was bound. (A post's `Bind:` line does the same as its turn resolves.)"""
         async with self.in_game(game_id, actor, needs=Feature.CC_PURCHASES) as play:
-            uow, game = play.uow, play.game
-            record = await load_character(uow, game, name)
+            record = await load_character(play.uow, play.game, name)
             require_not_retired(record)
             if record.runner() != actor:
-                await require_gm(uow, game, actor)
-            found = next((i for i in game.settings.legendary_items
-                          if i.item.casefold() == item.strip().casefold()
-                          and (i.holder or "").casefold() == record.name.casefold()), None)
-            if found is None:
-                raise Forbidden(f"{record.name} does not hold a legendary item called "
-                                f"'{item}'; only its holder binds an item.")
-            sacrificed, state = _sacrifice(record.fappo_state, found, sacrifice)
-            _, sheet = _sacrifice(record.fappo_sheet, found, sacrifice)
-            bound = replace(found, bound_to=(*found.bound_to, record.name), holder=record.name)
-            await _store(play, record, take_up(give_up(sheet, found), bound),
-                         take_up(give_up(state, found), bound))
-            await uow.games.update(_with_item(game, found, bound))
-            await self._tell_owner(play, found)
-            await play.audit("legendary.bind", item=found.item, owner=found.owner,
-                             holder=record.name, sacrificed=sacrificed)
-            return _view(bound, sacrificed=sacrificed)
+                await require_gm(play.uow, play.game, actor)
+            _, view = await bind_one(play, record, item, sacrifice)
+            return view
 
-    async def _tell_owner(self, play: Play, item: LegendaryItem) -> None:
-        """[F:L358] "The original owner will know immediately if his item is bound to
-        another": a DM to the owner's player (its GMs when the owner is theirs)."""
-        owner = None if item.owner is None else await play.uow.characters.by_name(
-            play.game.id, item.owner)
-        if owner is None:
-            return
-        player = owner.runner()
-        users = [player] if player is not None else list(await gm_ids(play.uow, play.game))
-        for user in users:
-            await queue(play.uow, self.deps, play.game, "item_bound",
-                        notices.item_bound(item.item, owner.name),
-                        f"item-bound:{play.game.id}:{self.deps.ids()}:{user}", dm_to=user)
+
+def _held(game: Game, holder: str, item: str) -> LegendaryItem:
+    found = next((i for i in game.settings.legendary_items
+                  if i.item.casefold() == item.strip().casefold()
+                  and (i.holder or "").casefold() == holder.casefold()), None)
+    if found is None:
+        raise Forbidden(f"{holder} does not hold a legendary item called '{item}'; only its "
+                        "holder binds an item.")
+    return found
+
+
+def check_bindings(game: Game, records: Sequence[CharacterRecord],
+                   orders: Iterable[Order]) -> None:
+    """A post's `Bind:` lines, refused when they are posted if they could not be done now (the
+    item not held, bound already, nothing to sacrifice): the post is then not recorded."""
+    by_name = {r.name.casefold(): r for r in records}
+    for order in orders:
+        record = by_name.get(order.actor.casefold())
+        if record is None or record.state is None:
+            continue
+        for binding in order.bind:
+            _sacrifice(record.fappo_state, _held(game, record.name, binding.item),
+                       binding.sacrifice)
+
+
+async def bind_one(play: Play, record: CharacterRecord, item: str, sacrifice: str | None
+                   ) -> tuple[Game, ItemView]:
+    """`record` binds the item it holds (F22), in `play`'s transaction: the sacrifice made on
+    its sheet and state, the item's powers taken up, the record of the item and the owner's
+    DM written. Returns the game as written and the item."""
+    found = _held(play.game, record.name, item)
+    sacrificed, state = _sacrifice(record.fappo_state, found, sacrifice)
+    _, sheet = _sacrifice(record.fappo_sheet, found, sacrifice)
+    bound = replace(found, bound_to=(*found.bound_to, record.name), holder=record.name)
+    await _store(play, record, take_up(give_up(sheet, found), bound),
+                 take_up(give_up(state, found), bound))
+    game = _with_item(play.game, found, bound)
+    await play.uow.games.update(game)
+    await _tell_owner(play, found)
+    await play.audit("legendary.bind", item=found.item, owner=found.owner, holder=record.name,
+                     sacrificed=sacrificed)
+    return game, _view(bound, sacrificed=sacrificed)
+
+
+async def bind_posted(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord, actor: str
+                      ) -> Game:
+    """The `Bind:` lines of the turn's orders in force, done as it resolves (before its
+    actions, so the powers serve them). One that can no longer be done (the item passed on,
+    the point spent since) is skipped, and the audit log says why; one done already (a turn
+    resolved again after an undo) is not done twice."""
+    for entry in (await orders_in_force(uow, turn)).values():
+        for binding in entry.order.bind:
+            record = await uow.characters.by_name(game.id, entry.order.actor)
+            if record is None or record.state is None:
+                continue
+            held = next((i for i in game.settings.legendary_items
+                         if i.item.casefold() == binding.item.strip().casefold()
+                         and (i.holder or "").casefold() == record.name.casefold()), None)
+            if held is not None and powers_active(held, record.name):
+                continue
+            play = Play(uow, game, actor, deps)
+            try:
+                game, _ = await bind_one(play, record, binding.item, binding.sacrifice)
+            except ServiceError as exc:
+                await play.audit("legendary.bind.skipped", holder=record.name,
+                                 item=binding.item, why=str(exc))
+    return game
+
+
+async def _tell_owner(play: Play, item: LegendaryItem) -> None:
+    """[F:L358] "The original owner will know immediately if his item is bound to
+    another": a DM to the owner's player (its GMs when the owner is theirs)."""
+    owner = None if item.owner is None else await play.uow.characters.by_name(
+        play.game.id, item.owner)
+    if owner is None:
+        return
+    player = owner.runner()
+    users = [player] if player is not None else list(await gm_ids(play.uow, play.game))
+    for user in users:
+        await queue(play.uow, play.deps, play.game, "item_bound",
+                    notices.item_bound(item.item, owner.name),
+                    f"item-bound:{play.game.id}:{play.deps.ids()}:{user}", dm_to=user)

@@ -87,6 +87,9 @@ def canonical_orders(orders: Iterable[Order]) -> str:
     """
     ordered = sorted(orders, key=lambda o: o.actor.casefold())
     data = _ORDERS.dump_python(ordered, mode="json", by_alias=True)
+    for order in data:  # an order binding nothing hashes as it did before bindings existed
+        if not order.get("bind"):
+            order.pop("bind", None)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return text.replace("@", "\\u0040").replace("<", "\\u003c").replace("`", "\\u0060")
 

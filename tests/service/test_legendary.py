@@ -86,3 +86,32 @@ async def test_f22_an_item_bought_with_cc_is_recorded(services, game):
     await services.advancement.ask(game, GM, "Mira", "legendary Dagger: damage")
     items = {i.item: i for i in await services.legendary.items(game, GM)}
     assert items["Dagger"].owner == "Mira" and items["Dagger"].powers
+
+
+async def test_f22_a_posts_bind_line_binds_the_item_as_the_turn_resolves(
+        services, game, uow_factory):
+    await services.legendary.hand_over(game, GM, "Broadsword", "Mira")
+    await services.turns.open(game, GM)
+    with pytest.raises(Forbidden, match="does not hold a legendary item called 'Longsword'"):
+        await services.turns.post(game, BOB, channel_key="c1", message_key="m0",
+                                  text="Bind: Longsword\n1 AP defend")
+    with pytest.raises(InvalidInput, match="no banked CC"):
+        await services.turns.post(game, BOB, channel_key="c1", message_key="m0",
+                                  text="Bind: Broadsword\n1 AP defend")
+    reply = await services.turns.post(game, BOB, channel_key="c1", message_key="m1",
+                                      text="Mira takes up the blade.\n"
+                                           "Bind: Broadsword (sacrificing 1 Stealth)\n"
+                                           "1 AP defend")
+    assert reply.ok and "Bind Broadsword (F22: sacrificing 1 point: Stealth" in reply.reply
+    assert await accuracy(uow_factory, game, "Mira") == 0  # not before the turn resolves
+    await services.resolution.resolve(game, GM, 1)
+    assert await accuracy(uow_factory, game, "Mira") == 1
+    mira = await services.characters.show(game, "Mira", GM)
+    assert dict(mira.shown.skills)["Stealth"] == 3
+    assert [m.dest_key for m in await services.outbox.for_game(game)
+            if m.kind == "item_bound"] == [ALICE]
+    # undone and resolved again: the binding stays, and is not made (nor paid) twice
+    await services.resolution.undo(game, GM)
+    await services.resolution.resolve(game, GM, 1)
+    mira = await services.characters.show(game, "Mira", GM)
+    assert dict(mira.shown.skills)["Stealth"] == 3
