@@ -62,3 +62,28 @@ async def test_f22_handed_over_bound_the_owner_told_and_reclaimed(running, fake)
     again = private(await run_command(fake, fake.bob, "char bind", [
         opt("character", "Mira"), opt("item", "Broadsword")]))
     assert "does not hold a legendary item called 'Broadsword'" in again
+
+
+async def test_f22_a_bind_line_in_a_post_binds_as_the_turn_resolves(running, fake) -> None:
+    await run_command(fake, fake.gm, "game create", [opt("name", "Sword Road")])
+    await add(fake, "kael.yaml", KAEL, fake.alice)
+    await add(fake, "mira.yaml", (EXAMPLES / "mira.yaml").read_text(encoding="utf-8"), fake.bob)
+    private(await run_command(fake, fake.gm, "gm handover",
+                              [opt("item", "Broadsword"), opt("to", "Mira")]))
+    assert "Turn 1 is open" in text_of(await run_command(fake, fake.gm, "turn open"))
+    room = fake.room["id"]
+    await fake.post(room, fake.bob, "Mira grips the blade.\n"
+                                    "Bind: Broadsword (sacrificing 1 Stealth)\n3 AP defend")
+    await fake.wait_for(lambda: any("Bind Broadsword (F22: sacrificing 1 point: Stealth"
+                                    in m["content"] for m in fake.bot_messages(room)))
+    await fake.post(room, fake.bob, "Bind: Longsword\n3 AP defend")
+    await fake.wait_for(lambda: any("does not hold a legendary item called 'Longsword'"
+                                    in m["content"] for m in fake.bot_messages(room)))
+    game_id = await running.bot.rooms.game_id(room)
+    await running.services.resolution.resolve(game_id, fake.gm["id"], 1)
+    running.bot.delivery.wake()
+    alice_dm = fake.dm_channel(fake.alice)["id"]
+    await fake.wait_for(lambda: any("bound to another" in m["content"]
+                                    for m in fake.bot_messages(alice_dm)))
+    listed = private(await run_command(fake, fake.gm, "gm items"))
+    assert "held by Mira (with its powers); bound to Mira" in listed
