@@ -28,6 +28,6 @@ async def editsheet(table: LocalTable, step: Step) -> list[Shown]:
     await table.refresh_seats()
     edited = reply.character.name
     body = (f"{edited}'s sheet is unchanged." if not reply.changes else "\n".join(
-        [f"{edited}'s sheet is edited (wounds, spent SP and banked CC kept):",
+        [f"{edited}'s sheet is edited (its state is kept):",
          *(f"  - {line}" for line in reply.changes)]))
     return [Shown(Kind.NOTICE, f"sheet edited: {edited}", body, only(table.seat))]

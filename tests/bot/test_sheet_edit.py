@@ -3,6 +3,7 @@ what changed said privately; a player is refused and nothing changes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ async def test_a_gms_sheet_edit_says_what_changed_and_keeps_the_wounds(running, 
     data = await edit(fake, fake.gm, "Kael", new)
     assert data["flags"] & 64
     assert data["content"].splitlines() == [
-        "Kael's sheet is edited (wounds, spent SP and banked CC kept):",
+        "Kael's sheet is edited (its state is kept):",
         "- skill Stealth: 2 -> 3", "- skill Searching: removed (was 1)",
         "- armor: medium -> light"]
     assert data["embeds"]  # the new sheet
@@ -60,3 +61,28 @@ async def test_a_bad_sheet_and_a_players_edit_change_nothing(running, fake) -> N
     broken = await edit(fake, fake.gm, "Kael", "name: [Kael")
     assert broken["flags"] & 64 and "kael2.yaml" in broken["content"]
     assert await running.services.characters.show(game_id, "Kael", fake.gm["id"]) == before
+
+
+XP = Path(__file__).resolve().parents[2] / "examples" / "xp-adventure"
+
+
+async def test_an_xp_sheet_edit_keeps_luck_and_plot_points(running, fake) -> None:
+    await run_command(fake, fake.gm, "game create", [
+        {"type": 3, "name": "name", "value": "Sands"}, {"type": 3, "name": "ruleset",
+                                                       "value": "xp"}])
+    nefer = (XP / "nefer.yaml").read_text(encoding="utf-8")
+    attachment = fake.attachment("nefer.yaml", nefer.encode("utf-8"))
+    await run_command(fake, fake.gm, "char add", [
+        {"type": 11, "name": "sheet", "value": attachment["id"]},
+        {"type": 6, "name": "player", "value": fake.alice["id"]}],
+        {"attachments": {attachment["id"]: attachment}, "users": {fake.alice["id"]: fake.alice}})
+    data = await edit(fake, fake.gm, "Nefer", nefer.replace("Stealth: advanced BODY",
+                                                            "Stealth: master BODY")
+                      .replace("luck: 1", "luck: 4"), "nefer2.yaml")
+    assert data["flags"] & 64
+    assert data["content"].splitlines() == [
+        "Nefer's sheet is edited (its state is kept):",
+        "- skill Stealth: Advanced (BODY) -> Master (BODY)"]
+    game_id = await running.bot.rooms.game_id(fake.room["id"])
+    view = await running.services.characters.show(game_id, "Nefer", fake.gm["id"])
+    assert view.xp.luck == 1

@@ -96,7 +96,7 @@ def edited_text(reply: SheetReply) -> str:
     name = safe(reply.character.name)
     if not reply.changes:
         return f"{name}'s sheet is unchanged."
-    return "\n".join([f"{name}'s sheet is edited (wounds, spent SP and banked CC kept):",
+    return "\n".join([f"{name}'s sheet is edited (its state is kept):",
                       *(f"- {safe(line)}" for line in reply.changes)])
 
 
