@@ -107,15 +107,6 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         what = "a GM" if role == Role.GM.value else "a player"
         await say(interaction, f"<@{user.id}> is no longer {what} of {safe(view.name)}.")
 
-    @app_commands.command(name="ledger", description="Tournament CC a player earned across "
-                          "games (F28)")
-    @app_commands.describe(player="Whose ledger (default: yours)")
-    async def ledger(self, interaction: discord.Interaction,
-                     player: discord.User | None = None) -> None:
-        who = player or interaction.user
-        view = await self.services.aftermath.ledger(user_key(who))
-        await say(interaction, ledger_text(view, f"<@{who.id}>"), private=True)
-
     @app_commands.command(name="settings", description="This room's game's settings and rules "
                           "flags, with their values")
     async def settings(self, interaction: discord.Interaction) -> None:
@@ -173,6 +164,15 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
             await self.game_here(interaction), user_key(interaction.user), GameStatus(status))
         await say(interaction, describe_game(view))
 
+    @app_commands.command(name="ledger", description="Tournament CC a player earned across "
+                          "games (F28)")
+    @app_commands.describe(player="Whose ledger (default: yours)")
+    async def ledger(self, interaction: discord.Interaction,
+                     player: discord.User | None = None) -> None:
+        who = player or interaction.user
+        view = await self.services.aftermath.ledger(user_key(who))
+        await say(interaction, ledger_text(view, f"<@{who.id}>"), private=True)
+
 
 @app_commands.command(name="inbox", description="What the bot could not send you by DM (a "
                       "GM: all it could not deliver)")
@@ -202,9 +202,10 @@ HELP = """\
 **FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the bot answers \
 with your orders (or every problem, with its line), and follows your edits. Orders against \
 another player's character go to the bot by DM.
-`/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
+`/game create|show|player|gm|remove|settings|set|status|ledger` · \
+`/char add|new|enemy|sheet|manage|edit|advance|bind` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/reveal turn:N` (a resolved turn's \
+`/gm npc|resolve|undo|rest|advance|endadventure|handover|items|export` · `/reveal turn:N` (a resolved turn's \
 sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
 not DM you)
 Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
