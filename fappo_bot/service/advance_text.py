@@ -88,14 +88,15 @@ def _item(line: str, rest: str) -> LegendaryItem:
 
 
 def describe(purchase: Purchase) -> str:
-    """The purchase in the words of a change line (as the GM is asked to approve it)."""
+    """The purchase as a change line (as the GM is asked to approve it, and as a waiting
+    request is kept: `parse_change` reads it back to the same purchase)."""
     kind = purchase.kind
     if kind is PurchaseKind.SKILL:
         return f"{purchase.name} +{purchase.points}"
     if kind is PurchaseKind.TRAIT_SP:
         return f"{purchase.name} +{purchase.points} SP"
     if kind is PurchaseKind.TRAIT:
-        return f"the Trait {purchase.name}"
+        return f"trait {purchase.name}"
     if kind is PurchaseKind.FLOATING:
         return f"floating SP +{purchase.points}"
     if kind is PurchaseKind.AP:
@@ -103,5 +104,5 @@ def describe(purchase: Purchase) -> str:
     if kind is PurchaseKind.LEGENDARY and purchase.item is not None:
         ups = ", ".join(u.kind + (f": {u.detail}" if u.detail else "")
                         for u in purchase.item.upgrades)
-        return f"legendary {purchase.item.item} ({ups})"
+        return f"legendary {purchase.item.item}: {ups}"
     return f"{kind.value} {purchase.name or ''}".strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
-from fappo_bot.service.advance_text import parse_change
+from fappo_bot.service.advance_text import describe, parse_change
 from fappo_bot.service.records import Role
 from tests.service.conftest import ALICE, BOB, GM
 from tests.service.helpers import snapshot
@@ -109,6 +109,15 @@ def test_change_lines(text, kind, name, points):
     assert (purchase.kind.value, purchase.name, purchase.points) == (kind, name, points)
 
 
+@pytest.mark.parametrize("text", ["Swordfighting +2", "Nimble +2 SP", "trait Tireless",
+                                  "floating +1", "AP +1", "package Elf",
+                                  "legendary Longsword: accuracy, special: Fire, damage"])
+def test_a_described_change_reads_back_as_the_same_purchase(text):
+    """A waiting request is kept in these words and read again when a GM approves it."""
+    purchase = parse_change(text)
+    assert parse_change(describe(purchase)) == purchase
+
+
 @pytest.mark.parametrize("text", ["", "Stealth", "Stealth +0", "trait", "legendary Sword",
                                   "Stealth SP +1", "x" * 300])
 def test_a_bad_change_line_names_what_is_expected(text):
@@ -121,3 +130,14 @@ async def test_ask_is_for_members_only(services, table):
     await services.games.add_member(game, GM, "dave", Role.PLAYER)
     with pytest.raises(Forbidden):
         await services.advancement.ask(game, "dave", "Kael", "Stealth +1")
+
+
+async def test_f22_an_approved_legendary_purchase_is_recorded(services, table):
+    game = table["game"]
+    await banked(services, game, {"Kael": 1})
+    asked = await services.advancement.ask(game, ALICE, "Kael", "legendary Broadsword: damage")
+    done = await services.advancement.approve(game, GM, asked.id)
+    assert done.applied and done.cost == 1
+    [item] = await services.legendary.items(game, GM)
+    assert (item.item, item.owner, item.holder) == ("Broadsword", "Kael", "Kael")
+    assert await services.advancement.waiting(game, GM) == []
