@@ -239,6 +239,8 @@ async def bind_posted(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord,
     actions, so the powers serve them). One that can no longer be done (the item passed on,
     the point spent since) is skipped, and the audit log says why; one done already (a turn
     resolved again after an undo) is not done twice."""
+    if not game.settings.legendary_items:  # nothing to bind: no read of the orders
+        return game
     for entry in (await orders_in_force(uow, turn)).values():
         for binding in entry.order.bind:
             record = await uow.characters.by_name(game.id, entry.order.actor)
