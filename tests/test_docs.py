@@ -246,7 +246,8 @@ def discord_command_names() -> set[str]:
     from fappo_bot.discord.commands import add_commands
 
     added: list[app_commands.Command | app_commands.Group] = []
-    bot = SimpleNamespace(services=None, tree=SimpleNamespace(add_command=added.append))
+    bot = SimpleNamespace(services=None, tree=SimpleNamespace(add_command=added.append),
+                          add_dynamic_items=lambda *items: None)
     asyncio.run(add_commands(bot))  # type: ignore[arg-type]
     names = set()
     for command in added:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from fappo_bot.console import advance_commands as advancing
+from fappo_bot.console import edit_commands as edits
 from fappo_bot.console import game_commands as games
+from fappo_bot.console import legendary_commands as legendary
 from fappo_bot.console import pace_commands as pace
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
@@ -24,6 +27,10 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "group": games.enemy,
     "transfer": games.transfer,
     "retire": games.retire,
+    "editsheet": edits.editsheet,
+    "handover": legendary.handover,
+    "items": legendary.items,
+    "bind": legendary.bind,
     "games": games.games,
     "use": games.use,
     "seats": games.seats,
@@ -57,6 +64,11 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "endscene": scenes.endscene,
     "rest": scenes.endscene,
     "endadventure": scenes.endadventure,
+    "spend": advancing.spend,
+    "approve": advancing.approve,
+    "refuse": advancing.refuse,
+    "changes": advancing.changes,
+    "ledger": advancing.ledger,
     "export": scenes.export,
     "import": scenes.import_,
     # Xp dice pools

@@ -24,18 +24,24 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /dm TEXT              secret orders (a DM to the bot), ended like a post
   /edit N, /delete N    edit (new text on the next lines) or delete your message #N
   /pass [NAME]          no action this turn
+  /spend NAME CHANGE    spend banked CC (Stealth +1, Nimble +2 SP, trait Tireless, AP +1, ...)
+  /ledger [SEAT]        tournament CC earned across games
+  /bind NAME ITEM [--sacrifice WHAT]   bind a legendary item your character holds (F22)
   /status, /seats, /games, /use GAME, /settings, /help, /quit
   /remind dm|ping|none [--game G]   /away [--from WHEN] [--to WHEN]   /back
   /digest on|off [--hour H]   (your own pace; WHEN: 2026-12-05, "2026-12-05 18:00" or 3d, UTC)
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
+  /editsheet NAME [FILE]   a new sheet for a character (its wounds, spent SP, banked CC kept)
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
   /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
+  /approve NAME   /refuse NAME   /changes   (players' CC changes waiting for a GM)
+  /handover ITEM CHARACTER [--owner NAME]   /items   (legendary items changing hands, F22)
   /export FILE   /import FILE [--copy]
   /set NAME VALUE       change a setting or rules flag (/settings lists them)
   BREAK: immediate, same_day, night, week_plus, adventure_end

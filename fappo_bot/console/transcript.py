@@ -34,7 +34,7 @@ from fappo_bot.console.files import read_text
 
 #: commands whose following lines (to a blank line or a lone ".") are part of the command
 BODY_COMMANDS: frozenset[str] = frozenset(
-    {"addchar", "sheet", "enemy", "group", "npc", "edit", "dm", "post"}
+    {"addchar", "sheet", "enemy", "group", "npc", "edit", "dm", "post", "editsheet"}
 )
 
 #: every command of the table (the slash commands plus the table's own), for clear errors
@@ -45,7 +45,8 @@ COMMANDS: frozenset[str] = frozenset(
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
         "endadventure", "advance", "edit", "delete", "export", "import", "games", "use",
         "transfer", "retire", "reveal", "odds", "xp", "settings", "set", "remind", "away",
-        "back", "digest",
+        "back", "digest", "spend", "approve", "refuse", "changes", "ledger", "editsheet",
+        "handover", "items", "bind",
     }
 )
 
@@ -131,6 +132,8 @@ def takes_body(name: str, args: tuple[str, ...]) -> bool:
         return not args or args[0].startswith("-")
     if name == "edit":  # the new text of message N: no number, nothing to read
         return bool(args)
+    if name == "editsheet":  # NAME, then a FILE or the sheet on the following lines
+        return len(args) == 1
     return name in BODY_COMMANDS
 
 

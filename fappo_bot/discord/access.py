@@ -24,19 +24,21 @@ def not_yours(what: str) -> str:
 
 
 class Access:
-    """Who may answer: the user a view or modal was opened for (`owner`), and with `game_id`,
-    only while they are a GM of that game."""
+    """Who may answer: the user a view or modal was opened for (`owner`; None: anyone who sees
+    it, a button of a message in the room), and with `game_id`, only while they are a GM of that
+    game."""
 
-    def __init__(self, bot: Any, owner: object, *, what: str, gm_of: str | None = None) -> None:
+    def __init__(self, bot: Any, owner: object | None, *, what: str,
+                 gm_of: str | None = None) -> None:
         self.bot = bot
-        self.owner = str(owner)
+        self.owner = None if owner is None else str(owner)
         self.what = what
         self.gm_of = gm_of
 
     async def refusal(self, interaction: discord.Interaction) -> str | None:
         """Why this user may not answer now (None: they may)."""
         user = str(interaction.user.id)
-        if user != self.owner:
+        if self.owner is not None and user != self.owner:
             return not_yours(self.what)
         if self.gm_of is not None:
             try:

@@ -56,6 +56,7 @@ class StatementKind(StrEnum):
     GUARD = "guard"
     REDUCE = "reduce"
     ENDURE = "endure"
+    BIND = "bind"
     INTENT = "intent"
     OOC = "ooc"
 
@@ -165,6 +166,9 @@ def order_to_case(order: Order) -> dict[str, Any]:
         ]
     if order.endure:
         out["endure"] = True
+    if order.bind:
+        out["bind"] = [{"item": b.item, **({"sacrifice": b.sacrifice} if b.sacrifice else {})}
+                       for b in order.bind]
     if order.intent is not None:
         out["intent"] = order.intent
     if order.ooc is not None:

@@ -27,7 +27,17 @@ from fappo_bot.posting.models import (
 from fappo_bot.posting.names import Names, resolve
 from fappo_bot.posting.scene import Scene, characters_named
 from fappo_bot.posting.validate import check_block
-from fappo_bot.rules import Action, ActionKind, Character, ErrorCode, Order, Pledge, Reduction, fold
+from fappo_bot.rules import (
+    Action,
+    ActionKind,
+    Binding,
+    Character,
+    ErrorCode,
+    Order,
+    Pledge,
+    Reduction,
+    fold,
+)
 
 #: how many words of a statement an error cites before the words at fault
 _CITE_BEFORE = 48
@@ -40,6 +50,7 @@ class _Block:
     guard: list[Pledge] = field(default_factory=list)
     reduce: list[Reduction] = field(default_factory=list)
     endure: bool = False
+    bind: list[Binding] = field(default_factory=list)
     intent: list[str] = field(default_factory=list)
     ooc: list[str] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
@@ -315,6 +326,12 @@ def _endure(block: _Block, number: int, text: str, read: Read, bracket: bool,
     return Statement(number, text, read.kind, bracket=bracket, sp_words=sp_words)
 
 
+def _bind(block: _Block, number: int, text: str, read: Read, bracket: bool,
+          sp_words: str) -> Statement:
+    block.bind.extend(Binding(item=item, sacrifice=paid) for item, paid in read.bindings)
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
 def _guard(block: _Block, number: int, text: str, read: Read, bracket: bool,
            sp_words: str) -> Statement:
     index = len(block.guard)
@@ -334,6 +351,7 @@ _LINES: dict[StatementKind, Callable[[_Block, int, str, Read, bool, str], Statem
     StatementKind.INTENT: _intent,
     StatementKind.OOC: _ooc,
     StatementKind.ENDURE: _endure,
+    StatementKind.BIND: _bind,
     StatementKind.GUARD: _guard,
     StatementKind.REDUCE: _reduce,
 }
@@ -382,6 +400,7 @@ def _finish(reader: _Reader, block: _Block) -> tuple[ParsedBlock, list[PostProbl
         reduce=tuple(block.reduce),
         endure=block.endure,
         intent=join_text(block.intent),
+        bind=tuple(block.bind),
         ooc=join_text(block.ooc),
     )
     statements = tuple(block.statements)

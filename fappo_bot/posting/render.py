@@ -86,6 +86,10 @@ def render_order(order: Order, character: Character | None = None,
         lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
     if order.endure:
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
+    for binding in order.bind:
+        paid = safe(binding.sacrifice) if binding.sacrifice else "a banked CC"
+        lines.append(f"  Bind {safe(binding.item)} (F22: sacrificing 1 point: {paid}; done as "
+                     "the turn resolves)")
     if order.intent:
         lines.append(f"  Intent: {safe(order.intent)}")
     if order.ooc:

@@ -191,6 +191,12 @@ def npc_wait(notice: n.NpcWait) -> str:
             "call time yourself to seal them as doing nothing.")
 
 
+def item_bound(notice: n.ItemBound) -> str:
+    """F22: who bound it and where it is stay unsaid ([F:L358])."""
+    return (f"{safe(notice.owner)}'s legendary item '{safe(notice.item)}' has been bound to "
+            "another (F22).")
+
+
 def results(notice: n.Results) -> str:
     """The results as the service worded them (its `body`, not in the payload)."""
     return notice.body
@@ -205,6 +211,7 @@ WORDS: Words = {
     n.AdventureEnded: adventure_ended, n.TimeAdvanced: time_advanced,
     n.Undelivered: undelivered, n.NpcWait: npc_wait, n.GraceExtended: grace_extended,
     n.DeadlineMoved: deadline_moved,
+    n.ItemBound: item_bound,
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fappo_bot.rules.advancement import (
     MAX_AWARD,
     Purchase,
+    PurchaseKind,
     TournamentLedger,
     award_advancement,
     record_adventure,
@@ -43,13 +44,22 @@ from fappo_bot.rules.data import (
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
-from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
+from fappo_bot.rules.legendary import (
+    LegendaryItem,
+    LegendaryUpgrade,
+    bind,
+    change_hands,
+    give_up,
+    powers_active,
+    take_up,
+)
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
     Action,
     ActionKind,
+    Binding,
     Claim,
     Order,
     PendingHit,
@@ -100,6 +110,7 @@ __all__ = [
     "PendingHit",
     "Pledge",
     "Purchase",
+    "PurchaseKind",
     "RangeClass",
     "Reduction",
     "Roster",
@@ -156,4 +167,10 @@ __all__ = [
     "uses_pips",
     "validate_order",
     "weapon_by_name",
+    "bind",
+    "change_hands",
+    "give_up",
+    "powers_active",
+    "take_up",
+    "Binding",
 ]

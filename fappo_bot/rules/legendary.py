@@ -360,3 +360,35 @@ def change_hands(item: LegendaryItem, new_holder: str) -> LegendaryItem:
     if item.owner is not None and item.owner.casefold() == new_holder.casefold():
         return replace(item, holder=new_holder, bound_to=())
     return replace(item, holder=new_holder)
+
+
+def give_up(character: Character, item: LegendaryItem) -> Character:
+    """The character without the item in hand (F22, a change of hands): the weapon of its name
+    is no longer carried, and the armor and shield steps it gave (if its powers were active for
+    the character) are gone. What the owner paid stays on record (`legendary`): ownership does
+    not change hands."""
+    _require_valid(item)
+    weapons = character.weapons
+    if weapon_by_name(item.item) is not None or any(
+            w.name.casefold() == item.item.casefold() for w in weapons):
+        weapons = tuple(w for w in weapons if w.name.casefold() != item.item.casefold())
+    wielding = character.wielding
+    if wielding is not None and wielding.casefold() == item.item.casefold():
+        wielding = weapons[0].name if weapons else None
+    if not powers_active(item, character.name):
+        return replace(character, weapons=weapons, wielding=wielding)
+    return replace(character, weapons=weapons, wielding=wielding,
+                   armor_bonus=max(0, character.armor_bonus - armor_bonus(item)),
+                   shield_bonus=max(0, character.shield_bonus - shield_bonus(item)))
+
+
+def take_up(character: Character, item: LegendaryItem) -> Character:
+    """The character with the item in hand (F22): its powers if it owns the item or bound it
+    ([F:L358]), else only the base weapon of the weapon table ("the item must be 'bound' before
+    any special powers are available")."""
+    if powers_active(item, character.name):
+        return apply_legendary(character, item)
+    base = base_weapon(item.item)
+    if base is None or any(w.name.casefold() == base.name.casefold() for w in character.weapons):
+        return character
+    return replace(character, weapons=(*character.weapons, base))

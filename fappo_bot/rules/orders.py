@@ -162,6 +162,18 @@ class Reduction:
     why: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Binding:
+    """F22: binding someone else's legendary item the actor holds, for one creation point
+    ([F:L358] "This binding requires the character to sacrifice one (and only one) character
+    creation point"): `sacrifice` names a skill, a Trait or `floating`; None, a banked CC."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    item: str
+    sacrifice: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Order:
     """Everything one actor declares for a turn (F29)."""
@@ -178,6 +190,8 @@ class Order:
     ooc: str | None = None
     #: an explicit "no action this turn" (the service's pass)
     passed: bool = False
+    #: legendary items bound by this post (F22), done by the service as the turn resolves
+    bind: tuple[Binding, ...] = ()
 
 
 @dataclass(slots=True, kw_only=True)

@@ -26,6 +26,7 @@ from fappo_bot.service.base import (
 )
 from fappo_bot.service.bounds import MAX_COUNT, check_number
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput
+from fappo_bot.service.legendary import record_items
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterKind,
@@ -37,6 +38,7 @@ from fappo_bot.service.records import (
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.sheet_building import NewCharacter, carry_state, full_sheet
+from fappo_bot.service.sheet_changes import sheet_changes
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetReply
 from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
@@ -195,6 +197,8 @@ class CharacterService(UseCases):
                 created_at=self.now(),
             )
             await uow.characters.add(record)
+            if isinstance(new, NewCharacter) and new.sheet.legendary:  # F22: who holds what
+                await uow.games.update(record_items(game, name, new.sheet.legendary))
             await play.audit("character.create", name=name,
                              owner=owner, kind=kind.value, checked=isinstance(new, NewCharacter))
             return SheetReply(ok=True, character=CharacterView.of(record))
@@ -248,11 +252,58 @@ class CharacterService(UseCases):
             if isinstance(built, tuple):
                 return SheetReply(ok=False, problems=built)
             sheet = full_sheet(built)
+            before = CharacterView.of(record, game.rules)
             record = await _bump(uow, record, name=sheet.name, sheet=sheet,
                                  state=carry_state(record.fappo_state, sheet, recharge=isinstance(
                                      new, NewCharacter) and new.ammo is not None))
-            await play.audit("character.edit", name=record.name)
-            return SheetReply(ok=True, character=CharacterView.of(record))
+            after = CharacterView.of(record, game.rules)
+            changes = sheet_changes(before, after)
+            if isinstance(new, NewCharacter) and new.sheet.legendary:  # F22: who holds what
+                await uow.games.update(record_items(game, record.name, new.sheet.legendary))
+            await play.audit("character.edit", name=record.name, was=before.name,
+                             changes=list(changes))
+            return SheetReply(ok=True, character=after, changes=changes)
+
+    async def edit_from_data(
+        self, game_id: str, actor: str, name: str, data: Mapping[str, Any]
+    ) -> SheetReply:
+        """A GM's new sheet for a character, as the adapter read it (a YAML mapping), checked
+        by the game's ruleset (`edit` for FAPPO, `edit_xp`); the character's state carries
+        over, and the reply lists what changed. A player is told only that GMs do this."""
+        await self._gm_first(game_id, actor)
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+        return await self.ruleset(game).edit_character(self, game_id, actor, name, data)
+
+    @retried
+    async def edit_xp(
+        self, game_id: str, actor: str, name: str, data: Mapping[str, Any]
+    ) -> SheetReply:
+        """A GM's new Xp sheet for a character: checked like a new one (every fault as data,
+        nothing stored); its current Luck and plot points carry over (X14, X15)."""
+        try:
+            sheet = xp_sheet_from_dict(data)
+        except XpSheetProblems as exc:
+            return SheetReply(ok=False, problems=exc.problems)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.XP_SHEETS) as play:
+            uow, game = play.uow, play.game
+            record = await load_character(uow, game, name)
+            require_not_retired(record)
+            if record.xp is None:
+                raise Conflict(f"{record.name} has no Xp sheet to edit.")
+            new_name = check_name(sheet.name, "character")
+            if new_name.casefold() != record.name.casefold() and \
+                    await uow.characters.by_name(game.id, new_name) is not None:
+                raise Conflict(f'There is already a character called "{new_name}" here.')
+            before = CharacterView.of(record)
+            kept = sheet.model_copy(update={"name": new_name, "luck": record.xp.luck,
+                                            "plot_points": record.xp.plot_points})
+            record = await _bump(uow, record, name=new_name, xp=kept)
+            after = CharacterView.of(record)
+            changes = sheet_changes(before, after)
+            await play.audit("character.edit", name=record.name, was=before.name,
+                             changes=list(changes), ruleset=game.ruleset)
+            return SheetReply(ok=True, character=after, changes=changes)
 
     @retried
     async def set_count(self, game_id: str, actor: str, name: str, count: int) -> CharacterView:

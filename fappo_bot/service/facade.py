@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from fappo_bot.service.advancing import AdvancementService
 from fappo_bot.service.aftermath import AftermathService
 from fappo_bot.service.base import Deps, Resolver, rules_resolver
 from fappo_bot.service.calltime import CallTimeService
@@ -14,6 +15,7 @@ from fappo_bot.service.characters import CharacterService
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
+from fappo_bot.service.legendary import LegendaryService
 from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.pace import PaceService
 from fappo_bot.service.ports import UowFactory
@@ -60,6 +62,8 @@ class Services:
         self.review = ReviewService(self.deps)
         self.resolution = ResolutionService(self.deps)
         self.aftermath = AftermathService(self.deps)
+        self.advancement = AdvancementService(self.deps)
+        self.legendary = LegendaryService(self.deps)
         self.outbox = OutboxService(self.deps)
         self.pace = PaceService(self.deps)
         self.transfer = TransferService(self.deps)

@@ -16,6 +16,7 @@ from fappo_bot.rules import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases, audit, gm_ids
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.legendary import check_bindings
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.post_steps import new_post, sealed_orders_arrived, table_talk_reply
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
@@ -47,6 +48,7 @@ async def post(cases: UseCases, step: PostStep) -> PostReply:
     if not read.orders:
         return table_talk_reply(turn)
     check_orders(turn, read.orders, step.controls, records)
+    check_bindings(game, records, read.orders)
     honour: list[str] = []
     if step.poster != GM_POSTER:
         honour = check_pvp_secret(read.orders, step.author, records, secret,
@@ -88,6 +90,7 @@ async def edit(cases: UseCases, step: PostStep, post: Post) -> PostReply:
     honour = []
     if read.orders:
         check_orders(turn, read.orders, step.controls, records)
+        check_bindings(game, records, read.orders)
         if step.poster != GM_POSTER:
             honour = check_pvp_secret(read.orders, step.author, records, post.secret,
                                       game.rules.hide_all_allocations,

@@ -242,11 +242,22 @@ class NpcWait(Notice):
     names: tuple[str, ...]
 
 
+class ItemBound(Notice):
+    """F22, to the original owner's player: their legendary item was bound to another; no
+    identity and no place ([F:L358] "will otherwise have no idea who currently has it or where
+    it is")."""
+
+    KIND = "item_bound"
+    item: str
+    #: the owning character
+    owner: str
+
+
 #: the notice of each kind of outbox message that carries one
 _KINDS: tuple[type[Notice], ...] = (
     TurnOpened, Reminder, ReminderDm, Digest, TimeCalled, EveryoneIn, SecretOrders, Sealed,
     Revealed, Results, Undone, Inactive, SceneEnded, AdventureEnded, TimeAdvanced, Undelivered,
-    NpcWait, GraceExtended, DeadlineMoved)
+    NpcWait, GraceExtended, DeadlineMoved, ItemBound)
 NOTICES: dict[str, type[Notice]] = {kind.KIND: kind for kind in _KINDS}
 NOTICES["results_private"] = Results
 
@@ -352,6 +363,10 @@ def time_advanced(elapsed: str, healed: Sequence[str]) -> TimeAdvanced:
 
 def undelivered(game: str, where: str, first_line: str, why: str) -> Undelivered:
     return Undelivered(game=game, where=where, began=first_line, why=why)
+
+
+def item_bound(item: str, owner: str) -> ItemBound:
+    return ItemBound(item=item, owner=owner)
 
 
 def waiting_for_npc_orders(number: int, names: Sequence[str]) -> NpcWait:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from fappo_bot.rules import (
     Character,
     GMInputs,
+    LegendaryItem,
     Order,
     PendingHit,
     RulesConfig,
@@ -71,6 +72,19 @@ class AbsencePolicy(StrEnum):
     GM = "gm"
 
 
+class AdvanceRequest(BaseModel):
+    """A player's request to spend banked CC (F28), waiting for a GM's approval."""
+
+    model_config = _FROZEN
+
+    id: str
+    character: str
+    #: the change as the player wrote it (`service/advance_text.py`)
+    change: str
+    player: str
+    at: datetime
+
+
 class GameSettings(BaseModel):
     """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
 
@@ -110,6 +124,11 @@ class GameSettings(BaseModel):
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
+    #: players' CC purchases waiting for a GM's approval (F28), at most one per character
+    advance_requests: tuple[AdvanceRequest, ...] = ()
+    #: F22: the game's legendary items, each with its owner, its holder and its bindings
+    #: (recorded from the sheets and purchases that made them)
+    legendary_items: tuple[LegendaryItem, ...] = ()
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
 

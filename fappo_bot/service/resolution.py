@@ -42,6 +42,7 @@ from fappo_bot.service.disclosure import (
     turn_audiences,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.legendary import bind_posted
 from fappo_bot.service.pace import absent_defense
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -129,6 +130,8 @@ class ResolutionService(UseCases):
             raise Conflict(f"Turn {turn.number} was voided by an undo.")
         if number != turn.number:
             raise _not_that_turn(number, turn)
+        # F22: a post's `Bind:` lines take effect first, so the powers serve this turn
+        game = await bind_posted(uow, self.deps, game, turn, actor)
         records = list(await uow.characters.list(game.id))
         state = build_state(game, turn, records)
         in_force = await orders_in_force(uow, turn)

@@ -114,6 +114,7 @@ _CARRIED = (
     "heal_checked",
     "heal_halved",
     "wielding",
+    "unspent_cc",
 )
 
 

@@ -213,6 +213,8 @@ class SheetReply(BaseModel):
     ok: bool
     problems: tuple[str, ...] = ()
     character: CharacterView | None = None
+    #: what a GM's edit changed, one line each (`service/sheet_changes.py`)
+    changes: tuple[str, ...] = ()
 
 
 class PostOutcome(StrEnum):
@@ -469,3 +471,27 @@ class LedgerView(BaseModel):
     player: str
     total: int
     entries: tuple[tuple[str, int, str], ...]
+
+
+class AdvanceView(BaseModel):
+    """A CC purchase (F28): asked by a player and waiting for a GM, or applied."""
+
+    model_config = _FROZEN
+
+    #: the request's id (what a GM's approval names); empty for a GM's own purchase
+    id: str
+    character: str
+    #: the purchase in the words of a change line (`Swordfighting +1`)
+    change: str
+    cost: int
+    #: CC banked before the purchase
+    banked: int
+    player: str
+    applied: bool
+    #: the character after the purchase, when applied
+    after: CharacterView | None = None
+
+    @property
+    def left(self) -> int:
+        """CC banked once the purchase is made."""
+        return self.banked - self.cost

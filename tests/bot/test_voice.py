@@ -119,7 +119,7 @@ async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> Non
     assert "2 AP attack Skarg with Broadsword" in body["content"]
     gm = text_of(await run_command(fake, fake.gm, "help", [{"type": 3, "name": "topic",
                                                             "value": "gm"}]))
-    assert "`/gm resolve`" in gm and "`/turn calltime minutes:1440`" in gm
+    assert "`/gm resolve`" in gm and "`/turn calltime in:1d`" in gm
 
 
 async def test_each_notice_is_said_once_in_its_place(running, fake) -> None:

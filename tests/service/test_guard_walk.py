@@ -20,7 +20,7 @@ from fappo_bot.service.records import GameStatus, Role
 from tests.service.conftest import GM, sheet
 
 GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
-          "outbox", "users")
+          "outbox", "users", "advancement", "legendary")
 LIVE = ("@everyone", "@here", "<@", "<#")
 ZW = "\u200b"
 KAEL = "<@123456789012345678>"  # a character named as a user mention
@@ -96,7 +96,9 @@ def every_use_case() -> set[str]:
                 "turns": facade.TurnService, "calltime": facade.CallTimeService,
                 "review": facade.ReviewService, "resolution": facade.ResolutionService,
                 "aftermath": facade.AftermathService, "outbox": facade.OutboxService,
-                "users": facade.UserService}[group]
+                "users": facade.UserService,
+                "advancement": facade.AdvancementService,
+                "legendary": facade.LegendaryService}[group]
         found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
                   if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     return found
@@ -197,6 +199,24 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.aftermath.spend_cc(game, ALICE, KAEL,
                                Purchase(kind=PurchaseKind.SKILL, name="Stealth", points=1))
     await s.aftermath.ledger(ALICE)
+    await s.advancement.ask(game, ALICE, KAEL, f"{PROSE} +1")  # refused: names the skill
+    await s.advancement.ask(game, ALICE, KAEL, "Stealth +1")
+    await s.advancement.ask(game, ALICE, KAEL, "Stealth +1")  # refused: one waits already
+    await s.advancement.waiting(game, GM)
+    await s.advancement.refuse(game, GM, KAEL)
+    await s.advancement.ask(game, ALICE, KAEL, "Stealth +1")
+    await s.advancement.approve(game, GM, KAEL)
+    await s.advancement.approve(game, GM, PROSE)  # refused
+    await s.characters.edit_from_data(game, GM, SKARG, {"name": PROSE, "tier": "lieutenant"})
+    await s.characters.edit(game, GM, KAEL, sheet("Kael", name=KAEL, budget=31, legendary=[
+        {"item": "Broadsword", "upgrades": ["accuracy"]}]))
+    await s.legendary.items(game, GM)
+    await s.legendary.hand_over(game, GM, PROSE, MIRA)  # refused: names the item
+    await s.legendary.hand_over(game, GM, "Broadsword", MIRA)
+    await s.legendary.bind_item(game, BOB, MIRA, "Broadsword", sacrifice=PROSE)  # refused
+    await s.legendary.bind_item(game, BOB, MIRA, "Broadsword", sacrifice="Stealth")
+    await s.legendary.hand_over(game, GM, "Broadsword", KAEL)
+    await s.characters.edit_from_data(game, GM, GOBLINS, {"name": GOBLINS, "hp": PROSE})
     await s.characters.retire(game, GM, GOBLINS)
     await s.games.audit_log(game, GM, None)
     await s.games.set_status(game, GM, GameStatus.PAUSED)
@@ -235,6 +255,10 @@ async def _xp_walk(s: Recorder) -> None:
     await s.characters.create_from_data(xp, ALICE, {"name": MIRA, "passions": [PROSE], "luck": -1})  # bad
     await s.characters.create_xp(xp, GM, {"name": SKARG, "who": "npc",
                                           "skills": {"Spear": "veteran BODY"}})
+    await s.characters.edit_from_data(xp, GM, SKARG, {"name": SKARG, "who": "npc",
+                                                      "skills": {PROSE: "veteran BODY"}})
+    await s.characters.edit_xp(xp, GM, SKARG, {"name": SKARG, "who": "npc",
+                                               "skills": {"Spear": "veteran BODY"}})
     await s.turns.open(xp, GM)
     reply = await s.turns.post(xp, ALICE, channel_key="x1", message_key="x1",
                                text=f"{PROSE}\nroll Stealth against {SKARG}: {PROSE}\n"

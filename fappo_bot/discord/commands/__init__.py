@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 
 async def add_commands(bot: FappoBotBase) -> None:
+    from fappo_bot.discord.advance import AdvanceButton
     from fappo_bot.discord.commands.characters import CharGroup
     from fappo_bot.discord.commands.games import GameGroup, inbox_command
     from fappo_bot.discord.commands.help import help_command
@@ -26,3 +27,4 @@ async def add_commands(bot: FappoBotBase) -> None:
     bot.tree.add_command(odds_command)
     bot.tree.add_command(inbox_command)
     bot.tree.add_command(reveal_command)
+    bot.add_dynamic_items(AdvanceButton)

@@ -90,6 +90,16 @@ def refused(check: SheetReply, name: str) -> str:
         f"- {safe(p)}" for p in check.problems)
 
 
+def edited_text(reply: SheetReply) -> str:
+    """A GM's edit: the character's new sheet and what changed (its state is kept)."""
+    assert reply.character is not None
+    name = safe(reply.character.name)
+    if not reply.changes:
+        return f"{name}'s sheet is unchanged."
+    return "\n".join([f"{name}'s sheet is edited (its state is kept):",
+                      *(f"- {safe(line)}" for line in reply.changes)])
+
+
 @app_commands.guild_only()
 class CharGroup(BotGroup, name="char", description="Characters: add one from a sheet file, "
                 "show a sheet"):
@@ -143,6 +153,67 @@ class CharGroup(BotGroup, name="char", description="Characters: add one from a s
         game_id, gm = await room_role(self, interaction)
         return matching([c.name for c in await room_characters(self, interaction)
                          if gm or c.kind is CharacterKind.PC], current)
+
+    @app_commands.command(name="edit", description="GM: replace a character's sheet with a "
+                          "sheet file (YAML); its wounds, spent SP and banked CC stay")
+    @app_commands.describe(character="The character", sheet="The new sheet file (YAML)")
+    async def edit(self, interaction: discord.Interaction, character: str,
+                   sheet: discord.Attachment) -> None:
+        game_id = await self.game_here(interaction)
+        data = await read_sheet(sheet)
+        reply = await self.services.characters.edit_from_data(
+            game_id, user_key(interaction.user), character, data)
+        if not reply.ok or reply.character is None:
+            await say(interaction, refused(reply, character), private=True)
+            return
+        await say(interaction, edited_text(reply), embeds=sheet_embeds(reply.character),
+                  private=True)
+
+    @edit.autocomplete("character")
+    async def edit_names(self, interaction: discord.Interaction, current: str
+                         ) -> list[app_commands.Choice[str]]:
+        """The game's characters, for its GMs only (no one else may edit a sheet)."""
+        _, gm = await room_role(self, interaction)
+        return await character_choices(self, interaction, current) if gm else []
+
+    @app_commands.command(name="advance", description="Spend banked CC (F28): a player asks, "
+                          "a GM approves; a GM's change is made at once")
+    @app_commands.describe(character="The character",
+                           change="What to buy: Swordfighting +1, Nimble +2 SP, trait Tireless, "
+                                  "floating +1, AP +1, legendary ITEM: UPGRADES")
+    async def advance(self, interaction: discord.Interaction, character: str,
+                      change: app_commands.Range[str, 1, 200]) -> None:
+        from fappo_bot.discord.advance import answer_advance
+
+        game_id = await self.game_here(interaction)
+        view = await self.services.advancement.ask(game_id, user_key(interaction.user),
+                                                   character, change)
+        await answer_advance(interaction, game_id, view)
+
+    @advance.autocomplete("character")
+    async def advance_names(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        """The player characters the caller plays; every one for a GM."""
+        _, gm = await room_role(self, interaction)
+        me = user_key(interaction.user)
+        return matching([c.name for c in await room_characters(self, interaction)
+                         if c.kind is CharacterKind.PC and (gm or c.owner == me)], current)
+
+    @app_commands.command(name="bind", description="Bind someone else's legendary item your "
+                          "character holds: one creation point (F22)")
+    @app_commands.describe(character="Your character, who holds the item",
+                           item="The legendary item",
+                           sacrifice="What to give up: a skill, a Trait's SP, floating (default: "
+                                     "a banked CC)")
+    async def bind(self, interaction: discord.Interaction, character: str, item: str,
+                   sacrifice: str | None = None) -> None:
+        from fappo_bot.discord.legendary import bound_text
+
+        view = await self.services.legendary.bind_item(
+            await self.game_here(interaction), user_key(interaction.user), character, item,
+            sacrifice=sacrifice)
+        self.changed()  # the owner's DM
+        await say(interaction, bound_text(view), private=True)
 
     @app_commands.command(name="manage", description="GM: retire a character, mark it "
                           "inactive, run it as an NPC, or give it back to its player (F30)")

@@ -14,7 +14,7 @@ from fappo_bot.discord.rendering import from_game, worded
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import GameStatus, Role
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
-from fappo_bot.service.views import GameView
+from fappo_bot.service.views import GameView, LedgerView
 
 
 def describe_game(view: GameView) -> str:
@@ -29,6 +29,14 @@ def describe_game(view: GameView) -> str:
     rules = ", Xp rules" if view.ruleset == "xp" else ""
     return (f"**{safe(view.name)}** ({view.status.value}{rules}): {turn}.\n"
             f"GMs: {named(view.gms) or 'none'}. Players: {named(view.players) or 'none yet'}.")
+
+
+def ledger_text(view: LedgerView, who: str) -> str:
+    """F28: a player's tournament points, game by game."""
+    if not view.entries:
+        return f"{who} has no tournament CC yet (one per completed adventure of a tournament game)."
+    lines = [f"- {points:+d} CC: {safe(reason)}" for _, points, reason in view.entries]
+    return "\n".join([f"{who}: **{view.total}** tournament CC.", *lines])
 
 
 def describe_settings(settings: list[SettingView]) -> str:
@@ -155,6 +163,15 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         view = await self.services.games.set_status(
             await self.game_here(interaction), user_key(interaction.user), GameStatus(status))
         await say(interaction, describe_game(view))
+
+    @app_commands.command(name="ledger", description="Tournament CC a player earned across "
+                          "games (F28)")
+    @app_commands.describe(player="Whose ledger (default: yours)")
+    async def ledger(self, interaction: discord.Interaction,
+                     player: discord.User | None = None) -> None:
+        who = player or interaction.user
+        view = await self.services.aftermath.ledger(user_key(who))
+        await say(interaction, ledger_text(view, f"<@{who.id}>"), private=True)
 
 
 @app_commands.command(name="inbox", description="What the bot could not send you by DM (a "

@@ -13,9 +13,10 @@ from fappo_bot.discord.commands.base import say
 from fappo_bot.posting_xp import XP_POST_FORMS
 
 COMMANDS = """\
-`/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
+`/game create|show|player|gm|remove|settings|set|status|ledger` · \
+`/char add|new|enemy|sheet|manage|edit|advance|bind` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|export` · `/me remind|away|back|digest` (how \
+`/gm npc|resolve|undo|rest|advance|endadventure|handover|items|export` · `/me remind|away|back|digest` (how \
 you are reminded, your absences, a daily digest) · `/reveal turn:N` (a resolved turn's \
 sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
 not DM you)
@@ -51,13 +52,14 @@ GM = """\
 **The GM's turn**
 1. `/turn open` opens the turn (the room is told).
 2. `/gm npc` gives the NPC orders: sealed at once, the room sees their commitment.
-3. `/turn calltime minutes:1440` gives the players a day (no option: time is called now); \
+3. `/turn calltime in:1d` gives the players a day (or `at:Fri 20:00`, in the game's time zone; \
+no option: time is called now); \
 `/turn status` shows who is in, `/turn extend`, `/turn pause` and `/turn resume` move the clock.
 4. `/gm resolve` asks what the rules leave to you, one question at a time, then resolves; \
 `/gm undo` takes the last resolution back exactly.
-5. Between turns: `/gm rest gap:night`, `/gm advance minutes:2880` (two days heal wounds), \
+5. Between turns: `/gm rest gap:night`, `/gm advance by:2d` (two days heal wounds), \
 `/gm endadventure award:2`. Example of a turn: `/turn open`, then `/gm npc`, then \
-`/turn calltime minutes:60`. The whole guide: docs/gm.md."""
+`/turn calltime in:1h`. The whole guide: docs/gm.md."""
 
 SETTINGS = """\
 **Settings**

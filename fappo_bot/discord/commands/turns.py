@@ -71,7 +71,7 @@ def opened_answer(number: int) -> str:
     """The GM's private answer to `/turn open`: the room has the notice (said once, there),
     so this says only what the GM does next."""
     return (f"Done: the room is told that turn {number} is open. Next: `/gm npc` gives the NPC "
-            "orders, `/turn calltime minutes:N` sets a deadline, `/turn status` shows who "
+            "orders, `/turn calltime in:48h` sets a deadline, `/turn status` shows who "
             "is in.")
 
 
@@ -289,6 +289,28 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         healed_now = plural(len(healed), "character") if healed else "nobody"
         await say(interaction, f"Done: {timetext.duration_text(elapsed)} pass; the room is told "
                   f"who healed ({healed_now}).", private=True)
+
+    @app_commands.command(name="handover", description="GM: a legendary item changes hands "
+                          "(taken, given, found; F22)")
+    @app_commands.describe(item="The legendary item", to="The character who has it now",
+                           owner="Its owner, when several items share the name")
+    async def handover(self, interaction: discord.Interaction, item: str, to: str,
+                       owner: str | None = None) -> None:
+        from fappo_bot.discord.legendary import handed_text
+
+        view = await self.services.legendary.hand_over(
+            await self.game_here(interaction), user_key(interaction.user), item, to,
+            owner=owner)
+        await say(interaction, handed_text(view), private=True)
+
+    @app_commands.command(name="items", description="GM: the game's legendary items, who "
+                          "holds them and who bound them (F22)")
+    async def items(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.legendary import items_text
+
+        views = await self.services.legendary.items(await self.game_here(interaction),
+                                                    user_key(interaction.user))
+        await say(interaction, items_text(views), private=True)
 
     @app_commands.command(name="endadventure", description="GM: end the adventure (SP all "
                           "back; CC awards by the rules)")

@@ -3,6 +3,7 @@ any statement declares (spec/posting.md "Guard", "Reduce", "Endure")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from fappo_bot.posting.grammar.clauses import (
@@ -42,6 +43,8 @@ class Read:
     reductions: list[tuple[str, dict[str, int], str | None]] = field(default_factory=list)
     text: str = ""
     sp_spans: list[tuple[int, int]] = field(default_factory=list)
+    #: Bind lines: (item, what is sacrificed; None for a banked CC), F22
+    bindings: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 
@@ -295,3 +298,29 @@ def _leftover(cur: Cursor, expected: str) -> None:
         cur.i = len(cur.toks)
         cur.issue(ErrorCode.SYNTAX, f'I couldn\'t read "{cur.slice(start, end)}"', start, end,
                   expected=expected)
+
+
+_BIND = re.compile(r"^\s*bind\s*:\s*(?P<item>[^(,;]*?)\s*(?:(?:\(|[,;]\s*|-\s+)(?P<paid>[^)]*)\)?)?\s*$",
+                   re.IGNORECASE)
+_PAID = re.compile(r"^(?:sacrific\w*|paying|pay|by|with)?\s*(?:(?:1|one|a)\s+)?(?:point\s+(?:of|from)\s+)?"
+                   r"(?P<what>.*?)(?:\s+(?:point|sp))?\s*$", re.IGNORECASE)
+_BANKED = frozenset({"cc", "banked cc", "a banked cc", "creation point", "banked"})
+BIND_FORM = "Bind: ITEM (sacrificing SKILL, TRAIT or floating; a banked CC if not said)"
+
+
+def bind_line(text: str) -> Read:
+    """`Bind: Broadsword (sacrificing Stealth)` (F22, an extension of the post language): the
+    character binds someone else's legendary item it holds, for one creation point."""
+    read = Read(StatementKind.BIND)
+    found = _BIND.match(text)
+    item = found["item"].strip() if found else ""
+    if not item:
+        read.issues.append(Issue(ErrorCode.SYNTAX, "a Bind line needs the item to bind", 0,
+                                 len(text), expected=BIND_FORM,
+                                 hint="for example: Bind: Broadsword (sacrificing 1 Stealth)"))
+        return read
+    paid_text = (found["paid"] or "").strip() if found else ""
+    what = _PAID.match(paid_text)
+    paid = what["what"].strip() if what else paid_text
+    read.bindings.append((item, None if not paid or paid.casefold() in _BANKED else paid))
+    return read

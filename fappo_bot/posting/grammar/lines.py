@@ -12,7 +12,13 @@ import re
 
 from fappo_bot.posting.grammar.actions import parse_action
 from fappo_bot.posting.grammar.clauses import AP_WORDS, SP_WORDS, Cursor, ap_count
-from fappo_bot.posting.grammar.keywords import Read, endure_line, guard_line, reduce_line
+from fappo_bot.posting.grammar.keywords import (
+    Read,
+    bind_line,
+    endure_line,
+    guard_line,
+    reduce_line,
+)
 from fappo_bot.posting.grammar.verbs import (
     VERBS,
     fixed_cost,
@@ -85,6 +91,12 @@ def first_word(text: str) -> str:
     return text[:end].casefold()
 
 
+def _is_bind(text: str, word: str) -> bool:
+    """`Bind:` (F22, a legendary item): the keyword needs its colon, since `bind Kael` is the
+    verb that tends a wound (F15, F18.2)."""
+    return word == "bind" and text[4:].lstrip()[:1] == ":"
+
+
 def could_be_statement(text: str, bracket: bool, word: str | None = None) -> bool:
     """A cheap look at the first word: only these can start a mechanics statement (posting.md:
     an AP count, a free action, a condition or a keyword; in brackets, any action verb too)."""
@@ -92,6 +104,8 @@ def could_be_statement(text: str, bracket: bool, word: str | None = None) -> boo
     if first.isdecimal() or first == "(":
         return True
     word = first_word(text) if word is None else word
+    if _is_bind(text, word):
+        return True
     if bracket:
         return word in _BRACKET_STARTS
     # a line starting with a verb is an order without AP only if it reads as one (_bare_order)
@@ -107,6 +121,8 @@ def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = No
     word = first_word(text) if word is None else word
     if not could_be_statement(text, bracket, word):
         return None
+    if _is_bind(text, word):
+        return bind_line(text)
     if word in _TEXT_KEYWORDS:
         rest = text[len(word):].lstrip()
         if rest[:1] in (":", "-", "–", "—"):

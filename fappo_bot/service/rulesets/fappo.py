@@ -82,3 +82,7 @@ class Fappo:
         if kind is None:
             return await cases.add_enemy(game_id, actor, new)
         return await cases.create(game_id, actor, new, owner=owner, kind=kind)
+
+    async def edit_character(self, cases: CharacterService, game_id: str, actor: str,
+                             name: str, data: Mapping[str, Any]) -> SheetReply:
+        return await cases.edit(game_id, actor, name, NewCharacter.from_dict(data))

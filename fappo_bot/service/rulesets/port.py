@@ -161,3 +161,8 @@ class Ruleset(Protocol):
                                kind: CharacterKind | None) -> SheetReply:
         """A character from a sheet as the adapter read it, checked by these rules."""
         ...
+
+    async def edit_character(self, cases: Any, game_id: str, actor: str, name: str,
+                             data: Mapping[str, Any]) -> SheetReply:
+        """A GM's new sheet for the character `name`, checked by these rules, its state kept."""
+        ...

@@ -75,3 +75,7 @@ class Xp:
                                kind: CharacterKind | None) -> SheetReply:
         return await cases.create_xp(game_id, actor, data, owner=owner,
                                      kind=CharacterKind.NPC if kind is None else kind)
+
+    async def edit_character(self, cases: CharacterService, game_id: str, actor: str,
+                             name: str, data: Mapping[str, Any]) -> SheetReply:
+        return await cases.edit_xp(game_id, actor, name, data)
