@@ -230,7 +230,7 @@ class PaceService(UseCases):
         now = now or self.now()
         sent = 0
         async with self.uow() as uow:
-            for pace in await uow.pace.with_digest():
+            for pace in await uow.pace.with_digest(now.hour):
                 if (pace.digest_hour is None or now.hour < pace.digest_hour
                         or pace.digest_sent_on == now.date()):
                     continue
