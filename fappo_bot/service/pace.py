@@ -13,7 +13,7 @@ away, is not reminded and does not miss a turn (F30: their character follows the
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from datetime import UTC, datetime, timedelta
 
 from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
@@ -25,6 +25,7 @@ from fappo_bot.service.records import (
     AbsencePolicy,
     CharacterRecord,
     Game,
+    OutboxMessage,
     PlayerPace,
     RemindBy,
     TurnRecord,
@@ -67,25 +68,27 @@ async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRec
         (pings if how is RemindBy.PING else dms if how is RemindBy.DM else []).append(user)
     assert turn.deadline is not None
     earlier = [t for t in reminder_times(game, turn.deadline) if t < at]
+    places: list[str | None] = [None, *dms]
+    keys = {user: [reminder_key(turn, t, user) for t in earlier] for user in places}
+    found = {m.dedupe_key: m for m in await uow.outbox.by_dedupe(
+        [key for listed in keys.values() for key in listed])}
     out = Outgoing(deps, game)
     out.add("reminder", notices.Reminder(
         turn=turn.number, deadline=turn.deadline, missing=status.missing, pings=tuple(pings),
-        zone=game.settings.timezone,
-        replaces=await _previous(uow, [reminder_key(turn, t) for t in earlier])),
+        zone=game.settings.timezone, replaces=_previous(found, keys[None])),
         reminder_key(turn, at))
     for user in dms:
         out.add("reminder_dm", notices.ReminderDm(
             game=game.name, turn=turn.number, deadline=turn.deadline,
             characters=tuple(by_player[user]), room=game.channel_key, guild=game.guild_key,
-            zone=game.settings.timezone, replaces=await _previous(uow, [reminder_key(turn, t, user) for t in earlier])),
+            zone=game.settings.timezone, replaces=_previous(found, keys[user])),
             reminder_key(turn, at, user), dm_to=user)
     await out.queue(uow)
 
 
-async def _previous(uow: UnitOfWork, keys: Sequence[str]) -> tuple[str, ...]:
-    """The outbox ids (every part) of the latest message queued under one of `keys` (earliest
-    first): the reminder a new one replaces."""
-    found = {m.dedupe_key: m for m in await uow.outbox.by_dedupe(keys)}
+def _previous(found: Mapping[str, OutboxMessage], keys: Sequence[str]) -> tuple[str, ...]:
+    """The outbox ids (every part) of the latest message of `found` queued under one of `keys`
+    (earliest first): the reminder a new one replaces."""
     for key in reversed(keys):
         message = found.get(key)
         if message is not None:
@@ -241,7 +244,7 @@ class PaceService(UseCases):
         now = now or self.now()
         sent = 0
         async with self.uow() as uow:
-            for pace in await uow.pace.with_digest():
+            for pace in await uow.pace.with_digest(now.hour):
                 if (pace.digest_hour is None or now.hour < pace.digest_hour
                         or pace.digest_sent_on == now.date()):
                     continue

@@ -291,8 +291,8 @@ class PaceRepository(Protocol):
         """Store it (the last writer wins)."""
         ...
 
-    async def with_digest(self) -> Sequence[PlayerPace]:
-        """Every pace with a daily digest on, by user id."""
+    async def with_digest(self, hour: int) -> Sequence[PlayerPace]:
+        """Every pace with a daily digest at `hour` (UTC) or earlier, by user id."""
         ...
 
 

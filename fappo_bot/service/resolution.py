@@ -16,7 +16,7 @@ posts stay stored) and puts the resolved turn back to closed, to be reviewed and
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
 from fappo_bot.rules import Order, TurnResult, TurnState
@@ -158,7 +158,7 @@ class ResolutionService(UseCases):
             {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
             turn.gm_inputs,
         )
-        away = await _away_in(uow, turn, records, now)
+        away = await _away_in(uow, turn, records, in_force, now)
         if game.settings.absence is AbsencePolicy.DEFEND:
             orders = [*orders, *absent_defense(state, away, set(in_force))]
         result = self.deps.resolve(state, orders, gm_inputs)
@@ -438,10 +438,14 @@ async def _gm_live_turn(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game
 
 
 async def _away_in(uow: UnitOfWork, turn: TurnRecord, records: Sequence[CharacterRecord],
-                   now: datetime) -> frozenset[str]:
-    """The player characters whose player was away during `turn` (`/me away`): a turn missed
-    while away is not counted (F30; docs/rulings.md)."""
-    runners = {r.name: r.runner() for r in player_run(records)}
+                   in_force: Mapping[str, InForce], now: datetime) -> frozenset[str]:
+    """The player characters without orders whose player was away during `turn` (`/me away`):
+    a turn missed while away is not counted (F30; docs/rulings.md). Nothing is read when every
+    player character has orders."""
+    runners = {r.name: r.runner() for r in player_run(records)
+               if r.name.casefold() not in in_force}
+    if not any(runners.values()):
+        return frozenset()
     paces = await uow.pace.many([u for u in runners.values() if u])
     end = turn.closed_at or now
     return frozenset(name for name, user in runners.items() if user is not None

@@ -17,7 +17,7 @@ PACE = table(PlayerPaceRow)
 PACE_UPSERT = Sql(lambda dialect: upsert(PACE, "user_id", dialect))
 PACE_OF = Sql(lambda dialect: select(PACE).where(
     PACE.c.user_id.in_(listed("user_ids", PACE.c.user_id, dialect))))
-PACE_WITH_DIGEST = Sql(select(PACE).where(PACE.c.digest_hour.is_not(None))
+PACE_WITH_DIGEST = Sql(select(PACE).where(PACE.c.digest_hour <= bindparam("hour"))
                        .order_by(PACE.c.user_id))
 PACE_BY_ID = Sql(select(PACE).where(PACE.c.user_id == bindparam("user_id")))
 
@@ -39,5 +39,6 @@ class SqlPace(Repository):
             "user_id": pace.user_id, "data": doc(pace), "digest_hour": pace.digest_hour,
             "updated_at": utc(pace.updated_at)})
 
-    async def with_digest(self) -> Sequence[PlayerPace]:
-        return [parse(PlayerPace, row.data) for row in await self._rows(PACE_WITH_DIGEST, PACE)]
+    async def with_digest(self, hour: int) -> Sequence[PlayerPace]:
+        rows = await self._rows(PACE_WITH_DIGEST, PACE, hour=hour)
+        return [parse(PlayerPace, row.data) for row in rows]

@@ -112,6 +112,12 @@ def test_nothing_rendered_pings_whatever_the_payload_holds():
                          ("scene_ended", notices.scene_ended(hostile)),
                          ("time_advanced", notices.time_advanced(hostile, [hostile])),
                          ("sealed", notices.sealed(1, hostile)),
+                         ("reminder_dm", notices.ReminderDm(
+                             game=hostile, turn=1, deadline=AT, characters=(hostile,),
+                             room="1", guild="2")),
+                         ("digest", notices.Digest(games=(notices.DigestGame(
+                             game_id="g", game=hostile, turn=1, deadline=AT,
+                             characters=(hostile,), room="1", guild="2"),))),
                          ("results", notices.results(1, hostile, hostile, [hostile]))]:
         assert all(not has_live_mention(p) for p in words.parts(notice)), kind
         for message in _messages(kind, notice):

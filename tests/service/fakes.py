@@ -456,8 +456,9 @@ class FakePace(_Repo):
     async def put(self, pace: PlayerPace) -> None:
         self.w("pace")[pace.user_id] = pace
 
-    async def with_digest(self) -> Sequence[PlayerPace]:
-        return [p for _, p in sorted(self.t("pace").items()) if p.digest_hour is not None]
+    async def with_digest(self, hour: int) -> Sequence[PlayerPace]:
+        return [p for _, p in sorted(self.t("pace").items())
+                if p.digest_hour is not None and p.digest_hour <= hour]
 
 
 class FakeAudit(_Repo):

@@ -16,11 +16,11 @@ from pydantic import BaseModel
 from fappo_bot.rules.advancement import Purchase, PurchaseKind
 from fappo_bot.rules.healing import HealingCheck
 from fappo_bot.service import SceneGap, ServiceError, Services
-from fappo_bot.service.records import GameStatus, Role
+from fappo_bot.service.records import GameStatus, RemindBy, Role
 from tests.service.conftest import GM, sheet
 
 GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
-          "outbox", "users", "advancement", "legendary")
+          "outbox", "users", "advancement", "legendary", "pace")
 LIVE = ("@everyone", "@here", "<@", "<#")
 ZW = "\u200b"
 KAEL = "<@123456789012345678>"  # a character named as a user mention
@@ -98,7 +98,7 @@ def every_use_case() -> set[str]:
                 "aftermath": facade.AftermathService, "outbox": facade.OutboxService,
                 "users": facade.UserService,
                 "advancement": facade.AdvancementService,
-                "legendary": facade.LegendaryService}[group]
+                "legendary": facade.LegendaryService, "pace": facade.PaceService}[group]
         found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
                   if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     return found
@@ -238,6 +238,18 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.outbox.where(pending[2])
     await s.outbox.inbox(GM)
     await s.outbox.mark_sent(PROSE)
+    await s.outbox.messages([m.id for m in pending[:3]])
+    # a player's pace, in a game of a hostile name
+    await s.pace.remind(ALICE, RemindBy.DM, game)
+    await s.pace.remind(ALICE, RemindBy.PING)
+    await s.pace.remind(ALICE, RemindBy.DM, PROSE)  # refused: no such game
+    await s.pace.away(ALICE, None, clock.now() + timedelta(days=2))
+    await s.pace.away(ALICE, None, clock.now() - timedelta(days=2))  # refused
+    await s.pace.pace_of(ALICE)
+    await s.pace.back(ALICE)
+    await s.pace.digest(ALICE, True, 0)
+    await s.pace.send_digests()
+    await s.pace.digest(ALICE, False)
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
     assert not s.leaks, s.leaks[:5]
