@@ -199,11 +199,12 @@ class ResolutionService(UseCases):
             raise _not_that_turn(number, turn)
         records = list(await uow.characters.list(game.id))
         found = await xp_play.load_in_force(uow, game, turn, records)
-        items = xp_review.review_items(found, records, turn.gm_answers)
+        longer = game.settings.xp.xp_failure_takes_longer
+        items = xp_review.review_items(found, records, turn.gm_answers, longer=longer)
         _refuse_if_incomplete(turn, items, 0)
         try:
             resolved = xp_resolve.resolve(found, records, items, self.deps.salts,
-                                          game.settings.xp.config())
+                                          game.settings.xp.config(), longer=longer)
         except XpError as exc:
             raise InvalidInput(str(exc)) from None
         now = self.now()

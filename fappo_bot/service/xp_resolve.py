@@ -12,7 +12,15 @@ from typing import Any
 
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
-from fappo_bot.render_xp import faces_text, roll_text
+from fappo_bot.render_xp import (
+    assisted_line,
+    faces_text,
+    group_head,
+    luck_line,
+    member_lines,
+    roll_text,
+    supporter_line,
+)
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
 from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
@@ -27,7 +35,7 @@ from fappo_bot.rules_xp.group import (
     spontaneous,
 )
 from fappo_bot.rules_xp.pools import PoolTest
-from fappo_bot.rules_xp.roll import RollRecord
+from fappo_bot.rules_xp.roll import RollOutcome, RollRecord
 from fappo_bot.rules_xp.rollers import Roller, roll_for
 from fappo_bot.rules_xp.tables import DIFFICULTY, key
 from fappo_bot.service.records import CharacterRecord
@@ -66,8 +74,9 @@ class _Table:
     turn, and a fresh seeded generator for each roller."""
 
     def __init__(self, records: Sequence[CharacterRecord], items: Sequence[ReviewItem],
-                 salts: Any, config: XpConfig = DEFAULT_CONFIG) -> None:
+                 salts: Any, config: XpConfig = DEFAULT_CONFIG, longer: bool = False) -> None:
         self.config = config
+        self.longer = longer
         self.records = {r.name.casefold(): r for r in records}
         self.sheets = {r.name.casefold(): r.xp for r in records if r.xp is not None}
         self.answers = {i.key: i.answer for i in items}
@@ -121,10 +130,10 @@ def _sl(table: _Table, f: XpInForce, field_name: str = "sl", who: str | None = N
 
 def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             items: Sequence[ReviewItem], salts: Any,
-            config: XpConfig = DEFAULT_CONFIG) -> Resolved:
+            config: XpConfig = DEFAULT_CONFIG, longer: bool = False) -> Resolved:
     """Roll every action in force with the GM's answers (module doc), under the game's Xp
-    flags (`config`). Pure but for `salts`."""
-    table = _Table(records, items, salts, config)
+    flags (`config`; `longer`: `xp_failure_takes_longer`, X6). Pure but for `salts`."""
+    table = _Table(records, items, salts, config, longer)
     lines = table.out.lines
     by_kind: dict[XpKind, list[XpInForce]] = {}
     for f in found:
@@ -224,8 +233,8 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
             _, record = conceded(roller, True, need, table.config)
         else:
             record = general(roller, need, table.config)
-        table.log(made, "test", record)
-        table.out.lines.append(f"{head}: {roll_text(record)}")
+        table.log(made, "test", record, **_longer(table, f, record))
+        table.out.lines.append(f"{head}: {roll_text(record)}{_longer_text(table, f, record)}")
         return
     support = []
     for h in helpers:
@@ -247,12 +256,31 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         found = next((s for s in result.supporters if s.name == helper.name), None)
         table.log(hmade, "assist", found.roll if found else None)
         if found is not None:
-            table.out.lines.append(f"  {safe(found.name)} assists: {roll_text(found.roll)} "
-                                   f"(lead {found.delta:+d}d, X10)")
+            table.out.lines.append("  " + supporter_line(safe(found.name), found.roll,
+                                                         found.delta))
     for error in result.errors:
         table.out.lines.append(f"  {safe(str(error))}")
-    table.log(made, "test", result.lead)
-    table.out.lines.append(f"{head}, assisted ({result.delta:+d}d): {roll_text(result.lead)}")
+    table.log(made, "test", result.lead, **_longer(table, f, result.lead))
+    table.out.lines.append(assisted_line(head, result.delta, result.lead)
+                           + _longer_text(table, f, result.lead))
+
+
+TOOK_LONGER = ("; it took longer than thought: time was freely available, so the task "
+               "succeeds after more time (X6)")
+
+
+def _longer(table: _Table, f: XpInForce, record: RollRecord) -> dict[str, Any]:
+    """X6, the game's `xp_failure_takes_longer`: a failed test where the GM says time was freely
+    available counts as done, later (`took_longer` in its audit entry). A fumble stays one, and
+    a failure without a roll (no dice, a default refused) is no matter of time."""
+    if table.longer and record.rolled and record.outcome is RollOutcome.FAILURE \
+            and table.answer(f, "longer", True):
+        return {"took_longer": True}
+    return {}
+
+
+def _longer_text(table: _Table, f: XpInForce, record: RollRecord) -> str:
+    return TOOK_LONGER if _longer(table, f, record) else ""
 
 
 def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
@@ -279,8 +307,7 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         record = roll_for(helper, config=table.config)
         table.log(hmade, "assist", record)
         delta += assist_delta(record)
-        notes.append(f"  {safe(h.action.actor)} assists: {roll_text(record)} "
-                     f"(lead {assist_delta(record):+d}d, X10)")
+        notes.append("  " + supporter_line(safe(h.action.actor), record, assist_delta(record)))
     mine, made = table.roller(a.actor, None if pool.pool is None else pool.pool + delta,
                               _sl(table, f), a.heroic, xposure=a.route is Route.SKILL)
     other, their_made = table.roller(opponent, theirs, _sl(table, f, "opponent_sl", opponent),
@@ -335,25 +362,18 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
             results = collateral(crew, config=table.config)
         else:
             results = spontaneous(crew, config=table.config)
-        title = roll_label(group[0].action)
-        table.out.lines.append(f"Group roll of {safe(title)} ({mode}, "
-                               f"{table.answers.get(group_key(label, 'difficulty')) or 'routine'}"
-                               "):")
+        hard = table.answers.get(group_key(label, "difficulty")) or "routine"
+        table.out.lines.append(group_head(mode, [safe(r.name) for r in results], 1,
+                                          of=safe(roll_label(group[0].action)), difficulty=hard))
         for r in results:
             table.log(made[r.name], f"group {mode}", r.roll, chain_bonus=r.chain_bonus,
                       rolls=len(r.rolls), relaunched=r.relaunched)
-            for number, (record, chain) in enumerate(zip(r.rolls, r.chain_bonuses, strict=True)):
-                bonus = f" (chain +{chain}d)" if chain else ""
-                again = " relaunches the chain with Good Luck" if number or (
-                    r.relaunched and len(r.rolls) == 1) else ""
-                table.out.lines.append(f"  {safe(r.name)}{again}{bonus}: {roll_text(record)}")
-            if not r.rolls:
-                table.out.lines.append(f"  {safe(r.name)}: {roll_text(r.roll)}")
+        table.out.lines.extend("  " + line for line in member_lines(mode, results, safe))
+        for r in results:
             sheet = table.sheet(r.name)
             if r.luck != sheet.luck:
-                table.out.lines.append(f"  {safe(r.name)}: Luck {sheet.luck} -> {r.luck} (X11)")
+                table.out.lines.append("  " + luck_line(safe(r.name), sheet.luck, r.luck))
                 table.sheets[r.name.casefold()] = sheet.model_copy(update={"luck": r.luck})
-            table.out.lines.extend(f"  {safe(str(e))}" for e in r.errors)
         if mode != "collateral" and any(f.action.relaunch for f in group):
             table.out.lines.append("  (a spontaneous roll has no chain to relaunch: no Luck "
                                    "spent)")

@@ -39,13 +39,14 @@ async def review(uow: UnitOfWork, game: Game, turn: TurnRecord,
                  records: Sequence[CharacterRecord]) -> ReviewView:
     """An Xp turn's review: the questions of every action in force."""
     found = await load_in_force(uow, game, turn, records)
-    return ReviewView(turn=turn.number, items=tuple(review_items(found, records,
-                                                                 turn.gm_answers)))
+    return ReviewView(turn=turn.number, items=tuple(review_items(
+        found, records, turn.gm_answers, longer=game.settings.xp.xp_failure_takes_longer)))
 
 
 def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
-                 answers: Mapping[str, Any]) -> list[ReviewItem]:
-    """Every GM input the actions in force need (R1 Xp), in actor order, defaults shown."""
+                 answers: Mapping[str, Any], *, longer: bool = False) -> list[ReviewItem]:
+    """Every GM input the actions in force need (R1 Xp), in actor order, defaults shown.
+    `longer`: the game plays `xp_failure_takes_longer` (X6), asked of each test."""
     items: list[ReviewItem] = []
     names = tuple(r.name for r in records if r.status is CharacterStatus.ACTIVE)
     by_name = {r.name.casefold(): r for r in records}
@@ -96,6 +97,9 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
                     ask("concede", f"{head}: concede it, as not significant? (X13: 1 success "
                         "without a roll for 4d or more, needing 1; default no)", False,
                         ("yes", "no"))
+                if longer:
+                    ask("longer", f"{head}: is time freely available, so that a failure only "
+                        "means it took longer? (X6; default yes)", False, ("yes", "no"))
             ask("dice", f"{head}: dice for time, tools or light? (X6; default 0)", False)
             if a.claim:
                 ask("claim", f"{head}: accept the {a.claim:+d}d {safe(a.actor)} asks for?",
@@ -178,7 +182,7 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
             except InvalidInput as exc:
                 raise InvalidInput(f"{item.question} {exc}") from None
         return text
-    if f in {"claim", "permit", "allowed", "counter", "relevant", "concede"}:
+    if f in {"claim", "permit", "allowed", "counter", "relevant", "concede", "longer"}:
         result = _bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")

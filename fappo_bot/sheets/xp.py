@@ -38,7 +38,12 @@ from fappo_bot.rules_xp.tables import (
     key,
     level_of,
 )
-from fappo_bot.rules_xp.traits import check_descriptor, starting_advantages
+from fappo_bot.rules_xp.traits import (
+    STARTING_FLAWS,
+    STARTING_PASSIONS,
+    check_descriptor,
+    starting_advantages,
+)
 
 MAX_SKILLS = 60
 MAX_TRAITS = 12
@@ -306,6 +311,29 @@ def xp_sheet_from_dict(data: Mapping[str, Any]) -> XpSheet:
     return XpSheet(name=name, npc=npc, heroic=bool(heroic_raw), characteristics=chars,
                    skills=tuple(skills), passions=passions, flaws=flaws, advantages=advantages,
                    impediments=impediments, luck=luck, plot_points=points, size=size)
+
+
+def starting_problems(sheet: XpSheet) -> tuple[str, ...]:
+    """X15: "Players begin with 2 Passions and 2 Flaws": what a player character's new sheet
+    lacks or has too many of, each a sentence naming its field. Asked when a character is made
+    (or its sheet replaced), never of a sheet already stored; NPCs "will generally only have one
+    or none", so theirs are not counted."""
+    if sheet.npc:
+        return ()
+    problems = []
+    for where, items, wanted in (("passions", sheet.passions, STARTING_PASSIONS),
+                                 ("flaws", sheet.flaws, STARTING_FLAWS)):
+        if len(items) != wanted:
+            word = where[:-1].title() if len(items) == 1 else where.title()
+            problems.append(
+                f"{where}: a player's character begins with {wanted} {where.title()} (X15), "
+                f"not {len(items)} {word}; write {wanted}, each of 2 to 6 words, such as "
+                f"{where}: [{_EXAMPLES[where]}].")
+    return tuple(problems)
+
+
+_EXAMPLES = {"passions": "Protect my sister at all costs, Gold buys every door",
+             "flaws": "Cannot resist a wager, Talks too much"}
 
 
 def render_xp_sheet(sheet: XpSheet) -> str:

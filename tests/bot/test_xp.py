@@ -74,7 +74,8 @@ async def test_gm_rolls_show_every_die_and_players_are_refused(running, fake) ->
     assert "@everyone" not in data["content"] and data["allowed_mentions"] == {"parse": []}
     [group] = await run_command(fake, fake.gm, "xp group", [
         _opt("kind", "collateral"), _opt("rollers", "Aster 6d, Brin 4d, Cato 3d npc")])
-    assert _data(group)["content"].startswith("Collateral roll (Aster, Brin, Cato), need 1:")
+    assert _data(group)["content"].startswith(
+        "Collateral group roll, need 1 (Aster, Brin, Cato):")
 
 
 async def test_passive_and_active_keep_the_stored_successes_from_the_room(running, fake) -> None:

@@ -1,0 +1,157 @@
+"""Xp rules that were only in the rules core, played through the use cases: a player's new sheet
+begins with 2 Passions and 2 Flaws (X15), the game flag `xp_failure_takes_longer` (X6: a failed
+test where time is freely available took longer), and one wording of a group roll's members for
+the GM's group rolls and a turn's results (X11). Runs on the fake, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from fappo_bot.render_xp import member_lines
+from fappo_bot.rules_xp.dice import RandomDice
+from fappo_bot.rules_xp.roll import RollOutcome, roll
+from fappo_bot.service.records import Role
+from fappo_bot.service.xp_rolls import generator
+from tests.service.conftest import ALICE, BOB, GM
+from tests.service.test_xp_flags import services_with_seed
+from tests.service.test_xp_play import xp_sheet
+
+pytestmark = pytest.mark.integration
+
+#: 8d at Normal, heroic, needing 6, from this seed: a failure (3 successes, 1 one), not a fumble
+LONGER_SEED = "seed0002"
+#: the same roll from this seed: a fumble (1 success, 3 ones)
+FUMBLE_SEED = "seed0001"
+
+
+async def _game(services, *, flag: bool = False) -> str:
+    game = await services.games.create(channel_key="xp-1", name="Tomb of Ankh", creator=GM,
+                                       ruleset="xp")
+    for player in (ALICE, BOB):
+        await services.games.add_member(game.id, GM, player, Role.PLAYER)
+    if flag:
+        await services.games.set_setting(game.id, GM, "xp_failure_takes_longer", "on")
+    return game.id
+
+
+async def test_a_players_new_sheet_begins_with_two_passions_and_two_flaws(services):
+    game = await _game(services)
+    one = await services.characters.create_from_data(
+        game, ALICE, xp_sheet("nefer", passions=["Protect my brother Khai"], flaws=[]))
+    assert not one.ok
+    assert one.problems == (
+        "passions: a player's character begins with 2 Passions (X15), not 1 Passion; write 2, "
+        "each of 2 to 6 words, such as passions: [Protect my sister at all costs, Gold buys "
+        "every door].",
+        "flaws: a player's character begins with 2 Flaws (X15), not 0 Flaws; write 2, each of 2 "
+        "to 6 words, such as flaws: [Cannot resist a wager, Talks too much].")
+    # the GM adding a player's character is held to it too; nothing was stored
+    three = await services.characters.create_from_data(
+        game, GM, xp_sheet("nefer", passions=["Aa bb", "Cc dd", "Ee ff"]), owner=ALICE)
+    assert not three.ok and "not 3 Passions" in three.problems[0]
+    # an NPC "will generally only have one or none": not counted
+    guard = await services.characters.create_from_data(game, GM, xp_sheet("guard"), kind=None)
+    assert guard.ok
+    assert (await services.characters.create_from_data(game, ALICE, xp_sheet("nefer"))).ok
+
+
+async def test_a_stored_sheet_is_not_checked_again(services, uow_factory):
+    """A sheet stored before the check (one Passion) still plays: the check is at creation."""
+    game = await _game(services)
+    assert (await services.characters.create_from_data(game, ALICE, xp_sheet("nefer"))).ok
+    async with uow_factory() as uow:
+        [nefer] = [r for r in await uow.characters.list(game) if r.name == "Nefer"]
+        await uow.characters.update(nefer.model_copy(update={
+            "xp": nefer.xp.model_copy(update={"passions": ("Protect my brother Khai",)}),
+            "version": nefer.version + 1}))
+        await uow.commit()
+    await services.turns.open(game, GM)
+    reply = await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m1",
+                                      text="roll Stealth: past the guard")
+    assert reply.ok
+    assert (await services.characters.show(game, "Nefer")).xp.passions == (
+        "Protect my brother Khai",)
+
+
+def _expected(seed: str) -> RollOutcome:
+    return roll(8, 0, heroic=True, dice=RandomDice(generator(seed)), need=6).outcome
+
+
+@pytest.mark.parametrize(("seed", "longer"), [(LONGER_SEED, True), (FUMBLE_SEED, False)])
+async def test_a_failed_test_took_longer_where_the_game_plays_it(uow_factory, clock, seed,
+                                                                 longer):
+    """X6: with `xp_failure_takes_longer`, the review asks of each test whether time is freely
+    available (default yes); a failure then took longer, a fumble stays a fumble."""
+    services = services_with_seed(uow_factory, clock, seed)
+    game = await _game(services, flag=True)
+    assert (await services.characters.create_from_data(game, BOB, xp_sheet("khai"))).ok
+    await services.turns.open(game, GM)
+    await services.turns.post(game, BOB, channel_key="xp-1", message_key="m1",
+                              text="roll Lore: read the seal")
+    review = await services.review.review(game, GM)
+    keys = {i.field: i for i in review.items}
+    assert "a failure only means it took longer? (X6; default yes)" in keys["longer"].question
+    assert not keys["longer"].required
+    await services.review.answer(game, GM, {keys["difficulty"].key: "routine",
+                                            keys["need"].key: "6"})
+    done = await services.resolution.resolve(game, GM, 1)
+    assert (_expected(seed) is RollOutcome.FAILURE) is longer
+    took = "it took longer than thought: time was freely available, so the task succeeds"
+    assert (took in done.text) is longer, done.text
+    assert any(r.get("took_longer") for r in done.rolls) is longer
+
+
+async def test_the_gm_says_time_was_not_free_and_the_failure_stands(uow_factory, clock):
+    services = services_with_seed(uow_factory, clock, LONGER_SEED)
+    game = await _game(services, flag=True)
+    assert (await services.characters.create_from_data(game, BOB, xp_sheet("khai"))).ok
+    await services.turns.open(game, GM)
+    await services.turns.post(game, BOB, channel_key="xp-1", message_key="m1",
+                              text="roll Lore: read the seal")
+    keys = {i.field: i.key for i in (await services.review.review(game, GM)).items}
+    await services.review.answer(game, GM, {keys["difficulty"]: "routine", keys["need"]: "6",
+                                            keys["longer"]: "no"})
+    done = await services.resolution.resolve(game, GM, 1)
+    assert "took longer" not in done.text and ": failure" in done.text
+
+
+async def test_without_the_flag_nothing_is_asked_and_a_case_leaves_it_out(services):
+    game = await _game(services)
+    assert (await services.characters.create_from_data(game, BOB, xp_sheet("khai"))).ok
+    await services.turns.open(game, GM)
+    await services.turns.post(game, BOB, channel_key="xp-1", message_key="m1",
+                              text="roll Lore: read the seal")
+    assert "longer" not in {i.field for i in (await services.review.review(game, GM)).items}
+    # on, the flag words a turn's tests only: a GM roll's record and its case leave it out
+    await services.games.set_setting(game, GM, "xp_failure_takes_longer", "on")
+    view = await services.xp_rolls.roll(game, GM, name="Aster", pool=3, sl=0, who="pc")
+    case = await services.xp_rolls.case(game, GM, view.id)
+    assert "options" not in case
+
+
+async def test_a_group_roll_reads_the_same_from_the_gm_and_in_a_turn(services):
+    """X11: the GM's collateral roll and a turn's collateral group roll word their members with
+    the one `member_lines` (the turn indents them under its head)."""
+    game = await _game(services)
+    assert (await services.characters.create_from_data(game, ALICE, xp_sheet("nefer"))).ok
+    assert (await services.characters.create_from_data(game, BOB, xp_sheet("khai"))).ok
+    await services.turns.open(game, GM)
+    await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m1",
+                              text="group roll Stealth")
+    await services.turns.post(game, BOB, channel_key="xp-1", message_key="m2",
+                              text="group roll Stealth")
+    keys = {i.field: i.key for i in (await services.review.review(game, GM)).items}
+    await services.review.answer(game, GM, {keys["mode"]: "collateral",
+                                            keys["difficulty"]: "routine"})
+    done = await services.resolution.resolve(game, GM, 1)
+    lines = done.text.splitlines()
+    head = lines.index("Collateral group roll of Stealth, routine, need 1 (Nefer, Khai):")
+    assert lines[head + 1].startswith("  Nefer: 6d at Normal (5-6): [")
+    assert lines[head + 3] in {"  0 of 2 succeed.", "  1 of 2 succeed.", "  2 of 2 succeed."}
+    gm = await services.xp_groups.group(game, GM, kind="collateral",
+                                        members="Nefer 6d, Khai 4d")
+    gm_lines = gm.public.splitlines()
+    assert gm_lines[0] == "Collateral group roll, need 1 (Nefer, Khai):"
+    assert gm_lines[1].startswith("Nefer: 6d at Normal (5-6): [")
+    assert gm_lines[-1].endswith(" of 2 succeed.")
+    assert member_lines.__doc__ and "a turn's results alike" in member_lines.__doc__
