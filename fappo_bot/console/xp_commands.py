@@ -11,6 +11,8 @@ record to the GM only.
              [--difficulty N] [--merit N]
     /xp plot auto TASK [--countered] | play TASK success|failure [--bonus N]
              | surprise TASK [--before TASK] | show
+    /xp event KIND [NOTE] [--character NAME --luck N]   (X17: a boundary, Sequence, Parley, Cut!)
+    /xp rank NAME RANK CHANGE                      (X16: -2 loses two points, 1 recovers one)
     /xp rolls | show ID | case ID
 """
 
@@ -33,6 +35,9 @@ GM: /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--heroic|--not-heroic]
   /xp plot open GOAL --leader "Aster 6d" --gm 5 --tasks "sneak, climb" [--surprises "X"]
   /xp plot auto TASK [--countered] | play TASK success|failure [--bonus N]
   /xp plot surprise TASK [--before TASK] | show
+  /xp event event|session|episode|adventure|downtime|sequence|parley [NOTE]   (X17)
+  /xp event cut [NOTE] --character NAME --luck N   a Cut!, at your Luck price (X17)
+  /xp rank NAME physical|mental|elemental|spiritual -2   a rank loses (or recovers) points
   /xp rolls   /xp show ID   /xp case ID   (the records: the GMs only)
   LEVEL: hopeless, weak, poor, normal, advantage, superior, dominant, or -3..+3"""
 
@@ -158,6 +163,30 @@ async def _plot(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
                   table.gm_seats | only(table.seat))]
 
 
+async def _event(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    parser = command_parser("xp event")
+    parser.add_argument("kind")
+    parser.add_argument("note", nargs="*")
+    parser.add_argument("--character", default=None)
+    parser.add_argument("--luck", type=int, default=0)
+    args = parser.parse_args(words)
+    shown = await table.services.xp_events.event(
+        table.need_game(), table.user, kind=args.kind, note=" ".join(args.note),
+        character=args.character, luck=args.luck)
+    return [Shown(Kind.RESULTS, shown.kind, shown.text)]
+
+
+async def _rank(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    parser = command_parser("xp rank")
+    parser.add_argument("name")
+    parser.add_argument("rank")
+    parser.add_argument("change", type=int)
+    args = parser.parse_args(words)
+    shown = await table.services.xp_events.rank(table.need_game(), table.user, name=args.name,
+                                                rank=args.rank, change=args.change)
+    return [Shown(Kind.RESULTS, "rank", shown.text)]
+
+
 async def _records(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
     game_id, xp = table.need_game(), table.services.xp_rolls
     if words[0] == "rolls":
@@ -177,13 +206,15 @@ async def _records(table: LocalTable, step: Step, words: list[str]) -> list[Show
 
 
 _SUBCOMMANDS = {"roll": _roll, "passive": _passive, "active": _active, "group": _group,
-                "plot": _plot, "rolls": _records, "show": _records, "case": _records}
+                "plot": _plot, "event": _event, "rank": _rank, "rolls": _records,
+                "show": _records, "case": _records}
 
 
 async def xp(table: LocalTable, step: Step) -> list[Shown]:
     """/xp SUBCOMMAND ...: the GM's dice-pool rolls and their records."""
     words = list(step.args)
     if not words or words[0] not in _SUBCOMMANDS:
-        raise TableError("/xp roll|passive|active|group|plot|rolls|show|case: see /help.")
+        raise TableError("/xp roll|passive|active|group|plot|event|rank|rolls|show|case: see "
+                         "/help.")
     handler = _SUBCOMMANDS[words[0]]
     return await handler(table, step, words if handler is _records else words[1:])

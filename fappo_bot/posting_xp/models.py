@@ -16,7 +16,8 @@ from fappo_bot.sheets.xp import XpSheet
 
 class XpKind(StrEnum):
     """The post forms: a test of a skill (or a raw characteristic), a contest against someone,
-    assisting another's roll, joining a group roll, spending plot points, a Passion or a Flaw."""
+    assisting another's roll, joining a group roll, spending plot points, a Passion, a Flaw or
+    a Cut!."""
 
     TEST = "test"
     CONTEST = "contest"
@@ -25,6 +26,8 @@ class XpKind(StrEnum):
     PLOT = "plot"
     PASSION = "passion"
     FLAW = "flaw"
+    #: asking the GM for a Cut! (X17): the GM grants it and names its Luck price
+    CUT = "cut"
 
 
 class Route(StrEnum):

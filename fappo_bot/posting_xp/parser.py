@@ -14,6 +14,7 @@ bullets ignored):
     spend 1 plot point on the climb              plot points (X14)
     passion: Protect my sister at all costs      a Passion (X15, 1 Luck)
     flaw: Cannot resist a wager                  a Flaw (X15, +1 Luck)
+    Cut!: I cut the rope and ride the chandelier    asking for a Cut! (X17, the GM's Luck price)
     character: Guard                             the lines after it are Guard's
 
 Every other line is story. Every problem names its line, the words, what was expected and a
@@ -48,7 +49,7 @@ _POINTS = re.compile(r"^spend\s+(\d{1,3})\s+plot\s+points?\b\s*(?:on\b|for\b|:)?
                      re.IGNORECASE)
 MAX_CLAIM = 6
 FORMS_HINT = ("roll SKILL, roll SKILL against NAME, assist NAME, group roll SKILL, spend N plot "
-              "point(s), passion: TEXT, flaw: TEXT")
+              "point(s), passion: TEXT, flaw: TEXT, Cut!: TEXT")
 
 
 class _Bad(Exception):
@@ -163,9 +164,8 @@ class _Reader:
                                "name a character you give the orders of")
             return
         if verb == "cut":
-            raise _Bad("a Cut! is the GM's narrative event (X17), and its Luck price is one of "
-                       "the things the Xp rules leave out (X18)", "a roll, an assist, a Passion...",
-                       "ask the GM for the Cut! at the table; the GM records what it does")
+            self._cut(number, rest.lstrip(":").strip(), self.sheet)
+            return
         if verb in {"attack", "cast"}:
             what = "Combat" if verb == "attack" else "Magic"
             raise _Bad(f"the Xp rules leave out the {what} section (RULINGS X18), so the bot "
@@ -316,6 +316,18 @@ class _Reader:
         self.points_spent[sheet.name] = spent
         self.actions.append(XpAction(actor=sheet.name, line=number, kind=XpKind.PLOT,
                                      points=points, text=match.group(2).strip()))
+
+    def _cut(self, number: int, words: str, sheet: XpSheet) -> None:
+        """X17: "Activating a Cut! will require a specified amount of Luck" [X:L283]: the price
+        is the GM's (X15 Amb-1), asked in the review; the player says what the Cut! does."""
+        if any(a.kind is XpKind.CUT and a.actor == sheet.name for a in self.actions):
+            raise _Bad(f"{sheet.name} asks for one Cut! a post", "one Cut! line",
+                       "a Cut! is one scene the character takes control of (X17)")
+        if not words:
+            raise _Bad("a Cut! of what?", "Cut!: WHAT YOUR CHARACTER DOES",
+                       "say what the cut scene is: Cut!: I cut the rope and ride the chandelier")
+        self.actions.append(XpAction(actor=sheet.name, line=number, kind=XpKind.CUT,
+                                     text=" ".join(words.split())))
 
     def _trait(self, number: int, verb: str, words: str, sheet: XpSheet) -> None:
         owned = sheet.passions if verb == "passion" else sheet.flaws

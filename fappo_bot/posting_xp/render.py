@@ -19,7 +19,8 @@ Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line pe
   roll CHAR (a raw characteristic)   roll SKILL via OTHER (a default, X8)
   roll SKILL against NAME   a contest      assist NAME [with SKILL]   your roll helps NAME's
   group roll SKILL [, relaunch with good luck]   spend N plot point(s) on TASK
-  passion: TEXT   flaw: TEXT   Character: NAME (the lines after it are NAME's)"""
+  passion: TEXT   flaw: TEXT   Cut!: WHAT YOU DO (the GM names its Luck price, X17)
+  Character: NAME (the lines after it are NAME's)"""
 """The Xp post forms in a few lines, for each adapter's help in an Xp game (the whole guide is
 `docs/players.md`, "Playing Xp")."""
 
@@ -65,7 +66,7 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
     if action.kind in (XpKind.TEST, XpKind.CONTEST, XpKind.GROUP, XpKind.ASSIST):
         extra += ", heroic dice on 6s" if action.heroic else ""
     task = f': "{safe(action.text)}"' if action.text and action.kind not in (
-        XpKind.PASSION, XpKind.FLAW) else ""
+        XpKind.PASSION, XpKind.FLAW, XpKind.CUT) else ""
     pool = pool_text(sheet, action) if sheet is not None and action.kind in (
         XpKind.TEST, XpKind.CONTEST, XpKind.GROUP) else ""
     if action.kind is XpKind.TEST:
@@ -96,6 +97,10 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
     if action.kind is XpKind.PASSION:
         return (f'{who}: invokes the Passion "{safe(action.text)}": 1 Luck, +1 SL on this '
                 "turn's rolls if the GM finds it relevant (X15).")
+    if action.kind is XpKind.CUT:
+        luck = f" (Luck {sheet.luck})" if sheet is not None else ""
+        return (f'{who}: asks for a Cut! "{safe(action.text)}"{luck}: the GM grants it or not '
+                "and names its Luck price (X17).")
     return (f'{who}: invokes the Flaw "{safe(action.text)}": +1 Luck if the GM finds it '
             "relevant, and an opponent the GM names gets +1 SL (X15).")
 

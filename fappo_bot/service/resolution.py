@@ -228,6 +228,7 @@ class ResolutionService(UseCases):
         await out.queue(uow)
         await audit(uow, self.deps, game.id, actor, "xp.turn", turn=turn.number,
                     resolution=resolution_id, rolls=resolved.rolls,
+                    **({"events": resolved.events} if resolved.events else {}),
                     **({"options": options} if (options := game.settings.xp.options()) else {}))
         await uow.commit()
         return XpResolutionView(

@@ -66,6 +66,8 @@ class Resolved:
 
     lines: list[str] = field(default_factory=list)
     rolls: list[dict[str, Any]] = field(default_factory=list)
+    #: what happened that rolled no die (a Cut! and its Luck price), for the audit log
+    events: list[dict[str, Any]] = field(default_factory=list)
     sheets: dict[str, XpSheet] = field(default_factory=dict)
 
 
@@ -162,6 +164,8 @@ def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
         lines.append(f'{safe(a.actor)}\'s Flaw "{safe(a.text)}" comes into play: Luck '
                      f"{sheet.luck} -> {sheet.luck + 1}; {safe(other)} gets +1 SL this turn "
                      "(X15).")
+    for f in by_kind.get(XpKind.CUT, []):
+        _cut(table, f)
     for f in by_kind.get(XpKind.PLOT, []):
         a, sheet = f.action, table.sheet(f.action.actor)
         points = min(a.points, sheet.plot_points)
@@ -263,6 +267,26 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     table.log(made, "test", result.lead, **_longer(table, f, result.lead))
     table.out.lines.append(assisted_line(head, result.delta, result.lead)
                            + _longer_text(table, f, result.lead))
+
+
+def _cut(table: _Table, f: XpInForce) -> None:
+    """X17: a Cut! the GM granted, paid at the GM's Luck price (X15 Amb-1); the GM narrates what
+    it does (Amb-1). Not granted, or not enough Luck: nothing spent."""
+    a, sheet = f.action, table.sheet(f.action.actor)
+    what = f'the Cut! "{safe(a.text)}"'
+    if not table.answer(f, "granted", False):
+        table.out.lines.append(f"{safe(a.actor)}: {what} is not granted; no Luck spent (X17).")
+        return
+    price = int(table.answer(f, "price", 0))
+    if sheet.luck < price:
+        table.out.lines.append(f"{safe(a.actor)}: {what} costs {price} Luck and "
+                               f"{safe(a.actor)} has {sheet.luck}; not taken (X17).")
+        return
+    table.sheets[a.actor.casefold()] = sheet.model_copy(update={"luck": sheet.luck - price})
+    table.out.events.append({"kind": "cut", "name": a.actor, "text": a.text, "price": price,
+                             "luck": [sheet.luck, sheet.luck - price]})
+    table.out.lines.append(f"{safe(a.actor)} takes {what}: Luck {sheet.luck} -> "
+                           f"{sheet.luck - price}, the GM's price; the GM narrates it (X17).")
 
 
 TOOK_LONGER = ("; it took longer than thought: time was freely available, so the task "

@@ -27,6 +27,7 @@ from fappo_bot.service.xp_play import (
 MAX_NEED = 30
 MAX_DICE = 30
 MAX_SL = 6
+MAX_PRICE = 99
 _YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
 _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
 
@@ -127,6 +128,14 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             if _bool(answers.get(answer_key(f, "relevant"))):
                 ask("opponent", f"{head}: who gains +1 SL from {safe(a.actor)}'s Flaw?", True,
                     [n for n in names if n.casefold() != a.actor.casefold()])
+        elif a.kind is XpKind.CUT:
+            ask("granted", f'{head}: grant {safe(a.actor)} the Cut! "{safe(a.text)}"? (X17)',
+                True, ("yes", "no"))
+            if _bool(answers.get(answer_key(f, "granted"))):
+                luck = by_name.get(a.actor.casefold())
+                has = f"; {safe(a.actor)} has {luck.xp.luck}" if luck and luck.xp else ""
+                ask("price", f"{head}: the Cut!'s price in Luck? (X17: the GM's, X15 Amb-1"
+                    f"{has})", True)
     for label, members in groups.items():
         first = members[0].action
         who = ", ".join(safe(m.action.actor) for m in members)
@@ -182,7 +191,8 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
             except InvalidInput as exc:
                 raise InvalidInput(f"{item.question} {exc}") from None
         return text
-    if f in {"claim", "permit", "allowed", "counter", "relevant", "concede", "longer"}:
+    if f in {"claim", "permit", "allowed", "counter", "relevant", "concede", "longer",
+             "granted"}:
         result = _bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
@@ -199,6 +209,8 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
                                "number (0 is normal).") from None
     if f == "need":
         return _whole(item, value, 1, MAX_NEED)
+    if f == "price":
+        return _whole(item, value, 0, MAX_PRICE)
     if f == "dice":
         return _whole(item, str(value).strip().removesuffix("d"), -MAX_DICE, MAX_DICE)
     if f == "opponent" and item.choices:

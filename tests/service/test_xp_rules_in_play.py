@@ -1,7 +1,8 @@
 """Xp rules that were only in the rules core, played through the use cases: a player's new sheet
 begins with 2 Passions and 2 Flaws (X15), the game flag `xp_failure_takes_longer` (X6: a failed
-test where time is freely available took longer), and one wording of a group roll's members for
-the GM's group rolls and a turn's results (X11). Runs on the fake, SQLite and PostgreSQL."""
+test where time is freely available took longer), one wording of a group roll's members for
+the GM's group rolls and a turn's results (X11), a Cut! asked in a post and priced by the GM, the
+GM's events (X17), and ranks shown and depleted (X16). Runs on the fake, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 from fappo_bot.render_xp import member_lines
 from fappo_bot.rules_xp.dice import RandomDice
 from fappo_bot.rules_xp.roll import RollOutcome, roll
+from fappo_bot.service import Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import Role
 from fappo_bot.service.xp_rolls import generator
+from fappo_bot.sheets.xp import render_xp_sheet
 from tests.service.conftest import ALICE, BOB, GM
 from tests.service.test_xp_flags import services_with_seed
 from tests.service.test_xp_play import xp_sheet
@@ -155,3 +158,135 @@ async def test_a_group_roll_reads_the_same_from_the_gm_and_in_a_turn(services):
     assert gm_lines[1].startswith("Nefer: 6d at Normal (5-6): [")
     assert gm_lines[-1].endswith(" of 2 succeed.")
     assert member_lines.__doc__ and "a turn's results alike" in member_lines.__doc__
+
+
+async def _two(services) -> str:
+    game = await _game(services)
+    assert (await services.characters.create_from_data(game, ALICE, xp_sheet("nefer"))).ok
+    assert (await services.characters.create_from_data(game, BOB, xp_sheet("khai"))).ok
+    return game
+
+
+async def test_a_cut_in_a_post_is_granted_at_the_gms_luck_price(services, uow_factory):
+    """X17: the review asks whether the Cut! is granted, then its price; the results record the
+    price and the Luck it took, and the turn's audit entry keeps it."""
+    game = await _two(services)
+    await services.turns.open(game, GM)
+    reply = await services.turns.post(game, BOB, channel_key="xp-1", message_key="m1",
+                                      text="Cut!: I read the curse aloud and the door opens")
+    assert reply.ok and "asks for a Cut!" in reply.reply
+    await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m2",
+                              text="Cut!: I vanish into the crowd")
+    review = await services.review.review(game, GM)
+    granted = {i.actor: i for i in review.items if i.field == "granted"}
+    assert set(granted) == {"Khai", "Nefer"} and all(i.required for i in granted.values())
+    assert not [i for i in review.items if i.field == "price"]  # asked once granted
+    view = await services.review.answer(game, GM, {granted["Khai"].key: "yes",
+                                                   granted["Nefer"].key: "no"})
+    [price] = [i for i in view.items if i.field == "price"]
+    assert "price in Luck" in price.question and "Khai has 2" in price.question
+    with pytest.raises(InvalidInput, match="Answer from 0 to 99"):
+        await services.review.answer(game, GM, {price.key: "100"})
+    await services.review.answer(game, GM, {price.key: "2"})
+    done = await services.resolution.resolve(game, GM, 1)
+    assert ('Khai takes the Cut! "I read the curse aloud and the door opens": Luck 2 -> 0, '
+            "the GM's price; the GM narrates it (X17).") in done.text
+    assert 'Nefer: the Cut! "I vanish into the crowd" is not granted; no Luck spent' in done.text
+    assert (await services.characters.show(game, "Khai")).xp.luck == 0
+    async with uow_factory() as uow:
+        [entry] = [e for e in await uow.audit.list(game) if e.action == "xp.turn"]
+    assert entry.detail["events"] == [{"kind": "cut", "name": "Khai", "price": 2,
+                                       "text": "I read the curse aloud and the door opens",
+                                       "luck": [2, 0]}]
+
+
+async def test_a_cut_dearer_than_the_luck_left_is_not_taken(services):
+    game = await _two(services)
+    await services.turns.open(game, GM)
+    await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m1",
+                              text="Cut!: I vanish into the crowd")
+    [granted] = [i for i in (await services.review.review(game, GM)).items]
+    view = await services.review.answer(game, GM, {granted.key: "yes"})
+    [price] = [i for i in view.items if i.field == "price"]
+    await services.review.answer(game, GM, {price.key: "3"})
+    done = await services.resolution.resolve(game, GM, 1)
+    assert "costs 3 Luck and Nefer has 1; not taken (X17)" in done.text
+    assert (await services.characters.show(game, "Nefer")).xp.luck == 1
+
+
+async def test_the_gm_records_events_and_a_cut_with_its_price(services, uow_factory):
+    game = await _two(services)
+    ended = await services.xp_events.event(game, GM, kind="event", note="the ambush is over")
+    assert ended.text == ("End of the event (X17): what lasts an Event ends now. the ambush "
+                          "is over")
+    parley = await services.xp_events.event(game, GM, kind="parley")
+    assert parley.text == "Parley (X17): time and actions stop for the two sides to talk."
+    cut = await services.xp_events.event(game, GM, kind="Cut!", character="khai", luck=1,
+                                         note="he reads the curse")
+    assert cut.text == ("Cut! (X17): Khai takes control of the scene, for 1 Luck (the GM's "
+                        "price): Luck 2 -> 1. he reads the curse")
+    assert (await services.characters.show(game, "Khai")).xp.luck == 1
+    for kwargs, text in (
+        ({"kind": "brunch"}, "An event is one of event, session"),
+        ({"kind": "cut"}, "A Cut! names the character"),
+        ({"kind": "parley", "character": "Khai"}, "Only a Cut! names a character"),
+        ({"kind": "cut", "character": "Khai", "luck": 5}, "Khai has 1 Luck; the Cut! costs 5"),
+        ({"kind": "cut", "character": "Zed", "luck": 0}, 'no character "Zed"'),
+        ({"kind": "session", "note": "x" * 301}, "at most 300 characters"),
+    ):
+        with pytest.raises((InvalidInput, NotFound), match=text):
+            await services.xp_events.event(game, GM, **kwargs)
+    with pytest.raises(Forbidden):
+        await services.xp_events.event(game, ALICE, kind="session")
+    async with uow_factory() as uow:
+        kinds = [e.detail["kind"] for e in await uow.audit.list(game) if e.action == "xp.event"]
+    assert kinds == ["event", "parley", "cut"]
+
+
+async def test_ranks_are_shown_depleted_to_minus_three_and_recovered(services):
+    """X16: Nefer (BODY Healthy +1, MIND Smart +1): Physical 5, Mental 5, the magical ranks 4."""
+    game = await _game(services)
+    sheet = xp_sheet("nefer", ranks={"physical": 1})
+    assert (await services.characters.create_from_data(game, ALICE, sheet)).ok
+    nefer = (await services.characters.show(game, "Nefer")).xp
+    assert render_xp_sheet(nefer).splitlines()[-2] == (
+        "  Ranks: Physical 6, Mental 5, Elemental 4, Spiritual 4")
+    hit = await services.xp_events.rank(game, GM, name="nefer", rank="Physical", change=-4)
+    assert hit.text == "Nefer loses 4 Physical rank: 6 -> 2 of 6 (X16)."
+    worse = await services.xp_events.rank(game, GM, name="Nefer", rank="physical", change=-9)
+    assert worse.text == "Nefer loses 9 Physical rank: 2 -> -3 of 6 (the floor, X16) (X16)."
+    back = await services.xp_events.rank(game, GM, name="Nefer", rank="physical", change=20)
+    assert back.text == "Nefer recovers 20 Physical rank: -3 -> 6 of 6 (X16)."
+    await services.xp_events.rank(game, GM, name="Nefer", rank="spiritual", change=-1)
+    nefer = (await services.characters.show(game, "Nefer")).xp
+    assert "Spiritual 3 of 4" in render_xp_sheet(nefer) and nefer.rank_now("elemental") == 4
+    for kwargs, text in (({"rank": "luck", "change": -1}, "A rank is physical, mental"),
+                         ({"rank": "mental", "change": 0}, "not 0"),
+                         ({"rank": "mental", "change": -21}, "not -21")):
+        with pytest.raises(InvalidInput, match=text):
+            await services.xp_events.rank(game, GM, name="Nefer", **kwargs)
+    with pytest.raises(Forbidden):
+        await services.xp_events.rank(game, ALICE, name="Nefer", rank="mental", change=-1)
+    bad = await services.characters.create_from_data(
+        game, BOB, xp_sheet("khai", ranks={"luck": 1, "mental": 12}))
+    assert not bad.ok and any("ranks.luck: no such rank" in p for p in bad.problems)
+    assert any("ranks.mental: a whole number from -8 to 8" in p for p in bad.problems)
+
+
+async def test_nothing_live_leaves_the_event_and_rank_use_cases(services):
+    import inspect
+
+    from fappo_bot.service.xp_events import XpEventService
+    from tests.service.test_guard_walk import KAEL, PROSE, Recorder
+
+    game = await _game(services)
+    assert (await services.characters.create_from_data(
+        game, ALICE, xp_sheet("nefer", name=KAEL))).ok
+    s = Recorder(services)
+    await s.xp_events.event(game, GM, kind="cut", character=KAEL, luck=1, note=PROSE)
+    await s.xp_events.event(game, GM, kind="@everyone")  # refused
+    await s.xp_events.rank(game, GM, name=KAEL, rank="mental", change=-1)
+    await s.xp_events.rank(game, GM, name="<@1>", rank="mental", change=-1)  # refused
+    names = {f"xp_events.{n}" for n, v in inspect.getmembers(XpEventService)
+             if not n.startswith("_") and inspect.iscoroutinefunction(v)}
+    assert names <= s.called and not s.leaks, s.leaks
