@@ -13,6 +13,7 @@ from fractions import Fraction
 from fappo_bot.rules_xp.group import AssistedResult, MemberResult
 from fappo_bot.rules_xp.odds import Odds
 from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
+from fappo_bot.rules_xp.rerolls import RerollEnd, RerollResult
 from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
 
@@ -173,6 +174,31 @@ def member_lines(kind: str, results: Sequence[MemberResult],
 def render_members(kind: str, results: Sequence[MemberResult]) -> str:
     """X11: `member_lines` as one text."""
     return "\n".join(member_lines(kind, results))
+
+
+def reroll_lines(result: RerollResult) -> list[str]:
+    """X9: each time unit's roll, the successes it added and the 1s lost for good:
+    `unit 1: 5d [5 6 2 1 3] + heroic [4] -> 2 successes (2 in all), 1 one lost`."""
+    lines, total = [], 0
+    for number, unit in enumerate(result.roller.rolls, 1):
+        total += unit.s
+        dice = faces_text(unit.base) if unit.base else "no roll"
+        if unit.bonus:
+            dice += " + heroic " + faces_text(unit.bonus)
+        lost = f", {plural(unit.lost, 'one')} lost" if unit.lost else ""
+        lines.append(f"unit {number}: {unit.pool}d {dice} -> {plural(unit.s, 'success')} "
+                     f"({total} in all){lost}")
+    return lines
+
+
+def reroll_verdict(result: RerollResult, elapsed: str) -> str:
+    """X9's end: `success after 2 units (2m)`, `failure: out of dice after 2 units`..."""
+    units = plural(result.units, "unit")
+    if result.end is RerollEnd.SUCCESS:
+        return f"success after {units} ({elapsed})"
+    if result.end is RerollEnd.OUT_OF_DICE:
+        return f"failure: out of dice after {units} ({elapsed}), {result.need} needed"
+    return f"failure: out of time after {units} ({elapsed})"
 
 
 _STATUS = {

@@ -70,6 +70,11 @@ class XpAction(BaseModel):
     relaunch: bool = False
     #: the task, or the Passion or Flaw invoked
     text: str = ""
+    #: rerolls over time (X9): the GM sets the time unit and how many units the time allows
+    over_time: bool = False
+    #: the roller's own skills (or characteristics) rolled first to add their successes as
+    #: dice (augmented rolls, X12), each once
+    augments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line pe
   roll SKILL [using CHAR] [with MOD] [+1d] [not heroic]: TASK   a test; the GM sets the difficulty
   roll CHAR (a raw characteristic)   roll SKILL via OTHER (a default, X8)
   roll SKILL against NAME   a contest      assist NAME [with SKILL]   your roll helps NAME's
+  roll SKILL over time   rerolls over time (X9)   roll SKILL augmented by OTHER (X12)
   group roll SKILL [, relaunch with good luck]   spend N plot point(s) on TASK
   passion: TEXT   flaw: TEXT   Cut!: WHAT YOU DO (the GM names its Luck price, X17)
   Character: NAME (the lines after it are NAME's)"""
@@ -69,6 +70,11 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
         XpKind.PASSION, XpKind.FLAW, XpKind.CUT) else ""
     pool = pool_text(sheet, action) if sheet is not None and action.kind in (
         XpKind.TEST, XpKind.CONTEST, XpKind.GROUP) else ""
+    if action.over_time:
+        extra += ", over time: each unit rerolls the dice that did not succeed, 1s are lost (X9)"
+    if action.augments:
+        extra += (f", augmented by {', '.join(safe(a) for a in action.augments)}: rolled first, "
+                  "their successes add dice (X12)")
     if action.kind is XpKind.TEST:
         what = _what(action) if action.route is Route.RAW else f"a test of {_what(action)}"
         return (f"{who}: {what}{task}, {pool}{extra}. The GM sets the "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from fappo_bot.posting.safety import safe
@@ -18,6 +19,8 @@ from fappo_bot.render_xp import (
     group_head,
     luck_line,
     member_lines,
+    reroll_lines,
+    reroll_verdict,
     roll_text,
     supporter_line,
 )
@@ -25,8 +28,8 @@ from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
 from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.rules_xp.group import Member as GroupMember
 from fappo_bot.rules_xp.group import (
+    Augment,
     assist_delta,
     assisted,
     collateral,
@@ -34,11 +37,14 @@ from fappo_bot.rules_xp.group import (
     default_order,
     spontaneous,
 )
+from fappo_bot.rules_xp.group import Member as GroupMember
 from fappo_bot.rules_xp.pools import PoolTest
+from fappo_bot.rules_xp.rerolls import reroll_over_time
 from fappo_bot.rules_xp.roll import RollOutcome, RollRecord
 from fappo_bot.rules_xp.rollers import Roller, roll_for
-from fappo_bot.rules_xp.tables import DIFFICULTY, key
+from fappo_bot.rules_xp.tables import DIFFICULTY, characteristic, key
 from fappo_bot.service.records import CharacterRecord
+from fappo_bot.service.settings_text import duration_text
 from fappo_bot.service.views import ReviewItem
 from fappo_bot.service.xp_play import (
     XpInForce,
@@ -224,9 +230,18 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     rows = _rows(table, f)
     pool = pool_of(sheet, a, rows)
     need = int(table.answer(f, "need", 1))
-    roller, made = table.roller(a.actor, pool.pool, _sl(table, f), a.heroic,
-                                xposure=a.route is Route.SKILL)
+    added = _augments(table, f, rows)
+    roller, made = table.roller(a.actor, None if pool.pool is None else pool.pool + added,
+                                _sl(table, f), a.heroic, xposure=a.route is Route.SKILL)
     head = f"{safe(a.actor)}, {_what(f)}, {table.answer(f, 'difficulty', 'routine')}"
+    if added:
+        head += f", augmented (+{added}d)"
+    if a.over_time:
+        if helpers:
+            table.out.lines.append(f"{', '.join(safe(h.action.actor) for h in helpers)} cannot "
+                                   f"assist a roll over time (X9): nothing rolled")
+        _over_time(table, f, roller, made, head, need)
+        return
     if helpers and a.route is not Route.SKILL:
         table.out.lines.append(f"{', '.join(safe(h.action.actor) for h in helpers)} cannot "
                                f"assist: {safe(a.actor)} rolls by default, without the skill "
@@ -287,6 +302,53 @@ def _cut(table: _Table, f: XpInForce) -> None:
                              "luck": [sheet.luck, sheet.luck - price]})
     table.out.lines.append(f"{safe(a.actor)} takes {what}: Luck {sheet.luck} -> "
                            f"{sheet.luck - price}, the GM's price; the GM narrates it (X17).")
+
+
+def _augments(table: _Table, f: XpInForce, rows: GmRows) -> int:
+    """X12: the actor's augment rolls, made first if the GM allows them; the dice they add (each
+    one's successes, none for a fumble, Amb-1)."""
+    a = f.action
+    if not a.augments:
+        return 0
+    if not table.answer(f, "augment", False):
+        table.out.lines.append(f"{safe(a.actor)} has no time to augment the roll (the GM's "
+                               "call, X12).")
+        return 0
+    sheet = table.sheet(a.actor)
+    added = 0
+    for name in a.augments:
+        owned = sheet.skill(name)
+        action = XpAction(actor=a.actor, line=a.line, kind=XpKind.TEST,
+                          skill=owned.name if owned else None,
+                          route=Route.SKILL if owned else Route.RAW,
+                          characteristic=None if owned else characteristic(name))
+        apool = pool_of(sheet, action, GmRows(difficulty=rows.difficulty))
+        roller, made = table.roller(a.actor, apool.pool, _sl(table, f), a.heroic)
+        augment = Augment(name, roll_for(roller, config=table.config))
+        table.log(made, "augment", augment.roll, augments=f"{roll_label(a)}")
+        added += augment.added
+        table.out.lines.append(f"  {safe(a.actor)} augments with {safe(name)}: "
+                               f"{roll_text(augment.roll)} (+{augment.added}d, X12)")
+    return added
+
+
+def _over_time(table: _Table, f: XpInForce, roller: Roller, made: _Roll, head: str,
+               need: int) -> None:
+    """X9: the attempt over the GM's time units, every unit's dice shown."""
+    unit, units = int(table.answer(f, "unit", 60)), int(table.answer(f, "units", 1))
+    try:
+        result = reroll_over_time(roller, need=need, time_unit=unit, max_units=units,
+                                  config=table.config)
+    except XpError as exc:
+        table.out.lines.append(f"{head}: {safe(str(exc))}")
+        return
+    elapsed = duration_text(timedelta(seconds=result.elapsed))
+    table.log(made, "over time", None, pool=roller.pool, need=need, unit=unit, units=units,
+              end=result.end.value, s=result.roller.successes, elapsed=result.elapsed)
+    table.out.lines.append(f"{head}, over time ({duration_text(timedelta(seconds=unit))} a "
+                           f"unit, at most {units}), need {need}: "
+                           f"{reroll_verdict(result, elapsed)}")
+    table.out.lines.extend("  " + line for line in reroll_lines(result))
 
 
 TOOK_LONGER = ("; it took longer than thought: time was freely available, so the task "

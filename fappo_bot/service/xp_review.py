@@ -4,7 +4,7 @@ unchanged), with the defaults of the optional ones shown; and each answer checke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fappo_bot.posting.safety import safe
@@ -14,6 +14,7 @@ from fappo_bot.rules_xp.tables import key, sl_named
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, CharacterStatus, Game, TurnRecord
+from fappo_bot.service.settings_text import parse_duration
 from fappo_bot.service.views import ReviewItem, ReviewView
 from fappo_bot.service.xp_play import (
     XpInForce,
@@ -28,6 +29,8 @@ MAX_NEED = 30
 MAX_DICE = 30
 MAX_SL = 6
 MAX_PRICE = 99
+MAX_UNITS = 100
+MAX_UNIT_SECONDS = 28 * 86400
 _YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
 _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
 
@@ -71,47 +74,7 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             groups.setdefault(key(roll_label(a)), []).append(f)
             continue
         if a.kind in (XpKind.TEST, XpKind.CONTEST):
-            what = f"{roll_label(a)}" + (f' ("{safe(a.text)}")' if a.text else "")
-            if a.kind is XpKind.TEST:
-                ask("difficulty", f"{head}, test of {what}: difficulty? (X6)", True,
-                    DIFFICULTIES)
-            else:
-                target = safe(a.target or "")
-                ask("opponent", f"{head}, contest of {what} against {target}: what does "
-                    f"{target} roll? (a skill of {target}'s sheet, a characteristic, or a "
-                    "number of dice; X7)", True)
-                ask("opponent_sl", f"{head}: {target}'s Superiority Level? (X3; default "
-                    "normal)", False, LEVELS)
-                mine = by_name.get(a.actor.casefold())
-                theirs = by_name.get((a.target or "").casefold())
-                if mine is not None and theirs is not None and \
-                        mine.run_by_gm == theirs.run_by_gm:
-                    ask("tie", f"{head}: if still tied after the tie-breaks, who wins? (X7: "
-                        "the players' or the GM's choice)", True, (a.actor, a.target or ""))
-            ask("sl", f"{head}: {safe(a.actor)}'s Superiority Level? (X3; default normal, "
-                "plus a relevant Passion)", False, LEVELS)
-            if a.kind is XpKind.TEST:
-                ask("need", f"{head}: successes needed? (default 1; an Active roll against "
-                    "a stored Passive P needs P + 1, X7)", False)
-                mine = by_name.get(a.actor.casefold())
-                if mine is not None and not mine.run_by_gm:
-                    ask("concede", f"{head}: concede it, as not significant? (X13: 1 success "
-                        "without a roll for 4d or more, needing 1; default no)", False,
-                        ("yes", "no"))
-                if longer:
-                    ask("longer", f"{head}: is time freely available, so that a failure only "
-                        "means it took longer? (X6; default yes)", False, ("yes", "no"))
-            ask("dice", f"{head}: dice for time, tools or light? (X6; default 0)", False)
-            if a.claim:
-                ask("claim", f"{head}: accept the {a.claim:+d}d {safe(a.actor)} asks for?",
-                    True, ("accept", "refuse"))
-            if a.route is Route.DEFAULT:
-                ask("default", f"{head}: is {safe(a.via or '')} similar or related to "
-                    f"{safe(a.skill or '')}? (X8: -1d or -2d)", True, ("similar", "related"))
-            if a.route is Route.CHARACTERISTIC:
-                ask("permit", f"{head}: may {safe(a.actor)} default {safe(a.skill or '')} to "
-                    f"{a.characteristic.value if a.characteristic else ''} (1d + level)? (X8)",
-                    True, ("yes", "no"))
+            _roll_items(ask, a, head, by_name, longer)
         elif a.kind is XpKind.ASSIST:
             ask("allowed", f"{head}: can {safe(a.actor)} assist {safe(a.target or '')}'s roll "
                 "(is there time, X10)?", True, ("yes", "no"))
@@ -149,6 +112,64 @@ def review_items(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             f"{head}: the order of a chain? (X11 Amb-1; default the biggest pool first)",
             False, tuple(m.action.actor for m in members))
     return items
+
+
+Ask = Callable[..., None]
+
+
+def _roll_items(ask: Ask, a: XpAction, head: str, by_name: Mapping[str, CharacterRecord],
+                longer: bool) -> None:
+    """The questions of a test or a contest (X3, X6, X7, X8, X9, X12, X13)."""
+    what = f"{roll_label(a)}" + (f' ("{safe(a.text)}")' if a.text else "")
+    if a.kind is XpKind.TEST:
+        ask("difficulty", f"{head}, test of {what}: difficulty? (X6)", True,
+            DIFFICULTIES)
+    else:
+        target = safe(a.target or "")
+        ask("opponent", f"{head}, contest of {what} against {target}: what does "
+            f"{target} roll? (a skill of {target}'s sheet, a characteristic, or a "
+            "number of dice; X7)", True)
+        ask("opponent_sl", f"{head}: {target}'s Superiority Level? (X3; default "
+            "normal)", False, LEVELS)
+        mine = by_name.get(a.actor.casefold())
+        theirs = by_name.get((a.target or "").casefold())
+        if mine is not None and theirs is not None and \
+                mine.run_by_gm == theirs.run_by_gm:
+            ask("tie", f"{head}: if still tied after the tie-breaks, who wins? (X7: "
+                "the players' or the GM's choice)", True, (a.actor, a.target or ""))
+    ask("sl", f"{head}: {safe(a.actor)}'s Superiority Level? (X3; default normal, "
+        "plus a relevant Passion)", False, LEVELS)
+    if a.kind is XpKind.TEST:
+        ask("need", f"{head}: successes needed? (default 1; an Active roll against "
+            "a stored Passive P needs P + 1, X7)", False)
+        mine = by_name.get(a.actor.casefold())
+        if mine is not None and not mine.run_by_gm:
+            ask("concede", f"{head}: concede it, as not significant? (X13: 1 success "
+                "without a roll for 4d or more, needing 1; default no)", False,
+                ("yes", "no"))
+        if longer:
+            ask("longer", f"{head}: is time freely available, so that a failure only "
+                "means it took longer? (X6; default yes)", False, ("yes", "no"))
+    ask("dice", f"{head}: dice for time, tools or light? (X6; default 0)", False)
+    if a.claim:
+        ask("claim", f"{head}: accept the {a.claim:+d}d {safe(a.actor)} asks for?",
+            True, ("accept", "refuse"))
+    if a.over_time:
+        ask("unit", f"{head}: the time unit of each attempt? (X9: e.g. 1m, 10m, 1h)",
+            True)
+        ask("units", f"{head}: how many units does the time allow? (X9 Amb-6; 1 to "
+            f"{MAX_UNITS})", True)
+    if a.augments:
+        ask("augment", f"{head}: may {safe(a.actor)} first roll "
+            f"{', '.join(safe(x) for x in a.augments)} to add their successes as dice, "
+            "in the time and effort you set? (X12)", True, ("yes", "no"))
+    if a.route is Route.DEFAULT:
+        ask("default", f"{head}: is {safe(a.via or '')} similar or related to "
+            f"{safe(a.skill or '')}? (X8: -1d or -2d)", True, ("similar", "related"))
+    if a.route is Route.CHARACTERISTIC:
+        ask("permit", f"{head}: may {safe(a.actor)} default {safe(a.skill or '')} to "
+            f"{a.characteristic.value if a.characteristic else ''} (1d + level)? (X8)",
+            True, ("yes", "no"))
 
 
 def _bool(value: Any) -> bool | None:
@@ -192,7 +213,7 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
                 raise InvalidInput(f"{item.question} {exc}") from None
         return text
     if f in {"claim", "permit", "allowed", "counter", "relevant", "concede", "longer",
-             "granted"}:
+             "granted", "augment"}:
         result = _bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
@@ -211,6 +232,16 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
         return _whole(item, value, 1, MAX_NEED)
     if f == "price":
         return _whole(item, value, 0, MAX_PRICE)
+    if f == "units":
+        return _whole(item, value, 1, MAX_UNITS)
+    if f == "unit":
+        try:
+            seconds = int(parse_duration(str(value)).total_seconds())
+        except ValueError as exc:
+            raise InvalidInput(f"{item.question} {exc}.") from None
+        if not 1 <= seconds <= MAX_UNIT_SECONDS:
+            raise InvalidInput(f"{item.question} A unit is 1 second to 4 weeks.")
+        return seconds
     if f == "dice":
         return _whole(item, str(value).strip().removesuffix("d"), -MAX_DICE, MAX_DICE)
     if f == "opponent" and item.choices:

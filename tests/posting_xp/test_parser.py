@@ -177,3 +177,23 @@ def test_a_cut_is_asked_of_the_gm_with_what_it_does():
     assert "a Cut! of what?" in empty.message and "Cut!: I cut the rope" in empty.hint
     (twice,) = problem("Cut! one thing\ncut! another")
     assert "one Cut! a post" in twice.message
+
+
+def test_rerolls_over_time_and_augments_are_read_from_a_roll_line():
+    """X9: `over time`; X12: `augmented by A, B` (the roller's own skills or characteristics,
+    each once)."""
+    parsed = parse_xp_post("roll Lockpicking over time with Bronze picks: the tomb door\n"
+                           "roll Stealth augmented by Acrobatics and MIND: past the guard", CTX)
+    assert parsed.ok, parsed.problems
+    first, second = parsed.actions
+    assert first.over_time and first.skill == "Lockpicking" and first.mods == ("Bronze picks",)
+    assert not second.over_time and second.augments == ("Acrobatics", "MIND")
+    reply = render_xp_reply(parsed, {"Nefer": NEFER})
+    assert "over time: each unit rerolls the dice that did not succeed, 1s are lost (X9)" in reply
+    assert "augmented by Acrobatics, MIND: rolled first, their successes add dice (X12)" in reply
+    for line, words in (("roll Stealth augmented by Acrobatics, acrobatics", "twice"),
+                        ("roll Stealth augmented by Sailing", "Sailing"),
+                        ("roll Stealth augmented by", "augmented by what?"),
+                        ("roll Stealth against Khai augmented by Acrobatics", "adds dice to a test")):
+        (issue,) = problem(line)
+        assert words in issue.message, (line, issue.message)

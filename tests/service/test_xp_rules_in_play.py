@@ -290,3 +290,53 @@ async def test_nothing_live_leaves_the_event_and_rank_use_cases(services):
     names = {f"xp_events.{n}" for n, v in inspect.getmembers(XpEventService)
              if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     assert names <= s.called and not s.leaks, s.leaks
+
+
+async def test_a_roll_over_time_shows_every_unit_and_its_end(services):
+    """X9: the review asks the time unit and how many units the time allows; the results show
+    each unit's dice and how the attempt ended."""
+    game = await _two(services)
+    await services.turns.open(game, GM)
+    reply = await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m1",
+                                      text="roll Lockpicking over time: the tomb door")
+    assert reply.ok and "over time" in reply.reply
+    items = {i.field: i for i in (await services.review.review(game, GM)).items}
+    assert items["unit"].required and items["units"].required
+    with pytest.raises(InvalidInput, match="is no duration"):
+        await services.review.answer(game, GM, {items["unit"].key: "soon"})
+    with pytest.raises(InvalidInput, match="Answer from 1 to 100"):
+        await services.review.answer(game, GM, {items["units"].key: "0"})
+    await services.review.answer(game, GM, {items["difficulty"].key: "routine",
+                                            items["unit"].key: "1m", items["units"].key: "5",
+                                            items["need"].key: "4"})
+    done = await services.resolution.resolve(game, GM, 1)
+    line = next(x for x in done.text.splitlines() if "over time" in x)
+    assert line.startswith('Nefer, Lockpicking ("the tomb door"), routine, over time (1m a unit, '
+                           "at most 5), need 4: ")
+    assert ("success after" in line) or ("out of dice" in line) or ("out of time" in line)
+    assert "  unit 1: 5d [" in done.text  # Lockpicking: 4 + Normal 0 + MIND Smart 1
+    [logged] = [r for r in done.rolls if r["what"] == "over time"]
+    assert logged["unit"] == 60 and logged["units"] == 5 and logged["need"] == 4
+
+
+async def test_an_augment_rolls_first_and_adds_its_successes(services):
+    """X12: Khai rolls Stealth and MIND first; their successes are dice added to his Lore."""
+    game = await _two(services)
+    await services.turns.open(game, GM)
+    await services.turns.post(game, BOB, channel_key="xp-1", message_key="m1",
+                              text="roll Lore augmented by Stealth, MIND: read the seal")
+    items = {i.field: i for i in (await services.review.review(game, GM)).items}
+    assert "may Khai first roll Stealth, MIND to add their successes as dice" in \
+        items["augment"].question
+    await services.review.answer(game, GM, {items["difficulty"].key: "routine",
+                                            items["augment"].key: "yes"})
+    done = await services.resolution.resolve(game, GM, 1)
+    augments = [r for r in done.rolls if r["what"] == "augment"]
+    assert [r["pool"] for r in augments] == [4, 6]  # Stealth 4 + 0 + 0; raw MIND 4 + 2
+    added = sum(0 if r["outcome"] == "fumble" else r["s"] for r in augments)
+    assert "  Khai augments with Stealth: 4d at Normal (5-6): [" in done.text
+    assert "  Khai augments with MIND: 6d at Normal (5-6): [" in done.text
+    [lore] = [r for r in done.rolls if r["what"] == "test"]
+    assert lore["pool"] == 8 + added
+    assert f'Khai, Lore ("read the seal"), routine, augmented (+{added}d): ' in done.text or \
+        (added == 0 and 'Khai, Lore ("read the seal"), routine: ' in done.text)
