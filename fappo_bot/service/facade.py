@@ -27,6 +27,7 @@ from fappo_bot.service.xp_events import XpEventService
 from fappo_bot.service.xp_group import XpGroupService
 from fappo_bot.service.xp_plots import XpPlotService
 from fappo_bot.service.xp_rolls import XpRollService
+from fappo_bot.service.xp_timed import XpTimedService
 
 
 class Services:
@@ -68,3 +69,4 @@ class Services:
         self.xp_groups = XpGroupService(self.deps)
         self.xp_plots = XpPlotService(self.deps)
         self.xp_events = XpEventService(self.deps)
+        self.xp_timed = XpTimedService(self.deps)

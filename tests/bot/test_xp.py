@@ -154,8 +154,8 @@ async def test_the_records_are_the_gms(running, fake) -> None:
 
 async def test_the_xp_commands_are_published(running, fake) -> None:
     names = {c["name"]: [o["name"] for o in c.get("options") or []] for c in fake.commands}
-    assert names["xp"] == ["plot", "roll", "passive", "active", "group", "event", "rank", "rolls",
-                          "show", "case"]
+    assert names["xp"] == ["plot", "roll", "passive", "active", "group", "reroll", "augment",
+                          "event", "rank", "rolls", "show", "case"]
     assert "odds" in names
     plot = next(o for c in fake.commands if c["name"] == "xp" for o in c["options"]
                 if o["name"] == "plot")

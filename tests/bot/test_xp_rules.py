@@ -110,3 +110,68 @@ async def test_a_cut_in_a_post_is_granted_and_priced_in_the_review(running, fake
                                     timeout=15)
     assert ('Khai takes the Cut! "I read the curse aloud and the door opens": Luck 2 -> 0, '
             "the GM's price") in results["content"]
+
+
+async def test_the_gm_rolls_over_time_and_augments_on_the_bot(running, fake) -> None:
+    await _xp_game(fake)
+    [rerolled] = await run_command(fake, fake.gm, "xp reroll", [
+        _opt("name", "Aster"), _opt("dice", "5d"), _opt("unit", "1m"), _opt("units", 5, 4),
+        _opt("need", 4, 4)])
+    text = _content(rerolled)
+    assert text.startswith("Aster: 5d over time (1m a unit, at most 5), need 4: "), text
+    assert "\n  unit 1: 5d [" in text and "-# roll " in text
+    [bad] = await run_command(fake, fake.gm, "xp reroll", [
+        _opt("name", "Aster"), _opt("dice", "5d"), _opt("unit", "soon"), _opt("units", 5, 4)])
+    assert _content(bad).startswith('The time unit: "soon" is no duration')
+    assert bad["callback"]["data"]["flags"] & 64
+    [augmented] = await run_command(fake, fake.gm, "xp augment", [
+        _opt("name", "Trap removal"), _opt("dice", "5d"),
+        _opt("augments", "Perception 5d, Lore 3d superior")])
+    lines = _content(augmented).splitlines()
+    assert lines[0].startswith("Perception augments: 5d at Normal (5-6): [")
+    assert lines[2].startswith("Trap removal, augmented (+")
+
+
+async def test_a_post_rolls_over_time_and_augmented(running, fake) -> None:
+    room, gm, alice = fake.room["id"], fake.gm, fake.alice
+    await _xp_game(fake)
+    await add_sheet(fake, gm, "char add", "nefer.yaml", alice, folder=XP)
+    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
+    post = await fake.post(room, alice, "roll Lockpicking over time: the tomb door\n"
+                                        "roll Stealth augmented by Acrobatics: past the guard")
+    [reply] = await fake.wait_for(lambda: replies_to(fake, post))
+    assert "over time: each unit rerolls the dice that did not succeed" in reply["content"]
+    assert "augmented by Acrobatics: rolled first" in reply["content"]
+    [_, panel] = await run_command(fake, gm, "gm resolve", responses=2)
+    message = panel["message"]
+    answers = {"time unit": "10m", "how many units": "3"}
+    asked = []
+    for _ in range(12):
+        found = {c.get("label") or c.get("placeholder"): c for c in components(message)}
+        content = message.get("content", "")
+        asked.append(content)
+        if "Resolve the turn" in found:
+            await use_component(fake, gm, message, found["Resolve the turn"])
+            break
+        select = next((c for c in components(message) if c["type"] == 3), None)
+        if select is not None:  # routine (the second difficulty), and yes to the augment
+            values = [o["value"] for o in select["options"]]
+            pick = values[1] if len(values) > 2 else values[0]
+            answered = await use_component(fake, gm, message, select, [pick], responses=2)
+        else:
+            typed = next(v for k, v in answers.items() if k in content)
+            [modal] = await use_component(fake, gm, message, found["Answer"])
+            answered = await submit_modal(fake, gm, modal["callback"]["data"], typed,
+                                          message=message, responses=2)
+        last = answered[-1]
+        message = {**message, **(last.get("edit") or last["callback"]["data"])}
+    else:
+        raise AssertionError(f"the review never offered to resolve: {asked}")
+    [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if m["content"].startswith("Turn 1 results (Xp)")],
+                                    timeout=15)
+    text = results["content"]
+    assert ('Nefer, Lockpicking ("the tomb door"), routine, over time (10m a unit, at most 3), '
+            "need 1: ") in text
+    assert "  unit 1: 5d [" in text
+    assert "  Nefer augments with Acrobatics: 7d at Normal (5-6): [" in text

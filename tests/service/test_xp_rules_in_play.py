@@ -340,3 +340,65 @@ async def test_an_augment_rolls_first_and_adds_its_successes(services):
     assert lore["pool"] == 8 + added
     assert f'Khai, Lore ("read the seal"), routine, augmented (+{added}d): ' in done.text or \
         (added == 0 and 'Khai, Lore ("read the seal"), routine: ' in done.text)
+
+
+async def test_the_gms_reroll_over_time_is_stored_replayed_and_a_case(services):
+    from tests.service.test_xp_flags import runs_as_a_case
+
+    game = await _game(services)
+    shown = await services.xp_timed.reroll(game, GM, name="Aster", pool=5, need=4, unit="1m",
+                                           units=5)
+    head = shown.public.splitlines()[0]
+    assert head.startswith("Aster: 5d over time (1m a unit, at most 5), need 4: ")
+    assert shown.public.splitlines()[1].startswith("  unit 1: 5d [")
+    assert "Seed salt" in shown.gm and "Seed" not in shown.public
+    [listed] = await services.xp_rolls.rolls(game, GM)
+    assert listed.kind == "reroll" and listed.public == shown.public
+    case = await services.xp_rolls.case(game, GM, shown.id)
+    assert case["kind"] == "xp-reroll" and case["time_unit"] == 60 and case["max_units"] == 5
+    runs_as_a_case(case)
+    for kwargs, text in (({"unit": "soon"}, "is no duration"), ({"units": 0}, "1 to 100 units"),
+                         ({"pool": 101}, "0 to 100 dice"), ({"need": 0}, "at least 1")):
+        args = {"name": "Aster", "pool": 5, "unit": "1m", "units": 5, **kwargs}
+        with pytest.raises(InvalidInput, match=text):
+            await services.xp_timed.reroll(game, GM, **args)
+    with pytest.raises(Forbidden):
+        await services.xp_timed.reroll(game, ALICE, name="A", pool=3, unit="1m", units=2)
+
+
+async def test_the_gms_augmented_roll_is_stored_replayed_and_a_case(services):
+    from tests.service.test_xp_flags import runs_as_a_case
+
+    game = await _game(services)
+    shown = await services.xp_timed.augment(game, GM, name="Trap removal", pool=5,
+                                            augments="Perception 5d, Lore 3d superior")
+    lines = shown.public.splitlines()
+    assert lines[0].startswith("Perception augments: 5d at Normal (5-6): [")
+    assert lines[1].startswith("Lore augments: 3d at Superior (3-6): [")
+    assert lines[2].startswith("Trap removal, augmented (+")
+    [listed] = await services.xp_rolls.rolls(game, GM)
+    assert listed.kind == "augmented" and listed.name == "Trap removal"
+    case = await services.xp_rolls.case(game, GM, shown.id)
+    assert case["kind"] == "xp-augmented" and [a["name"] for a in case["augments"]] == [
+        "Perception", "Lore"]
+    runs_as_a_case(case)
+    with pytest.raises(InvalidInput, match="not as the roll it augments"):
+        await services.xp_timed.augment(game, GM, name="Lore", pool=3, augments="Lore 3d")
+    with pytest.raises(InvalidInput, match="name the rollers|Name"):
+        await services.xp_timed.augment(game, GM, name="Trap", pool=3, augments=" ")
+
+
+async def test_nothing_live_leaves_the_timed_rolls(services):
+    import inspect
+
+    from fappo_bot.service.xp_timed import XpTimedService
+    from tests.service.test_guard_walk import KAEL, PROSE, Recorder
+
+    game = await _game(services)
+    s = Recorder(services)
+    await s.xp_timed.reroll(game, GM, name=KAEL, pool=3, unit="1m", units=3)
+    await s.xp_timed.reroll(game, GM, name=PROSE, pool=3, unit="@everyone", units=3)  # refused
+    await s.xp_timed.augment(game, GM, name=KAEL, pool=3, augments=f"{PROSE} 2d, @here 1d")
+    names = {f"xp_timed.{n}" for n, v in inspect.getmembers(XpTimedService)
+             if not n.startswith("_") and inspect.iscoroutinefunction(v)}
+    assert names <= s.called and not s.leaks, s.leaks

@@ -140,6 +140,40 @@ class XpGroup(BotGroup, name="xp", description="GM: Xp dice-pool rolls (ad-hoc, 
                                                      need=need)
         await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
 
+    @app_commands.command(name="reroll", description="GM: a roll over time: each unit rerolls "
+                          "the dice that did not succeed, 1s lost (X9)")
+    @app_commands.describe(name="Who tries", dice=DICE, unit="The time unit of each attempt, "
+                           "e.g. 1m, 10m, 1h", units="How many units the time allows",
+                           need="Successes needed (an Active roll against P needs P + 1)",
+                           npc="An NPC: no heroic bonus dice")
+    async def reroll(self, interaction: discord.Interaction,
+                     name: app_commands.Range[str, 1, 100], dice: app_commands.Range[str, 1, 60],
+                     unit: app_commands.Range[str, 1, 20], units: app_commands.Range[int, 1, 100],
+                     need: app_commands.Range[int, 1, 100] = 1, npc: bool = False) -> None:
+        game_id, me = await self._game(interaction)
+        spec = read_roll(dice)
+        shown = await self.services.xp_timed.reroll(
+            game_id, me, name=name, pool=spec.pool, sl=spec.sl, who="npc" if npc else "pc",
+            need=need, unit=unit, units=units)
+        await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
+
+    @app_commands.command(name="augment", description="GM: augment rolls first, their successes "
+                          "added as dice to the roll (X12)")
+    @app_commands.describe(name="The roll augmented (the trap removal)", dice=DICE,
+                           augments="e.g. Perception 4d, Lore 3d superior",
+                           need="Successes needed", npc="An NPC: no heroic bonus dice")
+    async def augment(self, interaction: discord.Interaction,
+                      name: app_commands.Range[str, 1, 100],
+                      dice: app_commands.Range[str, 1, 60],
+                      augments: app_commands.Range[str, 1, 300],
+                      need: app_commands.Range[int, 1, 100] = 1, npc: bool = False) -> None:
+        game_id, me = await self._game(interaction)
+        spec = read_roll(dice)
+        shown = await self.services.xp_timed.augment(
+            game_id, me, name=name, pool=spec.pool, sl=spec.sl, who="npc" if npc else "pc",
+            need=need, augments=augments)
+        await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
+
     @app_commands.command(name="event", description="GM: an event, session or adventure ends, "
                           "a Sequence, a Parley or a Cut! (X17)")
     @app_commands.describe(kind="What happens (X17)", note="What the table should know",
