@@ -13,7 +13,7 @@ from fractions import Fraction
 from fappo_bot.rules_xp.group import AssistedResult, MemberResult
 from fappo_bot.rules_xp.odds import Odds
 from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
-from fappo_bot.rules_xp.rerolls import RerollEnd, RerollResult
+from fappo_bot.rules_xp.rerolls import RerollEnd, RerollResult, RerollSide
 from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
 
@@ -176,11 +176,11 @@ def render_members(kind: str, results: Sequence[MemberResult]) -> str:
     return "\n".join(member_lines(kind, results))
 
 
-def reroll_lines(result: RerollResult) -> list[str]:
-    """X9: each time unit's roll, the successes it added and the 1s lost for good:
+def reroll_lines(side: RerollSide) -> list[str]:
+    """X9: each time unit's roll of one side, the successes it added and the 1s lost for good:
     `unit 1: 5d [5 6 2 1 3] + heroic [4] -> 2 successes (2 in all), 1 one lost`."""
     lines, total = [], 0
-    for number, unit in enumerate(result.roller.rolls, 1):
+    for number, unit in enumerate(side.rolls, 1):
         total += unit.s
         dice = faces_text(unit.base) if unit.base else "no roll"
         if unit.bonus:
@@ -197,7 +197,8 @@ def reroll_verdict(result: RerollResult, elapsed: str) -> str:
     if result.end is RerollEnd.SUCCESS:
         return f"success after {units} ({elapsed})"
     if result.end is RerollEnd.OUT_OF_DICE:
-        return f"failure: out of dice after {units} ({elapsed}), {result.need} needed"
+        needed = "" if result.opponent is not None else f", {result.need} needed"
+        return f"failure: out of dice after {units} ({elapsed}){needed}"
     return f"failure: out of time after {units} ({elapsed})"
 
 

@@ -348,7 +348,29 @@ def _over_time(table: _Table, f: XpInForce, roller: Roller, made: _Roll, head: s
     table.out.lines.append(f"{head}, over time ({duration_text(timedelta(seconds=unit))} a "
                            f"unit, at most {units}), need {need}: "
                            f"{reroll_verdict(result, elapsed)}")
-    table.out.lines.extend("  " + line for line in reroll_lines(result))
+    table.out.lines.extend("  " + line for line in reroll_lines(result.roller))
+
+
+def _contest_over_time(table: _Table, f: XpInForce, me: tuple[Roller, _Roll],
+                       them: tuple[Roller, _Roll], head: str) -> None:
+    """X9, Contested: both sides reroll every unit; the first to lead wins, a tie fails."""
+    unit, units = int(table.answer(f, "unit", 60)), int(table.answer(f, "units", 1))
+    try:
+        result = reroll_over_time(me[0], time_unit=unit, max_units=units, opponent=them[0],
+                                  config=table.config)
+    except XpError as exc:
+        table.out.lines.append(f"{head}: {safe(str(exc))}")
+        return
+    assert result.opponent is not None
+    elapsed = duration_text(timedelta(seconds=result.elapsed))
+    for (roller, made), side in ((me, result.roller), (them, result.opponent)):
+        table.log(made, "contest over time", None, pool=roller.pool, unit=unit, units=units,
+                  end=result.end.value, s=side.successes, elapsed=result.elapsed)
+    table.out.lines.append(f"{head}, over time ({duration_text(timedelta(seconds=unit))} a "
+                           f"unit, at most {units}): {reroll_verdict(result, elapsed)} "
+                           f"({result.roller.successes} to {result.opponent.successes})")
+    for roller, side in ((me[0], result.roller), (them[0], result.opponent)):
+        table.out.lines.extend(f"  {safe(roller.name)}, {line}" for line in reroll_lines(side))
 
 
 TOOK_LONGER = ("; it took longer than thought: time was freely available, so the task "
@@ -366,7 +388,7 @@ def _longer(table: _Table, f: XpInForce, record: RollRecord) -> dict[str, Any]:
 
 
 def _longer_text(table: _Table, f: XpInForce, record: RollRecord) -> str:
-    return TOOK_LONGER if _longer(table, f, record) else ""
+    return TOOK_LONGER if _longer(table, f, record) else ""  # X6, the flag's wording
 
 
 def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
@@ -399,6 +421,12 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     other, their_made = table.roller(opponent, theirs, _sl(table, f, "opponent_sl", opponent),
                                      their_heroic)
     tie = table.answer(f, "tie")
+    if a.over_time:
+        table.out.lines.extend(notes)
+        _contest_over_time(table, f, (mine, made), (other, their_made),
+                           f"{safe(a.actor)}, {_what(f)} against {safe(opponent)} "
+                           f"({safe(their_label)})")
+        return
     try:
         result = contested(mine, other, tie, table.config)
     except XpError as exc:

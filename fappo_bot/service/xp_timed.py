@@ -75,7 +75,7 @@ def reroll_text(detail: dict[str, Any], result: RerollResult) -> str:
     elapsed = duration_text(timedelta(seconds=result.elapsed))
     head = (f"{detail['name']}: {detail['pool']}d over time ({unit} a unit, at most "
             f"{detail['units']}), need {detail['need']}: {reroll_verdict(result, elapsed)}")
-    return "\n".join([head, *("  " + line for line in reroll_lines(result))])
+    return "\n".join([head, *("  " + line for line in reroll_lines(result.roller))])
 
 
 def augment_text(detail: dict[str, Any], result: AugmentedResult) -> str:

@@ -402,3 +402,23 @@ async def test_nothing_live_leaves_the_timed_rolls(services):
     names = {f"xp_timed.{n}" for n, v in inspect.getmembers(XpTimedService)
              if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     assert names <= s.called and not s.leaks, s.leaks
+
+
+async def test_a_contest_over_time_rerolls_both_sides(services):
+    """X9: "Where the roll is Contested then the opposing side also gets to reroll everytime"."""
+    game = await _two(services)
+    assert (await services.characters.create_from_data(game, GM, xp_sheet("guard"),
+                                                       kind=None)).ok
+    await services.turns.open(game, GM)
+    await services.turns.post(game, ALICE, channel_key="xp-1", message_key="m1",
+                              text="roll Stealth against Guard over time: wait him out")
+    items = {i.field: i.key for i in (await services.review.review(game, GM)).items}
+    await services.review.answer(game, GM, {items["opponent"]: "Perception", items["unit"]: "1m",
+                                            items["units"]: "3"})
+    done = await services.resolution.resolve(game, GM, 1)
+    head = next(x for x in done.text.splitlines() if "over time" in x)
+    assert head.startswith('Nefer, Stealth ("wait him out") against Guard (Perception), over '
+                           "time (1m a unit, at most 3): ")
+    assert "  Nefer, unit 1: 6d [" in done.text and "  Guard, unit 1: 4d [" in done.text
+    assert {r["name"] for r in done.rolls if r["what"] == "contest over time"} == {"Nefer",
+                                                                                  "Guard"}
