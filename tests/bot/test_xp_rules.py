@@ -175,3 +175,38 @@ async def test_a_post_rolls_over_time_and_augmented(running, fake) -> None:
             "need 1: ") in text
     assert "  unit 1: 5d [" in text
     assert "  Nefer augments with Acrobatics: 7d at Normal (5-6): [" in text
+
+
+async def test_a_failed_test_took_longer_where_the_game_plays_it(running, fake) -> None:
+    """X6, `xp_failure_takes_longer`: Khai's 4d Stealth from the seed `seed0039` rolls
+    [3 2 4 3], a failure; time being freely available (the review's default), it took longer."""
+    import dataclasses
+
+    room, gm, alice = fake.room["id"], fake.gm, fake.alice
+    await _xp_game(fake)
+    await add_sheet(fake, gm, "char add", "khai.yaml", alice, folder=XP)
+    await run_command(fake, gm, "game set", [_opt("name", "xp_failure_takes_longer"),
+                                             _opt("value", "on")])
+    resolution = running.services.resolution
+    resolution.deps = dataclasses.replace(resolution.deps, salts=lambda: "seed0039")
+    assert "Turn 1 is open" in text_of(await run_command(fake, gm, "turn open"))
+    post = await fake.post(room, alice, "roll Stealth: slip past the priests")
+    await fake.wait_for(lambda: replies_to(fake, post))
+    [_, panel] = await run_command(fake, gm, "gm resolve", responses=2)
+    message = panel["message"]
+    for _ in range(5):
+        found = {c.get("label") or c.get("placeholder"): c for c in components(message)}
+        if "Resolve the turn" in found:
+            await use_component(fake, gm, message, found["Resolve the turn"])
+            break
+        select = next(c for c in components(message) if c["type"] == 3)
+        answered = await use_component(fake, gm, message, select,
+                                       [select["options"][1]["value"]], responses=2)  # routine
+        last = answered[-1]
+        message = {**message, **(last.get("edit") or last["callback"]["data"])}
+    [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if m["content"].startswith("Turn 1 results (Xp)")],
+                                    timeout=15)
+    assert ('Khai, Stealth ("slip past the priests"), routine: 4d at Normal (5-6): [3 2 4 3] -> '
+            "0 successes, 0 ones: failure; it took longer than thought: time was freely "
+            "available, so the task succeeds after more time (X6)") in results["content"]
