@@ -7,12 +7,13 @@ Pure: values of `rules_xp` in, text out. The adapters decide where the text goes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from fappo_bot.rules_xp.group import AssistedResult, MemberResult
 from fappo_bot.rules_xp.odds import Odds
 from fappo_bot.rules_xp.plots import PlotResult, TaskStatus
+from fappo_bot.rules_xp.rerolls import RerollEnd, RerollResult, RerollSide
 from fappo_bot.rules_xp.roll import Mode, RollOutcome, RollRecord
 from fappo_bot.rules_xp.tables import sl_name
 from fappo_bot.words import plural
@@ -107,18 +108,45 @@ def render_active(name: str, record: RollRecord, against: str, *, stored: int | 
     return f"{render_roll(name, record)}\n{name} {verdict} {against} (stored {stored})."
 
 
+def supporter_line(name: str, record: RollRecord, delta: int) -> str:
+    """X10: one supporter's roll and the dice it gives the lead, as the GM's group rolls and a
+    turn's assists both show it: `Brin assists: 4d at Normal (5-6): [...] -> ... (lead +1d)`."""
+    return f"{name} assists: {roll_text(record)} (lead {delta:+d}d)"
+
+
+def assisted_line(head: str, delta: int, record: RollRecord) -> str:
+    """X10: the lead's roll with what the supporters gave: `Aster, assisted (+2d): 7d ...`."""
+    return f"{head}, assisted ({delta:+d}d): {roll_text(record)}"
+
+
 def render_assisted(lead: str, result: AssistedResult) -> str:
     """X10: each supporter's roll and what it gives the lead, then the lead's roll."""
-    lines = [f"{render_roll(s.name, s.roll)} (lead {s.delta:+d}d)" for s in result.supporters]
+    lines = [supporter_line(s.name, s.roll, s.delta) for s in result.supporters]
     lines += [f"{e.name}: left out ({e})" for e in result.errors]
-    lines.append(f"Lead, {result.delta:+d}d from the supporters: "
-                 + render_roll(lead, result.lead))
+    lines.append(assisted_line(lead, result.delta, result.lead))
     lines.append(f"The group's outcome: {result.lead.outcome.value}.")
     return "\n".join(lines)
 
 
-def render_members(kind: str, results: Sequence[MemberResult]) -> str:
-    """X11: each member's rolls in order; in a collateral chain the dice the chain added."""
+def group_head(kind: str, names: Sequence[str], need: int, *, of: str = "",
+               difficulty: str = "") -> str:
+    """X10, X11: the first line of a group roll, the GM's and a turn's alike:
+    `Collateral group roll of Stealth, routine, need 1 (Nefer, Khai):`."""
+    what = f" of {of}" if of else ""
+    hard = f", {difficulty}" if difficulty else ""
+    return f"{kind.capitalize()} group roll{what}{hard}, need {need} ({', '.join(names)}):"
+
+
+def luck_line(name: str, before: int, after: int) -> str:
+    """The Luck a Good Luck relaunch took off a sheet (X11 Amb-2)."""
+    return f"{name}: Luck {before} -> {after} (Good Luck, X11)"
+
+
+def member_lines(kind: str, results: Sequence[MemberResult],
+                 name: Callable[[str], str] = str) -> list[str]:
+    """X11: each member's rolls in order (a relaunch where it was paid, in a collateral chain the
+    dice the chain added), then how many succeed: the one wording of a group roll's members, for
+    the GM's group rolls and a turn's results alike. `name` makes a name safe to show."""
     lines = []
     intact = True  # the chain as this member finds it
     for member in results:
@@ -130,13 +158,44 @@ def render_members(kind: str, results: Sequence[MemberResult]) -> str:
             bonus = member.chain_bonuses[index] if index < len(member.chain_bonuses) else 0
             chain = f" (chain {bonus:+d}d)" if kind == "collateral" and bonus else ""
             paid = member.relaunched and record.rolled and index >= first_paid
-            again = "relaunched with Good Luck: " if paid else ""
-            lines.append(f"{again}{render_roll(member.name, record)}{chain}")
-        lines += [f"{member.name}: {e}" for e in member.errors]
+            again = " relaunches the chain with Good Luck" if paid else ""
+            lines.append(f"{name(member.name)}{again}: {roll_text(record)}{chain}")
+        lines += [f"{name(member.name)}: {e}" for e in member.errors]
         intact = member.roll.outcome is RollOutcome.SUCCESS
     done = sum(1 for m in results if m.roll.outcome is RollOutcome.SUCCESS)
     lines.append(f"{done} of {len(results)} succeed.")
-    return "\n".join(lines)
+    return lines
+
+
+def render_members(kind: str, results: Sequence[MemberResult]) -> str:
+    """X11: `member_lines` as one text."""
+    return "\n".join(member_lines(kind, results))
+
+
+def reroll_lines(side: RerollSide) -> list[str]:
+    """X9: each time unit's roll of one side, the successes it added and the 1s lost for good:
+    `unit 1: 5d [5 6 2 1 3] + heroic [4] -> 2 successes (2 in all), 1 one lost`."""
+    lines, total = [], 0
+    for number, unit in enumerate(side.rolls, 1):
+        total += unit.s
+        dice = faces_text(unit.base) if unit.base else "no roll"
+        if unit.bonus:
+            dice += " + heroic " + faces_text(unit.bonus)
+        lost = f", {plural(unit.lost, 'one')} lost" if unit.lost else ""
+        lines.append(f"unit {number}: {unit.pool}d {dice} -> {plural(unit.s, 'success')} "
+                     f"({total} in all){lost}")
+    return lines
+
+
+def reroll_verdict(result: RerollResult, elapsed: str) -> str:
+    """X9's end: `success after 2 units (2m)`, `failure: out of dice after 2 units`..."""
+    units = plural(result.units, "unit")
+    if result.end is RerollEnd.SUCCESS:
+        return f"success after {units} ({elapsed})"
+    if result.end is RerollEnd.OUT_OF_DICE:
+        needed = "" if result.opponent is not None else f", {result.need} needed"
+        return f"failure: out of dice after {units} ({elapsed}){needed}"
+    return f"failure: out of time after {units} ({elapsed})"
 
 
 _STATUS = {

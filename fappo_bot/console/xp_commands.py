@@ -11,6 +11,10 @@ record to the GM only.
              [--difficulty N] [--merit N]
     /xp plot auto TASK [--countered] | play TASK success|failure [--bonus N]
              | surprise TASK [--before TASK] | show
+    /xp reroll NAME POOL [LEVEL] --unit 1m --units N [--need N] [--npc]   (X9)
+    /xp augment NAME POOL [LEVEL] --augments "Perception 4d, Lore 3d" [--need N] [--npc]  (X12)
+    /xp event KIND [NOTE] [--character NAME --luck N]   (X17: a boundary, Sequence, Parley, Cut!)
+    /xp rank NAME RANK CHANGE                      (X16: -2 loses two points, 1 recovers one)
     /xp rolls | show ID | case ID
 """
 
@@ -33,6 +37,11 @@ GM: /xp roll NAME POOL [LEVEL] [--need N] [--npc] [--heroic|--not-heroic]
   /xp plot open GOAL --leader "Aster 6d" --gm 5 --tasks "sneak, climb" [--surprises "X"]
   /xp plot auto TASK [--countered] | play TASK success|failure [--bonus N]
   /xp plot surprise TASK [--before TASK] | show
+  /xp reroll NAME POOL [LEVEL] --unit 1m --units 5 [--need N]   rerolls over time (X9)
+  /xp augment NAME POOL [LEVEL] --augments "Perception 4d" [--need N]   augmented (X12)
+  /xp event event|session|episode|adventure|downtime|sequence|parley [NOTE]   (X17)
+  /xp event cut [NOTE] --character NAME --luck N   a Cut!, at your Luck price (X17)
+  /xp rank NAME physical|mental|elemental|spiritual -2   a rank loses (or recovers) points
   /xp rolls   /xp show ID   /xp case ID   (the records: the GMs only)
   LEVEL: hopeless, weak, poor, normal, advantage, superior, dominant, or -3..+3"""
 
@@ -158,6 +167,61 @@ async def _plot(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
                   table.gm_seats | only(table.seat))]
 
 
+async def _timed(table: LocalTable, step: Step, words: list[str], *, reroll: bool
+                 ) -> list[Shown]:
+    parser = _roller_parser("xp reroll" if reroll else "xp augment")
+    if reroll:
+        parser.add_argument("--unit", required=True)
+        parser.add_argument("--units", type=int, required=True)
+    else:
+        parser.add_argument("--augments", required=True)
+    args = parser.parse_args(words)
+    spec = read_roll(" ".join(args.roll))
+    timed = table.services.xp_timed
+    common: dict[str, Any] = {"name": args.name, "pool": spec.pool, "sl": spec.sl,
+                              "who": "npc" if args.npc else "pc", "heroic": _heroic(args),
+                              "need": args.need}
+    if reroll:
+        shown = await timed.reroll(table.need_game(), table.user, unit=args.unit,
+                                   units=args.units, **common)
+    else:
+        shown = await timed.augment(table.need_game(), table.user, augments=args.augments,
+                                    **common)
+    return [Shown(Kind.RESULTS, f"roll {shown.short_id}", shown.public)]
+
+
+async def _reroll(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    return await _timed(table, step, words, reroll=True)
+
+
+async def _augment(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    return await _timed(table, step, words, reroll=False)
+
+
+async def _event(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    parser = command_parser("xp event")
+    parser.add_argument("kind")
+    parser.add_argument("note", nargs="*")
+    parser.add_argument("--character", default=None)
+    parser.add_argument("--luck", type=int, default=0)
+    args = parser.parse_args(words)
+    shown = await table.services.xp_events.event(
+        table.need_game(), table.user, kind=args.kind, note=" ".join(args.note),
+        character=args.character, luck=args.luck)
+    return [Shown(Kind.RESULTS, shown.kind, shown.text)]
+
+
+async def _rank(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
+    parser = command_parser("xp rank")
+    parser.add_argument("name")
+    parser.add_argument("rank")
+    parser.add_argument("change", type=int)
+    args = parser.parse_args(words)
+    shown = await table.services.xp_events.rank(table.need_game(), table.user, name=args.name,
+                                                rank=args.rank, change=args.change)
+    return [Shown(Kind.RESULTS, "rank", shown.text)]
+
+
 async def _records(table: LocalTable, step: Step, words: list[str]) -> list[Shown]:
     game_id, xp = table.need_game(), table.services.xp_rolls
     if words[0] == "rolls":
@@ -177,13 +241,16 @@ async def _records(table: LocalTable, step: Step, words: list[str]) -> list[Show
 
 
 _SUBCOMMANDS = {"roll": _roll, "passive": _passive, "active": _active, "group": _group,
-                "plot": _plot, "rolls": _records, "show": _records, "case": _records}
+                "plot": _plot, "reroll": _reroll, "augment": _augment, "event": _event,
+                "rank": _rank, "rolls": _records,
+                "show": _records, "case": _records}
 
 
 async def xp(table: LocalTable, step: Step) -> list[Shown]:
     """/xp SUBCOMMAND ...: the GM's dice-pool rolls and their records."""
     words = list(step.args)
     if not words or words[0] not in _SUBCOMMANDS:
-        raise TableError("/xp roll|passive|active|group|plot|rolls|show|case: see /help.")
+        raise TableError("/xp roll|passive|active|group|plot|reroll|augment|event|rank|rolls|show"
+                         "|case: see /help.")
     handler = _SUBCOMMANDS[words[0]]
     return await handler(table, step, words if handler is _records else words[1:])

@@ -16,7 +16,8 @@ from fappo_bot.sheets.xp import XpSheet
 
 class XpKind(StrEnum):
     """The post forms: a test of a skill (or a raw characteristic), a contest against someone,
-    assisting another's roll, joining a group roll, spending plot points, a Passion or a Flaw."""
+    assisting another's roll, joining a group roll, spending plot points, a Passion, a Flaw or
+    a Cut!."""
 
     TEST = "test"
     CONTEST = "contest"
@@ -25,6 +26,8 @@ class XpKind(StrEnum):
     PLOT = "plot"
     PASSION = "passion"
     FLAW = "flaw"
+    #: asking the GM for a Cut! (X17): the GM grants it and names its Luck price
+    CUT = "cut"
 
 
 class Route(StrEnum):
@@ -67,6 +70,11 @@ class XpAction(BaseModel):
     relaunch: bool = False
     #: the task, or the Passion or Flaw invoked
     text: str = ""
+    #: rerolls over time (X9): the GM sets the time unit and how many units the time allows
+    over_time: bool = False
+    #: the roller's own skills (or characteristics) rolled first to add their successes as
+    #: dice (augmented rolls, X12), each once
+    augments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

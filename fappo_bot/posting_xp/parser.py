@@ -9,11 +9,14 @@ bullets ignored):
     roll Climbing via Acrobatics                 defaulting to another skill (X8)
     roll Survival using BODY with Desert creature    defaulting to a characteristic (X8)
     roll Stealth against Guard                   a contest (X7)
+    roll Lockpicking over time: the tomb door    rerolls over time (X9: the GM sets the unit)
+    roll Disarm augmented by Perception          augmented (X12: Perception's successes add dice)
     assist Khai [with Stealth]                   assisting another's roll (X10)
     group roll Stealth                           joining a group roll (X11)
     spend 1 plot point on the climb              plot points (X14)
     passion: Protect my sister at all costs      a Passion (X15, 1 Luck)
     flaw: Cannot resist a wager                  a Flaw (X15, +1 Luck)
+    Cut!: I cut the rope and ride the chandelier    asking for a Cut! (X17, the GM's Luck price)
     character: Guard                             the lines after it are Guard's
 
 Every other line is story. Every problem names its line, the words, what was expected and a
@@ -45,11 +48,14 @@ _HEROIC_ON = re.compile(r"\bheroic(?:\s+dice)?\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"\b(using|via|with|against)\b", re.IGNORECASE)
 _RELAUNCH = re.compile(r"\b(?:relaunch(?:ing)?(?:\s+with\s+(?:good\s+)?luck)?|with\s+good\s+luck)\b",
                        re.IGNORECASE)
+_OVER_TIME = re.compile(r"\bover\s+time\b", re.IGNORECASE)
+_AUGMENTED = re.compile(r"\baugmented\s+by\b\s*(.*)$", re.IGNORECASE)
+MAX_AUGMENTS = 3
 _POINTS = re.compile(r"^spend\s+(\d{1,3})\s+plot\s+points?\b\s*(?:on\b|for\b|:)?\s*(.*)$",
                      re.IGNORECASE)
 MAX_CLAIM = 6
 FORMS_HINT = ("roll SKILL, roll SKILL against NAME, assist NAME, group roll SKILL, spend N plot "
-              "point(s), passion: TEXT, flaw: TEXT")
+              "point(s), passion: TEXT, flaw: TEXT, Cut!: TEXT")
 
 
 class _Bad(Exception):
@@ -164,9 +170,8 @@ class _Reader:
                                "name a character you give the orders of")
             return
         if verb == "cut":
-            raise _Bad("a Cut! is the GM's narrative event (X17), and its Luck price is one of "
-                       "the things the Xp rules leave out (X18)", "a roll, an assist, a Passion...",
-                       "ask the GM for the Cut! at the table; the GM records what it does")
+            self._cut(number, rest.lstrip(":").strip(), self.sheet)
+            return
         if verb in {"attack", "cast"}:
             what = "Combat" if verb == "attack" else "Magic"
             raise _Bad(f"the Xp rules leave out the {what} section (RULINGS X18), so the bot "
@@ -209,6 +214,10 @@ class _Reader:
                                "Luck to spend", "a Flaw gains Luck (X15)")
                     bad.code = ErrorCode.OUT_OF_RANGE
                     raise bad
+        over_time = False
+        augments: tuple[str, ...] = ()
+        if verb != "group":
+            body, over_time, augments = self._time_and_augments(body, sheet)
         head, clauses = _split(body)
         if "against" in clauses:
             if kind is XpKind.GROUP:
@@ -225,9 +234,43 @@ class _Reader:
         target = None
         if kind is XpKind.CONTEST:
             target = self._other(clauses["against"], actor, "opponent")
+        if augments and kind is not XpKind.TEST:
+            raise _Bad("an augment adds dice to a test of yours", "roll SKILL augmented by "
+                       "OTHER", "augment a test; a contest's dice are the GM's to weigh (X12)")
         self.actions.append(XpAction(actor=actor, line=number, kind=kind, claim=claim,
                                      heroic=hero, target=target, text=task.strip(),
-                                     relaunch=relaunch, **fields))
+                                     relaunch=relaunch, over_time=over_time, augments=augments,
+                                     **fields))
+
+    def _time_and_augments(self, body: str, sheet: XpSheet
+                           ) -> tuple[str, bool, tuple[str, ...]]:
+        """`over time` (X9) and `augmented by A, B` (X12) taken out of a roll's words."""
+        over_time = bool(_OVER_TIME.search(body))
+        body = _OVER_TIME.sub(" ", body)
+        augments: list[str] = []
+        found = _AUGMENTED.search(body)
+        if found is not None:
+            body = body[:found.start()]
+            for words in re.split(r",|\band\b", found.group(1), flags=re.IGNORECASE):
+                if not words.strip():
+                    continue
+                made = self._pool_fields(words.strip(), {}, sheet)
+                if made["route"] not in (Route.SKILL, Route.RAW):
+                    raise _Bad(f'"{words.strip()}" is no skill of {sheet.name}',
+                               "a skill of your sheet or a characteristic",
+                               "an augment is a roll of your own (X12)")
+                name = str(made["skill"] or getattr(made["characteristic"], "value", ""))
+                if key(name) in {key(a) for a in augments}:
+                    raise _Bad(f"{name} augments this roll twice", "each ability once",
+                               "one augment per ability (X12 Amb-2)")
+                augments.append(name)
+            if not augments:
+                raise _Bad("augmented by what?", "roll SKILL augmented by OTHER",
+                           "name the skill rolled first: augmented by Perception")
+            if len(augments) > MAX_AUGMENTS:
+                raise _Bad(f"{len(augments)} augments is more than the GM can weigh",
+                           f"at most {MAX_AUGMENTS}")
+        return " ".join(body.split()), over_time, tuple(augments)
 
     def _pool_fields(self, head: str, clauses: dict[str, str], sheet: XpSheet) -> dict[str, object]:
         """skill, route, characteristic, via and mods of a roll."""
@@ -317,6 +360,18 @@ class _Reader:
         self.points_spent[sheet.name] = spent
         self.actions.append(XpAction(actor=sheet.name, line=number, kind=XpKind.PLOT,
                                      points=points, text=match.group(2).strip()))
+
+    def _cut(self, number: int, words: str, sheet: XpSheet) -> None:
+        """X17: "Activating a Cut! will require a specified amount of Luck" [X:L283]: the price
+        is the GM's (X15 Amb-1), asked in the review; the player says what the Cut! does."""
+        if any(a.kind is XpKind.CUT and a.actor == sheet.name for a in self.actions):
+            raise _Bad(f"{sheet.name} asks for one Cut! a post", "one Cut! line",
+                       "a Cut! is one scene the character takes control of (X17)")
+        if not words:
+            raise _Bad("a Cut! of what?", "Cut!: WHAT YOUR CHARACTER DOES",
+                       "say what the cut scene is: Cut!: I cut the rope and ride the chandelier")
+        self.actions.append(XpAction(actor=sheet.name, line=number, kind=XpKind.CUT,
+                                     text=" ".join(words.split())))
 
     def _trait(self, number: int, verb: str, words: str, sheet: XpSheet) -> None:
         owned = sheet.passions if verb == "passion" else sheet.flaws

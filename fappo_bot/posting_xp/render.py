@@ -19,8 +19,10 @@ Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line pe
   roll SKILL [using CHAR] [with MOD] [+1d] [not heroic]: TASK   a test; the GM sets the difficulty
   roll CHAR (a raw characteristic)   roll SKILL via OTHER (a default, X8)
   roll SKILL against NAME   a contest      assist NAME [with SKILL]   your roll helps NAME's
+  roll SKILL over time   rerolls over time (X9)   roll SKILL augmented by OTHER (X12)
   group roll SKILL [, relaunch with good luck]   spend N plot point(s) on TASK
-  passion: TEXT   flaw: TEXT   Character: NAME (the lines after it are NAME's)"""
+  passion: TEXT   flaw: TEXT   Cut!: WHAT YOU DO (the GM names its Luck price, X17)
+  Character: NAME (the lines after it are NAME's)"""
 """The Xp post forms in a few lines, for each adapter's help in an Xp game (the whole guide is
 `docs/players.md`, "Playing Xp")."""
 
@@ -66,9 +68,14 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
     if action.kind in (XpKind.TEST, XpKind.CONTEST, XpKind.GROUP, XpKind.ASSIST):
         extra += ", heroic dice on 6s" if action.heroic else ""
     task = f': "{safe(action.text)}"' if action.text and action.kind not in (
-        XpKind.PASSION, XpKind.FLAW) else ""
+        XpKind.PASSION, XpKind.FLAW, XpKind.CUT) else ""
     pool = pool_text(sheet, action) if sheet is not None and action.kind in (
         XpKind.TEST, XpKind.CONTEST, XpKind.GROUP) else ""
+    if action.over_time:
+        extra += ", over time: each unit rerolls the dice that did not succeed, 1s are lost (X9)"
+    if action.augments:
+        extra += (f", augmented by {', '.join(safe(a) for a in action.augments)}: rolled first, "
+                  "their successes add dice (X12)")
     if action.kind is XpKind.TEST:
         what = _what(action) if action.route is Route.RAW else f"a test of {_what(action)}"
         return (f"{who}: {what}{task}, {pool}{extra}. The GM sets the "
@@ -97,6 +104,10 @@ def describe(action: XpAction, sheet: XpSheet | None) -> str:
     if action.kind is XpKind.PASSION:
         return (f'{who}: invokes the Passion "{safe(action.text)}": 1 Luck, +1 SL on this '
                 "turn's rolls if the GM finds it relevant (X15).")
+    if action.kind is XpKind.CUT:
+        luck = f" (Luck {sheet.luck})" if sheet is not None else ""
+        return (f'{who}: asks for a Cut! "{safe(action.text)}"{luck}: the GM grants it or not '
+                "and names its Luck price (X17).")
     return (f'{who}: invokes the Flaw "{safe(action.text)}": +1 Luck if the GM finds it '
             "relevant, and an opponent the GM names gets +1 SL (X15).")
 

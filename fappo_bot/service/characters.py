@@ -41,7 +41,7 @@ from fappo_bot.service.sheet_building import NewCharacter, carry_state, full_she
 from fappo_bot.service.sheet_changes import sheet_changes
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetReply
-from fappo_bot.sheets.xp import XpSheetProblems, xp_sheet_from_dict
+from fappo_bot.sheets.xp import XpSheetProblems, starting_problems, xp_sheet_from_dict
 from fappo_bot.words import plural
 
 __all__ = ["CharacterService", "NewCharacter", "carry_state", "full_sheet"]
@@ -125,6 +125,8 @@ class CharacterService(UseCases):
             sheet = xp_sheet_from_dict(data)
         except XpSheetProblems as exc:
             return SheetReply(ok=False, problems=exc.problems)
+        if kind is CharacterKind.PC and starting_problems(sheet):  # X15, at creation only
+            return SheetReply(ok=False, problems=starting_problems(sheet))
         async with self.in_game(game_id, actor, needs=Feature.XP_SHEETS) as play:
             uow, game = play.uow, play.game
             roles = await require_member(uow, game, actor)

@@ -26,9 +26,11 @@ from fappo_bot.service.text import PostingText, PostText
 from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
 from fappo_bot.service.users import UserService
+from fappo_bot.service.xp_events import XpEventService
 from fappo_bot.service.xp_group import XpGroupService
 from fappo_bot.service.xp_plots import XpPlotService
 from fappo_bot.service.xp_rolls import XpRollService
+from fappo_bot.service.xp_timed import XpTimedService
 
 
 class Services:
@@ -72,3 +74,5 @@ class Services:
         self.xp_rolls = XpRollService(self.deps)
         self.xp_groups = XpGroupService(self.deps)
         self.xp_plots = XpPlotService(self.deps)
+        self.xp_events = XpEventService(self.deps)
+        self.xp_timed = XpTimedService(self.deps)

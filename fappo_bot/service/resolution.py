@@ -208,11 +208,12 @@ class ResolutionService(UseCases):
             raise _not_that_turn(number, turn)
         records = list(await uow.characters.list(game.id))
         found = await xp_play.load_in_force(uow, game, turn, records)
-        items = xp_review.review_items(found, records, turn.gm_answers)
+        longer = game.settings.xp.xp_failure_takes_longer
+        items = xp_review.review_items(found, records, turn.gm_answers, longer=longer)
         _refuse_if_incomplete(turn, items, 0)
         try:
             resolved = xp_resolve.resolve(found, records, items, self.deps.salts,
-                                          game.settings.xp.config())
+                                          game.settings.xp.config(), longer=longer)
         except XpError as exc:
             raise InvalidInput(str(exc)) from None
         now = self.now()
@@ -236,6 +237,7 @@ class ResolutionService(UseCases):
         await out.queue(uow)
         await audit(uow, self.deps, game.id, actor, "xp.turn", turn=turn.number,
                     resolution=resolution_id, rolls=resolved.rolls,
+                    **({"events": resolved.events} if resolved.events else {}),
                     **({"options": options} if (options := game.settings.xp.options()) else {}))
         await uow.commit()
         return XpResolutionView(

@@ -492,7 +492,8 @@ async def xp_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     """`answer` for an Xp turn: up to two passes (a Flaw's "yes" asks who gains)."""
     found = await xp_play.load_in_force(uow, game, turn, records)
     stored, items = _recorded(
-        lambda given: xp_review.review_items(found, records, given),
+        lambda given: xp_review.review_items(
+            found, records, given, longer=game.settings.xp.xp_failure_takes_longer),
         lambda item, value: xp_review.coerce(item, value, records, found),
         turn.gm_answers, answers, 2)
     turn = await _store(uow, turn, gm_answers=stored)

@@ -50,6 +50,10 @@ class XpFlags(BaseModel):
     xp_tiebreak_max_iterations: int = Field(default=10, ge=0, le=MAX_TIEBREAKS)
     xp_collateral_relaunch_bonus: RelaunchBonus = RelaunchBonus.RESET
     xp_ones_cancel_successes: bool = False
+    #: X6: "Where time is freely available and it makes sense that failure is not reasonable,
+    #: then a failure will simply indicate that more time was required than originally thought":
+    #: on, the review asks it of each test (default yes) and a failed test reads "took longer"
+    xp_failure_takes_longer: bool = False
 
     @field_validator("xp_ones_cancel_successes")
     @classmethod
@@ -69,11 +73,14 @@ class XpFlags(BaseModel):
     def options(self) -> dict[str, Any]:
         """The flags changed from their defaults, as a case file's `options` (plain JSON)."""
         changed = self.model_dump(mode="json", exclude_defaults=True)
-        return {k: changed[k] for k in XP_FLAGS if k in changed}
+        return {k: changed[k] for k in CASE_FLAGS if k in changed}
 
 
 #: the names of the Xp flags, as `/game set` takes them
 XP_FLAGS: tuple[str, ...] = tuple(XpFlags.model_fields)
+#: the flags a case file's `options` takes (`spec/cases-xp.md`): `xp_failure_takes_longer` only
+#: words a turn's failed tests (no die changes), so a roll's record and its case leave it out
+CASE_FLAGS: tuple[str, ...] = tuple(k for k in XP_FLAGS if k != "xp_failure_takes_longer")
 DEFAULT_FLAGS = XpFlags()
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fappo_bot.render_xp import render_assisted, render_members
+from fappo_bot.render_xp import group_head, luck_line, render_assisted, render_members
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
@@ -90,11 +90,10 @@ def group_outcome(detail: dict[str, Any], result: AssistedResult | list[MemberRe
 def group_text(detail: dict[str, Any], result: AssistedResult | list[MemberResult]) -> str:
     """The group roll as the table sees it, with the Luck a relaunch took off a sheet."""
     kind = detail["kind"]
-    names = ", ".join(m["name"] for m in detail["members"])
-    head = f"{kind.capitalize()} roll ({names}), need {detail['need']}:"
+    head = group_head(kind, [m["name"] for m in detail["members"]], int(detail["need"]))
     if isinstance(result, AssistedResult):
         return head + "\n" + render_assisted(detail["members"][0]["name"], result)
-    luck = [f"{name}: Luck {before} -> {after} (Good Luck, X11)"
+    luck = [luck_line(name, before, after)
             for name, (before, after) in detail.get("luck", {}).items()]
     return "\n".join([head, render_members(kind, result), *luck])
 

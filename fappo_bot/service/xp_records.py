@@ -28,7 +28,9 @@ ROLL_ACTION = "xp.roll"
 GROUP_ACTION = "xp.group"
 PLOT_ACTION = "xp.plot"
 PLOT_EVENT_ACTION = "xp.plot.event"
-RECORD_ACTIONS = (ROLL_ACTION, GROUP_ACTION, PLOT_ACTION)
+REROLL_ACTION = "xp.reroll"
+AUGMENT_ACTION = "xp.augment"
+RECORD_ACTIONS = (ROLL_ACTION, GROUP_ACTION, PLOT_ACTION, REROLL_ACTION, AUGMENT_ACTION)
 SHORT_ID = 8
 """Ids are shown by their first 8 characters; any unique start of at least 4 finds a roll."""
 

@@ -8,17 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
-from fappo_bot.render_xp import faces_text, roll_text
+from fappo_bot.render_xp import (
+    assisted_line,
+    faces_text,
+    group_head,
+    luck_line,
+    member_lines,
+    reroll_lines,
+    reroll_verdict,
+    roll_text,
+    supporter_line,
+)
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
 from fappo_bot.rules_xp.contest import ContestResult, ContestSide, contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.rules_xp.group import Member as GroupMember
 from fappo_bot.rules_xp.group import (
+    Augment,
     assist_delta,
     assisted,
     collateral,
@@ -26,11 +37,14 @@ from fappo_bot.rules_xp.group import (
     default_order,
     spontaneous,
 )
+from fappo_bot.rules_xp.group import Member as GroupMember
 from fappo_bot.rules_xp.pools import PoolTest
-from fappo_bot.rules_xp.roll import RollRecord
+from fappo_bot.rules_xp.rerolls import reroll_over_time
+from fappo_bot.rules_xp.roll import RollOutcome, RollRecord
 from fappo_bot.rules_xp.rollers import Roller, roll_for
-from fappo_bot.rules_xp.tables import DIFFICULTY, key
+from fappo_bot.rules_xp.tables import DIFFICULTY, characteristic, key
 from fappo_bot.service.records import CharacterRecord
+from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.views import ReviewItem
 from fappo_bot.service.xp_play import (
     XpInForce,
@@ -59,6 +73,8 @@ class Resolved:
 
     lines: list[str] = field(default_factory=list)
     rolls: list[dict[str, Any]] = field(default_factory=list)
+    #: what happened that rolled no die (a Cut! and its Luck price), for the audit log
+    events: list[dict[str, Any]] = field(default_factory=list)
     sheets: dict[str, XpSheet] = field(default_factory=dict)
 
 
@@ -67,8 +83,9 @@ class _Table:
     turn, and a fresh seeded generator for each roller."""
 
     def __init__(self, records: Sequence[CharacterRecord], items: Sequence[ReviewItem],
-                 salts: Any, config: XpConfig = DEFAULT_CONFIG) -> None:
+                 salts: Any, config: XpConfig = DEFAULT_CONFIG, longer: bool = False) -> None:
         self.config = config
+        self.longer = longer
         self.records = {r.name.casefold(): r for r in records}
         self.sheets = {r.name.casefold(): r.xp for r in records if r.xp is not None}
         self.answers = {i.key: i.answer for i in items}
@@ -122,10 +139,10 @@ def _sl(table: _Table, f: XpInForce, field_name: str = "sl", who: str | None = N
 
 def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
             items: Sequence[ReviewItem], salts: Any,
-            config: XpConfig = DEFAULT_CONFIG) -> Resolved:
+            config: XpConfig = DEFAULT_CONFIG, longer: bool = False) -> Resolved:
     """Roll every action in force with the GM's answers (module doc), under the game's Xp
-    flags (`config`). Pure but for `salts`."""
-    table = _Table(records, items, salts, config)
+    flags (`config`; `longer`: `xp_failure_takes_longer`, X6). Pure but for `salts`."""
+    table = _Table(records, items, salts, config, longer)
     lines = table.out.lines
     by_kind: dict[XpKind, list[XpInForce]] = {}
     for f in found:
@@ -154,6 +171,8 @@ def resolve(found: Sequence[XpInForce], records: Sequence[CharacterRecord],
         lines.append(f'{safe(a.actor)}\'s Flaw "{safe(a.text)}" comes into play: Luck '
                      f"{sheet.luck} -> {sheet.luck + 1}; {safe(other)} gets +1 SL this turn "
                      "(X15).")
+    for f in by_kind.get(XpKind.CUT, []):
+        _cut(table, f)
     for f in by_kind.get(XpKind.PLOT, []):
         a, sheet = f.action, table.sheet(f.action.actor)
         points = min(a.points, sheet.plot_points)
@@ -212,9 +231,18 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     rows = _rows(table, f)
     pool = pool_of(sheet, a, rows)
     need = int(table.answer(f, "need", 1))
-    roller, made = table.roller(a.actor, pool.pool, _sl(table, f), a.heroic,
-                                xposure=a.route is Route.SKILL)
+    added = _augments(table, f, rows)
+    roller, made = table.roller(a.actor, None if pool.pool is None else pool.pool + added,
+                                _sl(table, f), a.heroic, xposure=a.route is Route.SKILL)
     head = f"{safe(a.actor)}, {_what(f)}, {table.answer(f, 'difficulty', 'routine')}"
+    if added:
+        head += f", augmented (+{added}d)"
+    if a.over_time:
+        if helpers:
+            table.out.lines.append(f"{', '.join(safe(h.action.actor) for h in helpers)} cannot "
+                                   f"assist a roll over time (X9): nothing rolled")
+        _over_time(table, f, roller, made, head, need)
+        return
     if helpers and a.route is not Route.SKILL:
         table.out.lines.append(f"{', '.join(safe(h.action.actor) for h in helpers)} cannot "
                                f"assist: {safe(a.actor)} rolls by default, without the skill "
@@ -225,8 +253,8 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
             _, record = conceded(roller, True, need, table.config)
         else:
             record = general(roller, need, table.config)
-        table.log(made, "test", record)
-        table.out.lines.append(f"{head}: {roll_text(record)}")
+        table.log(made, "test", record, **_longer(table, f, record))
+        table.out.lines.append(f"{head}: {roll_text(record)}{_longer_text(table, f, record)}")
         return
     support = []
     for h in helpers:
@@ -248,12 +276,120 @@ def _test(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         found = next((s for s in result.supporters if s.name == helper.name), None)
         table.log(hmade, "assist", found.roll if found else None)
         if found is not None:
-            table.out.lines.append(f"  {safe(found.name)} assists: {roll_text(found.roll)} "
-                                   f"(lead {found.delta:+d}d, X10)")
+            table.out.lines.append("  " + supporter_line(safe(found.name), found.roll,
+                                                         found.delta))
     for error in result.errors:
         table.out.lines.append(f"  {safe(str(error))}")
-    table.log(made, "test", result.lead)
-    table.out.lines.append(f"{head}, assisted ({result.delta:+d}d): {roll_text(result.lead)}")
+    table.log(made, "test", result.lead, **_longer(table, f, result.lead))
+    table.out.lines.append(assisted_line(head, result.delta, result.lead)
+                           + _longer_text(table, f, result.lead))
+
+
+def _cut(table: _Table, f: XpInForce) -> None:
+    """X17: a Cut! the GM granted, paid at the GM's Luck price (X15 Amb-1); the GM narrates what
+    it does (Amb-1). Not granted, or not enough Luck: nothing spent."""
+    a, sheet = f.action, table.sheet(f.action.actor)
+    what = f'the Cut! "{safe(a.text)}"'
+    if not table.answer(f, "granted", False):
+        table.out.lines.append(f"{safe(a.actor)}: {what} is not granted; no Luck spent (X17).")
+        return
+    price = int(table.answer(f, "price", 0))
+    if sheet.luck < price:
+        table.out.lines.append(f"{safe(a.actor)}: {what} costs {price} Luck and "
+                               f"{safe(a.actor)} has {sheet.luck}; not taken (X17).")
+        return
+    table.sheets[a.actor.casefold()] = sheet.model_copy(update={"luck": sheet.luck - price})
+    table.out.events.append({"kind": "cut", "name": a.actor, "text": a.text, "price": price,
+                             "luck": [sheet.luck, sheet.luck - price]})
+    table.out.lines.append(f"{safe(a.actor)} takes {what}: Luck {sheet.luck} -> "
+                           f"{sheet.luck - price}, the GM's price; the GM narrates it (X17).")
+
+
+def _augments(table: _Table, f: XpInForce, rows: GmRows) -> int:
+    """X12: the actor's augment rolls, made first if the GM allows them; the dice they add (each
+    one's successes, none for a fumble, Amb-1)."""
+    a = f.action
+    if not a.augments:
+        return 0
+    if not table.answer(f, "augment", False):
+        table.out.lines.append(f"{safe(a.actor)} has no time to augment the roll (the GM's "
+                               "call, X12).")
+        return 0
+    sheet = table.sheet(a.actor)
+    added = 0
+    for name in a.augments:
+        owned = sheet.skill(name)
+        action = XpAction(actor=a.actor, line=a.line, kind=XpKind.TEST,
+                          skill=owned.name if owned else None,
+                          route=Route.SKILL if owned else Route.RAW,
+                          characteristic=None if owned else characteristic(name))
+        apool = pool_of(sheet, action, GmRows(difficulty=rows.difficulty))
+        roller, made = table.roller(a.actor, apool.pool, _sl(table, f), a.heroic)
+        augment = Augment(name, roll_for(roller, config=table.config))
+        table.log(made, "augment", augment.roll, augments=f"{roll_label(a)}")
+        added += augment.added
+        table.out.lines.append(f"  {safe(a.actor)} augments with {safe(name)}: "
+                               f"{roll_text(augment.roll)} (+{augment.added}d, X12)")
+    return added
+
+
+def _over_time(table: _Table, f: XpInForce, roller: Roller, made: _Roll, head: str,
+               need: int) -> None:
+    """X9: the attempt over the GM's time units, every unit's dice shown."""
+    unit, units = int(table.answer(f, "unit", 60)), int(table.answer(f, "units", 1))
+    try:
+        result = reroll_over_time(roller, need=need, time_unit=unit, max_units=units,
+                                  config=table.config)
+    except XpError as exc:
+        table.out.lines.append(f"{head}: {safe(str(exc))}")
+        return
+    elapsed = duration_text(timedelta(seconds=result.elapsed))
+    table.log(made, "over time", None, pool=roller.pool, need=need, unit=unit, units=units,
+              end=result.end.value, s=result.roller.successes, elapsed=result.elapsed)
+    table.out.lines.append(f"{head}, over time ({duration_text(timedelta(seconds=unit))} a "
+                           f"unit, at most {units}), need {need}: "
+                           f"{reroll_verdict(result, elapsed)}")
+    table.out.lines.extend("  " + line for line in reroll_lines(result.roller))
+
+
+def _contest_over_time(table: _Table, f: XpInForce, me: tuple[Roller, _Roll],
+                       them: tuple[Roller, _Roll], head: str) -> None:
+    """X9, Contested: both sides reroll every unit; the first to lead wins, a tie fails."""
+    unit, units = int(table.answer(f, "unit", 60)), int(table.answer(f, "units", 1))
+    try:
+        result = reroll_over_time(me[0], time_unit=unit, max_units=units, opponent=them[0],
+                                  config=table.config)
+    except XpError as exc:
+        table.out.lines.append(f"{head}: {safe(str(exc))}")
+        return
+    assert result.opponent is not None
+    elapsed = duration_text(timedelta(seconds=result.elapsed))
+    for (roller, made), side in ((me, result.roller), (them, result.opponent)):
+        table.log(made, "contest over time", None, pool=roller.pool, unit=unit, units=units,
+                  end=result.end.value, s=side.successes, elapsed=result.elapsed)
+    table.out.lines.append(f"{head}, over time ({duration_text(timedelta(seconds=unit))} a "
+                           f"unit, at most {units}): {reroll_verdict(result, elapsed)} "
+                           f"({result.roller.successes} to {result.opponent.successes})")
+    for roller, side in ((me[0], result.roller), (them[0], result.opponent)):
+        table.out.lines.extend(f"  {safe(roller.name)}, {line}" for line in reroll_lines(side))
+
+
+TOOK_LONGER = ("; it took longer than thought: time was freely available, so the task "
+               "succeeds after more time (X6)")
+
+
+def _longer(table: _Table, f: XpInForce, record: RollRecord) -> dict[str, Any]:
+    """X6, the game's `xp_failure_takes_longer`: a failed test where the GM says time was freely
+    available counts as done, later (`took_longer` in its audit entry). A fumble stays one, and
+    a failure without a roll (no dice, a default refused) is no matter of time."""
+    if table.longer and record.rolled and record.outcome is RollOutcome.FAILURE \
+            and table.answer(f, "longer", True):
+        return {"took_longer": True}
+    return {}
+
+
+def _longer_text(table: _Table, f: XpInForce, record: RollRecord) -> str:
+    return TOOK_LONGER if _longer(table, f, record) else ""  # X6, the flag's wording
 
 
 def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
@@ -280,13 +416,18 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
         record = roll_for(helper, config=table.config)
         table.log(hmade, "assist", record)
         delta += assist_delta(record)
-        notes.append(f"  {safe(h.action.actor)} assists: {roll_text(record)} "
-                     f"(lead {assist_delta(record):+d}d, X10)")
+        notes.append("  " + supporter_line(safe(h.action.actor), record, assist_delta(record)))
     mine, made = table.roller(a.actor, None if pool.pool is None else pool.pool + delta,
                               _sl(table, f), a.heroic, xposure=a.route is Route.SKILL)
     other, their_made = table.roller(opponent, theirs, _sl(table, f, "opponent_sl", opponent),
                                      their_heroic)
     tie = table.answer(f, "tie")
+    if a.over_time:
+        table.out.lines.extend(notes)
+        _contest_over_time(table, f, (mine, made), (other, their_made),
+                           f"{safe(a.actor)}, {_what(f)} against {safe(opponent)} "
+                           f"({safe(their_label)})")
+        return
     try:
         result = contested(mine, other, tie, table.config)
     except XpError as exc:
@@ -362,25 +503,18 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
             results = collateral(crew, config=table.config)
         else:
             results = spontaneous(crew, config=table.config)
-        title = roll_label(group[0].action)
-        table.out.lines.append(f"Group roll of {safe(title)} ({mode}, "
-                               f"{table.answers.get(group_key(label, 'difficulty')) or 'routine'}"
-                               "):")
+        hard = table.answers.get(group_key(label, "difficulty")) or "routine"
+        table.out.lines.append(group_head(mode, [safe(r.name) for r in results], 1,
+                                          of=safe(roll_label(group[0].action)), difficulty=hard))
         for r in results:
             table.log(made[r.name], f"group {mode}", r.roll, chain_bonus=r.chain_bonus,
                       rolls=len(r.rolls), relaunched=r.relaunched)
-            for number, (record, chain) in enumerate(zip(r.rolls, r.chain_bonuses, strict=True)):
-                bonus = f" (chain +{chain}d)" if chain else ""
-                again = " relaunches the chain with Good Luck" if number or (
-                    r.relaunched and len(r.rolls) == 1) else ""
-                table.out.lines.append(f"  {safe(r.name)}{again}{bonus}: {roll_text(record)}")
-            if not r.rolls:
-                table.out.lines.append(f"  {safe(r.name)}: {roll_text(r.roll)}")
+        table.out.lines.extend("  " + line for line in member_lines(mode, results, safe))
+        for r in results:
             sheet = table.sheet(r.name)
             if r.luck != sheet.luck:
-                table.out.lines.append(f"  {safe(r.name)}: Luck {sheet.luck} -> {r.luck} (X11)")
+                table.out.lines.append("  " + luck_line(safe(r.name), sheet.luck, r.luck))
                 table.sheets[r.name.casefold()] = sheet.model_copy(update={"luck": r.luck})
-            table.out.lines.extend(f"  {safe(str(e))}" for e in r.errors)
         if mode != "collateral" and any(f.action.relaunch for f in group):
             table.out.lines.append("  (a spontaneous roll has no chain to relaunch: no Luck "
                                    "spent)")

@@ -35,9 +35,11 @@ from fappo_bot.service.xp_group import group_case, shown_group
 from fappo_bot.service.xp_odds import odds_text
 from fappo_bot.service.xp_plots import events_of, plot_case, plot_shown
 from fappo_bot.service.xp_records import (
+    AUGMENT_ACTION,
     GROUP_ACTION,
     PLOT_ACTION,
     RECORD_ACTIONS,
+    REROLL_ACTION,
     ROLL_ACTION,
     XpShown,
     find_entry,
@@ -48,6 +50,7 @@ from fappo_bot.service.xp_records import (
     store,
     with_case_options,
 )
+from fappo_bot.service.xp_timed import shown_timed, timed_case
 
 __all__ = ["ROLL_ACTION", "XpRollService", "XpRollView", "XpShown", "generator", "replay",
            "roll_case", "roll_detail"]
@@ -156,6 +159,8 @@ def _shown(entry: AuditEntry, entries: Sequence[AuditEntry]) -> XpShown:
         return shown_group(entry)
     if entry.action == PLOT_ACTION:
         return plot_shown(entry, events_of(entries, entry.id))
+    if entry.action in (REROLL_ACTION, AUGMENT_ACTION):
+        return shown_timed(entry)
     return _view(entry).shown
 
 
@@ -283,6 +288,8 @@ class XpRollService(UseCases):
             return group_case(entry.detail, case_id)
         if entry.action == PLOT_ACTION:
             return plot_case(entry.detail, events_of(entries, entry.id), case_id)
+        if entry.action in (REROLL_ACTION, AUGMENT_ACTION):
+            return timed_case(entry, case_id)
         return roll_case(entry.detail, case_id)
 
 

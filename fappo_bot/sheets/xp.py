@@ -13,6 +13,8 @@ user wrote, every fault reported as one sentence naming the field.
     impediments: []
     luck: 1                    # X15 Amb-1: starting Luck is the GM's
     plot_points: 0             # X14: points the GM granted for a PLOT
+    ranks: {physical: 1}       # X16 Amb-3: the GM's trait adjustment of a rank (physical, mental,
+                               # magical: both magical ranks), each rank 4 + its characteristic
 
 Pure: the mapping in (`fappo_bot.sheets.read_sheet` reads the text), an `XpSheet` out. No rule of
 FAPPO is read here: the tables are `rules_xp`'s.
@@ -38,7 +40,15 @@ from fappo_bot.rules_xp.tables import (
     key,
     level_of,
 )
-from fappo_bot.rules_xp.traits import check_descriptor, starting_advantages
+from fappo_bot.rules_xp.traits import (
+    DEPLETED_FLOOR,
+    STARTING_FLAWS,
+    STARTING_PASSIONS,
+    Ranks,
+    check_descriptor,
+    ranks,
+    starting_advantages,
+)
 
 MAX_SKILLS = 60
 MAX_TRAITS = 12
@@ -47,7 +57,12 @@ MAX_MOD_DICE = 6
 MAX_TEXT = 100
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 _KEYS = ("name", "who", "heroic", "characteristics", "skills", "passions", "flaws",
-         "advantages", "impediments", "luck", "plot_points", "size", "player", "notes")
+         "advantages", "impediments", "luck", "plot_points", "size", "ranks", "player", "notes")
+#: X16: the ranks of a character, each one depleted on its own
+RANK_NAMES = ("physical", "mental", "elemental", "spiritual")
+#: the adjustments a sheet may give (X16 Amb-3): `magical` moves both magical ranks
+RANK_ADJUSTMENTS = ("physical", "mental", "magical")
+MAX_RANK_ADJUST = 8
 
 
 class XpSkill(BaseModel):
@@ -86,6 +101,23 @@ class XpSheet(BaseModel):
     luck: int = 0
     plot_points: int = 0
     size: int = 0
+    #: the GM's trait adjustment of each rank (X16 Amb-3), by `RANK_ADJUSTMENTS` name
+    rank_adjust: dict[str, int] = Field(default_factory=dict)
+    #: the points each rank has lost (X16: "depleted separately"), by `RANK_NAMES` name
+    rank_lost: dict[str, int] = Field(default_factory=dict)
+
+    def ranks(self) -> Ranks:
+        """X16: the maximum of each rank, 1..9, from BODY (with SIZE), MIND and SOUL."""
+        adjust = self.rank_adjust.get
+        return ranks(body=self.level(Characteristic.BODY), mind=self.level(Characteristic.MIND),
+                     soul=self.level(Characteristic.SOUL), size=self.size,
+                     physical_adj=adjust("physical", 0), mental_adj=adjust("mental", 0),
+                     magical_adj=adjust("magical", 0))
+
+    def rank_now(self, name: str) -> int:
+        """A rank's current value: its maximum less what it lost, never below -3 (CX-03)."""
+        top: int = getattr(self.ranks(), name)
+        return max(DEPLETED_FLOOR, top - self.rank_lost.get(name, 0))
 
     def level(self, char: Characteristic) -> int:
         """A characteristic's level (0, Normal, when the sheet does not name it)."""
@@ -301,11 +333,57 @@ def xp_sheet_from_dict(data: Mapping[str, Any]) -> XpSheet:
     luck = _count(data.get("luck"), "luck", problems, MAX_LUCK)
     points = _count(data.get("plot_points"), "plot_points", problems, MAX_LUCK)
     size = _count(data.get("size"), "size", problems, 9, -9)
+    adjust = _rank_adjust(data.get("ranks"), problems)
     if problems:
         raise XpSheetProblems(problems)
     return XpSheet(name=name, npc=npc, heroic=bool(heroic_raw), characteristics=chars,
                    skills=tuple(skills), passions=passions, flaws=flaws, advantages=advantages,
-                   impediments=impediments, luck=luck, plot_points=points, size=size)
+                   impediments=impediments, luck=luck, plot_points=points, size=size,
+                   rank_adjust=adjust)
+
+
+def _rank_adjust(raw: Any, problems: list[str]) -> dict[str, int]:
+    """`ranks: {physical: 1, magical: -1}`: the GM's trait adjustments (X16 Amb-3)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        problems.append("ranks: the GM's adjustment of each rank, such as {physical: 1} "
+                        f"({', '.join(RANK_ADJUSTMENTS)}; X16).")
+        return {}
+    out: dict[str, int] = {}
+    for name, value in raw.items():
+        wanted = key(str(name))
+        if wanted not in RANK_ADJUSTMENTS:
+            problems.append(f"ranks.{name}: no such rank to adjust; write "
+                            f"{', '.join(RANK_ADJUSTMENTS)} (magical moves elemental and "
+                            "spiritual, X16).")
+            continue
+        out[wanted] = _count(value, f"ranks.{name}", problems, MAX_RANK_ADJUST,
+                             -MAX_RANK_ADJUST)
+    return {k: v for k, v in out.items() if v}
+
+
+def starting_problems(sheet: XpSheet) -> tuple[str, ...]:
+    """X15: "Players begin with 2 Passions and 2 Flaws": what a player character's new sheet
+    lacks or has too many of, each a sentence naming its field. Asked when a character is made
+    (or its sheet replaced), never of a sheet already stored; NPCs "will generally only have one
+    or none", so theirs are not counted."""
+    if sheet.npc:
+        return ()
+    problems = []
+    for where, items, wanted in (("passions", sheet.passions, STARTING_PASSIONS),
+                                 ("flaws", sheet.flaws, STARTING_FLAWS)):
+        if len(items) != wanted:
+            word = where[:-1].title() if len(items) == 1 else where.title()
+            problems.append(
+                f"{where}: a player's character begins with {wanted} {where.title()} (X15), "
+                f"not {len(items)} {word}; write {wanted}, each of 2 to 6 words, such as "
+                f"{where}: [{_EXAMPLES[where]}].")
+    return tuple(problems)
+
+
+_EXAMPLES = {"passions": "Protect my sister at all costs, Gold buys every door",
+             "flaws": "Cannot resist a wager, Talks too much"}
 
 
 def render_xp_sheet(sheet: XpSheet) -> str:
@@ -326,5 +404,17 @@ def render_xp_sheet(sheet: XpSheet) -> str:
                          ("Advantages", sheet.advantages), ("Impediments", sheet.impediments)):
         if items:
             lines.append(f"  {title}: " + "; ".join(items))
+    lines.append("  " + rank_text(sheet))
     lines.append(f"  Luck {sheet.luck}, plot points {sheet.plot_points}")
     return "\n".join(lines)
+
+
+def rank_text(sheet: XpSheet) -> str:
+    """`Ranks: Physical 6, Mental 2 of 3, Elemental 5, Spiritual 5` (X16): a depleted rank
+    shows its current value of its maximum."""
+    maxima = sheet.ranks()
+    parts = []
+    for name in RANK_NAMES:
+        top, now = getattr(maxima, name), sheet.rank_now(name)
+        parts.append(f"{name.title()} {now} of {top}" if now != top else f"{name.title()} {top}")
+    return "Ranks: " + ", ".join(parts)

@@ -74,7 +74,8 @@ async def test_gm_rolls_show_every_die_and_players_are_refused(running, fake) ->
     assert "@everyone" not in data["content"] and data["allowed_mentions"] == {"parse": []}
     [group] = await run_command(fake, fake.gm, "xp group", [
         _opt("kind", "collateral"), _opt("rollers", "Aster 6d, Brin 4d, Cato 3d npc")])
-    assert _data(group)["content"].startswith("Collateral roll (Aster, Brin, Cato), need 1:")
+    assert _data(group)["content"].startswith(
+        "Collateral group roll, need 1 (Aster, Brin, Cato):")
 
 
 async def test_passive_and_active_keep_the_stored_successes_from_the_room(running, fake) -> None:
@@ -153,7 +154,8 @@ async def test_the_records_are_the_gms(running, fake) -> None:
 
 async def test_the_xp_commands_are_published(running, fake) -> None:
     names = {c["name"]: [o["name"] for o in c.get("options") or []] for c in fake.commands}
-    assert names["xp"] == ["plot", "roll", "passive", "active", "group", "rolls", "show", "case"]
+    assert names["xp"] == ["plot", "roll", "passive", "active", "group", "reroll", "augment",
+                          "event", "rank", "rolls", "show", "case"]
     assert "odds" in names
     plot = next(o for c in fake.commands if c["name"] == "xp" for o in c["options"]
                 if o["name"] == "plot")

@@ -29,3 +29,18 @@ async def test_a_plot_is_played_at_the_table(tmp_path):
     screen = out.getvalue()
     assert code == 0, screen[-4000:]
     assert "assertions passed" in screen
+
+
+RULES = Path(__file__).parent / "xp" / "rules.txt"
+
+
+async def test_the_xp_rules_besides_the_rolls_are_played_at_the_table(tmp_path):
+    """tests/console/xp/rules.txt: the 2 Passions and 2 Flaws of a new sheet, the flag
+    xp_failure_takes_longer, ranks and /xp rank, /xp event and a Cut! asked in a post."""
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None)
+    async with open_table(table_args(tmp_path / "data", RULES)) as table:
+        code = await run_script(table, RULES, console)
+    screen = out.getvalue()
+    assert code == 0, screen[-4000:]
+    assert "assertions passed" in screen

@@ -159,8 +159,41 @@ def test_any_text_reads_without_an_exception(text):
 
 
 def test_what_the_rules_leave_out_is_refused_with_a_hint():
-    for line, words in (("cast Fireball at the guard", "Magic"), ("attack: the guard", "Combat"),
-                        ("Cut! I take over the scene", "Cut!")):
+    for line, words in (("cast Fireball at the guard", "Magic"), ("attack: the guard", "Combat")):
         (issue,) = problem(line)
         assert words in issue.message and "X18" in issue.message and issue.hint, line
     assert problem("roll Stealth using SIZE")[0].hint == "SIZE has no scale in the rules (X18)"
+
+
+def test_a_cut_is_asked_of_the_gm_with_what_it_does():
+    """X17: a Cut! line is a request the GM grants and prices in Luck in the review."""
+    parsed = parse_xp_post("Nefer grins.\nCut!: I swing down on the chandelier rope", CTX)
+    (action,) = parsed.actions
+    assert action.kind is XpKind.CUT and action.text == "I swing down on the chandelier rope"
+    reply = render_xp_reply(parsed, {"Nefer": NEFER})
+    assert 'asks for a Cut! "I swing down on the chandelier rope" (Luck 1)' in reply
+    assert "names its Luck price (X17)" in reply
+    (empty,) = problem("Cut!")
+    assert "a Cut! of what?" in empty.message and "Cut!: I cut the rope" in empty.hint
+    (twice,) = problem("Cut! one thing\ncut! another")
+    assert "one Cut! a post" in twice.message
+
+
+def test_rerolls_over_time_and_augments_are_read_from_a_roll_line():
+    """X9: `over time`; X12: `augmented by A, B` (the roller's own skills or characteristics,
+    each once)."""
+    parsed = parse_xp_post("roll Lockpicking over time with Bronze picks: the tomb door\n"
+                           "roll Stealth augmented by Acrobatics and MIND: past the guard", CTX)
+    assert parsed.ok, parsed.problems
+    first, second = parsed.actions
+    assert first.over_time and first.skill == "Lockpicking" and first.mods == ("Bronze picks",)
+    assert not second.over_time and second.augments == ("Acrobatics", "MIND")
+    reply = render_xp_reply(parsed, {"Nefer": NEFER})
+    assert "over time: each unit rerolls the dice that did not succeed, 1s are lost (X9)" in reply
+    assert "augmented by Acrobatics, MIND: rolled first, their successes add dice (X12)" in reply
+    for line, words in (("roll Stealth augmented by Acrobatics, acrobatics", "twice"),
+                        ("roll Stealth augmented by Sailing", "Sailing"),
+                        ("roll Stealth augmented by", "augmented by what?"),
+                        ("roll Stealth against Khai augmented by Acrobatics", "adds dice to a test")):
+        (issue,) = problem(line)
+        assert words in issue.message, (line, issue.message)

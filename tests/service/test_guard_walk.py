@@ -263,7 +263,8 @@ async def _xp_walk(s: Recorder) -> None:
     await s.games.add_member(xp, GM, ALICE, Role.PLAYER)
     await s.characters.create_from_data(xp, ALICE, {
         "name": KAEL, "skills": {"Stealth": "advanced BODY", "Spy @here": "normal"},
-        "passions": [f"Protect {KAEL} always", "Gold opens doors"], "luck": 1})
+        "passions": [f"Protect {KAEL} always", "Gold opens doors"],
+        "flaws": [f"Fears {KAEL} at night", "Talks too much"], "luck": 1})
     await s.characters.create_from_data(xp, ALICE, {"name": MIRA, "passions": [PROSE], "luck": -1})  # bad
     await s.characters.create_xp(xp, GM, {"name": SKARG, "who": "npc",
                                           "skills": {"Spear": "veteran BODY"}})

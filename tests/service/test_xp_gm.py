@@ -56,7 +56,8 @@ async def test_a_group_roll_is_stored_replayed_and_becomes_a_case(services, kind
     shown = await services.xp_groups.group(
         game.id, GM, kind=kind, members="Aster 6d, Brin 4d superior, Guard 3d npc")
     assert shown.kind == kind and shown.name == "Aster"
-    assert shown.public.startswith(f"{kind.capitalize()} roll (Aster, Brin, Guard)")
+    assert shown.public.startswith(
+        f"{kind.capitalize()} group roll, need 1 (Aster, Brin, Guard)")
     assert "Seed salt" in shown.gm and "Seed" not in shown.public
     (listed,) = await services.xp_rolls.rolls(game.id, GM)
     assert (listed.id, listed.public, listed.outcome) == (shown.id, shown.public, shown.outcome)
@@ -162,10 +163,10 @@ def test_a_relaunch_is_shown_where_it_was_paid():
 
     broken = collateral([member("A", 1, [2]), member("D", 1, [5], relaunch=True)])
     assert render_members("collateral", broken).splitlines()[1].startswith(
-        "relaunched with Good Luck: D: 1d")
+        "D relaunches the chain with Good Luck: 1d")
     again = collateral([member("B", 1, [3, 5], relaunch=True)])
     lines = render_members("collateral", again).splitlines()
-    assert lines[0].startswith("B: 1d") and lines[1].startswith("relaunched with Good Luck: B")
+    assert lines[0].startswith("B: 1d") and lines[1].startswith("B relaunches the chain with Good Luck")
 
 
 async def test_nothing_live_leaves_the_xp_use_cases(services):
@@ -245,7 +246,7 @@ async def test_a_good_luck_relaunch_takes_the_luck_off_the_characters_sheet(serv
     # Extra has no dice (an automatic failure): the chain reaches Nefer broken, she relaunches it
     shown = await services.xp_groups.group(game.id, GM, kind="collateral",
                                            members="Extra 0d, nefer 2d relaunch")
-    assert "relaunched with Good Luck: nefer" in shown.public
+    assert "nefer relaunches the chain with Good Luck" in shown.public
     assert shown.public.endswith("Nefer: Luck 1 -> 0 (Good Luck, X11)")
     assert (await services.characters.show(game.id, "Nefer")).xp.luck == 0
     assert (await services.xp_rolls.show(game.id, GM, shown.id)).public == shown.public
@@ -256,4 +257,4 @@ async def test_a_good_luck_relaunch_takes_the_luck_off_the_characters_sheet(serv
     # an improvised name keeps its Luck in the GM's notes, as before
     extra = await services.xp_groups.group(game.id, GM, kind="collateral",
                                            members="Extra 0d, Brin 2d relaunch")
-    assert "relaunched with Good Luck: Brin" in extra.public and "Luck 1 ->" not in extra.public
+    assert "Brin relaunches the chain with Good Luck" in extra.public and "Luck 1 ->" not in extra.public

@@ -143,7 +143,7 @@ async def test_assist_group_plot_and_flaw(services, xp_table):
     assert opponent and "Guard" in opponent[0].choices
     await services.review.answer(xp_table, GM, {opponent[0].key: "Guard"})
     done = await services.resolution.resolve(xp_table, GM, 1)
-    assert "Group roll of Stealth (collateral, routine)" in done.text
+    assert "Collateral group roll of Stealth, routine, need 1 (" in done.text
     assert "the task succeeds without a roll" in done.text
     nefer = (await services.characters.show(xp_table, "Nefer")).xp
     assert (nefer.plot_points, nefer.luck) == (0, 2)
@@ -252,14 +252,16 @@ async def test_good_luck_relaunches_a_broken_chain(services, xp_table):
                                                 keys["order"]: "Khai, Nefer"})
     done = await services.resolution.resolve(xp_table, GM, 1)
     assert "Nefer relaunches the chain with Good Luck: 2d at Normal" in done.text
-    assert "Nefer: Luck 1 -> 0 (X11)" in done.text
+    assert "Nefer: Luck 1 -> 0 (Good Luck, X11)" in done.text
     assert (await services.characters.show(xp_table, "Nefer")).xp.luck == 0
     again = await post(services, xp_table, ALICE, "group roll Stealth relaunch", key="m3")
     assert not again.ok and "a relaunch costs 1 Luck" in again.problems[0].message
 
 
 async def test_a_player_of_two_characters_names_the_second_in_the_post(services, xp_table):
-    sia = {"name": "Sia", "skills": {"Stealth": "master BODY"}}
+    sia = {"name": "Sia", "skills": {"Stealth": "master BODY"},
+           "passions": ["Sing at every dawn", "Keep the old ways"],
+           "flaws": ["Sleeps too deeply", "Cannot keep secrets"]}
     assert (await services.characters.create_from_data(xp_table, ALICE, sia)).ok
     first = await post(services, xp_table, ALICE, "roll Stealth")
     assert first.reply.startswith("Nefer: a test of Stealth")  # the first character's

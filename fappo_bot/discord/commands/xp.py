@@ -19,12 +19,15 @@ from fappo_bot.discord.commands.characters import ranked
 from fappo_bot.discord.limits import CHOICE_TEXT
 from fappo_bot.posting.safety import DISCORD_LIMIT, clip
 from fappo_bot.service.errors import ServiceError
+from fappo_bot.service.xp_events import EVENTS, RANK_NAMES
 from fappo_bot.service.xp_odds import read_roll
 from fappo_bot.service.xp_records import XpShown
 
 DICE = "Pool and level, e.g. 6d superior, 4d, 5 -1 (Normal if left out)"
 GROUP_KINDS = [app_commands.Choice(name=k, value=k)
                for k in ("assisted", "spontaneous", "collateral")]
+EVENT_KINDS = [app_commands.Choice(name=k, value=k) for k in EVENTS]
+RANKS = [app_commands.Choice(name=k, value=k) for k in RANK_NAMES]
 
 
 def block(text: str) -> str:
@@ -136,6 +139,68 @@ class XpGroup(BotGroup, name="xp", description="GM: Xp dice-pool rolls (ad-hoc, 
         shown = await self.services.xp_groups.group(game_id, me, kind=kind, members=rollers,
                                                      need=need)
         await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
+
+    @app_commands.command(name="reroll", description="GM: a roll over time: each unit rerolls "
+                          "the dice that did not succeed, 1s lost (X9)")
+    @app_commands.describe(name="Who tries", dice=DICE, unit="The time unit of each attempt, "
+                           "e.g. 1m, 10m, 1h", units="How many units the time allows",
+                           need="Successes needed (an Active roll against P needs P + 1)",
+                           npc="An NPC: no heroic bonus dice")
+    async def reroll(self, interaction: discord.Interaction,
+                     name: app_commands.Range[str, 1, 100], dice: app_commands.Range[str, 1, 60],
+                     unit: app_commands.Range[str, 1, 20], units: app_commands.Range[int, 1, 100],
+                     need: app_commands.Range[int, 1, 100] = 1, npc: bool = False) -> None:
+        game_id, me = await self._game(interaction)
+        spec = read_roll(dice)
+        shown = await self.services.xp_timed.reroll(
+            game_id, me, name=name, pool=spec.pool, sl=spec.sl, who="npc" if npc else "pc",
+            need=need, unit=unit, units=units)
+        await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
+
+    @app_commands.command(name="augment", description="GM: augment rolls first, their successes "
+                          "added as dice to the roll (X12)")
+    @app_commands.describe(name="The roll augmented (the trap removal)", dice=DICE,
+                           augments="e.g. Perception 4d, Lore 3d superior",
+                           need="Successes needed", npc="An NPC: no heroic bonus dice")
+    async def augment(self, interaction: discord.Interaction,
+                      name: app_commands.Range[str, 1, 100],
+                      dice: app_commands.Range[str, 1, 60],
+                      augments: app_commands.Range[str, 1, 300],
+                      need: app_commands.Range[int, 1, 100] = 1, npc: bool = False) -> None:
+        game_id, me = await self._game(interaction)
+        spec = read_roll(dice)
+        shown = await self.services.xp_timed.augment(
+            game_id, me, name=name, pool=spec.pool, sl=spec.sl, who="npc" if npc else "pc",
+            need=need, augments=augments)
+        await say(interaction, f"{shown.public}\n-# roll {shown.short_id}")
+
+    @app_commands.command(name="event", description="GM: an event, session or adventure ends, "
+                          "a Sequence, a Parley or a Cut! (X17)")
+    @app_commands.describe(kind="What happens (X17)", note="What the table should know",
+                           character="A Cut!: who takes control of the scene",
+                           luck="A Cut!: its price in Luck, yours to set (X15 Amb-1)")
+    @app_commands.choices(kind=EVENT_KINDS)
+    async def event(self, interaction: discord.Interaction, kind: str,
+                    note: app_commands.Range[str, 0, 300] = "",
+                    character: app_commands.Range[str, 1, 100] | None = None,
+                    luck: app_commands.Range[int, 0, 99] = 0) -> None:
+        game_id, me = await self._game(interaction)
+        shown = await self.services.xp_events.event(game_id, me, kind=kind, note=note,
+                                                    character=character, luck=luck)
+        await say(interaction, shown.text)
+
+    @app_commands.command(name="rank", description="GM: a character's rank loses (or recovers) "
+                          "points (X16)")
+    @app_commands.describe(character="Whose rank", rank="Which rank (X16)",
+                           change="Points: -2 loses two, 1 recovers one")
+    @app_commands.choices(rank=RANKS)
+    async def rank(self, interaction: discord.Interaction,
+                   character: app_commands.Range[str, 1, 100], rank: str,
+                   change: app_commands.Range[int, -20, 20]) -> None:
+        game_id, me = await self._game(interaction)
+        shown = await self.services.xp_events.rank(game_id, me, name=character, rank=rank,
+                                                   change=change)
+        await say(interaction, shown.text)
 
     @app_commands.command(name="rolls", description="GM: every roll of this game, with its id")
     async def rolls(self, interaction: discord.Interaction) -> None:
