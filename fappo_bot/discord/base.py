@@ -17,6 +17,7 @@ from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.facade import Services
+from fappo_bot.service.web_links import LinkService
 from fappo_bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,15 @@ class Outbox(Protocol):
     def inbox_read(self, user_id: str) -> None: ...
 
 
+class CampaignLinks(Protocol):
+    """The campaign page as the bot's commands use it (`web.server.CampaignSite`)."""
+
+    @property
+    def links(self) -> LinkService: ...
+
+    def url(self, token: str) -> str: ...
+
+
 class FappoBotBase(commands.AutoShardedBot):
     """The bot: the service, the settings, and what the cogs share."""
 
@@ -139,3 +149,5 @@ class FappoBotBase(commands.AutoShardedBot):
         #: whether a game's call time may fire (the catch-up of `posts.py` holds it back until
         #: the game's room and its members' DMs are caught up)
         self.calltime_ready: Callable[[str], bool] = lambda _game_id: True
+        #: the campaign page's links (`/game link`, `/me link`); None when it is off
+        self.web: CampaignLinks | None = None

@@ -130,8 +130,12 @@ def create_app(links: LinkService, pages: PageService) -> Starlette:
     async def not_found(request: Request, exc: Exception) -> Response:
         return refused("There is no such page.", 404)
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
     routes = [
         Route("/", home),
+        Route("/favicon.ico", favicon),
         Route("/c/{token}/", reading(party)),
         Route("/c/{token}/turn/{number}", reading(turn)),
         Route("/c/{token}/story", reading(story)),

@@ -147,6 +147,14 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
                        if s.name == name.strip().casefold()]
         return matching(offered, current)
 
+    @app_commands.command(name="link", description="GM: the link to this game's campaign page "
+                          "(privately), or a new one")
+    @app_commands.describe(rotate="Make a new link: the old one stops working")
+    async def link(self, interaction: discord.Interaction, rotate: bool = False) -> None:
+        from fappo_bot.discord.commands.web import game_link
+
+        await game_link(self.bot, interaction, rotate)
+
     @app_commands.command(name="status", description="GM: pause, resume or end this game")
     @app_commands.describe(status="The game's new status")
     @app_commands.choices(status=[app_commands.Choice(name=s.value, value=s.value)
@@ -185,7 +193,7 @@ HELP = """\
 **FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the bot answers \
 with your orders (or every problem, with its line), and follows your edits. Orders against \
 another player's character go to the bot by DM.
-`/game create|show|player|gm|remove|settings|set|status` · `/char add|new|enemy|sheet|manage` · \
+`/game create|show|player|gm|remove|settings|set|status|link` · `/me link` · `/char add|new|enemy|sheet|manage` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
 `/gm npc|resolve|undo|rest|advance|endadventure|export` · `/reveal turn:N` (a resolved turn's \
 sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
