@@ -28,6 +28,7 @@ from fappo_bot.rules_xp.odds import odds
 from fappo_bot.rules_xp.roll import target_label
 from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import NotFound
+from fappo_bot.service.guard import raw_output
 from fappo_bot.service.notices import Revealed, read
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -145,6 +146,9 @@ class TurnPage(BaseModel):
     rolls: tuple[RollShown, ...] = ()
     previous: int | None = None
     next: int | None = None
+    #: the game's name, and the player who reads it (None for the game's link)
+    game: str = ""
+    reader: str | None = None
 
 
 class CampaignPage(BaseModel):
@@ -253,13 +257,17 @@ def _rolls(entries: Sequence[dict[str, Any]], heroes: set[str], flags: XpFlags
 
 
 class PageService(UseCases):
-    """The campaign pages' data for a reader (`web_links.LinkService.reader`)."""
+    """The campaign pages' data for a reader (`web_links.LinkService.reader`). Its values leave
+    unguarded (`raw_output`): they are read by a web page only, where the templates escape every
+    text and nothing can ping anyone; the stored texts (results, reveals) are inert already."""
 
+    @raw_output
     async def campaign(self, reader: Reader) -> CampaignPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
             return await self._campaign(uow, game, reader)
 
+    @raw_output
     async def turn(self, reader: Reader, number: int) -> TurnPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
@@ -267,20 +275,30 @@ class PageService(UseCases):
             if turn is None or turn.status is TurnStatus.VOID:
                 raise NotFound(f'"{game.name}" has no turn {number}.')
             context = await _Context.load(uow, game, reader)
-            page = await context.turn(uow, turn)
-            numbers = [t.number for t in context.turns if t.status is not TurnStatus.VOID]
-            at = numbers.index(number)
+            messages: list[OutboxMessage] = []
+            resolution = await uow.resolutions.id_for_turn(turn.id)
+            if resolution is not None:  # its messages only, found by their dedupe keys
+                for prefix in (f"results:{resolution}", f"revealed:{resolution}"):
+                    messages += await uow.outbox.by_key_prefix(game.id, prefix)
+            page = await context.turn(uow, turn, _Messages(messages, game, reader))
+            latest = await uow.turns.latest(game.id)
             return page.model_copy(update={
-                "previous": numbers[at - 1] if at > 0 else None,
-                "next": numbers[at + 1] if at + 1 < len(numbers) else None})
+                "previous": number - 1 if number > 1 else None,
+                "next": number + 1 if latest is not None and latest.number > number else None,
+                "game": game.name, "reader": context.reader_name})
 
+    @raw_output
     async def story(self, reader: Reader) -> StoryPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
             campaign = await self._campaign(uow, game, reader)
             context = await _Context.load(uow, game, reader)
-            pages = [await context.turn(uow, t) for t in context.turns
-                     if t.status is not TurnStatus.VOID]
+            # the results (the room's and the parties') and the reveals: nothing else is read
+            found = [*await uow.outbox.by_key_prefix(game.id, "results:"),
+                     *await uow.outbox.by_key_prefix(game.id, "revealed:")]
+            messages = _Messages(found, game, reader)
+            pages = [await context.turn(uow, t, messages)
+                     for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
             return StoryPage(campaign=campaign, turns=tuple(pages))
 
     async def game(self, reader: Reader) -> Game:
@@ -307,13 +325,13 @@ class PageService(UseCases):
                                     player=names.get(record.owner or "", None)))
             else:
                 known.append(_known(record, game))
-        turns = await uow.turns.list(game.id)
+        turns = await uow.turns.statuses(game.id)
         return CampaignPage(
             name=game.name, ruleset=game.ruleset, status=game.status.value,
             reader=None if reader.user_id is None else names.get(reader.user_id, "a player"),
             party=tuple(party), known=tuple(known),
-            turns=tuple(TurnLine(number=t.number, status=t.status) for t in turns
-                        if t.status is not TurnStatus.VOID))
+            turns=tuple(TurnLine(number=number, status=status) for number, status in turns
+                        if status is not TurnStatus.VOID))
 
 
 def _known(record: CharacterRecord, game: Game) -> Known:
@@ -326,11 +344,12 @@ def _known(record: CharacterRecord, game: Game) -> Known:
 class _Context:
     """What every turn page of one game reads once: its turns, characters, names, outbox."""
 
-    def __init__(self, game: Game, reader: Reader, turns: Sequence[TurnRecord],
-                 records: Sequence[CharacterRecord], names: Mapping[str, str],
-                 messages: _Messages, rolls: Mapping[int, list[dict[str, Any]]]) -> None:
-        self.game, self.reader, self.turns = game, reader, turns
-        self.names, self.messages, self.rolls = names, messages, rolls
+    def __init__(self, game: Game, reader: Reader, records: Sequence[CharacterRecord],
+                 names: Mapping[str, str], rolls: Mapping[int, list[dict[str, Any]]]) -> None:
+        self.game, self.reader = game, reader
+        self.names, self.rolls = names, rolls
+        self.reader_name = None if reader.user_id is None else names.get(reader.user_id,
+                                                                          "a player")
         self.runs: dict[str, list[str]] = defaultdict(list)
         for record in records:
             if (runner := record.runner()) is not None:
@@ -347,30 +366,32 @@ class _Context:
             for entry in await uow.audit.list(game.id):
                 if entry.action == "xp.turn" and isinstance(entry.detail.get("turn"), int):
                     rolls[entry.detail["turn"]] = list(entry.detail.get("rolls") or ())
-        return cls(game, reader, await uow.turns.list(game.id), records, names,
-                   _Messages(await uow.outbox.for_game(game.id), game, reader), rolls)
+        return cls(game, reader, records, names, rolls)
 
-    async def turn(self, uow: UnitOfWork, turn: TurnRecord) -> TurnPage:
+    async def turn(self, uow: UnitOfWork, turn: TurnRecord, messages: _Messages) -> TurnPage:
         game, reader = self.game, self.reader
         posts: list[PostShown] = []
-        for post in await uow.posts.list(turn.id):
+        newest = sorted(await uow.posts.latest_revisions(turn.id),
+                        key=lambda pair: (pair[0].created_at, pair[0].id))
+        for post, revision in newest:
             public = post.channel_key == game.channel_key and not post.secret
             if not public and (reader.user_id is None or post.author != reader.user_id):
                 continue
-            revisions = await uow.posts.revisions(post.id)
-            if revisions:
-                posts.append(_post_shown(post, revisions, turn, self.runs, self.names))
+            revisions: Sequence[PostRevision] = [revision]
+            if turn.closed_at is not None and revision.created_at > turn.closed_at:
+                revisions = await uow.posts.revisions(post.id)  # edited after time was called
+            posts.append(_post_shown(post, revisions, turn, self.runs, self.names))
         resolved = turn.status is TurnStatus.RESOLVED
         commitment = None
         if turn.npc_commitment:
             commitment = Commitment(digest=turn.npc_commitment,
                                     salt=turn.npc_salt if resolved else None,
                                     canonical=turn.npc_canonical if resolved else None)
-        results = _Messages.texts(self.messages.results.get(turn.number, [])) if resolved else []
-        private = _Messages.texts(self.messages.private.get(turn.number, [])) if resolved else []
+        results = _Messages.texts(messages.results.get(turn.number, [])) if resolved else []
+        private = _Messages.texts(messages.private.get(turn.number, [])) if resolved else []
         rolls = self.rolls.get(turn.number, []) if resolved else []
         return TurnPage(
             number=turn.number, status=turn.status, posts=tuple(posts),
-            revealed=self.messages.revealed.get(turn.number, ()) if resolved else (),
+            revealed=messages.revealed.get(turn.number, ()) if resolved else (),
             results="\n".join(results) or None, private=tuple(private), commitment=commitment,
             rolls=_rolls(rolls, self.heroes, game.settings.xp))

@@ -107,8 +107,8 @@ def create_app(links: LinkService, pages: PageService) -> Starlette:
         if not raw.isdigit() or len(raw) > 9:
             return refused(f'"{raw[:20]}" is not a turn number: a turn is a whole number, '
                            "like turn/3.", 404)
-        campaign = await pages.campaign(reader)
-        return html("turn.html", page=campaign, turn=await pages.turn(reader, int(raw)))
+        shown = await pages.turn(reader, int(raw))
+        return html("turn.html", page={"name": shown.game, "reader": shown.reader}, turn=shown)
 
     async def story(request: Request, reader: Reader) -> Response:
         return html("story.html", story=await pages.story(reader))
