@@ -40,12 +40,16 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(settings: Settings) -> None:
     from fappo_bot.service.facade import Services
     from fappo_bot.storage.opening import open_storage
-    from fappo_bot.web.server import server
+    from fappo_bot.web.server import listening, server
 
     async with open_storage(settings) as storage:
         assert storage.links is not None
         instance = server(Services(storage.uow_factory), storage.links, settings.web,
                           embedded=False)
+        bound = listening(settings.web)
         print(f"The campaign page listens on {settings.web.host}:{settings.web.port}; "
               f"links start {settings.web.base_url()}/c/", flush=True)
-        await instance.serve()
+        try:
+            await instance.serve(sockets=[bound])
+        finally:
+            bound.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Generator
 from dataclasses import dataclass
 
@@ -58,17 +59,16 @@ def server(services: Services, store: LinkStore, settings: WebSettings, *,
     return _Embedded(config) if embedded else uvicorn.Server(config)
 
 
-async def started(instance: uvicorn.Server, where: str) -> asyncio.Task[None]:
-    """Start `instance` in this loop; `WebUnavailable` when it cannot listen."""
-    task = asyncio.create_task(instance.serve())
-    while not instance.started:
-        if task.done():
-            exception = task.exception() if not task.cancelled() else None
-            raise WebUnavailable(f"The campaign page cannot listen on {where}"
-                                 f"{f' ({exception})' if exception else ''}: set web.port "
-                                 "to a free port, or leave it unset.")
-        await asyncio.sleep(0.01)
-    return task
+def listening(settings: WebSettings) -> socket.socket:
+    """The socket the page listens on, bound here (uvicorn would end the whole process when
+    it cannot bind); `WebUnavailable` when the address cannot be had."""
+    where = f"{settings.host}:{settings.port}"
+    try:
+        return socket.create_server((settings.host, settings.port or 0), backlog=2048)
+    except OSError as exc:
+        raise WebUnavailable(f"The campaign page cannot listen on {where} "
+                             f"({exc.strerror or exc}): set web.port to a free port, or leave "
+                             "it unset.") from None
 
 
 @contextlib.asynccontextmanager
@@ -80,10 +80,12 @@ async def campaign_page(services: Services, store: LinkStore | None, settings: W
         return
     instance = server(services, store, settings)
     where = f"{settings.host}:{settings.port}"
-    task = await started(instance, where)
+    bound = listening(settings)
+    task = asyncio.create_task(instance.serve(sockets=[bound]))
     log.info("the campaign page listens on %s (links start %s)", where, settings.base_url())
     try:
         yield site(services, store, settings)
     finally:
         instance.should_exit = True
         await task
+        bound.close()

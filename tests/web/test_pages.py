@@ -173,7 +173,9 @@ def test_before_time_is_called_the_seal_is_only_its_digest(tmp_path):
     lines = ADVENTURES["warren"].read_text(encoding="utf-8").splitlines()
     stop = lines.index("?expect Mira: 3/3 AP committed")
     script = tmp_path / "open.txt"
-    script.write_text("\n".join(lines[:stop + 1]) + "\n", encoding="utf-8")
+    hostile = ["", "/as Bran", '<img src=x onerror=alert(1)> Bran @everyone aims </pre>.',
+               "2 AP shoot Skarg with Long Bow", ""]
+    script.write_text("\n".join([*lines[:stop + 1], *hostile]) + "\n", encoding="utf-8")
     for name in ("kael", "mira", "bran", "goblins", "rats", "skarg"):
         (tmp_path / f"{name}.yaml").write_text(
             (ADVENTURES["warren"].parent / f"{name}.yaml").read_text(encoding="utf-8"),
@@ -198,4 +200,7 @@ def test_before_time_is_called_the_seal_is_only_its_digest(tmp_path):
         assert 'class="canonical"' not in body and "Short sword" not in body
         assert SECRET_ORDER not in body and "results come when the GM resolves it" in body
         assert SECRET_ORDER in client.get(f"/c/{tokens['warren', 'bob']}/turn/1").text
+        # what a player wrote is text, never markup
+        assert "&lt;img src=x onerror=alert(1)&gt;" in body and "<img src=x" not in body
+        assert "&lt;/pre&gt;" in body
         client.portal.call(engine.dispose)
