@@ -104,10 +104,11 @@ class WebSettings(BaseModel):
     public_url: str | None = None
 
     def base_url(self) -> str:
-        """What a link starts with (no trailing slash)."""
+        """What a link starts with (no trailing slash); with no port set (the local table's
+        links, for a `fappo-bot web` still to start), 8080's."""
         if self.public_url:
             return self.public_url.rstrip("/")
-        return f"http://{self.host}:{self.port}"
+        return f"http://{self.host}:{self.port or 8080}"
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

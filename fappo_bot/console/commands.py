@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from fappo_bot.console import game_commands as games
+from fappo_bot.console import link_command
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
 from fappo_bot.console import xp_commands as xp
@@ -53,6 +54,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "endadventure": scenes.endadventure,
     "export": scenes.export,
     "import": scenes.import_,
+    "link": link_command.link,
     # Xp dice pools
     "odds": xp.odds,
     "xp": xp.xp,

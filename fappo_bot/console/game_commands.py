@@ -25,6 +25,7 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /edit N, /delete N    edit (new text on the next lines) or delete your message #N
   /pass [NAME]          no action this turn
   /status, /seats, /games, /use GAME, /settings, /help, /quit
+  /link                 your own link to the campaign page (a GM: the game's; --rotate: a new one)
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
