@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.odds import odds
 from fappo_bot.rules_xp.roll import target_label
 from fappo_bot.service.base import UseCases
@@ -176,7 +177,7 @@ class StoryPage(BaseModel):
 class _Messages:
     """The game's outbox as a reader sees it, by turn number."""
 
-    def __init__(self, messages: Iterable[OutboxMessage], game: Game, reader: Reader) -> None:
+    def __init__(self, messages: Iterable[OutboxMessage], reader: Reader) -> None:
         self.results: dict[int, list[OutboxMessage]] = defaultdict(list)
         self.private: dict[int, list[OutboxMessage]] = defaultdict(list)
         self.revealed: dict[int, tuple[str, ...]] = {}
@@ -243,13 +244,13 @@ def _rolls(entries: Sequence[dict[str, Any]], heroes: set[str], flags: XpFlags
                 made = odds(pool, sl if sl is not None else 0, heroic=heroic,
                             need=need if isinstance(need, int) else 1, config=config)
                 success, fumble = Chance.of(made.success), Chance.of(made.fumble)
-            except Exception:  # a roll the odds do not cover (X18): its dice still show
+            except XpError:  # a roll the odds do not cover (X18): its dice still show
                 success = fumble = None
         shown.append(RollShown(
             name=str(entry.get("name", "")), what=str(entry.get("what", "")),
             dice=tuple(entry.get("base") or entry.get("dice") or ()),
             bonus=tuple(entry.get("bonus") or ()), pool=pool if isinstance(pool, int) else None,
-            level=target_label(sl) if isinstance(sl, int) or sl is None and pool else None,
+            level=target_label(sl) if isinstance(sl, int) or (sl is None and pool) else None,
             need=need if isinstance(need, int) else None,
             successes=entry.get("s") if isinstance(entry.get("s"), int) else None,
             outcome=entry.get("outcome"), success=success, fumble=fumble))
@@ -276,11 +277,12 @@ class PageService(UseCases):
                 raise NotFound(f'"{game.name}" has no turn {number}.')
             context = await _Context.load(uow, game, reader)
             messages: list[OutboxMessage] = []
-            resolution = await uow.resolutions.id_for_turn(turn.id)
+            resolution = (await uow.resolutions.id_for_turn(turn.id)
+                          or context.xp_resolutions.get(turn.number))
             if resolution is not None:  # its messages only, found by their dedupe keys
                 for prefix in (f"results:{resolution}", f"revealed:{resolution}"):
                     messages += await uow.outbox.by_key_prefix(game.id, prefix)
-            page = await context.turn(uow, turn, _Messages(messages, game, reader))
+            page = await context.turn(uow, turn, _Messages(messages, reader))
             latest = await uow.turns.latest(game.id)
             return page.model_copy(update={
                 "previous": number - 1 if number > 1 else None,
@@ -296,7 +298,7 @@ class PageService(UseCases):
             # the results (the room's and the parties') and the reveals: nothing else is read
             found = [*await uow.outbox.by_key_prefix(game.id, "results:"),
                      *await uow.outbox.by_key_prefix(game.id, "revealed:")]
-            messages = _Messages(found, game, reader)
+            messages = _Messages(found, reader)
             pages = [await context.turn(uow, t, messages)
                      for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
             return StoryPage(campaign=campaign, turns=tuple(pages))
@@ -355,6 +357,8 @@ class _Context:
             if (runner := record.runner()) is not None:
                 self.runs[runner].append(record.name)
         self.heroes = {r.name.casefold() for r in records if not r.run_by_gm}
+        #: an Xp game's resolution ids by turn number (no `Resolution` record is kept for them)
+        self.xp_resolutions: dict[int, str] = {}
 
     @classmethod
     async def load(cls, uow: UnitOfWork, game: Game, reader: Reader) -> _Context:
@@ -362,11 +366,15 @@ class _Context:
         members = await uow.members.list(game.id)
         names = await names_of(uow, {m.user_id for m in members})
         rolls: dict[int, list[dict[str, Any]]] = {}
-        if game.ruleset == "xp":
+        resolutions: dict[int, str] = {}
+        if game.ruleset == "xp":  # an Xp turn's rolls, and its resolution's id, are its audit's
             for entry in await uow.audit.list(game.id):
                 if entry.action == "xp.turn" and isinstance(entry.detail.get("turn"), int):
                     rolls[entry.detail["turn"]] = list(entry.detail.get("rolls") or ())
-        return cls(game, reader, records, names, rolls)
+                    resolutions[entry.detail["turn"]] = str(entry.detail.get("resolution"))
+        context = cls(game, reader, records, names, rolls)
+        context.xp_resolutions = resolutions
+        return context
 
     async def turn(self, uow: UnitOfWork, turn: TurnRecord, messages: _Messages) -> TurnPage:
         game, reader = self.game, self.reader

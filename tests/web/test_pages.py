@@ -101,7 +101,7 @@ def test_a_bad_turn_number_is_refused_with_a_hint(client, played):
 
 def test_the_xp_turn_shows_every_die_and_the_exact_odds(client, played):
     body = page(client, played, "tomb", "gm", "turn/1").text
-    assert "Every roll" in body
+    assert "Every roll" in body and "Turn 1 results" in body
     assert re.search(r'<td class="dice">[1-6]( [1-6])*', body)
     assert re.search(r"\d+\.\d\d% <span class=\"meta\">\(\d+/\d+\)</span>", body)
 
