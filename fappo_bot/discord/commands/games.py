@@ -10,6 +10,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching, room_role
+from fappo_bot.discord.commands.web import game_link
 from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.records import GameStatus, Role
@@ -147,14 +148,6 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
                        if s.name == name.strip().casefold()]
         return matching(offered, current)
 
-    @app_commands.command(name="link", description="GM: the link to this game's campaign page "
-                          "(privately), or a new one")
-    @app_commands.describe(rotate="Make a new link: the old one stops working")
-    async def link(self, interaction: discord.Interaction, rotate: bool = False) -> None:
-        from fappo_bot.discord.commands.web import game_link
-
-        await game_link(self.bot, interaction, rotate)
-
     @app_commands.command(name="status", description="GM: pause, resume or end this game")
     @app_commands.describe(status="The game's new status")
     @app_commands.choices(status=[app_commands.Choice(name=s.value, value=s.value)
@@ -163,6 +156,12 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         view = await self.services.games.set_status(
             await self.game_here(interaction), user_key(interaction.user), GameStatus(status))
         await say(interaction, describe_game(view))
+
+    @app_commands.command(name="link", description="GM: the link to this game's campaign page "
+                          "(privately), or a new one")
+    @app_commands.describe(rotate="Make a new link: the old one stops working")
+    async def link(self, interaction: discord.Interaction, rotate: bool = False) -> None:
+        await game_link(self.bot, interaction, rotate)
 
 
 @app_commands.command(name="inbox", description="What the bot could not send you by DM (a "
