@@ -16,7 +16,7 @@ Nothing private reaches the wrong reader, decided here and nowhere else:
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.odds import odds
 from fappo_bot.rules_xp.roll import target_label
-from fappo_bot.service.base import UseCases
+from fappo_bot.service.base import Deps, UseCases
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.guard import raw_output
 from fappo_bot.service.notices import Revealed, read
@@ -260,7 +260,32 @@ def _rolls(entries: Sequence[dict[str, Any]], heroes: set[str], flags: XpFlags
 class PageService(UseCases):
     """The campaign pages' data for a reader (`web_links.LinkService.reader`). Its values leave
     unguarded (`raw_output`): they are read by a web page only, where the templates escape every
-    text and nothing can ping anyone; the stored texts (results, reveals) are inert already."""
+    text and nothing can ping anyone; the stored texts (results, reveals) are inert already.
+
+    A resolved turn's record is kept once made, per reader (`_resolved`): its posts, results
+    and seal no longer change, and any change of the turn (an undo) changes its version, hence
+    the key. What it names by display name stays as first read until then."""
+
+    #: the most resolved turn pages kept (a few readers of a few long campaigns)
+    KEPT = 4096
+
+    def __init__(self, deps: Deps) -> None:
+        super().__init__(deps)
+        self._resolved: OrderedDict[tuple[str, int, str | None], TurnPage] = OrderedDict()
+
+    def _kept(self, turn: TurnRecord, reader: Reader) -> TurnPage | None:
+        key = (turn.id, turn.version, reader.user_id)
+        page = self._resolved.get(key)
+        if page is not None:
+            self._resolved.move_to_end(key)
+        return page
+
+    def _keep(self, turn: TurnRecord, reader: Reader, page: TurnPage) -> TurnPage:
+        if turn.status is TurnStatus.RESOLVED:
+            self._resolved[turn.id, turn.version, reader.user_id] = page
+            while len(self._resolved) > self.KEPT:
+                self._resolved.popitem(last=False)
+        return page
 
     @raw_output
     async def campaign(self, reader: Reader) -> CampaignPage:
@@ -276,13 +301,16 @@ class PageService(UseCases):
             if turn is None or turn.status is TurnStatus.VOID:
                 raise NotFound(f'"{game.name}" has no turn {number}.')
             context = await _Context.load(uow, game, reader)
-            messages: list[OutboxMessage] = []
-            resolution = (await uow.resolutions.id_for_turn(turn.id)
-                          or context.xp_resolutions.get(turn.number))
-            if resolution is not None:  # its messages only, found by their dedupe keys
-                for prefix in (f"results:{resolution}", f"revealed:{resolution}"):
-                    messages += await uow.outbox.by_key_prefix(game.id, prefix)
-            page = await context.turn(uow, turn, _Messages(messages, reader))
+            page = self._kept(turn, reader)
+            if page is None:
+                messages: list[OutboxMessage] = []
+                resolution = (await uow.resolutions.id_for_turn(turn.id)
+                              or context.xp_resolutions.get(turn.number))
+                if resolution is not None:  # its messages only, found by their dedupe keys
+                    for prefix in (f"results:{resolution}", f"revealed:{resolution}"):
+                        messages += await uow.outbox.by_key_prefix(game.id, prefix)
+                page = self._keep(turn, reader,
+                                  await context.turn(uow, turn, _Messages(messages, reader)))
             latest = await uow.turns.latest(game.id)
             return page.model_copy(update={
                 "previous": number - 1 if number > 1 else None,
@@ -294,13 +322,17 @@ class PageService(UseCases):
         async with self.uow() as uow:
             game = await self._game(uow, reader)
             campaign = await self._campaign(uow, game, reader)
+            turns = [t for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
+            kept = [self._kept(t, reader) for t in turns]
+            if all(page is not None for page in kept):
+                return StoryPage(campaign=campaign, turns=tuple(p for p in kept if p))
             context = await _Context.load(uow, game, reader)
             # the results (the room's and the parties') and the reveals: nothing else is read
             found = [*await uow.outbox.by_key_prefix(game.id, "results:"),
                      *await uow.outbox.by_key_prefix(game.id, "revealed:")]
             messages = _Messages(found, reader)
-            pages = [await context.turn(uow, t, messages)
-                     for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
+            pages = [page or self._keep(t, reader, await context.turn(uow, t, messages))
+                     for t, page in zip(turns, kept, strict=True)]
             return StoryPage(campaign=campaign, turns=tuple(pages))
 
     async def game(self, reader: Reader) -> Game:

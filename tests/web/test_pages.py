@@ -204,3 +204,37 @@ def test_before_time_is_called_the_seal_is_only_its_digest(tmp_path):
         assert "&lt;img src=x onerror=alert(1)&gt;" in body and "<img src=x" not in body
         assert "&lt;/pre&gt;" in body
         client.portal.call(engine.dispose)
+
+
+def test_a_kept_turn_is_kept_for_its_reader_only(client, played):
+    """The same application serves bob, then alice, then the game's link: each resolved turn
+    is kept per reader, so what bob was sent never reaches the others."""
+    for _ in range(2):  # made, then kept
+        assert BOBS_PRIVATE in page(client, played, "warren", "bob", "story").text
+        assert BOBS_PRIVATE in page(client, played, "warren", "bob", "turn/1").text
+        for who in ("alice", "gm"):
+            for path in ("story", "turn/1", "story.json"):
+                assert BOBS_PRIVATE not in page(client, played, "warren", who, path).text
+    assert SECRET_ORDER not in page(client, played, "warren", "alice", "turn/1").text
+
+
+def test_an_undone_turn_is_never_served_as_it_was_kept():
+    """Undo changes the turn's version, so a kept page of it is not served again."""
+    from datetime import UTC, datetime
+
+    from fappo_bot.service.facade import Services
+    from fappo_bot.service.records import TurnRecord, TurnStatus
+    from fappo_bot.service.web_links import Reader
+    from fappo_bot.service.web_pages import PageService, TurnPage
+
+    pages = PageService(Services(lambda: None).deps)  # type: ignore[arg-type, return-value]
+    reader = Reader("g", None)
+    turn = TurnRecord(id="t1", game_id="g", number=1, status=TurnStatus.RESOLVED,
+                      opened_at=datetime(2026, 12, 3, tzinfo=UTC), version=3)
+    shown = TurnPage(number=1, status=TurnStatus.RESOLVED, posts=())
+    pages._keep(turn, reader, shown)
+    assert pages._kept(turn, reader) is shown
+    assert pages._kept(turn, Reader("g", "alice")) is None
+    assert pages._kept(turn.model_copy(update={"version": 4}), reader) is None
+    pages._keep(turn.model_copy(update={"status": TurnStatus.OPEN, "id": "t2"}), reader, shown)
+    assert len(pages._resolved) == 1  # an open turn is never kept
