@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "migrate": ("fappo_bot.storage.command", "upgrade the database to the newest schema"),
     "play": ("fappo_bot.console.command", "play a game at the local terminal table"),
     "run": ("fappo_bot.discord.command", "run the Discord bot"),
+    "web": ("fappo_bot.web.command", "serve the campaign pages alone (no Discord)"),
     "export": ("fappo_bot.console.transfer_command", "export a game as JSON"),
     "import": ("fappo_bot.console.import_command", "import a game exported as JSON"),
 }

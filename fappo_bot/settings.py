@@ -94,6 +94,26 @@ class TurnSettings(BaseModel):
     scheduler_interval_seconds: float = 30.0
 
 
+class WebSettings(BaseModel):
+    """The campaign page (`fappo_bot/web/`, docs/discord.md "The campaign page"): off unless a
+    port is set; served by the bot's process, or alone by `fappo-bot web`."""
+
+    #: the port to listen on; None: no campaign page
+    port: int | None = Field(default=None, ge=1, le=65535)
+    #: the address to listen on (a reverse proxy in front for anything but this machine)
+    host: str = "127.0.0.1"
+    #: the address the links start with, as readers reach it (e.g. https://fappo.example.org);
+    #: unset: http://host:port
+    public_url: str | None = None
+
+    def base_url(self) -> str:
+        """What a link starts with (no trailing slash); with no port set (the local table's
+        links, for a `fappo-bot web` still to start), 8080's."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        return f"http://{self.host}:{self.port or 8080}"
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 ENV_PREFIX = "FAPPO_"
@@ -117,6 +137,7 @@ class Settings(BaseSettings):
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)
     turns: TurnSettings = Field(default_factory=TurnSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
     log_level: str = "INFO"
 
     @field_validator("log_level")

@@ -27,7 +27,8 @@ for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
 print(json.dumps(sorted({{name.split(".")[0] for name in sys.modules}})))
 """
 
-IO_AND_ADAPTERS = {"discord", "sqlalchemy", "aiohttp", "asyncpg", "aiosqlite", "alembic"}
+IO_AND_ADAPTERS = {"discord", "sqlalchemy", "aiohttp", "asyncpg", "aiosqlite", "alembic",
+                   "starlette", "uvicorn", "jinja2"}
 
 
 def loaded_top_level_modules(package: str) -> set[str]:
@@ -68,7 +69,8 @@ def test_core_packages_import_no_io_no_asyncio(package: str) -> None:
                 "fappo_bot.posting_xp"]
 )
 def test_core_packages_import_no_outer_layer(package: str) -> None:
-    outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console")
+    outer = ("fappo_bot.service", "fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console",
+             "fappo_bot.web")
     loaded = loaded_fappo_modules(package)
     assert not [m for m in loaded if m.startswith(outer)]
 
@@ -91,7 +93,23 @@ def test_service_layer_knows_nothing_of_discord_or_sqlalchemy() -> None:
     loaded = loaded_top_level_modules("fappo_bot.service")
     assert not (loaded & IO_AND_ADAPTERS), loaded & IO_AND_ADAPTERS
     fappo = loaded_fappo_modules("fappo_bot.service")
-    assert not [m for m in fappo if m.startswith(("fappo_bot.storage", "fappo_bot.discord"))]
+    assert not [m for m in fappo if m.startswith(("fappo_bot.storage", "fappo_bot.discord",
+                                                  "fappo_bot.web"))]
+
+
+def test_the_campaign_page_is_an_adapter_of_the_service() -> None:
+    """`web` (the campaign page) reads the service's views: it loads no other adapter, no
+    storage and no rules of its own (the views bring what they need), and no SQL."""
+    loaded = loaded_top_level_modules("fappo_bot.web")
+    assert not loaded & {"discord", "sqlalchemy", "aiosqlite", "asyncpg", "alembic", "rich"}
+    fappo = loaded_fappo_modules("fappo_bot.web")
+    assert not [m for m in fappo if m.startswith(
+        ("fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console"))]
+    web = Path(__file__).resolve().parent.parent / "fappo_bot" / "web"
+    for module in web.glob("*.py"):
+        text = module.read_text(encoding="utf-8")
+        assert "fappo_bot.rules" not in text.replace("fappo_bot.rules_xp", ""), module
+        assert "select(" not in text and "sqlalchemy" not in text, module
 
 
 def test_the_notices_words_load_no_adapter() -> None:
@@ -101,7 +119,7 @@ def test_the_notices_words_load_no_adapter() -> None:
     assert not (loaded & IO_AND_ADAPTERS), loaded & IO_AND_ADAPTERS
     fappo = loaded_fappo_modules("fappo_bot.render")
     assert not [m for m in fappo if m.startswith(
-        ("fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console"))]
+        ("fappo_bot.storage", "fappo_bot.discord", "fappo_bot.console", "fappo_bot.web"))]
 
 
 def test_building_the_cli_loads_no_adapter() -> None:

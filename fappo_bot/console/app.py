@@ -59,7 +59,8 @@ async def open_table(args: argparse.Namespace) -> AsyncIterator[LocalTable]:
     settings = table_settings(args)
     async with open_storage(settings) as storage:
         script = getattr(args, "script", None)
-        yield LocalTable(TableServices(storage.uow_factory), HANDLERS,
+        yield LocalTable(TableServices(storage.uow_factory, storage.links,
+                                       settings.web.base_url()), HANDLERS,
                          base_dir=script.parent if script else None)
 
 

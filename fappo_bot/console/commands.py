@@ -11,6 +11,7 @@ from fappo_bot.console import advance_commands as advancing
 from fappo_bot.console import edit_commands as edits
 from fappo_bot.console import game_commands as games
 from fappo_bot.console import legendary_commands as legendary
+from fappo_bot.console import link_command
 from fappo_bot.console import pace_commands as pace
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
@@ -71,6 +72,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "ledger": advancing.ledger,
     "export": scenes.export,
     "import": scenes.import_,
+    "link": link_command.link,
     # Xp dice pools
     "odds": xp.odds,
     "xp": xp.xp,

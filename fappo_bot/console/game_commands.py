@@ -29,7 +29,8 @@ Type a post exactly as in the channel; end it with a blank line or a lone '.'
   /bind NAME ITEM [--sacrifice WHAT]   bind a legendary item your character holds (F22)
   /status, /seats, /games, /use GAME, /settings, /help, /quit
   /remind dm|ping|none [--game G]   /away [--from WHEN] [--to WHEN]   /back
-  /digest on|off [--hour H]   (your own pace; WHEN: 2026-12-05, "2026-12-05 18:00" or 3d, UTC)
+  /digest on|off [--hour H]   (your own pace; WHEN: 2026-12-05, "Fri 18:00" or 3d, UTC)
+  /link                 your own link to the campaign page (a GM: the game's; --rotate: a new one)
 GM commands (the slash commands' names and options):
   /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME

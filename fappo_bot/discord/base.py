@@ -18,6 +18,7 @@ from fappo_bot.discord.proxy import Later, ProxyPosts
 from fappo_bot.service.clock import Clock, SystemClock
 from fappo_bot.service.errors import NotFound
 from fappo_bot.service.facade import Services
+from fappo_bot.service.web_links import LinkService
 from fappo_bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,15 @@ class TurnBoards(Protocol):
     async def refresh(self) -> None: ...
 
 
+class CampaignLinks(Protocol):
+    """The campaign page as the bot's commands use it (`web.server.CampaignSite`)."""
+
+    @property
+    def links(self) -> LinkService: ...
+
+    def url(self, token: str) -> str: ...
+
+
 class FappoBotBase(commands.AutoShardedBot):
     """The bot: the service, the settings, and what the cogs share."""
 
@@ -155,3 +165,5 @@ class FappoBotBase(commands.AutoShardedBot):
         #: the heartbeat kept in the database and the outage it tells at start (`outage.py`;
         #: no store until the composition root hands one: then no outage is ever seen)
         self.outages = Outages(services, self.clock)
+        #: the campaign page's links (`/game link`, `/me link`); None when it is off
+        self.web: CampaignLinks | None = None

@@ -174,6 +174,7 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
     from fappo_bot.service.facade import Services
     from fappo_bot.storage.engine import DatabaseUrlError, checked_url
     from fappo_bot.storage.opening import open_storage
+    from fappo_bot.web.server import campaign_page
 
     token = token_of(settings)
     check_shards(settings)
@@ -190,7 +191,9 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
         async with open_storage(settings) as storage:
             log.info("games are kept in the %s", storage.location)
             services = Services(storage.uow_factory, delivery=delivery_policy(settings))
-            async with FappoBot(services, settings, kept=storage.kept) as bot:
+            async with campaign_page(services, storage.links, settings.web) as web, \
+                    FappoBot(services, settings, kept=storage.kept) as bot:
+                bot.web = web
                 await _run_until_stopped(bot, token, stop, ready, settings)
     except discord.LoginFailure:
         raise StartupError(TOKEN_REJECTED) from None

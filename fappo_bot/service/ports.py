@@ -45,6 +45,7 @@ from fappo_bot.service.records import (
     Resolution,
     Role,
     TurnRecord,
+    TurnStatus,
     UserName,
 )
 
@@ -142,6 +143,10 @@ class TurnRepository(Protocol):
         """Every turn of the game (VOID included), by (number, opened_at)."""
         ...
 
+    async def statuses(self, game_id: str) -> Sequence[tuple[int, TurnStatus]]:
+        """What `list` gives, as each turn's number and status only (nothing else read)."""
+        ...
+
     async def update(self, turn: TurnRecord) -> None: ...
     async def due(self, now: datetime) -> Sequence[TurnRecord]:
         """OPEN, unpaused turns with `alarm_at <= now`, by (alarm_at, id)."""
@@ -196,6 +201,10 @@ class ResolutionRepository(Protocol):
         """The turn's resolution that is not undone, or None."""
         ...
 
+    async def id_for_turn(self, turn_id: str) -> str | None:
+        """The id of the turn's resolution that is not undone (nothing else read), or None."""
+        ...
+
     async def latest(self, game_id: str) -> Resolution | None:
         """The game's newest resolution that is not undone (by created_at, then turn_number)."""
         ...
@@ -235,6 +244,11 @@ class OutboxRepository(Protocol):
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         """Every message of a game, sent or not, oldest first (created_at, id)."""
+        ...
+
+    async def by_key_prefix(self, game_id: str, prefix: str) -> Sequence[OutboxMessage]:
+        """The game's messages whose dedupe key starts with `prefix` (a resolution's:
+        `results:<id>`, `revealed:<id>`), by (created_at, id)."""
         ...
 
     async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:

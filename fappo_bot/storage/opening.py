@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import URL
     from sqlalchemy.ext.asyncio import AsyncEngine
 
+    from fappo_bot.service.web_links import LinkStore
     from fappo_bot.storage.kept import KeptValues
 
 
@@ -41,6 +42,8 @@ class Storage:
     location: str = ""
     #: small values kept across starts for every process (`fappo_bot.storage.kept`)
     kept: KeptValues | None = field(default=None, compare=False)
+    #: the campaign pages' links (`fappo_bot.storage.web_links`)
+    links: LinkStore | None = field(default=None, compare=False)
 
 
 def location(url: URL) -> str:
@@ -132,6 +135,7 @@ async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
     from fappo_bot.storage.kept import KeptValues
     from fappo_bot.storage.migrate import upgrade_engine
     from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
+    from fappo_bot.storage.web_links import SqlWebLinks
 
     where = location(checked_storage(settings))
     engine = create_engine(settings)
@@ -143,6 +147,6 @@ async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
     engine = create_engine(settings)
     try:
         factory: UowFactory = SqlUnitOfWorkFactory(engine)
-        yield Storage(settings, factory, where, KeptValues(engine))
+        yield Storage(settings, factory, where, KeptValues(engine), SqlWebLinks(engine))
     finally:
         await engine.dispose()

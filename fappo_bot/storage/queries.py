@@ -202,6 +202,12 @@ TURNS_OF_GAME = Sql(
     .where(TURNS.c.game_id == bindparam("game_id"))
     .order_by(TURNS.c.number, TURNS.c.opened_at)
 )
+#: the numbers and statuses of a game's turns (the campaign page's list of turns)
+TURN_STATUSES_OF_GAME = Sql(
+    select(TURNS.c.number, TURNS.c.status)
+    .where(TURNS.c.game_id == bindparam("game_id"))
+    .order_by(TURNS.c.number, TURNS.c.opened_at)
+)
 #: the scheduler's query: open, unpaused turns whose alarm is due
 TURNS_DUE = Sql(
     select(TURNS)
@@ -336,6 +342,13 @@ RESOLUTION_FOR_TURN = Sql(
     .order_by(RESOLUTIONS.c.created_at.desc(), RESOLUTIONS.c.id.desc())
     .limit(1)
 )
+#: the id of the turn's resolution that is not undone (the campaign page finds its messages by it)
+RESOLUTION_ID_FOR_TURN = Sql(
+    select(RESOLUTIONS.c.id)
+    .where(RESOLUTIONS.c.turn_id == bindparam("turn_id"), RESOLUTIONS.c.undone.is_(False))
+    .order_by(RESOLUTIONS.c.created_at.desc(), RESOLUTIONS.c.id.desc())
+    .limit(1)
+)
 LATEST_RESOLUTION = Sql(
     select(RESOLUTIONS)
     .where(RESOLUTIONS.c.game_id == bindparam("game_id"), RESOLUTIONS.c.undone.is_(False))
@@ -427,6 +440,13 @@ OUTBOX_INBOX = Sql(
 OUTBOX_OF_GAME = Sql(
     select(OUTBOX)
     .where(OUTBOX.c.game_id == bindparam("game_id"))
+    .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
+)
+#: a game's messages whose dedupe key starts with a prefix (`\\` escapes the LIKE wildcards)
+OUTBOX_BY_KEY_PREFIX = Sql(
+    select(OUTBOX)
+    .where(OUTBOX.c.game_id == bindparam("game_id"),
+           OUTBOX.c.dedupe_key.like(bindparam("pattern"), escape="\\"))
     .order_by(OUTBOX.c.created_at, OUTBOX.c.id)
 )
 #: a game's messages given up for good and not read since (its GMs' inbox, its turn status)

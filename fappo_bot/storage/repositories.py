@@ -23,6 +23,7 @@ from fappo_bot.service.records import (
     Resolution,
     Role,
     TurnRecord,
+    TurnStatus,
     UserName,
 )
 from fappo_bot.storage import mappers as m
@@ -168,6 +169,10 @@ class SqlTurns(Repository):
         rows = await self._load_rows(q.TURNS, q.TURNS_OF_GAME, game_id=game_id)
         return [m.turn_record(row) for row in rows]
 
+    async def statuses(self, game_id: str) -> Sequence[tuple[int, TurnStatus]]:
+        rows = await self._tx.fetch(q.TURN_STATUSES_OF_GAME, {"game_id": game_id})
+        return [(int(number), TurnStatus(status)) for number, status in rows]
+
     async def update(self, turn: TurnRecord) -> None:
         await self._update(q.TURNS, m.turn_values(turn), "turn")
 
@@ -202,6 +207,10 @@ class SqlResolutions(Repository):
     async def for_turn(self, turn_id: str) -> Resolution | None:
         row = await self._first(q.RESOLUTION_FOR_TURN, q.RESOLUTIONS, turn_id=turn_id)
         return None if row is None else m.resolution_record(row)
+
+    async def id_for_turn(self, turn_id: str) -> str | None:
+        rows = await self._tx.fetch(q.RESOLUTION_ID_FOR_TURN, {"turn_id": turn_id})
+        return str(rows[0][0]) if rows else None
 
     async def latest(self, game_id: str) -> Resolution | None:
         row = await self._first(q.LATEST_RESOLUTION, q.RESOLUTIONS, game_id=game_id)
@@ -262,6 +271,12 @@ class SqlOutbox(Repository):
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         rows = await self._rows(q.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
+        return [m.outbox_record(row) for row in rows]
+
+    async def by_key_prefix(self, game_id: str, prefix: str) -> Sequence[OutboxMessage]:
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = await self._rows(q.OUTBOX_BY_KEY_PREFIX, q.OUTBOX, game_id=game_id,
+                                pattern=pattern)
         return [m.outbox_record(row) for row in rows]
 
     async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:

@@ -376,3 +376,20 @@ class KeptValueRow(Base):
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime]
+
+
+class WebLinkRow(Base):
+    """A link to a game's campaign page (`fappo_bot/web/`): the GM's link of the game
+    (`user_id` NULL) or a player's own. Only the SHA-256 of its secret is kept; a rotated or
+    replaced link keeps its row with `revoked_at` set, and is refused from then on."""
+
+    __tablename__ = "web_links"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ID, ForeignKey("games.id"))
+    user_id: Mapped[str | None] = mapped_column(KEY)
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+    __table_args__ = (Index(None, "game_id", "user_id"),)

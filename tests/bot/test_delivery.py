@@ -106,7 +106,8 @@ async def test_the_published_command_tree_is_within_discords_limits(running, fak
     assert problems == []
     names = {c["name"]: [o["name"] for o in c.get("options") or []] for c in fake.commands}
     assert names["game"] == ["create", "show", "player", "gm", "remove", "settings", "set",
-                             "status", "ledger"]
+                             "status", "ledger", "link"]
+    assert names["me"] == ["remind", "away", "back", "digest", "link"]
     assert {"open", "status", "pass", "calltime"} <= set(names["turn"])
     assert {"resolve", "undo"} <= set(names["gm"])
     guild_only = {c["name"]: c["contexts"] for c in fake.commands}

@@ -245,6 +245,9 @@ class FakeTurns(_Repo):
         rows = self.group("game_turns", game_id, "turns")
         return sorted(rows, key=lambda t: (t.number, t.opened_at))
 
+    async def statuses(self, game_id: str) -> Sequence[tuple[int, TurnStatus]]:
+        return [(t.number, t.status) for t in await self.list(game_id)]
+
     async def update(self, turn: TurnRecord) -> None:
         self._update_versioned("turns", turn)
 
@@ -332,6 +335,10 @@ class FakeResolutions(_Repo):
     async def get(self, resolution_id: str) -> Resolution | None:
         return self.t("resolutions").get(resolution_id)
 
+    async def id_for_turn(self, turn_id: str) -> str | None:
+        found = await self.for_turn(turn_id)
+        return None if found is None else found.id
+
     async def for_turn(self, turn_id: str) -> Resolution | None:
         return next(
             (
@@ -401,6 +408,9 @@ class FakeOutbox(_Repo):
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
         rows = [m for m in self.t("outbox").values() if m.game_id == game_id]
         return sorted(rows, key=lambda m: (m.created_at, m.id))
+
+    async def by_key_prefix(self, game_id: str, prefix: str) -> Sequence[OutboxMessage]:
+        return [m for m in await self.for_game(game_id) if m.dedupe_key.startswith(prefix)]
 
     async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:
         return [m for m in await self.for_game(game_id)

@@ -1,5 +1,5 @@
 """The slash commands, grouped as players and GMs meet them: `/game`, `/char`, `/turn`, `/gm`,
-`/xp` (the GM's Xp dice pools), `/me` (a player's reminders, absences and digest), `/odds`, `/reveal`, `/inbox` and `/help`. Each command is a shell over one use case: it reads the options, calls the service
+`/xp` (the GM's Xp dice pools), `/me` (a player's reminders, absences, digest and link to the campaign page), `/odds`, `/reveal`, `/inbox` and `/help`. Each command is a shell over one use case: it reads the options, calls the service
 with the caller's id, and shows what comes back; refusals (GM commands asked by a player too) are
 the service's own sentences, through the error boundary."""
 

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.characters import matching, room_role
+from fappo_bot.discord.commands.web import game_link
 from fappo_bot.discord.rendering import from_game, worded
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.records import GameStatus, Role
@@ -172,6 +173,12 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         who = player or interaction.user
         view = await self.services.aftermath.ledger(user_key(who))
         await say(interaction, ledger_text(view, f"<@{who.id}>"), private=True)
+
+    @app_commands.command(name="link", description="GM: the link to this game's campaign page "
+                          "(privately), or a new one")
+    @app_commands.describe(rotate="Make a new link: the old one stops working")
+    async def link(self, interaction: discord.Interaction, rotate: bool = False) -> None:
+        await game_link(self.bot, interaction, rotate)
 
 
 @app_commands.command(name="inbox", description="What the bot could not send you by DM (a "

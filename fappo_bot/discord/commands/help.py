@@ -13,11 +13,11 @@ from fappo_bot.discord.commands.base import say
 from fappo_bot.posting_xp import XP_POST_FORMS
 
 COMMANDS = """\
-`/game create|show|player|gm|remove|settings|set|status|ledger` · \
+`/game create|show|player|gm|remove|settings|set|status|ledger|link` · \
 `/char add|new|enemy|sheet|manage|edit|advance|bind` · \
 `/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|handover|items|export` · `/me remind|away|back|digest` (how \
-you are reminded, your absences, a daily digest) · `/reveal turn:N` (a resolved turn's \
+`/gm npc|resolve|undo|rest|advance|endadventure|handover|items|export` · `/me remind|away|back|digest|link` (how \
+you are reminded, your absences, a daily digest, your link to the campaign page) · `/reveal turn:N` (a resolved turn's \
 sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
 not DM you)
 Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \

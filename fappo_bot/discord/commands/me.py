@@ -8,13 +8,15 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import BotGroup, say, user_key
+from fappo_bot.discord.commands.web import campaign_links
 from fappo_bot.discord.errors import AdapterError
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.pace import absence_time
 from fappo_bot.service.records import RemindBy
 
 
-class MeGroup(BotGroup, name="me", description="Your own pace: reminders, absences, digest"):
+class MeGroup(BotGroup, name="me", description="Your own pace (reminders, absences, digest) "
+              "and your link to the campaign page"):
 
     @app_commands.command(name="remind", description="How you are reminded of a deadline")
     @app_commands.describe(how="A DM, a ping in the game's room, or no reminder",
@@ -75,3 +77,18 @@ class MeGroup(BotGroup, name="me", description="Your own pace: reminders, absenc
                      hour: app_commands.Range[int, 0, 23] | None = None) -> None:
         await say(interaction, await self.services.pace.digest(
             user_key(interaction.user), state == "on", hour), private=True)
+
+    @app_commands.command(name="link", description="Your own link to this game's campaign "
+                          "page (with your private results), by DM")
+    async def link(self, interaction: discord.Interaction) -> None:
+        web = campaign_links(self.bot)
+        game, token = await web.links.player_link(await self.game_here(interaction),
+                                                  user_key(interaction.user))
+        text = (f"Your own link to the campaign page of {safe(game.name)}: it also shows your "
+                f"private results, so keep it to yourself.\n<{web.url(token)}>")
+        try:
+            await interaction.user.send(text)
+        except discord.Forbidden:
+            raise AdapterError("The bot cannot DM you (your privacy settings refuse DMs from "
+                               "this server's members): allow them, then ask again.") from None
+        await say(interaction, "Your link is in your DMs.", private=True)
