@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 #: the kinds of outbox messages that follow a change of the turn a board shows
 BOARD_KINDS = frozenset({"turn_opened", "reminder", "time_called", "everyone_in", "sealed",
-                         "results", "undone", "npc_wait"})
+                         "results", "undone", "npc_wait", "grace", "deadline_moved"})
 
 
 def deadline_text(status: TurnStatusView) -> str:
@@ -45,7 +45,14 @@ def deadline_text(status: TurnStatusView) -> str:
         return "the clock is paused."
     if turn.deadline is None:
         return "none (the GM calls time)."
-    return f"{stamp(turn.deadline)}."
+    moved = status.deadline_moved
+    if moved is None:
+        return f"{stamp(turn.deadline)}."
+    if moved.why == "grace":
+        why = f"grace for {', '.join(safe(n) for n in moved.late)}, who had not posted"
+    else:
+        why = "the bot was down when it came"
+    return f"{stamp(turn.deadline)}, moved by {safe(moved.by)} ({why})."
 
 
 def board_text(game: GameView, status: TurnStatusView) -> str:

@@ -150,8 +150,14 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, self, game, turn, now)
-                if alarm.kind == "deadline" and await grant_grace(uow, self, game, turn, now,
-                                                                  away):
+                graced = (await grant_grace(uow, self, game, turn, now, away)
+                          if alarm.kind == "deadline" else None)
+                if graced is not None:
+                    # the late are reminded their own way, the last reminders replaced
+                    assert turn.deadline is not None
+                    status = await turn_status(uow, self.ruleset(game), game, graced, now)
+                    await queue_reminders(uow, self.deps, game, graced, status, now,
+                                          also=reminder_times(game, turn.deadline))
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "grace"}))
                     continue

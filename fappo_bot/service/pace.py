@@ -54,10 +54,12 @@ def missing_by_player(status: TurnStatusView) -> dict[str, list[str]]:
 
 
 async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord,
-                          status: TurnStatusView, at: datetime) -> None:
+                          status: TurnStatusView, at: datetime,
+                          also: Sequence[datetime] = ()) -> None:
     """The reminders due at `at`: the room's (naming who is missing, pinging those reminded by
     a ping) and a DM to each player reminded by DM; each replacing the previous reminder of the
-    turn to the same place."""
+    turn to the same place (`also`: the reminder times of a deadline the turn had before,
+    whose reminders these replace too: grace moved it)."""
     by_player = missing_by_player(status)
     paces = await uow.pace.many(list(by_player))
     pings: list[str] = []
@@ -67,7 +69,7 @@ async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRec
         how = pace.remind_by(game) if pace is not None else game.settings.remind_by
         (pings if how is RemindBy.PING else dms if how is RemindBy.DM else []).append(user)
     assert turn.deadline is not None
-    earlier = [t for t in reminder_times(game, turn.deadline) if t < at]
+    earlier = sorted({*also, *(t for t in reminder_times(game, turn.deadline) if t < at)})
     places: list[str | None] = [None, *dms]
     keys = {user: [reminder_key(turn, t, user) for t in earlier] for user in places}
     found = {m.dedupe_key: m for m in await uow.outbox.by_dedupe(

@@ -32,7 +32,12 @@ from fappo_bot.service.scene import (
 )
 from fappo_bot.service.timing import arm
 from fappo_bot.service.users import names_of
-from fappo_bot.service.views import CharacterTurnState, TurnStatusView, TurnSummary
+from fappo_bot.service.views import (
+    CharacterTurnState,
+    DeadlineMoveView,
+    TurnStatusView,
+    TurnSummary,
+)
 from fappo_bot.service.xp_play import load_in_force
 
 
@@ -102,7 +107,25 @@ async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
     if now is None:
         return status
     runners = [r.runner for r in status.characters if r.state == "missing" and r.runner]
-    return with_away(status, dict(await uow.pace.many(runners)), now)
+    status = with_away(status, dict(await uow.pace.many(runners)), now)
+    moved = await deadline_moved(uow, game, turn)
+    return status.model_copy(update={"deadline_moved": moved}) if moved else status
+
+
+async def deadline_moved(uow: UnitOfWork, game: Game, turn: TurnRecord) -> DeadlineMoveView | None:
+    """How the turn's deadline last moved by itself, read from the notices that told the room
+    (grace, `grace.py`; an outage, `CallTimeService.outage`), so the board can say so."""
+    told = [*await uow.outbox.by_key_prefix(game.id, f"grace:{turn.id}:"),
+            *await uow.outbox.by_key_prefix(game.id, f"outage:{turn.id}:")]
+    if not told:
+        return None
+    last = max(told, key=lambda m: (m.created_at, m.id))
+    notice = notices.read(last.kind, last.payload)
+    if isinstance(notice, notices.GraceExtended):
+        return DeadlineMoveView(why="grace", by=notice.by, late=notice.late)
+    if isinstance(notice, notices.DeadlineMoved):
+        return DeadlineMoveView(why="outage", by=notice.by)
+    return None
 
 
 def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime

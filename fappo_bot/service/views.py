@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -316,6 +316,18 @@ class HitView(BaseModel):
                    turn=hit.turn)
 
 
+class DeadlineMoveView(BaseModel):
+    """How a turn's deadline last moved by itself: `grace` (for the `late` characters' players,
+    each spending one grace extension) or `outage` (the bot was down), and by how much, as a
+    duration is written (`12h`)."""
+
+    model_config = _FROZEN
+
+    why: Literal["grace", "outage"]
+    by: str
+    late: tuple[str, ...] = ()
+
+
 class TurnStatusView(BaseModel):
     """Who has posted, passed or is missing; the seal; the deadline (F29, F30)."""
 
@@ -329,6 +341,9 @@ class TurnStatusView(BaseModel):
     missing: tuple[str, ...]
     #: the characters of players away (`/me away`): not missing, not reminded
     away: tuple[str, ...] = ()
+    #: the last time this turn's deadline moved by itself: grace for late players, or an
+    #: outage (`turnflow.turn_status`); None when it never did
+    deadline_moved: DeadlineMoveView | None = None
     npc_sealed: bool
     #: the characters the GMs run that have no orders this turn (they would do nothing)
     npcs_without_orders: tuple[str, ...] = ()
