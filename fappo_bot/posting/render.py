@@ -82,7 +82,7 @@ def render_order(order: Order, character: Character | None = None,
     for reduction in order.reduce:
         why = f": {safe(reduction.why)}" if reduction.why else ""
         hit = next((h for h in hits if h.id == reduction.hit), None)
-        what = f"hit {safe(reduction.hit)}" + (f" ({_hit_text(hit)})" if hit is not None else "")
+        what = hit_label(hit) if hit is not None else f"hit {safe(reduction.hit)}"
         lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
     if order.endure:
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
@@ -118,13 +118,13 @@ def render_replaced(earlier: Order, now: Order, character: Character | None = No
     return "\n".join(out)
 
 
-def _hit_text(hit: PendingHit) -> str:
-    """`Bandit's Longsword, 3 levels` (F13: the hit a Reduce line lowers)."""
-    source = safe(hit.attacker) if hit.attacker else "a hit"
-    if hit.weapon:
-        source = (f"{possessive(source)} {safe(hit.weapon)}" if hit.attacker
-                  else f"{source} of {safe(hit.weapon)}")
-    return f"{source}, {hit.levels} level{'s' if hit.levels != 1 else ''}"
+def hit_label(hit: PendingHit) -> str:
+    """`Bandit's Longsword hit (3 levels)`: a hit as a player names it in a Reduce line."""
+    if hit.attacker:
+        name = possessive(safe(hit.attacker)) + (f" {safe(hit.weapon)}" if hit.weapon else "")
+    else:
+        name = f"the {safe(hit.weapon)}" if hit.weapon else "the"
+    return f"{name} hit ({hit.levels} level{'s' if hit.levels != 1 else ''})"
 
 
 def sp_left(character: Character, order: Order) -> str:

@@ -44,7 +44,7 @@ from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
 from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
-from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.levels import SuccessLevel, chart
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
@@ -133,6 +133,7 @@ __all__ = [
     "award_advancement",
     "character_from_sheet",
     "check_sheet",
+    "chart",
     "current_index",
     "entities",
     "fold",
