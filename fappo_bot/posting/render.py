@@ -2,7 +2,8 @@
 "The reply"; RULINGS F29 Rule, F7 step 8 PUBLISH).
 
 Data in, text out: the orders reply (canonical orders, AP committed of the budget, SP left), the
-error reply (every problem with its line), turn results for the channel and a short GM summary.
+error reply (every problem with its line) and a short GM summary of a turn (the results
+themselves are data, worded by `fappo_bot.render.results`).
 Nothing a player writes can ping anyone: every echoed name and prose goes through `safe` (or
 `safe_prose`), and `split_message` keeps each message within Discord's 2,000 characters.
 """
@@ -13,13 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.models import ParsedPost
-from fappo_bot.posting.render_results import (
-    describe_character,
-    describe_result,
-    describe_target,
-    render_gm_summary,
-    render_turn,
-)
+from fappo_bot.posting.render_results import render_gm_summary
 from fappo_bot.posting.safety import (
     DISCORD_LIMIT,
     no_mentions,
@@ -41,9 +36,8 @@ from fappo_bot.rules import (
 )
 
 __all__ = [
-    "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",
-    "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_order",
-    "render_orders", "render_problems", "render_replaced", "render_reply", "render_turn", "safe",
+    "DISCORD_LIMIT", "describe_action", "no_mentions", "problem_text", "render_gm_summary",
+    "render_order", "render_orders", "render_problems", "render_replaced", "render_reply", "safe",
     "safe_prose", "split_message", "sp_left",
 ]
 

@@ -168,7 +168,7 @@ def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
 
 def private_result(result: TurnResult, hidden: Set[str]) -> TurnResult:
     """The parties-only part of a resolution: the hidden actors' actions and refusals (each
-    party's DM narrows it further to its own characters with `render_turn`'s audience)."""
+    party's DM narrows it further to its own characters: `results_report.turn_blocks`' audience)."""
     return replace(
         result,
         actions=tuple(a for a in result.actions if a.actor.casefold() in hidden),

@@ -403,14 +403,14 @@ class ResolutionService(UseCases):
                 if any(concerns(a, names) for a in secret_part.actions) or any(
                         e.actor.casefold() in names for e in secret_part.errors):
                     party = sorted(names)
+                    # the other party's allocations stay hidden (F29: "only the outcome")
+                    blocks = turn_blocks(secret_part, orders, party, seen.masked - names)
                     count += out.add(
-                        "results_private", notices.results(
-                            turn.number, resolution_id,
-                            turn_blocks(secret_part, orders, party, seen.masked - names,
-                                        every=result.actions), party),
+                        "results_private",
+                        notices.results(turn.number, resolution_id, blocks, party),
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
-            secret = turn_blocks(secret_part, orders, every=result.actions)
+            secret = turn_blocks(secret_part, orders)
             for gm in gms:
                 count += out.add("results_private", notices.results(
                     turn.number, resolution_id, secret),

@@ -206,12 +206,12 @@ def _quiet_defence(result: ActionResult) -> bool:
             and not result.notes and not result.damage and not result.specials)
 
 
-def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collection[str] = (),
-                  every: Sequence[ActionResult] = ()) -> list[ActionLine]:
+def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collection[str] = ()
+                  ) -> list[ActionLine]:
     """Every action of `result` named from its order in `orders`; the quiet defences folded
-    into the attacks they answer (listed only when no attack came, in `result` or in `every`,
-    the whole turn's actions when `result` is a part of it); `masked` (case-folded): the
-    characters whose allocations stay hidden (no AP, no SP)."""
+    into the attacks they answered (one no attack tested has nothing to report: it is left
+    out); `masked` (case-folded): the characters whose allocations stay hidden (no AP, no
+    SP)."""
     by_actor = {_fold(o.actor): o for o in orders}
 
     def action_of(r: ActionResult) -> Action | None:
@@ -225,28 +225,19 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
         return any(_fold(n) in masked for n in names)
 
-    quiet = [r for r in result.actions if _quiet_defence(r)]
     answered: dict[int, list[Defence]] = {}
-    kept_quiet: set[int] = set()
-    for d in quiet:
+    for d in result.actions:
+        if not _quiet_defence(d):
+            continue
         own = action_of(d)
         against = d.target or (own.against if own is not None else None)
         ap = None if _fold(d.actor) in masked or own is None else own.ap
-        hits = [i for i, r in enumerate(result.actions)
-                if r.kind in ("attack", "cast") and _fold(r.target or "") == _fold(d.actor)
-                and (against is None or _fold(r.actor) == _fold(against))]
-        for i in hits:
-            answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
-        if not hits and not any(
-                r.kind in ("attack", "cast") and _fold(r.target or "") == _fold(d.actor)
-                for r in every):
-            kept_quiet.add(id(d))
-    quiet_ids = {id(d) for d in quiet}
-    return [
-        _action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())))
-        for i, r in enumerate(result.actions)
-        if id(r) not in quiet_ids or id(r) in kept_quiet
-    ]
+        for i, r in enumerate(result.actions):
+            if r.kind in ("attack", "cast") and _fold(r.target or "") == _fold(d.actor) and (
+                    against is None or _fold(r.actor) == _fold(against)):
+                answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
+    return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())))
+            for i, r in enumerate(result.actions) if not _quiet_defence(r)]
 
 
 def _hit_line(hit: PendingHit) -> HitLine:
@@ -282,18 +273,16 @@ def standing_blocks(result: TurnResult, shown: Collection[str] | None,
 
 def turn_blocks(result: TurnResult, orders: Iterable[Order],
                 audience: Collection[str] | None = None, masked: Collection[str] = (),
-                withheld: Collection[str] = (), every: Sequence[ActionResult] = ()
-                ) -> tuple[Block, ...]:
+                withheld: Collection[str] = ()) -> tuple[Block, ...]:
     """The blocks of a resolution: its actions, refusals, where things stand, and events.
 
     With an `audience` (a party's secret results, F29), only what concerns those characters:
     their actions and the actions aimed at them, their refusals, the characters those touched,
     and their events. Without, every action of `result` and every character of the scene;
     `withheld` (case-folded): the parties of orders whose results go to the parties only, whose
-    standing the room is not told; `every`: the whole turn's actions, when `result` is a part
-    of it (a defence answered there is not listed)."""
+    standing the room is not told."""
     wanted = None if audience is None else {_fold(n) for n in audience}
-    actions = [a for a in action_blocks(result, orders, masked, every)
+    actions = [a for a in action_blocks(result, orders, masked)
                if wanted is None or _concerns(a, wanted)]
     errors = [Refusal(actor=e.actor, message=e.message) for e in result.errors
               if wanted is None or _fold(e.actor) in wanted]

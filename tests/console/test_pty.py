@@ -77,10 +77,11 @@ def test_one_turn_played_at_the_prompt(tmp_path):
         child.expect_exact("answer> ")
         child.sendline("4")
         child.expect("Turn 1 results")
-        # Kael's order came by DM but targets no other player's character: public once the
-        # turn resolves (F29 Amb-4)
-        child.expect("Kael defends")
         child.expect(r"Mira tries Stealth \(slip past the guard\): 6 vs 4, Solid Success")
+        # Kael's order came by DM but targets no other player's character: public once the
+        # turn resolves (F29 Amb-4); a defence no attack tested is left out
+        child.expect("Where things stand")
+        child.expect("Kael: Healthy")
         child.expect_exact("[gm]> ")
         child.sendline("/quit")
         child.expect(pexpect.EOF)
