@@ -130,7 +130,8 @@ def test_events_deaths_and_statuses_in_results() -> None:
            "Bleeding · flat-footed" in text
     assert "- Mira attacks Goblin 2 · it did not happen" in text
     assert "- Kael: Dying · bleeding" in text
-    assert "- Kael tick: Fire (1 level)" in text
+    assert "- Kael takes damage from Fire (1 level)" in text
+    assert "- Goblin 2 dies (ten turns Dying)" in text
 
 
 def test_r2_fodder_can_reduce_shows_eliminations_as_creatures() -> None:
@@ -154,5 +155,8 @@ def test_rule_codes_are_left_out_of_what_players_read() -> None:
                          ("the GM's call (X4 Amb-4).", "the GM's call."),
                          ("no roll (X6, X8) -> failure", "no roll -> failure"),
                          ("a hit [F:L221-225] lands", "a hit lands"),
+                         ("2 action(s) over budget dropped (F7 step 3)",
+                          "2 action(s) over budget dropped"),
+                         ("as RULINGS X18 says", "as says"),
                          ("Turn 1 results (Xp):", "Turn 1 results (Xp):")]:
         assert words.no_rule_codes(coded) == plain

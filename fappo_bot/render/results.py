@@ -25,9 +25,10 @@ from fappo_bot.service import results_report as r
 
 _LEVELS = {level.label: level for level in SuccessLevel}
 
-#: "(F13)", "(X4 Amb-4)", "(RULINGS X18)", "F30" in a parenthesis with other words...
-_RULE_CODE = re.compile(r"\s*\((?:RULINGS )?[FXR]\d+(?:\.\d+)?(?: Amb-\d+)?(?:[,;/ ]+"
-                        r"(?:RULINGS )?[FXR]?\d+(?:\.\d+)?(?: Amb-\d+)?)*\)")
+#: "(F13)", "(X4 Amb-4)", "(F7 step 3)", "(RULINGS X18)", "RULINGS X18": codes a player cannot
+#: look up (the words around them say the rule)
+_RULE_CODE = re.compile(r"\s*\((?:RULINGS )?[FX]\d+[^()]*\)|\s*\bRULINGS [FX]\d+(?:\.\d+)?"
+                        r"(?: Amb-\d+)?")
 
 
 def no_rule_codes(text: str) -> str:
@@ -105,6 +106,18 @@ _WITH_TARGET = {"tend", "extinguish", "aim"}
 _NOTES = {"not triggered": "it did not happen"}
 
 
+def _plural_verb(phrase: str) -> str:
+    """`attack Mira` for a group's `attacks Mira`: the first word's verb in the plural."""
+    verb, _, rest = phrase.partition(" ")
+    if verb.endswith("ies"):
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("ches", "shes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"{verb} {rest}".rstrip()
+
+
 def _defended(defences: Sequence[r.Defence]) -> str:
     parts = [f"{safe(d.name)} defends" + (f" with {d.ap} AP" if d.ap else "") for d in defences]
     return f" ({'; '.join(parts)})" if parts else ""
@@ -146,7 +159,8 @@ def _effects(damage: int, specials: Sequence[str], eliminated: int, effective: b
 
 def action_lines(a: r.ActionLine) -> list[str]:
     condition = f", if {safe(a.condition)}," if a.condition else ""
-    text = f"{safe(a.actor)}{condition} {_what(a)}"
+    what = _what(a)
+    text = f"{safe(a.actor)}{condition} {_plural_verb(what) if a.group else what}"
     text += _numbers(a.total, a.difficulty, a.base, a.level, a.sp, a.guard, a.defences)
     if a.creatures:
         text += "" if a.effective else " · no effect"
@@ -192,10 +206,19 @@ def standing_lines(b: r.Standing) -> list[str]:
     return ["- " + text]
 
 
+#: how each kind of event reads ({c}: the character, {d}: the detail)
+_EVENTS = {
+    "special": "{c} suffers {d}", "tick": "{c} takes damage from {d}", "died": "{c} dies ({d})",
+    "woke": "{c} wakes up", "stabilized": "{c} is stabilized", "vaporized": "{c} is vaporized",
+}
+
+
 def event_lines(b: r.EventLine) -> list[str]:
-    detail = f": {safe(no_rule_codes(b.detail))}" if b.detail else ""
+    c, d = safe(b.character), safe(no_rule_codes(b.detail))
+    form = _EVENTS.get(b.kind) if d or "{d}" not in _EVENTS.get(b.kind, "{d}") else None
+    text = form.format(c=c, d=d) if form else (f"{c}: {d}" if d else f"{c} {safe(b.kind)}")
     levels = f" ({_plural(b.levels, 'level')})" if b.levels else ""
-    return [f"- {safe(b.character)} {safe(b.kind)}{detail}{levels}"]
+    return [f"- {text}{levels}"]
 
 
 #: each section's heading (the actions' and the Xp lines' are the title's)

@@ -63,6 +63,8 @@ class ActionLine(BaseModel):
     type: Literal["action"] = "action"
     actor: str
     kind: str
+    #: the actor is a group (goblins attack, a goblin attacks)
+    group: bool = False
     #: as the player wrote them
     skill: str | None = None
     task: str | None = None
@@ -175,7 +177,7 @@ def _spent(action: Action | None) -> dict[str, int]:
 
 
 def _action_line(result: ActionResult, action: Action | None, hidden: bool,
-                 defences: tuple[Defence, ...]) -> ActionLine:
+                 defences: tuple[Defence, ...], group: bool) -> ActionLine:
     a = action
     toward = a.toward if a is not None else None
     away = a.away if a is not None else None
@@ -185,7 +187,7 @@ def _action_line(result: ActionResult, action: Action | None, hidden: bool,
     if result.kind == "defend" and a is not None and target is None:
         target = a.against
     return ActionLine(
-        actor=result.actor, kind=result.kind,
+        actor=result.actor, kind=result.kind, group=group,
         skill=a.skill if a is not None else None, task=a.task if a is not None else None,
         target=target, targets=tuple(a.targets or ()) if a is not None else (),
         weapon=a.weapon if a is not None else None, spell=a.spell if a is not None else None,
@@ -236,7 +238,9 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
             if r.kind in ("attack", "cast") and _fold(r.target or "") == _fold(d.actor) and (
                     against is None or _fold(r.actor) == _fold(against)):
                 answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
-    return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())))
+    groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
+    return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())),
+                         _fold(r.actor) in groups)
             for i, r in enumerate(result.actions) if not _quiet_defence(r)]
 
 

@@ -28,7 +28,8 @@ from fappo_bot.service.xp_flags import XP_FLAGS, XpFlags
 TABLE_SETTINGS: dict[str, str] = {
     "calltime": "Time players get to post once a turn opens (none: the GM calls time)",
     "reminders": "Reminders this long before a deadline (e.g. 12h, 1h; none for no reminder)",
-    "results_visibility": "Results of secret orders: public, or only the parties concerned",
+    "results_visibility": ("Results of player-against-player orders: public (outcomes only), "
+                           "or only the parties concerned"),
     "tournament": "Tournament advancement: +1 CC per completed adventure (F28)",
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",
