@@ -16,7 +16,7 @@ Every name goes through `safe`; the caller makes the whole text `inert`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from fappo_bot.posting.safety import inert, possessive, safe, split_message, without_rule_tags
 from fappo_bot.rules import SuccessLevel
@@ -199,8 +199,9 @@ def standing_lines(b: r.Standing) -> list[str]:
         listed = "; ".join(
             f"{hit_name(h)}, {_plural(h.levels, 'creature' if h.creatures else 'level')}"
             for h in b.hits)
-        text += (f" (provisional: {listed}; a Reduce line in the next post can lower each by "
-                 "up to 2)")
+        which = "it" if len(b.hits) == 1 else "each"
+        text += (f" (provisional: {listed}; a Reduce line in the next post can lower {which} "
+                 "by up to 2)")
     if b.statuses:
         text += " · " + ", ".join(safe(s) for s in b.statuses)
     return ["- " + text]
@@ -213,10 +214,15 @@ _EVENTS = {
 }
 
 
+_SAID_BY_DETAIL = {"healed", "interrupted", "bound", "freed", "overflow"}
+
+
 def event_lines(b: r.EventLine) -> list[str]:
     c, d = safe(b.character), safe(no_rule_codes(b.detail))
     form = _EVENTS.get(b.kind) if d or "{d}" not in _EVENTS.get(b.kind, "{d}") else None
-    text = form.format(c=c, d=d) if form else (f"{c}: {d}" if d else f"{c} {safe(b.kind)}")
+    if form is None:  # the kinds whose detail is the sentence, else the kind then the detail
+        form = ("{c}: {d}" if b.kind in _SAID_BY_DETAIL else "{c} {k}: {d}") if d else "{c} {k}"
+    text = form.format(c=c, d=d, k=safe(b.kind))
     levels = f" ({_plural(b.levels, 'level')})" if b.levels else ""
     return [f"- {text}{levels}"]
 
@@ -250,7 +256,11 @@ def title(notice: n.Results) -> str:
     return f"**Turn {notice.turn} results{more}**"
 
 
-def text(notice: n.Results) -> str:
+#: the lines of each block, when the caller has them (`parts` words each block once)
+Lines = Callable[[r.Block], list[str]]
+
+
+def text(notice: n.Results, lines_of: Lines = block_lines) -> str:
     """The results (or one part of them) in words."""
     lines = [title(notice)]
     section: str | None = None
@@ -259,13 +269,13 @@ def text(notice: n.Results) -> str:
         if block.type != section and heading:
             lines.append(heading)
         section = block.type
-        lines.extend(block_lines(block))
+        lines.extend(lines_of(block))
     if notice.ruleset == "xp" and not notice.blocks and not notice.continued:
         lines.append("Nothing to roll this turn.")
     return "\n".join(lines)
 
 
-def pieces(notice: n.Results, limit: int) -> list[n.Results]:
+def pieces(notice: n.Results, limit: int, lines_of: Lines = block_lines) -> list[n.Results]:
     """`notice` cut into parts of whole blocks that each read in at most `limit` characters
     (its title on each, "continued" after the first); a block too long alone is a part alone."""
     out: list[n.Results] = []
@@ -275,7 +285,7 @@ def pieces(notice: n.Results, limit: int) -> list[n.Results]:
     section: str | None = None
     for block in notice.blocks:
         heading = _HEADINGS.get(block.type, "")
-        extra = sum(len(inert(line)) + 1 for line in block_lines(block))
+        extra = sum(len(inert(line)) + 1 for line in lines_of(block))
         if block.type != section or not current:
             extra += len(heading) + 1 if heading else 0
         if current and size + extra > limit:
@@ -292,5 +302,12 @@ def pieces(notice: n.Results, limit: int) -> list[n.Results]:
 
 def parts(notice: n.Results, limit: int) -> list[tuple[n.Results, list[str]]]:
     """Each piece of `notice` with its words cut into messages (one, but for a block too long
-    for one message)."""
-    return [(piece, split_message(inert(text(piece)), limit)) for piece in pieces(notice, limit)]
+    for one message); each block worded once."""
+    worded = [block_lines(block) for block in notice.blocks]
+    by_block = {id(block): lines for block, lines in zip(notice.blocks, worded, strict=True)}
+
+    def lines_of(block: r.Block) -> list[str]:
+        return by_block[id(block)]
+
+    return [(piece, split_message(inert(text(piece, lines_of)), limit))
+            for piece in pieces(notice, limit, lines_of)]

@@ -386,11 +386,11 @@ class ResolutionService(UseCases):
         hidden = set(seen.parties_only)
         secret_part = private_result(result, hidden)
         withheld = {n for a in secret_part.actions for n in party_names(a)}
-        room = notices.results(turn.number, resolution_id,
-                               turn_blocks(public, orders, masked=seen.masked, withheld=withheld))
+        room = notices.results(turn.number, resolution_id, turn_blocks(
+            public, orders, masked=seen.masked, withheld=withheld, earlier=state.pending))
         text = words.text(room)
-        gm_text = text if public is result else words.text(
-            notices.results(turn.number, resolution_id, turn_blocks(result, orders)))
+        gm_text = text if public is result else words.text(notices.results(
+            turn.number, resolution_id, turn_blocks(result, orders, earlier=state.pending)))
         count = out.add("results", room, f"results:{resolution_id}")
         gms: Sequence[str] | None = None
         if secret_part.actions or secret_part.errors:
@@ -404,13 +404,14 @@ class ResolutionService(UseCases):
                         e.actor.casefold() in names for e in secret_part.errors):
                     party = sorted(names)
                     # the other party's allocations stay hidden (F29: "only the outcome")
-                    blocks = turn_blocks(secret_part, orders, party, seen.masked - names)
+                    blocks = turn_blocks(secret_part, orders, party, seen.masked - names,
+                                         earlier=state.pending)
                     count += out.add(
                         "results_private",
                         notices.results(turn.number, resolution_id, blocks, party),
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
-            secret = turn_blocks(secret_part, orders)
+            secret = turn_blocks(secret_part, orders, earlier=state.pending)
             for gm in gms:
                 count += out.add("results_private", notices.results(
                     turn.number, resolution_id, secret),

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fappo_bot.posting.scene import hit_name
 from fappo_bot.rules import (
     ELIMINATION,
     Action,
@@ -152,6 +153,9 @@ Block = Annotated[ActionLine | Refusal | Standing | EventLine | XpLine,
 
 
 # ---- from a resolution ----------------------------------------------------------------------------
+# The blocks are built with `model_construct`: their values are the rules' own results, already
+# of the right types, and a turn of a thousand entries makes thousands of them (validation is for
+# the payloads read back from the outbox, `notices.read`).
 def _fold(name: str) -> str:
     return name.casefold()
 
@@ -161,7 +165,7 @@ def _base(margin: int | None, level: object) -> str | None:
 
 
 def _target_line(t: TargetResult) -> TargetLine:
-    return TargetLine(
+    return TargetLine.model_construct(
         name=t.name, total=t.total, difficulty=t.difficulty, base=_base(t.margin, t.level),
         level=t.level.label if t.level is not None else None, guard=t.pledged, damage=t.damage,
         specials=t.specials, eliminated=t.eliminated, effective=t.effective)
@@ -186,7 +190,7 @@ def _action_line(result: ActionResult, action: Action | None, hidden: bool,
         target = None  # "moves 1 away from Goblins", not "moves Goblins"
     if result.kind == "defend" and a is not None and target is None:
         target = a.against
-    return ActionLine(
+    return ActionLine.model_construct(
         actor=result.actor, kind=result.kind, group=group,
         skill=a.skill if a is not None else None, task=a.task if a is not None else None,
         target=target, targets=tuple(a.targets or ()) if a is not None else (),
@@ -227,6 +231,10 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
         return any(_fold(n) in masked for n in names)
 
+    attacks_on: dict[str, list[int]] = {}  # by the folded target: each defence looks once
+    for i, r in enumerate(result.actions):
+        if r.kind in ("attack", "cast") and r.target:
+            attacks_on.setdefault(_fold(r.target), []).append(i)
     answered: dict[int, list[Defence]] = {}
     for d in result.actions:
         if not _quiet_defence(d):
@@ -234,10 +242,10 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         own = action_of(d)
         against = d.target or (own.against if own is not None else None)
         ap = None if _fold(d.actor) in masked or own is None else own.ap
-        for i, r in enumerate(result.actions):
-            if r.kind in ("attack", "cast") and _fold(r.target or "") == _fold(d.actor) and (
-                    against is None or _fold(r.actor) == _fold(against)):
-                answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
+        for i in attacks_on.get(_fold(d.actor), ()):
+            if against is None or _fold(result.actions[i].actor) == _fold(against):
+                answered.setdefault(i, []).append(
+                    Defence.model_construct(name=d.actor, ap=ap))
     groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
     return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())),
                          _fold(r.actor) in groups)
@@ -245,8 +253,8 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
 
 
 def _hit_line(hit: PendingHit) -> HitLine:
-    return HitLine(id=hit.id, attacker=hit.attacker, weapon=hit.weapon, levels=hit.levels,
-                   creatures=hit.source == ELIMINATION)
+    return HitLine.model_construct(id=hit.id, attacker=hit.attacker, weapon=hit.weapon,
+                                   levels=hit.levels, creatures=hit.source == ELIMINATION)
 
 
 def standing_blocks(result: TurnResult, shown: Collection[str] | None,
@@ -264,31 +272,34 @@ def standing_blocks(result: TurnResult, shown: Collection[str] | None,
         if shown is not None and key not in shown:
             continue
         if key in withheld:
-            out.append(Standing(name=character.name, health="", withheld=True))
+            out.append(Standing.model_construct(name=character.name, health="", withheld=True))
             continue
         if character.is_fodder:
             health = f"{character.count} left" if character.count else "all eliminated"
         else:
             health = level_name(character, config)
-        out.append(Standing(name=character.name, health=health, hits=tuple(hits.get(key, ())),
-                            statuses=tuple(s.kind.value for s in character.statuses)))
+        out.append(Standing.model_construct(
+            name=character.name, health=health, hits=tuple(hits.get(key, ())),
+            statuses=tuple(s.kind.value for s in character.statuses)))
     return out
 
 
 def turn_blocks(result: TurnResult, orders: Iterable[Order],
                 audience: Collection[str] | None = None, masked: Collection[str] = (),
-                withheld: Collection[str] = ()) -> tuple[Block, ...]:
+                withheld: Collection[str] = (), earlier: Sequence[PendingHit] = ()
+                ) -> tuple[Block, ...]:
     """The blocks of a resolution: its actions, refusals, where things stand, and events.
 
     With an `audience` (a party's secret results, F29), only what concerns those characters:
     their actions and the actions aimed at them, their refusals, the characters those touched,
     and their events. Without, every action of `result` and every character of the scene;
     `withheld` (case-folded): the parties of orders whose results go to the parties only, whose
-    standing the room is not told."""
+    standing the room is not told; `earlier`: the hits open at the start of the turn, named in
+    the events that settle them (a Reduce made for an absent player) instead of by their ids."""
     wanted = None if audience is None else {_fold(n) for n in audience}
     actions = [a for a in action_blocks(result, orders, masked)
                if wanted is None or _concerns(a, wanted)]
-    errors = [Refusal(actor=e.actor, message=e.message) for e in result.errors
+    errors = [Refusal.model_construct(actor=e.actor, message=e.message) for e in result.errors
               if wanted is None or _fold(e.actor) in wanted]
     shown: set[str] | None = None
     if wanted is not None:
@@ -297,9 +308,19 @@ def turn_blocks(result: TurnResult, orders: Iterable[Order],
             shown.update(_fold(n) for n in _names(a))
     standing = standing_blocks(result, shown, withheld)
     listed = {_fold(s.name) for s in standing}
-    events = [EventLine(character=e.character, kind=e.kind, detail=e.detail, levels=e.levels)
+    named = {f"hit {h.id}": hit_name(h) for h in earlier}
+    events = [EventLine.model_construct(character=e.character, kind=e.kind,
+                                        detail=_named(e.detail, named), levels=e.levels)
               for e in result.events if wanted is None or _fold(e.character) in listed]
     return (*actions, *errors, *standing, *events)
+
+
+def _named(detail: str, named: dict[str, str]) -> str:
+    if "hit " not in detail:
+        return detail
+    for key, name in named.items():
+        detail = detail.replace(key, name)
+    return detail
 
 
 def _names(action: ActionLine) -> set[str]:
