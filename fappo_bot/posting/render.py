@@ -2,7 +2,8 @@
 "The reply"; RULINGS F29 Rule, F7 step 8 PUBLISH).
 
 Data in, text out: the orders reply (canonical orders, AP committed of the budget, SP left), the
-error reply (every problem with its line), turn results for the channel and a short GM summary.
+error reply (every problem with its line) and a short GM summary of a turn (the results
+themselves are data, worded by `fappo_bot.render.results`).
 Nothing a player writes can ping anyone: every echoed name and prose goes through `safe` (or
 `safe_prose`), and `split_message` keeps each message within Discord's 2,000 characters.
 """
@@ -13,13 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.models import ParsedPost
-from fappo_bot.posting.render_results import (
-    describe_character,
-    describe_result,
-    describe_target,
-    render_gm_summary,
-    render_turn,
-)
+from fappo_bot.posting.render_results import render_gm_summary
 from fappo_bot.posting.safety import (
     DISCORD_LIMIT,
     no_mentions,
@@ -41,9 +36,8 @@ from fappo_bot.rules import (
 )
 
 __all__ = [
-    "DISCORD_LIMIT", "describe_action", "describe_character", "describe_result",
-    "describe_target", "no_mentions", "problem_text", "render_gm_summary", "render_order",
-    "render_orders", "render_problems", "render_replaced", "render_reply", "render_turn", "safe",
+    "DISCORD_LIMIT", "describe_action", "no_mentions", "problem_text", "render_gm_summary",
+    "render_order", "render_orders", "render_problems", "render_replaced", "render_reply", "safe",
     "safe_prose", "split_message", "sp_left",
 ]
 
@@ -82,7 +76,7 @@ def render_order(order: Order, character: Character | None = None,
     for reduction in order.reduce:
         why = f": {safe(reduction.why)}" if reduction.why else ""
         hit = next((h for h in hits if h.id == reduction.hit), None)
-        what = f"hit {safe(reduction.hit)}" + (f" ({_hit_text(hit)})" if hit is not None else "")
+        what = hit_label(hit) if hit is not None else f"hit {safe(reduction.hit)}"
         lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
     if order.endure:
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
@@ -122,13 +116,13 @@ def render_replaced(earlier: Order, now: Order, character: Character | None = No
     return "\n".join(out)
 
 
-def _hit_text(hit: PendingHit) -> str:
-    """`Bandit's Longsword, 3 levels` (F13: the hit a Reduce line lowers)."""
-    source = safe(hit.attacker) if hit.attacker else "a hit"
-    if hit.weapon:
-        source = (f"{possessive(source)} {safe(hit.weapon)}" if hit.attacker
-                  else f"{source} of {safe(hit.weapon)}")
-    return f"{source}, {hit.levels} level{'s' if hit.levels != 1 else ''}"
+def hit_label(hit: PendingHit) -> str:
+    """`Bandit's Longsword hit (3 levels)`: a hit as a player names it in a Reduce line."""
+    if hit.attacker:
+        name = possessive(safe(hit.attacker)) + (f" {safe(hit.weapon)}" if hit.weapon else "")
+    else:
+        name = f"the {safe(hit.weapon)}" if hit.weapon else "the"
+    return f"{name} hit ({hit.levels} level{'s' if hit.levels != 1 else ''})"
 
 
 def sp_left(character: Character, order: Order) -> str:

@@ -82,11 +82,8 @@ class Scene:
             tuple(s.name for s in actor.spells),
         )
         own = fold(actor.name)
-        hits = tuple(
-            (Named(h.id, tuple(a for a in (h.attacker, h.weapon) if a), "hit"), h)
-            for h in state.pending
-            if fold(h.target) == own
-        )
+        hits = tuple((Named(h.id, hit_aliases(h), "hit"), h) for h in state.pending
+                     if fold(h.target) == own)
         return cls(
             state,
             actor,
@@ -117,6 +114,28 @@ class Scene:
     def others(self) -> Names:
         """The characters present other than the actor."""
         return self.opponents
+
+
+def _owner(name: str) -> str:
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+def hit_name(hit: PendingHit) -> str:
+    """`Skarg's Broadsword hit`: a pending hit as the results name it, and as a Reduce line may
+    name it (`hit_aliases`); the id only for a hit with neither attacker nor weapon."""
+    if hit.attacker:
+        return f"{_owner(hit.attacker)} {hit.weapon} hit" if hit.weapon \
+            else f"{_owner(hit.attacker)} hit"
+    return f"the {hit.weapon} hit" if hit.weapon else f"hit {hit.id}"
+
+
+def hit_aliases(hit: PendingHit) -> tuple[str, ...]:
+    """What a Reduce line may name a hit by besides its id: its attacker, its weapon, and both
+    as the results name it ("Skarg's Broadsword", "Skarg Broadsword")."""
+    names = [a for a in (hit.attacker, hit.weapon) if a]
+    if hit.attacker and hit.weapon:
+        names += [f"{_owner(hit.attacker)} {hit.weapon}", f"{hit.attacker} {hit.weapon}"]
+    return tuple(names)
 
 
 # A scene's names depend only on the names of the characters present and of the actor's things,

@@ -6,8 +6,9 @@ kind (`discord/rendering.py`, `console/rendering.py`). `part` is what an adapter
 outbox message: its part of the notice rendered from the payload, cut into Discord's parts exactly
 as the service cut the text it stored (`service.base.outbox_messages` stores the same words as
 `content`, for the inbox, the GMs' notice of a message given up, and the rows written before
-payloads); the stored `content` when there is no payload it can read, or no words for its kind
-(the results, still worded by the service).
+payloads); the stored `content` when there is no payload it can read, or no words for its kind.
+The results are cut before they are worded (`results_parts`): each part carries its own
+blocks, so that a long turn does not store the whole turn's data in each of its parts.
 
 Mention safety is this module's: a payload keeps what the users wrote as they wrote it (names
 are data); every name is written here through `safe` and every part passes `inert`, so nothing
@@ -20,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from fappo_bot.posting.safety import inert, safe, split_message
+from fappo_bot.posting.safety import DISCORD_LIMIT, inert, safe, split_message
+from fappo_bot.render import results as result_words
 from fappo_bot.service import notices as n
 from fappo_bot.service.records import OutboxMessage
 from fappo_bot.words import plural
@@ -198,11 +200,11 @@ def item_bound(notice: n.ItemBound) -> str:
 
 
 def results(notice: n.Results) -> str:
-    """The results as the service worded them (its `body`, not in the payload)."""
-    return notice.body
+    """The results (or a part of them) from their blocks: `render.results`."""
+    return result_words.text(notice)
 
 
-#: every notice's wording (the results' is the service's text: `part` delivers it as stored)
+#: every notice's wording
 WORDS: Words = {
     n.TurnOpened: turn_opened, n.Reminder: reminder, n.ReminderDm: reminder_dm,
     n.Digest: digest, n.TimeCalled: time_called,
@@ -212,6 +214,7 @@ WORDS: Words = {
     n.Undelivered: undelivered, n.NpcWait: npc_wait, n.GraceExtended: grace_extended,
     n.DeadlineMoved: deadline_moved,
     n.ItemBound: item_bound,
+    n.Results: results,
 }
 
 
@@ -229,8 +232,6 @@ def with_times(when: When) -> Words:
 
 def text(notice: n.Notice, words: Words = WORDS) -> str:
     """`notice` in words (`words`: an adapter's, else these)."""
-    if isinstance(notice, n.Results):
-        return results(notice)
     return words[type(notice)](notice)
 
 
@@ -242,12 +243,26 @@ def parts(notice: n.Notice, words: Words = WORDS) -> list[str]:
 def part(message: OutboxMessage, words: Words = WORDS) -> str:
     """What an adapter delivers of `message` (one part of one message): its part of the notice
     rendered from its kind and payload with `words`, or its stored text when it has no payload
-    this version reads, its kind has no words (the results), or the words cut into another
-    number of parts than it was stored in. Inert."""
+    this version reads, its kind has no words, or the words cut into another number of parts
+    than it was stored in. A results message's payload is its own part of the turn
+    (`results_parts`): its words are one message. Inert."""
     notice = n.read(message.kind, message.payload)
-    if notice is None or isinstance(notice, n.Results) or type(notice) not in words:
+    if notice is None or type(notice) not in words:
         return inert(message.content)
     cut = parts(notice, words)
+    if isinstance(notice, n.Results):
+        return cut[0] if len(cut) == 1 else inert(message.content)
     if len(cut) != message.parts:
         return inert(message.content)
     return cut[message.part - 1]
+
+
+def results_parts(notice: n.Results, limit: int = DISCORD_LIMIT
+                  ) -> list[tuple[n.Results | None, str]]:
+    """The messages of a turn's results: each part's own notice (its blocks) and its neutral
+    words; None for the notice of a part whose block alone is too long for one message (its
+    words are then delivered as stored)."""
+    out: list[tuple[n.Results | None, str]] = []
+    for piece, cut in result_words.parts(notice, limit):
+        out.extend((piece if len(cut) == 1 else None, words) for words in cut)
+    return out

@@ -53,7 +53,7 @@ from fappo_bot.rules.legendary import (
     powers_active,
     take_up,
 )
-from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.levels import SuccessLevel, chart
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
@@ -144,6 +144,7 @@ __all__ = [
     "award_advancement",
     "character_from_sheet",
     "check_sheet",
+    "chart",
     "current_index",
     "entities",
     "fold",

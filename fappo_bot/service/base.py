@@ -18,7 +18,7 @@ from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, 
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NoOpenTurn, NotFound
 from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
-from fappo_bot.service.notices import NOTICES, Notice
+from fappo_bot.service.notices import NOTICES, Notice, Results
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
     AuditEntry,
@@ -338,21 +338,27 @@ def outbox_messages(
     message from its kind and payload (`fappo_bot.render.notices.part`); its neutral words
     (`render.notices.text`) are stored too, as the content of its parts: the inbox lists them,
     the GMs' notice of a message given up quotes them, and they fix the parts and their dedupe
-    keys when it is queued (an adapter delivers its rendering of the same part). A text longer than Discord takes is queued
+    keys when it is queued (an adapter delivers its rendering of the same part); a turn's
+    results are cut into parts of whole blocks first, each part's payload its own blocks. A text longer than Discord takes is queued
     as several messages of at most 2,000 characters (`split_message`), numbered `part` of
     `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
     parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
     after it, under any collation); their dedupe keys add `#2`, `#3`... Every text passes
     `inert` first: nothing queued can ping anyone.
     """
-    payload = None
-    if isinstance(content, Notice):
-        if NOTICES.get(kind) is not type(content):
-            raise ValueError(f"a {type(content).__name__} is no {kind} message")
-        payload = content.payload()
-    texts = ([words.text(content)] if isinstance(content, Notice)
-             else [content] if isinstance(content, str) else list(content))
-    parts = [part for text in texts for part in split_message(inert(text))]
+    payloads: list[dict[str, Any] | None]
+    if isinstance(content, Notice) and NOTICES.get(kind) is not type(content):
+        raise ValueError(f"a {type(content).__name__} is no {kind} message")
+    if isinstance(content, Results):  # each part its own blocks (`render.notices.results_parts`)
+        cut = words.results_parts(content)
+        parts = [text for _, text in cut]
+        payloads = [None if piece is None else piece.payload() for piece, _ in cut]
+    else:
+        payload = content.payload() if isinstance(content, Notice) else None
+        texts = ([words.text(content)] if isinstance(content, Notice)
+                 else [content] if isinstance(content, str) else list(content))
+        parts = [part for text in texts for part in split_message(inert(text))]
+        payloads = [payload] * len(parts)
     at = deps.clock.now()
     first = deps.ids()
     return [
@@ -363,7 +369,7 @@ def outbox_messages(
             dest_key=dm_to or game.channel_key,
             kind=kind,
             content=part,
-            payload=payload,
+            payload=payloads[number - 1],
             part=number,
             parts=len(parts),
             dedupe_key=dedupe_key if number == 1 else f"{dedupe_key}#{number}",

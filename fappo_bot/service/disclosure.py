@@ -104,16 +104,16 @@ class Audiences:
 
 def audiences(secret: Set[str], pvp: Set[str], players: Set[str], *, parties_only: bool,
               hide_all: bool) -> Audiences:
-    """F29 Amb-4 and R2: `secret` are the actors of orders sent by DM, `pvp` those of them whose
-    orders concern another player's character, `players` every player-run character.
+    """F29 and its Amb-4, R2: `secret` are the actors of orders sent by DM, `pvp` those of them
+    whose orders concern another player's character, `players` every player-run character.
 
-    Without `hide_all_allocations` a DM is the player's choice to keep the orders to the
-    parties, so every secret actor's results stay private (parties-only) or, when the GM
-    publishes them (public), show outcomes only. With it every player order comes by DM (F29
-    Amb-4), so only PvP orders stay with the parties; the rest are public, outcomes only."""
-    private = pvp if hide_all else secret
-    masked = set(secret) | (set(players) if hide_all else set())
-    return Audiences(frozenset(private if parties_only else ()), frozenset(masked))
+    Only PvP orders are the parties' (F29: "results published per GM choice: public |
+    parties-only"): with `results_visibility: parties` their results go to the parties alone,
+    with `public` the room sees their outcomes. A secret order that targets no other player's
+    character is public once the turn resolves, with its numbers (F29 Amb-4: non-PvP
+    allocations are public by default), outcomes only with `hide_all_allocations`."""
+    masked = set(pvp) | ((set(secret) | set(players)) if hide_all else set())
+    return Audiences(frozenset(pvp if parties_only else ()), frozenset(masked))
 
 
 def turn_audiences(game: Game, records: Sequence[CharacterRecord],
@@ -137,7 +137,7 @@ def public_hits(pending: Sequence[PendingHit], hidden: Set[str]) -> tuple[Pendin
     return tuple(h for h in pending if (h.attacker or "").casefold() not in hidden)
 
 
-def _party_names(action: ActionResult) -> set[str]:
+def party_names(action: ActionResult) -> set[str]:
     names = {action.actor, *(t.name for t in action.targets)}
     if action.target:
         names.add(action.target)
@@ -164,9 +164,9 @@ def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
     parties: set[str] = set(hidden)
     for action in result.actions:
         if action.actor.casefold() in hidden:
-            parties |= _party_names(action)
+            parties |= party_names(action)
     actions = tuple(
-        _outcome_only(a) if _party_names(a) & seen.masked else a
+        _outcome_only(a) if party_names(a) & seen.masked else a
         for a in result.actions if a.actor.casefold() not in hidden)
     errors = tuple(
         replace(e, message="the GM has the details")
@@ -180,7 +180,7 @@ def public_result(result: TurnResult, seen: Audiences) -> TurnResult:
 
 def private_result(result: TurnResult, hidden: Set[str]) -> TurnResult:
     """The parties-only part of a resolution: the hidden actors' actions and refusals (each
-    party's DM narrows it further to its own characters with `render_turn`'s audience)."""
+    party's DM narrows it further to its own characters: `results_report.turn_blocks`' audience)."""
     return replace(
         result,
         actions=tuple(a for a in result.actions if a.actor.casefold() in hidden),
@@ -190,7 +190,7 @@ def private_result(result: TurnResult, hidden: Set[str]) -> TurnResult:
 
 def concerns(action: ActionResult, names: Set[str]) -> bool:
     """Whether a party of `action` is one of `names` (case-folded)."""
-    return bool(_party_names(action) & names)
+    return bool(party_names(action) & names)
 
 
 def pvp_actors(secret: Set[str], orders: Mapping[str, Order],

@@ -4,8 +4,8 @@ NPC reveal, the results), as data: each is a `Notice`, the payload of its outbox
 The service words none of them: `fappo_bot.render.notices` does, the same for every adapter,
 and each adapter's renderer may word a kind its own way (`discord/rendering.py`,
 `console/rendering.py`), e.g. Discord adds its `/reveal` command to a reveal from the turn in
-its payload, and a web page could lay the fields out its own way. The results are the exception
-for now: their text is the post language's rendering, made here (`Results.body`). The outbox
+its payload, and a web page could lay the fields out its own way; the results carry what
+happened as blocks of data (`results_report`). The outbox
 keeps both, the notice's fields (`OutboxMessage.payload`, the same in every part) and the
 neutral words (`OutboxMessage.content`, cut into Discord's parts; see `service.base.queue`). A
 payload keeps what the users wrote as they wrote it (names are data): every renderer makes them
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from fappo_bot.posting.render import DISCORD_LIMIT
+from fappo_bot.service.results_report import Block
 
 
 class Notice(BaseModel):
@@ -166,16 +167,19 @@ class Revealed(Notice):
 
 class Results(Notice):
     """A turn's results (kind `results`, to the room) or a party's or the GMs' secret part of
-    them (`results_private`, by DM): the resolution they come from and, for a party, its
-    characters; the text is the results as the game's post language renders them (the
-    resolution's own record is the data)."""
+    them (`results_private`, by DM): the resolution they come from, for a party its
+    characters, and what happened as data (`results_report`'s blocks), worded by each adapter.
+    A long turn goes out in several messages, each with its own blocks (`continued` after the
+    first), so that a part's payload is the part's data, not the whole turn's."""
 
     KIND = "results"
     turn: int
     resolution_id: str
     #: the characters of the party the message is for; None: every character's
     characters: tuple[str, ...] | None = None
-    body: str = Field(exclude=True, repr=False)
+    ruleset: Literal["fappo", "xp"] = "fappo"
+    blocks: tuple[Block, ...]
+    continued: bool = False
 
 
 class Undone(Notice):
@@ -269,7 +273,7 @@ def read(kind: str, payload: dict[str, Any] | None) -> Notice | None:
     if notice is None or payload is None:
         return None
     try:
-        return notice.model_validate({**payload, "body": ""} if notice is Results else payload)
+        return notice.model_validate(payload)
     except ValidationError:
         return None
 
@@ -315,10 +319,11 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> Reve
     return Revealed(turn=number, commitment=digest, salt=salt, orders=tuple(orders))
 
 
-def results(number: int, resolution_id: str, text: str,
-            characters: Sequence[str] | None = None) -> Results:
-    return Results(turn=number, resolution_id=resolution_id, body=text,
-                   characters=None if characters is None else tuple(characters))
+def results(number: int, resolution_id: str, blocks: Sequence[Block],
+            characters: Sequence[str] | None = None, ruleset: str = "fappo") -> Results:
+    return Results(turn=number, resolution_id=resolution_id, blocks=tuple(blocks),
+                   characters=None if characters is None else tuple(characters),
+                   ruleset="xp" if ruleset == "xp" else "fappo")
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message

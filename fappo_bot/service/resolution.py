@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
+from fappo_bot.render import notices as words
 from fappo_bot.rules import Order, TurnResult, TurnState
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
@@ -36,6 +37,7 @@ from fappo_bot.service.base import (
 from fappo_bot.service.disclosure import (
     Audiences,
     concerns,
+    party_names,
     private_result,
     public_result,
     reveal_messages,
@@ -55,6 +57,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.results_report import turn_blocks, xp_blocks
 from fappo_bot.service.retry import retried
 from fappo_bot.service.review import Question, apply_answers, review_items
 from fappo_bot.service.rulesets import Feature
@@ -170,8 +173,8 @@ class ResolutionService(UseCases):
         # the results go out before the next turn's announcement
         seen = turn_audiences(game, records, in_force)
         text, gm_text, queued = await self._publish(
-            uow, out, game, turn, state, records, result, seen, resolution_id, inactive,
-            sealed_now)
+            uow, out, game, turn, state, records, result, orders, seen, resolution_id,
+            inactive, sealed_now)
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
@@ -228,9 +231,10 @@ class ResolutionService(UseCases):
         await uow.turns.update(turn)
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
-        text = xp_resolve.results_text(turn.number, resolved)
-        queued = out.add("results", notices.results(turn.number, resolution_id, text),
-                         f"results:{resolution_id}")
+        notice = notices.results(turn.number, resolution_id, xp_blocks(resolved.lines),
+                                 ruleset="xp")
+        text = words.text(notice)
+        queued = out.add("results", notice, f"results:{resolution_id}")
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
@@ -377,6 +381,7 @@ class ResolutionService(UseCases):
         state: TurnState,
         records: list[CharacterRecord],
         result: TurnResult,
+        orders: Sequence[Order],
         seen: Audiences,
         resolution_id: str,
         inactive: list[str],
@@ -392,13 +397,16 @@ class ResolutionService(UseCases):
         hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
         `disclosure.public_result`. Each party's DM holds what concerns its characters only."""
         public = public_result(result, seen)
-        text = self.deps.text.results(public)
-        gm_text = text if public is result else self.deps.text.results(result)
-        count = out.add("results", notices.results(turn.number, resolution_id, text),
-                        f"results:{resolution_id}")
-        gms: Sequence[str] | None = None
         hidden = set(seen.parties_only)
         secret_part = private_result(result, hidden)
+        withheld = {n for a in secret_part.actions for n in party_names(a)}
+        room = notices.results(turn.number, resolution_id, turn_blocks(
+            public, orders, masked=seen.masked, withheld=withheld, earlier=state.pending))
+        text = words.text(room)
+        gm_text = text if public is result else words.text(notices.results(
+            turn.number, resolution_id, turn_blocks(result, orders, earlier=state.pending)))
+        count = out.add("results", room, f"results:{resolution_id}")
+        gms: Sequence[str] | None = None
         if secret_part.actions or secret_part.errors:
             runners: dict[str, set[str]] = {}
             for record in records:
@@ -408,15 +416,19 @@ class ResolutionService(UseCases):
             for user, names in sorted(runners.items()):
                 if any(concerns(a, names) for a in secret_part.actions) or any(
                         e.actor.casefold() in names for e in secret_part.errors):
+                    party = sorted(names)
+                    # the other party's allocations stay hidden (F29: "only the outcome")
+                    blocks = turn_blocks(secret_part, orders, party, seen.masked - names,
+                                         earlier=state.pending)
                     count += out.add(
-                        "results_private", notices.results(
-                            turn.number, resolution_id,
-                            self.deps.text.results(secret_part, sorted(names)), sorted(names)),
+                        "results_private",
+                        notices.results(turn.number, resolution_id, blocks, party),
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
+            secret = turn_blocks(secret_part, orders, earlier=state.pending)
             for gm in gms:
                 count += out.add("results_private", notices.results(
-                    turn.number, resolution_id, self.deps.text.results(secret_part)),
+                    turn.number, resolution_id, secret),
                                  f"results:{resolution_id}:gm:{gm}", dm_to=gm)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,

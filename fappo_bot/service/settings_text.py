@@ -30,7 +30,8 @@ TABLE_SETTINGS: dict[str, str] = {
     "reminders": "Reminders this long before a deadline (e.g. 12h, 1h; none for no reminder)",
     "remind_by": "How players who chose nothing are reminded: dm, ping or none; a player's own choice wins",
     "absence": "What an away player's character does: pass, defend or gm",
-    "results_visibility": "Results of secret orders: public, or only the parties concerned",
+    "results_visibility": ("Results of player-against-player orders: public (outcomes only), "
+                           "or only the parties concerned"),
     "tournament": "Tournament advancement: +1 CC per completed adventure (F28)",
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",

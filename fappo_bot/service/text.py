@@ -1,7 +1,8 @@
 """The service's port to the post language (F29).
 
-The service never renders text itself: replies and results come from `fappo_bot.posting`
-(`parse_post`, `render`), reached through the small protocol below, so the composition root (or a
+The service never renders text itself: the replies come from `fappo_bot.posting` (`parse_post`,
+`render`), reached through the small protocol below (the results are data, worded by
+`fappo_bot.render.results`), so the composition root (or a
 test) can pass another implementation; `PostingText` is the real one.
 """
 
@@ -13,8 +14,8 @@ from typing import Protocol
 
 from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
-from fappo_bot.posting.render import render_problems, render_replaced, render_reply, render_turn
-from fappo_bot.rules import Order, TurnResult, TurnState
+from fappo_bot.posting.render import render_problems, render_replaced, render_reply
+from fappo_bot.rules import Order, TurnState
 
 _NO_SCENE = TurnState(turn=1, characters=())
 
@@ -52,11 +53,6 @@ class PostText(Protocol):
         turn)."""
         ...
 
-    def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
-        """The results of a resolution as text; with an audience, only what concerns those
-        characters (secret orders, F29)."""
-        ...
-
     def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
         """The reply's note when `now` replaces `earlier`, given in another post (F29 Amb-3):
         that it does, and what changed."""
@@ -87,10 +83,6 @@ class PostingText:
             return False
         parsed = parse_post(text, PostContext(state=_NO_SCENE, poster="", controls=()))
         return not parsed.blocks and not parsed.problems
-
-    def results(self, result: TurnResult, audience: Sequence[str] | None = None) -> str:
-        """`render_turn`; with an audience, only what concerns those characters (F29)."""
-        return render_turn(result, audience)
 
     def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
         """`render_replaced`, with the actor's ratings and the hits open to Reduce."""

@@ -518,9 +518,3 @@ def _groups(table: _Table, members: Sequence[XpInForce]) -> None:
         if mode != "collateral" and any(f.action.relaunch for f in group):
             table.out.lines.append("  (a spontaneous roll has no chain to relaunch: no Luck "
                                    "spent)")
-
-
-def results_text(turn: int, resolved: Resolved) -> str:
-    """The results message: every roll with every die."""
-    body = resolved.lines or ["Nothing to roll this turn."]
-    return "\n".join([f"Turn {turn} results (Xp):", *body])

@@ -6,6 +6,7 @@ the bot sent."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -125,6 +126,17 @@ async def play_a_turn(running: RunningBot, fake, clock: ManualClock) -> None:
         assert len(message["content"]) <= 2000
         assert message["allowed_mentions"]["parse"] == []
     assert results
+    said = "\n".join(m["content"] for m in results)
+    # each action named as its player wrote it, with its numbers; Mira's orders came by DM but
+    # target no other player's character: public once the turn resolves (F29 Amb-4)
+    assert re.search(r"- Kael attacks Skarg with Broadsword: \d+ vs \d+ \(Skarg defends "
+                     r"with 3 AP\), ", said), said
+    assert re.search(r"- Mira tries Stealth \(slip behind Skarg unseen\): \d+ vs \d+, ", said)
+    assert "- Kael defends" not in said and "- Skarg defends" not in said  # folded
+    # every character under "Where things stand"; no internal id, no rule code
+    for name in ("Kael", "Mira", "Skarg"):
+        assert f"\n- {name}: " in said.split("**Where things stand**")[1]
+    assert not re.search(r"\bt\d+-[a-z]", said) and not re.search(r"\((?:RULINGS )?[FX]\d", said)
 
     # undo: the resolution is rolled back
     undone = text_of(await run_command(fake, gm, "gm undo"))

@@ -13,6 +13,7 @@ from fappo_bot.discord.rendering import rendered as on_discord
 from fappo_bot.posting.safety import has_live_mention
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
+from fappo_bot.service import results_report as report
 from fappo_bot.service.base import Deps, outbox_messages
 from fappo_bot.service.records import Game, OutboxMessage
 from fappo_bot.service.rulesets.known import KNOWN
@@ -66,18 +67,53 @@ def test_the_gms_notice_of_a_message_given_up_says_where_to_read_it_on_discord()
                                   "`/turn status` lists it.")
 
 
-def test_results_carry_their_turn_and_resolution_not_their_text():
-    [results] = _messages("results_private", notices.results(2, "r1", "Kael hits.", ["kael"]))
-    assert results.content == "Kael hits."
-    assert results.payload == {"turn": 2, "resolution_id": "r1", "characters": ["kael"]}
+def _action(actor: str, **fields: object) -> report.ActionLine:
+    given = {"kind": "skill", "skill": "Pickpocket", "target": "Kael",
+             "task": "lift his coin purse", "total": 6, "difficulty": 1, "base": "great",
+             "level": "great", **fields}
+    return report.ActionLine(actor=actor, **given)  # type: ignore[arg-type]
+
+
+def test_results_carry_what_happened_as_data_and_each_adapter_words_it():
+    blocks = (_action("Mira"), report.Standing(name="Kael", health="Wounded", hits=(
+        report.HitLine(id="t1-skarg-0", attacker="Skarg", weapon="Broadsword", levels=3),)))
+    [results] = _messages("results_private", notices.results(2, "r1", blocks, ["kael"]))
+    assert results.payload is not None and results.payload["turn"] == 2
+    assert results.payload["characters"] == ["kael"]
+    assert results.payload["blocks"][0]["skill"] == "Pickpocket"  # data, not words
+    assert notices.read("results_private", results.payload) == notices.results(
+        2, "r1", blocks, ["kael"])
+    text = on_discord(results)
+    assert text == results.content == at_the_table(results).text
+    assert "Mira tries Pickpocket on Kael (lift his coin purse): 6 vs 1, Great Success" in text
+    assert "Skarg's Broadsword hit, 3 levels" in text and "t1-skarg-0" not in text
     assert at_the_table(results).kind is Kind.RESULTS
     with pytest.raises(ValueError):
         _messages("results", notices.reminder(2, None, []))
 
 
-def test_every_notice_but_the_results_is_worded_outside_the_service():
-    assert set(words.WORDS) == {kind for kind in notices.NOTICES.values()
-                                if kind is not notices.Results}
+def test_a_long_turn_goes_out_in_parts_each_with_its_own_blocks():
+    blocks = tuple(_action(f"Goblin {i}", notes=("x" * 60,)) for i in range(80))
+    parts = _messages("results", notices.results(4, "r1", blocks))
+    assert len(parts) > 2 and all(len(m.content) <= 2000 for m in parts)
+    read = [notices.read("results", m.payload) for m in parts]
+    assert all(isinstance(n, notices.Results) for n in read)
+    # every block once, in order, and each part's payload only its own
+    assert [b for n in read for b in n.blocks] == list(blocks)  # type: ignore[union-attr]
+    assert [n.continued for n in read] == [False] + [True] * (len(parts) - 1)  # type: ignore[union-attr]
+    assert parts[1].content.startswith("**Turn 4 results (continued)**")
+    assert [on_discord(m) for m in parts] == [m.content for m in parts]
+
+
+def test_results_rows_written_before_their_blocks_go_out_as_stored():
+    old = OutboxMessage(id="o1", dest_key="c1", kind="results", content="Turn 1 results ...",
+                        payload={"turn": 1, "resolution_id": "r1", "characters": None},
+                        dedupe_key="o1", created_at=AT)
+    assert on_discord(old) == "Turn 1 results ..." == at_the_table(old).text
+
+
+def test_every_notice_is_worded_outside_the_service():
+    assert set(words.WORDS) == set(notices.NOTICES.values())
 
 
 def test_the_adapters_render_from_the_payload_not_the_stored_text():
@@ -118,11 +154,17 @@ def test_nothing_rendered_pings_whatever_the_payload_holds():
                          ("digest", notices.Digest(games=(notices.DigestGame(
                              game_id="g", game=hostile, turn=1, deadline=AT,
                              characters=(hostile,), room="1", guild="2"),))),
-                         ("results", notices.results(1, hostile, hostile, [hostile]))]:
+                         ("results", notices.results(1, hostile, [
+                             _action(hostile, target=hostile, task=hostile, notes=(hostile,)),
+                             report.Refusal(actor=hostile, message=hostile),
+                             report.Standing(name=hostile, health=hostile, hits=(
+                                 report.HitLine(id=hostile, attacker=hostile, weapon=hostile,
+                                                levels=1),), statuses=(hostile,)),
+                             report.EventLine(character=hostile, kind=hostile, detail=hostile),
+                             report.XpLine(text=hostile)], [hostile]))]:
         assert all(not has_live_mention(p) for p in words.parts(notice)), kind
         for message in _messages(kind, notice):
-            if kind != "results":
-                assert hostile in str(message.payload)  # the data, as written
+            assert hostile in str(message.payload)  # the data, as written
             for text in (on_discord(message), at_the_table(message).text,
                          words.part(message)):
                 assert not has_live_mention(text), (kind, text)

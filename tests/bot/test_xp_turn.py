@@ -87,4 +87,5 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
     nefer = re.search(r"Nefer: 6d at Normal \(5-6\): \[([1-6](?: [1-6]){5})\]", text)
     guard = re.search(r"Guard: 4d at Normal \(5-6\): \[([1-6](?: [1-6]){3})\]", text)
     assert nefer and guard, text  # every die of both sides
+    assert not re.search(r"\((?:RULINGS )?X\d|RULINGS X\d", text), text  # the rules in words
     assert results["allowed_mentions"]["parse"] == []

@@ -41,7 +41,7 @@ async def test_the_example_adventure_plays_end_to_end(tmp_path):
     assert code == 0, screen[-4000:]
     assert "assertions passed" in screen
     # every outcome the README promises is on the screen
-    for text in ("4 eliminated", "Bleeding", "Reduce 2 SP Tireless", "not triggered",
+    for text in ("4 eliminated", "Bleeding", "Reduce 2 SP Tireless", "it did not happen",
                  "Skarg: Dead", "2 CC banked", "NPC orders sealed"):
         assert text in screen
 

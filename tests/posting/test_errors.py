@@ -96,8 +96,26 @@ def test_reduce_with_several_hits_must_name_one() -> None:
     assert codes(parse("Reduce: 1 SP Nimble (ow)", state=state)) == [(1, "ambiguous-name")]
     post = parse("Reduce: 1 SP Nimble on the dagger hit", state=state)
     assert codes(post) == [(1, "ambiguous-name")]
-    assert post.problems[0].candidates == ("h1", "h2")
+    # the candidates are named as the results name the hits, never by their internal ids
+    assert post.problems[0].candidates == ("Goblin 1's Dagger hit", "Goblin 2's Dagger hit")
     assert parse("Reduce: 1 SP Nimble on Goblin 2's hit", state=state).ok
+
+
+def test_reduce_names_a_hit_as_the_results_name_it_and_the_old_id_still_works() -> None:
+    """The results name a hit "Goblin 2's Dagger hit"; a Reduce line takes that name (with or
+    without the possessive), and the id it replaced still works."""
+    pending = [{"id": "t1-goblin-1-0", "target": "Kael", "attacker": "Goblin 1",
+                "weapon": "Dagger", "levels": 2},
+               {"id": "t1-goblin-2-0", "target": "Kael", "attacker": "Goblin 2",
+                "weapon": "Dagger", "levels": 1}]
+    state = state_of(pending=pending)
+    for line in ("Reduce: 1 SP Nimble on Goblin 2's Dagger hit",
+                 "Reduce: 1 SP Nimble on the Goblin 2 Dagger hit",
+                 "Reduce: 1 SP Nimble on hit t1-goblin-2-0",
+                 "Reduce: 1 SP Nimble on t1-goblin-2-0"):
+        post = parse(line, state=state)
+        assert post.ok, (line, post.problems)
+        assert post.orders[0].reduce[0].hit == "t1-goblin-2-0", line
 
 
 def test_reduce_naming_no_pending_hit_is_unknown_name() -> None:

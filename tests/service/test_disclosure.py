@@ -109,7 +109,7 @@ async def _orders(services, game, *, bran_secret):
 
 
 def _numbers(action):
-    return f"{action.total} vs {action.difficulty} ({action.margin:+d})"
+    return f"{action.total} vs {action.difficulty}"
 
 
 async def test_f29_secret_pvp_results_go_to_the_parties_and_the_gm_only(services, uow_factory):
@@ -125,15 +125,18 @@ async def test_f29_secret_pvp_results_go_to_the_parties_and_the_gm_only(services
     messages = await _outbox(uow_factory, game)
     public = "\n".join(m.content for m in messages if m.kind == "results")
     dms = {m.dest_key: m.content for m in messages if m.kind == "results_private"}
-    # the channel: nothing of the secret orders, their numbers or their hits
-    assert "Mira" not in public and "Dagger" not in public and "Guard" not in public
+    # the channel: nothing of the secret orders, their numbers or their hits; their parties
+    # are in "Where things stand" without their health
+    assert "Dagger" not in public and "Guard" not in public
+    assert [line for line in public.splitlines() if "Mira" in line] == [
+        "- Mira: this turn's results went to the parties only"]
     assert "Kael attacks" not in public and _numbers(mira) not in public
     assert _numbers(bran) in public  # a public order keeps its numbers
     # the parties and the GM: the secret result in full; nobody else
     assert set(dms) == {ALICE, BOB, GM} and CAROL not in dms
     for user in (ALICE, BOB, GM):
-        assert f"Mira attacks Kael: {_numbers(mira)}" in dms[user]
-        assert f"lowered {mira.pledged} by Guard" in dms[user]
+        assert f"Mira attacks Kael with Dagger: {_numbers(mira)}" in dms[user]
+        assert f"-{mira.pledged} level{'s' if mira.pledged != 1 else ''} from a Guard" in dms[user]
     # each party only what concerns its characters: Bob is no party to Kael's attack on Skarg
     assert _numbers(kael) in dms[ALICE] and _numbers(kael) in dms[GM]
     assert "Kael attacks Skarg" not in dms[BOB] and "Kael's Broadsword" not in dms[BOB]
@@ -146,7 +149,7 @@ async def test_f29_secret_pvp_results_made_public_show_outcomes_only(services, u
     view = await _orders(services, game, bran_secret=False)
     mira = next(a for a in view.result.actions if a.actor == "Mira")
     public = "\n".join(m.content for m in await _outbox(uow_factory, game, "results"))
-    assert f"Mira attacks Kael, {mira.level.title}" in public
+    assert f"Mira attacks Kael with Dagger: {mira.level.title}" in public
     assert _numbers(mira) not in public and "by Guard" not in public
     # no line of an action by or against a secret party shows its numbers
     secret_lines = [line for line in public.splitlines()
@@ -165,15 +168,16 @@ async def test_r2_hide_all_allocations_shows_only_outcomes(services, uow_factory
     bran = next(a for a in view.result.actions if a.actor == "Bran")
     skarg = next(a for a in view.result.actions if a.actor == "Skarg" and a.target == "Kael")
     # outcomes of non-PvP orders are public ...
-    assert f"Bran attacks Skarg, {bran.level.title}" in public
-    assert f"Skarg attacks Kael, {skarg.level.title}" in public
+    assert f"Bran attacks Skarg with Long Bow: {bran.level.title}" in public
+    assert f"Skarg attacks Kael with Broadsword: {skarg.level.title}" in public
     # ... but no total, difficulty, margin or Guard that tells a player's AP or SP
     for action in view.result.actions:
         if action.total is not None and action.difficulty is not None:
             assert f"{action.total} vs {action.difficulty}" not in public, action
     assert " vs " not in public and "by Guard" not in public and " SP" not in public
     # the PvP duel still goes to its parties only
-    assert "Mira" not in public
+    assert [line for line in public.splitlines() if "Mira" in line] == [
+        "- Mira: this turn's results went to the parties only"]
 
 
 @pytest.mark.unit

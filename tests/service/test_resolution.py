@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from fappo_bot.posting.safety import possessive
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import HitView
@@ -206,7 +207,8 @@ async def test_r2_auto_reduce_on_absence_reduces_for_a_player_who_did_not_post(
     cut = min(2, hit.levels)
     after = next(c for c in second.result.state.characters if c.name == "Kael")
     assert sum(after.traits.values()) + after.floating == sp - cut
-    assert f"Kael reduced for the absent player: hit {hit.id}" in second.text
+    assert f"Kael reduced for the absent player: {possessive(hit.attacker)} {hit.weapon} hit" \
+        in second.text and hit.id not in second.text
     assert f"({cut} level" in second.text
     # a pass is a post: it forfeits the window, flag or not
     await services.turns.pass_turn(game, ALICE)

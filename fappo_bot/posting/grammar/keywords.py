@@ -20,7 +20,7 @@ from fappo_bot.posting.grammar.verbs import Draft
 from fappo_bot.posting.lexer import Tok, TokKind, number_of
 from fappo_bot.posting.models import StatementKind
 from fappo_bot.posting.names import resolve, suggest
-from fappo_bot.posting.scene import Scene
+from fappo_bot.posting.scene import Scene, hit_name
 from fappo_bot.rules import ANY, FLOATING, ErrorCode, Trait, fold
 
 _ANY_WORDS = frozenset({"any", "all", "anyone", "everyone", "anybody", "everybody",
@@ -227,6 +227,7 @@ def _why(old: str | None, new: str) -> str | None:
 def _hit(cur: Cursor, scene: Scene, toks: list[Tok]) -> str | None:
     """The pending hit a Reduce line names: by id, attacker or weapon; or the only one (F13)."""
     hits = [named for named, _ in scene.hits]
+    label = {named.name: hit_name(hit) for named, hit in scene.hits}
     who = scene.actor.name if scene.actor is not None else "you"
     if not toks:
         if len(hits) == 1:
@@ -237,32 +238,35 @@ def _hit(cur: Cursor, scene: Scene, toks: list[Tok]) -> str | None:
                       start, end, expected="a pending hit", hint="a Reduce line answers a hit "
                       "dealt at the last resolution")
         else:
-            ids = tuple(h.name for h in hits)
+            pending = tuple(label[h.name] for h in hits)
             cur.issue(ErrorCode.AMBIGUOUS_NAME, f"{who} has {len(hits)} hits pending: name one",
                       start, end, expected="on the ATTACKER's hit, or from the WEAPON",
-                      hint="say whose hit: on the Goblin Chief's hit", candidates=ids)
+                      hint="say whose hit: on the Goblin Chief's hit", candidates=pending)
         return None
     names = [w.text for w in toks]
     if len(names) > 1 and names[-1].casefold() in ("hit", "hits", "attack", "blow", "strike"):
         names.pop()
     names[-1] = _unpossessive(names[-1])
     query = " ".join(names)
-    while query.casefold().startswith("the "):
+    while query.casefold().startswith(("the ", "hit ")):  # "on hit t1-skarg-0": the id
         query = query[4:]
     found = resolve(query, hits)
     if found.ok:
         return found.name
     start, end = toks[0].start, toks[-1].end
     if found.ambiguous:
-        cur.issue(ErrorCode.AMBIGUOUS_NAME, f'"{query}" could be hit {" or ".join(found.candidates)}',
-                  start, end, expected="a pending hit", candidates=found.candidates,
-                  hint="name the hit by its id")
+        # the message is the case files' (the adjudication gate): the candidates name the hits
+        which = tuple(label.get(c, c) for c in found.candidates)
+        cur.issue(ErrorCode.AMBIGUOUS_NAME,
+                  f'"{query}" could be hit {" or ".join(found.candidates)}',
+                  start, end, expected="a pending hit", candidates=which,
+                  hint="name the hit by its attacker and its weapon: on the Goblin's Club hit")
     else:
-        known = [f"{h.name} ({', '.join(h.aliases)})" for h in hits]
+        known = [label[h.name] for h in hits]
         cur.issue(ErrorCode.UNKNOWN_NAME, f'no pending hit on {who} matches "{query}"', start, end,
                   expected="a pending hit, named by its attacker or weapon",
                   hint=("pending: " + "; ".join(known)) if known else None,
-                  candidates=tuple(h.name for h in hits))
+                  candidates=tuple(known))
     return None
 
 

@@ -1,0 +1,337 @@
+"""A turn's results as data: what the `results` and `results_private` outbox messages carry
+(`notices.Results.blocks`), so that each adapter words them its own way
+(`fappo_bot.render.results`, overridable per adapter).
+
+A block is one thing a reader is told: an action as its player wrote it (the skill, the task, the
+target, the direction) with its numbers and what moved its level (the SP spent, a Guard), the
+defences it answered folded in; a refused order; where a character stands (its health and the
+hits still open to a Reduce line, named as a player names them); something else that happened;
+an Xp line. Names are data here, as the users wrote them: the renderer makes them inert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from fappo_bot.posting.scene import hit_name
+from fappo_bot.rules import (
+    ELIMINATION,
+    Action,
+    ActionResult,
+    Order,
+    PendingHit,
+    TargetResult,
+    TurnResult,
+    chart,
+    level_name,
+)
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class TargetLine(BaseModel):
+    """One creature of an area attack or of a spell's attack stage."""
+
+    model_config = _FROZEN
+    name: str
+    total: int | None = None
+    difficulty: int | None = None
+    #: the chart's level for the margin, before SP and Guard moved it (level labels)
+    base: str | None = None
+    level: str | None = None
+    guard: int = 0
+    damage: int = 0
+    specials: tuple[str, ...] = ()
+    eliminated: int = 0
+    effective: bool = True
+
+
+class Defence(BaseModel):
+    """A defence that answered an attack (folded into it); `ap`: None when hidden."""
+
+    model_config = _FROZEN
+    name: str
+    ap: int | None = None
+
+
+class ActionLine(BaseModel):
+    """One action and what it did."""
+
+    model_config = _FROZEN
+    type: Literal["action"] = "action"
+    actor: str
+    kind: str
+    #: the actor is a group (goblins attack, a goblin attacks)
+    group: bool = False
+    #: as the player wrote them
+    skill: str | None = None
+    task: str | None = None
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    weapon: str | None = None
+    spell: str | None = None
+    item: str | None = None
+    ranges: int | None = None
+    toward: str | None = None
+    away: str | None = None
+    #: the condition of a conditional action, as written
+    condition: str | None = None
+    #: the numbers (None when the allocations are hidden or there is no roll)
+    total: int | None = None
+    difficulty: int | None = None
+    base: str | None = None
+    level: str | None = None
+    #: the SP spent on the roll, by pool (empty when hidden)
+    sp: dict[str, int] = Field(default_factory=dict)
+    #: the levels a Guard took off it
+    guard: int = 0
+    damage: int = 0
+    specials: tuple[str, ...] = ()
+    eliminated: int = 0
+    effective: bool = True
+    shield: bool = False
+    notes: tuple[str, ...] = ()
+    creatures: tuple[TargetLine, ...] = ()
+    #: the defences of its target that answered it
+    defences: tuple[Defence, ...] = ()
+
+
+class Refusal(BaseModel):
+    model_config = _FROZEN
+    type: Literal["refusal"] = "refusal"
+    actor: str
+    message: str
+
+
+class HitLine(BaseModel):
+    """A hit still open to a Reduce line: its attacker and weapon name it (`id`: the old name
+    a Reduce line still takes, kept for the GM's texts, never shown to players)."""
+
+    model_config = _FROZEN
+    id: str
+    attacker: str | None = None
+    weapon: str | None = None
+    levels: int
+    #: it counts creatures eliminated, not levels
+    creatures: bool = False
+
+
+class Standing(BaseModel):
+    model_config = _FROZEN
+    type: Literal["standing"] = "standing"
+    name: str
+    #: the level name, or for a group "N left" / "all eliminated"
+    health: str
+    hits: tuple[HitLine, ...] = ()
+    statuses: tuple[str, ...] = ()
+    #: its results this turn went to the parties only: no health shown
+    withheld: bool = False
+
+
+class EventLine(BaseModel):
+    model_config = _FROZEN
+    type: Literal["event"] = "event"
+    character: str
+    kind: str
+    detail: str = ""
+    levels: int = 0
+
+
+class XpLine(BaseModel):
+    """A line of an Xp turn's results (every roll with every die, `render_xp`)."""
+
+    model_config = _FROZEN
+    type: Literal["xp"] = "xp"
+    text: str
+
+
+Block = Annotated[ActionLine | Refusal | Standing | EventLine | XpLine,
+                  Field(discriminator="type")]
+
+
+# ---- from a resolution ----------------------------------------------------------------------------
+# The blocks are built with `model_construct`: their values are the rules' own results, already
+# of the right types, and a turn of a thousand entries makes thousands of them (validation is for
+# the payloads read back from the outbox, `notices.read`).
+def _fold(name: str) -> str:
+    return name.casefold()
+
+
+def _base(margin: int | None, level: object) -> str | None:
+    return chart(margin).label if margin is not None and level is not None else None
+
+
+def _target_line(t: TargetResult) -> TargetLine:
+    return TargetLine.model_construct(
+        name=t.name, total=t.total, difficulty=t.difficulty, base=_base(t.margin, t.level),
+        level=t.level.label if t.level is not None else None, guard=t.pledged, damage=t.damage,
+        specials=t.specials, eliminated=t.eliminated, effective=t.effective)
+
+
+def _spent(action: Action | None) -> dict[str, int]:
+    if action is None or action.sp_vetoed:  # a vetoed Trait's SP are refunded
+        return {}
+    spent = dict(action.sp)
+    for pool, points in action.attack_sp.items():
+        spent[pool] = spent.get(pool, 0) + points
+    return spent
+
+
+def _action_line(result: ActionResult, action: Action | None, hidden: bool,
+                 defences: tuple[Defence, ...], group: bool) -> ActionLine:
+    a = action
+    toward = a.toward if a is not None else None
+    away = a.away if a is not None else None
+    target = result.target
+    if result.kind == "move" and target in (toward, away):
+        target = None  # "moves 1 away from Goblins", not "moves Goblins"
+    if result.kind == "defend" and a is not None and target is None:
+        target = a.against
+    return ActionLine.model_construct(
+        actor=result.actor, kind=result.kind, group=group,
+        skill=a.skill if a is not None else None, task=a.task if a is not None else None,
+        target=target, targets=tuple(a.targets or ()) if a is not None else (),
+        weapon=a.weapon if a is not None else None, spell=a.spell if a is not None else None,
+        item=a.item if a is not None else None, ranges=a.ranges if a is not None else None,
+        toward=toward, away=away, condition=a.condition if a is not None else None,
+        total=result.total, difficulty=result.difficulty,
+        base=_base(result.margin, result.level),
+        level=result.level.label if result.level is not None else None,
+        sp={} if hidden else _spent(a), guard=result.pledged, damage=result.damage,
+        specials=result.specials, eliminated=result.eliminated, effective=result.effective,
+        shield=result.shield, notes=result.notes,
+        creatures=tuple(_target_line(t) for t in result.targets), defences=defences)
+
+
+def _quiet_defence(result: ActionResult) -> bool:
+    """A defence with nothing of its own to report: it shows in the attacks it answered."""
+    return (result.kind == "defend" and result.total is None and result.effective
+            and not result.notes and not result.damage and not result.specials)
+
+
+def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collection[str] = ()
+                  ) -> list[ActionLine]:
+    """Every action of `result` named from its order in `orders`; the quiet defences folded
+    into the attacks they answered (one no attack tested has nothing to report: it is left
+    out); `masked` (case-folded): the characters whose allocations stay hidden (no AP, no
+    SP)."""
+    by_actor = {_fold(o.actor): o for o in orders}
+
+    def action_of(r: ActionResult) -> Action | None:
+        order = by_actor.get(_fold(r.actor))
+        if order is None or not 0 <= r.index < len(order.actions):
+            return None
+        found = order.actions[r.index]
+        return found if found.kind.value == r.kind else None
+
+    def hidden(r: ActionResult) -> bool:
+        names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
+        return any(_fold(n) in masked for n in names)
+
+    attacks_on: dict[str, list[int]] = {}  # by the folded target: each defence looks once
+    for i, r in enumerate(result.actions):
+        if r.kind in ("attack", "cast") and r.target:
+            attacks_on.setdefault(_fold(r.target), []).append(i)
+    answered: dict[int, list[Defence]] = {}
+    for d in result.actions:
+        if not _quiet_defence(d):
+            continue
+        own = action_of(d)
+        against = d.target or (own.against if own is not None else None)
+        ap = None if _fold(d.actor) in masked or own is None else own.ap
+        for i in attacks_on.get(_fold(d.actor), ()):
+            if against is None or _fold(result.actions[i].actor) == _fold(against):
+                answered.setdefault(i, []).append(
+                    Defence.model_construct(name=d.actor, ap=ap))
+    groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
+    return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())),
+                         _fold(r.actor) in groups)
+            for i, r in enumerate(result.actions) if not _quiet_defence(r)]
+
+
+def _hit_line(hit: PendingHit) -> HitLine:
+    return HitLine.model_construct(id=hit.id, attacker=hit.attacker, weapon=hit.weapon,
+                                   levels=hit.levels, creatures=hit.source == ELIMINATION)
+
+
+def standing_blocks(result: TurnResult, shown: Collection[str] | None,
+                    withheld: Collection[str] = ()) -> list[Standing]:
+    """Where each character stands after `result` (`shown`: the case-folded names to show;
+    None: every character of the scene), with the hits open to Reduce on it; a `withheld`
+    character is listed without its health (its results went to the parties only)."""
+    hits: dict[str, list[HitLine]] = {}
+    for hit in result.hits:
+        hits.setdefault(_fold(hit.target), []).append(_hit_line(hit))
+    config = result.state.config
+    out: list[Standing] = []
+    for character in result.state.characters:
+        key = _fold(character.name)
+        if shown is not None and key not in shown:
+            continue
+        if key in withheld:
+            out.append(Standing.model_construct(name=character.name, health="", withheld=True))
+            continue
+        if character.is_fodder:
+            health = f"{character.count} left" if character.count else "all eliminated"
+        else:
+            health = level_name(character, config)
+        out.append(Standing.model_construct(
+            name=character.name, health=health, hits=tuple(hits.get(key, ())),
+            statuses=tuple(s.kind.value for s in character.statuses)))
+    return out
+
+
+def turn_blocks(result: TurnResult, orders: Iterable[Order],
+                audience: Collection[str] | None = None, masked: Collection[str] = (),
+                withheld: Collection[str] = (), earlier: Sequence[PendingHit] = ()
+                ) -> tuple[Block, ...]:
+    """The blocks of a resolution: its actions, refusals, where things stand, and events.
+
+    With an `audience` (a party's secret results, F29), only what concerns those characters:
+    their actions and the actions aimed at them, their refusals, the characters those touched,
+    and their events. Without, every action of `result` and every character of the scene;
+    `withheld` (case-folded): the parties of orders whose results go to the parties only, whose
+    standing the room is not told; `earlier`: the hits open at the start of the turn, named in
+    the events that settle them (a Reduce made for an absent player) instead of by their ids."""
+    wanted = None if audience is None else {_fold(n) for n in audience}
+    actions = [a for a in action_blocks(result, orders, masked)
+               if wanted is None or _concerns(a, wanted)]
+    errors = [Refusal.model_construct(actor=e.actor, message=e.message) for e in result.errors
+              if wanted is None or _fold(e.actor) in wanted]
+    shown: set[str] | None = None
+    if wanted is not None:
+        shown = set(wanted)
+        for a in actions:
+            shown.update(_fold(n) for n in _names(a))
+    standing = standing_blocks(result, shown, withheld)
+    listed = {_fold(s.name) for s in standing}
+    named = {f"hit {h.id}": hit_name(h) for h in earlier}
+    events = [EventLine.model_construct(character=e.character, kind=e.kind,
+                                        detail=_named(e.detail, named), levels=e.levels)
+              for e in result.events if wanted is None or _fold(e.character) in listed]
+    return (*actions, *errors, *standing, *events)
+
+
+def _named(detail: str, named: dict[str, str]) -> str:
+    if "hit " not in detail:
+        return detail
+    for key, name in named.items():
+        detail = detail.replace(key, name)
+    return detail
+
+
+def _names(action: ActionLine) -> set[str]:
+    return {action.actor, *(c.name for c in action.creatures),
+            *([action.target] if action.target else [])}
+
+
+def _concerns(action: ActionLine, wanted: set[str]) -> bool:
+    return any(_fold(n) in wanted for n in _names(action))
+
+
+def xp_blocks(lines: Sequence[str]) -> tuple[Block, ...]:
+    return tuple(XpLine(text=line) for line in lines)
+
