@@ -48,6 +48,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "reveal": turns.reveal,
     # between fights, and around games
     "advance": scenes.advance,
+    "endcombat": scenes.endcombat,
     "endscene": scenes.endscene,
     "rest": scenes.endscene,
     "endadventure": scenes.endadventure,

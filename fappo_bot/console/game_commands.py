@@ -31,6 +31,7 @@ GM commands (the slash commands' names and options):
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
+  /endcombat [off]      this turn's resolution ends the combat (Bleeding drops, F18.2)
   /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
   /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)

@@ -1,5 +1,5 @@
-"""Table commands between fights and around games: /advance, /endscene (/rest), /endadventure,
-/export, /import. Each calls the use case of its slash command (or the CLI's export and import)."""
+"""Table commands between fights and around games: /advance, /endcombat, /endscene (/rest),
+/endadventure, /export, /import. Each calls the use case of its slash command (or the CLI's export and import)."""
 
 from __future__ import annotations
 
@@ -102,6 +102,21 @@ async def advance(table: LocalTable, step: Step) -> list[Shown]:
         table.need_game(), table.user, seconds, checks=parse_checks(args.check)
     )
     return []
+
+
+async def endcombat(table: LocalTable, step: Step) -> list[Shown]:
+    """/endcombat [off]: the open turn's resolution ends the combat (F18.2: whoever bleeds drops
+    to Incapacitated, then binding can restore the level); `off` takes it back."""
+    words = [w.casefold() for w in step.args]
+    if words not in ([], ["on"], ["off"]):
+        raise TableError("/endcombat takes nothing (the combat ends with this turn) or off "
+                         "(it goes on).")
+    inputs = await table.services.review.set_inputs(table.need_game(), table.user,
+                                                    end_combat=words != ["off"])
+    text = ("The combat ends with this turn's resolution: whoever bleeds drops to "
+            "Incapacitated, and binding the wounds can restore the level (F18.2)."
+            if inputs.end_combat else "The combat goes on after this turn's resolution.")
+    return [Shown(Kind.NOTICE, "end of combat", text, table.gm_seats)]
 
 
 async def endscene(table: LocalTable, step: Step) -> list[Shown]:

@@ -17,8 +17,9 @@ from fappo_bot.rules.advancement import (
     spend_cc,
     starting_budget,
 )
+from fappo_bot.rules.casting import cast_profile
 from fappo_bot.rules.character import FLOATING, Character, Spell, Status, StatusKind, Weapon
-from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.config import RulesConfig, SpellResolution
 from fappo_bot.rules.data import (
     AP_COSTS,
     PIP_THRESHOLDS,
@@ -45,6 +46,7 @@ from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
 from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
 from fappo_bot.rules.levels import SuccessLevel
+from fappo_bot.rules.magic import suggested_mood
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
@@ -109,6 +111,7 @@ __all__ = [
     "SKILLS_BY_KEY",
     "Sheet",
     "Special",
+    "SpellResolution",
     "Spell",
     "Status",
     "StatusKind",
@@ -130,6 +133,7 @@ __all__ = [
     "ap_budget",
     "ap_next",
     "armor_by_name",
+    "cast_profile",
     "award_advancement",
     "character_from_sheet",
     "check_sheet",
@@ -149,6 +153,7 @@ __all__ = [
     "restore",
     "restore_sp",
     "special_by_name",
+    "suggested_mood",
     "spend_cc",
     "starting_budget",
     "track",

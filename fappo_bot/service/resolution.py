@@ -53,7 +53,8 @@ from fappo_bot.service.records import (
     TurnStatus,
 )
 from fappo_bot.service.retry import retried
-from fappo_bot.service.review import Question, apply_answers, review_items
+from fappo_bot.service.review import Question, review_items
+from fappo_bot.service.review_answers import apply_answers
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,
@@ -135,7 +136,7 @@ class ResolutionService(UseCases):
         if turn.npc_commitment is None:
             turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
                                                         in_force, out)
-        items = review_items(state, in_force, turn.gm_answers)
+        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs)
         if hidden and any(i.required and not i.answered for i in items):
             await out.queue(uow)  # the seal stands: the GM may now review the secret orders
             await uow.commit()
@@ -308,7 +309,8 @@ class ResolutionService(UseCases):
         secret orders the seal shows the GM now."""
         shown, hidden = visible_to_gm(turn, records, in_force)
         if hidden:  # else the review after the seal asks the same questions
-            _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers), hidden)
+            _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers,
+                                                       turn.gm_inputs), hidden)
         turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
         await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                     commitment=turn.npc_commitment, orders=count, by="resolve")

@@ -1,4 +1,4 @@
-"""`/turn` (open, status, pass, call time, extend, pause, resume), `/gm` (resolve, undo) and
+"""`/turn` (open, status, pass, call time, extend, pause, resume), `/gm` (resolve, end of combat, undo) and
 `/reveal` (a resolved turn's sealed NPC orders, checked against their commitment)."""
 
 from __future__ import annotations
@@ -204,6 +204,14 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         await say(interaction, f"Turn {summary.number}: {when(summary)}.")
 
 
+def end_combat_text(ended: bool) -> str:
+    """The GM's end of combat, as said back to them (F18.2)."""
+    if ended:
+        return ("The combat ends with this turn's resolution: whoever bleeds drops to "
+                "Incapacitated, and binding the wounds can restore the level (F18.2).")
+    return "The combat goes on after this turn's resolution."
+
+
 @app_commands.guild_only()
 class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, undo "
               "and export"):
@@ -232,6 +240,14 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         game_id = await self.game_here(interaction)
         await interaction.response.send_modal(OrdersModal(self.bot, game_id,
                                                           interaction.user.id, npc=True))
+
+    @app_commands.command(name="endcombat", description="GM: the open turn's resolution "
+                          "ends the combat (Bleeding drops, F18.2)")
+    @app_commands.describe(ended="True: the combat ends with this turn; False: it goes on")
+    async def endcombat(self, interaction: discord.Interaction, ended: bool = True) -> None:
+        inputs = await self.services.review.set_inputs(
+            await self.game_here(interaction), user_key(interaction.user), end_combat=ended)
+        await say(interaction, end_combat_text(inputs.end_combat))
 
     @app_commands.command(name="rest", description="GM: end the scene; SP come back by the "
                           "break (F27)")

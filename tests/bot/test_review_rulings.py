@@ -1,0 +1,89 @@
+"""The GM's rulings on Discord: `/gm endcombat` (F18.2) and the review's turn-wide and per-action
+questions it leads to (the end of combat when someone bleeds, a mind spell's mood difficulty),
+through the fake Discord and the real client; the assertions are on the JSON the bot sent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from fappo_bot.rules.character import Status, StatusKind
+from tests.bot.table import (
+    call_time,
+    components,
+    review_panel,
+    run_command,
+    set_up_game,
+    submit_modal,
+    text_of,
+    use_component,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def bleed(running: Any, game_name: str, name: str) -> None:
+    """Kael bleeds, as after a blow of an earlier fight."""
+    async with running.services.review.uow() as uow:
+        game = next(g for g in await uow.games.list() if g.name == game_name)
+        record = await uow.characters.by_name(game.id, name)
+        await uow.characters.update(record.model_copy(update={
+            "state": replace(record.state, health=2, statuses=(
+                Status(kind=StatusKind.BLEEDING, source="Skarg"),)),
+            "version": record.version + 1}))
+        await uow.commit()
+
+
+def panel_text(message: dict[str, Any]) -> str:
+    return str(message.get("content") or "")
+
+
+async def answer_all(fake: Any, message: dict[str, Any], typed: dict[str, str]) -> list[str]:
+    """Go through the review panel: a question whose words contain a key of `typed` is answered
+    with its value (typed in the modal), every other one keeps its default; then resolve. The
+    questions shown, in order."""
+    gm = fake.gm
+    seen: list[str] = []
+    for _ in range(20):
+        seen.append(panel_text(message))
+        found = {c.get("label") or c.get("placeholder"): c for c in components(message)}
+        wanted = next((v for k, v in typed.items() if k in panel_text(message)), None)
+        if wanted is None and "Resolve the turn" in found:
+            await use_component(fake, gm, message, found["Resolve the turn"])
+            return seen
+        if wanted is not None and "Answer" in found:
+            [asked] = await use_component(fake, gm, message, found["Answer"])
+            answered = await submit_modal(fake, gm, asked["callback"]["data"], wanted,
+                                          message=message, responses=2)
+        elif wanted is not None:
+            select = next(c for c in components(message) if c["type"] == 3)
+            value = next(o["value"] for o in select["options"] if o["label"] == wanted)
+            answered = await use_component(fake, gm, message, select, [value], responses=2)
+        else:
+            answered = await use_component(fake, gm, message, found["Keep the default"])
+        last = answered[-1]
+        message = {**message, **(last.get("edit") or last["callback"]["data"])}
+    raise AssertionError("the review never offered to resolve")
+
+
+async def test_gm_endcombat_ends_the_combat_and_the_review_asks_it_when_someone_bleeds(
+    running, fake
+) -> None:
+    """F18.2: a bleeding victim "will drop to Incapacitated at the end of combat"."""
+    room = fake.room["id"]
+    await set_up_game(fake)
+    await bleed(running, "Goblin Road", "Kael")
+    refused = text_of(await run_command(fake, fake.alice, "gm endcombat"))
+    assert "GM" in refused and "combat ends" not in refused
+    said = text_of(await run_command(fake, fake.gm, "gm endcombat"))
+    assert "The combat ends with this turn's resolution" in said
+    await fake.post(room, fake.alice, "3 AP defend")
+    await call_time(fake)
+    panel = await review_panel(fake)
+    seen = await answer_all(fake, panel["message"], {})
+    assert any("does the combat end with this turn (Kael bleeding" in s
+               and "default yes: the GM ended it" in s for s in seen), seen
+    await fake.wait_for(lambda: any("Kael: Incapacitated" in m["content"]
+                                    for m in fake.bot_messages(room)), timeout=15)

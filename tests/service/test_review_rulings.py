@@ -1,0 +1,149 @@
+"""The GM's rulings the review asks (R1): the end of combat when someone bleeds (F18.2), fires put
+out (F18.4 Amb-1) and creatures freed (F18.15), a mind spell's mood difficulty and flooded mind
+(F25), Freeze heat (F18.15 Amb-1), keeping hold of an impaling weapon (F18.12 Amb-2), the
+Dismemberment part (F18.8) and the Poison profile (F18.6 Amb-1)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from fappo_bot.rules.character import Status, StatusKind
+from fappo_bot.service import InvalidInput, NewCharacter
+from tests.service.conftest import GM
+from tests.service.helpers import resolved, stored
+
+BATTERED, INCAPACITATED = 2, 4
+
+
+async def afflict(uow_factory, game, name, *statuses, health=None):
+    """Give a character statuses (as a fight before this turn would have)."""
+    async with uow_factory() as uow:
+        record = await uow.characters.by_name(game, name)
+        state = replace(record.state, statuses=statuses,
+                        health=record.state.health if health is None else health)
+        await uow.characters.update(record.model_copy(update={
+            "state": state, "version": record.version + 1}))
+        await uow.commit()
+
+
+async def questions(services, game):
+    review = await services.review.review(game, GM)
+    return {(i.actor, i.field): i for i in review.items}
+
+
+async def post(services, game, user, key, text):
+    reply = await services.turns.post(game, user, channel_key="c1", message_key=key, text=text)
+    assert reply.ok, reply.reply
+    return reply
+
+
+async def test_f18_2_the_review_asks_whether_the_combat_ends_when_someone_bleeds(
+    services, table, uow_factory
+):
+    """F18.2: the victim of Bleeding "will drop to Incapacitated at the end of combat"."""
+    game = table["game"]
+    assert ("", "end_combat") not in await questions(services, game)
+    await afflict(uow_factory, game, "Kael", Status(kind=StatusKind.BLEEDING, source="Skarg"),
+                  health=BATTERED)
+    item = (await questions(services, game))[("", "end_combat")]
+    assert not item.required and "Kael bleeding" in item.question
+    assert "default no" in item.question
+    await services.review.answer(game, GM, {item.key: "yes"})
+    await resolved(services, game, GM, 1)
+    kael = await stored(uow_factory, game, "Kael")
+    assert kael.state.health == INCAPACITATED
+    assert kael.state.statuses[0].restore_to == BATTERED
+
+
+async def test_f18_2_the_gms_end_of_combat_is_the_questions_default(services, table,
+                                                                    uow_factory):
+    game = table["game"]
+    await afflict(uow_factory, game, "Kael", Status(kind=StatusKind.BLEEDING, source="Skarg"))
+    await services.review.set_inputs(game, GM, end_combat=True)
+    item = (await questions(services, game))[("", "end_combat")]
+    assert "default yes: the GM ended it" in item.question
+    await resolved(services, game, GM, 1)
+    assert (await stored(uow_factory, game, "Kael")).state.health == INCAPACITATED
+
+
+async def test_f18_4_and_f18_15_fire_put_out_and_freed_are_asked_of_whom_they_concern(
+    services, table, uow_factory
+):
+    game = table["game"]
+    await afflict(uow_factory, game, "Kael", Status(kind=StatusKind.BURNING, source="Skarg"))
+    await afflict(uow_factory, game, "Mira", Status(kind=StatusKind.FROZEN, source="Skarg",
+                                                    elapsed=0))
+    items = await questions(services, game)
+    assert not items[("Kael", "extinguished")].required
+    assert not items[("Mira", "freed")].required
+    with pytest.raises(InvalidInput, match="Answer yes or no"):
+        await services.review.answer(game, GM, {items[("Kael", "extinguished")].key: "maybe"})
+    await services.review.answer(game, GM, {items[("Kael", "extinguished")].key: "yes",
+                                            items[("Mira", "freed")].key: "yes"})
+    result = await resolved(services, game, GM, 1)
+    assert (await stored(uow_factory, game, "Kael")).state.statuses == ()
+    assert (await stored(uow_factory, game, "Mira")).state.statuses == ()
+    assert not any(e.kind == "tick" and e.target == "Kael" for e in result.result.events)
+
+
+ZARA = {"name": "Zara", "sheet": {"tier": "lieutenant", "traits": {"Uncanny": 3},
+                                  "skills": {"Spellcasting": 5},
+                                  "spells": [{"name": "Flee", "effects": {"mind_insert": True}}]},
+        "position": 1}
+
+
+async def test_f25_a_mind_spells_mood_difficulty_is_required_and_reaches_the_attack_stage(
+    services, table, uow_factory
+):
+    """F25: the attack stage of mind magic is against the GM's mood difficulty M."""
+    game = table["game"]
+    assert (await services.characters.add_enemy(game, GM, NewCharacter.model_validate(
+        ZARA))).ok
+    await post(services, game, GM, "g1", "**Zara**\n2 AP cast Flee at Kael")
+    items = await questions(services, game)
+    mood = items[("Zara", "mood")]
+    assert mood.required and "mood difficulty" in mood.question
+    assert not items[("Zara", "flooded")].required
+    with pytest.raises(InvalidInput, match="whole number"):
+        await services.review.answer(game, GM, {mood.key: "angry"})
+    await services.review.answer(game, GM, {mood.key: "10", items[("Zara", "flooded")].key:
+                                            "yes"})
+    result = await resolved(services, game, GM, 1)
+    cast = next(a for a in result.result.actions if a.actor == "Zara")
+    # learned: floor(6 / 2) = 3, at 1 Range 4, and the flooded mind's +2 (F25)
+    assert cast.difficulty == 3 + 1 + 2
+    assert cast.targets[0].difficulty == 10
+    assert not any("mood difficulty is needed" in n for a in result.result.actions
+                   for n in a.notes)
+
+
+def enemy(name, weapon):
+    return NewCharacter.model_validate({
+        "name": name, "weapons": [weapon], "position": 0,
+        "sheet": {"tier": "lieutenant", "traits": {"Brawny": 3},
+                  "skills": {"Swordfighting": 5}}})
+
+
+async def test_f18_dismemberment_part_and_keeping_hold_are_asked_of_the_weapons_with_them(
+    services, table, uow_factory
+):
+    """F18.8: the GM picks the part; F18.12 Amb-2: an impaling weapon leaves the hand unless the
+    attacker keeps hold of it (a GM input)."""
+    game = table["game"]
+    for name, weapon in (("Duelist", "Lightsword"), ("Spearman", "Spear")):
+        assert (await services.characters.add_enemy(game, GM, enemy(name, weapon))).ok
+    await post(services, game, GM, "g1", "**Duelist**\n2 AP attack Kael with Lightsword\n"
+                                         "**Spearman**\n2 AP attack Mira with Spear using Swordfighting")
+    items = await questions(services, game)
+    part, hold = items[("Duelist", "part")], items[("Spearman", "hold")]
+    assert not part.required and "default none named" in part.question
+    assert not hold.required and "default no: it stays in the victim" in hold.question
+    assert ("Duelist", "hold") not in items and ("Spearman", "part") not in items
+    with pytest.raises(InvalidInput, match="up to 100 characters"):
+        await services.review.answer(game, GM, {part.key: "x" * 101})
+    review = await services.review.answer(game, GM, {part.key: "sword arm", hold.key: "yes"})
+    assert {(i.actor, i.field): i.answer for i in review.items}[("Duelist", "part")] == \
+        "sword arm"
+    await resolved(services, game, GM, 1)
