@@ -92,14 +92,13 @@ def action_rulings(character: Character | None, action: Action, target: Characte
     out: list[Ruling] = []
     if _mind(character, action):
         if action.mood is None and action.difficulty is None and not single_roll:
-            hint = ""
+            anchors = "5 logical, 10 inconsistent, 15 wildly; +2 Vigilant or Sagacious"
             if target is not None:
-                hint = (f"; {target.name}: {suggested_mood(5, target)} if logical, "
-                        f"{suggested_mood(10, target)} inconsistent, "
-                        f"{suggested_mood(15, target)} wildly")
-            out.append(Ruling("mood", f"the target's mood difficulty for the attack stage? "
-                                      f"(5 logical, 10 inconsistent, 15 wildly; +2 Vigilant "
-                                      f"or Sagacious{hint})", "F25"))
+                anchors = (f"for {target.name}: {suggested_mood(5, target)} logical, "
+                           f"{suggested_mood(10, target)} inconsistent, "
+                           f"{suggested_mood(15, target)} wildly")
+            out.append(Ruling("mood", f"the target's mood difficulty for the attack stage "
+                                      f"({anchors})?", "F25"))
         if not action.flooded:
             out.append(_yes_no("flooded", "is the mind the message enters flooded with "
                                           "emotion or sensory overload (+2 difficulty)?", "F25"))

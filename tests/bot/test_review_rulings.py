@@ -11,6 +11,7 @@ import pytest
 
 from fappo_bot.rules.character import Status, StatusKind
 from tests.bot.table import (
+    add_sheet,
     call_time,
     components,
     review_panel,
@@ -42,15 +43,15 @@ def panel_text(message: dict[str, Any]) -> str:
 
 async def answer_all(fake: Any, message: dict[str, Any], typed: dict[str, str]) -> list[str]:
     """Go through the review panel: a question whose words contain a key of `typed` is answered
-    with its value (typed in the modal), every other one keeps its default; then resolve. The
-    questions shown, in order."""
+    with its value (typed in the modal, or picked in the select), every other one keeps its
+    default; then resolve. The questions shown, in order."""
     gm = fake.gm
     seen: list[str] = []
     for _ in range(20):
         seen.append(panel_text(message))
         found = {c.get("label") or c.get("placeholder"): c for c in components(message)}
         wanted = next((v for k, v in typed.items() if k in panel_text(message)), None)
-        if wanted is None and "Resolve the turn" in found:
+        if wanted is None and "Keep the default" not in found and "Resolve the turn" in found:
             await use_component(fake, gm, message, found["Resolve the turn"])
             return seen
         if wanted is not None and "Answer" in found:
@@ -87,3 +88,42 @@ async def test_gm_endcombat_ends_the_combat_and_the_review_asks_it_when_someone_
                and "default yes: the GM ended it" in s for s in seen), seen
     await fake.wait_for(lambda: any("Kael: Incapacitated" in m["content"]
                                     for m in fake.bot_messages(room)), timeout=15)
+
+
+DUELIST = """name: Duelist
+tier: veteran
+traits: {Uncanny: 5, Nimble: 5}
+skills: {Swordfighting: 5, Spellcasting: 5}
+weapons: [Lightsword]
+spells: [{name: Flee, effects: {mind_insert: true}}]
+position: 0
+"""
+
+
+async def test_the_review_panel_asks_a_mind_spells_mood_and_a_dismemberments_part(
+    running, fake, tmp_path
+) -> None:
+    """F25: the attack stage of mind magic is against the GM's mood difficulty; F18.8: the GM
+    names the part, and an item named is destroyed."""
+    room = fake.room["id"]
+    await set_up_game(fake)
+    (tmp_path / "duelist.yaml").write_text(DUELIST, encoding="utf-8")
+    assert "Duelist" in await add_sheet(fake, fake.gm, "char enemy", "duelist.yaml",
+                                        folder=tmp_path)
+    [opened] = await run_command(fake, fake.gm, "gm npc")
+    await submit_modal(fake, fake.gm, opened["callback"]["data"],
+                       "**Duelist**\n2 AP cast Flee at Kael\n"
+                       "2 AP attack Kael with Lightsword going for Dismemberment\n"
+                       "**Skarg**\n3 AP defend")
+    await fake.post(room, fake.alice, "3 AP defend")
+    await call_time(fake)
+    panel = await review_panel(fake)
+    seen = await answer_all(fake, panel["message"], {"mood difficulty": "10",
+                                                     "flat-footed": "yes",
+                                                     "Dismemberment takes": "Broadsword"})
+    assert any("mood difficulty for the attack stage (for Kael" in s for s in seen), seen
+    assert any("default none named" in s for s in seen), "\n".join(seen)
+    [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if "Turn 1 results" in m["content"]], timeout=15)
+    assert "Kael: 7 vs 10" in results["content"]
+    assert "Kael destroyed: Broadsword" in results["content"]
