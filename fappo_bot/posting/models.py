@@ -56,6 +56,7 @@ class StatementKind(StrEnum):
     GUARD = "guard"
     REDUCE = "reduce"
     ENDURE = "endure"
+    GOOD_CASE = "good_case"
     INTENT = "intent"
     OOC = "ooc"
 
@@ -169,6 +170,8 @@ def order_to_case(order: Order) -> dict[str, Any]:
         out["intent"] = order.intent
     if order.ooc is not None:
         out["ooc"] = order.ooc
+    if order.good_case is not None:
+        out["good_case"] = order.good_case
     return out
 
 

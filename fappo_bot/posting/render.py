@@ -86,6 +86,8 @@ def render_order(order: Order, character: Character | None = None,
         lines.append(f"  Reduce {_sp_text(reduction.sp)} on {what}{why}")
     if order.endure:
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
+    if order.good_case:
+        lines.append(f"  Good case (pending the GM, F8): {safe(order.good_case)}")
     if order.intent:
         lines.append(f"  Intent: {safe(order.intent)}")
     if order.ooc:

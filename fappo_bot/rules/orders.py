@@ -178,6 +178,9 @@ class Order:
     ooc: str | None = None
     #: an explicit "no action this turn" (the service's pass)
     passed: bool = False
+    #: the player's case for mixing a concentration action with others (F8 "unless the player
+    #: can make a good case"), for the GM to accept (`concentration_ok`) or refuse
+    good_case: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)

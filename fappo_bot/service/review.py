@@ -47,6 +47,7 @@ from fappo_bot.service.review_rulings import (
     BOOL_FIELDS,
     action_rulings,
     coerce_ruling,
+    good_case_ruling,
     turn_rulings,
 )
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
@@ -107,6 +108,7 @@ class _Scene:
         self._by_key: dict[str, Character] = {}
         self._roster = Roster(state.characters)
         self.config = state.config
+        self.state = state
         self.single_roll = state.config.spell_resolution is SpellResolution.SINGLE_ROLL
         for character in state.characters:
             self._by_key.setdefault(character.name.casefold(), character)
@@ -202,6 +204,9 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                               answers.get(key)))
         return key
 
+    case = good_case_ruling(scene.state, order)
+    if case is not None:
+        add(None, case.field, case.text(actor), case.required, case.choices)
     for i, action in enumerate(order.actions):
         label = f"{actor}, action {i + 1} ({action.kind.value}"
         label += f" {action.target})" if action.target else ")"
@@ -281,7 +286,8 @@ def _coerce_bool(value: Any) -> bool | None:
 def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any:
     """The answer as the type its field needs; InvalidInput says what was expected."""
     field = item.field
-    if field in {"triggered", "claim", "flat_footed", "veto", "engaged"} | BOOL_FIELDS:
+    if field in {"triggered", "claim", "flat_footed", "veto", "engaged", "good_case"} | \
+            BOOL_FIELDS:
         result = _coerce_bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")

@@ -20,8 +20,13 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[Question],
     by_actor: dict[str, dict[int, dict[str, Any]]] = {}
     positions = dict(base.end_positions)
     turn_wide: list[tuple[str, str, bool]] = []
+    accepted: set[str] = set()  # actors whose good case the GM accepted (F8)
     for item in items:
         if item.answer is None:
+            continue
+        if item.index is None and item.field == "good_case":
+            if item.answer:
+                accepted.add(item.actor)
             continue
         if item.index is None and item.field in TURN_FIELDS:
             turn_wide.append((item.field, item.actor, bool(item.answer)))
@@ -34,6 +39,9 @@ def apply_answers(in_force: Mapping[str, InForce], items: Sequence[Question],
     orders: list[Order] = []
     for found in in_force.values():
         order = found.order
+        if order.actor in accepted:  # the GM lifts concentration's exclusivity (F8 Amb-3)
+            order = replace(order, actions=tuple(replace(a, concentration_ok=True)
+                                                 for a in order.actions))
         changes = by_actor.get(order.actor)
         if not changes:
             orders.append(order)

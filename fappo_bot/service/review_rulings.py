@@ -24,13 +24,16 @@ from fappo_bot.rules import (
     Action,
     ActionKind,
     Character,
+    ErrorCode,
     GMInputs,
+    Order,
     Special,
     StatusKind,
     TurnState,
     Weapon,
     cast_profile,
     suggested_mood,
+    validate_order,
 )
 from fappo_bot.service.bounds import MAX_DIFFICULTY
 from fappo_bot.service.errors import InvalidInput
@@ -127,6 +130,19 @@ def action_rulings(character: Character | None, action: Action, target: Characte
         out.append(Ruling("profile", "the disease (its effect; \"duration N\" for the turns "
                                      "it lasts)?", "F18.7", _NONE, "none given"))
     return out
+
+
+def good_case_ruling(state: TurnState, order: Order) -> Ruling | None:
+    """The player's good case for mixing a concentration action with others (F8), when the
+    order needs it (the rules refuse it without): the GM accepts or refuses; refused, the order
+    is refused at resolution as posted."""
+    if not order.good_case or any(a.concentration_ok for a in order.actions):
+        return None
+    if not any(e.code is ErrorCode.CONCENTRATION_CONFLICT for e in validate_order(state, order)):
+        return None
+    return Ruling("good_case", f'accept the good case for mixing a concentration action with '
+                               f'others ("{order.good_case}")? Refused, the order is refused '
+                               'as posted', "F8", choices=("accept", "refuse"))
 
 
 def coerce_ruling(field: str, question: str, choices: Sequence[str], value: Any) -> Any:

@@ -1,6 +1,7 @@
 """The GM's rulings on Discord: `/gm endcombat` (F18.2) and the review's turn-wide and per-action
-questions it leads to (the end of combat when someone bleeds, a mind spell's mood difficulty),
-through the fake Discord and the real client; the assertions are on the JSON the bot sent."""
+questions (the end of combat when someone bleeds, a mind spell's mood difficulty, the
+Dismemberment part, a player's good case for concentration, F8), through the fake Discord and
+the real client; the assertions are on the JSON the bot sent."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.bot.table import (
     text_of,
     use_component,
 )
+from tests.bot.test_posts import replies_to
 
 pytestmark = pytest.mark.e2e
 
@@ -127,3 +129,27 @@ async def test_the_review_panel_asks_a_mind_spells_mood_and_a_dismemberments_par
                                              if "Turn 1 results" in m["content"]], timeout=15)
     assert "Kael: 7 vs 10" in results["content"]
     assert "Kael destroyed: Broadsword" in results["content"]
+
+
+async def test_a_good_case_posted_in_the_room_is_ruled_on_in_the_review_panel(
+    running, fake
+) -> None:
+    """F8: a concentration action mixed with an attack "unless the player can make a good
+    case": the reply marks it pending, the panel asks the GM, accepted both actions resolve."""
+    room = fake.room["id"]
+    await set_up_game(fake)
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "mira.yaml", fake.bob)
+    post = await fake.post(room, fake.bob, "2 AP Pickpocket on Skarg: lift his purse\n"
+                                           "1 AP attack Skarg with Dagger\n"
+                                           "Good case: the purse hangs from his sword belt")
+    [reply] = await fake.wait_for(lambda: replies_to(fake, post))
+    assert "Good case (pending the GM, F8): the purse hangs" in reply["content"]
+    await fake.post(room, fake.alice, "3 AP defend")
+    await call_time(fake)
+    panel = await review_panel(fake)
+    seen = await answer_all(fake, panel["message"], {"accept the good case": "accept"})
+    assert any("Mira: accept the good case" in s for s in seen), "\n".join(seen)
+    [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
+                                             if "Turn 1 results" in m["content"]], timeout=15)
+    assert "Mira uses a skill Skarg" in results["content"]
+    assert "Mira attacks Skarg" in results["content"]

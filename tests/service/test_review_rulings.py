@@ -147,3 +147,36 @@ async def test_f18_dismemberment_part_and_keeping_hold_are_asked_of_the_weapons_
     assert {(i.actor, i.field): i.answer for i in review.items}[("Duelist", "part")] == \
         "sword arm"
     await resolved(services, game, GM, 1)
+
+
+GOOD_CASE = ("2 AP Pickpocket on Skarg: lift his purse\n1 AP attack Skarg with Dagger\n"
+             "Good case: the purse hangs from his sword belt, cut in one stroke")
+
+
+async def test_f8_a_good_case_lets_a_post_mix_concentration_with_an_attack_if_the_gm_accepts(
+    services, table
+):
+    """F8: a concentration action cannot be mixed with others "unless the player can make a
+    good case"; the GM rules on it in the review."""
+    game = table["game"]
+    refused = await services.turns.post(game, "bob", channel_key="c1", message_key="m0",
+                                        text=GOOD_CASE.rsplit("\n", 1)[0])
+    assert not refused.ok and "Good case:" in refused.reply
+    reply = await post(services, game, "bob", "m1", GOOD_CASE)
+    assert "Good case (pending the GM, F8): the purse hangs" in reply.reply
+    item = (await questions(services, game))[("Mira", "good_case")]
+    assert item.required and item.index is None and item.choices == ("accept", "refuse")
+    await services.review.answer(game, GM, {item.key: "accept"})
+    result = await resolved(services, game, GM, 1)
+    assert [a.kind for a in result.result.actions if a.actor == "Mira"] == ["skill", "attack"]
+    assert not result.result.errors
+
+
+async def test_f8_a_refused_good_case_refuses_the_order_as_posted(services, table):
+    game = table["game"]
+    await post(services, game, "bob", "m1", GOOD_CASE)
+    item = (await questions(services, game))[("Mira", "good_case")]
+    await services.review.answer(game, GM, {item.key: "refuse"})
+    result = await resolved(services, game, GM, 1)
+    assert [e.code.value for e in result.result.errors if e.actor == "Mira"] == [
+        "concentration-conflict"]
