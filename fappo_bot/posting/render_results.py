@@ -53,8 +53,16 @@ def render_turn(result: TurnResult, audience: Collection[str] | None = None) -> 
             detail = f": {safe(event.detail)}" if event.detail else ""
             levels = f" ({event.levels} level{'s' if event.levels != 1 else ''})" \
                 if event.levels else ""
+            if event.kind in _SENTENCE_EVENTS:  # the detail says it all
+                lines.append(f"- {safe(event.character)}{detail}")
+                continue
             lines.append(f"- {safe(event.character)} {safe(event.kind)}{detail}{levels}")
     return "\n".join(lines)
+
+
+#: events whose detail is a whole sentence about the character (a Healing check posted in the
+#: turn, F14; one refused)
+_SENTENCE_EVENTS = frozenset({"healing_check", "healing_refused"})
 
 
 def _concerns(action: ActionResult, wanted: set[str]) -> bool:

@@ -43,6 +43,7 @@ from fappo_bot.rules.data import (
 )
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
+from fappo_bot.rules.healing_turn import with_healing_checks
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
 from fappo_bot.rules.legendary import LegendaryItem, LegendaryUpgrade
 from fappo_bot.rules.levels import SuccessLevel
@@ -161,4 +162,5 @@ __all__ = [
     "uses_pips",
     "validate_order",
     "weapon_by_name",
+    "with_healing_checks",
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from fappo_bot.rules import Order, TurnResult, TurnState
+from fappo_bot.rules import Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
@@ -153,7 +153,8 @@ class ResolutionService(UseCases):
             {k: v for k, v in in_force.items() if keep_passes or not v.order.passed}, items,
             turn.gm_inputs,
         )
-        result = self.deps.resolve(state, orders, gm_inputs)
+        # a Healing check posted in the turn goes on its patient's heal clock (F14)
+        result = with_healing_checks(self.deps.resolve(state, orders, gm_inputs), orders)
         inactive = await self._write_characters(uow, game, records, result, in_force, now)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})

@@ -27,14 +27,14 @@ from tests.bot.test_posts import replies_to
 pytestmark = pytest.mark.e2e
 
 
-async def bleed(running: Any, game_name: str, name: str) -> None:
-    """Kael bleeds, as after a blow of an earlier fight."""
+async def bleed(running: Any, game_name: str, name: str, *, bleeding: bool = True) -> None:
+    """Kael is Battered and bleeds (or only Battered), as after a blow of an earlier fight."""
     async with running.services.review.uow() as uow:
         game = next(g for g in await uow.games.list() if g.name == game_name)
         record = await uow.characters.by_name(game.id, name)
         await uow.characters.update(record.model_copy(update={
             "state": replace(record.state, health=2, statuses=(
-                Status(kind=StatusKind.BLEEDING, source="Skarg"),)),
+                Status(kind=StatusKind.BLEEDING, source="Skarg"),) if bleeding else ()),
             "version": record.version + 1}))
         await uow.commit()
 
@@ -153,3 +153,25 @@ async def test_a_good_case_posted_in_the_room_is_ruled_on_in_the_review_panel(
                                              if "Turn 1 results" in m["content"]], timeout=15)
     assert "Mira uses a skill Skarg" in results["content"]
     assert "Mira attacks Skarg" in results["content"]
+
+
+def every_bot_message(fake: Any) -> list[str]:
+    return [m["content"] for channel in list(fake.messages) for m in fake.bot_messages(channel)]
+
+
+async def test_a_healing_check_sent_by_dm_halves_the_patients_time(running, fake) -> None:
+    """F14: a Healing check made in a turn, with its SP, halves the time of the patient's level
+    on a Solid Success or better [F:L201]."""
+    room = fake.room["id"]
+    await set_up_game(fake)
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "bran.yaml", fake.bob)
+    await bleed(running, "Goblin Road", "Kael", bleeding=False)
+    dm = await fake.dm(fake.bob, "3 AP Healing on Kael: stitch the cut, 1 SP floating")
+    await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
+    await fake.post(room, fake.alice, "3 AP defend")
+    await call_time(fake)
+    panel = await review_panel(fake)
+    await answer_all(fake, panel["message"], {})
+    await fake.wait_for(lambda: any("Kael: Bran's Healing check" in text
+                                    and "halves the time to heal Battered" in text
+                                    for text in every_bot_message(fake)), timeout=15)

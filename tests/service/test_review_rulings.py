@@ -180,3 +180,30 @@ async def test_f8_a_refused_good_case_refuses_the_order_as_posted(services, tabl
     result = await resolved(services, game, GM, 1)
     assert [e.code.value for e in result.result.errors if e.actor == "Mira"] == [
         "concentration-conflict"]
+
+
+async def test_f14_a_healing_check_posted_in_a_turn_halves_the_patients_time(
+    services, table, uow_factory
+):
+    """F14: "Successful use of the Healing skill ... will cut the time to heal one level in
+    half ... must result in a Solid Success or better" [F:L201]: posted in a turn, with its SP."""
+    from tests.service.conftest import CAROL, sheet
+
+    game = table["game"]
+    assert (await services.characters.create(game, CAROL, sheet("Bran"))).ok
+    await afflict(uow_factory, game, "Kael", health=BATTERED)
+    healing = "3 AP Healing on Kael: stitch the cut, 1 SP floating"
+    # orders that concern another player's character go by DM (F29)
+    assert (await services.turns.post(game, CAROL, channel_key="dm-carol", message_key="b1",
+                                      text=healing, secret=True)).ok
+    result = await resolved(services, game, GM, 1)
+    kael = await stored(uow_factory, game, "Kael")
+    assert kael.state.heal_checked and kael.state.heal_halved
+    [event] = [e for e in result.result.events if e.kind == "healing_check"]
+    assert event.character == "Kael" and "halves the time to heal Battered" in event.detail
+    # one check a level (F14): a second one is refused, and says why
+    assert (await services.turns.post(game, CAROL, channel_key="dm-carol", message_key="b2",
+                                      text="3 AP Healing on Kael", secret=True)).ok
+    again = await resolved(services, game, GM, 2)
+    assert any(e.kind == "healing_refused" and "once per health level" in e.detail
+               for e in again.result.events)
