@@ -14,6 +14,7 @@ from fappo_bot.service.characters import CharacterService
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
+from fappo_bot.service.npc_first import NpcFirstService
 from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.ports import UowFactory
 from fappo_bot.service.resolution import ResolutionService
@@ -55,6 +56,7 @@ class Services:
         self.games = GameService(self.deps)
         self.characters = CharacterService(self.deps)
         self.turns = TurnService(self.deps)
+        self.npc_first = NpcFirstService(self.deps)
         self.calltime = CallTimeService(self.deps)
         self.review = ReviewService(self.deps)
         self.resolution = ResolutionService(self.deps)

@@ -52,6 +52,26 @@ class ResultsVisibility(StrEnum):
     PARTIES = "parties"
 
 
+class PreSeal(BaseModel):
+    """The next turn's NPC orders, sealed before this turn's results went out (F30: the GM
+    decides NPC allocations "before even posting the effects of the previous turn"): the GM's
+    post as it becomes the next turn's, and its commitment, published at once."""
+
+    model_config = _FROZEN
+
+    turn: int
+    author: str
+    channel_key: str
+    message_key: str
+    text: str
+    orders: tuple[Order, ...]
+    reply: str
+    salt: str
+    canonical: str
+    commitment: str
+    sealed_at: datetime
+
+
 class GameSettings(BaseModel):
     """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
 
@@ -75,6 +95,10 @@ class GameSettings(BaseModel):
     #: F27 Amb-2: the players' declared SP restoration for the next scene end, by character
     #: name (cleared when the scene ends)
     rest_declarations: dict[str, dict[str, int]] = Field(default_factory=dict)
+    #: F30: a turn is resolved only once the next turn's NPC orders are sealed
+    npc_seal_first: bool = False
+    #: the next turn's NPC orders, sealed before the results (kept until that turn opens)
+    next_npc: PreSeal | None = None
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
 

@@ -42,6 +42,7 @@ from fappo_bot.service.disclosure import (
     turn_audiences,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
+from fappo_bot.service.npc_first import require_presealed
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterKind,
@@ -127,6 +128,7 @@ class ResolutionService(UseCases):
             raise Conflict(f"Turn {turn.number} was voided by an undo.")
         if number != turn.number:
             raise _not_that_turn(number, turn)
+        require_presealed(game, turn)
         records = list(await uow.characters.list(game.id))
         state = build_state(game, turn, records)
         in_force = await orders_in_force(uow, turn)

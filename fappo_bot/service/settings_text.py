@@ -33,6 +33,8 @@ TABLE_SETTINGS: dict[str, str] = {
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",
     "proxy_posts": "Tupperbox and PluralKit posts named after a character count for its player",
+    "npc_seal_first": ("A turn is resolved only once the next turn's NPC orders are sealed, "
+                       "before its results go out (F30)"),
 }
 #: the R2 rules flags a GM may change in a FAPPO game (every one of `RulesConfig`)
 RULES_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(RulesConfig))
