@@ -30,6 +30,7 @@ GM commands (the slash commands' names and options):
   /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
+  /npc --next           the next turn's NPC orders, sealed before this turn's results (F30)
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
   /endcombat [off]      this turn's resolution ends the combat (Bleeding drops, F18.2)
   /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)

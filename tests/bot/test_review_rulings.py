@@ -175,3 +175,35 @@ async def test_a_healing_check_sent_by_dm_halves_the_patients_time(running, fake
     await fake.wait_for(lambda: any("Kael: Bran's Healing check" in text
                                     and "halves the time to heal Battered" in text
                                     for text in every_bot_message(fake)), timeout=15)
+
+
+async def test_the_review_panel_seals_next_turns_npc_orders_before_the_results(
+    running, fake
+) -> None:
+    """F30: the GM decides NPC allocations "before even posting the effects of the previous
+    turn": at the end of the review, before Resolve; with `npc_seal_first` a resolve waits."""
+    room = fake.room["id"]
+    await set_up_game(fake)
+    [game] = await running.services.games.listing()
+    await running.services.games.set_setting(game.id, str(fake.gm["id"]), "npc_seal_first", "on")
+    await fake.post(room, fake.alice, "3 AP defend")
+    await call_time(fake)
+    panel = await review_panel(fake)
+    message = panel["message"]
+    found = {c.get("label"): c for c in components(message)}
+    refused = await use_component(fake, fake.gm, message, found["Resolve the turn"], responses=2)
+    assert "npc_seal_first" in text_of(refused)
+    [opened] = await use_component(fake, fake.gm, message, found["Seal next turn's NPC orders"])
+    modal = opened["callback"]["data"]
+    assert opened["callback"]["type"] == 9 and "Next turn" in modal["title"]
+    said = text_of(await submit_modal(fake, fake.gm, modal,
+                                      "**Skarg**\n2 AP attack Kael with Broadsword",
+                                      message=message))
+    assert "Turn 2's NPC orders are sealed before the results of turn 1" in said
+    await fake.wait_for(lambda: any("NPC orders for turn 2 are sealed" in m["content"]
+                                    for m in fake.bot_messages(room)), timeout=15)
+    await use_component(fake, fake.gm, message, found["Resolve the turn"])
+    await fake.wait_for(lambda: any("Turn 1 results" in m["content"]
+                                    for m in fake.bot_messages(room)), timeout=15)
+    status = text_of(await run_command(fake, fake.gm, "turn status"))
+    assert "Turn 2" in status and "The NPC orders are sealed." in status
