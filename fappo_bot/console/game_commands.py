@@ -35,7 +35,7 @@ GM commands (the slash commands' names and options):
   /endcombat [off]      this turn's resolution ends the combat (Bleeding drops, F18.2)
   /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
-  /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
+  /advance DURATION [--check PATIENT=TOTAL[:HEALER[:TRAIT=N]]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /export FILE   /import FILE [--copy]
   /set NAME VALUE       change a setting or rules flag (/settings lists them)
   BREAK: immediate, same_day, night, week_plus, adventure_end

@@ -207,3 +207,28 @@ async def test_the_review_panel_seals_next_turns_npc_orders_before_the_results(
                                     for m in fake.bot_messages(room)), timeout=15)
     status = text_of(await run_command(fake, fake.gm, "turn status"))
     assert "Turn 2" in status and "The NPC orders are sealed." in status
+
+
+async def test_gm_advance_takes_a_healing_check_with_its_sp(running, fake) -> None:
+    """F14 between turns: the GM's `/gm advance` with a Healing check's total, its healer and
+    the SP spent on it."""
+    await set_up_game(fake)
+    assert "joins the game" in await add_sheet(fake, fake.gm, "char add", "bran.yaml", fake.bob)
+    await bleed(running, "Goblin Road", "Kael", bleeding=False)
+    [game] = await running.services.games.listing()
+    await running.services.turns.pass_turn(game.id, str(fake.alice["id"]))
+    await running.services.turns.pass_turn(game.id, str(fake.bob["id"]))
+    await running.services.turns.npc_orders(game.id, str(fake.gm["id"]), channel_key="dm:gm",
+                                            message_key="n1", text="**Skarg**\n3 AP defend")
+    await running.services.resolution.resolve(game.id, str(fake.gm["id"]), 1)
+    options = [{"type": 4, "name": "minutes", "value": 1},
+               {"type": 3, "name": "patient", "value": "Kael"},
+               {"type": 4, "name": "total", "value": 2},
+               {"type": 3, "name": "healer", "value": "Bran"}]
+    bad = text_of(await run_command(fake, fake.gm, "gm advance",
+                                    [*options, {"type": 3, "name": "sp", "value": "floating"}]))
+    assert "is no SP of a Healing check" in bad
+    said = text_of(await run_command(fake, fake.gm, "gm advance",
+                                     [*options, {"type": 3, "name": "sp",
+                                                 "value": "floating=2"}]))
+    assert "Kael: Battered -> Battered (Healing check: Solid Success)" in said

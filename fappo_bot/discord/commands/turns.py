@@ -204,6 +204,18 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         await say(interaction, f"Turn {summary.number}: {when(summary)}.")
 
 
+def check_sp(text: str) -> dict[str, int]:
+    """The SP of a Healing check as typed: `Sagacious=1, floating=1` (F14, F4)."""
+    sp: dict[str, int] = {}
+    for part in (p for p in text.split(",") if p.strip()):
+        pool, eq, number = part.partition("=")
+        if not eq or not pool.strip() or not number.strip().isdigit():
+            raise AdapterError(f'"{safe(part.strip())}" is no SP of a Healing check: write '
+                               "TRAIT=N, e.g. Sagacious=1, floating=1.")
+        sp[pool.strip()] = sp.get(pool.strip(), 0) + int(number)
+    return sp
+
+
 def end_combat_text(ended: bool) -> str:
     """The GM's end of combat, as said back to them (F18.2)."""
     if ended:
@@ -266,13 +278,29 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
 
     @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
                           "(F14)")
-    @app_commands.describe(minutes="Minutes that pass")
+    @app_commands.describe(minutes="Minutes that pass",
+                           patient="A Healing check (F14): the patient",
+                           total="The healer's total: Healing + AP + modifiers",
+                           healer="Who made the check (never the patient)",
+                           sp="SP the healer spent on it: Sagacious=1, floating=1")
     async def advance(self, interaction: discord.Interaction,
-                      minutes: app_commands.Range[int, 1, 60 * 24 * 365]) -> None:
+                      minutes: app_commands.Range[int, 1, 60 * 24 * 365],
+                      patient: str | None = None, total: int | None = None,
+                      healer: str | None = None, sp: str | None = None) -> None:
+        from fappo_bot.service.views import HealingInput
+
+        checks: dict[str, HealingInput] = {}
+        if patient is not None or total is not None:
+            if patient is None or total is None:
+                raise AdapterError("A Healing check needs both the patient and the healer's "
+                                   "total (Healing + AP + modifiers).")
+            checks[patient] = HealingInput(total=total, healer=healer, sp=check_sp(sp or ""))
         healed = await self.services.aftermath.advance_time(
-            await self.game_here(interaction), user_key(interaction.user), minutes * 60)
+            await self.game_here(interaction), user_key(interaction.user), minutes * 60,
+            checks=checks)
         self.changed()
-        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}" for h in healed]
+        lines = [f"{safe(h.name)}: {h.start_level} -> {h.level}"
+                 + (f" (Healing check: {h.check})" if h.check else "") for h in healed]
         await say(interaction, f"{minutes} min pass." + ("\n" + "\n".join(lines) if lines
                                                          else " Nobody is wounded."))
 
