@@ -88,9 +88,10 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
         elif special is Special.CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
         elif special is Special.POISON:
-            changes.status(victim.name, _poison(action.profile, attacker.name))
+            changes.status(victim.name, _poison(action.profile or strike.weapon.profile,
+                                                attacker.name))
         elif special is Special.DISEASE:
-            profile = action.profile or {}
+            profile = action.profile or strike.weapon.profile or {}
             changes.status(victim.name, Status(
                 kind=StatusKind.DISEASED, source=attacker.name,
                 turns=_int(profile.get("duration")), note=_text(profile),

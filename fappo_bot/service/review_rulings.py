@@ -122,11 +122,12 @@ def action_rulings(character: Character | None, action: Action, target: Characte
     if action.part is None and Special.DISMEMBERMENT in specials:
         out.append(Ruling("part", "the body part or item a Dismemberment takes (an item "
                                   "named is destroyed)?", "F18.8", _NONE, "none named"))
-    if action.profile is None and Special.POISON in specials:
+    given = action.profile is not None or weapon.profile is not None
+    if not given and Special.POISON in specials:
         out.append(Ruling("profile", "the poison (mortal [turns], or nerve [penalty AP "
                                      "turns])?", "F18.6 Amb-1", "mortal",
                           "mortal, 3 turns of 1 level", _POISON_KINDS))
-    if action.profile is None and Special.DISEASE in specials:
+    if not given and Special.DISEASE in specials:
         out.append(Ruling("profile", "the disease (its effect; \"duration N\" for the turns "
                                      "it lasts)?", "F18.7", _NONE, "none given"))
     return out

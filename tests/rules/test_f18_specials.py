@@ -400,3 +400,16 @@ def test_f18_8_dismemberment_aimed_at_a_shield_destroys_it():
     assert ("destroyed", "shield") in [(e.kind, e.detail) for e in result.events]
     after = who(result, "Vic")
     assert after.shield == 0 and [w.name for w in after.weapons] == ["Broadsword"]
+
+
+def test_f18_6_the_weapons_own_poison_profile_is_used_when_the_attack_gives_none():
+    """RULINGS F18.6 Amb-1: "the weapon data gives one" (a profile); the GM's, on the attack,
+    would win over it."""
+    asp = char("Asp", traits={"Clever": 3}, skills={"Knife Fighting": 5},
+               weapons=[{"name": "Dagger", "specials": ["Poison"],
+                         "profile": {"kind": "nerve", "penalty": 3, "ap_loss": 1,
+                                     "duration": 2}}])
+    result = run(state(asp, char("Vic")), order("Asp", {"kind": "attack", "ap": 3,
+                                                        "target": "Vic", "special": "Poison"}))
+    [poison] = [s for s in who(result, "Vic").statuses if s.kind.value == "poisoned"]
+    assert (poison.note, poison.penalty, poison.ap_loss, poison.turns) == ("nerve", 3, 1, 2)

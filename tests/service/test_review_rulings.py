@@ -207,3 +207,31 @@ async def test_f14_a_healing_check_posted_in_a_turn_halves_the_patients_time(
     again = await resolved(services, game, GM, 2)
     assert any(e.kind == "healing_refused" and "once per health level" in e.detail
                for e in again.result.events)
+
+
+async def test_f18_6_a_sheets_weapon_carries_its_poison_and_the_review_does_not_ask_it(
+    services, table, uow_factory
+):
+    """RULINGS F18.6 Amb-1: the weapon data gives the profile; a sheet's weapon entry carries
+    it (and the Special); the review asks only where none is given."""
+    game = table["game"]
+    asp = NewCharacter.from_dict({
+        "name": "Asp", "tier": "lieutenant", "traits": {"Clever": 3},
+        "skills": {"Knife Fighting": 5}, "position": 0,
+        "weapons": [{"name": "Dagger", "poison": {"kind": "nerve", "penalty": 3, "ap_loss": 1,
+                                                  "duration": 2}}]})
+    assert (await services.characters.add_enemy(game, GM, asp)).ok
+    bad = NewCharacter.from_dict({**asp.model_dump(mode="json", exclude={"sheet"}),
+                                  "name": "Bad", "tier": "lieutenant",
+                                  "traits": {"Clever": 3}, "skills": {"Knife Fighting": 5},
+                                  "weapons": [{"name": "Dagger", "poison": {"kind": "sleepy"}}]})
+    refused = await services.characters.add_enemy(game, GM, bad)
+    assert not refused.ok and "mortal, nerve or custom" in " ".join(refused.problems)
+    await post(services, game, GM, "g1", "**Asp**\n3 AP attack Mira with Dagger going for Poison")
+    items = await questions(services, game)
+    assert ("Asp", "profile") not in items and ("Asp", "flat_footed") in items
+    await services.review.answer(game, GM, {items[("Asp", "flat_footed")].key: "yes"})
+    await resolved(services, game, GM, 1)
+    mira = await stored(uow_factory, game, "Mira")
+    [poison] = [s for s in mira.state.statuses if s.kind is StatusKind.POISONED]
+    assert (poison.note, poison.penalty, poison.ap_loss) == ("nerve", 3, 1)
