@@ -62,6 +62,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "digest": pace.digest,
     # between fights, and around games
     "advance": scenes.advance,
+    "endcombat": scenes.endcombat,
     "endscene": scenes.endscene,
     "rest": scenes.endscene,
     "endadventure": scenes.endadventure,

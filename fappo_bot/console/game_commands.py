@@ -37,10 +37,12 @@ GM commands (the slash commands' names and options):
   /editsheet NAME [FILE]   a new sheet for a character (its wounds, spent SP, banked CC kept)
   /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
   /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
+  /npc --next           the next turn's NPC orders, sealed before this turn's results (F30)
   /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
+  /endcombat [off]      this turn's resolution ends the combat (Bleeding drops, F18.2)
   /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
   /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
-  /advance DURATION [--check PATIENT=TOTAL[:HEALER]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
+  /advance DURATION [--check PATIENT=TOTAL[:HEALER[:TRAIT=N]]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
   /approve NAME   /refuse NAME   /changes   (players' CC changes waiting for a GM)
   /handover ITEM CHARACTER [--owner NAME]   /items   (legendary items changing hands, F22)
   /export FILE   /import FILE [--copy]

@@ -1,5 +1,5 @@
-"""Table commands between fights and around games: /advance, /endscene (/rest), /endadventure,
-/export, /import. Each calls the use case of its slash command (or the CLI's export and import)."""
+"""Table commands between fights and around games: /advance, /endcombat, /endscene (/rest),
+/endadventure, /export, /import. Each calls the use case of its slash command (or the CLI's export and import)."""
 
 from __future__ import annotations
 
@@ -66,25 +66,40 @@ def parse_duration(text: str) -> int:
 
 
 def parse_checks(words: list[str]) -> dict[str, HealingInput]:
-    """`PATIENT=TOTAL[:HEALER]` tokens as {patient: Healing check}."""
+    """`PATIENT=TOTAL[:HEALER[:POOL=N,...]]` tokens as {patient: Healing check}: the healer's
+    total (skill + AP + modifiers) and the SP they spend on it (F14, F4)."""
     out: dict[str, HealingInput] = {}
     for word in words:
         patient, eq, spec = word.partition("=")
-        total, _, healer = spec.partition(":")
+        total, _, rest = spec.partition(":")
+        healer, _, pools = rest.partition(":")
         if not eq or not patient.strip() or not total.strip().lstrip("-").isdigit():
-            raise TableError(f'"{word}" is no Healing check; write PATIENT=TOTAL or '
-                             "PATIENT=TOTAL:HEALER (e.g. Kael=4:Mira).")
+            raise TableError(f'"{word}" is no Healing check; write PATIENT=TOTAL, '
+                             "PATIENT=TOTAL:HEALER or PATIENT=TOTAL:HEALER:TRAIT=N (e.g. "
+                             "Kael=4:Mira:Sagacious=1).")
         if patient.strip().casefold() in {p.casefold() for p in out}:
             raise TableError(f"{patient.strip()} gets one Healing check at a time.")
-        out[patient.strip()] = HealingInput(total=int(total), healer=healer.strip() or None)
+        out[patient.strip()] = HealingInput(total=int(total), healer=healer.strip() or None,
+                                            sp=_check_sp(word, pools))
     return out
 
 
+def _check_sp(word: str, pools: str) -> dict[str, int]:
+    """The SP of a Healing check, `Sagacious=1,floating=1` (none when empty)."""
+    sp: dict[str, int] = {}
+    for part in (p for p in pools.split(",") if p.strip()):
+        pool, eq, number = part.partition("=")
+        if not eq or not pool.strip() or not number.strip().isdigit():
+            raise TableError(f'"{word}": "{part}" is no SP; write TRAIT=N (e.g. Sagacious=1).')
+        sp[pool.strip()] = sp.get(pool.strip(), 0) + int(number)
+    return sp
+
+
 async def advance(table: LocalTable, step: Step) -> list[Shown]:
-    """/advance DURATION [--check PATIENT=TOTAL[:HEALER] ...]: time passes between turns or
-    scenes (F7 Amb-7) and wounds heal by it (F14); a check is a Healing check's total (skill +
-    AP + modifiers) by an assisting character, which halves the level's time on a Solid Success
-    or better. The table notice lists who healed and how long until each one's next level."""
+    """/advance DURATION [--check PATIENT=TOTAL[:HEALER[:TRAIT=N,...]] ...]: time passes between
+    turns or scenes (F7 Amb-7) and wounds heal by it (F14); a check is a Healing check's total
+    (skill + AP + modifiers) by an assisting character, with the SP they spend on it, which
+    halves the level's time on a Solid Success or better. The table notice lists who healed and how long until each one's next level."""
     parser = command_parser("advance")
     parser.add_argument("duration")
     parser.add_argument("--check", action="append", default=[])
@@ -94,6 +109,21 @@ async def advance(table: LocalTable, step: Step) -> list[Shown]:
         table.need_game(), table.user, seconds, checks=parse_checks(args.check)
     )
     return []
+
+
+async def endcombat(table: LocalTable, step: Step) -> list[Shown]:
+    """/endcombat [off]: the open turn's resolution ends the combat (F18.2: whoever bleeds drops
+    to Incapacitated, then binding can restore the level); `off` takes it back."""
+    words = [w.casefold() for w in step.args]
+    if words not in ([], ["on"], ["off"]):
+        raise TableError("/endcombat takes nothing (the combat ends with this turn) or off "
+                         "(it goes on).")
+    inputs = await table.services.review.set_inputs(table.need_game(), table.user,
+                                                    end_combat=words != ["off"])
+    text = ("The combat ends with this turn's resolution: whoever bleeds drops to "
+            "Incapacitated, and binding the wounds can restore the level (F18.2)."
+            if inputs.end_combat else "The combat goes on after this turn's resolution.")
+    return [Shown(Kind.NOTICE, "end of combat", text, table.gm_seats)]
 
 
 async def endscene(table: LocalTable, step: Step) -> list[Shown]:

@@ -43,7 +43,7 @@ COMMANDS: frozenset[str] = frozenset(
         "as", "dm", "post", "help", "seats", "quit", "who",
         "newgame", "addchar", "sheet", "enemy", "group", "open", "calltime", "extend",
         "pause", "resume", "npc", "pass", "status", "review", "resolve", "undo", "rest", "endscene",
-        "endadventure", "advance", "edit", "delete", "export", "import", "link", "games", "use",
+        "endadventure", "advance", "endcombat", "edit", "delete", "export", "import", "link", "games", "use",
         "transfer", "retire", "reveal", "odds", "xp", "settings", "set", "remind", "away",
         "back", "digest", "spend", "approve", "refuse", "changes", "ledger", "editsheet",
         "handover", "items", "bind",

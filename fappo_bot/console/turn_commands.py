@@ -16,7 +16,7 @@ from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
 from fappo_bot.posting.render import render_problems
 from fappo_bot.service import notices
-from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.timetext import local_text, parse_duration, parse_time
 from fappo_bot.service.views import PostOutcome, PostReply
@@ -141,6 +141,8 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     number = len(table.messages) + 1
     channel = f"dm:{table.user}"
     message_key = f"npc{number}-{uuid.uuid4().hex[:8]}"
+    if "--next" in step.args:
+        return await _npc_next(table, step, channel, message_key)
     shown = [Shown(Kind.POST, f"#{number} · {table.seat} · NPC orders", step.text, table.gm_seats)]
     reply = await table.services.turns.npc_orders(
         game_id, table.user, channel_key=channel, message_key=message_key, text=step.text,
@@ -149,6 +151,24 @@ async def npc(table: LocalTable, step: Step) -> list[Shown]:
     table.messages[number] = (channel, message_key, table.seat, True)  # not when refused
     shown.extend(_reply(table, number, reply, table.gm_seats))
     return shown
+
+
+async def _npc_next(table: LocalTable, step: Step, channel: str, key: str) -> list[Shown]:
+    """/npc --next: the next turn's NPC orders, sealed now, before this turn's results (F30);
+    they become the next turn's NPC post when it opens."""
+    sealed = await table.services.npc_first.seal_next(
+        table.need_game(), table.user, channel_key=channel, message_key=key, text=step.text)
+    return [Shown(Kind.POST, f"{table.seat} · NPC orders of turn {sealed.turn}", step.text,
+                  table.gm_seats),
+            Shown(Kind.REPLY, "bot · sealed", f"Turn {sealed.turn}'s NPC orders are sealed "
+                  f"before the results of turn {sealed.turn - 1} ({sealed.npc_orders} order(s));"
+                  " they are its NPC orders when it opens.", table.gm_seats)]
+
+
+#: the end of a review: the seal the GM may give before the results (F30)
+SEAL_NEXT = ("The next turn's NPC orders may be sealed now, before the results go out: "
+             "/npc --next with the orders on the next lines, then /resolve.")
+SEAL_FIRST = f"No more questions. {SEAL_NEXT}"
 
 
 async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
@@ -283,6 +303,8 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
         lines.append(f" {mark} {item.question}{answer}")
     if not view.items:
         lines.append("  nothing to decide")
+    if not any(i.required and not i.answered for i in view.items):
+        lines.append(SEAL_NEXT)
     return [Shown(Kind.QUESTION, "review", "\n".join(lines), table.gm_seats)]
 
 
@@ -352,10 +374,16 @@ async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Sh
         return [Shown(Kind.QUESTION, "review question", session.question(), table.gm_seats)]
     table.review = None
     if not session.then_resolve:
-        return [Shown(Kind.QUESTION, "review", "No more questions.", table.gm_seats)]
+        return [Shown(Kind.QUESTION, "review", SEAL_FIRST, table.gm_seats)]
     if session.turn is None:  # a review that ends in a resolve read its turn first
         raise TableError("Type /resolve again: the turn to resolve was not read.")
-    done = await table.services.resolution.resolve(session.game_id, table.user, session.turn)
+    try:
+        done = await table.services.resolution.resolve(session.game_id, table.user, session.turn)
+    except Conflict as exc:
+        if "npc_seal_first" in str(exc):  # the service names no command: the table's is /npc
+            raise TableError(f"{exc} At this table: /npc --next with the orders on the next "
+                             "lines.") from exc
+        raise
     notes = []
     if done.inactive_candidates:
         notes.append(Shown(Kind.NOTICE, "inactive players",

@@ -26,13 +26,19 @@ class OrdersModal(GuardedModal, title="Secret orders"):
         custom_id="fappo:orders:text")
 
     def __init__(self, bot: FappoBotBase, game_id: str, user_id: int, *, npc: bool = False,
+                 next_turn: bool = False,
                  then: Callable[[discord.Interaction], Awaitable[None]] | None = None) -> None:
+        title = "NPC orders (sealed at once)" if npc else "Secret orders"
+        if next_turn:  # F30: before the results of the turn under review
+            title = "Next turn's NPC orders (sealed now)"
         super().__init__(Access(bot, user_id, what="form", gm_of=game_id if npc else None),
-                         title="NPC orders (sealed at once)" if npc else "Secret orders",
-                         custom_id=custom_id("npc" if npc else "orders", game_id, user_id))
+                         title=title, custom_id=custom_id(
+                             "npcnext" if next_turn else "npc" if npc else "orders", game_id,
+                             user_id))
         self.bot = bot
         self.game_id = game_id
         self.npc = npc
+        self.next_turn = next_turn
         #: what goes on once NPC orders are accepted and sealed (call time, the review)
         self.then = then
 
@@ -40,6 +46,16 @@ class OrdersModal(GuardedModal, title="Secret orders"):
         user = str(interaction.user.id)
         channel = f"dm:{user}"  # the same key the service gets for orders sent by DM
         key = f"modal:{interaction.id}"
+        if self.next_turn:
+            sealed = await self.bot.services.npc_first.seal_next(
+                self.game_id, user, channel_key=channel, message_key=key,
+                text=self.orders.value)
+            self.bot.delivery.wake()
+            await answer_privately(
+                interaction, f"Turn {sealed.turn}'s NPC orders are sealed before the results "
+                f"of turn {sealed.turn - 1} ({sealed.npc_orders} order(s)); the commitment "
+                "is published, and they are that turn's NPC orders when it opens.")
+            return
         if self.npc:
             reply = await self.bot.services.turns.npc_orders(
                 self.game_id, user, channel_key=channel, message_key=key,

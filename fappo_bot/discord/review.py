@@ -129,6 +129,9 @@ class ReviewPanel(GuardedView):
         if not self.review.missing:
             buttons.append(self._button("Resolve the turn", self._resolve,
                                         discord.ButtonStyle.danger, action="resolve"))
+            # F30: the next turn's NPC orders may be decided before these results go out
+            buttons.append(self._button("Seal next turn's NPC orders", self._seal_next,
+                                        action="npcnext"))
         per_page = (ROWS - math.ceil(len(buttons) / ROW_BUTTONS)) * OPTIONS
         if len(choices) > per_page:
             turning = [self._button("◀ Previous", self._previous, action="previous"),
@@ -223,6 +226,12 @@ class ReviewPanel(GuardedView):
             self.skipped.add(item.key)
         self.build()
         await interaction.response.edit_message(content=self.text(), view=self)
+
+    async def _seal_next(self, interaction: discord.Interaction) -> None:
+        from fappo_bot.discord.modals import OrdersModal
+
+        await interaction.response.send_modal(OrdersModal(
+            self.bot, self.game_id, interaction.user.id, npc=True, next_turn=True))
 
     async def _resolve(self, interaction: discord.Interaction) -> None:
         from fappo_bot.discord.npc_seal import ask_before_sealing

@@ -57,6 +57,7 @@ class StatementKind(StrEnum):
     REDUCE = "reduce"
     ENDURE = "endure"
     BIND = "bind"
+    GOOD_CASE = "good_case"
     INTENT = "intent"
     OOC = "ooc"
 
@@ -173,6 +174,8 @@ def order_to_case(order: Order) -> dict[str, Any]:
         out["intent"] = order.intent
     if order.ooc is not None:
         out["ooc"] = order.ooc
+    if order.good_case is not None:
+        out["good_case"] = order.good_case
     return out
 
 

@@ -51,6 +51,7 @@ class _Block:
     reduce: list[Reduction] = field(default_factory=list)
     endure: bool = False
     bind: list[Binding] = field(default_factory=list)
+    good_case: list[str] = field(default_factory=list)
     intent: list[str] = field(default_factory=list)
     ooc: list[str] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
@@ -320,6 +321,12 @@ def _ooc(block: _Block, number: int, text: str, read: Read, bracket: bool,
     return Statement(number, text, read.kind, bracket=bracket)
 
 
+def _good_case(block: _Block, number: int, text: str, read: Read, bracket: bool,
+               sp_words: str) -> Statement:
+    block.good_case.append(read.text or "(no reason given)")
+    return Statement(number, text, read.kind, bracket=bracket)
+
+
 def _endure(block: _Block, number: int, text: str, read: Read, bracket: bool,
             sp_words: str) -> Statement:
     block.endure = True
@@ -352,6 +359,7 @@ _LINES: dict[StatementKind, Callable[[_Block, int, str, Read, bool, str], Statem
     StatementKind.OOC: _ooc,
     StatementKind.ENDURE: _endure,
     StatementKind.BIND: _bind,
+    StatementKind.GOOD_CASE: _good_case,
     StatementKind.GUARD: _guard,
     StatementKind.REDUCE: _reduce,
 }
@@ -402,6 +410,7 @@ def _finish(reader: _Reader, block: _Block) -> tuple[ParsedBlock, list[PostProbl
         intent=join_text(block.intent),
         bind=tuple(block.bind),
         ooc=join_text(block.ooc),
+        good_case=join_text(block.good_case),
     )
     statements = tuple(block.statements)
     parsed = ParsedBlock(block.actor.name, order, tuple(block.prose), statements)

@@ -84,6 +84,8 @@ def render_order(order: Order, character: Character | None = None,
         paid = safe(binding.sacrifice) if binding.sacrifice else "a banked CC"
         lines.append(f"  Bind {safe(binding.item)} (F22: sacrificing 1 point: {paid}; done as "
                      "the turn resolves)")
+    if order.good_case:
+        lines.append(f"  Good case (pending the GM, F8): {safe(order.good_case)}")
     if order.intent:
         lines.append(f"  Intent: {safe(order.intent)}")
     if order.ooc:

@@ -56,6 +56,8 @@ def check_block(state: TurnState, block: ParsedBlock, faulty: frozenset[int] = f
     sp_done = False
     where = _index(block)
     for error in errors:
+        if error.code is ErrorCode.CONCENTRATION_CONFLICT and block.order.good_case:
+            continue  # the player's good case is the GM's to rule on in the review (F8)
         if error.code is ErrorCode.SP_INSUFFICIENT and sp_lines:
             if not sp_done:
                 problems.extend(sp_lines)  # the amounts are known even on a faulty line
@@ -101,10 +103,17 @@ def _first_line(block: ParsedBlock) -> int:
     return block.statements[0].line if block.statements else 1
 
 
+#: the post language's way out of a concentration conflict (F8: "unless the player can make a
+#: good case"), said in the reply
+GOOD_CASE_HINT = ("Move it to another turn, or make your case to the GM on a line of its own: "
+                  "Good case: WHY BOTH FIT IN THE TURN [F:L72].")
+
+
 def _from_error(error: OrderError, statement: Statement | None, line: int) -> PostProblem:
     words = statement.words if statement is not None else (error.words or "")
+    hint = GOOD_CASE_HINT if error.code is ErrorCode.CONCENTRATION_CONFLICT else error.hint
     return PostProblem(line, error.code, _sentence(error.message), words, error.expected,
-                       error.hint, error.candidates, error.actor)
+                       hint, error.candidates, error.actor)
 
 
 def _sentence(message: str) -> str:

@@ -214,7 +214,9 @@ _EVENTS = {
 }
 
 
-_SAID_BY_DETAIL = {"healed", "interrupted", "bound", "freed", "overflow"}
+#: (a Healing check posted in the turn, F14, and one refused, say the whole sentence)
+_SAID_BY_DETAIL = {"healed", "interrupted", "bound", "freed", "overflow", "healing_check",
+                   "healing_refused"}
 
 
 def event_lines(b: r.EventLine) -> list[str]:

@@ -18,8 +18,9 @@ from fappo_bot.rules.advancement import (
     spend_cc,
     starting_budget,
 )
+from fappo_bot.rules.casting import cast_profile
 from fappo_bot.rules.character import FLOATING, Character, Spell, Status, StatusKind, Weapon
-from fappo_bot.rules.config import RulesConfig
+from fappo_bot.rules.config import RulesConfig, SpellResolution
 from fappo_bot.rules.data import (
     AP_COSTS,
     PIP_THRESHOLDS,
@@ -43,6 +44,7 @@ from fappo_bot.rules.data import (
 )
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
+from fappo_bot.rules.healing_turn import with_healing_checks
 from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
 from fappo_bot.rules.legendary import (
     LegendaryItem,
@@ -54,6 +56,7 @@ from fappo_bot.rules.legendary import (
     take_up,
 )
 from fappo_bot.rules.levels import SuccessLevel, chart
+from fappo_bot.rules.magic import suggested_mood
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
@@ -120,6 +123,7 @@ __all__ = [
     "SKILLS_BY_KEY",
     "Sheet",
     "Special",
+    "SpellResolution",
     "Spell",
     "Status",
     "StatusKind",
@@ -141,6 +145,7 @@ __all__ = [
     "ap_budget",
     "ap_next",
     "armor_by_name",
+    "cast_profile",
     "award_advancement",
     "character_from_sheet",
     "check_sheet",
@@ -161,6 +166,7 @@ __all__ = [
     "restore",
     "restore_sp",
     "special_by_name",
+    "suggested_mood",
     "spend_cc",
     "starting_budget",
     "track",
@@ -174,4 +180,5 @@ __all__ = [
     "powers_active",
     "take_up",
     "Binding",
+    "with_healing_checks",
 ]

@@ -14,7 +14,7 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
-from fappo_bot.rules.data import PIP_THRESHOLDS, TIERS
+from fappo_bot.rules.data import PIP_THRESHOLDS, TIERS, ArmorType
 from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.healing import heal
@@ -56,7 +56,7 @@ def apply_changes(turn: Turn, state: TurnState, changes: Changes) -> tuple[Chara
     # the names each step concerns, so that a character none of them touches skips the call
     statuses = changes.drop_status.keys() | changes.add_status.keys()
     equipment = (changes.lose_weapon.keys() | changes.gain_weapon.keys() | changes.wielding.keys()
-                 | changes.positions.keys() | changes.ammo.keys())
+                 | changes.positions.keys() | changes.ammo.keys() | changes.lose_shield)
     spells = changes.heal.keys() | changes.vaporize
     chars, orders, facts, fighters = turn.chars, turn.orders, turn.facts, turn.fighters
     levels_on, eliminated = changes.levels_on, changes.eliminated
@@ -218,7 +218,7 @@ def _equipment(c: Character, changes: Changes, new: Character | None) -> Charact
     name = c.name
     if (name not in changes.lose_weapon and name not in changes.gain_weapon
             and name not in changes.wielding and name not in changes.positions
-            and name not in changes.ammo):
+            and name not in changes.ammo and name not in changes.lose_shield):
         return new
     weapons = list(c.weapons)
     for lost in changes.lose_weapon.get(name, []):
@@ -237,6 +237,8 @@ def _equipment(c: Character, changes: Changes, new: Character | None) -> Charact
         new.position = changes.positions[name]
     if name in changes.ammo and c.ammo is not None:
         new.ammo = max(0, c.ammo - changes.ammo[name])
+    if name in changes.lose_shield:
+        new.shield, new.shield_bonus = ArmorType.NONE, 0
     return new
 
 

@@ -68,6 +68,15 @@ def _spell_of(caster: Character, action: Action) -> tuple[Spell | None, magic.Sp
     return spell, magic.profile_of(spell), True
 
 
+def cast_profile(caster: Character, action: Action) -> magic.SpellProfile | None:
+    """The payload of a cast (F24, F25): what its attack stage needs from the GM (a mind
+    spell's mood difficulty, a message's "flooded" flag); None when the spell is unknown."""
+    try:
+        return _spell_of(caster, action)[1]
+    except (RulesError, StopIteration):
+        return None
+
+
 def cast_stage(turn: Turn, caster: Character, action: Action) -> CastStage:
     """Grade the casting stage (F25 CAST, F26; Uncanny is Spellcasting's Suggested Trait)."""
     total = (effective_skill(caster, SPELLCASTING) + max(0, action.ap or 0) + action.modifier)

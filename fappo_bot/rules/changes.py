@@ -21,6 +21,8 @@ class Changes:
     wielding: dict[str, str] = field(default_factory=dict)
     lose_weapon: dict[str, list[str]] = field(default_factory=dict)
     gain_weapon: dict[str, list[Weapon]] = field(default_factory=dict)
+    #: shields destroyed (a Dismemberment aimed at the shield, F18.8)
+    lose_shield: set[str] = field(default_factory=set)
     eliminated: dict[str, int] = field(default_factory=dict)
     ammo: dict[str, int] = field(default_factory=dict)
     corrode: dict[str, int] = field(default_factory=dict)

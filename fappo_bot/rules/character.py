@@ -71,6 +71,9 @@ class Weapon:
     corroded: int = 0
     #: a scope (F16 Amb-5): the penalty is the better of the class penalty and d // 6
     scope: bool = False
+    #: the weapon's own Poison or Disease profile (F18.6 Amb-1: "the weapon data gives one"),
+    #: as an attack's `profile`; None: the GM gives it in the review
+    profile: dict[str, Any] | None = None
 
     @classmethod
     def from_table(cls, row: WeaponDef) -> Weapon:

@@ -192,6 +192,9 @@ class Order:
     passed: bool = False
     #: legendary items bound by this post (F22), done by the service as the turn resolves
     bind: tuple[Binding, ...] = ()
+    #: the player's case for mixing a concentration action with others (F8 "unless the player
+    #: can make a good case"), for the GM to accept (`concentration_ok`) or refuse
+    good_case: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)

@@ -13,7 +13,7 @@ from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.config import KnockoutMode
 from fappo_bot.rules.context import Turn
-from fappo_bot.rules.data import Special
+from fappo_bot.rules.data import ArmorType, Special
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.ranges import range_penalty
 from fappo_bot.rules.strikes import StrikeResult
@@ -88,20 +88,16 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
         elif special is Special.CORROSION:
             changes.corrode[victim.name] = changes.corrode.get(victim.name, 0) + 1
         elif special is Special.POISON:
-            changes.status(victim.name, _poison(action.profile, attacker.name))
+            changes.status(victim.name, _poison(action.profile or strike.weapon.profile,
+                                                attacker.name))
         elif special is Special.DISEASE:
-            profile = action.profile or {}
+            profile = action.profile or strike.weapon.profile or {}
             changes.status(victim.name, Status(
                 kind=StatusKind.DISEASED, source=attacker.name,
                 turns=_int(profile.get("duration")), note=_text(profile),
             ))
         elif special is Special.DISMEMBERMENT:
-            tier = dismember_tier(em, turn)
-            changes.status(victim.name, Status(
-                kind=StatusKind.DISMEMBERED, item=action.part, source=attacker.name, note=tier,
-            ))
-            if tier != "minor" and _weapon_part(action.part):
-                _disarm(victim, _held_item(victim, None), changes, attacker.name)
+            _dismember(victim, attacker, action.part, dismember_tier(em, turn), changes)
         elif special is Special.DISARM:
             _disarm(victim, _held_item(victim, action.item), changes, attacker.name)
         elif special is Special.GRASP:
@@ -115,6 +111,50 @@ def apply_specials(turn: Turn, result: StrikeResult, changes: Changes) -> None:
         elif special is Special.VAPORIZE:
             changes.vaporize.add(victim.name)
         changes.event("special", victim.name, special.value)
+
+
+def _dismember(victim: Character, attacker: Character, part: str | None, tier: str,
+               changes: Changes) -> None:
+    """Dismemberment (F18.8): the part the GM picked is lost, by the tier of the blow; a lost
+    weapon hand or arm disarms from the moderate tier. Aimed at an item the victim carries (the
+    GM's part names one of their weapons, or their shield), it destroys the item: "slashing them
+    in half and rendering them useless" (RULINGS F18.8: "the item is destroyed"), whatever the
+    tier, and no anatomy is lost."""
+    item = _carried_item(victim, part)
+    if item is not None:
+        if item == _SHIELD:
+            changes.lose_shield.add(victim.name)
+            changes.event("destroyed", victim.name, "shield")
+            return
+        changes.lose_weapon.setdefault(victim.name, []).append(item)
+        weapon = victim.weapon()
+        if weapon is not None and fold(weapon.name) == fold(item):
+            changes.wielding[victim.name] = "Fist"
+        changes.event("destroyed", victim.name, item)
+        return
+    changes.status(victim.name, Status(
+        kind=StatusKind.DISMEMBERED, item=part, source=attacker.name, note=tier,
+    ))
+    if tier != "minor" and _weapon_part(part):
+        _disarm(victim, _held_item(victim, None), changes, attacker.name)
+
+
+_SHIELD = "shield"
+
+
+def _carried_item(victim: Character, part: str | None) -> str | None:
+    """The item a Dismemberment's part names: a weapon the victim carries (not a Fist) by its
+    name, or "shield" for the shield they bear; None for a body part."""
+    if not part:
+        return None
+    text = fold(part.strip())
+    if text in (_SHIELD, "their shield", "his shield", "her shield") \
+            and victim.shield is not ArmorType.NONE:
+        return _SHIELD
+    weapon = victim.weapon(part.strip())
+    if weapon is None or fold(weapon.name) == "fist":
+        return None
+    return weapon.name
 
 
 def _weapon_part(part: str | None) -> bool:

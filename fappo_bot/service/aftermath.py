@@ -3,7 +3,7 @@ restoration (F27), adventure end with advancement and the tournament ledger (F28
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +19,7 @@ from fappo_bot.rules import (
     Purchase,
     RulesError,
     TournamentLedger,
+    Trait,
     award_advancement,
     heal,
     level_index,
@@ -302,6 +303,7 @@ class AftermathService(UseCases):
             problems += [f"{name}: nobody in this game is called {check.healer}."
                          for name, check in checks.items()
                          if check.healer is not None and check.healer.casefold() not in known]
+            checks = _sagacious_healers(checks, everyone)
             outcomes = []
             for record in records:
                 check = next((v for k, v in checks.items()
@@ -409,3 +411,18 @@ class AftermathService(UseCases):
         new = record.model_copy(update={"state": state, "version": record.version + 1})
         await uow.characters.update(new)
         return new
+
+
+def _sagacious_healers(checks: Mapping[str, HealingCheck],
+                       records: Sequence[CharacterRecord]) -> dict[str, HealingCheck]:
+    """The checks with a Sagacious healer marked so: Healing's Suggested Trait protects the
+    check and doubles its SP (F14 Amb-6, F4), whether or not SP are spent from it."""
+    owners = {r.name.casefold(): r for r in records}
+    out: dict[str, HealingCheck] = {}
+    for patient, check in checks.items():
+        healer = owners.get(check.healer.casefold()) if check.healer else None
+        if healer is not None and not check.sagacious and \
+                healer.fappo_state.owns(Trait.SAGACIOUS):
+            check = replace(check, sagacious=True)
+        out[patient] = check
+    return out

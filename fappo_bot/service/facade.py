@@ -16,6 +16,7 @@ from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, 
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.games import GameService
 from fappo_bot.service.legendary import LegendaryService
+from fappo_bot.service.npc_first import NpcFirstService
 from fappo_bot.service.outbox import OutboxService
 from fappo_bot.service.pace import PaceService
 from fappo_bot.service.ports import UowFactory
@@ -60,6 +61,7 @@ class Services:
         self.games = GameService(self.deps)
         self.characters = CharacterService(self.deps)
         self.turns = TurnService(self.deps)
+        self.npc_first = NpcFirstService(self.deps)
         self.calltime = CallTimeService(self.deps)
         self.review = ReviewService(self.deps)
         self.resolution = ResolutionService(self.deps)

@@ -85,6 +85,26 @@ class AdvanceRequest(BaseModel):
     at: datetime
 
 
+class PreSeal(BaseModel):
+    """The next turn's NPC orders, sealed before this turn's results went out (F30: the GM
+    decides NPC allocations "before even posting the effects of the previous turn"): the GM's
+    post as it becomes the next turn's, and its commitment, published at once."""
+
+    model_config = _FROZEN
+
+    turn: int
+    author: str
+    channel_key: str
+    message_key: str
+    text: str
+    orders: tuple[Order, ...]
+    reply: str
+    salt: str
+    canonical: str
+    commitment: str
+    sealed_at: datetime
+
+
 class GameSettings(BaseModel):
     """Per-game table settings that are not rules (R2 flags live in `RulesConfig`)."""
 
@@ -129,6 +149,10 @@ class GameSettings(BaseModel):
     #: F22: the game's legendary items, each with its owner, its holder and its bindings
     #: (recorded from the sheets and purchases that made them)
     legendary_items: tuple[LegendaryItem, ...] = ()
+    #: F30: a turn is resolved only once the next turn's NPC orders are sealed
+    npc_seal_first: bool = False
+    #: the next turn's NPC orders, sealed before the results (kept until that turn opens)
+    next_npc: PreSeal | None = None
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
 from fappo_bot.render import notices as words
-from fappo_bot.rules import Order, TurnResult, TurnState
+from fappo_bot.rules import Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
@@ -45,6 +45,7 @@ from fappo_bot.service.disclosure import (
 )
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.legendary import bind_posted
+from fappo_bot.service.npc_first import require_presealed
 from fappo_bot.service.pace import absent_defense
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -59,7 +60,8 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.results_report import turn_blocks, xp_blocks
 from fappo_bot.service.retry import retried
-from fappo_bot.service.review import Question, apply_answers, review_items
+from fappo_bot.service.review import Question, review_items
+from fappo_bot.service.review_answers import apply_answers
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,
@@ -133,6 +135,7 @@ class ResolutionService(UseCases):
             raise Conflict(f"Turn {turn.number} was voided by an undo.")
         if number != turn.number:
             raise _not_that_turn(number, turn)
+        require_presealed(game, turn)
         # F22: a post's `Bind:` lines take effect first, so the powers serve this turn
         game = await bind_posted(uow, self.deps, game, turn, actor)
         records = list(await uow.characters.list(game.id))
@@ -144,7 +147,7 @@ class ResolutionService(UseCases):
         if turn.npc_commitment is None:
             turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
                                                         in_force, out)
-        items = review_items(state, in_force, turn.gm_answers)
+        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs)
         if hidden and any(i.required and not i.answered for i in items):
             await out.queue(uow)  # the seal stands: the GM may now review the secret orders
             await uow.commit()
@@ -164,7 +167,8 @@ class ResolutionService(UseCases):
         away = await _away_in(uow, turn, records, in_force, now)
         if game.settings.absence is AbsencePolicy.DEFEND:
             orders = [*orders, *absent_defense(state, away, set(in_force))]
-        result = self.deps.resolve(state, orders, gm_inputs)
+        # a Healing check posted in the turn goes on its patient's heal clock (F14)
+        result = with_healing_checks(self.deps.resolve(state, orders, gm_inputs), orders)
         inactive = await self._write_characters(uow, game, records, result, in_force, now, away)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})
@@ -323,7 +327,8 @@ class ResolutionService(UseCases):
         secret orders the seal shows the GM now."""
         shown, hidden = visible_to_gm(turn, records, in_force)
         if hidden:  # else the review after the seal asks the same questions
-            _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers), hidden)
+            _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers,
+                                                       turn.gm_inputs), hidden)
         turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
         await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                     commitment=turn.npc_commitment, orders=count, by="resolve")

@@ -32,6 +32,7 @@ from fappo_bot.rules import (
     GMInputs,
     Order,
     Roster,
+    SpellResolution,
     TurnState,
     moves_away,
 )
@@ -42,6 +43,13 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
+from fappo_bot.service.review_rulings import (
+    BOOL_FIELDS,
+    action_rulings,
+    coerce_ruling,
+    good_case_ruling,
+    turn_rulings,
+)
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
 from fappo_bot.service.views import ReviewItem, ReviewView
 
@@ -101,6 +109,8 @@ class _Scene:
         self._by_key: dict[str, Character] = {}
         self._roster = Roster(state.characters)
         self.config = state.config
+        self.state = state
+        self.single_roll = state.config.spell_resolution is SpellResolution.SINGLE_ROLL
         for character in state.characters:
             self._by_key.setdefault(character.name.casefold(), character)
 
@@ -195,6 +205,9 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                               answers.get(key), default))
         return key
 
+    case = good_case_ruling(scene.state, order)
+    if case is not None:
+        add(None, case.field, case.text(actor), case.required, case.choices, case.shown_default)
     for i, action in enumerate(order.actions):
         label = f"{actor}, action {i + 1} ({action.kind.value}"
         label += f" {action.target})" if action.target else ")"
@@ -235,20 +248,30 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
                 False, ("yes", "no"), "no")
+        target = scene.find(live.target) if live.target else None
+        for ruling in action_rulings(character, action, target, weapon, scene.single_roll):
+            add(i, ruling.field, ruling.text(label), ruling.required, ruling.choices,
+                ruling.shown_default)
         if action.kind is ActionKind.MOVE:
             add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (), "as moved")
     return items
 
 
 def review_items(state: TurnState, in_force: Mapping[str, InForce],
-                 answers: Mapping[str, Any]) -> list[Question]:
-    """Every GM input the orders in force need, in actor order."""
+                 answers: Mapping[str, Any], inputs: GMInputs | None = None) -> list[Question]:
+    """Every GM input the orders in force need, in actor order, then the turn-wide rulings
+    (`review_rulings.turn_rulings`, their defaults from the turn's `inputs`)."""
     items: list[Question] = []
     scene = _Scene(state)
     orders = _answered(in_force, answers)
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
             items.extend(_items_for(scene, found, answers, orders))
+    for asked in turn_rulings(state, inputs or GMInputs()):
+        ruling = asked.ruling
+        items.append(Question(asked.key, asked.actor, None, ruling.field, ruling.text(
+            "The turn"), ruling.required, ruling.choices, answers.get(asked.key),
+            ruling.shown_default))
     return items
 
 
@@ -266,7 +289,8 @@ def _coerce_bool(value: Any) -> bool | None:
 def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any:
     """The answer as the type its field needs; InvalidInput says what was expected."""
     field = item.field
-    if field in {"triggered", "claim", "flat_footed", "veto", "engaged"}:
+    if field in {"triggered", "claim", "flat_footed", "veto", "engaged", "good_case"} | \
+            BOOL_FIELDS:
         result = _coerce_bool(value)
         if result is None:
             raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
@@ -293,6 +317,8 @@ def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any
             if choice.casefold() == text.casefold():
                 return choice
         raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
+    if field in {"mood", "part", "profile"}:
+        return coerce_ruling(field, item.question, item.choices, value)
     raise InvalidInput(f"Unknown review question: {item.key}")
 
 
@@ -306,51 +332,12 @@ def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> s
                        f"one of: {', '.join(names)}.")
 
 
-def apply_answers(in_force: Mapping[str, InForce], items: Sequence[Question],
-                  base: GMInputs) -> tuple[list[Order], GMInputs]:
-    """The orders with the GM's answers written into their actions, and the turn's inputs."""
-    by_actor: dict[str, dict[int, dict[str, Any]]] = {}
-    positions = dict(base.end_positions)
-    for item in items:
-        if item.answer is None:
-            continue
-        if item.field == "end_position":
-            positions[item.actor] = item.answer
-            continue
-        by_actor.setdefault(item.actor, {}).setdefault(item.index or 0, {})[item.field] = \
-            item.answer
-    orders: list[Order] = []
-    for found in in_force.values():
-        order = found.order
-        changes = by_actor.get(order.actor)
-        if not changes:
-            orders.append(order)
-            continue
-        actions = []
-        for i, action in enumerate(order.actions):
-            update: dict[str, Any] = {}
-            for field, answer in changes.get(i, {}).items():
-                if field == "claim":
-                    if answer and action.claim is not None:
-                        update["modifier"] = action.modifier + action.claim.value
-                elif field == "veto":
-                    update["sp_vetoed"] = bool(answer)
-                elif field == "invoke":
-                    update["invoke"] = None if answer == "none" else answer
-                elif field == "targets":
-                    update["targets"] = tuple(answer)
-                else:
-                    update[field] = answer
-            actions.append(replace(action, **update) if update else action)
-        orders.append(replace(order, actions=tuple(actions)))
-    return orders, replace(base, end_positions=positions)
-
-
 async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
                        records: Sequence[CharacterRecord]) -> ReviewView:
     """A FAPPO turn's review: the questions of the orders the GM may see (F29)."""
     shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
-    items = review_items(build_state(game, turn, records), shown, turn.gm_answers)
+    items = review_items(build_state(game, turn, records), shown, turn.gm_answers,
+                         turn.gm_inputs)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 
 
@@ -480,7 +467,7 @@ async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
     names = [c.name for c in state.characters]
     stored, items = _recorded(
-        lambda given: review_items(state, in_force, given),
+        lambda given: review_items(state, in_force, given, turn.gm_inputs),
         lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
     turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)

@@ -41,6 +41,8 @@ TABLE_SETTINGS: dict[str, str] = {
     "grace": "Automatic extensions of a deadline each player has in the game (0: none)",
     "grace_period": "How far one grace extension moves the deadline (e.g. 12h)",
     "outage_extends": "A deadline that fell while the bot was down moves by the outage's length",
+    "npc_seal_first": ("A turn is resolved only once the next turn's NPC orders are sealed, "
+                       "before its results go out (F30)"),
 }
 #: the R2 rules flags a GM may change in a FAPPO game (every one of `RulesConfig`)
 RULES_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(RulesConfig))

@@ -16,6 +16,7 @@ from fappo_bot.rules import (
     Character,
     RulesError,
     Sheet,
+    Special,
     Weapon,
     armor_by_name,
     character_from_sheet,
@@ -25,6 +26,62 @@ from fappo_bot.service.bounds import MAX_COUNT, MAX_POSITION, sheet_problems
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.sheets.convert import sheet_data
 
+#: what a poison or a disease profile of a weapon entry may say (F18.6, F18.7)
+_PROFILE_KEYS = {"poison": frozenset({"kind", "ticks", "penalty", "ap_loss", "duration"}),
+                 "disease": frozenset({"onset", "effect", "duration", "cure"})}
+_POISON_KINDS = frozenset({"mortal", "nerve", "custom"})
+
+
+class WeaponEntry(BaseModel):
+    """A sheet's weapon with data of its own: a table weapon carrying its Poison or Disease
+    profile (F18.6 Amb-1: "the weapon data gives one"), which gives the weapon that Special."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    poison: dict[str, Any] | None = None
+    disease: dict[str, Any] | None = None
+
+    def problems(self) -> list[str]:
+        """What is wrong with the entry, each in one sentence."""
+        found: list[str] = []
+        if self.poison is not None and self.disease is not None:
+            found.append(f"{self.name}: a weapon carries a poison or a disease, not both.")
+        for what in ("poison", "disease"):
+            profile = getattr(self, what)
+            if profile is None:
+                continue
+            unknown = sorted(set(profile) - _PROFILE_KEYS[what])
+            if unknown:
+                found.append(f"{self.name}: a {what} says {', '.join(sorted(_PROFILE_KEYS[what]))}"
+                             f", not {', '.join(unknown)} (F18.6, F18.7).")
+            numbers = [k for k in ("ticks", "penalty", "ap_loss", "duration") if k in profile]
+            if any(not isinstance(profile[k], int) or isinstance(profile[k], bool)
+                   or profile[k] < 0 for k in numbers):
+                found.append(f"{self.name}: the {what}'s {', '.join(numbers)} are whole "
+                             "numbers of 0 or more.")
+        kind = str((self.poison or {}).get("kind", "mortal")).casefold()
+        if self.poison is not None and kind not in _POISON_KINDS:
+            found.append(f"{self.name}: a poison is mortal, nerve or custom, not {kind!r}.")
+        return found
+
+    def carried(self) -> Weapon | None:
+        """The table weapon with the profile and its Special; None when no table weapon is
+        called so."""
+        weapon = Weapon.named(self.name)
+        if weapon is None:
+            return None
+        special = Special.POISON if self.poison is not None else Special.DISEASE \
+            if self.disease is not None else None
+        if special is None:
+            return weapon
+        specials = weapon.specials if special in weapon.specials else (*weapon.specials, special)
+        return replace(weapon, specials=specials, profile=dict(self.poison or self.disease or {}))
+
+
+def _weapon_name(weapon: str | WeaponEntry) -> str:
+    return weapon if isinstance(weapon, str) else weapon.name
+
 
 class NewCharacter(BaseModel):
     """A character sheet as written (F1) with the character's equipment and place."""
@@ -33,7 +90,8 @@ class NewCharacter(BaseModel):
 
     name: str
     sheet: Sheet = Field(default_factory=Sheet)
-    weapons: tuple[str, ...] = ()
+    #: weapon-table names, or entries with a profile of their own (`WeaponEntry`)
+    weapons: tuple[str | WeaponEntry, ...] = ()
     wielding: str | None = None
     armor: str | None = None
     shield: str | None = None
@@ -67,15 +125,25 @@ class NewCharacter(BaseModel):
         problems.extend(p.message for p in check.errors)
         armor = _armor(self.armor, "armor", problems)
         shield = _armor(self.shield, "shield", problems)
+        carried: list[Weapon | str] = []
         for weapon in self.weapons:
-            if Weapon.named(weapon) is None:
-                problems.append(f'"{weapon}" is not a weapon of the weapon table (F19).')
+            name = _weapon_name(weapon)
+            if Weapon.named(name) is None:
+                problems.append(f'"{name}" is not a weapon of the weapon table (F19).')
+                continue
+            if isinstance(weapon, WeaponEntry):
+                problems.extend(weapon.problems())
+                built = weapon.carried()
+                carried.append(built if built is not None else name)
+            else:
+                carried.append(weapon)
         if problems:
             return tuple(problems)
         try:
             character = character_from_sheet(
-                self.name.strip(), self.sheet, weapons=self.weapons,
-                wielding=self.wielding or (self.weapons[0] if self.weapons else None),
+                self.name.strip(), self.sheet, weapons=carried,
+                wielding=self.wielding or (_weapon_name(self.weapons[0]) if self.weapons
+                                           else None),
                 armor=armor, shield=shield,
             )
         except RulesError as exc:

@@ -11,6 +11,7 @@ from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
+from fappo_bot.service.npc_first import attach_presealed
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     CharacterRecord,
@@ -67,6 +68,8 @@ async def open_turn(
     turn = arm(TurnRecord(id=cases.deps.ids(), game_id=game.id, number=number, opened_at=now,
                           deadline=deadline, pending=pending), game, now)
     await uow.turns.add(turn)
+    # NPC orders the GM sealed for it before the last results become its sealed NPC post (F30)
+    game, turn = await attach_presealed(uow, cases, game, turn)
     out.add("turn_opened", notices.turn_opened(number, deadline,
                                                     len(public_hits(pending, hidden)),
                                                     game.settings.timezone),

@@ -81,7 +81,7 @@ def pip_level(pips: int) -> int:
 _WEAPON_KEYS = {
     "name", "damage", "range", "specials", "skill", "accuracy", "extra_damage", "reach",
     "radius", "area", "ammo_cost", "magical", "legendary", "corroded", "scope", "ranged",
-    "single_use",
+    "single_use", "profile",
 }
 
 
@@ -130,6 +130,8 @@ def weapon_from_case(value: Any, where: str) -> Weapon:
             fields[key] = bool(entry[key])
     if "legendary" in entry:
         fields["magical"] = bool(entry["legendary"])
+    if entry.get("profile") is not None:  # a Poison or Disease profile (F18.6 Amb-1)
+        fields["profile"] = dict(as_mapping(entry["profile"], f"{where}.profile"))
     row = weapon_by_name(str(entry["name"]))
     try:
         if row is not None:

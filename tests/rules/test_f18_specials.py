@@ -374,3 +374,42 @@ def test_f18_14_transfix_example_totals_six_levels():
     assert [h.source for h in turn4.hits if h.target == "Vic"] == ["removal"]
     levels += sum(h.levels for h in turn4.hits if h.target == "Vic")
     assert levels == 6 and kinds(turn4, "Vic") == []
+
+
+def test_f18_8_dismemberment_aimed_at_a_weapon_destroys_it():
+    """F18.8: "Dismemberment may also be used against weapons or other items, slashing them in
+    half and rendering them useless" (RULINGS: "the targeted item (the item is destroyed)")."""
+    jedi = char("Jedi", traits={"Uncanny": 3}, skills={"Swordfighting": 5},
+                weapons=["Lightsword"])
+    vic = char("Vic", weapons=["Broadsword", "Dagger"])
+    result = run(state(jedi, vic), order("Jedi", {"kind": "attack", "ap": 2, "target": "Vic",
+                                                  "special": "Dismemberment",
+                                                  "part": "broadsword"}))
+    after = who(result, "Vic")
+    assert [w.name for w in after.weapons] == ["Dagger"]
+    assert after.wielding == "Fist" and after.statuses == ()
+    assert ("destroyed", "Broadsword") in [(e.kind, e.detail) for e in result.events]
+
+
+def test_f18_8_dismemberment_aimed_at_a_shield_destroys_it():
+    jedi = char("Jedi", traits={"Uncanny": 3}, skills={"Swordfighting": 5},
+                weapons=["Lightsword"])
+    vic = char("Vic", weapons=["Broadsword"], shield="medium")
+    result = run(state(jedi, vic), order("Jedi", {"kind": "attack", "ap": 3, "target": "Vic",
+                                                  "special": "Dismemberment", "part": "shield"}))
+    assert ("destroyed", "shield") in [(e.kind, e.detail) for e in result.events]
+    after = who(result, "Vic")
+    assert after.shield == 0 and [w.name for w in after.weapons] == ["Broadsword"]
+
+
+def test_f18_6_the_weapons_own_poison_profile_is_used_when_the_attack_gives_none():
+    """RULINGS F18.6 Amb-1: "the weapon data gives one" (a profile); the GM's, on the attack,
+    would win over it."""
+    asp = char("Asp", traits={"Clever": 3}, skills={"Knife Fighting": 5},
+               weapons=[{"name": "Dagger", "specials": ["Poison"],
+                         "profile": {"kind": "nerve", "penalty": 3, "ap_loss": 1,
+                                     "duration": 2}}])
+    result = run(state(asp, char("Vic")), order("Asp", {"kind": "attack", "ap": 3,
+                                                        "target": "Vic", "special": "Poison"}))
+    [poison] = [s for s in who(result, "Vic").statuses if s.kind.value == "poisoned"]
+    assert (poison.note, poison.penalty, poison.ap_loss, poison.turns) == ("nerve", 3, 1, 2)

@@ -1,4 +1,4 @@
-"""`/turn` (open, status, pass, call time, extend, pause, resume), `/gm` (resolve, undo) and
+"""`/turn` (open, status, pass, call time, extend, pause, resume), `/gm` (resolve, end of combat, undo) and
 `/reveal` (a resolved turn's sealed NPC orders, checked against their commitment)."""
 
 from __future__ import annotations
@@ -230,6 +230,26 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         await say(interaction, f"Turn {summary.number}: {when(summary)}.")
 
 
+def check_sp(text: str) -> dict[str, int]:
+    """The SP of a Healing check as typed: `Sagacious=1, floating=1` (F14, F4)."""
+    sp: dict[str, int] = {}
+    for part in (p for p in text.split(",") if p.strip()):
+        pool, eq, number = part.partition("=")
+        if not eq or not pool.strip() or not number.strip().isdigit():
+            raise AdapterError(f'"{safe(part.strip())}" is no SP of a Healing check: write '
+                               "TRAIT=N, e.g. Sagacious=1, floating=1.")
+        sp[pool.strip()] = sp.get(pool.strip(), 0) + int(number)
+    return sp
+
+
+def end_combat_text(ended: bool) -> str:
+    """The GM's end of combat, as said back to them (F18.2)."""
+    if ended:
+        return ("The combat ends with this turn's resolution: whoever bleeds drops to "
+                "Incapacitated, and binding the wounds can restore the level (F18.2).")
+    return "The combat goes on after this turn's resolution."
+
+
 @app_commands.guild_only()
 class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, undo "
               "and export"):
@@ -259,6 +279,14 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
         await interaction.response.send_modal(OrdersModal(self.bot, game_id,
                                                           interaction.user.id, npc=True))
 
+    @app_commands.command(name="endcombat", description="GM: the open turn's resolution "
+                          "ends the combat (Bleeding drops, F18.2)")
+    @app_commands.describe(ended="True: the combat ends with this turn; False: it goes on")
+    async def endcombat(self, interaction: discord.Interaction, ended: bool = True) -> None:
+        inputs = await self.services.review.set_inputs(
+            await self.game_here(interaction), user_key(interaction.user), end_combat=ended)
+        await say(interaction, end_combat_text(inputs.end_combat))
+
     @app_commands.command(name="rest", description="GM: end the scene; SP come back by the "
                           "break (F27)")
     @app_commands.describe(gap="The break before the next scene")
@@ -278,13 +306,27 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
     @app_commands.command(name="advance", description="GM: let time pass; wounds heal by it "
                           "(F14)")
     @app_commands.describe(by="How much time passes: 10m, 2h, 3d, 1w (a bare number is "
-                           "minutes)")
+                           "minutes)",
+                           patient="A Healing check (F14): the patient",
+                           total="The healer's total: Healing + AP + modifiers",
+                           healer="Who made the check (never the patient)",
+                           sp="SP the healer spent on it: Sagacious=1, floating=1")
     async def advance(self, interaction: discord.Interaction,
-                      by: app_commands.Range[str, 1, 40]) -> None:
+                      by: app_commands.Range[str, 1, 40],
+                      patient: str | None = None, total: int | None = None,
+                      healer: str | None = None, sp: str | None = None) -> None:
+        from fappo_bot.service.views import HealingInput
+
         elapsed = parse_duration(by)
+        checks: dict[str, HealingInput] = {}
+        if patient is not None or total is not None:
+            if patient is None or total is None:
+                raise AdapterError("A Healing check needs both the patient and the healer's "
+                                   "total (Healing + AP + modifiers).")
+            checks[patient] = HealingInput(total=total, healer=healer, sp=check_sp(sp or ""))
         healed = await self.services.aftermath.advance_time(
             await self.game_here(interaction), user_key(interaction.user),
-            int(elapsed.total_seconds()))
+            int(elapsed.total_seconds()), checks=checks)
         self.changed()
         healed_now = plural(len(healed), "character") if healed else "nobody"
         await say(interaction, f"Done: {timetext.duration_text(elapsed)} pass; the room is told "

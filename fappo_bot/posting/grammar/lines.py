@@ -43,6 +43,8 @@ _KEYWORDS = {
 _TEXT_KEYWORDS = {k: v for k, v in _KEYWORDS.items()
                   if v in (StatementKind.INTENT, StatementKind.OOC, StatementKind.CHARACTER)}
 _LINE_DROP_MAX_TOKENS = 6
+#: `Good case: TEXT`, the player's case for breaking concentration's exclusivity (F8)
+_GOOD_CASE = re.compile(r"good\s+case\s*[:\-–—]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\"“”…]\s*$")
 _NAMED_FIELDS = ("target", "against", "weapon", "skill", "item", "spell", "toward", "away")
 #: how much of a statement the keyword check tokenizes
@@ -119,6 +121,10 @@ def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = No
 
     `word` is the text's `first_word` when the caller has it already."""
     word = first_word(text) if word is None else word
+    if word == "good":
+        case = _GOOD_CASE.match(text)
+        if case is not None:
+            return Read(StatementKind.GOOD_CASE, text=text[case.end():].strip())
     if not could_be_statement(text, bracket, word):
         return None
     if _is_bind(text, word):
