@@ -153,11 +153,12 @@ class CallTimeService(UseCases):
                 graced = (await grant_grace(uow, self, game, turn, now, away)
                           if alarm.kind == "deadline" else None)
                 if graced is not None:
-                    # the late are reminded their own way, the last reminders replaced
+                    # the late are reminded their own way (the room has the grace notice),
+                    # the last reminders replaced
                     assert turn.deadline is not None
                     status = await turn_status(uow, self.ruleset(game), game, graced, now)
                     await queue_reminders(uow, self.deps, game, graced, status, now,
-                                          also=reminder_times(game, turn.deadline))
+                                          also=reminder_times(game, turn.deadline), room=False)
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "grace"}))
                     continue

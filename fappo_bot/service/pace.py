@@ -55,11 +55,12 @@ def missing_by_player(status: TurnStatusView) -> dict[str, list[str]]:
 
 async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord,
                           status: TurnStatusView, at: datetime,
-                          also: Sequence[datetime] = ()) -> None:
+                          also: Sequence[datetime] = (), room: bool = True) -> None:
     """The reminders due at `at`: the room's (naming who is missing, pinging those reminded by
     a ping) and a DM to each player reminded by DM; each replacing the previous reminder of the
     turn to the same place (`also`: the reminder times of a deadline the turn had before,
-    whose reminders these replace too: grace moved it)."""
+    whose reminders these replace too: grace moved it; `room` False: the room was told
+    already, so its reminder goes out only to ping the players who chose a ping)."""
     by_player = missing_by_player(status)
     paces = await uow.pace.many(list(by_player))
     pings: list[str] = []
@@ -75,10 +76,11 @@ async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRec
     found = {m.dedupe_key: m for m in await uow.outbox.by_dedupe(
         [key for listed in keys.values() for key in listed])}
     out = Outgoing(deps, game)
-    out.add("reminder", notices.Reminder(
-        turn=turn.number, deadline=turn.deadline, missing=status.missing, pings=tuple(pings),
-        zone=game.settings.timezone, replaces=_previous(found, keys[None])),
-        reminder_key(turn, at))
+    if room or pings:
+        out.add("reminder", notices.Reminder(
+            turn=turn.number, deadline=turn.deadline, missing=status.missing,
+            pings=tuple(pings), zone=game.settings.timezone,
+            replaces=_previous(found, keys[None])), reminder_key(turn, at))
     for user in dms:
         out.add("reminder_dm", notices.ReminderDm(
             game=game.name, turn=turn.number, deadline=turn.deadline,

@@ -117,3 +117,39 @@ async def test_grace_moves_a_deadline_once_and_the_room_is_told_across_a_restart
         assert sum(m["content"].startswith("Grace:") for m in fake.bot_messages(room)) == 1
     finally:
         await running.stop()
+
+
+async def test_grace_reminds_the_late_their_own_way_and_the_board_says_the_deadline_moved(
+        fake, tmp_path) -> None:
+    clock = ManualClock()
+    running = RunningBot(fake, tmp_path / "data", clock=clock, turn_board=True)
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+        for name, value in (("grace", "1"), ("grace_period", "12h"), ("reminders", "none")):
+            text_of(await run_command(fake, fake.gm, "game set", setting(name, value)))
+        text_of(await run_command(fake, fake.alice, "me remind", option("how", "dm")))
+        text_of(await run_command(fake, fake.gm, "turn calltime", option("in", "10m")))
+        game = await running.services.games.find(room)
+        await running.services.turns.seal(game.id, fake.gm["id"])
+        deadline = clock.at + timedelta(minutes=10, hours=12)
+        clock.at += timedelta(minutes=11)
+        dms = fake.dm_channel(fake.alice)["id"]
+        [dm] = await fake.wait_for(lambda: [m for m in fake.bot_messages(dms)
+                                            if "Reminder: turn 1" in m["content"]])
+        assert dm["content"].endswith(f"Reminder: turn 1 closes at {stamp_of(deadline)}, and "
+                                      "Kael has no orders yet.")
+
+        def board() -> str:
+            found = [m["content"] for m in fake.bot_messages(room)
+                     if m["content"].startswith("**Goblin Road: turn 1**")]
+            return found[0] if found else ""
+
+        await fake.wait_for(lambda: "moved by" in board())
+        assert (f"Deadline: {stamp_of(deadline)}, moved by 12h (grace for Kael, who had not "
+                "posted).") in board()
+        # the room has the grace notice; no room reminder repeats it (nobody chose a ping)
+        assert not [m for m in fake.bot_messages(room) if m["content"].startswith("Reminder")]
+    finally:
+        await running.stop()
