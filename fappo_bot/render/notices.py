@@ -52,8 +52,8 @@ def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -
 
 
 def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
-    hits = (f" {plural(notice.pending_hits, 'hit')} of the last turn can still be reduced in this "
-            "turn's posts (F13)." if notice.pending_hits else "")
+    hits = (f" {plural(notice.pending_hits, 'hit')} of the last turn can still be reduced with a Reduce "
+            "line in this turn's posts." if notice.pending_hits else "")
     return f"Turn {notice.turn} is open ({_when(notice.deadline, notice.zone, when)}).{hits}"
 
 
@@ -95,7 +95,7 @@ def digest(notice: n.Digest, when: When = utc_when) -> str:
 
 
 def time_called(notice: n.TimeCalled) -> str:
-    absent = (f" No orders from {_names(notice.missing)}: no action this turn (F30)."
+    absent = (f" No orders from {_names(notice.missing)}: no action this turn."
               if notice.missing else "")
     return f"Time is called on turn {notice.turn}; the GM reviews and resolves it.{absent}"
 
@@ -150,25 +150,25 @@ def undone(notice: n.Undone) -> str:
 
 def inactive(notice: n.Inactive) -> str:
     return (
-        f"{_names(notice.names)} missed {notice.threshold} or more turns in a row (F30). The GM "
+        f"{_names(notice.names)} missed {notice.threshold} or more turns in a row. The GM "
         "may mark them inactive, run them as NPCs or pass them to another player."
     )
 
 
 def scene_ended(notice: n.SceneEnded) -> str:
-    return f"The scene ends; Success Points are restored ({notice.points}, F27)."
+    return f"The scene ends; Success Points are restored ({notice.points})."
 
 
 def adventure_ended(notice: n.AdventureEnded) -> str:
     listed = "; ".join(safe(a) for a in notice.awards) if notice.awards else "no awards"
-    return f"The adventure ends (F28): {listed}. Every Success Point is restored (F27)."
+    return f"The adventure ends: {listed}. Every Success Point is restored."
 
 
 def time_advanced(notice: n.TimeAdvanced) -> str:
     """Each healed line's name is already `safe` (the service's: the level arrows must stay
     readable)."""
     listed = "\n".join(notice.healed) if notice.healed else "Nobody is wounded."
-    return f"{notice.elapsed} pass (F14).\n{listed}"
+    return f"{notice.elapsed} pass.\n{listed}"
 
 
 #: the most characters of an undelivered message quoted in the GMs' notice
@@ -196,7 +196,7 @@ def npc_wait(notice: n.NpcWait) -> str:
 def item_bound(notice: n.ItemBound) -> str:
     """F22: who bound it and where it is stay unsaid ([F:L358])."""
     return (f"{safe(notice.owner)}'s legendary item '{safe(notice.item)}' has been bound to "
-            "another (F22).")
+            "another.")
 
 
 def results(notice: n.Results) -> str:

@@ -48,7 +48,7 @@ async def test_f14_battered_heals_to_staggered_after_ten_minutes(services, table
     after = await state_of(uow_factory, game, "Kael")
     assert after.state.health == STAGGERED and after.version == before.version + 1
     assert await notices(uow_factory, game) == [
-        "10 min pass (F14).\nKael: Battered -> Staggered; next level in 10 s"]
+        "10 min pass.\nKael: Battered -> Staggered; next level in 10 s"]
     assert (await actions(uow_factory, game))[-1] == "time.advance"
 
 
@@ -63,7 +63,7 @@ async def test_f14_battered_is_healthy_after_ten_minutes_and_one_turn(
         ("Healthy", 2, None)]
     assert (await state_of(uow_factory, game, "Kael")).state.health == 0
     assert await notices(uow_factory, game) == [
-        "10 min 10 s pass (F14).\nKael: Battered -> Healthy"]
+        "10 min 10 s pass.\nKael: Battered -> Healthy"]
 
 
 async def test_f14_time_short_of_a_level_is_banked(services, table, uow_factory):
@@ -195,7 +195,7 @@ async def test_time_passes_between_turns_only(services, table, uow_factory):
 async def test_nobody_wounded_still_reports_the_time(services, table, uow_factory):
     game = table["game"]
     assert await services.aftermath.advance_time(game, GM, 3600) == []
-    assert await notices(uow_factory, game) == ["1 h pass (F14).\nNobody is wounded."]
+    assert await notices(uow_factory, game) == ["1 h pass.\nNobody is wounded."]
 
 
 async def test_f14_staggered_needs_no_check_and_the_notice_says_so(
@@ -208,7 +208,7 @@ async def test_f14_staggered_needs_no_check_and_the_notice_says_so(
         game, GM, 5, checks={"Kael": HealingCheck(total=9, healer="Mira")})
     assert (healed[0].level, healed[0].check) == ("Staggered", None)
     assert (await notices(uow_factory, game)) == [
-        "5 s pass (F14).\nKael: still Staggered (Staggered needs no Healing check: no check was "
+        "5 s pass.\nKael: still Staggered (Staggered needs no Healing check: no check was "
         "made); next level in 5 s"]
 
 
