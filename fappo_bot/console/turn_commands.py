@@ -299,7 +299,8 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
     lines = [f"Review of turn {view.turn}:"]
     for item in view.items:
         mark = "✓" if item.answered else ("!" if item.required else "·")
-        answer = f" -> {answer_text(item.answer)}" if item.answered else ""
+        answer = f" -> {answer_text(item.answer)}" if item.answered else (
+            f" (default: {item.default})" if not item.required and item.default else "")
         lines.append(f" {mark} {item.question}{answer}")
     if not view.items:
         lines.append("  nothing to decide")

@@ -51,6 +51,10 @@ def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -
     return when(at, zone) if at else "no deadline"
 
 
+def _closes(at: datetime | None, zone: str | None, when: When) -> str:
+    return f"at {when(at, zone)}" if at else "with no deadline"
+
+
 def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
     hits = (f" {plural(notice.pending_hits, 'hit')} of the last turn can still be reduced with a Reduce "
             "line in this turn's posts." if notice.pending_hits else "")
@@ -59,8 +63,8 @@ def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
 
 def reminder(notice: n.Reminder, when: When = utc_when) -> str:
     who = _names(notice.missing) if notice.missing else "nobody"
-    return (f"Reminder: turn {notice.turn} closes at "
-            f"{_when(notice.deadline, notice.zone, when)}. Still to post: {who}.")
+    return (f"Reminder: turn {notice.turn} closes {_closes(notice.deadline, notice.zone, when)}. "
+            f"Still to post: {who}.")
 
 
 def grace_extended(notice: n.GraceExtended, when: When = utc_when) -> str:
@@ -76,8 +80,8 @@ def deadline_moved(notice: n.DeadlineMoved, when: When = utc_when) -> str:
 
 
 def reminder_dm(notice: n.ReminderDm, when: When = utc_when) -> str:
-    return (f"Reminder from {safe(notice.game)}: turn {notice.turn} closes at "
-            f"{_when(notice.deadline, notice.zone, when)}, and {_names(notice.characters)} "
+    return (f"Reminder from {safe(notice.game)}: turn {notice.turn} closes "
+            f"{_closes(notice.deadline, notice.zone, when)}, and {_names(notice.characters)} "
             f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet. "
             "Post in the game's room.")
 

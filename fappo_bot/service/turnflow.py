@@ -103,16 +103,19 @@ async def seal_turn(
 
 
 async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
-                      turn: TurnRecord, now: datetime | None = None) -> TurnStatusView:
+                      turn: TurnRecord, now: datetime | None = None, *,
+                      moved: bool = False) -> TurnStatusView:
     """Who is in and who is missing, as the game's `ruleset` says; with `now`, the missing
-    characters of players away at `now` are shown as away instead (`/me away`)."""
+    characters of players away at `now` are shown as away instead (`/me away`); with `moved`,
+    how the deadline last moved by itself (for the board and `/turn status`: the other callers
+    do not read it, and it costs the outbox two look-ups)."""
     status = await ruleset.status(uow, game, turn, list(await uow.characters.list(game.id)))
     if now is None:
         return status
     runners = [r.runner for r in status.characters if r.state == "missing" and r.runner]
     status = with_away(status, dict(await uow.pace.many(runners)), now)
-    moved = await deadline_moved(uow, game, turn)
-    return status.model_copy(update={"deadline_moved": moved}) if moved else status
+    change = await deadline_moved(uow, game, turn) if moved else None
+    return status.model_copy(update={"deadline_moved": change}) if change else status
 
 
 async def deadline_moved(uow: UnitOfWork, game: Game, turn: TurnRecord) -> DeadlineMoveView | None:

@@ -386,7 +386,8 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             turn = await current_turn(uow, game)
-            return await turn_status(uow, self.ruleset(game), game, turn, self.now())
+            return await turn_status(uow, self.ruleset(game), game, turn, self.now(),
+                                     moved=True)
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
         """The orders in force this turn: a player's own characters'; for a GM every one, the

@@ -87,7 +87,7 @@ async def test_gm_endcombat_ends_the_combat_and_the_review_asks_it_when_someone_
     panel = await review_panel(fake)
     seen = await answer_all(fake, panel["message"], {})
     assert any("does the combat end with this turn (Kael bleeding" in s
-               and "default yes: the GM ended it" in s for s in seen), seen
+               and "default: yes: the GM ended it" in s for s in seen), seen
     await fake.wait_for(lambda: any("Kael: Incapacitated" in m["content"]
                                     for m in fake.bot_messages(room)), timeout=15)
 
@@ -124,7 +124,7 @@ async def test_the_review_panel_asks_a_mind_spells_mood_and_a_dismemberments_par
                                                      "flat-footed": "yes",
                                                      "Dismemberment takes": "Broadsword"})
     assert any("mood difficulty for the attack stage (for Kael" in s for s in seen), seen
-    assert any("default none named" in s for s in seen), "\n".join(seen)
+    assert any("default: none named" in s for s in seen), "\n".join(seen)
     [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                              if "Turn 1 results" in m["content"]], timeout=15)
     assert "Kael: 7 vs 10" in results["content"]
@@ -151,7 +151,7 @@ async def test_a_good_case_posted_in_the_room_is_ruled_on_in_the_review_panel(
     assert any("Mira: accept the good case" in s for s in seen), "\n".join(seen)
     [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                              if "Turn 1 results" in m["content"]], timeout=15)
-    assert "Mira uses a skill Skarg" in results["content"]
+    assert "Mira tries Pickpocket on Skarg" in results["content"]
     assert "Mira attacks Skarg" in results["content"]
 
 
@@ -206,7 +206,7 @@ async def test_the_review_panel_seals_next_turns_npc_orders_before_the_results(
     await fake.wait_for(lambda: any("Turn 1 results" in m["content"]
                                     for m in fake.bot_messages(room)), timeout=15)
     status = text_of(await run_command(fake, fake.gm, "turn status"))
-    assert "Turn 2" in status and "The NPC orders are sealed." in status
+    assert "turn 2**" in status and "NPC orders: sealed." in status
 
 
 async def test_gm_advance_takes_a_healing_check_with_its_sp(running, fake) -> None:
@@ -221,7 +221,7 @@ async def test_gm_advance_takes_a_healing_check_with_its_sp(running, fake) -> No
     await running.services.turns.npc_orders(game.id, str(fake.gm["id"]), channel_key="dm:gm",
                                             message_key="n1", text="**Skarg**\n3 AP defend")
     await running.services.resolution.resolve(game.id, str(fake.gm["id"]), 1)
-    options = [{"type": 4, "name": "minutes", "value": 1},
+    options = [{"type": 3, "name": "by", "value": "1"},
                {"type": 3, "name": "patient", "value": "Kael"},
                {"type": 4, "name": "total", "value": 2},
                {"type": 3, "name": "healer", "value": "Bran"}]

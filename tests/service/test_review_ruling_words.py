@@ -27,7 +27,7 @@ ATTACK = Action(kind=ActionKind.ATTACK, ap=2, target="Vic", weapon="Dagger")
 def test_f18_6_the_profile_is_asked_where_neither_the_attack_nor_the_weapon_gives_one():
     [ruling] = [r for r in action_rulings(None, ATTACK, None, poisoned(), False)
                 if r.field == "profile"]
-    assert ruling.default == "mortal" and "default mortal, 3 turns of 1 level" in ruling.text("A")
+    assert ruling.default == "mortal" and ruling.shown_default == "mortal, 3 turns of 1 level"
     assert not [r for r in action_rulings(None, ATTACK, None, poisoned({"kind": "nerve"}), False)
                 if r.field == "profile"]
     given = replace(ATTACK, profile={"kind": "mortal", "ticks": 2})

@@ -10,6 +10,7 @@ Xp game's rolls.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -63,12 +64,38 @@ async def _issue(url: str) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
         await engine.dispose()
 
 
+#: Mira's DM'd orders of turn 1 in the Warren, made player-against-player (a Searching of
+#: Bran, carol's): their results go to the parties only (bob and carol), so a page can show
+#: bob private results that alice and the game's link must not see. The example's own orders
+#: target no player's character, and are public once the turn resolves (F29 Amb-4).
+PVP = ("2 AP Stealth: slip behind Skarg unseen\n1 AP defend\n",
+       "2 AP Stealth: slip behind Skarg unseen\n1 AP Searching on Bran: count the arrows left in "
+       "his quiver\n")
+
+
+def _warren_with_a_secret_duel(folder: Path) -> Path:
+    """The Warren's script with Mira's orders made PvP (`PVP`), beside copies of its sheets;
+    alice no longer reads Mira's results."""
+    source = ADVENTURES["warren"]
+    folder.mkdir(parents=True, exist_ok=True)
+    for sheet in source.parent.glob("*.yaml"):
+        shutil.copy(sheet, folder / sheet.name)
+    text = source.read_text(encoding="utf-8")
+    assert PVP[0] in text, "the example's turn 1 changed: update PVP"
+    text = text.replace(PVP[0], PVP[1], 1).replace(
+        "/as Kael\n?expect Kael: Wounded (provisional\n?expect Mira tries Stealth\n",
+        "/as Kael\n?expect Kael: Wounded (provisional\n?expect-not Mira tries Stealth\n", 1)
+    script = folder / source.name
+    script.write_text(text, encoding="utf-8")
+    return script
+
+
 @pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     base = tmp_path_factory.mktemp("campaign")
     data = base / "data"
-    for script in ADVENTURES.values():
-        _replay(data, script)
+    _replay(data, _warren_with_a_secret_duel(base / "warren"))
+    _replay(data, ADVENTURES["tomb"])
     url = f"sqlite+aiosqlite:///{(data / 'fappo.sqlite3').as_posix()}"
     tokens, ids = asyncio.run(_issue(url))
     return Played(url, tokens, ids)

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.e2e
 CHROMIUM = os.environ.get("FAPPO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "web"
 AXE = Path(__file__).resolve().parent / "assets" / "axe-4.14.1.min.js"
-BOBS_PRIVATE = "Mira uses a skill"
+BOBS_PRIVATE = "count the arrows left in his quiver"  # bob's PvP results (conftest)
 
 try:
     from playwright.sync_api import Page, sync_playwright

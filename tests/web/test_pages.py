@@ -13,8 +13,8 @@ from tests.web.conftest import ADVENTURES, Played, _issue, _replay
 
 pytestmark = pytest.mark.integration
 
-SECRET_ORDER = "slip behind Skarg unseen"  # Mira's (bob's) order by DM, turn 1
-BOBS_PRIVATE = "Mira uses a skill"  # the private results bob got by DM, turn 1
+SECRET_ORDER = "melts into the smoke behind the lieutenant"  # Mira's (bob's) DM, turn 1
+BOBS_PRIVATE = "count the arrows left in his quiver"  # bob's PvP results, turn 1 (conftest)
 
 
 def page(client, played: Played, game: str, who: str, path: str = ""):

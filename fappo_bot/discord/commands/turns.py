@@ -329,8 +329,10 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
             int(elapsed.total_seconds()), checks=checks)
         self.changed()
         healed_now = plural(len(healed), "character") if healed else "nobody"
+        checked = "".join(f"\n{safe(h.name)}: {h.start_level} -> {h.level} (Healing check: "
+                          f"{h.check})" for h in healed if h.check)
         await say(interaction, f"Done: {timetext.duration_text(elapsed)} pass; the room is told "
-                  f"who healed ({healed_now}).", private=True)
+                  f"who healed ({healed_now}).{checked}", private=True)
 
     @app_commands.command(name="handover", description="GM: a legendary item changes hands "
                           "(taken, given, found; F22)")
