@@ -82,10 +82,10 @@ def render_order(order: Order, character: Character | None = None,
         lines.append("  Endure 1 SP Tireless (to act while Incapacitated)")
     for binding in order.bind:
         paid = safe(binding.sacrifice) if binding.sacrifice else "a banked CC"
-        lines.append(f"  Bind {safe(binding.item)} (F22: sacrificing 1 point: {paid}; done as "
+        lines.append(f"  Bind {safe(binding.item)} (sacrificing 1 point: {paid}; done as "
                      "the turn resolves)")
     if order.good_case:
-        lines.append(f"  Good case (pending the GM, F8): {safe(order.good_case)}")
+        lines.append(f"  Good case (for the GM to rule on): {safe(order.good_case)}")
     if order.intent:
         lines.append(f"  Intent: {safe(order.intent)}")
     if order.ooc:

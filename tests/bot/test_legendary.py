@@ -74,7 +74,7 @@ async def test_f22_a_bind_line_in_a_post_binds_as_the_turn_resolves(running, fak
     room = fake.room["id"]
     await fake.post(room, fake.bob, "Mira grips the blade.\n"
                                     "Bind: Broadsword (sacrificing 1 Stealth)\n3 AP defend")
-    await fake.wait_for(lambda: any("Bind Broadsword (F22: sacrificing 1 point: Stealth"
+    await fake.wait_for(lambda: any("Bind Broadsword (sacrificing 1 point: Stealth"
                                     in m["content"] for m in fake.bot_messages(room)))
     await fake.post(room, fake.bob, "Bind: Longsword\n3 AP defend")
     await fake.wait_for(lambda: any("does not hold a legendary item called 'Longsword'"

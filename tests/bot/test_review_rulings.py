@@ -143,7 +143,7 @@ async def test_a_good_case_posted_in_the_room_is_ruled_on_in_the_review_panel(
                                            "1 AP attack Skarg with Dagger\n"
                                            "Good case: the purse hangs from his sword belt")
     [reply] = await fake.wait_for(lambda: replies_to(fake, post))
-    assert "Good case (pending the GM, F8): the purse hangs" in reply["content"]
+    assert "Good case (for the GM to rule on): the purse hangs" in reply["content"]
     await fake.post(room, fake.alice, "3 AP defend")
     await call_time(fake)
     panel = await review_panel(fake)

@@ -43,4 +43,4 @@ def test_bind_without_a_colon_is_still_the_tend_verb():
 def test_the_reply_says_the_binding_and_when_it_is_done():
     post = parse("Bind: Broadsword (sacrificing Stealth)\n1 AP defend")
     text = render_order(post.blocks[0].order)
-    assert "Bind Broadsword (F22: sacrificing 1 point: Stealth; done as the turn resolves)" in text
+    assert "Bind Broadsword (sacrificing 1 point: Stealth; done as the turn resolves)" in text

@@ -102,7 +102,7 @@ async def test_f22_a_posts_bind_line_binds_the_item_as_the_turn_resolves(
                                       text="Mira takes up the blade.\n"
                                            "Bind: Broadsword (sacrificing 1 Stealth)\n"
                                            "1 AP defend")
-    assert reply.ok and "Bind Broadsword (F22: sacrificing 1 point: Stealth" in reply.reply
+    assert reply.ok and "Bind Broadsword (sacrificing 1 point: Stealth" in reply.reply
     assert await accuracy(uow_factory, game, "Mira") == 0  # not before the turn resolves
     await services.resolution.resolve(game, GM, 1)
     assert await accuracy(uow_factory, game, "Mira") == 1

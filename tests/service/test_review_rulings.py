@@ -163,7 +163,7 @@ async def test_f8_a_good_case_lets_a_post_mix_concentration_with_an_attack_if_th
                                         text=GOOD_CASE.rsplit("\n", 1)[0])
     assert not refused.ok and "Good case:" in refused.reply
     reply = await post(services, game, "bob", "m1", GOOD_CASE)
-    assert "Good case (pending the GM, F8): the purse hangs" in reply.reply
+    assert "Good case (for the GM to rule on): the purse hangs" in reply.reply
     item = (await questions(services, game))[("Mira", "good_case")]
     assert item.required and item.index is None and item.choices == ("accept", "refuse")
     await services.review.answer(game, GM, {item.key: "accept"})
