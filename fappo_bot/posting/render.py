@@ -18,11 +18,11 @@ from fappo_bot.posting.render_results import render_gm_summary
 from fappo_bot.posting.safety import (
     DISCORD_LIMIT,
     no_mentions,
+    no_rule_codes,
     possessive,
     safe,
     safe_prose,
     split_message,
-    without_rule_tags,
 )
 from fappo_bot.rules import (
     FLOATING,
@@ -280,5 +280,5 @@ def _capital(text: str) -> str:
 
 def safe_sentence(text: str) -> str:
     """A message sentence for a player: mentions broken and markdown made inert, quotes kept
-    readable, no rulebook line tags (a GM's detail)."""
-    return safe(without_rule_tags(text))
+    readable, no rule codes nor rulebook line tags (a GM's detail)."""
+    return safe(no_rule_codes(text))

@@ -41,6 +41,18 @@ def without_rule_tags(text: str) -> str:
     return _RULE_TAG.sub("", text) if "[F:" in text else text
 
 
+#: "(F13)", "(X4 Amb-4)", "(F7 step 3)", "(RULINGS X18)", "RULINGS X18": codes a player cannot
+#: look up (the words around them say the rule)
+_RULE_CODE = re.compile(r"\s*\((?:RULINGS )?[FX]\d+[^()]*\)|\s*\bRULINGS [FX]\d+(?:\.\d+)?"
+                        r"(?: Amb-\d+)?")
+
+
+def no_rule_codes(text: str) -> str:
+    """`text` without the rule codes a player cannot look up ("(F13)", "(X4 Amb-4)") nor the
+    rulebook's line tags: what a player reads says the rule in words (a GM's texts keep them)."""
+    return _RULE_CODE.sub("", without_rule_tags(text))
+
+
 def no_mentions(text: str) -> str:
     """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
     after `@` and after `<#`), so nothing echoed from a player can ping anyone."""

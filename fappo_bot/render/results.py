@@ -15,27 +15,14 @@ Every name goes through `safe`; the caller makes the whole text `inert`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
-from fappo_bot.posting.safety import inert, possessive, safe, split_message, without_rule_tags
+from fappo_bot.posting.safety import inert, no_rule_codes, possessive, safe, split_message
 from fappo_bot.rules import SuccessLevel
 from fappo_bot.service import notices as n
 from fappo_bot.service import results_report as r
 
 _LEVELS = {level.label: level for level in SuccessLevel}
-
-#: "(F13)", "(X4 Amb-4)", "(F7 step 3)", "(RULINGS X18)", "RULINGS X18": codes a player cannot
-#: look up (the words around them say the rule)
-_RULE_CODE = re.compile(r"\s*\((?:RULINGS )?[FX]\d+[^()]*\)|\s*\bRULINGS [FX]\d+(?:\.\d+)?"
-                        r"(?: Amb-\d+)?")
-
-
-def no_rule_codes(text: str) -> str:
-    """`text` without the rule codes a player cannot look up ("(F13)", "(X4 Amb-4)") nor the
-    rulebook's line tags."""
-    return _RULE_CODE.sub("", without_rule_tags(text))
-
 
 def _title(label: str | None) -> str:
     return _LEVELS[label].title if label in _LEVELS else ""
