@@ -8,7 +8,7 @@ from fappo_bot.console.seats import Kind, Shown, only, seat_user_id
 from fappo_bot.console.table import LocalTable, TableError
 from fappo_bot.console.transcript import Step
 from fappo_bot.service.advance_text import FORMS
-from fappo_bot.service.views import AdvanceView
+from fappo_bot.service.advance_views import AdvanceView
 
 
 def _made(view: AdvanceView, by: str = "") -> str:

@@ -18,7 +18,7 @@ from fappo_bot.discord.access import Access
 from fappo_bot.discord.errors import answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
 from fappo_bot.posting.safety import safe
-from fappo_bot.service.views import AdvanceView
+from fappo_bot.service.advance_views import AdvanceView
 
 NO_PINGS = discord.AllowedMentions.none()
 

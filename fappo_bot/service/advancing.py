@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 
 from fappo_bot.rules import Character, Purchase, RulesError, spend_cc
 from fappo_bot.service.advance_text import describe, parse_change
+from fappo_bot.service.advance_views import AdvanceView
 from fappo_bot.service.base import (
     Play,
     UseCases,
@@ -29,7 +30,7 @@ from fappo_bot.service.legendary import record_items
 from fappo_bot.service.records import AdvanceRequest, CharacterRecord, Game
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
-from fappo_bot.service.views import AdvanceView, CharacterView
+from fappo_bot.service.views import CharacterView
 
 _PURCHASE: TypeAdapter[Purchase] = TypeAdapter(Purchase)
 

@@ -30,6 +30,7 @@ from fappo_bot.rules import (
     trait_by_name,
 )
 from fappo_bot.service import notices
+from fappo_bot.service.advance_views import LedgerView
 from fappo_bot.service.base import (
     UseCases,
     load_character,
@@ -50,7 +51,7 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
-from fappo_bot.service.views import CharacterView, LedgerView
+from fappo_bot.service.views import CharacterView
 
 SceneGap = BreakKind
 """F27: how long until the next scene (the rules core's `BreakKind`)."""

@@ -15,7 +15,6 @@ from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import GmRows, Route, XpAction, XpKind, pool_of
 from fappo_bot.render_xp import (
     assisted_line,
-    faces_text,
     group_head,
     luck_line,
     member_lines,
@@ -25,7 +24,7 @@ from fappo_bot.render_xp import (
     supporter_line,
 )
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who, XpConfig
-from fappo_bot.rules_xp.contest import ContestResult, ContestSide, contested, general
+from fappo_bot.rules_xp.contest import contested, general
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.group import (
@@ -46,6 +45,7 @@ from fappo_bot.rules_xp.tables import DIFFICULTY, characteristic, key
 from fappo_bot.service.records import CharacterRecord
 from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.views import ReviewItem
+from fappo_bot.service.xp_contest_words import contest_side, contest_verdict
 from fappo_bot.service.xp_play import (
     XpInForce,
     answer_key,
@@ -440,40 +440,6 @@ def _contest(table: _Table, f: XpInForce, helpers: list[XpInForce]) -> None:
     table.out.lines.append(f"{safe(a.actor)}, {_what(f)} against {safe(opponent)} "
                            f"({safe(their_label)}): {contest_verdict(result)}")
     table.out.lines.extend(contest_side(side) for side in result.sides)
-
-
-def contest_verdict(result: ContestResult) -> str:
-    """Who wins a contest and the fact that decided it (X7): the successes each side counts, a
-    fumble that counts none (Amb-3), the tie-breaks, or the tie awarded."""
-    winner = next(s for s in result.sides if s.name == result.winner)
-    loser = next(s for s in result.sides if s is not winner)
-    score = f"{winner.total} to {loser.total}"
-    fumbled = [s for s in result.sides if s.roll.fumble]
-    why = "".join(f"; {safe(s.name)}'s roll is a fumble (more ones than successes), so its "
-                  f"{plural(s.roll.s, 'success')} {'counts' if s.roll.s == 1 else 'count'} for "
-                  "nothing" for s in fumbled if s.roll.s)
-    if result.decided_by == "successes":
-        return f"{safe(result.winner)} wins by {result.net} ({score} successes{why})"
-    if result.decided_by == "tiebreak":
-        return (f"{safe(result.winner)} wins by {result.net} after "
-                f"{plural(result.tiebreaks, 'tie-break')} ({score} successes in all{why})")
-    whose = "the player's side" if result.decided_by == "player" else "the chosen side"
-    return (f"{safe(result.winner)} wins by 0 (still tied at {winner.total} after "
-            f"{plural(result.tiebreaks, 'tie-break')}: {whose} wins, X7{why})")
-
-
-def contest_side(side: ContestSide) -> str:
-    """One side of a contest: its roll, what of it counts, and each tie-break, in words:
-    `Nefer: 6d at Normal (5-6): [5 2 6 1 3 4] -> 2 successes, 1 one; tie-break 1: the dice
-    that failed again [1 3 1 5]: 3 successes in all`."""
-    text = f"  {safe(side.name)}: {roll_text(side.roll, outcome=False)}"
-    if side.roll.fumble:
-        text += ": a fumble, it counts 0"
-    if not side.rerolls:
-        return text
-    breaks = "; ".join(f"tie-break {n}: the dice that failed again {faces_text(faces)}"
-                       for n, faces in enumerate(side.rerolls, start=1))
-    return f"{text}; {breaks}: {plural(side.total, 'success')} in all"
 
 
 def _groups(table: _Table, members: Sequence[XpInForce]) -> None:

@@ -27,6 +27,7 @@ from fappo_bot.service.records import (
     UserName,
 )
 from fappo_bot.storage import mappers as m
+from fappo_bot.storage import outbox_queries as oq
 from fappo_bot.storage import queries as q
 from fappo_bot.storage.transaction import Repository
 from fappo_bot.storage.values import utc
@@ -252,35 +253,35 @@ class SqlOutbox(Repository):
             if dest_keys is not None:  # not asked of it by the adapters: filtered here
                 return [m for m in await self.pending(now, limit, dest_keys)
                         if m.dest_kind is dest_kind]
-            sql = q.OUTBOX_PENDING_OF_KIND
+            sql = oq.OUTBOX_PENDING_OF_KIND
             params["kind"] = dest_kind.value
         elif dest_keys is None:
-            sql = q.OUTBOX_PENDING
+            sql = oq.OUTBOX_PENDING
         else:
             keys = sorted(set(dest_keys))
             if not keys:
                 return []
-            sql = q.OUTBOX_PENDING_TO
+            sql = oq.OUTBOX_PENDING_TO
             params["dests"] = keys
         rows = await self._rows(sql, q.OUTBOX, **params)
         return [m.outbox_record(row) for row in rows]
 
     async def inbox(self, user_id: str) -> Sequence[OutboxMessage]:
-        rows = await self._rows(q.OUTBOX_INBOX, q.OUTBOX, user_id=user_id)
+        rows = await self._rows(oq.OUTBOX_INBOX, q.OUTBOX, user_id=user_id)
         return [m.outbox_record(row) for row in rows]
 
     async def for_game(self, game_id: str) -> Sequence[OutboxMessage]:
-        rows = await self._rows(q.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
+        rows = await self._rows(oq.OUTBOX_OF_GAME, q.OUTBOX, game_id=game_id)
         return [m.outbox_record(row) for row in rows]
 
     async def by_key_prefix(self, game_id: str, prefix: str) -> Sequence[OutboxMessage]:
         pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = await self._rows(q.OUTBOX_BY_KEY_PREFIX, q.OUTBOX, game_id=game_id,
+        rows = await self._rows(oq.OUTBOX_BY_KEY_PREFIX, q.OUTBOX, game_id=game_id,
                                 pattern=pattern)
         return [m.outbox_record(row) for row in rows]
 
     async def given_up(self, game_id: str) -> Sequence[OutboxMessage]:
-        rows = await self._rows(q.OUTBOX_GIVEN_UP_OF_GAME, q.OUTBOX, game_id=game_id)
+        rows = await self._rows(oq.OUTBOX_GIVEN_UP_OF_GAME, q.OUTBOX, game_id=game_id)
         return [m.outbox_record(row) for row in rows]
 
     async def mark_sent(
@@ -288,7 +289,7 @@ class SqlOutbox(Repository):
     ) -> None:
         params = {"match_id": message_id, "sent_at": utc(at),
                   "delivered_keys": m.keys_doc(delivered_keys)}
-        if not await self._tx.execute(q.OUTBOX_SENT, params):
+        if not await self._tx.execute(oq.OUTBOX_SENT, params):
             await self._must_exist(message_id)  # sent already: the first delivery's time stays
 
     async def mark_failed(
@@ -297,7 +298,7 @@ class SqlOutbox(Repository):
         params = {"match_id": message_id, "last_error": error,
                   "next_attempt_at": None if retry_at is None else utc(retry_at),
                   "gave_up_at": utc(at) if retry_at is None else None}
-        if not await self._tx.execute(q.OUTBOX_FAILED, params):
+        if not await self._tx.execute(oq.OUTBOX_FAILED, params):
             await self._must_exist(message_id)
 
     async def _must_exist(self, message_id: str) -> None:

@@ -10,7 +10,7 @@ from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.contest import contested
 from fappo_bot.rules_xp.dice import DiceStream
 from fappo_bot.rules_xp.rollers import Roller
-from fappo_bot.service.xp_resolve import contest_side, contest_verdict
+from fappo_bot.service.xp_contest_words import contest_side, contest_verdict
 
 pytestmark = pytest.mark.unit
 

@@ -13,9 +13,10 @@ from fappo_bot.discord.commands.characters import matching, room_role
 from fappo_bot.discord.commands.web import game_link
 from fappo_bot.discord.rendering import from_game, worded
 from fappo_bot.posting.safety import safe
+from fappo_bot.service.advance_views import LedgerView
 from fappo_bot.service.records import GameStatus, Role
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
-from fappo_bot.service.views import GameView, LedgerView
+from fappo_bot.service.views import GameView
 
 
 def describe_game(view: GameView) -> str:
