@@ -22,7 +22,7 @@ from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord
 from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm
-from fappo_bot.service.turnflow import turn_status
+from fappo_bot.service.turnflow import missing_by_player, turn_status
 
 #: whether a player (by user id) of a game is away at a moment: away players spend no grace
 AwayCheck = Callable[[UnitOfWork, Game, str, datetime], Awaitable[bool]]
@@ -37,12 +37,7 @@ async def late_players(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnR
                        ) -> dict[str, list[str]]:
     """The players who have not posted (nor passed) this turn, each with their characters
     still to post, in the game's order (the GMs' characters are nobody's lateness)."""
-    status = await turn_status(uow, cases.ruleset(game), game, turn)
-    late: dict[str, list[str]] = {}
-    for character in status.characters:
-        if character.state == "missing" and character.runner:
-            late.setdefault(character.runner, []).append(character.name)
-    return late
+    return missing_by_player(await turn_status(uow, cases.ruleset(game), game, turn))
 
 
 async def grant_grace(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord,

@@ -34,7 +34,7 @@ from fappo_bot.service.records import (
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import player_run
 from fappo_bot.service.timing import reminder_times
-from fappo_bot.service.turnflow import turn_status
+from fappo_bot.service.turnflow import missing_by_player, turn_status
 from fappo_bot.service.views import TurnStatusView
 
 
@@ -42,15 +42,6 @@ def reminder_key(turn: TurnRecord, at: datetime, user: str | None = None) -> str
     """The dedupe key of the room's reminder of `turn` at `at` (or of `user`'s DM)."""
     key = f"reminder:{turn.id}:{at.isoformat()}"
     return key if user is None else f"{key}:dm:{user}"
-
-
-def missing_by_player(status: TurnStatusView) -> dict[str, list[str]]:
-    """The characters still missing, by the user who runs them (the GMs' are not reminded)."""
-    found: dict[str, list[str]] = {}
-    for row in status.characters:
-        if row.state == "missing" and row.runner:
-            found.setdefault(row.runner, []).append(row.name)
-    return found
 
 
 async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord,

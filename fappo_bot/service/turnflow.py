@@ -134,6 +134,16 @@ async def deadline_moved(uow: UnitOfWork, game: Game, turn: TurnRecord) -> Deadl
     return None
 
 
+def missing_by_player(status: TurnStatusView) -> dict[str, list[str]]:
+    """The characters still missing, by the user who runs them, in the game's order (the GMs'
+    characters are nobody's to remind, and nobody's lateness)."""
+    found: dict[str, list[str]] = {}
+    for row in status.characters:
+        if row.state == "missing" and row.runner:
+            found.setdefault(row.runner, []).append(row.name)
+    return found
+
+
 def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime
               ) -> TurnStatusView:
     """`status` with the missing characters of the players away at `at` shown as away (no
