@@ -108,7 +108,7 @@ def _healed_line(h: Healed) -> str:
         return f"{safe(h.name)}: {moved}{check}"
     if h.seconds_to_next is None:
         nxt = "does not heal by time" + (
-            " until stabilized (F15)" if h.level == "Dying" else "")
+            " until stabilized" if h.level == "Dying" else "")
     else:
         nxt = f"next level in {duration(h.seconds_to_next)}"
     notes = "".join(f" ({n.rstrip('.')})" for n in h.notes if not n.startswith("Dying"))

@@ -191,7 +191,7 @@ def check_pvp_secret(
         who = ", ".join(dict.fromkeys(named))
         raise InvalidInput(
             f"Orders that concern another player's character ({who}) go to the bot by "
-            "DM, so they stay secret until the turn is resolved (F29). Nothing of this post "
+            "DM, so they stay secret until the turn is resolved. Nothing of this post "
             "was recorded; send it again by DM."
         )
     return list(dict.fromkeys(named))

@@ -84,7 +84,7 @@ async def test_f15_dying_not_stabilized_does_not_heal(services, table, uow_facto
     assert [(h.level, h.levels_healed, h.seconds_to_next) for h in healed] == [
         ("Dying", 0, None)]
     assert (await state_of(uow_factory, game, "Kael")).state.health == DYING
-    assert "Kael: still Dying; does not heal by time until stabilized (F15)" in (
+    assert "Kael: still Dying; does not heal by time until stabilized" in (
         await notices(uow_factory, game))[0]
 
 
