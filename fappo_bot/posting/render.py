@@ -34,6 +34,7 @@ from fappo_bot.rules import (
     Trait,
     TurnState,
 )
+from fappo_bot.words import plural
 
 __all__ = [
     "DISCORD_LIMIT", "describe_action", "no_mentions", "problem_text", "render_gm_summary",
@@ -124,7 +125,7 @@ def hit_label(hit: PendingHit) -> str:
         name = possessive(safe(hit.attacker)) + (f" {safe(hit.weapon)}" if hit.weapon else "")
     else:
         name = f"the {safe(hit.weapon)}" if hit.weapon else "the"
-    return f"{name} hit ({hit.levels} level{'s' if hit.levels != 1 else ''})"
+    return f"{name} hit ({plural(hit.levels, 'level')})"
 
 
 def sp_left(character: Character, order: Order) -> str:
@@ -197,7 +198,7 @@ def _what(action: Action, character: Character | None) -> str:
         return text + (f": {safe(action.task)}" if action.task else "")
     if kind is ActionKind.MOVE:
         ranges = action.ranges or 1
-        text = f"move {ranges} Range{'s' if ranges != 1 else ''}"
+        text = f"move {plural(ranges, 'Range')}"
         if action.toward:
             text += f" toward {safe(action.toward)}"
         if action.away:
@@ -253,7 +254,7 @@ def render_problems(problems: Iterable[PostProblem]) -> str:
     listed = list(problems)
     lines = {p.line for p in listed}
     count = len(lines)
-    head = (f"I couldn't use {count} line{'s' if count != 1 else ''} of this post "
+    head = (f"I couldn't use {plural(count, 'line')} of this post "
             "(nothing is recorded until they are fixed):")
     body = [f"  {problem_text(p)}" for p in listed]
     return "\n".join([head, *body])

@@ -21,15 +21,12 @@ from fappo_bot.posting.safety import inert, no_rule_codes, possessive, safe, spl
 from fappo_bot.rules import SuccessLevel
 from fappo_bot.service import notices as n
 from fappo_bot.service import results_report as r
+from fappo_bot.words import plural
 
 _LEVELS = {level.label: level for level in SuccessLevel}
 
 def _title(label: str | None) -> str:
     return _LEVELS[label].title if label in _LEVELS else ""
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _sp(spent: dict[str, int]) -> str:
@@ -63,7 +60,7 @@ def _what(a: r.ActionLine) -> str:
     if kind == "move":
         text = "moves"
         if a.ranges:
-            text += f" {_plural(a.ranges, 'Range')}"
+            text += f" {plural(a.ranges, 'Range')}"
         if a.toward:
             text += f" toward {safe(a.toward)}"
         if a.away:
@@ -124,12 +121,12 @@ def _numbers(total: int | None, difficulty: int | None, base: str | None, level:
     moved = _LEVELS[level] - _LEVELS[base] + guard
     steps: list[str] = []
     if spent:
-        shift = f"+{_plural(moved, 'level')} from " if moved > 0 else ""
+        shift = f"+{plural(moved, 'level')} from " if moved > 0 else ""
         steps.append(shift + _sp(spent) + ("" if moved > 0 else " spent"))
     elif moved > 0:
-        steps.append(f"+{_plural(moved, 'level')}")
+        steps.append(f"+{plural(moved, 'level')}")
     if guard:
-        steps.append(f"-{_plural(guard, 'level')} from a Guard")
+        steps.append(f"-{plural(guard, 'level')} from a Guard")
     if not steps or base == level:
         return text + lead + _title(level) + (f", {', '.join(steps)}" if steps else "")
     return text + lead + f"{_title(base)}, {', '.join(steps)}: {_title(level)}"
@@ -138,7 +135,7 @@ def _numbers(total: int | None, difficulty: int | None, base: str | None, level:
 def _effects(damage: int, specials: Sequence[str], eliminated: int, effective: bool) -> str:
     if not effective:
         return " · no effect"
-    text = f" · {_plural(damage, 'level')} of damage" if damage else ""
+    text = f" · {plural(damage, 'level')} of damage" if damage else ""
     if specials:
         text += " · " + ", ".join(safe(s) for s in specials)
     return text + (f" · {eliminated} eliminated" if eliminated else "")
@@ -166,7 +163,7 @@ def action_lines(a: r.ActionLine) -> list[str]:
         done = sum(c.damage for c in a.creatures)
         gone = sum(c.eliminated for c in a.creatures)
         if done or gone:
-            total = [_plural(done, "level") + " of damage"] if done else []
+            total = [plural(done, "level") + " of damage"] if done else []
             total += [f"{gone} eliminated"] if gone else []
             lines.append("    - in all: " + ", ".join(total))
     return lines
@@ -184,7 +181,7 @@ def standing_lines(b: r.Standing) -> list[str]:
     text = f"{safe(b.name)}: {safe(b.health)}"
     if b.hits:
         listed = "; ".join(
-            f"{hit_name(h)}, {_plural(h.levels, 'creature' if h.creatures else 'level')}"
+            f"{hit_name(h)}, {plural(h.levels, 'creature' if h.creatures else 'level')}"
             for h in b.hits)
         which = "it" if len(b.hits) == 1 else "each"
         text += (f" (provisional: {listed}; a Reduce line in the next post can lower {which} "
@@ -212,7 +209,7 @@ def event_lines(b: r.EventLine) -> list[str]:
     if form is None:  # the kinds whose detail is the sentence, else the kind then the detail
         form = ("{c}: {d}" if b.kind in _SAID_BY_DETAIL else "{c} {k}: {d}") if d else "{c} {k}"
     text = form.format(c=c, d=d, k=safe(b.kind))
-    levels = f" ({_plural(b.levels, 'level')})" if b.levels else ""
+    levels = f" ({plural(b.levels, 'level')})" if b.levels else ""
     return [f"- {text}{levels}"]
 
 
