@@ -51,31 +51,28 @@ def _reveal(notice: notices.Notice) -> str:
     return f"\nHere: `/reveal turn:{notice.turn}` shows it and checks it."
 
 
-def _deadline(at: datetime | None) -> str:
-    return f"at {stamp(at)}" if at is not None else "with no deadline"
-
-
 def _reminder_dm(notice: notices.ReminderDm) -> str:
     """A player's reminder DM: the line above it names the game and links its room
     (`delivery.headed`), so the reminder says only what is due."""
-    names = ", ".join(safe(n) for n in notice.characters)
-    verb = "has" if len(notice.characters) == 1 else "have"
-    return (f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}, and {names} "
-            f"{verb} no orders yet.")
+    return f"Reminder: {words.due(notice, _stamped)}."
 
 
 def room_reminder(notice: notices.ReminderDm) -> str:
     """A reminder DM the player does not take, as the room reads it (a ping of them follows)."""
-    names = ", ".join(safe(n) for n in notice.characters)
-    return inert(f"Reminder: turn {notice.turn} closes {_deadline(notice.deadline)}, and {names} "
-                 f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet (your "
-                 "direct messages are closed to the bot, so it reminds you here).")
+    return inert(f"Reminder: {words.due(notice, _stamped)} (your direct messages are closed to "
+                 "the bot, so it reminds you here).")
+
+
+def _digest_game(game: notices.DigestGame) -> str:
+    closing = words.closes(game.deadline, game.zone, _stamped)
+    names = ", ".join(safe(n) for n in game.characters)
+    link = channel_link(game.guild, game.room)
+    return (f"- **{safe(game.game)}**: turn {game.turn}, closes {closing}; {names} to post."
+            + (f" {link}" if link else ""))
 
 
 def _digest(notice: notices.Digest) -> str:
-    lines = [f"- **{safe(g.game)}**: turn {g.turn}, closes {_deadline(g.deadline)}; "
-             f"{', '.join(safe(n) for n in g.characters)} to post. {channel_link(g.guild, g.room) or ''}"
-             .rstrip() for g in notice.games]
+    lines = [_digest_game(g) for g in notice.games]
     return "Your daily digest: the turns waiting for your orders.\n" + "\n".join(lines)
 
 

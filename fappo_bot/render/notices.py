@@ -51,7 +51,9 @@ def _when(at: datetime | None, zone: str | None = None, when: When = utc_when) -
     return when(at, zone) if at else "no deadline"
 
 
-def _closes(at: datetime | None, zone: str | None, when: When) -> str:
+def closes(at: datetime | None, zone: str | None, when: When) -> str:
+    """When a turn closes, as a reminder says it: `at` its moment (written by `when`), or
+    `with no deadline`."""
     return f"at {when(at, zone)}" if at else "with no deadline"
 
 
@@ -63,7 +65,7 @@ def turn_opened(notice: n.TurnOpened, when: When = utc_when) -> str:
 
 def reminder(notice: n.Reminder, when: When = utc_when) -> str:
     who = _names(notice.missing) if notice.missing else "nobody"
-    return (f"Reminder: turn {notice.turn} closes {_closes(notice.deadline, notice.zone, when)}. "
+    return (f"Reminder: turn {notice.turn} closes {closes(notice.deadline, notice.zone, when)}. "
             f"Still to post: {who}.")
 
 
@@ -79,11 +81,16 @@ def deadline_moved(notice: n.DeadlineMoved, when: When = utc_when) -> str:
             "outage costs nobody their turn.")
 
 
+def due(notice: n.ReminderDm, when: When = utc_when) -> str:
+    """What a player's reminder says is due: `turn 1 closes at ..., and Kael has no orders
+    yet` (every adapter's reminder DM, and the room's when the DM is refused)."""
+    verb = "has" if len(notice.characters) == 1 else "have"
+    return (f"turn {notice.turn} closes {closes(notice.deadline, notice.zone, when)}, and "
+            f"{_names(notice.characters)} {verb} no orders yet")
+
+
 def reminder_dm(notice: n.ReminderDm, when: When = utc_when) -> str:
-    return (f"Reminder from {safe(notice.game)}: turn {notice.turn} closes "
-            f"{_closes(notice.deadline, notice.zone, when)}, and {_names(notice.characters)} "
-            f"{'has' if len(notice.characters) == 1 else 'have'} no orders yet. "
-            "Post in the game's room.")
+    return f"Reminder from {safe(notice.game)}: {due(notice, when)}. Post in the game's room."
 
 
 def digest_game(game: n.DigestGame, room: str = "", when: When = utc_when) -> str:
