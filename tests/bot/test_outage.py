@@ -12,7 +12,7 @@ import pytest
 
 from fappo_bot.discord.outage import HEARTBEAT_KEY
 from fappo_bot.discord.timestamps import stamp
-from tests.bot.table import KAEL_ORDERS
+from tests.bot.table import KAEL_ORDERS, run_command, text_of
 from tests.bot.test_catchup import a_deadline_in_ten_minutes, caught_up
 from tests.bot.test_posts import replies_to
 
@@ -48,6 +48,10 @@ async def test_a_deadline_that_fell_in_an_outage_moves_by_its_length(fake, tmp_p
         assert set((await running.services.turns.status(game)).posted) == {"Kael", "Mira"}
         assert not any(m["content"].startswith("Time is called")
                        for m in fake.bot_messages(room))
+        # the board's text (what `/turn status` shows) says why the deadline moved
+        board = text_of(await run_command(fake, fake.gm, "turn status")).split("\n")
+        assert board[1] == (f"Deadline: {stamp(deadline)}, moved by 1h (the bot was down when "
+                            f"it came).")
     finally:
         await running.stop()
 
