@@ -158,7 +158,7 @@ class CallTimeService(UseCases):
                     assert turn.deadline is not None
                     status = await turn_status(uow, self.ruleset(game), game, graced, now)
                     await queue_reminders(uow, self.deps, game, graced, status, now,
-                                          also=reminder_times(game, turn.deadline), room=False)
+                                          room=False)
                     await uow.commit()
                     fired.append(alarm.model_copy(update={"kind": "grace"}))
                     continue

@@ -13,7 +13,7 @@ away, is not reminded and does not miss a turn (F30: their character follows the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Sequence, Set
 from datetime import UTC, datetime, timedelta
 
 from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
@@ -33,25 +33,26 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.scene import player_run
-from fappo_bot.service.timing import reminder_times
 from fappo_bot.service.turnflow import missing_by_player, turn_status
 from fappo_bot.service.views import TurnStatusView
 
 
-def reminder_key(turn: TurnRecord, at: datetime, user: str | None = None) -> str:
-    """The dedupe key of the room's reminder of `turn` at `at` (or of `user`'s DM)."""
+def reminder_key(turn: TurnRecord, at: datetime | None, user: str | None = None) -> str:
+    """The dedupe key of the room's reminder of `turn` at `at` (or of `user`'s DM); with `at`
+    None, the prefix every reminder key of the turn starts with."""
+    if at is None:
+        return f"reminder:{turn.id}:"
     key = f"reminder:{turn.id}:{at.isoformat()}"
     return key if user is None else f"{key}:dm:{user}"
 
 
 async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRecord,
-                          status: TurnStatusView, at: datetime,
-                          also: Sequence[datetime] = (), room: bool = True) -> None:
+                          status: TurnStatusView, at: datetime, room: bool = True) -> None:
     """The reminders due at `at`: the room's (naming who is missing, pinging those reminded by
-    a ping) and a DM to each player reminded by DM; each replacing the previous reminder of the
-    turn to the same place (`also`: the reminder times of a deadline the turn had before,
-    whose reminders these replace too: grace moved it; `room` False: the room was told
-    already, so its reminder goes out only to ping the players who chose a ping)."""
+    a ping) and a DM to each player reminded by DM; each replacing the last reminder of the
+    turn to the same place, whatever deadline it named (grace, `/turn extend` or an outage may
+    have moved it since: the old reminder's time is wrong now). `room` False: the room was
+    told already, so its reminder goes out only to ping the players who chose a ping."""
     by_player = missing_by_player(status)
     paces = await uow.pace.many(list(by_player))
     pings: list[str] = []
@@ -61,34 +62,41 @@ async def queue_reminders(uow: UnitOfWork, deps: Deps, game: Game, turn: TurnRec
         how = pace.remind_by(game) if pace is not None else game.settings.remind_by
         (pings if how is RemindBy.PING else dms if how is RemindBy.DM else []).append(user)
     assert turn.deadline is not None
-    earlier = sorted({*also, *(t for t in reminder_times(game, turn.deadline) if t < at)})
-    places: list[str | None] = [None, *dms]
-    keys = {user: [reminder_key(turn, t, user) for t in earlier] for user in places}
-    found = {m.dedupe_key: m for m in await uow.outbox.by_dedupe(
-        [key for listed in keys.values() for key in listed])}
+    last = await _last_reminders(uow, game, turn)
     out = Outgoing(deps, game)
     if room or pings:
         out.add("reminder", notices.Reminder(
             turn=turn.number, deadline=turn.deadline, missing=status.missing,
             pings=tuple(pings), zone=game.settings.timezone,
-            replaces=_previous(found, keys[None])), reminder_key(turn, at))
+            replaces=_every_part(last.get(None))), reminder_key(turn, at))
     for user in dms:
         out.add("reminder_dm", notices.ReminderDm(
             game=game.name, turn=turn.number, deadline=turn.deadline,
             characters=tuple(by_player[user]), room=game.channel_key, guild=game.guild_key,
-            zone=game.settings.timezone, replaces=_previous(found, keys[user])),
+            zone=game.settings.timezone, replaces=_every_part(last.get(user))),
             reminder_key(turn, at, user), dm_to=user)
     await out.queue(uow)
 
 
-def _previous(found: Mapping[str, OutboxMessage], keys: Sequence[str]) -> tuple[str, ...]:
-    """The outbox ids (every part) of the latest message of `found` queued under one of `keys`
-    (earliest first): the reminder a new one replaces."""
-    for key in reversed(keys):
-        message = found.get(key)
-        if message is not None:
-            return (message.id, *(f"{message.id}part{n:03d}" for n in range(2, message.parts + 1)))
-    return ()
+async def _last_reminders(uow: UnitOfWork, game: Game,
+                          turn: TurnRecord) -> dict[str | None, OutboxMessage]:
+    """The last reminder of `turn` queued to each place: the room (None) and each player's DMs
+    (their user id), read by the turn's reminder keys (`reminder_key`), oldest first."""
+    last: dict[str | None, OutboxMessage] = {}
+    for message in await uow.outbox.by_key_prefix(game.id, reminder_key(turn, at=None)):
+        key = message.dedupe_key
+        if "#" in key:
+            continue  # a later part of a message: its first part stands for it
+        _, dm, user = key.partition(":dm:")
+        last[user if dm else None] = message
+    return last
+
+
+def _every_part(message: OutboxMessage | None) -> tuple[str, ...]:
+    """The outbox ids of every part of `message`: what a reminder replacing it takes down."""
+    if message is None:
+        return ()
+    return (message.id, *(f"{message.id}part{n:03d}" for n in range(2, message.parts + 1)))
 
 
 DEFAULT_DIGEST_HOUR = 8

@@ -57,6 +57,25 @@ async def test_a_new_reminder_replaces_the_last_and_reaches_only_the_missing(
     assert dm.payload["replaces"] == [first_dm.id]
 
 
+async def test_a_reminder_after_the_gm_moved_the_deadline_replaces_the_old_deadlines_one(
+        services, table, clock, uow_factory):
+    game = table["game"]
+    await services.turns.seal(game, GM)
+    await services.pace.remind(ALICE, RemindBy.DM)
+    await services.calltime.set_deadline(game, GM, after=timedelta(hours=24))
+    clock.advance(hours=12)
+    await services.calltime.fire_due()
+    first_room, first_dm = await reminders(uow_factory, game)
+    # the GM gives a day more: the reminder naming the old deadline is wrong from now on
+    await services.calltime.extend(game, GM, timedelta(hours=24))
+    clock.advance(hours=24)  # the new deadline's 12-hours-before reminder
+    await services.calltime.fire_due()
+    _, _, room, dm = await reminders(uow_factory, game)
+    assert room.payload["deadline"] != first_room.payload["deadline"]
+    assert room.payload["replaces"] == [first_room.id]
+    assert dm.payload["replaces"] == [first_dm.id]
+
+
 async def test_none_reminds_nobody_but_the_room_still_lists_them(services, table, clock,
                                                                  uow_factory):
     game = table["game"]
