@@ -89,6 +89,23 @@ def test_each_section_is_an_embed_with_a_field_per_character() -> None:
     assert len({e.colour for e in embeds}) == 4
 
 
+@pytest.mark.unit
+def test_an_xp_turn_and_a_part_that_starts_after_the_actions() -> None:
+    xp = notices.results(2, "r1", report.xp_blocks(["Kael: 6d superior, 3 successes"]),
+                         ruleset="xp")
+    [embed] = results_embeds(xp)
+    assert (embed.title, embed.description) == ("Turn 2 results (Xp)",
+                                                "Kael: 6d superior, 3 successes")
+    [nothing] = results_embeds(notices.results(2, "r1", (), ruleset="xp"))
+    assert nothing.description == "Nothing to roll this turn."
+    later = notices.results(2, "r1", (report.Standing(name=HOSTILE, health="Unhurt"),))
+    later = later.model_copy(update={"continued": True})
+    [embed] = results_embeds(later)
+    assert embed.title == "Turn 2 results (continued): Where things stand"
+    [field] = embed.fields
+    assert not has_live_mention(field.name) and field.value == "Unhurt" and field.inline
+
+
 async def _play_a_turn(running, fake, layout: str | None) -> list[dict[str, Any]]:
     """Goblin Road with `results_layout` set to `layout`, turn 1 resolved: the room's
     messages of its results."""
