@@ -5,7 +5,9 @@ they report. This cog sends them oldest first, in order per destination (a desti
 message fails waits for the next round, so nothing overtakes it), each part within Discord's
 2,000 characters and carrying a nonce derived from the message, so that a redelivery after a crash
 is dropped by Discord (`enforce_nonce`). What it sends of a message is rendered from its kind and
-payload by `rendering.rendered`.
+payload by `rendering.rendered`, or for a turn's results laid out as embeds when its reader
+chose them (`results_embeds.py`: the game's `results_layout` in its room, the player's own
+`/me layout` in their DMs).
 
 A message Discord refuses for good (`PERMANENT`: the room is gone or hidden, the bot may not post
 there, the player takes no DMs from the bot, the user is unknown) or refuses as malformed (400,
@@ -43,7 +45,9 @@ from fappo_bot.discord.reminders import (
     with_pings,
 )
 from fappo_bot.discord.rendering import from_game, rendered
-from fappo_bot.posting.safety import split_message
+from fappo_bot.discord.results_embeds import RESULT_KINDS, results_messages, wants_embeds
+from fappo_bot.posting.safety import inert, split_message
+from fappo_bot.service import notices
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import DestinationKind, OutboxMessage
 
@@ -281,6 +285,9 @@ class Delivery(commands.Cog):
         line naming its game)."""
         await take_down_replaced(self.bot, message)
         channel = await channel_of(self.bot, message.dest_kind, message.dest_key)
+        embedded = await self.embedded(message)
+        if embedded is not None:
+            return await self.send_embeds(channel, message, *embedded)
         text = rendered(message)
         if message.dest_kind is DestinationKind.DM and message.part == 1:
             text = await self.headed(message, text)
@@ -291,6 +298,38 @@ class Delivery(commands.Cog):
                 continue  # Discord sends no empty message (an outbox message of blanks is done)
             sent = await channel.send(part, nonce=nonce(message.id, index),
                                       allowed_mentions=allowed)
+            ids.append(sent.id)
+        return ids
+
+    async def embedded(self, message: OutboxMessage
+                       ) -> tuple[str, list[list[discord.Embed]]] | None:
+        """A results message as its reader chose to get it in embeds (`results_embeds`): the
+        line heading a DM's first part, and the embeds of each Discord message; None for the
+        text (the reader's choice, or a part whose payload holds no blocks this reads)."""
+        if message.kind not in RESULT_KINDS or message.game_id is None:
+            return None
+        notice = notices.read(message.kind, message.payload)
+        if not isinstance(notice, notices.Results):
+            return None
+        try:
+            game = await self.services.games.show(message.game_id)
+        except ServiceError:  # the game is gone: its results go out as they were stored
+            return None
+        dm = message.dest_kind is DestinationKind.DM
+        pace = await self.services.pace.pace_of(message.dest_key) if dm else None
+        if not wants_embeds(game, pace, dm):
+            return None
+        heading = from_game(game) if dm and message.part == 1 else ""
+        return heading, results_messages(notice)
+
+    async def send_embeds(self, channel: discord.abc.Messageable, message: OutboxMessage,
+                          heading: str, groups: list[list[discord.Embed]]) -> list[int]:
+        """Post a results message as embeds, a Discord message per group, pinging no one."""
+        ids = []
+        for index, group in enumerate(groups):
+            sent = await channel.send(inert(heading) if index == 0 and heading else None,
+                                      embeds=group, nonce=nonce(message.id, index),
+                                      allowed_mentions=discord.AllowedMentions.none())
             ids.append(sent.id)
         return ids
 

@@ -8,7 +8,8 @@ replaces (`replaces`: the outbox ids of the previous reminder of that turn to th
 which the adapter takes down as it delivers the new one. A player away (`/me away`) is shown as
 away, is not reminded and does not miss a turn (F30: their character follows the game's
 `absence` policy, docs/rulings.md). A player's digest is at most one DM a day, at their hour
-(UTC), listing every game with an open turn where they have not posted (`send_digests`).
+(UTC), listing every game with an open turn where they have not posted (`send_digests`). A
+player also chooses how their DMs show a turn's results (`layout`, `service/layout.py`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
 from fappo_bot.service import notices, timetext
 from fappo_bot.service.base import Deps, Outgoing, UseCases
 from fappo_bot.service.errors import InvalidInput, NotFound
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     AbsencePolicy,
@@ -195,6 +197,19 @@ class PaceService(UseCases):
         said = {RemindBy.DM: "by direct message", RemindBy.PING: "by a ping in the room",
                 RemindBy.NONE: "not at all"}[how]
         return f"You will be reminded {said} in {name}."
+
+    @retried
+    async def layout(self, user_id: str, layout: ResultsLayout | None) -> str:
+        """How the player's DMs show a turn's results (None: as each game's room does)."""
+        async with self.uow() as uow:
+            pace = await self._pace(uow, user_id)
+            await self._put(uow, pace.model_copy(update={"layout": layout}))
+            await uow.commit()
+        if layout is None:
+            return "Your results by direct message come as each game's room shows them."
+        said = {ResultsLayout.EMBEDS: "as embeds, a section each",
+                ResultsLayout.TEXT: "as plain text with headings"}[layout]
+        return f"Your results by direct message come {said}, in all your games."
 
     @retried
     async def away(self, user_id: str, start: datetime | None, end: datetime | None) -> str:

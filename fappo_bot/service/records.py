@@ -28,6 +28,7 @@ from fappo_bot.rules import (
     TurnResult,
     TurnState,
 )
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.xp_flags import XpFlags
 from fappo_bot.sheets.xp import XpSheet
 
@@ -119,6 +120,8 @@ class GameSettings(BaseModel):
     #: what an away player's character does while they are away (`/me away`)
     absence: AbsencePolicy = AbsencePolicy.PASS
     results_visibility: ResultsVisibility = ResultsVisibility.PARTIES
+    #: how the room reads a turn's results (`service/layout.py`; a player's DMs: their own)
+    results_layout: ResultsLayout = ResultsLayout.TEXT
     #: F28 tournament-style advancement: +1 CC per completed adventure, kept in the ledger
     tournament: bool = False
     in_combat: bool = True
@@ -450,6 +453,8 @@ class PlayerPace(BaseModel):
     digest_hour: int | None = None
     #: the UTC day the last digest went out (at most one a day)
     digest_sent_on: date | None = None
+    #: how their DMs show results (`/me layout`); None: as the game's room does
+    layout: ResultsLayout | None = None
     updated_at: datetime
 
     def remind_by(self, game: Game) -> RemindBy:

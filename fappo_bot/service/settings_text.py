@@ -32,6 +32,9 @@ TABLE_SETTINGS: dict[str, str] = {
     "absence": "What an away player's character does: pass, defend or gm",
     "results_visibility": ("Results of player-against-player orders: public (outcomes only), "
                            "or only the parties concerned"),
+    "results_layout": ("How the room shows a turn's results on Discord: embeds (a section "
+                       "each) or text (plain, for screen readers); a player's own choice wins "
+                       "in their DMs"),
     "tournament": "Tournament advancement: +1 CC per completed adventure (F28)",
     "in_combat": "Whether the scene is a fight (defense in or out of combat, F5)",
     "auto_open_next": "Open the next turn as soon as a turn is resolved",

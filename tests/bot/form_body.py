@@ -6,7 +6,9 @@ The fake Discord runs every message, edit, interaction callback, followup, modal
 answer and published command through these checks, so a test whose bot oversteps a limit fails.
 The limits are Discord's documented ones (API v10): content 2,000 characters; at most 10 embeds,
 each with a title of 256, a description of 4,096, 25 fields of 256 (name) and 1,024 (value), a
-footer of 2,048 and an author of 256, and 6,000 characters across all the embeds of a message;
+footer of 2,048 and an author of 256 (each required when its object is given), fields' `inline`
+a boolean, a colour of 24 bits, and 6,000 characters across all the embeds of a message (an
+embed that shows nothing is dropped, so a message of empty embeds alone is empty, 50006);
 5 action rows of 5 buttons (labels of 80) or one select (25 options; labels, values and
 descriptions of 100; a placeholder of 150); custom ids of 100; a modal's title of 45 and its
 text inputs' labels of 45, placeholders of 100 and values of 4,000; 25 autocomplete choices of
@@ -31,6 +33,8 @@ FIELD_NAME = 256
 FIELD_VALUE = 1024
 FOOTER = 2048
 AUTHOR = 256
+#: the largest colour (24-bit RGB)
+COLOUR = 0xFFFFFF
 ROWS = 5
 BUTTONS = 5
 BUTTON_LABEL = 80
@@ -118,9 +122,17 @@ def check_message(body: dict[str, Any], *, create: bool, files: int = 0) -> Erro
 
 def is_empty(body: dict[str, Any], files: int = 0) -> bool:
     """A new message with nothing to show (Discord's 50006, "Cannot send an empty message")."""
-    return not ((body.get("content") or "").strip() or body.get("embeds") or files
+    embeds = body.get("embeds") or []
+    return not ((body.get("content") or "").strip() or any(map(_shows, embeds)) or files
                 or body.get("attachments") or body.get("components") or body.get("sticker_ids")
                 or body.get("poll"))
+
+
+def _shows(embed: dict[str, Any]) -> bool:
+    """Whether an embed shows anything: Discord drops an empty one (and a message of nothing
+    else is empty)."""
+    return any(embed.get(k) for k in ("title", "description", "fields", "footer", "author",
+                                      "image", "thumbnail", "video"))
 
 
 def check_embeds(errors: Errors, embeds: Any) -> None:
@@ -136,11 +148,21 @@ def check_embeds(errors: Errors, embeds: Any) -> None:
             _length(errors, ("embeds", e, "fields", f, "value"), item.get("value"),
                     FIELD_VALUE, 1)
             total += len(item.get("name") or "") + len(item.get("value") or "")
+            if not isinstance(item.get("inline", False), bool):
+                _error(errors, ("embeds", e, "fields", f, "inline"), "BASE_TYPE_BOOLEAN",
+                       "Must be either true or false.")
+        # a footer or an author given must have its text (Discord requires it)
         footer = (embed.get("footer") or {}).get("text")
-        _length(errors, ("embeds", e, "footer", "text"), footer, FOOTER)
+        _length(errors, ("embeds", e, "footer", "text"), footer, FOOTER,
+                1 if "footer" in embed else 0)
         author = (embed.get("author") or {}).get("name")
-        _length(errors, ("embeds", e, "author", "name"), author, AUTHOR)
+        _length(errors, ("embeds", e, "author", "name"), author, AUTHOR,
+                1 if "author" in embed else 0)
         total += len(footer or "") + len(author or "")
+        colour = embed.get("color")
+        if colour is not None and not (isinstance(colour, int) and 0 <= colour <= COLOUR):
+            _error(errors, ("embeds", e, "color"), "NUMBER_TYPE_MAX",
+                   f"int value should be less than or equal to {COLOUR}.")
     if total > EMBED_TOTAL:
         _error(errors, ("embeds",), "MAX_EMBED_SIZE_EXCEEDED",
                f"Embed size exceeds maximum size of {EMBED_TOTAL}")

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from fappo_bot.rules.advancement import Purchase, PurchaseKind
 from fappo_bot.rules.healing import HealingCheck
 from fappo_bot.service import SceneGap, ServiceError, Services
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.records import GameStatus, RemindBy, Role
 from tests.service.conftest import GM, sheet
 
@@ -250,6 +251,8 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.pace.digest(ALICE, True, 0)
     await s.pace.send_digests()
     await s.pace.digest(ALICE, False)
+    await s.pace.layout(ALICE, ResultsLayout.TEXT)
+    await s.pace.layout(ALICE, None)
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
     assert not s.leaks, s.leaks[:5]

@@ -1,6 +1,6 @@
 """`/me`: a player's own pace, across their games: how they are reminded (`remind`), their
-absences (`away`, `back`) and their daily digest (`digest`). Private answers; the service's
-`PaceService` decides."""
+absences (`away`, `back`), their daily digest (`digest`) and how their DMs show a turn's
+results (`layout`). Private answers; the service's `PaceService` decides."""
 
 from __future__ import annotations
 
@@ -11,12 +11,16 @@ from fappo_bot.discord.commands.base import BotGroup, say, user_key
 from fappo_bot.discord.commands.web import campaign_links
 from fappo_bot.discord.errors import AdapterError
 from fappo_bot.posting.safety import safe
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.pace import absence_time
 from fappo_bot.service.records import RemindBy
 
+#: `/me layout`'s choice of no layout of one's own: each game's room's
+GAME = "game"
 
-class MeGroup(BotGroup, name="me", description="Your own pace (reminders, absences, digest) "
-              "and your link to the campaign page"):
+
+class MeGroup(BotGroup, name="me", description="Your own pace (reminders, absences, digest), "
+              "your results layout and your link to the campaign page"):
 
     @app_commands.command(name="remind", description="How you are reminded of a deadline")
     @app_commands.describe(how="A DM, a ping in the game's room, or no reminder",
@@ -77,6 +81,16 @@ class MeGroup(BotGroup, name="me", description="Your own pace (reminders, absenc
                      hour: app_commands.Range[int, 0, 23] | None = None) -> None:
         await say(interaction, await self.services.pace.digest(
             user_key(interaction.user), state == "on", hour), private=True)
+
+    @app_commands.command(name="layout", description="How your DMs show a turn's results")
+    @app_commands.describe(how="embeds (a section each), text (plain, for screen readers and "
+                           "embeds turned off) or game (as each game's room)")
+    @app_commands.choices(how=[app_commands.Choice(name=h, value=h)
+                               for h in (*(layout.value for layout in ResultsLayout), GAME)])
+    async def layout(self, interaction: discord.Interaction, how: str) -> None:
+        chosen = None if how == GAME else ResultsLayout(how)
+        await say(interaction, await self.services.pace.layout(user_key(interaction.user),
+                                                               chosen), private=True)
 
     @app_commands.command(name="link", description="Your own link to this game's campaign "
                           "page (with your private results), by DM")
