@@ -21,7 +21,8 @@ from rich.console import Console
 
 from fappo_bot.console.commands import HANDLERS
 from fappo_bot.console.example import EXAMPLE, EXAMPLES
-from fappo_bot.console.game_commands import HELP, use_game
+from fappo_bot.console.game_commands import use_game
+from fappo_bot.console.help_command import HELP
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
 from fappo_bot.console.services import TableServices
@@ -35,7 +36,7 @@ from fappo_bot.console.transcript import (
     split_command,
     takes_body,
 )
-from fappo_bot.console.view import TableView, printable
+from fappo_bot.console.view import TableView, printable, styled
 from fappo_bot.console.wiring import open_storage, table_settings
 from fappo_bot.words import plural
 
@@ -243,7 +244,7 @@ async def prompt_loop(
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:  # pragma: no cover - not on every platform
         pass
-    console.print(HELP, markup=False, style="dim")
+    console.print(styled(HELP), style="dim")
     while True:
         question = table.question
         try:
@@ -276,8 +277,8 @@ async def prompt_loop(
             continue
         if text.strip() in {"/quit", "/exit"}:
             return
-        if text.strip() in {"/help", "?"}:  # "?" alone: what a lost newcomer types
-            console.print(HELP, markup=False)
+        if text.strip() == "?":  # what a lost newcomer types; /help is the table's command
+            console.print(styled(HELP))
             continue
         parsed = parse_transcript(text)
         if parsed.errors:
