@@ -120,7 +120,7 @@ HELP = pages.index(VOICE, COMMAND_LIST)
 async def help_(table: LocalTable, step: Step) -> list[Shown]:
     """/help [TOPIC]: a topic's page (none: the topics and every command); in an Xp game, the
     pages on posting give the Xp post forms too; a topic that is none, the nearest and the
-    list."""
+    list. A player's help says no rule code (a GM's keeps them)."""
     asked = " ".join(step.args)
     topic = pages.find_topic(asked) if asked else None
     if asked and topic is None:
@@ -130,4 +130,4 @@ async def help_(table: LocalTable, step: Step) -> list[Shown]:
         view = await table.services.games.show(table.game_id)
         if view.ruleset == "xp":
             text = f"{text}\n{XP_POST_FORMS}"
-    return [Shown(Kind.INFO, "help", text, only(table.seat))]
+    return [Shown(Kind.INFO, "help", table.for_seat(text), only(table.seat))]

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import say
+from fappo_bot.posting.safety import no_rule_codes
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.render import help as pages
 
@@ -115,13 +116,13 @@ def command_list(tree: Iterable[app_commands.Command[Any, ..., Any] | app_comman
 
 def help_page(topic: str | None, xp_room: bool, commands: str) -> str:
     """The page of `topic` (None: the index); in an Xp game's room, the pages on posting
-    give the Xp post forms too. `commands`: the list of every command (`command_list`)."""
+    give the Xp post forms too, without their rule codes (anyone reads `/help`). `commands`: the list of every command (`command_list`)."""
     if topic is None or topic not in pages.TOPICS:
         text = pages.index(VOICE, commands)
     else:
         text = pages.page(VOICE, topic, commands)
     if xp_room and topic in (None, "turn", "secret", "xp"):
-        text = f"{text}\n```\n{XP_POST_FORMS}\n```"
+        text = f"{text}\n```\n{no_rule_codes(XP_POST_FORMS)}\n```"
     return text
 
 
