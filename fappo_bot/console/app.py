@@ -148,7 +148,7 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
         return 2
     table.base_dir = path.resolve().parent  # files named in the transcript are beside it
     view = TableView(console, table.book, all_seats=True)
-    view.note(f"Replaying {path} ({len(steps)} steps); every seat's view is shown.")
+    view.note(f"Replaying {path} ({plural(len(steps), 'step')}); every seat's view is shown.")
     outcome = await replay(table, steps, view)
     _summary(console, path, outcome)
     return 0 if outcome.ok else 1
@@ -157,13 +157,14 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
 def _summary(console: Console, path: Path, outcome: Replay) -> None:
     if outcome.ok:
         console.print(
-            f"✓ {path}: {outcome.steps} steps, {outcome.assertions} assertions passed",
+            f"✓ {path}: {plural(outcome.steps, 'step')}, "
+            f"{plural(outcome.assertions, 'assertion')} passed",
             style="bold green",
             markup=False,
         )
         return
     console.print(
-        f"✗ {path}: {plural(len(outcome.failures), 'failure')} in {outcome.steps} steps "
+        f"✗ {path}: {plural(len(outcome.failures), 'failure')} in {plural(outcome.steps, 'step')} "
         f"({plural(outcome.assertions, 'assertion')}):",
         style="bold red",
         markup=False,
