@@ -73,6 +73,7 @@ def test_a_topic_is_found_by_its_key_or_its_name() -> None:
     assert pages.find_topic("GM") == "gm"
     assert pages.find_topic("  secret   Orders ") == "secret"
     assert pages.find_topic("the gm's turn") == "gm"
+    assert pages.find_topic("topic:pace") == "pace"  # as the bot's option is typed
     assert pages.find_topic("dice") is None
 
 

@@ -149,9 +149,9 @@ def index(voice: HelpVoice, commands: str) -> str:
 
 
 def find_topic(word: str) -> str | None:
-    """The topic `word` asks for: its key or its name, in any case (`GM`, `secret orders`);
-    None when it is no topic."""
-    wanted = " ".join(word.casefold().split())
+    """The topic `word` asks for: its key or its name, in any case (`GM`, `secret orders`),
+    or as the bot's option is typed (`topic:gm`); None when it is no topic."""
+    wanted = " ".join(word.casefold().split()).removeprefix("topic:").strip()
     for key, (name, _, _) in TOPICS.items():
         if wanted in (key, name.casefold()):
             return key
