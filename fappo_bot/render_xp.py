@@ -224,7 +224,7 @@ def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[
         lines.append("Hidden surprises (GM only): " + ", ".join(hidden))
     outcome = {"success": "the PLOT succeeds", "failure": "the PLOT fails",
                "in-progress": "the PLOT goes on"}[result.outcome.value]
-    extra = f" ({result.extra} plot points left for bonuses)" if result.extra else ""
+    extra = f" ({plural(result.extra, 'plot point')} left for bonuses)" if result.extra else ""
     lines.append(f"Outcome: {outcome}{extra}.")
     return "\n".join(lines)
 

@@ -155,8 +155,15 @@ def test_rule_codes_are_left_out_of_what_players_read() -> None:
                          ("the GM's call (X4 Amb-4).", "the GM's call."),
                          ("no roll (X6, X8) -> failure", "no roll -> failure"),
                          ("a hit [F:L221-225] lands", "a hit lands"),
-                         ("2 action(s) over budget dropped (F7 step 3)",
-                          "2 action(s) over budget dropped"),
+                         ("2 actions over budget dropped (F7 step 3)",
+                          "2 actions over budget dropped"),
                          ("as RULINGS X18 says", "as says"),
+                         ("6 -> 4 (the floor, X16).", "6 -> 4 (the floor)."),
+                         ("difficulty? (2 easy, 4, 6, 8+ hard; F4)",
+                          "difficulty? (2 easy, 4, 6, 8+ hard)"),
+                         ("secret (hide_all_allocations, F29 Amb-4): DM", "secret "
+                          "(hide_all_allocations): DM"),
+                         ("a profile (F18.6, F18.7).", "a profile."),
+                         ("(Fist, always at hand)", "(Fist, always at hand)"),
                          ("Turn 1 results (Xp):", "Turn 1 results (Xp):")]:
         assert words.no_rule_codes(coded) == plain

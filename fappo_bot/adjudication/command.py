@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print every computed field of every case as one JSON document")
     parser.add_argument("--case", action="append", metavar="ID", default=None,
-                        help="run only the case(s) with this id (repeatable)")
+                        help="run only the cases with this id (repeatable)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -28,6 +28,7 @@ from fappo_bot.sheets.convert import (
     pending_from_case,
     sp_map,
 )
+from fappo_bot.words import noun
 from fappo_bot.yamltext import YamlError, load_yaml
 
 __all__ = [
@@ -247,7 +248,8 @@ def parse_case(raw: Any, source: str = "<text>", position: int = 0) -> Case:
             raise CaseError(f"unknown kind {raw.get('kind')!r} (kinds: {kinds})") from None
         unknown = set(map(str, raw)) - _COMMON_KEYS - _KIND_KEYS[kind]
         if unknown:
-            raise CaseError(f"unknown field(s) for a {kind.value} case: {', '.join(sorted(unknown))}")
+            raise CaseError(f"unknown {noun(len(unknown), 'field')} for a {kind.value} case: "
+                            f"{', '.join(sorted(unknown))}")
         expect = dict(as_mapping(raw.get("expect"), "expect"))
         _check_expect(kind, expect)
         common: dict[str, Any] = {
@@ -275,7 +277,8 @@ def _check_expect(kind: CaseKind, expect: Mapping[str, Any]) -> None:
     if unknown:
         fields = ", ".join(sorted(EXPECT_KEYS[kind]))
         raise CaseError(
-            f"expect: unknown field(s) {', '.join(sorted(unknown))} for a {kind.value} case "
+            f"expect: unknown {noun(len(unknown), 'field')} {', '.join(sorted(unknown))} for a "
+            f"{kind.value} case "
             f"(fields: {fields})"
         )
     for key, need in (("actions", ("actor", "index")), ("characters", ("name",)),
@@ -298,7 +301,9 @@ def _characters(raw: Mapping[str, Any]) -> tuple[Character, ...]:
     names = [c.name.casefold() for c in characters]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise CaseError(f"characters: the name(s) {', '.join(duplicates)} are used twice")
+        raise CaseError(f"characters: {'the name' if len(duplicates) == 1 else 'the names'} "
+                        f"{', '.join(duplicates)} {'is' if len(duplicates) == 1 else 'are'} "
+                        "used twice")
     return characters
 
 

@@ -28,6 +28,7 @@ from fappo_bot.rules_xp.tables import (
     sl_named,
 )
 from fappo_bot.rules_xp.traits import SlSources
+from fappo_bot.words import noun
 
 ROLLER_KEYS = frozenset({"name", "who", "heroic", "pool", "sl", "dice", "need", "xposure", "luck",
                          "relaunch"})
@@ -78,7 +79,7 @@ def only(raw: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
     """Refuse fields the format does not know (a typo would otherwise pass silently)."""
     unknown = sorted(set(map(str, raw)) - allowed)
     if unknown:
-        raise bad(f"{where}: unknown field(s) {', '.join(unknown)}")
+        raise bad(f"{where}: unknown {noun(len(unknown), 'field')} {', '.join(unknown)}")
 
 
 # ---- options -----------------------------------------------------------------------------------

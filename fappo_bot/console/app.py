@@ -21,7 +21,8 @@ from rich.console import Console
 
 from fappo_bot.console.commands import HANDLERS
 from fappo_bot.console.example import EXAMPLE, EXAMPLES
-from fappo_bot.console.game_commands import HELP, use_game
+from fappo_bot.console.game_commands import use_game
+from fappo_bot.console.help_command import HELP
 from fappo_bot.console.runner import Replay, replay
 from fappo_bot.console.seats import Shown
 from fappo_bot.console.services import TableServices
@@ -35,7 +36,7 @@ from fappo_bot.console.transcript import (
     split_command,
     takes_body,
 )
-from fappo_bot.console.view import TableView, printable
+from fappo_bot.console.view import TableView, printable, styled
 from fappo_bot.console.wiring import open_storage, table_settings
 from fappo_bot.words import plural
 
@@ -147,7 +148,7 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
         return 2
     table.base_dir = path.resolve().parent  # files named in the transcript are beside it
     view = TableView(console, table.book, all_seats=True)
-    view.note(f"Replaying {path} ({len(steps)} steps); every seat's view is shown.")
+    view.note(f"Replaying {path} ({plural(len(steps), 'step')}); every seat's view is shown.")
     outcome = await replay(table, steps, view)
     _summary(console, path, outcome)
     return 0 if outcome.ok else 1
@@ -156,13 +157,14 @@ async def run_script(table: LocalTable, path: Path, console: Console) -> int:
 def _summary(console: Console, path: Path, outcome: Replay) -> None:
     if outcome.ok:
         console.print(
-            f"✓ {path}: {outcome.steps} steps, {outcome.assertions} assertions passed",
+            f"✓ {path}: {plural(outcome.steps, 'step')}, "
+            f"{plural(outcome.assertions, 'assertion')} passed",
             style="bold green",
             markup=False,
         )
         return
     console.print(
-        f"✗ {path}: {plural(len(outcome.failures), 'failure')} in {outcome.steps} steps "
+        f"✗ {path}: {plural(len(outcome.failures), 'failure')} in {plural(outcome.steps, 'step')} "
         f"({plural(outcome.assertions, 'assertion')}):",
         style="bold red",
         markup=False,
@@ -243,7 +245,7 @@ async def prompt_loop(
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:  # pragma: no cover - not on every platform
         pass
-    console.print(HELP, markup=False, style="dim")
+    console.print(styled(HELP), style="dim")
     while True:
         question = table.question
         try:
@@ -276,8 +278,8 @@ async def prompt_loop(
             continue
         if text.strip() in {"/quit", "/exit"}:
             return
-        if text.strip() in {"/help", "?"}:  # "?" alone: what a lost newcomer types
-            console.print(HELP, markup=False)
+        if text.strip() == "?":  # what a lost newcomer types; /help is the table's command
+            console.print(styled(HELP))
             continue
         parsed = parse_transcript(text)
         if parsed.errors:

@@ -10,8 +10,8 @@ from types import MappingProxyType
 from fappo_bot.console import advance_commands as advancing
 from fappo_bot.console import edit_commands as edits
 from fappo_bot.console import game_commands as games
+from fappo_bot.console import help_command, link_command
 from fappo_bot.console import legendary_commands as legendary
-from fappo_bot.console import link_command
 from fappo_bot.console import pace_commands as pace
 from fappo_bot.console import scene_commands as scenes
 from fappo_bot.console import turn_commands as turns
@@ -38,7 +38,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "settings": games.settings,
     "set": games.set_,
     "who": games.seats,
-    "help": games.help_,
+    "help": help_command.help_,
     "quit": games.quit_,
     # turns
     "open": turns.open_turn,

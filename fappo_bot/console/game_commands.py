@@ -10,49 +10,10 @@ from fappo_bot.console.seats import Kind, Shown, as_typed, only, seat_user_id
 from fappo_bot.console.services import TABLE_CHANNEL_PREFIX
 from fappo_bot.console.table import LocalTable, TableError, command_parser, slug
 from fappo_bot.console.transcript import Step
-from fappo_bot.console.xp_commands import XP_HELP
-from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.service.views import SheetView
 from fappo_bot.sheets.xp import render_xp_sheet
-
-HELP = """\
-Type a post exactly as in the channel; end it with a blank line or a lone '.'
-(/post ... . for a post with blank lines inside).
-  /as NAME              change seat (gm, a player, or a character's name)
-  /dm TEXT              secret orders (a DM to the bot), ended like a post
-  /edit N, /delete N    edit (new text on the next lines) or delete your message #N
-  /pass [NAME]          no action this turn
-  /spend NAME CHANGE    spend banked CC (Stealth +1, Nimble +2 SP, trait Tireless, AP +1, ...)
-  /ledger [SEAT]        tournament CC earned across games
-  /bind NAME ITEM [--sacrifice WHAT]   bind a legendary item your character holds (F22)
-  /status, /seats, /games, /use GAME, /settings, /help, /quit
-  /remind dm|ping|none [--game G]   /away [--from WHEN] [--to WHEN]   /back
-  /digest on|off [--hour H]   (your own pace; WHEN: 2026-12-05, "Fri 18:00" or 3d, UTC)
-  /link                 your own link to the campaign page (a GM: the game's; --rotate: a new one)
-GM commands (the slash commands' names and options):
-  /newgame NAME [--players A B] [--gms G] [--ruleset fappo|xp]   /addchar FILE --player P   /sheet FILE
-  /addchar FILE --new-player P   /transfer NAME PLAYER [--for-now]   /retire NAME
-  /editsheet NAME [FILE]   a new sheet for a character (its wounds, spent SP, banked CC kept)
-  /enemy FILE   /group FILE [--count N]   (a sheet: a YAML file, or the lines that follow)
-  /open   /npc (NPC orders on the next lines; sealed at once)   /calltime [MINUTES]
-  /npc --next           the next turn's NPC orders, sealed before this turn's results (F30)
-  /extend MINUTES   /pause   /resume   /review [NAME...]   /resolve [--all]   /undo
-  /endcombat [off]      this turn's resolution ends the combat (Bleeding drops, F18.2)
-  /reveal N             the sealed NPC orders of turn N as hashed (check the commitment)
-  /endscene BREAK [NAME:TRAIT=N,...] (also /rest)   /endadventure [AWARD] [NAME=N]
-  /advance DURATION [--check PATIENT=TOTAL[:HEALER[:TRAIT=N]]]   (DURATION: 90s, 10m, 2h, 2d, 1w)
-  /approve NAME   /refuse NAME   /changes   (players' CC changes waiting for a GM)
-  /handover ITEM CHARACTER [--owner NAME]   /items   (legendary items changing hands, F22)
-  /export FILE   /import FILE [--copy]
-  /set NAME VALUE       change a setting or rules flag (/settings lists them)
-  BREAK: immediate, same_day, night, week_plus, adventure_end
-Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);
-an empty answer keeps an optional question's default.
-Assertions (transcripts): ?expect TEXT, ?expect-not TEXT
-"""
-HELP += XP_HELP + "\n"
 
 
 def _parse(step: Step, parser: Any) -> Any:
@@ -359,16 +320,6 @@ async def seats(table: LocalTable, step: Step) -> list[Shown]:
                 else "not in this game")
         lines.append(f"{mark} {table.book.label(seat)}  [{role}]")
     return [Shown(Kind.INFO, "seats", "\n".join(lines), only(table.seat))]
-
-
-async def help_(table: LocalTable, step: Step) -> list[Shown]:
-    """/help: the commands of the table; in an Xp game, the Xp post forms too."""
-    text = HELP
-    if table.game_id is not None:
-        view = await table.services.games.show(table.game_id)
-        if view.ruleset == "xp":
-            text = f"{HELP}{XP_POST_FORMS}\n"
-    return [Shown(Kind.INFO, "help", text, only(table.seat))]
 
 
 async def quit_(table: LocalTable, step: Step) -> list[Shown]:

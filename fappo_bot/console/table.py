@@ -23,7 +23,7 @@ from fappo_bot.console.review import Confirmation, ReviewSession
 from fappo_bot.console.seats import GM_SEAT, Kind, SeatBook, Shown, only, seat_user_id
 from fappo_bot.console.services import TableServices
 from fappo_bot.console.transcript import Step, StepKind, unknown_command
-from fappo_bot.posting.safety import without_rule_tags
+from fappo_bot.posting.safety import no_rule_codes
 from fappo_bot.service.errors import NoOpenTurn, ServiceError
 from fappo_bot.sheets import SheetError, read_sheet
 
@@ -168,9 +168,10 @@ class LocalTable:
 
     # ---- helpers for the command modules -------------------------------------------------------
     def for_seat(self, text: str) -> str:
-        """`text` as the current seat is shown it: the rulebook's line tags (`[F:L158]`) are a
-        GM's reference, kept out of what a player reads."""
-        return text if self.user in self.gm_seats else without_rule_tags(text)
+        """`text` as the current seat is shown it: the rule codes (`(F13)`) and the rulebook's
+        line tags (`[F:L158]`) are a GM's reference, kept out of what a player reads (the words
+        around them say the rule)."""
+        return text if self.user in self.gm_seats else no_rule_codes(text)
 
     @property
     def user(self) -> str:

@@ -20,6 +20,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.timetext import local_text, parse_duration, parse_time
 from fappo_bot.service.views import PostOutcome, PostReply
+from fappo_bot.words import plural
 
 
 async def _channel(table: LocalTable) -> str:
@@ -161,7 +162,7 @@ async def _npc_next(table: LocalTable, step: Step, channel: str, key: str) -> li
     return [Shown(Kind.POST, f"{table.seat} · NPC orders of turn {sealed.turn}", step.text,
                   table.gm_seats),
             Shown(Kind.REPLY, "bot · sealed", f"Turn {sealed.turn}'s NPC orders are sealed "
-                  f"before the results of turn {sealed.turn - 1} ({sealed.npc_orders} order(s));"
+                  f"before the results of turn {sealed.turn - 1} ({plural(sealed.npc_orders, 'order')});"
                   " they are its NPC orders when it opens.", table.gm_seats)]
 
 

@@ -14,6 +14,7 @@ from fappo_bot.discord.access import Access, GuardedModal
 from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.errors import answer_privately, sentence_for
 from fappo_bot.discord.ids import custom_id
+from fappo_bot.words import plural
 
 
 class OrdersModal(GuardedModal, title="Secret orders"):
@@ -53,7 +54,7 @@ class OrdersModal(GuardedModal, title="Secret orders"):
             self.bot.delivery.wake()
             await answer_privately(
                 interaction, f"Turn {sealed.turn}'s NPC orders are sealed before the results "
-                f"of turn {sealed.turn - 1} ({sealed.npc_orders} order(s)); the commitment "
+                f"of turn {sealed.turn - 1} ({plural(sealed.npc_orders, 'order')}); the commitment "
                 "is published, and they are that turn's NPC orders when it opens.")
             return
         if self.npc:

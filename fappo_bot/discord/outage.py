@@ -20,6 +20,7 @@ from typing import Protocol
 
 from fappo_bot.service.clock import Clock
 from fappo_bot.service.facade import Services
+from fappo_bot.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +66,8 @@ class Outages:
                 last = _moment(await self.store.get(HEARTBEAT_KEY))
                 if last is not None and now - last > OUTAGE_AFTER:
                     moved = len(await self.services.calltime.outage(last, now))
-                    log.info("the bot was down from %s to %s; %d deadline(s) moved", last,
-                             now, moved)
+                    log.info("the bot was down from %s to %s; %s moved", last, now,
+                             plural(moved, "deadline"))
                 await self._write(now)
             except Exception:
                 log.exception("the outage since the last heartbeat could not be handled")

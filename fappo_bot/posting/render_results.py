@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fappo_bot.posting.safety import safe
 from fappo_bot.rules import TurnResult
+from fappo_bot.words import plural
 
 
 def _total(own: int, per_target: list[int]) -> int:
@@ -19,8 +20,9 @@ def render_gm_summary(result: TurnResult) -> str:
     eliminated = sum(_total(a.eliminated, [t.eliminated for t in a.targets])
                      for a in result.actions)
     lines = [
-        f"Turn {result.turn}: {len(result.actions)} action(s), {damage} level(s) of damage, "
-        f"{eliminated} eliminated, {len(result.errors)} order(s) refused."
+        f"Turn {result.turn}: {plural(len(result.actions), 'action')}, "
+        f"{plural(damage, 'level')} of damage, {eliminated} eliminated, "
+        f"{plural(len(result.errors), 'order')} refused."
     ]
     if result.errors:
         lines.append("Refused: " + "; ".join(

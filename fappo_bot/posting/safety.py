@@ -41,10 +41,13 @@ def without_rule_tags(text: str) -> str:
     return _RULE_TAG.sub("", text) if "[F:" in text else text
 
 
-#: "(F13)", "(X4 Amb-4)", "(F7 step 3)", "(RULINGS X18)", "RULINGS X18": codes a player cannot
-#: look up (the words around them say the rule)
+#: "(F13)", "(X4 Amb-4)", "(F7 step 3)", "(RULINGS X18)", "RULINGS X18", and the codes that
+#: close a parenthetical after its words ("(the floor, X16)", "(2 easy ... 8+ hard; F4)",
+#: "(hide_all_allocations, F29 Amb-4)"): codes a player cannot look up (the words say the rule)
+_CODE = r"(?:RULINGS )?[FX]\d+(?:\.\d+)?(?: (?:Amb-|step )\d+)?"
 _RULE_CODE = re.compile(r"\s*\((?:RULINGS )?[FX]\d+[^()]*\)|\s*\bRULINGS [FX]\d+(?:\.\d+)?"
-                        r"(?: Amb-\d+)?")
+                        r"(?: Amb-\d+)?"
+                        rf"|\s*[,;]\s*{_CODE}(?:,\s*{_CODE})*(?=\))")
 
 
 def no_rule_codes(text: str) -> str:

@@ -55,7 +55,7 @@ _POINTS = re.compile(r"^spend\s+(\d{1,3})\s+plot\s+points?\b\s*(?:on\b|for\b|:)?
                      re.IGNORECASE)
 MAX_CLAIM = 6
 FORMS_HINT = ("roll SKILL, roll SKILL against NAME, assist NAME, group roll SKILL, spend N plot "
-              "point(s), passion: TEXT, flaw: TEXT, Cut!: TEXT")
+              "points, passion: TEXT, flaw: TEXT, Cut!: TEXT")
 
 
 class _Bad(Exception):
@@ -346,7 +346,7 @@ class _Reader:
     def _spend(self, number: int, rest: str, sheet: XpSheet) -> None:
         match = _POINTS.match(f"spend {rest}")
         if match is None:
-            raise _Bad("spend what?", "spend N plot point(s) on TASK",
+            raise _Bad("spend what?", "spend N plot points on TASK",
                        "plot points make a task of a PLOT succeed (X14): spend 1 plot point on "
                        "the climb")
         points = int(match.group(1))

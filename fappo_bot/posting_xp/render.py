@@ -20,7 +20,7 @@ Xp posts (docs/players.md, "Playing Xp"): story lines, and one mechanics line pe
   roll CHAR (a raw characteristic)   roll SKILL via OTHER (a default, X8)
   roll SKILL against NAME   a contest      assist NAME [with SKILL]   your roll helps NAME's
   roll SKILL over time   rerolls over time (X9)   roll SKILL augmented by OTHER (X12)
-  group roll SKILL [, relaunch with good luck]   spend N plot point(s) on TASK
+  group roll SKILL [, relaunch with good luck]   spend N plot points on TASK
   passion: TEXT   flaw: TEXT   Cut!: WHAT YOU DO (the GM names its Luck price, X17)
   Character: NAME (the lines after it are NAME's)"""
 """The Xp post forms in a few lines, for each adapter's help in an Xp game (the whole guide is

@@ -143,7 +143,8 @@ def check_item(item: LegendaryItem, field: str = "legendary") -> list[Problem]:
         # fewer upgrades than points is fine: the rest are powers the GM has yet to write down
         problems.append(Problem(
             code="legendary-mismatch",
-            message=f"Legendary item '{item.item}' lists {len(item.upgrades)} upgrades for "
+            message=f"Legendary item '{item.item}' lists {len(item.upgrades)} "
+                    f"{'upgrade' if len(item.upgrades) == 1 else 'upgrades'} for "
                     f"{item.points} CC; each upgrade costs 1 CC.",
             field=field,
         ))

@@ -103,7 +103,8 @@ def check_packages(
     if len(racial) > max_racial:
         problems.append(Problem(
             code="package-limit",
-            message=f"At most {max_racial} racial package(s) per character [F:L207], not "
+            message=f"At most {max_racial} racial "
+                    f"{'package' if max_racial == 1 else 'packages'} per character [F:L207], not "
                     f"{len(racial)} ({', '.join(racial)}).",
             field=field,
         ))

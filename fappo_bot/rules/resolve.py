@@ -116,7 +116,8 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     changes = Changes()
     note_absent_reductions(absent, changes)
     for name, dropped in sorted(trimmed.items()):
-        changes.event("overflow", name, f"{dropped} action(s) over budget dropped (F7 step 3)")
+        actions = "action" if dropped == 1 else "actions"
+        changes.event("overflow", name, f"{dropped} {actions} over budget dropped (F7 step 3)")
     plan = plan_strikes(turn)
     strikes, drawn = grade_strikes(turn, plan, contests(turn))
     for stage in plan.casts.values():  # spells graded by their cast alone (`single_roll`)

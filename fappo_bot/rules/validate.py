@@ -155,7 +155,8 @@ def _check_reductions(
                 actor=actor.name, code=ErrorCode.REDUCE_OVER_LIMIT, where=Where.REDUCE, index=i,
                 message=(
                     f"Reduce: {per_hit[hit.id]} SP on hit {hit.id}, which can be reduced by at "
-                    f"most {limit} level(s) (up to two per attack, never more than it dealt)."
+                    f"most {limit} {'level' if limit == 1 else 'levels'} (up to two per attack, "
+                    "never more than it dealt)."
                 ),
                 words=f"{per_hit[hit.id]} SP", expected=f"at most {limit} SP on {hit.id}",
                 hint="Spend 1 SP per level, up to 2 per hit [F:L199].",

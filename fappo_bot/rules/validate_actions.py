@@ -200,7 +200,8 @@ def _move_ap_check(actor: Character, index: int, action: Action, cost: int,
     ap = action.ap
     if ap is not None and action.ranges is not None and ap != action.ranges - 1:
         check.error(ErrorCode.AP_MISMATCH,
-                    f"Moving {action.ranges} Ranges costs {max(0, action.ranges - 1)} AP, "
+                    f"Moving {action.ranges} {'Range' if action.ranges == 1 else 'Ranges'} "
+                    f"costs {max(0, action.ranges - 1)} AP, "
                     f"not {ap} (the first Range is free).",
                     f"{ap} AP", f"{max(0, action.ranges - 1)} AP",
                     "Give either the Ranges or the AP; the other follows [F:L225].")
@@ -393,10 +394,11 @@ def _check_attack(
         d = actor.position - target.position  # `ranges.distance`, `ranges.in_reach`
         if (weapon.range_class is RangeClass.MELEE and (d if d > 0 else -d) > weapon.reach
                 and not reachable(order, actor, target, weapon)):
+            away = distance(actor, target)
             check.error(
                 ErrorCode.OUT_OF_RANGE,
-                f"{target.name} is {distance(actor, target)} Range(s) away, beyond the reach of "
-                f"the {weapon.name}.",
+                f"{target.name} is {away} {'Range' if away == 1 else 'Ranges'} away, beyond the "
+                f"reach of the {weapon.name}.",
                 target.name, "a target within reach, or a move toward it this turn",
                 "Add a move toward the target, or use a ranged weapon [F:L221-225].",
             )

@@ -173,8 +173,8 @@ def check_pvp_secret(
         return []
     if hide_all:
         raise InvalidInput(
-            "This game keeps every AP and SP allocation secret (hide_all_allocations, F29 "
-            "Amb-4): send your orders to the bot by DM. Nothing of this post was recorded."
+            "This game keeps every AP and SP allocation secret (its hide_all_allocations "
+            "setting): send your orders to the bot by DM. Nothing of this post was recorded."
         )
     others = {r.name.casefold(): r.name for r in player_run(records)
               if r.runner() is not None and r.runner() != author}
@@ -250,6 +250,6 @@ def honour_note(named: list[str]) -> list[str]:
         return []
     return [f"These orders concern another player's character ({', '.join(named)}) and are "
             "posted openly: this game settles player against player on the players' honour "
-            "(allow_player_resolved_pvp, F29), so they are public and the turn's results show "
+            "(its allow_player_resolved_pvp setting), so they are public and the turn's results show "
             "them to everyone."]
 

@@ -42,6 +42,7 @@ from fappo_bot.sheets.convert import (
     special_named,
     trait_named,
 )
+from fappo_bot.words import noun
 
 
 # ---- health ------------------------------------------------------------------------------------
@@ -96,7 +97,8 @@ def weapon_from_case(value: Any, where: str) -> Weapon:
     entry = as_mapping(value, where)
     unknown = set(entry) - _WEAPON_KEYS
     if unknown:
-        raise CaseError(f"{where}: unknown weapon field(s) {', '.join(sorted(unknown))}")
+        raise CaseError(f"{where}: unknown weapon {noun(len(unknown), 'field')} "
+                        f"{', '.join(sorted(unknown))}")
     if "name" not in entry:
         raise CaseError(f"{where}: a weapon entry needs a name")
     fields: dict[str, Any] = {}
@@ -148,7 +150,8 @@ def spell_from_case(value: Any, where: str) -> Spell:
     entry = as_mapping(value, where)
     unknown = set(entry) - {"name", "difficulty", "effects", "special"}
     if unknown:
-        raise CaseError(f"{where}: unknown spell field(s) {', '.join(sorted(unknown))}")
+        raise CaseError(f"{where}: unknown spell {noun(len(unknown), 'field')} "
+                        f"{', '.join(sorted(unknown))}")
     if "name" not in entry:
         raise CaseError(f"{where}: a spell needs a name")
     if entry.get("difficulty") is None and entry.get("effects") is None:
@@ -211,7 +214,8 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
     where = f"character {name}"
     unknown = set(entry) - _SPEC_KEYS - _PASS_THROUGH
     if unknown:
-        raise CaseError(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        raise CaseError(f"{where}: unknown {noun(len(unknown), 'field')} "
+                        f"{', '.join(sorted(map(str, unknown)))}")
     values: dict[str, Any] = {"name": str(name).strip()}
     tier = enum_value(Tier, entry.get("tier", "pc"), f"{where}.tier")
     values["tier"] = tier

@@ -49,6 +49,7 @@ from fappo_bot.rules_xp.traits import (
     ranks,
     starting_advantages,
 )
+from fappo_bot.words import plural
 
 MAX_SKILLS = 60
 MAX_TRAITS = 12
@@ -328,8 +329,8 @@ def xp_sheet_from_dict(data: Mapping[str, Any]) -> XpSheet:
     impediments = _texts(data.get("impediments"), "impediments", problems)
     if not npc and len(advantages) > starting_advantages(len(impediments)):
         problems.append(f"advantages: a player begins with one Advantage plus one per Impediment, "
-                        f"at most 3 (X15): {len(advantages)} with {len(impediments)} "
-                        "Impediment(s) is too many.")
+                        f"at most 3 (X15): {len(advantages)} with "
+                        f"{plural(len(impediments), 'Impediment')} is too many.")
     luck = _count(data.get("luck"), "luck", problems, MAX_LUCK)
     points = _count(data.get("plot_points"), "plot_points", problems, MAX_LUCK)
     size = _count(data.get("size"), "size", problems, 9, -9)

@@ -108,7 +108,7 @@ def test_unknown_names_are_unknown_name_errors(entry: dict[str, object], words: 
 @pytest.mark.parametrize(
     ("entry", "words"),
     [({"traits": {"Nimble": 3}}, "needs a name"),
-     ({"name": "K", "armour": "light"}, "unknown field(s) armour"),
+     ({"name": "K", "armour": "light"}, "unknown field armour"),
      ({"name": "K", "skills": {"Stealth": "lots"}}, "expected a whole number"),
      ({"name": "K", "weapons": [{"name": "Stick"}]}, "give its damage"),
      ({"name": "K", "armor": "plate"}, "'plate' is not one of none, light, medium, heavy")],
@@ -183,9 +183,9 @@ cases:
 @pytest.mark.parametrize(
     ("entry", "words"),
     [("{id: a, kind: battle}", "unknown kind 'battle' (kinds: turn, sheet, spell, rest, heal, parse)"),
-     ("{id: a, expect: {helth: Dead}}", "expect: unknown field(s) helth"),
+     ("{id: a, expect: {helth: Dead}}", "expect: unknown field helth"),
      ("{id: a, options: {pips: true}}", "options: unknown field pips"),
-     ("{id: a, ordres: []}", "unknown field(s) for a turn case: ordres"),
+     ("{id: a, ordres: []}", "unknown field for a turn case: ordres"),
      ("{id: a, orders: [{actor: K, post: x, actions: []}]}", "either a post or structured orders"),
      ("{id: a, orders: [{actor: K, actions: [{kind: fly}]}]}", "orders[0] (K).actions[0]: kind: Input should be 'attack'"),
      ("{id: a, characters: [{name: K}, {name: k}]}", "used twice"),

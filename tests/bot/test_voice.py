@@ -5,6 +5,7 @@ DM names its game and links its room, and a GM's command is answered once."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -120,6 +121,34 @@ async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> Non
     gm = text_of(await run_command(fake, fake.gm, "help", [{"type": 3, "name": "topic",
                                                             "value": "gm"}]))
     assert "`/gm resolve`" in gm and "`/turn calltime in:1d`" in gm
+
+
+def published_names(commands: list[dict]) -> set[str]:
+    """Every command of the published tree by its full name (`game create`, `xp plot open`)."""
+    names: set[str] = set()
+    for command in commands:
+        subs = [o for o in command.get("options", []) if o["type"] in (1, 2)]
+        if not subs:
+            names.add(command["name"])
+        for sub in subs:
+            inner = [o for o in sub.get("options", []) if o["type"] == 1] if sub["type"] == 2 else []
+            names |= ({f"{command['name']} {sub['name']} {o['name']}" for o in inner}
+                      if sub["type"] == 2 else {f"{command['name']} {sub['name']}"})
+    return names
+
+
+async def test_help_lists_every_command_the_bot_published(running, fake) -> None:
+    """The list of commands is read from the bot's own tree: each published command is in it
+    under its group, and `/help topic:commands` is that list."""
+    page = text_of(await run_command(fake, fake.alice, "help", [{"type": 3, "name": "topic",
+                                                                "value": "commands"}]))
+    assert page.startswith("**Every command**\n")
+    listed: set[str] = set()
+    for group, subs in re.findall(r"`/([a-z ]+?) ([a-z|]+)`", page):
+        listed |= {f"{group} {sub}" for sub in subs.split("|")}
+    listed |= set(re.findall(r"`/([a-z]+)(?: [a-z]+:[^`]*)?`:", page))
+    assert listed == published_names(fake.commands)
+    assert page.split("\n", 1)[1] in text_of(await run_command(fake, fake.alice, "help"))
 
 
 async def test_each_notice_is_said_once_in_its_place(running, fake) -> None:

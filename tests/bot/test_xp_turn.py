@@ -40,6 +40,8 @@ async def test_an_xp_turn_on_discord(fake, running) -> None:
     # /help in an Xp game's room adds the Xp post forms (a FAPPO room's stays as it was)
     helped = text_of(await run_command(fake, alice, "help"))
     assert "Xp posts" in helped and "roll SKILL against NAME" in helped
+    # the forms say their rules in words: no code a player cannot look up
+    assert "rerolls over time" in helped and "(X9)" not in helped and "X17" not in helped
     joined = await attach(fake, gm, "char add", "nefer.yaml", alice)
     assert "Nefer" in joined and "joins the game" in joined
     assert "Stealth: Advanced, BODY" in joined  # the Xp sheet's embed

@@ -187,7 +187,7 @@ def test_gm_summary() -> None:
     ]
     result = resolve_turn(state, orders)
     summary = render_gm_summary(result)
-    assert summary.startswith(f"Turn {result.turn}: 4 action(s)")
+    assert summary.startswith(f"Turn {result.turn}: 4 actions")
     assert "Pending hits: " in summary
 
 
@@ -236,8 +236,8 @@ def test_gm_summary_counts_damage_and_names_the_dead() -> None:
                 Event(kind="died", character="Goblin 2", detail="ten turns Dying")),
     )
     summary = render_gm_summary(result)
-    assert summary.splitlines()[0] == ("Turn 4: 2 action(s), 2 level(s) of damage, 0 eliminated, "
-                                       "0 order(s) refused.")
+    assert summary.splitlines()[0] == ("Turn 4: 2 actions, 2 levels of damage, 0 eliminated, "
+                                       "0 orders refused.")
     assert "Died: Goblin 2" in summary
 
 

@@ -1,121 +1,128 @@
 """`/help`: the bot's help by topic (playing a turn, secret orders, the GM's turn, settings, Xp,
-every command), each a short page with an example; without a topic, the list of topics and
-every command in one line. In an Xp game's room the pages give the Xp post forms."""
+every command), each a short page with an example, worded by `render/help.py` (the pages the
+table's `/help` words too) in Discord's commands; without a topic, the list of topics and every
+command in one line, read from the command tree the bot publishes, so a command added or renamed
+is in it at once. In an Xp game's room the pages give the Xp post forms."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import say
+from fappo_bot.posting.safety import no_rule_codes
 from fappo_bot.posting_xp import XP_POST_FORMS
+from fappo_bot.render import help as pages
 
-COMMANDS = """\
-`/game create|show|player|gm|remove|settings|set|status|ledger|link` · \
-`/char add|new|enemy|sheet|manage|edit|advance|bind` · \
-`/turn open|status|pass|line|orders|calltime|extend|pause|resume` · \
-`/gm npc|resolve|undo|rest|advance|endadventure|handover|items|export` · `/me remind|away|back|digest|link` (how \
-you are reminded, your absences, a daily digest, your link to the campaign page) · `/reveal turn:N` (a resolved turn's \
-sealed NPC orders, checked against their commitment) · `/inbox` (private messages the bot could \
-not DM you)
-Xp games (`/game create ruleset:Xp`): `/odds 6d superior` (anyone) · \
-`/xp roll|passive|active|group|rolls|show|case` · `/xp plot open|auto|play|surprise|show` (GMs)"""
+#: the commands of Xp games, listed after the others, under their own heading
+XP_COMMANDS = ("odds", "xp")
 
-TURN = """\
-**Playing a turn**
-Post in the game's room: your story as prose, and one mechanics line per action, each starting \
-with the AP it costs. The bot answers with your orders as it reads them, or with every problem \
-and its line; edit your post to fix it, and the answer follows the edit. Example:
-```
-Kael presses the lieutenant.
-2 AP attack Skarg with Broadsword
-1 AP defend
-```
-`/turn line` writes one line from your sheet; `/turn pass` takes no action this turn; \
-`/char sheet` shows your character. The whole language: the players' guide (docs/players.md)."""
-
-SECRET = """\
-**Secret orders**
-Orders against another player's character go to the bot by direct message (or through \
-`/turn orders`, a private form, when your DMs are closed). The room only learns that sealed \
-orders arrived; they are shown with the results. Example, as a DM to the bot:
-```
-2 AP Stealth: slip behind Skarg unseen
-1 AP defend
-```
-In two games with an open turn, the bot asks which game they are for. Every DM the bot sends \
-you names its game and links its room; `/inbox` shows what it could not send you."""
-
-GM = """\
-**The GM's turn**
-1. `/turn open` opens the turn (the room is told).
-2. `/gm npc` gives the NPC orders: sealed at once, the room sees their commitment.
-3. `/turn calltime in:1d` gives the players a day (or `at:Fri 20:00`, in the game's time zone; \
-no option: time is called now); \
-`/turn status` shows who is in, `/turn extend`, `/turn pause` and `/turn resume` move the clock.
-4. `/gm resolve` asks what the rules leave to you, one question at a time, then resolves; \
-`/gm undo` takes the last resolution back exactly.
-5. Between turns: `/gm rest gap:night`, `/gm advance by:2d` (two days heal wounds), \
-`/gm endadventure award:2`. Example of a turn: `/turn open`, then `/gm npc`, then \
-`/turn calltime in:1h`. The whole guide: docs/gm.md."""
-
-SETTINGS = """\
-**Settings**
-`/game settings` lists every setting and rules flag with its value and what it does; a GM \
-changes one with `/game set`, e.g. `/game set name:reminders value:12h, 1h` or \
-`/game set name:results_visibility value:public`. `/game show` is the game, its GMs and \
-players; a GM adds people with `/game player` and `/game gm`, and pauses or ends the game with \
-`/game status`."""
-
-XP = """\
-**Xp games**
-A GM starts one with `/game create name:… ruleset:Xp`; players post rolls, one a line, and the \
-GM resolves them as any turn. Anyone may ask the odds: `/odds 6d superior`. The GM rolls in the \
-open with `/xp roll`, `/xp passive`, `/xp active` and `/xp group`, and runs PLOTs with \
-`/xp plot`. Example post:
-```
-Nefer slips past the guard.
-roll Stealth against Guard
-```"""
-
-#: the topics, by the value of the `topic` option: (its name in the menu, its page)
-PACE = """\
-**Reminders, absences and times**
-Every time the bot shows is in your own time zone. Before a deadline the bot reminds whoever has \
-not posted, the way each player chose: `/me remind how:dm` (a direct message naming the game, \
-with a link to its room), `how:ping` (a mention in the room) or `how:none`; add `game:` for one \
-game only. Going away? `/me away from:2026-12-20 to:2027-01-03` (or `to:3d`): the board shows \
-you away, your character follows the game's absence setting, and it counts as no missed turn; \
-`/me back` ends it. `/me digest state:on hour:8` sends one DM a day listing every game waiting \
-for your orders. GMs: `/turn calltime in:48h` or `at:Fri 20:00` (the game's zone, \
-`/game set name:timezone value:Europe/Berlin`)."""
-
-TOPICS: dict[str, tuple[str, str]] = {
-    "turn": ("Playing a turn", TURN),
-    "secret": ("Secret orders", SECRET),
-    "gm": ("The GM's turn", GM),
-    "settings": ("Settings", SETTINGS),
-    "pace": ("Reminders, absences and times", PACE),
-    "xp": ("Xp games", XP),
-    "commands": ("Every command", f"**Every command**\n{COMMANDS}"),
+#: the words of the help pages on Discord (`render/help.py`, `FIELDS`)
+WORDS: dict[str, str] = {
+    "post_where": "Post in the game's room",
+    "edit_how": "edit your post to fix it",
+    "line_tool": "`/turn line` writes one line from your sheet; ",
+    "pass": "`/turn pass`",
+    "sheet": "`/char sheet`",
+    "secret_how": "by direct message (or through `/turn orders`, a private form, when your DMs "
+                  "are closed)",
+    "secret_lead": "as a DM to the bot",
+    "dm": "",
+    "secret_tail": "In two games with an open turn, the bot asks which game they are for. Every "
+                   "DM the bot sends you names its game and links its room; `/inbox` shows what "
+                   "it could not send you.",
+    "open": "`/turn open`",
+    "npc": "`/gm npc`",
+    "calltime_in": "`/turn calltime in:1d`",
+    "calltime_at": "`at:Fri 20:00`",
+    "calltime_now": "no option",
+    "status": "`/turn status`",
+    "extend": "`/turn extend`",
+    "pause": "`/turn pause`",
+    "resume": "`/turn resume`",
+    "resolve": "`/gm resolve`",
+    "undo": "`/gm undo`",
+    "rest": "`/gm rest gap:night`",
+    "advance": "`/gm advance by:2d`",
+    "endadventure": "`/gm endadventure award:2`",
+    "gm_example": "/turn open\n/gm npc\n/turn calltime in:1h\n/gm resolve",
+    "settings": "`/game settings`",
+    "set": "`/game set`",
+    "set_reminders": "`/game set name:reminders value:12h, 1h`",
+    "set_visibility": "`/game set name:results_visibility value:public`",
+    "show": "`/game show` is the game, its GMs and players",
+    "people": "a GM adds people with `/game player` and `/game gm`, and pauses or ends the game "
+              "with `/game status`.",
+    "times": "Every time the bot shows is in your own time zone.",
+    "remind_dm": "`/me remind how:dm`",
+    "remind_dm_is": "a direct message naming the game, with a link to its room",
+    "remind_ping": "`how:ping`",
+    "remind_none": "`how:none`",
+    "remind_game": "`game:`",
+    "away": "`/me away from:2026-12-20 to:2027-01-03`",
+    "away_days": "`to:3d`",
+    "board": "the board",
+    "back": "`/me back`",
+    "digest": "`/me digest state:on hour:8`",
+    "calltime_48h": "`/turn calltime in:48h`",
+    "set_timezone": "`/game set name:timezone value:Europe/Berlin`",
+    "xp_new": "`/game create name:… ruleset:Xp`",
+    "odds": "`/odds 6d superior`",
+    "xp_roll": "`/xp roll`",
+    "xp_passive": "`/xp passive`",
+    "xp_active": "`/xp active`",
+    "xp_group": "`/xp group`",
+    "xp_plot": "`/xp plot`",
+    "index_post": "post your turn in the game's room as prose with mechanics lines",
 }
 
-INDEX = ("**FAPPO Bot**: post your turn in the game's room as prose with mechanics lines; the "
-         "bot answers with your orders (or every problem, with its line), and follows your "
-         "edits.\nTopics, with an example each: "
-         + " · ".join(f"`/help topic:{key}` ({name.lower()})" for key, (name, _) in
-                      TOPICS.items())
-         + f"\n{COMMANDS}")
+VOICE = pages.HelpVoice(words=WORDS, example=lambda text: f"```\n{text}\n```",
+                        topic=lambda key: f"`/help topic:{key}`")
+
+#: how a required option is shown in the list: a number as N, anything else as …
+_OPTION = {discord.AppCommandOptionType.integer: "N", discord.AppCommandOptionType.number: "N"}
 
 
-def help_page(topic: str | None, xp_room: bool) -> str:
+def _items(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Iterable[str]:
+    """`command` as the list shows it: a group as its commands (`/game create|show`), each of its
+    groups on its own; a command with its required options and what it does."""
+    if isinstance(command, app_commands.Group):
+        leaves = [c.name for c in command.commands if isinstance(c, app_commands.Command)]
+        if leaves:
+            yield f"`/{command.qualified_name} {'|'.join(leaves)}`"
+        for sub in command.commands:
+            if isinstance(sub, app_commands.Group):
+                yield from _items(sub)
+        return
+    options = "".join(f" {p.name}:{_OPTION.get(p.type, '…')}" for p in command.parameters
+                      if p.required)
+    about = command.description.rstrip(".")
+    yield f"`/{command.qualified_name}{options}`: {about[:1].lower()}{about[1:]}"
+
+
+def command_list(tree: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> str:
+    """Every command of `tree` in the order it was published, the Xp games' on their own line."""
+    commands = [c for c in tree if isinstance(c, app_commands.Command | app_commands.Group)]
+    main = [item for c in commands if c.name not in XP_COMMANDS for item in _items(c)]
+    xp = [item for c in commands if c.name in XP_COMMANDS for item in _items(c)]
+    text = " · ".join(main)
+    if xp:
+        text += "\nXp games (`/game create ruleset:Xp`): " + " · ".join(xp)
+    return text
+
+
+def help_page(topic: str | None, xp_room: bool, commands: str) -> str:
     """The page of `topic` (None: the index); in an Xp game's room, the pages on posting
-    give the Xp post forms too."""
-    text = INDEX if topic is None or topic not in TOPICS else TOPICS[topic][1]
+    give the Xp post forms too, without their rule codes (anyone reads `/help`). `commands`: the list of every command (`command_list`)."""
+    if topic is None or topic not in pages.TOPICS:
+        text = pages.index(VOICE, commands)
+    else:
+        text = pages.page(VOICE, topic, commands)
     if xp_room and topic in (None, "turn", "secret", "xp"):
-        text = f"{text}\n```\n{XP_POST_FORMS}\n```"
+        text = f"{text}\n```\n{no_rule_codes(XP_POST_FORMS)}\n```"
     return text
 
 
@@ -123,11 +130,12 @@ def help_page(topic: str | None, xp_room: bool) -> str:
                       "examples")
 @app_commands.describe(topic="What to read about (leave it out for the list of topics)")
 @app_commands.choices(topic=[app_commands.Choice(name=name, value=key)
-                             for key, (name, _) in TOPICS.items()])
+                             for key, (name, _, _) in pages.TOPICS.items()])
 async def help_command(interaction: discord.Interaction, topic: str | None = None) -> None:
     """The page of a topic, privately; in an Xp game's room, the Xp post forms too."""
     bot: Any = interaction.client
     channel = interaction.channel
     game_id = await bot.rooms.game_id(str(channel.id)) if channel is not None else None
     xp_room = game_id is not None and (await bot.services.games.show(game_id)).ruleset == "xp"
-    await say(interaction, help_page(topic, xp_room), private=True)
+    commands = command_list(bot.tree.get_commands())
+    await say(interaction, help_page(topic, xp_room, commands), private=True)
