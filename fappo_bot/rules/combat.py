@@ -17,7 +17,7 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.data import Trait
+from fappo_bot.rules.data import CustomTrait, Trait
 from fappo_bot.rules.defense import PRONE_PENALTY, suggested_trait
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
@@ -152,7 +152,7 @@ def plan_strikes(turn: Turn) -> Plan:
     return plan
 
 
-def _shift(traits: dict[Trait, int], action: Action, skill: str | None,
+def _shift(traits: dict[Trait | CustomTrait, int], action: Action, skill: str | None,
            spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
     the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4), from

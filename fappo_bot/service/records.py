@@ -72,6 +72,18 @@ class AbsencePolicy(StrEnum):
     GM = "gm"
 
 
+class GameTrait(BaseModel):
+    """One of a game's own Traits (F2, "others may be introduced"), as its GM added it: checked
+    by the rules (`rules.new_trait`) when added, read by `service/traits.py`."""
+
+    model_config = _FROZEN
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    #: the skills it suggests: skills of the game's sheets, with this Trait as Suggested Trait
+    skills: tuple[str, ...] = ()
+
+
 class AdvanceRequest(BaseModel):
     """A player's request to spend banked CC (F28), waiting for a GM's approval."""
 
@@ -155,6 +167,8 @@ class GameSettings(BaseModel):
     next_npc: PreSeal | None = None
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
+    #: the game's own Traits, after the rulebook's ten (`service/traits.py`)
+    traits: tuple[GameTrait, ...] = ()
 
 
 class Game(BaseModel):
