@@ -72,6 +72,7 @@ from fappo_bot.service.scene import (
     player_run,
     visible_to_gm,
 )
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import (
     ResolutionView,
@@ -147,7 +148,7 @@ class ResolutionService(UseCases):
         if turn.npc_commitment is None:
             turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
                                                         in_force, out)
-        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs)
+        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, catalogue(game))
         if hidden and any(i.required and not i.answered for i in items):
             await out.queue(uow)  # the seal stands: the GM may now review the secret orders
             await uow.commit()
@@ -328,7 +329,7 @@ class ResolutionService(UseCases):
         shown, hidden = visible_to_gm(turn, records, in_force)
         if hidden:  # else the review after the seal asks the same questions
             _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers,
-                                                       turn.gm_inputs), hidden)
+                                                       turn.gm_inputs, catalogue(game)), hidden)
         turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
         await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                     commitment=turn.npc_commitment, orders=count, by="resolve")
