@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
 from fappo_bot.render import notices as words
-from fappo_bot.rules import Order, TurnResult, TurnState, with_healing_checks
+from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
@@ -170,6 +170,7 @@ class ResolutionService(UseCases):
             orders = [*orders, *absent_defense(state, away, set(in_force))]
         # a Healing check posted in the turn goes on its patient's heal clock (F14)
         result = with_healing_checks(self.deps.resolve(state, orders, gm_inputs), orders)
+        game, ended = await _combat_over(uow, game, gm_inputs)
         inactive = await self._write_characters(uow, game, records, result, in_force, now, away)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})
@@ -197,10 +198,9 @@ class ResolutionService(UseCases):
                     errors=len(result.errors))
         await uow.commit()
         return ResolutionView(
-            resolution_id=resolution.id, turn=turn.number, text=text,
-            gm_text=gm_text,
+            resolution_id=resolution.id, turn=turn.number, text=text, gm_text=gm_text,
             messages_queued=queued, next_turn=next_turn.number if next_turn else None,
-            inactive_candidates=tuple(inactive),
+            inactive_candidates=tuple(inactive), combat_ended=ended,
         )
 
     async def _resolve_xp(
@@ -305,6 +305,8 @@ class ResolutionService(UseCases):
                     # formed by that resolution (a swarm, F20): gone with it
                     await uow.characters.update(current.model_copy(update={
                         "status": CharacterStatus.RETIRED, "version": current.version + 1}))
+            if resolution.gm_inputs.end_combat and resolution.state_before.in_combat:
+                game = await _set_in_combat(uow, game, True)  # the fight that undo brings back
             now = self.now()
             await uow.resolutions.mark_undone(resolution.id, now)
             turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "npc_revealed": False,
@@ -470,3 +472,21 @@ async def _away_in(uow: UnitOfWork, turn: TurnRecord, records: Sequence[Characte
     end = turn.closed_at or now
     return frozenset(name for name, user in runners.items() if user is not None
                      and user in paces and paces[user].away_during(turn.opened_at, end))
+
+
+async def _combat_over(uow: UnitOfWork, game: Game, inputs: GMInputs) -> tuple[Game, bool]:
+    """The game after a resolution whose GM ended the combat (F18.2): out of combat until a GM
+    sets `in_combat` again, so the next turns ask no more whether the combat ends; and whether
+    this resolution ended it."""
+    if not (inputs.end_combat and game.settings.in_combat):
+        return game, False
+    return await _set_in_combat(uow, game, False), True
+
+
+async def _set_in_combat(uow: UnitOfWork, game: Game, in_combat: bool) -> Game:
+    if game.settings.in_combat is in_combat:
+        return game
+    settings = game.settings.model_copy(update={"in_combat": in_combat})
+    game = game.model_copy(update={"settings": settings, "version": game.version + 1})
+    await uow.games.update(game)
+    return game
