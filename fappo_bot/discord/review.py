@@ -247,7 +247,7 @@ class ReviewPanel(GuardedView):
         self.bot.delivery.wake()
         self.stop()
         over = (" The combat is over: the game is out of combat until a GM sets `in_combat` "
-                "on again with /game set." if view.combat_ended else "")
+                "on again with /game set." if getattr(view, "combat_ended", False) else "")
         await interaction.edit_original_response(
             content=f"Turn {view.turn} is resolved; the results go out now.{over}", view=None)
 
