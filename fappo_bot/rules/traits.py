@@ -13,6 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Any
+
+from pydantic import PlainSerializer, PlainValidator
 
 from fappo_bot.rules.data import (
     SKILLS_BY_KEY,
@@ -36,11 +40,24 @@ _NAME = re.compile(r"[^\W\d_][\w'-]*")
 _RESERVED = frozenset({"floating", "float", "free", "sp", "sps", "from", "of", "any", "all"})
 
 
+def _custom(value: Any) -> CustomTrait:
+    if isinstance(value, CustomTrait):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("a Trait is named by a non-empty text")
+    return CustomTrait(value)
+
+
+def _name(trait: CustomTrait) -> str:
+    return trait.name
+
+
 @dataclass(frozen=True, slots=True)
 class TraitDef:
     """One of a game's own Traits: its name, alternate names and the skills it suggests."""
 
-    trait: CustomTrait
+    trait: Annotated[CustomTrait, PlainValidator(_custom),
+                     PlainSerializer(_name, return_type=str)]
     aliases: tuple[str, ...] = ()
     skills: tuple[str, ...] = ()
 
@@ -84,10 +101,30 @@ class TraitCatalogue:
         return tuple(SkillDef(skill, entry.trait) for entry in self.custom
                      for skill in entry.skills)
 
+    def suggested(self, skill: str | None) -> Trait | CustomTrait | None:
+        """A skill's Suggested Trait (F2): the rulebook's for its skills, else the game's own
+        Trait that suggests it, else None."""
+        if not skill:
+            return None
+        row = _rulebook_skill(skill)
+        if row is not None or not self.custom:
+            return row.suggested if row is not None else None
+        key = " ".join(skill.split()).casefold()
+        for entry in self.custom:
+            if any(s.casefold() == key for s in entry.skills):
+                return entry.trait
+        return None
+
     def get(self, name: str) -> TraitDef | None:
         """The game's own Trait called `name` (exactly, case-insensitive), or None."""
         key = name.strip().casefold()
         return next((e for e in self.custom if e.name.casefold() == key), None)
+
+
+@lru_cache(maxsize=4096)
+def _rulebook_skill(skill: str) -> SkillDef | None:
+    """The rulebook's skill written `skill` (asked per attack: remembered)."""
+    return SKILLS_BY_KEY.get(" ".join(skill.split()).casefold())
 
 
 BUILT_IN = TraitCatalogue()

@@ -14,17 +14,21 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fappo_bot.rules import (
     Character,
+    CustomTrait,
     GMInputs,
     LegendaryItem,
     Order,
     PendingHit,
     RulesConfig,
+    TraitCatalogue,
+    TraitDef,
     TurnResult,
     TurnState,
 )
@@ -82,6 +86,13 @@ class GameTrait(BaseModel):
     aliases: tuple[str, ...] = ()
     #: the skills it suggests: skills of the game's sheets, with this Trait as Suggested Trait
     skills: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=256)
+def trait_catalogue(traits: tuple[GameTrait, ...]) -> TraitCatalogue:
+    """The rules' catalogue of a game's Traits: the rulebook's, then `traits` (its own)."""
+    return TraitCatalogue(tuple(TraitDef(CustomTrait(t.name), t.aliases, t.skills)
+                                for t in traits))
 
 
 class AdvanceRequest(BaseModel):

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from fappo_bot.rules import (
     TRAIT_ALIASES,
-    CustomTrait,
     Trait,
     TraitCatalogue,
     TraitDef,
@@ -25,7 +23,7 @@ from fappo_bot.rules import (
 from fappo_bot.service.base import UseCases, load_game
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import CharacterRecord, Game, GameTrait
+from fappo_bot.service.records import CharacterRecord, Game, GameTrait, trait_catalogue
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 
@@ -42,15 +40,9 @@ class TraitView:
     builtin: bool
 
 
-@lru_cache(maxsize=256)
-def _catalogue(traits: tuple[GameTrait, ...]) -> TraitCatalogue:
-    return TraitCatalogue(tuple(TraitDef(CustomTrait(t.name), t.aliases, t.skills)
-                                for t in traits))
-
-
 def catalogue(game: Game) -> TraitCatalogue:
     """Every Trait of `game`: the rulebook's, then the game's own."""
-    return _catalogue(game.settings.traits)
+    return trait_catalogue(game.settings.traits)
 
 
 def split_list(text: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -70,7 +70,7 @@ async def test_a_gms_trait_from_command_to_results(running, fake) -> None:
     await resolve_through_the_panel(fake)
     [results] = await fake.wait_for(lambda: [m for m in fake.bot_messages(room)
                                              if "Turn 1 results" in m["content"]], timeout=15)
-    assert "1 SP Keen-eyed" in results["content"], results["content"]
+    assert "+2 levels from 1 SP Keen-eyed" in results["content"], results["content"]
 
     [kept] = await run_command(fake, fake.gm, "game trait remove", trait("Keen-eyed"))
     assert kept["callback"]["data"]["flags"] & 64
