@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Annotated, Any
 
-from pydantic import PlainSerializer, PlainValidator
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 
 class Trait(str, Enum):
@@ -80,13 +81,9 @@ class CustomTrait:
         return f"CustomTrait({self.name!r})"
 
 
-def trait_key(name: Any) -> Trait | CustomTrait:
+def trait_key(name: str) -> Trait | CustomTrait:
     """The Trait a stored pool key names: a built-in Trait by its default name, else the game's
     own Trait of that name (a game's Trait never shares a built-in name, `rules/traits.py`)."""
-    if isinstance(name, (Trait, CustomTrait)):
-        return name
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError("a Trait is named by a non-empty text")
     return TRAIT_BY_VALUE.get(name) or CustomTrait(name)
 
 
@@ -94,9 +91,26 @@ def _trait_text(trait: Trait | CustomTrait) -> str:
     return trait.value
 
 
+class _AnyTraitSchema:
+    """How pydantic reads and writes a Trait a character owns: the enum's own (compiled)
+    schema first, then a game's own Trait from its name (or as the value it already is),
+    written as its name. Read with every character from storage, so no Python call for the
+    rulebook's Traits."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> core_schema.CoreSchema:
+        named = core_schema.no_info_after_validator_function(
+            CustomTrait, core_schema.str_schema(min_length=1, strip_whitespace=True))
+        return core_schema.union_schema(
+            [handler.generate_schema(Trait), core_schema.is_instance_schema(CustomTrait), named],
+            mode="left_to_right",
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                _trait_text, return_schema=core_schema.str_schema()))
+
+
 #: A Trait as characters own it: built-in or the game's own, read and written as its name.
-AnyTrait = Annotated[Trait | CustomTrait, PlainValidator(trait_key),
-                     PlainSerializer(_trait_text, return_type=str)]
+AnyTrait = Annotated[Trait | CustomTrait, _AnyTraitSchema]
 
 
 def trait_by_name(name: str) -> Trait | None:
