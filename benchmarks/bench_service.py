@@ -45,7 +45,7 @@ from bench_storage import (
     turn_ready,
 )
 
-from fappo_bot.rules import TurnState
+from fappo_bot.rules import BUILT_IN, TraitCatalogue, TurnState
 from fappo_bot.service import Services
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.text import PostingText, ReadPost
@@ -121,10 +121,11 @@ class TimedText(PostingText):
     def __init__(self) -> None:
         self.read_time = 0.0
 
-    def read(self, text: str, state: TurnState, poster: str, controls: Sequence[str]) -> ReadPost:
+    def read(self, text: str, state: TurnState, poster: str, controls: Sequence[str],
+             traits: TraitCatalogue = BUILT_IN) -> ReadPost:
         start = time.perf_counter()
         try:
-            return super().read(text, state, poster, controls)
+            return super().read(text, state, poster, controls, traits)
         finally:
             self.read_time += time.perf_counter() - start
 

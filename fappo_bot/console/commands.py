@@ -14,6 +14,7 @@ from fappo_bot.console import help_command, link_command
 from fappo_bot.console import legendary_commands as legendary
 from fappo_bot.console import pace_commands as pace
 from fappo_bot.console import scene_commands as scenes
+from fappo_bot.console import trait_commands as traits
 from fappo_bot.console import turn_commands as turns
 from fappo_bot.console import xp_commands as xp
 from fappo_bot.console.delivery import deliver_outbox
@@ -37,6 +38,7 @@ COMMANDS: MappingProxyType[str, Handler] = MappingProxyType({
     "seats": games.seats,
     "settings": games.settings,
     "set": games.set_,
+    "trait": traits.trait,
     "who": games.seats,
     "help": help_command.help_,
     "quit": games.quit_,

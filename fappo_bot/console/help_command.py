@@ -42,6 +42,7 @@ GM commands (the slash commands' names and options):
   /handover ITEM CHARACTER [--owner NAME]   /items   (legendary items changing hands, F22)
   /export FILE   /import FILE [--copy]
   /set NAME VALUE       change a setting or rules flag (/settings lists them)
+  /trait add NAME [--aliases A,B] [--skills S1,S2]   /trait remove NAME   /trait list
   BREAK: immediate, same_day, night, week_plus, adventure_end
 Review questions (/resolve, /review NAME): answer at the prompt ('> ANSWER' in a transcript);
 an empty answer keeps an optional question's default.

@@ -121,7 +121,8 @@ async def endcombat(table: LocalTable, step: Step) -> list[Shown]:
     inputs = await table.services.review.set_inputs(table.need_game(), table.user,
                                                     end_combat=words != ["off"])
     text = ("The combat ends with this turn's resolution: whoever bleeds drops to "
-            "Incapacitated, and binding the wounds can restore the level (F18.2)."
+            "Incapacitated, and binding the wounds can restore the level (F18.2). The game is "
+            "then out of combat until a GM sets it again (/set in_combat on)."
             if inputs.end_combat else "The combat goes on after this turn's resolution.")
     return [Shown(Kind.NOTICE, "end of combat", text, table.gm_seats)]
 

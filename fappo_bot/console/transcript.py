@@ -46,7 +46,7 @@ COMMANDS: frozenset[str] = frozenset(
         "endadventure", "advance", "endcombat", "edit", "delete", "export", "import", "link", "games", "use",
         "transfer", "retire", "reveal", "odds", "xp", "settings", "set", "remind", "away",
         "back", "digest", "spend", "approve", "refuse", "changes", "ledger", "editsheet",
-        "handover", "items", "bind",
+        "handover", "items", "bind", "trait",
     }
 )
 

@@ -387,6 +387,10 @@ async def _ask(table: LocalTable, session: ReviewSession, items: Any) -> list[Sh
                              "lines.") from exc
         raise
     notes = []
+    if getattr(done, "combat_ended", False):  # a FAPPO resolution's (F18.2)
+        notes.append(Shown(Kind.NOTICE, "combat over", "The combat is over: the game is out of "
+                           "combat until a GM sets it again (/set in_combat on).",
+                           table.gm_seats))
     if done.inactive_candidates:
         notes.append(Shown(Kind.NOTICE, "inactive players",
                            "Missed too many turns (F30): " + ", ".join(done.inactive_candidates),

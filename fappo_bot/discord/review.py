@@ -246,8 +246,10 @@ class ReviewPanel(GuardedView):
                                                           self.review.turn)
         self.bot.delivery.wake()
         self.stop()
+        over = (" The combat is over: the game is out of combat until a GM sets `in_combat` "
+                "on again with /game set." if getattr(view, "combat_ended", False) else "")
         await interaction.edit_original_response(
-            content=f"Turn {view.turn} is resolved; the results go out now.", view=None)
+            content=f"Turn {view.turn} is resolved; the results go out now.{over}", view=None)
 
     async def on_error(self, interaction: discord.Interaction, error: Exception,
                        item: discord.ui.Item[Any]) -> None:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from fappo_bot.posting.errors import PostProblem
-from fappo_bot.rules import Action, Order, TurnState
+from fappo_bot.rules import BUILT_IN, Action, Order, TraitCatalogue, TurnState
 
 GM = "gm"
 """The poster of a GM post (NPC orders with character lines)."""
@@ -29,18 +29,21 @@ class PostContext:
     controls: tuple[str, ...] = ()
     #: what each actor may name, built once per context (the state is immutable)
     scenes: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    #: the game's Traits: the rulebook's, and its own that SP lines may name (F2)
+    traits: TraitCatalogue = BUILT_IN
 
     @classmethod
-    def for_poster(cls, state: TurnState, poster: str) -> PostContext:
+    def for_poster(cls, state: TurnState, poster: str, traits: TraitCatalogue = BUILT_IN
+                   ) -> PostContext:
         """The usual context: a player controls their character, a GM every non-player one.
 
         A case file's `poster: gm` controls every character of the case (spec/cases.md).
         """
         if poster.strip().casefold() == GM:
-            return cls(state, GM, tuple(c.name for c in state.characters))
+            return cls(state, GM, tuple(c.name for c in state.characters), traits=traits)
         found = state.character(poster)
         name = found.name if found is not None else poster
-        return cls(state, name, (name,))
+        return cls(state, name, (name,), traits=traits)
 
     @property
     def is_gm(self) -> bool:

@@ -25,7 +25,7 @@ from fappo_bot.posting.models import (
     join_text,
 )
 from fappo_bot.posting.names import Names, resolve
-from fappo_bot.posting.scene import Scene, characters_named
+from fappo_bot.posting.scene import Scene, characters_named, trait_names
 from fappo_bot.posting.validate import check_block
 from fappo_bot.rules import (
     Action,
@@ -82,7 +82,7 @@ class _Reader:
         key = actor.name if actor is not None else ""
         found = self.ctx.scenes.get(key)
         if not isinstance(found, Scene) or found.state is not self.ctx.state:
-            found = Scene.build(self.ctx.state, actor)
+            found = Scene.build(self.ctx.state, actor, trait_names(self.ctx.traits))
             self.ctx.scenes[key] = found
         return found
 

@@ -29,6 +29,7 @@ from fappo_bot.rules import (
     Action,
     ActionKind,
     Character,
+    CustomTrait,
     Order,
     PendingHit,
     Trait,
@@ -143,15 +144,15 @@ def sp_left(character: Character, order: Order) -> str:
             spent[pool] = spent.get(pool, 0) + amount
     parts = []
     for trait, sp in character.traits.items():
-        pool = _POOL_NAMES[trait]
-        parts.append(f"{pool} {sp - spent.get(pool, 0)}")
+        pool = _POOL_NAMES.get(trait) or trait.value  # a game's own Trait by its name
+        parts.append(f"{safe(pool)} {sp - spent.get(pool, 0)}")
     if character.floating or spent.get(FLOATING):
         parts.append(f"floating {character.floating - spent.get(FLOATING, 0)}")
     return ", ".join(parts) if parts else "none"
 
 
 #: each Trait's pool name, looked up (`Trait.value` is an enum property: slow in a loop)
-_POOL_NAMES = {trait: trait.value for trait in Trait}
+_POOL_NAMES: dict[Trait | CustomTrait, str] = {trait: trait.value for trait in Trait}
 
 
 def _sp_text(sp: dict[str, int]) -> str:

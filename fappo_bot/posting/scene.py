@@ -23,14 +23,27 @@ from fappo_bot.rules import (
     Special,
     StatusKind,
     Trait,
+    TraitCatalogue,
     TurnState,
     fold,
 )
 
+_FLOATING_POOL = Named(FLOATING, ("float", "floating sp", "free"), "SP pool")
 TRAITS = Names((
     *(Named(t.value, TRAIT_ALIASES[t], "Trait") for t in Trait),
-    Named(FLOATING, ("float", "floating sp", "free"), "SP pool"),
+    _FLOATING_POOL,
 ))
+"""The SP pools a post may name in a game with the rulebook's Traits only."""
+
+
+@lru_cache(maxsize=64)
+def trait_names(catalogue: TraitCatalogue) -> Names:
+    """The SP pools a post of a game may name: every Trait of its catalogue (its own answering
+    to their alternate names as the rulebook's do), and the floating pool."""
+    if not catalogue.custom:
+        return TRAITS
+    return Names((*TRAITS[:-1], *(Named(e.name, e.aliases, "Trait") for e in catalogue.custom),
+                  _FLOATING_POOL))
 SPECIALS = Names(Named(s.value, (), "Special") for s in Special)
 TABLE_SKILLS = Names(Named(s.name, (), "skill") for s in SKILLS)
 TABLE_WEAPONS = Names(Named(w.name, w.aliases, "weapon") for w in WEAPONS)
@@ -64,15 +77,17 @@ class Scene:
     opponents: Names = Names()
     #: what `with ...` may name in an attack: a weapon carried or a skill
     arms: Names = Names()
+    #: the SP pools the game's posts may name (`trait_names`)
+    traits: Names = TRAITS
 
     @classmethod
-    def build(cls, state: TurnState, actor: Character | None) -> Scene:
+    def build(cls, state: TurnState, actor: Character | None, traits: Names = TRAITS) -> Scene:
         """The scene as `actor` sees it: targets present, weapons carried (F19: everyone's Fist),
-        skills (F2), spells (F26), hits pending on it (F13)."""
+        skills (F2), spells (F26), hits pending on it (F13), the game's Traits (F2)."""
         present = tuple(c.name for c in state.characters)
         if actor is None:
             characters = characters_named(present)
-            return cls(state, None, characters, opponents=characters)
+            return cls(state, None, characters, opponents=characters, traits=traits)
         names = _actor_names(
             present,
             actor.name,
@@ -94,6 +109,7 @@ class Scene:
             hits,
             names.opponents,
             names.arms,
+            traits,
         )
 
     def loose_weapons(self) -> tuple[Named, ...]:

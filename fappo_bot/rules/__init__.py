@@ -32,6 +32,7 @@ from fappo_bot.rules.data import (
     TRAIT_ALIASES,
     WEAPONS,
     ArmorType,
+    CustomTrait,
     RangeClass,
     Special,
     Tier,
@@ -85,6 +86,17 @@ from fappo_bot.rules.results import (
 )
 from fappo_bot.rules.sheet import Sheet, character_from_sheet, check_sheet
 from fappo_bot.rules.spending import action_spends
+from fappo_bot.rules.traits import (
+    BUILT_IN,
+    MAX_CUSTOM_TRAITS,
+    MAX_TRAIT_ALIASES,
+    MAX_TRAIT_NAME,
+    MAX_TRAIT_SKILLS,
+    TraitCatalogue,
+    TraitDef,
+    TraitRefused,
+    new_trait,
+)
 from fappo_bot.rules.validate import order_budget, validate_order
 from fappo_bot.rules.validate_actions import order_ap_costs
 
@@ -95,7 +107,17 @@ __all__ = [
     "ActionKind",
     "ActionResult",
     "ArmorType",
+    "BUILT_IN",
     "BreakKind",
+    "CustomTrait",
+    "MAX_CUSTOM_TRAITS",
+    "MAX_TRAIT_ALIASES",
+    "MAX_TRAIT_NAME",
+    "MAX_TRAIT_SKILLS",
+    "TraitCatalogue",
+    "TraitDef",
+    "TraitRefused",
+    "new_trait",
     "Character",
     "Claim",
     "ELIMINATION",

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 
 from fappo_bot.rules.changes import Changes
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import Tier, Trait
+from fappo_bot.rules.data import CustomTrait, Tier, Trait
 from fappo_bot.rules.finalize import MAX_REDUCTION
 from fappo_bot.rules.names import Roster
 from fappo_bot.rules.orders import Order, PendingHit, Reduction
 from fappo_bot.rules.results import TurnState
 
 WHY = "no post this turn: reduced by the bot (auto_reduce_on_absence, F30 Amb-4)"
-_TRAIT_ORDER = {trait: i for i, trait in enumerate(Trait)}
+_TRAIT_ORDER: dict[Trait | CustomTrait, int] = {trait: i for i, trait in enumerate(Trait)}
 
 
 def absent_reductions(state: TurnState, orders: Sequence[Order]) -> tuple[Order, ...]:
@@ -55,7 +55,7 @@ def planned_reductions(character: Character, hits: Sequence[PendingHit], *,
                        floating: bool) -> tuple[Reduction, ...]:
     """Reduce lines for `hits` in their order: each as far as the cap and the SP left allow."""
     left = {trait.value: sp for trait, sp in sorted(
-        character.traits.items(), key=lambda item: _TRAIT_ORDER[item[0]]) if sp > 0}
+        character.traits.items(), key=_in_order) if sp > 0}
     spare = character.floating if floating else 0
     lines: list[Reduction] = []
     for hit in hits:
@@ -85,3 +85,9 @@ def note_absent_reductions(orders: Sequence[Order], changes: Changes) -> None:
             changes.event("reduced for the absent player", order.actor,
                           f"hit {line.hit}, {spent} SP (auto_reduce_on_absence, F30)",
                           levels=sum(line.sp.values()))
+
+
+def _in_order(item: tuple[Trait | CustomTrait, int]) -> tuple[int, str]:
+    """The rulebook's Traits in its order, then a game's own by name."""
+    trait = item[0]
+    return _TRAIT_ORDER.get(trait, len(_TRAIT_ORDER)), trait.value.casefold()

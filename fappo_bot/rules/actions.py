@@ -65,8 +65,8 @@ def resolve_skill(
     if not action.effective_now:
         return ActionResult(*base, effective=False, notes=("not triggered",))
     skill = _skill(actor, action.skill or "")
-    definition = skill_def(skill)
-    suggested = definition.suggested.value if definition and definition.suggested else None
+    trait = turn.traits.suggested(skill)  # the rulebook's, or a game's own Trait's (F2)
+    suggested = trait.value if trait is not None else None
     target = turn.find(action.target)
     frozen = actor.has_status(StatusKind.FROZEN) and fold(skill) == "wrestling"
     if target is not None and action.difficulty is None and not frozen \
@@ -99,8 +99,7 @@ def resolve_skill(
     spend = canonical(action.sp)
     for key, amount in vetoed_refund(action, suggested).items():
         spend[key] -= amount
-    outcome = resolve_check(total, difficulty, protected=actor.owns(definition.suggested
-                            if definition else None),
+    outcome = resolve_check(total, difficulty, protected=actor.owns(trait),
                             shift_up=sp_levels(spend, suggested), shift_down=down)
     if frozen and outcome.level.succeeded:
         changes.clear(actor.name, StatusKind.FROZEN)

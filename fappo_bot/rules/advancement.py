@@ -19,7 +19,15 @@ from pydantic import ConfigDict
 
 from fappo_bot.rules.character import Character, Spell
 from fappo_bot.rules.config import AdvancementMenu, MagicMode, RulesConfig
-from fappo_bot.rules.data import SKILLS_BY_KEY, TIERS, SkillDef, TierDef, Trait, trait_by_name
+from fappo_bot.rules.data import (
+    SKILLS_BY_KEY,
+    TIERS,
+    CustomTrait,
+    SkillDef,
+    TierDef,
+    Trait,
+    trait_by_name,
+)
 from fappo_bot.rules.legendary import (
     MAX_POINTS_PER_ITEM,
     LegendaryItem,
@@ -84,8 +92,10 @@ def _need_name(purchase: Purchase) -> str:
     return purchase.name
 
 
-def _owned_trait(character: Character, name: str) -> Trait:
-    trait = trait_by_name(name)
+def _owned_trait(character: Character, name: str) -> Trait | CustomTrait:
+    custom = character.custom_pool(name)
+    trait: Trait | CustomTrait | None = (CustomTrait(custom) if custom is not None
+                                         else trait_by_name(name))
     if trait is None:
         raise RulesError("unknown-name", f"'{name}' is no Trait of this game.", "name")
     if trait not in character.traits:

@@ -15,7 +15,6 @@ from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.context import Turn
 from fappo_bot.rules.damage import corrode
 from fappo_bot.rules.data import PIP_THRESHOLDS, TIERS, ArmorType
-from fappo_bot.rules.defense import skill_def
 from fappo_bot.rules.dying import DyingState, advance_dying
 from fappo_bot.rules.healing import heal
 from fappo_bot.rules.health import (
@@ -170,8 +169,8 @@ def _pay(turn: Turn, c: Character, order: Order) -> Character | None:
                                                           turn.config).skill
         else:
             skill = match_skill(c, action.skill).name if action.skill else None
-        definition = skill_def(skill) if skill else None
-        suggested = definition.suggested.value if definition and definition.suggested else None
+        trait = turn.traits.suggested(skill)
+        suggested = trait.value if trait is not None else None
         for key, amount in vetoed_refund(action, suggested).items():
             spent[key] = spent.get(key, 0) - amount
     left = paid(c, {k: v for k, v in spent.items() if v > 0})

@@ -17,7 +17,9 @@ from fappo_bot.rules.data import (
     THROWN_FORMS,
     TIERS,
     TRAIT_BY_VALUE,
+    AnyTrait,
     ArmorType,
+    CustomTrait,
     RangeClass,
     Special,
     Tier,
@@ -199,9 +201,9 @@ class Character:
     #: base AP; None means the tier's default (F3)
     base_ap: int | None = None
     #: SP left now in each owned Trait
-    traits: dict[Trait, int] = field(default_factory=dict)
+    traits: dict[AnyTrait, int] = field(default_factory=dict)
     #: each owned Trait's maximum SP (restoring, F27); missing entries mean "as now"
-    trait_max: dict[Trait, int] = field(default_factory=dict)
+    trait_max: dict[AnyTrait, int] = field(default_factory=dict)
     floating: int = 0
     floating_max: int | None = None
     #: skill ratings by canonical skill name
@@ -265,7 +267,7 @@ class Character:
         """Nuisances and minions: removed by elimination, not damage (F3 Amb-2)."""
         return self.tier in _FODDER_TIERS
 
-    def owns(self, trait: Trait | None) -> bool:
+    def owns(self, trait: Trait | CustomTrait | None) -> bool:
         """Whether the character owns `trait` (owning does not need SP left)."""
         return trait is not None and trait in self.traits
 
@@ -274,7 +276,18 @@ class Character:
         if key == FLOATING:
             return self.floating
         trait = TRAIT_BY_VALUE.get(key)
-        return self.traits.get(trait, 0) if trait is not None else 0
+        if trait is None:
+            return self.traits.get(CustomTrait(key), 0)
+        return self.traits.get(trait, 0)
+
+    def custom_pool(self, name: str) -> str | None:
+        """The pool key of the game's own Trait called `name` that the character owns (its name
+        as the GM wrote it), or None: a post's SP from a Trait the rulebook does not list."""
+        key = name.strip().casefold()
+        for trait in self.traits:
+            if type(trait) is CustomTrait and trait.name.casefold() == key:
+                return trait.name
+        return None
 
     def has_status(self, kind: StatusKind) -> bool:
         """Whether a status of that kind is in force."""
@@ -294,7 +307,7 @@ class Character:
                 return weapon
         return None
 
-    def trait_maximum(self, trait: Trait) -> int:
+    def trait_maximum(self, trait: Trait | CustomTrait) -> int:
         """The Trait's maximum SP (for restoring)."""
         return self.trait_max.get(trait, self.traits.get(trait, 0))
 

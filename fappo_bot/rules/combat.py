@@ -17,8 +17,8 @@ from fappo_bot.rules.damage import (
     WeaponProfile,
     weapon_profile,
 )
-from fappo_bot.rules.data import Trait
-from fappo_bot.rules.defense import PRONE_PENALTY, suggested_trait
+from fappo_bot.rules.data import CustomTrait, Trait
+from fappo_bot.rules.defense import PRONE_PENALTY
 from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
 from fappo_bot.rules.names import fold
@@ -108,7 +108,7 @@ def plan_strikes(turn: Turn) -> Plan:
         skill = arm.skill
         sp = action.sp
         spend = canonical(sp) if sp else {}
-        shift, protected = _shift(attacker.traits, action, skill, spend)
+        shift, protected = _shift(attacker.traits, action, turn.traits.suggested(skill), spend)
         profile = arm.profile
         steady = attacker.steadied_turns >= STEADY_TURNS
         position = attacker.position
@@ -152,12 +152,11 @@ def plan_strikes(turn: Turn) -> Plan:
     return plan
 
 
-def _shift(traits: dict[Trait, int], action: Action, skill: str | None,
-           spend: dict[str, int]) -> tuple[int, bool]:
+def _shift(traits: dict[Trait | CustomTrait, int], action: Action,
+           suggested: Trait | CustomTrait | None, spend: dict[str, int]) -> tuple[int, bool]:
     """An attack's SP shift (a GM veto refunding the SP of other Traits, F4 Amb-14) and whether
     the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4), from
     the attacker's `traits`."""
-    suggested = suggested_trait(skill)
     value = suggested.value if suggested is not None else None
     protected = suggested is not None and suggested in traits  # `Character.owns`
     if not spend:

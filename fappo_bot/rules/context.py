@@ -13,6 +13,7 @@ from fappo_bot.rules.names import Roster, fold
 from fappo_bot.rules.orders import GENERAL, Action, ActionKind, Order
 from fappo_bot.rules.results import GMInputs
 from fappo_bot.rules.spending import canonical
+from fappo_bot.rules.traits import BUILT_IN, TraitCatalogue
 
 _NONE: list[Action] = []  # no defend actions (never changed)
 
@@ -32,6 +33,8 @@ class Turn:
     in_combat: bool = True
     #: the characters' facts as validation learnt them (a fresh cache without it)
     shared: InitVar[Facts | None] = None
+    #: the game's Traits: the Suggested Trait of a skill (`TraitCatalogue.suggested`, F2)
+    traits: TraitCatalogue = BUILT_IN
     facts: Facts = field(init=False)
     #: each snapshot character's facts by name (`facts.of(chars[name])`, looked up once)
     fighters: dict[str, Fighter] = field(init=False)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Annotated, Any
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 
 class Trait(str, Enum):
@@ -48,6 +52,67 @@ TRAIT_BY_VALUE: dict[str, Trait] = {trait.value: trait for trait in Trait}
 RESTRICTING_TRAITS: frozenset[Trait] = frozenset({Trait.UNCANNY, Trait.FANTASTICAL})
 
 
+class CustomTrait:
+    """A Trait a game's GM introduced ("others may be introduced that follow the same general
+    pattern" [F:L40]): known by its name alone, like a built-in Trait by its value.
+
+    What else the GM said of it (alternate names, the skills it suggests) is the game's trait
+    catalogue (`rules/traits.py`); a character owns the Trait by its name, so two values of the
+    same name (compared case-insensitively) are the same Trait."""
+
+    __slots__ = ("_key", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._key = name.casefold()
+
+    @property
+    def value(self) -> str:
+        """The Trait's name, as `Trait.value` is a built-in Trait's (its SP pool key)."""
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CustomTrait) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(("custom-trait", self._key))
+
+    def __repr__(self) -> str:
+        return f"CustomTrait({self.name!r})"
+
+
+def trait_key(name: str) -> Trait | CustomTrait:
+    """The Trait a stored pool key names: a built-in Trait by its default name, else the game's
+    own Trait of that name (a game's Trait never shares a built-in name, `rules/traits.py`)."""
+    return TRAIT_BY_VALUE.get(name) or CustomTrait(name)
+
+
+def _trait_text(trait: Trait | CustomTrait) -> str:
+    return trait.value
+
+
+class _AnyTraitSchema:
+    """How pydantic reads and writes a Trait a character owns: the enum's own (compiled)
+    schema first, then a game's own Trait from its name (or as the value it already is),
+    written as its name. Read with every character from storage, so no Python call for the
+    rulebook's Traits."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> core_schema.CoreSchema:
+        named = core_schema.no_info_after_validator_function(
+            CustomTrait, core_schema.str_schema(min_length=1, strip_whitespace=True))
+        return core_schema.union_schema(
+            [handler.generate_schema(Trait), core_schema.is_instance_schema(CustomTrait), named],
+            mode="left_to_right",
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                _trait_text, return_schema=core_schema.str_schema()))
+
+
+#: A Trait as characters own it: built-in or the game's own, read and written as its name.
+AnyTrait = Annotated[Trait | CustomTrait, _AnyTraitSchema]
+
+
 def trait_by_name(name: str) -> Trait | None:
     """The Trait called `name` (case-insensitive, alternate names accepted), or None."""
     key = name.strip().casefold()
@@ -64,14 +129,16 @@ class SkillDef:
     """A skill of section V: its Suggested Trait and the flags the rules need (F2, F8 Amb-3)."""
 
     name: str
-    suggested: Trait | None
+    #: a rulebook Trait, or for a skill a game's own Trait suggests, that Trait
+    suggested: Trait | CustomTrait | None
     attack: bool = False
     concentration: bool = False
 
     @property
     def restricted_by(self) -> Trait | None:
         """The Trait a character must own to buy or use this skill [F:L158]."""
-        return self.suggested if self.suggested in RESTRICTING_TRAITS else None
+        suggested = self.suggested
+        return suggested if type(suggested) is Trait and suggested in RESTRICTING_TRAITS else None
 
 
 _T = Trait

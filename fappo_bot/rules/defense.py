@@ -19,6 +19,7 @@ from fappo_bot.rules.data import (
     SHIELD_RANGED_CAP,
     SKILLS_BY_KEY,
     ArmorType,
+    CustomTrait,
     SkillDef,
     Trait,
 )
@@ -37,10 +38,10 @@ def skill_def(skill: str) -> SkillDef | None:
 
 
 #: `skill_def(skill).suggested` by the skill as written (None: no Suggested Trait, or a GM's skill)
-_SUGGESTED: dict[str, Trait | None] = {}
+_SUGGESTED: dict[str, Trait | CustomTrait | None] = {}
 
 
-def suggested_trait(skill: str | None) -> Trait | None:
+def suggested_trait(skill: str | None) -> Trait | CustomTrait | None:
     """The Suggested Trait of a skill (F2), looked up once per written name."""
     if not skill:
         return None

@@ -20,7 +20,7 @@ from fappo_bot.rules.damage import (
     great_success_specials,
     weapon_profile,
 )
-from fappo_bot.rules.data import ArmorType, Special, Tier, Trait
+from fappo_bot.rules.data import ArmorType, CustomTrait, Special, Tier, Trait
 from fappo_bot.rules.defense import (
     PRONE_PENALTY,
     SHIELD_BONUS,
@@ -28,8 +28,6 @@ from fappo_bot.rules.defense import (
     assign_shields,
     match_pledges,
     shield_capacity,
-    skill_def,
-    suggested_trait,
 )
 from fappo_bot.rules.facts import Fighter
 from fappo_bot.rules.fodder import (
@@ -155,7 +153,7 @@ def _defense(turn: Turn, side: _Side, attacker: str, skill: str | None, shield: 
     if side.defends:
         ap, modifier = turn.defend_ap(side.character.name, attacker)
     # `defense.fallback_defense`: 2 with the attacking skill's Suggested Trait, else 1 (F5)
-    suggested = suggested_trait(skill)
+    suggested = turn.traits.suggested(skill)
     fallback = 2 if suggested is not None and suggested in side.character.traits else 1
     # max(highest attack skill - 1, fallback) against this attacker (F5, `Facts.trained_defense`);
     # a prone defender's depends on whether the attacker is prone too (F18.9)
@@ -182,7 +180,7 @@ def _grade(turn: Turn, strike: Strike, side: _Side, shield: bool, pledged: int) 
     action = strike.action
     shift, protected = strike.shift, strike.protected
     if shift is None or protected is None:  # planning left them to grading (a cast's strikes)
-        shift, protected = _shift(attacker, strike)
+        shift, protected = _shift(attacker, strike, turn.traits.suggested(strike.skill))
     dist = strike.dist
     penalty = range_penalty(strike.weapon, dist, steadied=strike.steadied) if dist > 0 else 0
     if side.frozen:
@@ -237,12 +235,12 @@ def _great_or_abject(strike: Strike, result: StrikeResult, attacker: Character,
         result.self_hit = strike.weapon.effective_damage
 
 
-def _shift(attacker: Character, strike: Strike) -> tuple[int, bool]:
+def _shift(attacker: Character, strike: Strike, suggested: Trait | CustomTrait | None
+           ) -> tuple[int, bool]:
     """The SP shift of a strike (a GM veto refunding the SP of other Traits, F4 Amb-14) and
-    whether the attacker owns its skill's Suggested Trait (Abject Failure protection, F4 Amb-4)."""
+    whether the attacker owns its skill's Suggested Trait, `suggested` (Abject Failure
+    protection, F4 Amb-4)."""
     action = strike.action
-    definition = skill_def(strike.skill) if strike.skill else None
-    suggested = definition.suggested if definition is not None else None
     spend = strike.spend
     if action.kind is ActionKind.ATTACK and action.sp_vetoed:
         spend = dict(spend)

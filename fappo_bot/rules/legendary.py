@@ -15,7 +15,14 @@ from enum import StrEnum
 from pydantic import ConfigDict
 
 from fappo_bot.rules.character import Character, Weapon
-from fappo_bot.rules.data import Special, Trait, special_by_name, trait_by_name, weapon_by_name
+from fappo_bot.rules.data import (
+    CustomTrait,
+    Special,
+    Trait,
+    special_by_name,
+    trait_by_name,
+    weapon_by_name,
+)
 from fappo_bot.rules.results import Problem, RulesError
 
 MAX_POINTS_PER_ITEM = 3
@@ -320,7 +327,9 @@ def _sacrifice(
                              f"{holder.name} has no point of '{skill}' to sacrifice.", "skill")
         return f"1 point of {key}", replace(holder, skills={**holder.skills, key: holder.skills[key] - 1})
     if trait is not None:
-        owned = trait_by_name(trait)
+        custom = holder.custom_pool(trait)
+        owned: Trait | CustomTrait | None = (CustomTrait(custom) if custom is not None
+                                             else trait_by_name(trait))
         if owned is None or owned not in holder.traits:
             raise RulesError("bind-refused", f"{holder.name} does not own the Trait '{trait}'.",
                              "trait")
@@ -339,7 +348,7 @@ def _sacrifice(
     return "1 banked CC", replace(holder, unspent_cc=holder.unspent_cc - 1)
 
 
-def _lower_trait(holder: Character, trait: Trait) -> tuple[str, Character]:
+def _lower_trait(holder: Character, trait: Trait | CustomTrait) -> tuple[str, Character]:
     maximum = holder.trait_maximum(trait)
     if maximum <= TRAIT_SP_FLOOR:
         raise RulesError(

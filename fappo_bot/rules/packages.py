@@ -15,7 +15,7 @@ from typing import Annotated
 from annotated_types import Ge
 from pydantic import ConfigDict
 
-from fappo_bot.rules.data import TIERS, Tier, Trait, trait_by_name
+from fappo_bot.rules.data import TIERS, CustomTrait, Tier, Trait, trait_by_name
 from fappo_bot.rules.results import Problem, RulesError
 
 DEFAULT_ABILITY_TRAIT = Trait.FANTASTICAL.value
@@ -91,7 +91,7 @@ def package_cost(package: Package, tier: Tier) -> int:
 def check_packages(
     packages: Sequence[Package],
     *,
-    owned: Collection[Trait],
+    owned: Collection[Trait | CustomTrait],
     tier: Tier,
     max_racial: int = MAX_RACIAL_PACKAGES,
     field: str = "packages",

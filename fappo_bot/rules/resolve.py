@@ -112,7 +112,8 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     characters = (tuple(snap.values()) if len(snap) == len(state.characters)  # names unique
                   else tuple(snap[c.name] for c in state.characters))
     finalized = replace(state, characters=characters, pending=())
-    turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts)
+    turn = Turn(state.turn, state.config, gm, snap, valid, state.in_combat, facts,
+                traits=state.traits)
     changes = Changes()
     note_absent_reductions(absent, changes)
     for name, dropped in sorted(trimmed.items()):
@@ -138,6 +139,7 @@ def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnRes
     next_state = TurnState(
         turn=state.turn + 1, characters=characters, pending=tuple(changes.hits),
         config=state.config, in_combat=state.in_combat and not gm.end_combat,
+        traits=state.traits,
     )
     return TurnResult(
         turn=state.turn, actions=tuple([r for _, r in results]), errors=tuple(errors),

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from fappo_bot.rules.character import FLOATING, Character
 from fappo_bot.rules.config import RulesConfig
-from fappo_bot.rules.data import Trait, trait_by_name
+from fappo_bot.rules.data import CustomTrait, Trait, trait_by_name, trait_key
 from fappo_bot.rules.results import RulesError
 
 
@@ -69,6 +69,8 @@ class RestOutcome:
 def _pools(character: Character, config: RulesConfig, everything: bool) -> list[str]:
     """Restorable pool keys in Trait list order, floating last (F27 Amb-2)."""
     keys = [t.value for t in Trait if t in character.traits]
+    keys += sorted((t.value for t in character.traits if type(t) is CustomTrait),
+                   key=str.casefold)  # a game's own Traits after the rulebook's
     if character.floating_maximum > 0 and (everything or config.floating_sp_restorable):
         keys.append(FLOATING)
     return keys
@@ -77,7 +79,7 @@ def _pools(character: Character, config: RulesConfig, everything: bool) -> list[
 def _maximum(character: Character, key: str) -> int:
     if key == FLOATING:
         return character.floating_maximum
-    return character.trait_maximum(Trait(key))
+    return character.trait_maximum(trait_key(key))
 
 
 def _deficit(character: Character, key: str, current: Mapping[str, int]) -> int:
@@ -98,10 +100,14 @@ def _canonical(character: Character, allocation: Mapping[str, int], pools: list[
                                  "in this game (only Traits, [F:L463]).", raw)
         else:
             trait = trait_by_name(raw)
-            if trait is None:
+            custom = character.custom_pool(raw) if trait is None else None
+            if custom is not None:
+                key = custom
+            elif trait is None:
                 raise RulesError("unknown-name", f"'{raw}' is no Trait (or 'floating') to "
                                  "restore SP to.", raw)
-            key = trait.value
+            else:
+                key = trait.value
         if key not in pools:
             raise RulesError("unknown-name", f"{character.name} has no {key} pool to restore "
                              "SP to.", raw)
@@ -129,7 +135,7 @@ def restore(
     points = rest_points(kind)
     everything = points is None
     pools = _pools(character, cfg, everything)
-    current = {k: (character.floating if k == FLOATING else character.traits[Trait(k)])
+    current = {k: (character.floating if k == FLOATING else character.traits[trait_key(k)])
                for k in pools}
     restored = dict.fromkeys(pools, 0)
     lost = 0
@@ -160,7 +166,7 @@ def restore(
         if key == FLOATING:
             floating += amount
         else:
-            traits[Trait(key)] += amount
+            traits[trait_key(key)] += amount
     updated = replace(character, traits=traits, floating=floating)
     return RestOutcome(character=updated, restored={k: v for k, v in restored.items() if v},
                        lost=lost)

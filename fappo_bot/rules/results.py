@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Annotated
+
+from pydantic import Field
 
 from fappo_bot.rules.character import Character
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.orders import PendingHit
+from fappo_bot.rules.traits import BUILT_IN, TraitCatalogue
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,9 @@ class TurnState:
     pending: tuple[PendingHit, ...] = ()
     config: RulesConfig = field(default_factory=RulesConfig)
     in_combat: bool = True
+    #: the game's Traits, for the Suggested Trait of the skills its own Traits suggest (F2);
+    #: the game's, not the turn's: never written with the state
+    traits: Annotated[TraitCatalogue, Field(exclude=True)] = BUILT_IN
 
     def character(self, name: str) -> Character | None:
         """The character called `name` (exact, case-insensitive), or None."""

@@ -17,16 +17,17 @@ from fappo_bot.rules.data import (
     SKILLS_BY_KEY,
     TIERS,
     ArmorType,
+    CustomTrait,
     SkillDef,
     Tier,
     TierDef,
     Trait,
-    trait_by_name,
 )
 from fappo_bot.rules.legendary import LegendaryItem, apply_legendary, check_item
 from fappo_bot.rules.magic import learned_spell_cost
 from fappo_bot.rules.packages import MAX_RACIAL_PACKAGES, Package, check_packages, package_cost
 from fappo_bot.rules.results import Problem, RulesError
+from fappo_bot.rules.traits import BUILT_IN, TraitCatalogue
 
 TRAIT_COST = 5
 """[F:L21] "Traits: 5 pts each, which nets 3 Success Points"."""
@@ -104,16 +105,17 @@ def _skill_table(custom_skills: Iterable[str | SkillDef]) -> dict[str, SkillDef]
     return table
 
 
-def _traits(sheet: Sheet, errors: list[Problem]) -> dict[Trait, int]:
-    owned: dict[Trait, int] = {}
+def _traits(sheet: Sheet, errors: list[Problem], catalogue: TraitCatalogue
+            ) -> dict[Trait | CustomTrait, int]:
+    owned: dict[Trait | CustomTrait, int] = {}
     cap = sheet.tier_def.sp_cap
     for name, sp in sheet.traits.items():
         field = f"traits.{name}"
-        trait = trait_by_name(name)
+        trait = catalogue.find(name)
         if trait is None:
             errors.append(Problem(code="unknown-name", field=field,
                                   message=f"'{name}' is no Trait of this game; the Traits are "
-                                          f"{', '.join(t.value for t in Trait)}."))
+                                          f"{', '.join(catalogue.names())}."))
             continue
         if trait in owned:
             errors.append(Problem(code="duplicate-name", field=field,
@@ -132,7 +134,7 @@ def _traits(sheet: Sheet, errors: list[Problem]) -> dict[Trait, int]:
     return owned
 
 
-def _skills(sheet: Sheet, owned: dict[Trait, int], table: dict[str, SkillDef],
+def _skills(sheet: Sheet, owned: dict[Trait | CustomTrait, int], table: dict[str, SkillDef],
             errors: list[Problem]) -> dict[str, int]:
     skills: dict[str, int] = {}
     cap = sheet.tier_def.skill_cap
@@ -178,7 +180,7 @@ def _ap_cost(sheet: Sheet, errors: list[Problem]) -> int:
     return AP_COST * (ap - row.base_ap)
 
 
-def _spell_costs(sheet: Sheet, owned: dict[Trait, int], errors: list[Problem],
+def _spell_costs(sheet: Sheet, owned: dict[Trait | CustomTrait, int], errors: list[Problem],
                  warnings: list[Problem]) -> int:
     total = 0
     for i, spell in enumerate(sheet.spells):
@@ -200,18 +202,20 @@ def check_sheet(
     *,
     custom_skills: Iterable[str | SkillDef] = (),
     max_racial_packages: int = MAX_RACIAL_PACKAGES,
+    traits: TraitCatalogue = BUILT_IN,
 ) -> SheetCheck:
     """Price a sheet and report every problem (F1 Rule; F3 tier caps; F22, F23, F26 costs).
 
     cost = 5/Trait + (max SP - 3) + skill points + 3/floating SP + 8/extra AP + packages
     + legendary points + spell costs (ceil(floor(D/2)/4)). Over budget is an error for a PC and
-    a warning for NPC tiers (F1 Amb-8, F3 Amb-8); caps are always errors.
+    a warning for NPC tiers (F1 Amb-8, F3 Amb-8); caps are always errors. `traits` is the
+    game's catalogue: its own Traits, and the skills they suggest, are the game's too (F2).
     """
     errors: list[Problem] = []
     warnings: list[Problem] = []
     row = sheet.tier_def
-    owned = _traits(sheet, errors)
-    _skills(sheet, owned, _skill_table(custom_skills), errors)
+    owned = _traits(sheet, errors, traits)
+    _skills(sheet, owned, _skill_table((*traits.skill_defs(), *custom_skills)), errors)
     if sheet.floating < 0 or sheet.floating > row.floating_cap:
         errors.append(Problem(code="floating-cap", field="floating",
                               message=f"{sheet.floating} floating SP; floating SP go from 0 to "
@@ -257,6 +261,7 @@ def character_from_sheet(
     armor: ArmorType = ArmorType.NONE,
     shield: ArmorType = ArmorType.NONE,
     strict: bool = True,
+    traits: TraitCatalogue = BUILT_IN,
 ) -> Character:
     """The rules' Character for a sheet: pools full, maxima set, base AP, CC banked (F1 Rule).
 
@@ -265,17 +270,18 @@ def character_from_sheet(
     the armor or the shield (F22). With `strict`, an invalid sheet raises RulesError listing
     every error.
     """
-    customs = tuple(custom_skills)
-    check = check_sheet(sheet, custom_skills=customs)
+    extra = tuple(custom_skills)
+    check = check_sheet(sheet, custom_skills=extra, traits=traits)
+    customs = (*traits.skill_defs(), *extra)
     if strict and not check.valid:
         raise RulesError("invalid-sheet", f"{name}'s sheet is not valid: "
                          + " ".join(p.message for p in check.errors), "sheet")
     table = _skill_table(customs)
-    traits: dict[Trait, int] = {}
+    owned: dict[Trait | CustomTrait, int] = {}
     for trait_name, sp in sheet.traits.items():
-        trait = trait_by_name(trait_name)
-        if trait is not None and trait not in traits:
-            traits[trait] = sp
+        trait = traits.find(trait_name)
+        if trait is not None and trait not in owned:
+            owned[trait] = sp
     skills: dict[str, int] = {}
     for skill_name, rating in sheet.skills.items():
         skill = table.get(skill_name.strip().casefold())
@@ -296,8 +302,8 @@ def character_from_sheet(
         name=name,
         tier=sheet.tier,
         base_ap=sheet.base_ap,
-        traits=dict(traits),
-        trait_max=dict(traits),
+        traits=dict(owned),
+        trait_max=dict(owned),
         floating=sheet.floating,
         floating_max=sheet.floating,
         skills=skills,

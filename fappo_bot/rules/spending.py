@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from fappo_bot.rules.character import FLOATING, Character
-from fappo_bot.rules.data import TRAIT_BY_VALUE, Trait
+from fappo_bot.rules.data import TRAIT_BY_VALUE, CustomTrait, Trait
 from fappo_bot.rules.names import pool_key
 from fappo_bot.rules.orders import Action, Order
 from fappo_bot.rules.results import Where
@@ -66,12 +66,19 @@ def declares_sp(order: Order) -> bool:
     return bool(reduce) and any(line.sp for line in reduce)
 
 
+def spent_key(name: str) -> str:
+    """The pool a validated order's SP come from: a rulebook Trait's or the floating pool's
+    canonical key, else the game's own Trait as the post named it (`Character.pool` compares
+    those without case). Validation has refused every other name before SP are spent."""
+    return pool_key(name) or name
+
+
 def canonical(spend: dict[str, int]) -> dict[str, int]:
-    """An SP map with canonical pool keys (unknown names dropped; validation reports them)."""
+    """An SP map with canonical pool keys (a game's own Trait by its name, `spent_key`)."""
     out: dict[str, int] = {}
     for name, amount in spend.items():
-        key = pool_key(name)
-        if key is not None and amount > 0:
+        key = spent_key(name)
+        if amount > 0:
             out[key] = out.get(key, 0) + amount
     return out
 
@@ -96,7 +103,8 @@ def pay(character: Character, spent: dict[str, int]) -> Character:
     return replace(character, traits=traits, floating=floating)
 
 
-def paid(character: Character, spent: dict[str, int]) -> tuple[dict[Trait, int], int] | None:
+def paid(character: Character, spent: dict[str, int]
+         ) -> tuple[dict[Trait | CustomTrait, int], int] | None:
     """`pay` as the pools it leaves, the Traits' and the floating SP (None when nothing was
     spent), for one copy of the character with every change of the turn (F4)."""
     if not spent:
@@ -107,7 +115,7 @@ def paid(character: Character, spent: dict[str, int]) -> tuple[dict[Trait, int],
         if key == FLOATING:
             floating = floating - amount if floating > amount else 0  # floor 0, no `max` call
             continue
-        trait = TRAIT_BY_VALUE.get(key)
+        trait = TRAIT_BY_VALUE.get(key) or CustomTrait(key)
         if trait in traits:
             left = traits[trait] - amount
             traits[trait] = left if left > 0 else 0
@@ -126,8 +134,8 @@ def total_spend(order: Order) -> dict[str, int]:
     tables += [line.sp for line in order.reduce if line.sp]
     for table in tables:  # the lines of `declared_lines`, without their places
         for name, amount in table.items():
-            key = pool_key(name) if amount > 0 else None
-            if key is not None:
+            if amount > 0:
+                key = spent_key(name)
                 out[key] = out.get(key, 0) + amount
     if order.endure:
         out[TIRELESS] = out.get(TIRELESS, 0) + 1

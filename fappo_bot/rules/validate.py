@@ -262,6 +262,8 @@ def _check_sp(actor: Character, order: Order, floating_ok: bool) -> Iterator[Ord
     reported: set[str] = set()
     for where, index, key, amount, label in declared_lines(order):
         if key is None:
+            key = actor.custom_pool(label)  # a Trait of the game's own, owned by the actor
+        if key is None:
             yield OrderError(
                 actor=actor.name, code=ErrorCode.UNKNOWN_NAME, where=where, index=index,
                 message=f"'{label}' is not a Trait (nor 'floating').",

@@ -27,7 +27,6 @@ from fappo_bot.rules import (
     rest_points,
     restore_sp,
     spend_cc,
-    trait_by_name,
 )
 from fappo_bot.service import notices
 from fappo_bot.service.advance_views import LedgerView
@@ -51,6 +50,7 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.views import CharacterView
 
 SceneGap = BreakKind
@@ -132,12 +132,14 @@ class AftermathService(UseCases):
                 await require_gm(uow, game, actor)
             pools = {t.value.casefold(): t.value for t in record.fappo_state.traits}
             pools[FLOATING] = FLOATING
+            known = catalogue(game)
 
             def pool_of(written: str) -> str | None:
                 """A pool by its name or a Trait's alternate name (`Agile` is Nimble, F1)."""
                 key = written.strip().casefold()
-                trait = trait_by_name(written.strip())
-                return pools.get(key) or (trait.value if trait in record.fappo_state.traits else None)
+                trait = known.find(written.strip())
+                owned = trait is not None and trait in record.fappo_state.traits
+                return pools.get(key) or (trait.value if trait is not None and owned else None)
 
             problems = [f'{record.name} has no SP pool "{pool}".'
                         for pool in allocation if pool_of(pool) is None]

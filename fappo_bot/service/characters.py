@@ -39,6 +39,7 @@ from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.sheet_building import NewCharacter, carry_state, full_sheet
 from fappo_bot.service.sheet_changes import sheet_changes
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.users import name_of
 from fappo_bot.service.views import CharacterView, SheetReply
 from fappo_bot.sheets.xp import XpSheetProblems, starting_problems, xp_sheet_from_dict
@@ -179,7 +180,7 @@ class CharacterService(UseCases):
                     ledger = TournamentLedger(player=owner, points=points)
                     new = new.model_copy(update={"sheet": replace(
                         new.sheet, budget=starting_budget(ledger))})
-                built = new.build()
+                built = new.build(catalogue(game))
                 if isinstance(built, tuple):
                     return SheetReply(ok=False, problems=built)
                 character = built
@@ -250,7 +251,7 @@ class CharacterService(UseCases):
                 clash = await uow.characters.by_name(game.id, new.name)
                 if clash is not None:
                     raise Conflict(f'There is already a character called "{new.name}" here.')
-            built = new.build() if isinstance(new, NewCharacter) else new
+            built = new.build(catalogue(game)) if isinstance(new, NewCharacter) else new
             if isinstance(built, tuple):
                 return SheetReply(ok=False, problems=built)
             sheet = full_sheet(built)

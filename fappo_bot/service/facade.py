@@ -24,6 +24,7 @@ from fappo_bot.service.resolution import ResolutionService
 from fappo_bot.service.review import ReviewService
 from fappo_bot.service.rulesets.known import KNOWN
 from fappo_bot.service.text import PostingText, PostText
+from fappo_bot.service.traits import TraitService
 from fappo_bot.service.transfer import TransferService
 from fappo_bot.service.turns import TurnService
 from fappo_bot.service.users import UserService
@@ -71,6 +72,7 @@ class Services:
         self.outbox = OutboxService(self.deps)
         self.pace = PaceService(self.deps)
         self.transfer = TransferService(self.deps)
+        self.traits = TraitService(self.deps)
         self.users = UserService(self.deps)
         self.channels = ChannelService(self.deps)
         self.xp_rolls = XpRollService(self.deps)

@@ -32,6 +32,7 @@ from fappo_bot.service.scene import (
     visible_to_gm,
 )
 from fappo_bot.service.text import GM_POSTER
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.views import OrderInForce, PostOutcome, PostReply
 
 
@@ -39,7 +40,8 @@ async def post(cases: UseCases, step: PostStep) -> PostReply:
     """A new FAPPO post: parsed, validated, stored whole or not at all, answered."""
     uow, game, turn, records = step.uow, step.game, step.turn, step.records
     state = build_state(game, turn, records)
-    read = cases.deps.text.read(step.text, state, step.poster, [c.name for c in step.controls])
+    read = cases.deps.text.read(step.text, state, step.poster, [c.name for c in step.controls],
+                                traits=catalogue(game))
     secret = step.secret and step.poster != GM_POSTER
     if not read.ok:
         return PostReply(post_id="", turn=turn.number, ok=False, reply=read.reply,
@@ -80,7 +82,7 @@ async def edit(cases: UseCases, step: PostStep, post: Post) -> PostReply:
     """An edit of a FAPPO post: problems change nothing; table talk withdraws its orders."""
     uow, game, turn, records = step.uow, step.game, step.turn, step.records
     read = cases.deps.text.read(step.text, build_state(game, turn, records), step.poster,
-                                [c.name for c in step.controls])
+                                [c.name for c in step.controls], traits=catalogue(game))
     if not read.ok:
         kept = await uow.posts.revisions(post.id)
         return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,

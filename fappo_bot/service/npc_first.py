@@ -23,6 +23,7 @@ from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets.port import Feature
 from fappo_bot.service.scene import build_state, canonical_orders, commitment, gm_run
 from fappo_bot.service.text import GM_POSTER
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.views import SealView
 
 
@@ -45,7 +46,8 @@ class NpcFirstService(UseCases):
                 raise Conflict(f"The NPC orders of turn {following} are already sealed.")
             records = list(await uow.characters.list(game.id))
             npcs = [r.name for r in gm_run(records)]
-            read = self.deps.text.read(text, build_state(game, turn, records), GM_POSTER, npcs)
+            read = self.deps.text.read(text, build_state(game, turn, records), GM_POSTER, npcs,
+                                       traits=catalogue(game))
             if not read.ok:
                 raise InvalidInput(f"The NPC orders of turn {following} were not sealed:",
                                    tuple(f"line {p.line}: {p.message}" for p in read.problems))

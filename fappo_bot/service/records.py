@@ -14,17 +14,21 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fappo_bot.rules import (
     Character,
+    CustomTrait,
     GMInputs,
     LegendaryItem,
     Order,
     PendingHit,
     RulesConfig,
+    TraitCatalogue,
+    TraitDef,
     TurnResult,
     TurnState,
 )
@@ -71,6 +75,25 @@ class AbsencePolicy(StrEnum):
     PASS = "pass"
     DEFEND = "defend"
     GM = "gm"
+
+
+class GameTrait(BaseModel):
+    """One of a game's own Traits (F2, "others may be introduced"), as its GM added it: checked
+    by the rules (`rules.new_trait`) when added, read by `service/traits.py`."""
+
+    model_config = _FROZEN
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    #: the skills it suggests: skills of the game's sheets, with this Trait as Suggested Trait
+    skills: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=256)
+def trait_catalogue(traits: tuple[GameTrait, ...]) -> TraitCatalogue:
+    """The rules' catalogue of a game's Traits: the rulebook's, then `traits` (its own)."""
+    return TraitCatalogue(tuple(TraitDef(CustomTrait(t.name), t.aliases, t.skills)
+                                for t in traits))
 
 
 class AdvanceRequest(BaseModel):
@@ -158,6 +181,8 @@ class GameSettings(BaseModel):
     next_npc: PreSeal | None = None
     #: an Xp game's `xp_*` flags of R2 (`service/xp_flags.py`); a FAPPO game keeps the defaults
     xp: XpFlags = Field(default_factory=XpFlags)
+    #: the game's own Traits, after the rulebook's ten (`service/traits.py`)
+    traits: tuple[GameTrait, ...] = ()
 
 
 class Game(BaseModel):

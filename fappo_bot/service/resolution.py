@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
 from fappo_bot.render import notices as words
-from fappo_bot.rules import Order, TurnResult, TurnState, with_healing_checks
+from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
 from fappo_bot.service.base import (
@@ -72,6 +72,7 @@ from fappo_bot.service.scene import (
     player_run,
     visible_to_gm,
 )
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.turnflow import open_turn, seal_turn
 from fappo_bot.service.views import (
     ResolutionView,
@@ -147,7 +148,7 @@ class ResolutionService(UseCases):
         if turn.npc_commitment is None:
             turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
                                                         in_force, out)
-        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs)
+        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, catalogue(game))
         if hidden and any(i.required and not i.answered for i in items):
             await out.queue(uow)  # the seal stands: the GM may now review the secret orders
             await uow.commit()
@@ -169,6 +170,7 @@ class ResolutionService(UseCases):
             orders = [*orders, *absent_defense(state, away, set(in_force))]
         # a Healing check posted in the turn goes on its patient's heal clock (F14)
         result = with_healing_checks(self.deps.resolve(state, orders, gm_inputs), orders)
+        game, ended = await _combat_over(uow, game, gm_inputs)
         inactive = await self._write_characters(uow, game, records, result, in_force, now, away)
         turn = turn.model_copy(update={"status": TurnStatus.RESOLVED, "npc_revealed": True,
                                        "version": turn.version + 1})
@@ -196,10 +198,9 @@ class ResolutionService(UseCases):
                     errors=len(result.errors))
         await uow.commit()
         return ResolutionView(
-            resolution_id=resolution.id, turn=turn.number, text=text,
-            gm_text=gm_text,
+            resolution_id=resolution.id, turn=turn.number, text=text, gm_text=gm_text,
             messages_queued=queued, next_turn=next_turn.number if next_turn else None,
-            inactive_candidates=tuple(inactive),
+            inactive_candidates=tuple(inactive), combat_ended=ended,
         )
 
     async def _resolve_xp(
@@ -304,6 +305,8 @@ class ResolutionService(UseCases):
                     # formed by that resolution (a swarm, F20): gone with it
                     await uow.characters.update(current.model_copy(update={
                         "status": CharacterStatus.RETIRED, "version": current.version + 1}))
+            if resolution.gm_inputs.end_combat and resolution.state_before.in_combat:
+                game = await _set_in_combat(uow, game, True)  # the fight that undo brings back
             now = self.now()
             await uow.resolutions.mark_undone(resolution.id, now)
             turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "npc_revealed": False,
@@ -328,7 +331,7 @@ class ResolutionService(UseCases):
         shown, hidden = visible_to_gm(turn, records, in_force)
         if hidden:  # else the review after the seal asks the same questions
             _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers,
-                                                       turn.gm_inputs), hidden)
+                                                       turn.gm_inputs, catalogue(game)), hidden)
         turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
         await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                     commitment=turn.npc_commitment, orders=count, by="resolve")
@@ -469,3 +472,21 @@ async def _away_in(uow: UnitOfWork, turn: TurnRecord, records: Sequence[Characte
     end = turn.closed_at or now
     return frozenset(name for name, user in runners.items() if user is not None
                      and user in paces and paces[user].away_during(turn.opened_at, end))
+
+
+async def _combat_over(uow: UnitOfWork, game: Game, inputs: GMInputs) -> tuple[Game, bool]:
+    """The game after a resolution whose GM ended the combat (F18.2): out of combat until a GM
+    sets `in_combat` again, so the next turns ask no more whether the combat ends; and whether
+    this resolution ended it."""
+    if not (inputs.end_combat and game.settings.in_combat):
+        return game, False
+    return await _set_in_combat(uow, game, False), True
+
+
+async def _set_in_combat(uow: UnitOfWork, game: Game, in_combat: bool) -> Game:
+    if game.settings.in_combat is in_combat:
+        return game
+    settings = game.settings.model_copy(update={"in_combat": in_combat})
+    game = game.model_copy(update={"settings": settings, "version": game.version + 1})
+    await uow.games.update(game)
+    return game

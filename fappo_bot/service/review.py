@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
+    BUILT_IN,
     FLOATING,
     SKILLS_BY_KEY,
     Action,
@@ -33,6 +34,7 @@ from fappo_bot.rules import (
     Order,
     Roster,
     SpellResolution,
+    TraitCatalogue,
     TurnState,
     moves_away,
 )
@@ -51,6 +53,7 @@ from fappo_bot.service.review_rulings import (
     turn_rulings,
 )
 from fappo_bot.service.scene import InForce, build_state, orders_in_force, visible_to_gm
+from fappo_bot.service.traits import catalogue
 from fappo_bot.service.views import ReviewItem, ReviewView
 
 PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever"})
@@ -104,8 +107,10 @@ class _Scene:
     """The characters of a turn's state by case-folded name (`TurnState.character` without a
     scan per question), and their names."""
 
-    def __init__(self, state: TurnState) -> None:
+    def __init__(self, state: TurnState, traits: TraitCatalogue = BUILT_IN) -> None:
         self.names = tuple(c.name for c in state.characters)
+        #: the skills the game's own Traits suggest: Suggested Trait by folded skill name
+        self.suggests = {d.name.casefold(): d.suggested for d in traits.skill_defs()}
         self._by_key: dict[str, Character] = {}
         self._roster = Roster(state.characters)
         self.config = state.config
@@ -141,7 +146,8 @@ def _unsuggested_pools(character: Character | None, action: Action,
     """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
     skill = _skill_of(character, action, scene)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
-    suggested = row.suggested.value.casefold() if row and row.suggested else None
+    trait = row.suggested if row else scene.suggests.get(skill.casefold()) if skill else None
+    suggested = trait.value.casefold() if trait else None
     pools = {**action.sp, **action.cast_sp, **action.attack_sp}
     return sorted(p for p, n in pools.items()
                   if n > 0 and p != FLOATING and p.casefold() != suggested)
@@ -258,11 +264,13 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
 
 
 def review_items(state: TurnState, in_force: Mapping[str, InForce],
-                 answers: Mapping[str, Any], inputs: GMInputs | None = None) -> list[Question]:
+                 answers: Mapping[str, Any], inputs: GMInputs | None = None,
+                 traits: TraitCatalogue = BUILT_IN) -> list[Question]:
     """Every GM input the orders in force need, in actor order, then the turn-wide rulings
-    (`review_rulings.turn_rulings`, their defaults from the turn's `inputs`)."""
+    (`review_rulings.turn_rulings`, their defaults from the turn's `inputs`), in a game with
+    the Traits of `traits` (the skills its own Traits suggest ask no veto of their SP)."""
     items: list[Question] = []
-    scene = _Scene(state)
+    scene = _Scene(state, traits)
     orders = _answered(in_force, answers)
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
@@ -337,7 +345,7 @@ async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
     """A FAPPO turn's review: the questions of the orders the GM may see (F29)."""
     shown, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
     items = review_items(build_state(game, turn, records), shown, turn.gm_answers,
-                         turn.gm_inputs)
+                         turn.gm_inputs, catalogue(game))
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 
 
@@ -467,7 +475,7 @@ async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     in_force, hidden = visible_to_gm(turn, records, await orders_in_force(uow, turn))
     names = [c.name for c in state.characters]
     stored, items = _recorded(
-        lambda given: review_items(state, in_force, given, turn.gm_inputs),
+        lambda given: review_items(state, in_force, given, turn.gm_inputs, catalogue(game)),
         lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
     turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)

@@ -28,6 +28,7 @@ from fappo_bot.service.records import (
     Post,
     PostRevision,
     TurnRecord,
+    trait_catalogue,
 )
 
 
@@ -58,6 +59,7 @@ def build_state(game: Game, turn: TurnRecord, records: Sequence[CharacterRecord]
         pending=turn.pending,
         config=game.rules,
         in_combat=game.settings.in_combat,
+        traits=trait_catalogue(game.settings.traits),
     )
 
 

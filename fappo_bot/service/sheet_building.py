@@ -11,12 +11,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fappo_bot.rules import (
+    BUILT_IN,
     PLASER_BATTERY,
     ArmorType,
     Character,
     RulesError,
     Sheet,
     Special,
+    TraitCatalogue,
     Weapon,
     armor_by_name,
     character_from_sheet,
@@ -118,10 +120,11 @@ class NewCharacter(BaseModel):
         except ValidationError as exc:
             raise InvalidInput.of("This sheet cannot be read:", exc) from None
 
-    def build(self) -> Character | tuple[str, ...]:
-        """The rules' Character (pools full), or every problem of the sheet (F1)."""
+    def build(self, traits: TraitCatalogue = BUILT_IN) -> Character | tuple[str, ...]:
+        """The rules' Character (pools full), or every problem of the sheet (F1), in a game
+        with the Traits of `traits` (F2)."""
         problems: list[str] = []
-        check = check_sheet(self.sheet)
+        check = check_sheet(self.sheet, traits=traits)
         problems.extend(p.message for p in check.errors)
         armor = _armor(self.armor, "armor", problems)
         shield = _armor(self.shield, "shield", problems)
@@ -144,7 +147,7 @@ class NewCharacter(BaseModel):
                 self.name.strip(), self.sheet, weapons=carried,
                 wielding=self.wielding or (_weapon_name(self.weapons[0]) if self.weapons
                                            else None),
-                armor=armor, shield=shield,
+                armor=armor, shield=shield, traits=traits,
             )
         except RulesError as exc:
             return (str(exc),)

@@ -15,7 +15,7 @@ from typing import Protocol
 from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting.render import render_problems, render_replaced, render_reply
-from fappo_bot.rules import Order, TurnState
+from fappo_bot.rules import BUILT_IN, Order, TraitCatalogue, TurnState
 
 _NO_SCENE = TurnState(turn=1, characters=())
 
@@ -41,10 +41,11 @@ class PostText(Protocol):
     """Text in and out of the post language."""
 
     def read(
-        self, text: str, state: TurnState, poster: str, controls: Sequence[str]
+        self, text: str, state: TurnState, poster: str, controls: Sequence[str],
+        traits: TraitCatalogue = BUILT_IN,
     ) -> ReadPost:
         """Parse and validate a post written by `poster` (a character name, or `gm`) who
-        controls the characters `controls`."""
+        controls the characters `controls`, in a game with the Traits of `traits`."""
         ...
 
     def table_talk(self, text: str) -> bool:
@@ -63,12 +64,14 @@ class PostingText:
     """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`."""
 
     def read(
-        self, text: str, state: TurnState, poster: str, controls: Sequence[str]
+        self, text: str, state: TurnState, poster: str, controls: Sequence[str],
+        traits: TraitCatalogue = BUILT_IN,
     ) -> ReadPost:
         oversize = too_long(text)  # refused before a line is read
         if oversize is not None:
             return ReadPost((), (oversize,), render_problems((oversize,)))
-        context = PostContext(state=state, poster=poster, controls=tuple(controls))
+        context = PostContext(state=state, poster=poster, controls=tuple(controls),
+                              traits=traits)
         parsed = parse_post(text, context)
         reply = render_reply(parsed, state)
         if not parsed.ok:

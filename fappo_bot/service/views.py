@@ -449,6 +449,8 @@ class ResolutionView(BaseModel):
     next_turn: int | None
     #: characters that reached the inactivity threshold (F30), for the GM
     inactive_candidates: tuple[str, ...] = ()
+    #: the GM ended the combat with this resolution: the game is out of combat now
+    combat_ended: bool = False
 
 
 class XpResolutionView(BaseModel):

@@ -689,10 +689,14 @@ class FakeDiscord:
     async def command(self, user: dict[str, Any], channel_id: str, name: str,
                       options: list[dict[str, Any]] | None = None,
                       resolved: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A user runs a slash command (`name` may be "group sub"); returns the interaction."""
+        """A user runs a slash command (`name` may be "group sub" or "group subgroup sub");
+        returns the interaction."""
         words = name.split()
         data: dict[str, Any] = {"id": str(self.snowflake()), "name": words[0], "type": 1}
-        if len(words) == 2:
+        if len(words) == 3:  # a subcommand group's command: "game trait add"
+            data["options"] = [{"type": 2, "name": words[1], "options": [
+                {"type": 1, "name": words[2], "options": options or []}]}]
+        elif len(words) == 2:
             data["options"] = [{"type": 1, "name": words[1], "options": options or []}]
         else:
             data["options"] = options or []

@@ -90,6 +90,22 @@ async def test_gm_endcombat_ends_the_combat_and_the_review_asks_it_when_someone_
                and "default: yes: the GM ended it" in s for s in seen), seen
     await fake.wait_for(lambda: any("Kael: Incapacitated" in m["content"]
                                     for m in fake.bot_messages(room)), timeout=15)
+    # the game is out of combat now: the GM is told, and the next turn asks no more
+    assert any("The combat is over: the game is out of combat until a GM sets `in_combat` on "
+               "again with /game set." in str((r.body or {}).get("content"))
+               for r in fake.requests if r.method == "PATCH")
+    game_id = await running.bot.rooms.game_id(room)
+    game = await running.services.games.show(game_id)
+    assert game.settings.in_combat is False
+    await bleed(running, "Goblin Road", "Kael")  # a new wound, out of combat
+    review = await running.services.review.review(game_id, str(fake.gm["id"]))
+    assert not [i for i in review.items if i.field == "end_combat"]
+    set_on = [{"type": 3, "name": "name", "value": "in_combat"},
+              {"type": 3, "name": "value", "value": "on"}]
+    assert text_of(await run_command(fake, fake.gm, "game set", set_on)) == \
+        "`in_combat` is now on."
+    review = await running.services.review.review(game_id, str(fake.gm["id"]))
+    assert [i.field for i in review.items if i.field == "end_combat"] == ["end_combat"]
 
 
 DUELIST = """name: Duelist

@@ -70,6 +70,9 @@ def every_use_case(s, game):
         ("aftermath.end_scene", lambda: s.aftermath.end_scene(game, GM, SceneGap.NIGHT)),
         ("aftermath.end_adventure", lambda: s.aftermath.end_adventure(game, GM, {"Kael": 1})),
         ("aftermath.spend_cc", lambda: s.aftermath.spend_cc(game, ALICE, "Kael", raise_)),
+        ("traits.add", lambda: s.traits.add(game, GM, "Keen-eyed")),
+        ("traits.remove", lambda: s.traits.remove(game, GM, "Keen-eyed")),
+        ("traits.list", lambda: s.traits.list(game)),
     ]
 
 
@@ -91,6 +94,7 @@ GM_ONLY = {
     "calltime.extend", "calltime.pause", "calltime.resume", "calltime.close",
     "calltime.reopen", "review.review", "review.answer", "review.set_inputs",
     "resolution.resolve", "resolution.undo", "aftermath.end_scene", "aftermath.end_adventure",
+    "traits.add", "traits.remove",
 }
 
 
@@ -140,6 +144,8 @@ def _as(s, game, label, user):
         "resolution.undo": lambda: s.resolution.undo(game, user),
         "aftermath.end_scene": lambda: s.aftermath.end_scene(game, user, SceneGap.NIGHT),
         "aftermath.end_adventure": lambda: s.aftermath.end_adventure(game, user, {"Kael": 1}),
+        "traits.add": lambda: s.traits.add(game, user, "Keen-eyed"),
+        "traits.remove": lambda: s.traits.remove(game, user, "Keen-eyed"),
     }
     return calls[label]
 

@@ -21,7 +21,7 @@ from fappo_bot.service.records import GameStatus, RemindBy, Role
 from tests.service.conftest import GM, sheet
 
 GROUPS = ("games", "characters", "turns", "calltime", "review", "resolution", "aftermath",
-          "outbox", "users", "advancement", "legendary", "pace")
+          "outbox", "users", "advancement", "legendary", "pace", "traits")
 LIVE = ("@everyone", "@here", "<@", "<#")
 ZW = "\u200b"
 KAEL = "<@123456789012345678>"  # a character named as a user mention
@@ -99,7 +99,8 @@ def every_use_case() -> set[str]:
                 "aftermath": facade.AftermathService, "outbox": facade.OutboxService,
                 "users": facade.UserService,
                 "advancement": facade.AdvancementService,
-                "legendary": facade.LegendaryService, "pace": facade.PaceService}[group]
+                "legendary": facade.LegendaryService, "pace": facade.PaceService,
+                "traits": facade.TraitService}[group]
         found |= {f"{group}.{n}" for n, v in inspect.getmembers(kind)
                   if not n.startswith("_") and inspect.iscoroutinefunction(v)}
     return found
@@ -253,6 +254,12 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.pace.digest(ALICE, False)
     await s.pace.layout(ALICE, ResultsLayout.TEXT)
     await s.pace.layout(ALICE, None)
+    # the game's own Traits: a skill named like a mention, a name that is one (refused)
+    await s.traits.add(game, GM, "Hawkish", "Sharp", "Spy @here, Watch <@123>")
+    await s.traits.add(game, GM, KAEL, PROSE)  # refused: no one word
+    await s.traits.list(game)
+    await s.traits.remove(game, GM, PROSE)  # refused: no such Trait, named back
+    await s.traits.remove(game, GM, "Hawkish")
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
     assert not s.leaks, s.leaks[:5]

@@ -71,7 +71,7 @@ class OrdersFor:
     def __init__(self, actor):
         self.actor = actor
 
-    def read(self, text, state, poster, controls):
+    def read(self, text, state, poster, controls, traits=None):
         from fappo_bot.rules.orders import Action, ActionKind, Order
         from fappo_bot.service import ReadPost
 

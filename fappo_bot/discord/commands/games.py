@@ -16,6 +16,7 @@ from fappo_bot.posting.safety import safe
 from fappo_bot.service.advance_views import LedgerView
 from fappo_bot.service.records import GameStatus, Role
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
+from fappo_bot.service.traits import TraitView
 from fappo_bot.service.views import GameView
 
 
@@ -51,9 +52,58 @@ def describe_settings(settings: list[SettingView]) -> str:
         *(f"`{s.name}` = {safe(s.value)}" for s in settings if s.kind == "rules")])
 
 
+def trait_line(view: TraitView) -> str:
+    """`**Keen-eyed** (also Sharp), suggests Lookout`: one Trait with what it answers to."""
+    also = f" (also {', '.join(safe(a) for a in view.aliases)})" if view.aliases else ""
+    skills = f", suggests {', '.join(safe(s) for s in view.skills)}" if view.skills else ""
+    return f"**{safe(view.name)}**{also}{skills}"
+
+
+def traits_text(views: list[TraitView]) -> str:
+    """The rulebook's Traits on one line, then the game's own, one a line."""
+    rulebook = ", ".join(safe(v.name) for v in views if v.builtin)
+    own = [f"- {trait_line(v)}" for v in views if not v.builtin]
+    return "\n".join([f"**Traits of the rulebook:** {rulebook}.",
+                      "**This game's own Traits** (a GM adds one with /game trait add):"
+                      if own else "This game has no Traits of its own (a GM adds one with "
+                      "/game trait add).", *own])
+
+
 @app_commands.guild_only()
 class GameGroup(BotGroup, name="game", description="Games: start one in this room, show it, "
                 "its players, GMs and settings"):
+
+    trait = app_commands.Group(name="trait", description="The game's own Traits beside the "
+                               "rulebook's (F2): add, remove, list")
+
+    @trait.command(name="add", description="GM: add a Trait to this game (sheets and SP lines "
+                   "may name it)")
+    @app_commands.describe(name="One word: the Trait's name (e.g. Keen-eyed)",
+                           aliases="Other names it answers to, separated by commas",
+                           skills="Skills it suggests, separated by commas (the game's own "
+                                  "skills, not the rulebook's)")
+    async def trait_add(self, interaction: discord.Interaction,
+                        name: app_commands.Range[str, 1, 60],
+                        aliases: app_commands.Range[str, 0, 200] = "",
+                        skills: app_commands.Range[str, 0, 400] = "") -> None:
+        view = await self.services.traits.add(await self.game_here(interaction),
+                                              user_key(interaction.user), name, aliases, skills)
+        await say(interaction, f"{trait_line(view)} is a Trait of this game: sheets may buy it "
+                  f"and posts spend its SP (`1 SP {safe(view.name)}`).")
+
+    @trait.command(name="remove", description="GM: remove one of this game's own Traits (none "
+                   "a sheet uses)")
+    @app_commands.describe(name="The Trait")
+    async def trait_remove(self, interaction: discord.Interaction,
+                           name: app_commands.Range[str, 1, 60]) -> None:
+        view = await self.services.traits.remove(await self.game_here(interaction),
+                                                 user_key(interaction.user), name)
+        await say(interaction, f"{safe(view.name)} is no longer a Trait of this game.")
+
+    @trait.command(name="list", description="The Traits of this game: the rulebook's and its own")
+    async def trait_list(self, interaction: discord.Interaction) -> None:
+        views = await self.services.traits.list(await self.game_here(interaction))
+        await say(interaction, traits_text(views), private=True)
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")

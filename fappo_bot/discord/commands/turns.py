@@ -246,7 +246,8 @@ def end_combat_text(ended: bool) -> str:
     """The GM's end of combat, as said back to them (F18.2)."""
     if ended:
         return ("The combat ends with this turn's resolution: whoever bleeds drops to "
-                "Incapacitated, and binding the wounds can restore the level (F18.2).")
+                "Incapacitated, and binding the wounds can restore the level (F18.2). The game "
+                "is then out of combat until a GM sets `in_combat` on again with /game set.")
     return "The combat goes on after this turn's resolution."
 
 

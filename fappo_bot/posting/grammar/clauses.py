@@ -17,7 +17,7 @@ from fappo_bot.posting.lexer import (
     number_of,
     tokenize,
 )
-from fappo_bot.posting.names import Named, NameMatch, resolve, strip_articles
+from fappo_bot.posting.names import Named, NameMatch, Names, resolve, strip_articles
 from fappo_bot.posting.scene import TRAITS
 from fappo_bot.rules import ErrorCode, fold
 
@@ -56,6 +56,8 @@ class Cursor:
     issues: list[Issue] = field(default_factory=list)
     #: each token's case-folded word ("" for a token that is no word), looked up very often
     keys: list[str] = field(default_factory=list)
+    #: the SP pools an SP clause may name: the game's Traits (`Scene.traits`)
+    traits: Names = TRAITS
 
     def __post_init__(self) -> None:
         self.keys = [t.key if t.kind is TokKind.WORD else "" for t in self.toks]
@@ -209,7 +211,7 @@ def sp_clause(cur: Cursor) -> SPClause | None:
         cur.i += 3
     else:
         return None
-    found = resolve(name_tok.text, TRAITS)
+    found = resolve(name_tok.text, cur.traits)
     pool = _pool_or_issue(cur, found, name_tok)
     end = cur.toks[cur.i - 1].end
     why: str | None = None

@@ -143,6 +143,7 @@ def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = No
             start = mark.end if mark is not None else head.toks[0].end
             return Read(kind, text=text[start:].strip())
         cur = head if len(text) <= _HEAD else Cursor.of(text)
+        cur.traits = scene.traits
         if kind is StatementKind.GUARD:
             return guard_line(cur, scene)
         if kind is StatementKind.REDUCE:
@@ -150,7 +151,9 @@ def read_statement(text: str, scene: Scene, bracket: bool, word: str | None = No
         if kind is StatementKind.ENDURE:
             return endure_line(cur)
         return _action_statement(cur, scene, bracket)
-    return _action_statement(Cursor.of(text), scene, bracket)
+    cur = Cursor.of(text)
+    cur.traits = scene.traits
+    return _action_statement(cur, scene, bracket)
 
 
 def _action_statement(cur: Cursor, scene: Scene, bracket: bool) -> Read | None:
@@ -225,7 +228,7 @@ def _bare_order(cur: Cursor, scene: Scene) -> bool:
     as that action's slots and clauses, naming at least one thing of the scene. Such a line is an
     order missing its AP count (`ap-required`), not prose; `Watch the door` or `Attack them!`
     stay prose (nothing named, or a sentence)."""
-    trial = Cursor(cur.text, cur.toks, cur.i)
+    trial = Cursor(cur.text, cur.toks, cur.i, traits=cur.traits)
     draft = parse_action(trial, scene, None, None)
     if draft is None or trial.issues or not trial.done:
         return False

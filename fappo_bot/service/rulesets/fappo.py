@@ -38,7 +38,7 @@ class Fappo:
         Feature.CHARACTER_SHEETS, Feature.SHEET_EDITS, Feature.GROUP_COUNTS,
         Feature.REST_DECLARATIONS, Feature.SCENE_ENDS, Feature.CC_AWARDS,
         Feature.CC_PURCHASES, Feature.HEALING_CLOCKS, Feature.PASSES, Feature.NPC_SEAL,
-        Feature.UNDO, Feature.RULES_FLAGS,
+        Feature.UNDO, Feature.RULES_FLAGS, Feature.CUSTOM_TRAITS,
     })
     flags = RULES_FLAGS
 

@@ -57,6 +57,8 @@ class Feature(Enum):
     UNDO = "undo"
     #: R2's rules flags of FAPPO
     RULES_FLAGS = "rules flags"
+    #: a game's own Traits beside the rulebook's (F2)
+    CUSTOM_TRAITS = "a game's own Traits"
     #: the Xp dice pools (RULINGS Part B): their sheets, flags and the GM's rolls
     DICE_POOLS = "dice-pool rolls"
     XP_SHEETS = "Xp sheets"
