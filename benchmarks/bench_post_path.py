@@ -1,4 +1,5 @@
-"""The post path below Discord: `services.turns.post` and the reply's `set_reply_keys`, on a
+"""The post path below Discord: `services.turns.post` and the reply's keys (written 50 posts
+together, as the bot's `ReplyKeyWriter` writes them; `--keys-each`: one transaction each), on a
 SQLite file, through `storage/driver.py` or through SQLAlchemy's public API (`--sqla-public`,
 `tests/storage/sqla_public.py`).
 
@@ -33,8 +34,11 @@ from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 from tests.conftest import create_sqlite_schema
 
+#: the posts whose reply keys are written together: one second's at the bot's 50 posts a second
+KEYS_TOGETHER = 50
 
-async def run(posts: int, rooms: int, public: bool) -> list[float]:
+
+async def run(posts: int, rooms: int, public: bool, keys_each: bool = False) -> list[float]:
     if public:
         from tests.storage import sqla_public
 
@@ -47,6 +51,7 @@ async def run(posts: int, rooms: int, public: bool) -> list[float]:
             services = Services(SqlUnitOfWorkFactory(engine))
             games = [await _game(services, f"room-{r}", pcs=3, enemies=1) for r in range(rooms)]
             took = []
+            waiting: list[tuple[str, tuple[str, ...]]] = []
             for i in range(posts):
                 game_id, players = games[i % rooms]
                 player, _pc = players[(i // rooms) % len(players)]
@@ -54,7 +59,13 @@ async def run(posts: int, rooms: int, public: bool) -> list[float]:
                 reply = await services.turns.post(
                     game_id, player, channel_key=f"room-{i % rooms}", message_key=f"m{i}",
                     text=ORDERS[i % len(ORDERS)])
-                await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+                if keys_each:
+                    await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+                else:  # as the bot's `ReplyKeyWriter`: a second's posts (50) in one write
+                    waiting.append((reply.post_id, (f"r{i}",)))
+                    if len(waiting) == KEYS_TOGETHER or i == posts - 1:
+                        await services.turns.set_many_reply_keys(waiting)
+                        waiting = []
                 took.append((time.thread_time() - started) * 1000)
                 assert reply.post_id, reply
             return took
@@ -68,13 +79,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--sqla-public", action="store_true",
                         help="SQLAlchemy's public API instead of storage/driver.py")
+    parser.add_argument("--keys-each", action="store_true",
+                        help="each post's reply keys in a transaction of their own (as before "
+                             "the bot wrote them together)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
     if args.smoke:
         args.posts, args.rooms = 10, 2
     print(machine_speed())
-    took = sorted(asyncio.run(run(args.posts, args.rooms, args.sqla_public)))
+    took = sorted(asyncio.run(run(args.posts, args.rooms, args.sqla_public,
+                                   args.keys_each)))
     how = "SQLAlchemy's public API" if args.sqla_public else "storage/driver.py"
     print(f"{args.posts} posts and their reply keys through {how}: CPU a post min "
           f"{took[0]:.2f} ms, median {statistics.median(took):.2f} ms, p99 "
