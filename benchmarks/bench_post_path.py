@@ -1,4 +1,5 @@
-"""The post path below Discord: `services.turns.post` and the reply's `set_reply_keys`, on a
+"""The post path below Discord: `services.turns.post` and the reply's keys (written 50 posts
+together, as the bot's `ReplyKeyWriter` writes them; `--keys-each`: one transaction each), on a
 SQLite file, through `storage/driver.py` or through SQLAlchemy's public API (`--sqla-public`,
 `tests/storage/sqla_public.py`).
 
@@ -29,12 +30,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.bench_bot import ORDERS, percentile
 from benchmarks.bench_storage import _game, machine_speed
 from fappo_bot.service.facade import Services
+from fappo_bot.storage.driver import compile_all
 from fappo_bot.storage.engine import create_engine_for_url
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
 from tests.conftest import create_sqlite_schema
 
+#: the posts whose reply keys are written together: one second's at the bot's 50 posts a second
+KEYS_TOGETHER = 50
 
-async def run(posts: int, rooms: int, public: bool) -> list[float]:
+
+async def run(posts: int, rooms: int, public: bool, keys_each: bool = False) -> list[float]:
     if public:
         from tests.storage import sqla_public
 
@@ -43,10 +48,12 @@ async def run(posts: int, rooms: int, public: bool) -> list[float]:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'fappo.sqlite3'}"
         await create_sqlite_schema(url)
         engine = create_engine_for_url(url)
+        compile_all(engine.dialect)  # as `open_storage` does at the bot's start
         try:
             services = Services(SqlUnitOfWorkFactory(engine))
             games = [await _game(services, f"room-{r}", pcs=3, enemies=1) for r in range(rooms)]
             took = []
+            waiting: list[tuple[str, tuple[str, ...]]] = []
             for i in range(posts):
                 game_id, players = games[i % rooms]
                 player, _pc = players[(i // rooms) % len(players)]
@@ -54,7 +61,13 @@ async def run(posts: int, rooms: int, public: bool) -> list[float]:
                 reply = await services.turns.post(
                     game_id, player, channel_key=f"room-{i % rooms}", message_key=f"m{i}",
                     text=ORDERS[i % len(ORDERS)])
-                await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+                if keys_each:
+                    await services.turns.set_reply_keys(reply.post_id, (f"r{i}",))
+                else:  # as the bot's `ReplyKeyWriter`: a second's posts (50) in one write
+                    waiting.append((reply.post_id, (f"r{i}",)))
+                    if len(waiting) == KEYS_TOGETHER or i == posts - 1:
+                        await services.turns.set_many_reply_keys(waiting)
+                        waiting = []
                 took.append((time.thread_time() - started) * 1000)
                 assert reply.post_id, reply
             return took
@@ -68,17 +81,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--sqla-public", action="store_true",
                         help="SQLAlchemy's public API instead of storage/driver.py")
+    parser.add_argument("--keys-each", action="store_true",
+                        help="each post's reply keys in a transaction of their own (as before "
+                             "the bot wrote them together)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
     if args.smoke:
         args.posts, args.rooms = 10, 2
     print(machine_speed())
-    took = sorted(asyncio.run(run(args.posts, args.rooms, args.sqla_public)))
+    in_order = asyncio.run(run(args.posts, args.rooms, args.sqla_public, args.keys_each))
+    took = sorted(in_order)
     how = "SQLAlchemy's public API" if args.sqla_public else "storage/driver.py"
     print(f"{args.posts} posts and their reply keys through {how}: CPU a post min "
           f"{took[0]:.2f} ms, median {statistics.median(took):.2f} ms, p99 "
           f"{percentile(took, 0.99):.2f} ms")
+    tenth = max(1, len(in_order) // 10)
+    # a turn's posts should cost the same at any point of it (--rooms 1: one turn of them all)
+    print(f"the first post {in_order[0]:.2f} ms; median of the first tenth "
+          f"{statistics.median(in_order[:tenth]):.2f} ms, of the last tenth "
+          f"{statistics.median(in_order[-tenth:]):.2f} ms")
     return 0
 
 

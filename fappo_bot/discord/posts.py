@@ -27,6 +27,7 @@ from fappo_bot.discord.proxy import Poster
 from fappo_bot.discord.rendering import from_game
 from fappo_bot.discord.replies import (
     ReplyBook,
+    ReplyKeyWriter,
     delete_messages,
     reply_ids,
     reply_keys,
@@ -49,6 +50,8 @@ class TurnPosts(commands.Cog):
         self.services = bot.services
         self.rooms = bot.rooms
         self.replies = ReplyBook()
+        #: the reply keys of the posts answered, written together (`ReplyKeyWriter`)
+        self.keys_writer = ReplyKeyWriter(self.services.turns.set_many_reply_keys)
         #: DM message -> the game it was posted to (an edit of it goes to the same game)
         self.dm_games: dict[tuple[int, int], str] = {}
         self.catch_up = CatchUp(bot, self.missed, self.deleted_while_away)
@@ -64,6 +67,7 @@ class TurnPosts(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.marks_loop.cancel()
+        await self.keys_writer.close()
         await self.catch_up.flush()
 
     @tasks.loop(seconds=MARKS_FLUSH_SECONDS)
@@ -263,7 +267,8 @@ class TurnPosts(commands.Cog):
             text=message.content, secret=message.guild is None,
             as_character=poster.character if poster else None, posted_at=written_at(message))
         self.bot.boards.touch(game_id)
-        old = reply_ids(reply.reply_keys) or self.replies.get(message.channel.id, message.id)
+        old = reply_ids(self._stored_keys(reply)) or self.replies.get(message.channel.id,
+                                                                      message.id)
         text = await self._in_dm(game_id, message, reply.reply)
         if reply.outcome is PostOutcome.UNCHANGED:
             # the orders stand as they were; the reply may still show the problems of an edit
@@ -274,8 +279,8 @@ class TurnPosts(commands.Cog):
         if reply.outcome is PostOutcome.TABLE_TALK:
             await delete_messages(message.channel, old)
             self.replies.pop(message.channel.id, message.id)
-            if reply.post_id and reply.reply_keys:
-                await self.services.turns.set_reply_keys(reply.post_id, [])
+            if reply.post_id and self._stored_keys(reply):
+                self.keys_writer.put(reply.post_id, ())
             return
         await self._answer(message, text, old, reply)
 
@@ -334,8 +339,13 @@ class TurnPosts(commands.Cog):
         ids = await update_reply(message.channel, message.id, old, text)
         self.replies.put(message.channel.id, message.id, ids, text)
         keys = reply_keys(ids)
-        if reply is not None and reply.post_id and keys != reply.reply_keys:
-            await self.services.turns.set_reply_keys(reply.post_id, keys)
+        if reply is not None and reply.post_id and keys != self._stored_keys(reply):
+            self.keys_writer.put(reply.post_id, keys)
+
+    def _stored_keys(self, reply: PostReply) -> tuple[str, ...]:
+        """The post's reply keys as stored, or as they wait to be (`ReplyKeyWriter`)."""
+        waiting = self.keys_writer.pending(reply.post_id)
+        return reply.reply_keys if waiting is None else waiting
 
     async def _guarded(self, message: discord.Message, work: object) -> None:
         """The error boundary of the listeners: a known refusal becomes the reply."""

@@ -4,12 +4,19 @@ the post. The reply's message ids are the adapter's keys, stored by the service 
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
 from fappo_bot.posting.safety import split_message
+
+log = logging.getLogger(__name__)
+
+#: how long a post's reply keys wait to be written with the others answered meanwhile (seconds)
+REPLY_KEYS_FLUSH_SECONDS = 1.0
 
 
 def reply_ids(reply_keys: Sequence[str]) -> list[int]:
@@ -46,6 +53,74 @@ class ReplyBook:
 
     def pop(self, channel_id: int, message_id: int) -> list[int]:
         return self._ids.pop((channel_id, message_id), ([], ""))[0]
+
+
+Store = Callable[[Sequence[tuple[str, Sequence[str]]]], Awaitable[object]]
+
+
+class ReplyKeyWriter:
+    """The reply keys of the posts answered, written to the service together: every post
+    answered within `delay` seconds of the first one waiting shares one transaction
+    (`turns.set_many_reply_keys`), instead of each post paying a second transaction of its own
+    after its reply was sent. The keys serve a later edit or deletion of the post; until they
+    are written this process knows them from its `ReplyBook`, and `close` writes what waits
+    (the bot's clean stop). A crash loses at most the last `delay` seconds' keys: an edit of
+    such a post after the restart is answered by a new reply instead of the old one edited.
+    A failed write is logged and tried again `delay` seconds later."""
+
+    def __init__(self, store: Store, delay: float = REPLY_KEYS_FLUSH_SECONDS) -> None:
+        self._store = store
+        self._delay = delay
+        self._pending: dict[str, tuple[str, ...]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._writing: asyncio.Task[None] | None = None
+
+    def put(self, post_id: str, keys: Sequence[str]) -> None:
+        """The post's reply keys are these (the last put of a post wins)."""
+        self._pending.pop(post_id, None)
+        self._pending[post_id] = tuple(keys)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self._delay, self._due)
+
+    def pending(self, post_id: str) -> tuple[str, ...] | None:
+        """The keys waiting to be written for this post, if any."""
+        return self._pending.get(post_id)
+
+    def _due(self) -> None:
+        self._timer = None
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(
+                self.flush(), name="reply-keys")
+        else:  # a write is still running: the next round takes what came since
+            self._timer = asyncio.get_running_loop().call_later(self._delay, self._due)
+
+    async def flush(self) -> None:
+        """Write every key waiting now, in one transaction."""
+        items = list(self._pending.items())
+        self._pending.clear()
+        if not items:
+            return
+        try:
+            await self._store(items)
+        except Exception:
+            log.warning("could not store the reply keys of %d posts; trying again",
+                        len(items), exc_info=True)
+            for post_id, keys in items:  # unless a newer put replaced them meanwhile
+                self._pending.setdefault(post_id, keys)
+            if self._timer is None:
+                self._timer = asyncio.get_running_loop().call_later(self._delay, self._due)
+
+    async def close(self) -> None:
+        """Write what waits, now (the bot is stopping)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._writing is not None and not self._writing.done():
+            await self._writing
+        await self.flush()
+        if self._timer is not None:  # that write failed: nothing will try it again
+            self._timer.cancel()
+            self._timer = None
 
 
 async def send_reply(

@@ -8,7 +8,7 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.characters   create, add_enemy, show, list, edit, set_count, retire, transfer,
                           npcize, mark_inactive, restore_control
     services.turns        open, post, npc_orders, edit, delete, pass_turn, set_reply_keys,
-                          status, orders, seal, reveal
+                          set_many_reply_keys, status, orders, seal, reveal
     services.calltime     set_deadline, extend, pause, resume, close, reopen, due, fire_due
                           (with grace, `service/grace.py`), outage
     services.review       review, answer, set_inputs

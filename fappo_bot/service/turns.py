@@ -381,6 +381,18 @@ class TurnService(UseCases):
                 raise NotFound("There is no such post.")
             await uow.commit()
 
+    @retried
+    async def set_many_reply_keys(self, items: Sequence[tuple[str, Sequence[str]]]) -> int:
+        """The reply messages of several posts, in one transaction (the adapter answers many
+        posts a second and writes their keys together, not one transaction each); how many of
+        the posts were found (one that is gone is skipped: its keys have nowhere to go)."""
+        async with self.uow() as uow:
+            found = 0
+            for post_id, reply_keys in items:
+                found += await uow.posts.set_reply_keys(post_id, tuple(reply_keys))
+            await uow.commit()
+            return found
+
     async def status(self, game_id: str) -> TurnStatusView:
         """Who has posted, passed or is missing, the seal and the deadline (F29, F30)."""
         async with self.uow() as uow:

@@ -114,6 +114,7 @@ class Sql:
     def __init__(self, statement: Any) -> None:
         self._statement = statement
         self._compiled: dict[str, Compiled] = {}
+        _MADE.append(self)  # statements are made once each, at import or once per column set
 
     @property
     def statement(self) -> Any:
@@ -127,6 +128,22 @@ class Sql:
                 statement = statement(dialect.name)
             found = self._compiled[dialect.name] = Compiled(statement, dialect)
         return found
+
+
+#: every statement made so far (`compile_all`)
+_MADE: list[Sql] = []
+
+
+def compile_all(dialect: Dialect) -> int:
+    """Compile for `dialect` every statement made so far; how many there are. A composition
+    root calls it once at start: SQLAlchemy takes about a millisecond to compile a statement
+    (several on a loaded machine), which the first posts after a start paid otherwise, a
+    dozen statements at once in the middle of the load, and what it leaves behind then was
+    made after the bot froze its start-up heap (`startup.tune_collector`), so every full
+    collection walked it."""
+    for sql in list(_MADE):
+        sql.compiled(dialect)
+    return len(_MADE)
 
 
 class Link(Protocol):

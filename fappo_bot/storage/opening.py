@@ -131,6 +131,7 @@ async def reach(engine: AsyncEngine, where: str) -> None:
 async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
     """Check the settings' database (`checked_storage`), reach it, upgrade it to the newest
     schema, and yield a unit of work factory; the engine is disposed of on the way out."""
+    from fappo_bot.storage.driver import compile_all
     from fappo_bot.storage.engine import create_engine
     from fappo_bot.storage.kept import KeptValues
     from fappo_bot.storage.migrate import upgrade_engine
@@ -146,6 +147,7 @@ async def open_storage(settings: Settings) -> AsyncIterator[Storage]:
         await engine.dispose()
     engine = create_engine(settings)
     try:
+        compile_all(engine.dialect)  # now, not in the first posts (and before the heap freezes)
         factory: UowFactory = SqlUnitOfWorkFactory(engine)
         yield Storage(settings, factory, where, KeptValues(engine), SqlWebLinks(engine))
     finally:

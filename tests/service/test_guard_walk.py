@@ -152,6 +152,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                        text=f"2 AP attack Skarg with Broadsword, +1 ({PROSE})\n1 AP defend")
     await s.turns.set_reply_keys(reply.post_id, ["r1"])
+    await s.turns.set_many_reply_keys([(reply.post_id, ["r1"])])
     secret = await s.turns.post(game, BOB, channel_key="dm-bob", message_key="d1", secret=True,
                                 text=f"2 AP Stealth: slip behind Skarg {PROSE}\n1 AP defend")
     assert getattr(secret, "ok", False), secret

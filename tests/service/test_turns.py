@@ -506,6 +506,23 @@ async def test_reply_keys_are_stored_in_one_write_that_bumps_the_post_version(
         await services.turns.set_reply_keys("no-such-post", ["r1"])
 
 
+async def test_the_reply_keys_of_several_posts_are_stored_in_one_transaction(
+    services, table, uow_factory
+):
+    """The adapter writes the keys of the posts it answered together: each post gets its own
+    keys, a post that is gone is skipped and counted out."""
+    game = table["game"]
+    first = await post(services, game, ALICE, "m1", KAEL_ATTACK)
+    second = await post(services, game, ALICE, "m2", "3 AP defend")
+    found = await services.turns.set_many_reply_keys(
+        [(first.post_id, ["r1", "r2"]), ("no-such-post", ["r9"]), (second.post_id, ["r3"])])
+    assert found == 2
+    async with uow_factory() as uow:
+        assert (await uow.posts.get(first.post_id)).reply_keys == ("r1", "r2")
+        assert (await uow.posts.get(second.post_id)).reply_keys == ("r3",)
+    assert await services.turns.set_many_reply_keys([]) == 0
+
+
 async def test_npc_orders_from_a_player_are_refused_before_anything_is_stored(
     services, table, uow_factory
 ):

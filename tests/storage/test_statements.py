@@ -79,3 +79,32 @@ async def test_what_a_transaction_writes_is_read_back_after_the_rows_it_read_onc
         left = await uow.posts.in_force_revisions(turn.id)
         assert [p.id for p, _ in left] == [p.id for p, _ in in_force[1:]]
         await uow.rollback()
+
+
+async def test_opening_the_storage_compiles_every_statement_before_the_first_use_case(
+    tmp_path, monkeypatch
+):
+    """SQLAlchemy's compile of a statement takes about a millisecond: done at start, not by the
+    first posts after a start (a dozen statements at once, in the middle of the load)."""
+    from fappo_bot.settings import Settings
+    from fappo_bot.storage import driver
+    from fappo_bot.storage.opening import open_storage
+
+    for sql in driver._MADE:  # as in a process that has compiled nothing yet
+        monkeypatch.setattr(sql, "_compiled", {})
+    compiled: list[object] = []
+    made = driver.Compiled
+
+    def counted(statement: object, dialect: object) -> driver.Compiled:
+        compiled.append(statement)
+        return made(statement, dialect)
+
+    async with open_storage(Settings(data_dir=tmp_path / "data")) as storage:
+        assert all("sqlite" in sql._compiled for sql in driver._MADE)
+        monkeypatch.setattr(driver, "Compiled", counted)
+        services = Services(storage.uow_factory)
+        game = await build_table(services)
+        assert game
+    known = {id(sql.statement) for sql in driver._MADE}
+    # only the UPDATEs of a column set seen for the first time are made (and compiled) later
+    assert [s for s in compiled if id(s) in known] == []
