@@ -25,6 +25,7 @@ from fappo_bot.adjudication.loader import (
 from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
+from fappo_bot.collector import collector_paused
 from fappo_bot.rules import (
     Order,
     RulesError,
@@ -108,7 +109,8 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
                                for e in errors)
         else:
             orders.append(order)
-    result = resolve_turn(state, orders, case.gm)
+    with collector_paused():  # as the service resolves a turn (`service.base.rules_resolver`)
+        result = resolve_turn(state, orders, case.gm)
     out = turn_dict(result, orders, refused_posts)
     out["errors"] = post_errors + out["errors"]
     return out
