@@ -58,7 +58,7 @@ class AimedWebhookAdapter(AsyncWebhookAdapter):
     at one bot's REST base."""
 
     def __init__(self, endpoints: Endpoints) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
         self.endpoints = endpoints
 
     async def request(self, route: Route, *args: Any, **kwargs: Any) -> Any:
