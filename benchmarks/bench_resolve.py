@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_storage import machine_speed
+from fappo_bot.collector import collector_paused
 from fappo_bot.rules import (
     Action,
     ActionKind,
@@ -140,7 +141,8 @@ def measure(n: int, repeat: int) -> Row:
     """Resolve the scene of `n` entries once to warm up, then `repeat` timed times.
 
     Each timed run starts from a collected heap (`gc.collect()` outside the timing); the
-    collector is left on, as in the bot (`resolve_turn` pauses it while the turn resolves).
+    collector is left on, and paused while the turn resolves, as the service resolves it
+    (`collector_paused`, `service.base.rules_resolver`).
     """
     state, orders = scene(n)
     result = resolve_turn(state, orders)
@@ -149,7 +151,8 @@ def measure(n: int, repeat: int) -> Row:
     for _ in range(repeat):
         gc.collect()
         start = time.perf_counter()
-        resolve_turn(state, orders)
+        with collector_paused():
+            resolve_turn(state, orders)
         times.append((time.perf_counter() - start) * 1000)
     by_name = {c.name: c for c in state.characters}
     attacks = [(o.actor, a) for o in orders for a in o.actions if a.kind is ActionKind.ATTACK]

@@ -16,10 +16,11 @@ docs/benchmarks.md.
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 import yaml
+
+from fappo_bot.collector import collector_paused
 
 Loader = type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 
@@ -54,15 +55,14 @@ def load_yaml(
     loaders must read alike).
     """
     reader = (loader or LOADER)(text)
-    running = gc.isenabled()
-    gc.disable()
     try:
-        node = reader.get_single_node()
-        if node is None:
-            return None
-        if "&" in text:  # no anchor, no alias: the walk is skipped for most files
-            _check_aliases(node, source)
-        return reader.construct_document(node)
+        with collector_paused():
+            node = reader.get_single_node()
+            if node is None:
+                return None
+            if "&" in text:  # no anchor, no alias: the walk is skipped for most files
+                _check_aliases(node, source)
+            return reader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -71,8 +71,6 @@ def load_yaml(
     except RecursionError:
         raise YamlError(f"{source}: the YAML nests too deeply to read") from None
     finally:
-        if running:
-            gc.enable()
         reader.dispose()
 
 

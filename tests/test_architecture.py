@@ -342,19 +342,12 @@ def test_outside_code_imports_the_rules_core_through_its_public_face() -> None:
     assert not wrong, wrong
 
 
-#: outside modules that still name a rules module in a string: the case runner's "feature not
-#: built yet" probe (`adjudication/runner.py` `require`), whose tests swap the resolve module
-STRING_IMPORTS_LEFT = {"fappo_bot/adjudication/runner.py"}
-
-
 def test_outside_code_names_no_rules_module_in_a_string() -> None:
     """An import by name (`importlib.import_module("fappo_bot.rules.sheet")`) is invisible to mypy
     and passes the public-face check above: outside code imports the names themselves."""
     wrong: list[str] = []
     for path in OUTSIDE_RULES:
         where = path.relative_to(PACKAGE_ROOT.parent).as_posix()
-        if where in STRING_IMPORTS_LEFT:
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
                     and re.fullmatch(r"fappo_bot\.rules\.\w+", node.value)):

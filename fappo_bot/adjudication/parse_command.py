@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         SpellCase,
         load_case_file,
     )
-    from fappo_bot.adjudication.runner import NotBuilt, parse_result
+    from fappo_bot.adjudication.runner import parse_result
     from fappo_bot.adjudication.xp_case import XpCase
 
     try:
@@ -78,10 +78,7 @@ def run(args: argparse.Namespace) -> int:
     pending = getattr(first, "pending", ())
     case = ParseCase(id=first.id, characters=first.characters, pending=pending,
                      config=first.config, poster=poster, post=text)
-    try:
-        result = parse_result(case)
-    except NotBuilt as exc:
-        return _fail(str(exc))
+    result = parse_result(case)
     if result["errors"]:
         print(json.dumps({"errors": result["errors"]}, indent=2))
         for error in result["errors"]:

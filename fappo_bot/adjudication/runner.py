@@ -1,15 +1,13 @@
 """Running adjudication cases: each kind through its rules module, then `compare` (spec/cases.md).
 
-A case never raises: a malformed case fails as `bad-case`, a kind whose module is not in this
-checkout fails with "feature not built yet: MODULE", and an unexpected error inside the rules
-fails the case with the error's type and message (no traceback), so the other cases still run.
+A case never raises: a malformed case fails as `bad-case`, and an unexpected error inside the
+rules fails the case with the error's type and message (no traceback), so the other cases still
+run.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from fappo_bot.adjudication.compare import compare
@@ -27,30 +25,19 @@ from fappo_bot.adjudication.loader import (
 from fappo_bot.adjudication.outcome import CaseOutcome
 from fappo_bot.adjudication.report import turn_dict
 from fappo_bot.adjudication.xp_case import XpCase
-from fappo_bot.rules import Order, RulesError, TurnState
+from fappo_bot.collector import collector_paused
+from fappo_bot.rules import (
+    Order,
+    RulesError,
+    TurnState,
+    cast_difficulty,
+    general_difficulty,
+    learned_cast_difficulty,
+    learned_difficulty,
+    resolve_turn,
+    spell_cost,
+)
 from fappo_bot.sheets.convert import CaseError
-
-
-class NotBuilt(Exception):
-    """A rules module (or one of its functions) this case needs is not in this checkout."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(f"feature not built yet: {what}")
-        self.what = what
-
-
-def require(module: str, *names: str) -> ModuleType:
-    """Import `module` and check it has `names`; raise `NotBuilt` when it (or they) are missing."""
-    try:
-        loaded = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
-            raise NotBuilt(module) from None
-        raise
-    for name in names:
-        if not hasattr(loaded, name):
-            raise NotBuilt(f"{module}.{name}")
-    return loaded
 
 
 def run_case(case: Case) -> CaseOutcome:
@@ -66,8 +53,6 @@ def run_case(case: Case) -> CaseOutcome:
     runner = _RUNNERS[type(case)]
     try:
         result = runner(case)
-    except NotBuilt as exc:
-        return CaseOutcome(case.id, kind, case.source, False, problem=str(exc), code="not-built")
     except CaseError as exc:
         return CaseOutcome(case.id, kind, case.source, False,
                            problem=f"{exc.code}: {exc}", code=exc.code)
@@ -94,36 +79,20 @@ def parse_text(text: str, state: TurnState, poster: str) -> tuple[list[Order], l
 def _parse_post(text: str, state: TurnState, poster: str
                 ) -> tuple[list[Order], list[dict[str, Any]], list[Order]]:
     """`parse_text`, and the orders a post with problems would have made (refused whole)."""
-    posting = require("fappo_bot.posting", "parse_post", "PostContext")
-    context_type = posting.PostContext
-    if hasattr(context_type, "for_poster"):
-        context = context_type.for_poster(state, poster)
-    else:
-        context = context_type(state=state, poster=poster)
-    parsed = posting.parse_post(text, context)
-    problems = getattr(parsed, "problems", None)
-    if problems is None:
-        problems = getattr(parsed, "errors", None) or ()
-    errors = [
-        {"line": getattr(p, "line", None), "code": _code(p),
-         "message": str(getattr(p, "message", p)), "actor": getattr(p, "actor", None)}
-        for p in problems
-    ]
+    # imported here: a run without posts (sheets, spells, the turns in orders) never loads the
+    # post language
+    from fappo_bot.posting import PostContext, parse_post
+
+    parsed = parse_post(text, PostContext.for_poster(state, poster))
+    errors = [{"line": p.line, "code": p.code.value, "message": p.message, "actor": p.actor}
+              for p in parsed.problems]
     if not errors:
         return list(parsed.orders), errors, []
-    blocks = getattr(parsed, "blocks", ())
-    return [], errors, [b.order for b in blocks if getattr(b, "order", None) is not None]
-
-
-def _code(error: Any) -> str:
-    code = getattr(error, "code", "")
-    return str(getattr(code, "value", code))
+    return [], errors, [b.order for b in parsed.blocks if b.order is not None]
 
 
 def _run_turn(case: TurnCase) -> dict[str, Any]:
     """Resolve the turn (F7) and report every action, character and error."""
-    resolve = require("fappo_bot.rules.resolve", "resolve_turn")
-    require("fappo_bot.rules.health", "level_name", "ap_next")
     state = TurnState(characters=case.characters, pending=case.pending, config=case.config)
     orders: list[Order] = []
     refused_posts: list[Order] = []
@@ -140,7 +109,8 @@ def _run_turn(case: TurnCase) -> dict[str, Any]:
                                for e in errors)
         else:
             orders.append(order)
-    result = resolve.resolve_turn(state, orders, case.gm)
+    with collector_paused():  # as the service resolves a turn (`service.base.rules_resolver`)
+        result = resolve_turn(state, orders, case.gm)
     out = turn_dict(result, orders, refused_posts)
     out["errors"] = post_errors + out["errors"]
     return out
@@ -160,19 +130,15 @@ def parse_result(case: ParseCase) -> dict[str, Any]:
 # ---- spell -------------------------------------------------------------------------------------
 def _run_spell(case: SpellCase) -> dict[str, Any]:
     """General and learned difficulties and the CC cost of a spell (F24, F26)."""
-    magic = require(
-        "fappo_bot.rules.magic", "general_difficulty", "cast_difficulty", "learned_difficulty",
-        "learned_cast_difficulty", "spell_cost",
-    )
     minimum = case.config.min_spell_difficulty
-    general = magic.general_difficulty(case.effects)
-    learned = magic.learned_difficulty(general)
+    general = general_difficulty(case.effects)
+    learned = learned_difficulty(general)
     return {
         "difficulty": general,
-        "cast_difficulty": magic.cast_difficulty(general, case.ranges, minimum),
+        "cast_difficulty": cast_difficulty(general, case.ranges, minimum),
         "learned": learned,
-        "learned_cast_difficulty": magic.learned_cast_difficulty(general, case.ranges, minimum),
-        "cost": magic.spell_cost(learned),
+        "learned_cast_difficulty": learned_cast_difficulty(general, case.ranges, minimum),
+        "cost": spell_cost(learned),
     }
 
 

@@ -177,26 +177,13 @@ def parse_transcript(text: str) -> Transcript:
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        raw = lines[i]
-        stripped = raw.strip()
+        stripped = lines[i].strip()
         number = i + 1
         if stripped == "" or stripped.startswith("#"):
             i += 1
             continue
         if stripped.startswith("?"):
-            head, _, rest = stripped.partition(" ")
-            if head == "?expect":
-                result.steps.append(Step(StepKind.EXPECT, number, text=rest.strip()))
-            elif head == "?expect-not":
-                result.steps.append(Step(StepKind.EXPECT_NOT, number, text=rest.strip()))
-            else:
-                result.errors.append(
-                    TranscriptError(
-                        number, f"unknown assertion {head!r}: use ?expect or ?expect-not"
-                    )
-                )
-            if head in {"?expect", "?expect-not"} and not rest.strip():
-                result.errors.append(TranscriptError(number, f"{head} needs the text to look for"))
+            _assertion(stripped, number, result)
             i += 1
             continue
         if stripped.startswith(">"):
@@ -204,57 +191,7 @@ def parse_transcript(text: str) -> Transcript:
             i += 1
             continue
         if stripped.startswith("/") and not stripped.startswith("//"):
-            name, args, error = split_command(stripped)
-            if error:
-                result.errors.append(TranscriptError(number, error))
-                i += 1
-                continue
-            if name not in COMMANDS:
-                result.errors.append(TranscriptError(number, unknown_command(name, COMMANDS)))
-                i += 1
-                continue
-            i += 1
-            if name == "as":
-                if len(args) != 1:
-                    result.errors.append(
-                        TranscriptError(number, "/as takes one seat name: /as gm, /as Kael")
-                    )
-                else:
-                    result.steps.append(Step(StepKind.SEAT, number, text=args[0]))
-                continue
-            body: list[str] = []
-            if name == "post":
-                # a post with blank lines inside: up to a lone "."
-                while i < len(lines) and lines[i].strip() != ".":
-                    body.append(lines[i])
-                    i += 1
-                if i >= len(lines):
-                    result.errors.append(
-                        TranscriptError(number, "/post is not closed by a lone '.' line")
-                    )
-                i += 1
-                result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
-                continue
-            if takes_body(name, args):
-                # the body runs to a blank line, a lone "." or an assertion; a command line ends
-                # it too (a forgotten "." never swallows the command typed after the body)
-                while (i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i])
-                       and not is_command(lines[i])):
-                    body.append(lines[i])
-                    i += 1
-                if i < len(lines) and _is_end(lines[i]):
-                    i += 1  # the terminator
-            if name == "dm":
-                first = stripped[len("/dm") :].strip()
-                text_lines = ([first] if first else []) + body
-                if not text_lines:
-                    result.errors.append(TranscriptError(number, "/dm needs the message text"))
-                    continue
-                result.steps.append(Step(StepKind.DM, number, text="\n".join(text_lines)))
-                continue
-            result.steps.append(
-                Step(StepKind.COMMAND, number, text="\n".join(body), name=name, args=args)
-            )
+            i = _command(lines, i, result)
             continue
         # a post, exactly as typed in the channel; a command line ends it (a word typed at the
         # prompt never swallows the command after it)
@@ -268,6 +205,79 @@ def parse_transcript(text: str) -> Transcript:
         if body:  # a stray "." ends nothing and posts nothing
             result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
     return result
+
+
+def _assertion(stripped: str, number: int, result: Transcript) -> None:
+    """A `?expect TEXT` or `?expect-not TEXT` line as its step, or its problem."""
+    head, _, rest = stripped.partition(" ")
+    if head == "?expect":
+        result.steps.append(Step(StepKind.EXPECT, number, text=rest.strip()))
+    elif head == "?expect-not":
+        result.steps.append(Step(StepKind.EXPECT_NOT, number, text=rest.strip()))
+    else:
+        result.errors.append(
+            TranscriptError(
+                number, f"unknown assertion {head!r}: use ?expect or ?expect-not"
+            )
+        )
+    if head in {"?expect", "?expect-not"} and not rest.strip():
+        result.errors.append(TranscriptError(number, f"{head} needs the text to look for"))
+
+
+def _command(lines: list[str], i: int, result: Transcript) -> int:
+    """The `/command` at line index `i`, with the body it takes, as its step (or its problem);
+    the index of the line after it."""
+    stripped = lines[i].strip()
+    number = i + 1
+    name, args, error = split_command(stripped)
+    if error:
+        result.errors.append(TranscriptError(number, error))
+        return i + 1
+    if name not in COMMANDS:
+        result.errors.append(TranscriptError(number, unknown_command(name, COMMANDS)))
+        return i + 1
+    i += 1
+    if name == "as":
+        if len(args) != 1:
+            result.errors.append(
+                TranscriptError(number, "/as takes one seat name: /as gm, /as Kael")
+            )
+        else:
+            result.steps.append(Step(StepKind.SEAT, number, text=args[0]))
+        return i
+    body: list[str] = []
+    if name == "post":
+        # a post with blank lines inside: up to a lone "."
+        while i < len(lines) and lines[i].strip() != ".":
+            body.append(lines[i])
+            i += 1
+        if i >= len(lines):
+            result.errors.append(
+                TranscriptError(number, "/post is not closed by a lone '.' line")
+            )
+        result.steps.append(Step(StepKind.POST, number, text="\n".join(body)))
+        return i + 1
+    if takes_body(name, args):
+        # the body runs to a blank line, a lone "." or an assertion; a command line ends
+        # it too (a forgotten "." never swallows the command typed after the body)
+        while (i < len(lines) and not _is_end(lines[i]) and not _is_assertion(lines[i])
+               and not is_command(lines[i])):
+            body.append(lines[i])
+            i += 1
+        if i < len(lines) and _is_end(lines[i]):
+            i += 1  # the terminator
+    if name == "dm":
+        first = stripped[len("/dm") :].strip()
+        text_lines = ([first] if first else []) + body
+        if not text_lines:
+            result.errors.append(TranscriptError(number, "/dm needs the message text"))
+            return i
+        result.steps.append(Step(StepKind.DM, number, text="\n".join(text_lines)))
+        return i
+    result.steps.append(
+        Step(StepKind.COMMAND, number, text="\n".join(body), name=name, args=args)
+    )
+    return i
 
 
 def load_transcript(path: Path) -> list[Step]:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fappo_bot.discord.endpoints import Endpoints, aim_http
 from fappo_bot.discord.errors import RoomRefusals
 from fappo_bot.discord.outage import Outages
 from fappo_bot.discord.proxy import Later, ProxyPosts
@@ -147,6 +148,10 @@ class FappoBotBase(commands.AutoShardedBot):
         )
         self.services = services
         self.settings = settings
+        #: where this bot's REST calls and gateway go (`endpoints.py`; its webhooks are aimed
+        #: by `FappoBot.start`)
+        self.endpoints = Endpoints.of(settings.discord.api_base, settings.discord.gateway_url)
+        aim_http(self.http, self.endpoints)
         self.clock = clock or SystemClock()
         self.rooms = Rooms(self)
         #: the turn boards of the games' rooms (`board.py`; set by `FappoBot`)

@@ -15,6 +15,7 @@ from fappo_bot.discord.base import FappoBotBase
 from fappo_bot.discord.board import Boards
 from fappo_bot.discord.commands import add_commands
 from fappo_bot.discord.delivery import Delivery
+from fappo_bot.discord.endpoints import aim_webhooks
 from fappo_bot.discord.errors import install_error_boundary
 from fappo_bot.discord.posts import TurnPosts
 from fappo_bot.storage.unit_of_work import SqlUnitOfWorkFactory
@@ -58,6 +59,12 @@ class FappoBot(FappoBotBase):
         #: the slash commands of the tree, and whether this start published them
         self.command_count = 0
         self.commands_published = False
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in and run; the interaction answers of this task and of every task it makes go
+        to the bot's REST base (`endpoints.py`)."""
+        aim_webhooks(self.endpoints)
+        await super().start(token, reconnect=reconnect)
 
     async def shut_down(self, grace: float = SHUTDOWN_GRACE) -> None:
         """Stop cleanly: take no new events (every gateway event is dropped from now on), let

@@ -116,20 +116,6 @@ def check_shards(settings: Settings) -> None:
                            f"is {count}).")
 
 
-def point_at(settings: Settings) -> None:
-    """Aim discord.py's REST routes and gateway at the configured URLs (Discord's by default:
-    `discord.api_base`, `discord.gateway_url`, which a Discord-compatible server or the tests'
-    fake Discord set). Process-wide, because discord.py keeps them so: every `Route`, the
-    HTTP client's and the webhooks' that answer interactions alike, builds its URL from the class
-    attribute `Route.BASE`, and no client takes a base URL of its own."""
-    import yarl
-    from discord.gateway import DiscordWebSocket
-    from discord.http import Route
-
-    Route.BASE = settings.discord.api_base.rstrip("/")
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
-
-
 def delivery_policy(settings: Settings) -> DeliveryPolicy:
     """How the outbox retries a delivery that failed for a passing reason: the configured cap
     and jitter (never given up)."""
@@ -187,7 +173,6 @@ async def run_bot(settings: Settings, *, ready: Callable[[], None] = tune_collec
     handled = _on_signals(loop, stop.set)
     try:
         quiet_start()
-        point_at(settings)
         async with open_storage(settings) as storage:
             log.info("games are kept in the %s", storage.location)
             services = Services(storage.uow_factory, delivery=delivery_policy(settings))

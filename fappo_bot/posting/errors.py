@@ -14,9 +14,6 @@ from dataclasses import dataclass
 from fappo_bot.posting.safety import safe
 from fappo_bot.rules import ErrorCode
 
-#: Codes that concern the sheet's budgets (AP and SP): reported on the first line that goes over.
-BUDGET_CODES: frozenset[ErrorCode] = frozenset({ErrorCode.AP_OVER_BUDGET, ErrorCode.SP_INSUFFICIENT})
-
 
 @dataclass(frozen=True, slots=True)
 class PostProblem:

@@ -54,8 +54,6 @@ MAX_AUGMENTS = 3
 _POINTS = re.compile(r"^spend\s+(\d{1,3})\s+plot\s+points?\b\s*(?:on\b|for\b|:)?\s*(.*)$",
                      re.IGNORECASE)
 MAX_CLAIM = 6
-FORMS_HINT = ("roll SKILL, roll SKILL against NAME, assist NAME, group roll SKILL, spend N plot "
-              "points, passion: TEXT, flaw: TEXT, Cut!: TEXT")
 
 
 class _Bad(Exception):

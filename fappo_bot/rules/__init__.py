@@ -57,7 +57,14 @@ from fappo_bot.rules.legendary import (
     take_up,
 )
 from fappo_bot.rules.levels import SuccessLevel, chart
-from fappo_bot.rules.magic import suggested_mood
+from fappo_bot.rules.magic import (
+    cast_difficulty,
+    general_difficulty,
+    learned_cast_difficulty,
+    learned_difficulty,
+    spell_cost,
+    suggested_mood,
+)
 from fappo_bot.rules.names import Roster, fold, pool_key
 from fappo_bot.rules.orders import (
     ANY,
@@ -168,6 +175,11 @@ __all__ = [
     "ap_next",
     "armor_by_name",
     "cast_profile",
+    "cast_difficulty",
+    "general_difficulty",
+    "learned_cast_difficulty",
+    "learned_difficulty",
+    "spell_cost",
     "award_advancement",
     "character_from_sheet",
     "check_sheet",

@@ -45,21 +45,6 @@ class Upgrade(StrEnum):
     INAPPROPRIATE = "inappropriate"
 
 
-#: The seed's words for each upgrade.
-UPGRADE_SEED: dict[Upgrade, str] = {
-    Upgrade.ACCURACY: "increase ... a weapon's accuracy (i.e. the character's skill)",
-    Upgrade.DAMAGE: "increase ... a weapon's ... damage",
-    Upgrade.ARMOR: "increase ... a set of armor ... protection",
-    Upgrade.SHIELD: "increase ... a ... shield's protection",
-    Upgrade.SPECIAL: "a legendary weapon might have one or more extra Specials",
-    Upgrade.MINOR: "A legendary item can also gain one relatively minor effect per character "
-                   "creation point",
-    Upgrade.EXTRA_DAMAGE: "increase an item's primary purpose by a \"step\" per character "
-                          "creation point spent",
-    Upgrade.INAPPROPRIATE: "\"Inappropriate\" items ... at least one extra character creation "
-                           "point",
-}
-
 _ALIASES: dict[str, Upgrade] = {
     "ed": Upgrade.EXTRA_DAMAGE,
     "extra damage": Upgrade.EXTRA_DAMAGE,

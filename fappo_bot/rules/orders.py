@@ -43,10 +43,6 @@ class ActionKind(str, Enum):
     AIM = "aim"
 
 
-#: Actions that cost nothing and need no AP line (F8: drop; move of one Range is priced by ranges).
-FREE_KINDS: frozenset[ActionKind] = frozenset({ActionKind.DROP})
-
-
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A circumstantial modifier the player claims, pending the GM's acceptance (posting.md)."""

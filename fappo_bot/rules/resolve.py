@@ -9,7 +9,6 @@ loop runs in a fixed order of names and indices.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -76,20 +75,10 @@ def resolve_turn(
 ) -> TurnResult:
     """Resolve one turn simultaneously (F7 steps 1-7) and return its results as data.
 
-    Python's cyclic garbage collector is paused while the turn resolves: the turn allocates
-    tens of thousands of small values that live until it ends, so the collections they trigger
-    free nothing and, once the scene is large, walk the whole state again and again
-    (docs/benchmarks.md, where the pause is measured against none). The collector's state is
-    restored when the turn returns or raises (one paused by the caller stays paused), and
-    whatever cycles the turn leaves are collected by its next run.
+    A large turn runs faster with the cyclic garbage collector paused; that is the caller's
+    choice (`fappo_bot.collector`), since the collector is the whole process's.
     """
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        return _resolve(state, orders, gm or GMInputs())
-    finally:
-        if running:
-            gc.enable()
+    return _resolve(state, orders, gm or GMInputs())
 
 
 def _resolve(state: TurnState, orders: Sequence[Order], gm: GMInputs) -> TurnResult:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.rules_xp.tables import SL_NAMES, key, sl_named
+from fappo_bot.rules_xp.tables import key, sl_named
 
 MAX_POOL = 200
 """No roll or odds takes more dice than this (a typo must not roll a million)."""
@@ -124,7 +124,3 @@ def parse_members(text: str) -> list[MemberSpec]:
 def parse_names(text: str) -> list[str]:
     """Task names separated by commas or semicolons (a PLOT's tasks, X14)."""
     return [p.strip() for p in re.split(r"[,;\n]", text) if p.strip()]
-
-
-LEVEL_WORDS = tuple(SL_NAMES)
-"""The level names, weakest first (for help texts and autocomplete)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fappo_bot.collector import collector_paused
 from fappo_bot.posting.safety import inert, split_message
 from fappo_bot.render import notices as words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
@@ -42,8 +43,11 @@ Resolver = Callable[[TurnState, Sequence[Order], GMInputs | None], TurnResult]
 def rules_resolver(
     state: TurnState, orders: Sequence[Order], gm: GMInputs | None = None
 ) -> TurnResult:
-    """F7: the rules core's `resolve_turn`."""
-    return resolve_turn(state, orders, gm)
+    """F7: the rules core's `resolve_turn`, with the collector paused: a turn allocates tens of
+    thousands of values that all live until it ends, which collections would walk for nothing
+    (docs/benchmarks.md, "The collector paused during the turn")."""
+    with collector_paused():
+        return resolve_turn(state, orders, gm)
 
 
 @dataclass(frozen=True)

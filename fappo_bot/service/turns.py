@@ -417,9 +417,8 @@ class TurnService(UseCases):
     async def seal(self, game_id: str, actor: str) -> SealView:
         """A GM seals the NPC orders in force: their SHA-256 commitment is published now and
         the orders themselves with the results."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             turn = await current_turn(uow, game)
             turn = await uow.lock_turn(turn.id)
             if turn.status is not TurnStatus.OPEN:
@@ -435,10 +434,9 @@ class TurnService(UseCases):
                 turn = arm(turn, game, self.now(), fresh=False)
             turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
             await out.queue(uow)
-            await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
-                        commitment=turn.npc_commitment, orders=count)
+            await play.audit("turn.seal", turn=turn.number, commitment=turn.npc_commitment,
+                             orders=count)
             await maybe_everyone_in(self, uow, game, turn, records, in_force)
-            await uow.commit()
             assert turn.npc_commitment is not None and turn.npc_sealed_at is not None
             return SealView(turn=turn.number, commitment=turn.npc_commitment,
                             sealed_at=turn.npc_sealed_at, npc_orders=count)

@@ -81,7 +81,6 @@ XP_FLAGS: tuple[str, ...] = tuple(XpFlags.model_fields)
 #: the flags a case file's `options` takes (`spec/cases-xp.md`): `xp_failure_takes_longer` only
 #: words a turn's failed tests (no die changes), so a roll's record and its case leave it out
 CASE_FLAGS: tuple[str, ...] = tuple(k for k in XP_FLAGS if k != "xp_failure_takes_longer")
-DEFAULT_FLAGS = XpFlags()
 
 
 def config_from_options(options: Mapping[str, Any] | None) -> XpConfig:

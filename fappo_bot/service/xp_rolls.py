@@ -57,7 +57,6 @@ __all__ = ["ROLL_ACTION", "XpRollService", "XpRollView", "XpShown", "generator",
 
 MAX_POOL = 100
 """A GM's roll takes at most this many dice (a typo must not roll a million)."""
-ROLL_KINDS = ("roll", "passive", "active")
 
 
 @dataclass(frozen=True)

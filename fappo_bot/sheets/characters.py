@@ -244,6 +244,31 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
         skill_named(s, f"{where}.skills"): as_int(n, f"{where}.skills.{s}")
         for s, n in as_mapping(entry.get("skills"), f"{where}.skills").items()
     }
+    _arms(entry, where, values)
+    values["armor"] = armor_named(entry.get("armor"), f"{where}.armor")
+    values["shield"] = armor_named(entry.get("shield"), f"{where}.shield")
+    _health(entry, tier, where, values)
+    values["statuses"] = tuple(
+        status_from_case(s, f"{where}.status[{i}]")
+        for i, s in enumerate(as_list(entry.get("status"), f"{where}.status"))
+    )
+    if entry.get("shock") is not None:
+        values["shock"] = bool(entry["shock"])
+    values["spells"] = tuple(
+        spell_from_case(s, f"{where}.spells[{i}]")
+        for i, s in enumerate(as_list(entry.get("spells"), f"{where}.spells"))
+    )
+    for key in _PASS_THROUGH & set(entry):
+        values[key] = entry[key]
+    try:
+        return Character(**values)
+    except ValidationError as exc:
+        raise CaseError(f"{where}: {describe_validation(exc)}") from exc
+
+
+def _arms(entry: Mapping[str, Any], where: str, values: dict[str, Any]) -> None:
+    """The weapons of a case file's character, the one wielded (added when it is not among
+    them) and a plaser's full battery unless `ammo` says otherwise, into `values`."""
     weapons = [
         weapon_from_case(w, f"{where}.weapons[{i}]")
         for i, w in enumerate(as_list(entry.get("weapons"), f"{where}.weapons"))
@@ -263,8 +288,10 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
     if "ammo" not in values and any(w.ammo_cost for w in weapons):
         # A plaser comes with its battery full (F19); a sheet gives `ammo` to say otherwise.
         values["ammo"] = PLASER_BATTERY
-    values["armor"] = armor_named(entry.get("armor"), f"{where}.armor")
-    values["shield"] = armor_named(entry.get("shield"), f"{where}.shield")
+
+
+def _health(entry: Mapping[str, Any], tier: Tier, where: str, values: dict[str, Any]) -> None:
+    """A case file's character's health, from its pips of damage or its level, into `values`."""
     track = Character(name="_", tier=tier).track_kind
     if entry.get("damage") is not None:
         pips = as_int(entry["damage"], f"{where}.damage")
@@ -276,19 +303,3 @@ def character_from_case(data: Mapping[str, Any]) -> Character:
         values["health"] = health_index(entry["health"], track, f"{where}.health")
         if track is TrackKind.STANDARD:
             values["pips"] = PIP_THRESHOLDS[values["health"]]
-    values["statuses"] = tuple(
-        status_from_case(s, f"{where}.status[{i}]")
-        for i, s in enumerate(as_list(entry.get("status"), f"{where}.status"))
-    )
-    if entry.get("shock") is not None:
-        values["shock"] = bool(entry["shock"])
-    values["spells"] = tuple(
-        spell_from_case(s, f"{where}.spells[{i}]")
-        for i, s in enumerate(as_list(entry.get("spells"), f"{where}.spells"))
-    )
-    for key in _PASS_THROUGH & set(entry):
-        values[key] = entry[key]
-    try:
-        return Character(**values)
-    except ValidationError as exc:
-        raise CaseError(f"{where}: {describe_validation(exc)}") from exc

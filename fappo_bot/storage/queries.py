@@ -58,9 +58,6 @@ AUDIT, LEDGER, USERS = table(AuditRow), table(LedgerRow), table(UserRow)
 MARKS = table(ChannelMarkRow)
 IN_FORCE = table(OrderInForceRow)
 
-#: the tables whose rows carry `version` (updated in place, `updates.py`)
-VERSIONED = (GAMES, CHARACTERS, TURNS, POSTS)
-
 
 def _insert(target: Table) -> Sql:
     """INSERT of every column (the mappers give every column a value)."""

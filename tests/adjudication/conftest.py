@@ -7,15 +7,14 @@ whose numbers the public cases check (tests/test_public_cases.py).
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from fappo_bot.adjudication import runner
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.orders import Order
 from fappo_bot.rules.results import (
@@ -73,10 +72,8 @@ def fake_resolve_turn(
 
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Callable[..., TurnResult]:
-    """Install the stand-in `fappo_bot.rules.resolve` for this test only."""
-    module = types.ModuleType("fappo_bot.rules.resolve")
-    module.resolve_turn = fake_resolve_turn  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "fappo_bot.rules.resolve", module)
+    """The stand-in `resolve_turn` in the case runner, for this test only."""
+    monkeypatch.setattr(runner, "resolve_turn", fake_resolve_turn)
     return fake_resolve_turn
 
 

@@ -1,5 +1,5 @@
 """`fappo-bot adjudicate` through the real CLI (spec/cases.md): output lines, exit codes, --json,
---case, bad cases, unknown kinds, modules not built yet; plus one run of the installed script."""
+--case, bad cases, unknown kinds, errors inside the rules; plus one run of the installed script."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from fappo_bot.adjudication import runner
 from fappo_bot.cli import main
 
 pytestmark = pytest.mark.unit
@@ -58,23 +59,13 @@ def test_bad_cases_and_unknown_kinds_fail_alone(fake_engine, case_file, capsys, 
 
 def test_engine_errors_fail_the_case_without_a_traceback(monkeypatch, fake_engine, case_file,
                                                           capsys, duel) -> None:
-    resolve = sys.modules["fappo_bot.rules.resolve"]  # the stand-in of fake_engine
-
     def explode(*_: object) -> None:
         raise KeyError("Goblin")
 
-    monkeypatch.setattr(resolve, "resolve_turn", explode)
+    monkeypatch.setattr(runner, "resolve_turn", explode)
     code, lines, err = run(capsys, str(case_file(duel)))
     assert code == 1 and "Traceback" not in err
     assert lines == ["FAIL duel", "  error while running the case: KeyError: 'Goblin'",
-                     "0 passed, 1 failed"]
-
-
-def test_modules_not_built_yet(monkeypatch, case_file, capsys, duel) -> None:
-    monkeypatch.setitem(sys.modules, "fappo_bot.rules.resolve", None)
-    code, lines, _ = run(capsys, str(case_file(duel)))
-    assert code == 1
-    assert lines == ["FAIL duel", "  feature not built yet: fappo_bot.rules.resolve",
                      "0 passed, 1 failed"]
 
 

@@ -24,12 +24,14 @@ class FakeProblem:
     line: int
     code: ErrorCode
     message: str
+    actor: str | None = None
 
 
 @dataclass
 class FakeParsed:
     orders: tuple[Order, ...] = ()
     problems: tuple[FakeProblem, ...] = field(default=())
+    blocks: tuple[object, ...] = ()
 
 
 @dataclass
@@ -132,14 +134,6 @@ def test_unreadable_inputs_exit_two(fake_parser, case_file, tmp_path: Path, caps
     spell = case_file("cases:\n- {id: s, kind: spell, effects: {damage: 1}}\n", "spell.yaml")
     code, _, err = parse(capsys, "--sheet", str(spell), str(post))
     assert code == 2 and "has no characters" in err
-
-
-def test_parser_not_built_yet(monkeypatch, case_file, tmp_path: Path, capsys) -> None:
-    monkeypatch.delattr(fappo_bot.posting, "parse_post", raising=False)
-    post = tmp_path / "post.txt"
-    post.write_text("1 AP attack Kael\n")
-    code, _, err = parse(capsys, "--sheet", str(case_file(SHEET)), str(post), "--poster", "gm")
-    assert code == 2 and "feature not built yet: fappo_bot.posting.parse_post" in err
 
 
 def test_parse_cases_and_post_orders_in_adjudicate(fake_parser, fake_engine, case_file,

@@ -40,7 +40,7 @@ async def serve(config: dict[str, Any]) -> None:
         profiler = cProfile.Profile()
         profiler.enable()
     from fappo_bot.discord.bot import FappoBot
-    from fappo_bot.discord.startup import delivery_policy, point_at
+    from fappo_bot.discord.startup import delivery_policy
     from fappo_bot.service.facade import Services
     from fappo_bot.settings import DatabaseSettings, DiscordSettings, Settings
     from fappo_bot.storage.opening import open_storage
@@ -51,7 +51,6 @@ async def serve(config: dict[str, Any]) -> None:
                                                 api_base=config["api_base"],
                                                 gateway_url=config["gateway_url"]))
     began = time.monotonic()
-    point_at(settings)
     async with open_storage(settings) as storage:
         services = Services(storage.uow_factory, delivery=delivery_policy(settings))
         async with FappoBot(services, settings) as bot:

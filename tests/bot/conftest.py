@@ -68,11 +68,10 @@ class RunningBot:
 
     async def start(self) -> Any:
         from fappo_bot.discord.bot import FappoBot
-        from fappo_bot.discord.startup import delivery_policy, point_at
+        from fappo_bot.discord.startup import delivery_policy
         from fappo_bot.service.facade import Services
         from fappo_bot.storage.opening import open_storage
 
-        point_at(self.settings)
         self._storage = open_storage(self.settings)
         storage = await self._storage.__aenter__()
         self.services = Services(storage.uow_factory, clock=self.clock,
