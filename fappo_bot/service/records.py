@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from fappo_bot.posting_xp import XpAction
 from fappo_bot.rules import (
     Character,
     GMInputs,
@@ -340,7 +341,8 @@ class Post(BaseModel):
 
 
 class PostRevision(BaseModel):
-    """One version of a post. Recorded whole or not at all: `orders` is empty unless `ok`."""
+    """One version of a post. Recorded whole or not at all: `orders` (a FAPPO post's) and
+    `actions` (an Xp post's) are empty unless `ok`."""
 
     model_config = _FROZEN
 
@@ -348,6 +350,9 @@ class PostRevision(BaseModel):
     number: int
     text: str
     orders: tuple[Order, ...] = ()
+    #: an Xp post's actions, read once when it was posted (a revision stored before they were
+    #: kept has its text only: `xp_play.in_force` reads that again)
+    actions: tuple[XpAction, ...] = ()
     ok: bool
     problems: tuple[str, ...] = ()
     reply: str = ""
