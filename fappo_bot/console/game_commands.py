@@ -90,7 +90,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
     await table.set_game(view.id)
     players = ", ".join(seat_user_id(p) for p in args.players) or "none yet"
-    rules = ", Xp rules" if view.ruleset == "xp" else ""
+    rules = f", {view.tag}" if view.tag else ""
     return [
         Shown(
             Kind.NOTICE,
@@ -366,7 +366,7 @@ async def help_(table: LocalTable, step: Step) -> list[Shown]:
     text = HELP
     if table.game_id is not None:
         view = await table.services.games.show(table.game_id)
-        if view.ruleset == "xp":
+        if view.dice_pools:
             text = f"{HELP}{XP_POST_FORMS}\n"
     return [Shown(Kind.INFO, "help", text, only(table.seat))]
 

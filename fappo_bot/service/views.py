@@ -34,6 +34,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True)
@@ -70,6 +71,13 @@ class GameView(BaseModel):
     channel_key: str
     guild_key: str | None
     ruleset: str
+    #: the rules as a reader names them (`FAPPO`, `Xp`), and what its summary says of them
+    #: after its status ("" for FAPPO's, the bot's own): the ruleset port's words
+    label: str = ""
+    tag: str = ""
+    #: what its rules have that an adapter shows: the NPC seal (F29), the dice pools' post forms
+    has_npc_seal: bool = False
+    dice_pools: bool = False
     rules: RulesConfig
     settings: GameSettings
     status: GameStatus
@@ -82,14 +90,19 @@ class GameView(BaseModel):
     @classmethod
     def of(
         cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: TurnRecord | None,
-        names: dict[str, str] | None = None,
+        names: dict[str, str] | None = None, ruleset: Ruleset | None = None,
     ) -> GameView:
+        """`ruleset`: the one `game` plays (None: one this bot does not know, named as stored)."""
         return cls(
             id=game.id,
             name=game.name,
             channel_key=game.channel_key,
             guild_key=game.guild_key,
             ruleset=game.ruleset,
+            label=game.ruleset if ruleset is None else ruleset.label,
+            tag=f"{game.ruleset} rules" if ruleset is None else ruleset.tag,
+            has_npc_seal=ruleset is not None and ruleset.has(Feature.NPC_SEAL),
+            dice_pools=ruleset is not None and ruleset.has(Feature.DICE_POOLS),
             rules=game.rules,
             settings=game.settings,
             status=game.status,
