@@ -358,6 +358,12 @@ class PostRevision(BaseModel):
     reply: str = ""
     created_at: datetime
 
+    @property
+    def characters(self) -> tuple[str, ...]:
+        """The characters its orders (or its Xp actions) are for, each once, in its order."""
+        return tuple(dict.fromkeys([*(o.actor for o in self.orders),
+                                    *(a.actor for a in self.actions)]))
+
 
 # ---- resolution and after -----------------------------------------------------------------------
 class Resolution(BaseModel):

@@ -303,7 +303,7 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             turn = await uow.turns.get(post.turn_id)
         return PostReply(post_id=post.id, turn=turn.number if turn else 0, ok=True,
-                         reply=newest.reply, orders=newest.orders, secret=post.secret,
+                         reply=newest.reply, characters=newest.characters, secret=post.secret,
                          revision=post.revision, reply_keys=post.reply_keys,
                          outcome=PostOutcome.UNCHANGED)
 

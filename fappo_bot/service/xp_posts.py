@@ -84,7 +84,7 @@ async def accepted(
                 actors=sorted({a.actor for a in actions}))
     await sealed_orders_arrived(cases, uow, game, turn, post, action)
     return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                     secret=post.secret, revision=revision.number,
+                     characters=revision.characters, secret=post.secret, revision=revision.number,
                      reply_keys=post.reply_keys)
 
 
