@@ -19,7 +19,12 @@ from fappo_bot.service.base import Outgoing, UseCases, audit, gm_ids
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.legendary import check_bindings
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.post_steps import new_post, sealed_orders_arrived, table_talk_reply
+from fappo_bot.service.post_steps import (
+    characters,
+    new_post,
+    sealed_orders_arrived,
+    table_talk_reply,
+)
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.scene import (
@@ -85,7 +90,7 @@ async def edit(cases: UseCases, step: PostStep, post: Post) -> PostReply:
     if not read.ok:
         kept = await uow.posts.revisions(post.id)
         return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
-                         problems=read.problems, characters=kept[-1].characters if kept else (),
+                         problems=read.problems, characters=characters(kept[-1]) if kept else (),
                          secret=post.secret, revision=post.revision,
                          reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
     honour = []
@@ -218,7 +223,7 @@ async def accepted(
     await sealed_orders_arrived(cases, uow, game, turn, post, action)
     complete = await maybe_everyone_in(cases, uow, game, turn, records, in_force)
     return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                     characters=revision.characters, secret=post.secret,
+                     characters=characters(revision), secret=post.secret,
                      revision=revision.number,
                      reply_keys=post.reply_keys, everyone_in=complete)
 

@@ -90,8 +90,13 @@ async def game_view(uow: UnitOfWork, game: Game,
     members = await uow.members.list(game.id)
     gms = tuple(m.user_id for m in members if m.role is Role.GM)
     players = tuple(m.user_id for m in members if m.role is Role.PLAYER)
+    ruleset = rulesets.get(game.ruleset)
+    rules = {} if ruleset is None else {
+        "label": ruleset.label, "tag": ruleset.tag,
+        "has_npc_seal": ruleset.has(Feature.NPC_SEAL),
+        "dice_pools": ruleset.has(Feature.DICE_POOLS)}
     return GameView.of(game, gms, players, await uow.turns.latest(game.id),
-                       await names_of(uow, [*gms, *players]), rulesets.get(game.ruleset))
+                       await names_of(uow, [*gms, *players]), **rules)
 
 
 class GameService(UseCases):

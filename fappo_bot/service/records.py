@@ -350,19 +350,12 @@ class PostRevision(BaseModel):
     number: int
     text: str
     orders: tuple[Order, ...] = ()
-    #: an Xp post's actions, read once when it was posted (a revision stored before they were
-    #: kept has its text only: `xp_play.in_force` reads that again)
+    #: an Xp post's actions, read once when posted (one stored before has its text only)
     actions: tuple[XpAction, ...] = ()
     ok: bool
     problems: tuple[str, ...] = ()
     reply: str = ""
     created_at: datetime
-
-    @property
-    def characters(self) -> tuple[str, ...]:
-        """The characters its orders (or its Xp actions) are for, each once, in its order."""
-        return tuple(dict.fromkeys([*(o.actor for o in self.orders),
-                                    *(a.actor for a in self.actions)]))
 
 
 # ---- resolution and after -----------------------------------------------------------------------

@@ -32,7 +32,6 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
-from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.sheets.xp import XpSheet
 
 _FROZEN = ConfigDict(frozen=True)
@@ -88,19 +87,17 @@ class GameView(BaseModel):
     @classmethod
     def of(
         cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: TurnRecord | None,
-        names: dict[str, str] | None = None, ruleset: Ruleset | None = None,
+        names: dict[str, str] | None = None, **rules: Any,
     ) -> GameView:
-        """`ruleset`: the one `game` plays (None: one this bot does not know, named as stored)."""
+        """`rules`: what its ruleset shows (`label`, `tag`, `has_npc_seal`, `dice_pools`;
+        `games.game_view` asks the port), else its rules named as stored."""
         return cls(
             id=game.id,
             name=game.name,
             channel_key=game.channel_key,
             guild_key=game.guild_key,
             ruleset=game.ruleset,
-            label=game.ruleset if ruleset is None else ruleset.label,
-            tag=f"{game.ruleset} rules" if ruleset is None else ruleset.tag,
-            has_npc_seal=ruleset is not None and ruleset.has(Feature.NPC_SEAL),
-            dice_pools=ruleset is not None and ruleset.has(Feature.DICE_POOLS),
+            **({"label": game.ruleset, "tag": f"{game.ruleset} rules"} | rules),
             rules=game.rules,
             settings=game.settings,
             status=game.status,

@@ -12,7 +12,12 @@ from fappo_bot.posting_xp import XpAction, describe
 from fappo_bot.service import xp_play
 from fappo_bot.service.base import UseCases, audit
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.post_steps import new_post, sealed_orders_arrived, table_talk_reply
+from fappo_bot.service.post_steps import (
+    characters,
+    new_post,
+    sealed_orders_arrived,
+    table_talk_reply,
+)
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.text import GM_POSTER
@@ -84,7 +89,7 @@ async def accepted(
                 actors=sorted({a.actor for a in actions}))
     await sealed_orders_arrived(cases, uow, game, turn, post, action)
     return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                     characters=revision.characters, secret=post.secret, revision=revision.number,
+                     characters=characters(revision), secret=post.secret, revision=revision.number,
                      reply_keys=post.reply_keys)
 
 
