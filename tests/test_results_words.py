@@ -167,3 +167,16 @@ def test_rule_codes_are_left_out_of_what_players_read() -> None:
                          ("(Fist, always at hand)", "(Fist, always at hand)"),
                          ("Turn 1 results (Xp):", "Turn 1 results (Xp):")]:
         assert words.no_rule_codes(coded) == plain
+
+
+def test_a_dice_pool_turn_names_its_rules_and_says_when_nothing_was_rolled() -> None:
+    """The words come with the notice (its ruleset's label); a payload written before they
+    were stored, naming only its ruleset, reads the same."""
+    xp = notices.results(3, "r1", (), ruleset="xp", label="Xp", dice_pools=True)
+    old = notices.read("results", {"turn": 3, "resolution_id": "r1", "ruleset": "xp",
+                                   "blocks": []})
+    assert old == xp
+    assert words.text(xp) == "Turn 3 results (Xp):\nNothing to roll this turn."
+    fappo = notices.results(3, "r1", ())
+    assert words.text(fappo) == "**Turn 3 results**"
+    assert notices.read("results", {"turn": 3, "resolution_id": "r1", "blocks": []}) == fappo

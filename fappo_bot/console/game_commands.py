@@ -51,7 +51,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
         await table.services.games.add_member(view.id, table.user, seat_user_id(player), Role.PLAYER)
     await table.set_game(view.id)
     players = ", ".join(seat_user_id(p) for p in args.players) or "none yet"
-    rules = ", Xp rules" if view.ruleset == "xp" else ""
+    rules = f", {view.tag}" if view.tag else ""
     return [
         Shown(
             Kind.NOTICE,

@@ -129,6 +129,6 @@ async def help_(table: LocalTable, step: Step) -> list[Shown]:
     text = HELP if topic is None else pages.page(VOICE, topic, COMMAND_LIST)
     if topic in (None, "turn", "secret", "xp") and table.game_id is not None:
         view = await table.services.games.show(table.game_id)
-        if view.ruleset == "xp":
+        if view.dice_pools:
             text = f"{text}\n{XP_POST_FORMS}"
     return [Shown(Kind.INFO, "help", table.for_seat(text), only(table.seat))]

@@ -7,9 +7,9 @@ from fappo_bot.console.files import read_text
 from fappo_bot.console.seats import Kind, Shown, only
 from fappo_bot.console.table import LocalTable, TableError, command_parser
 from fappo_bot.console.transcript import Step
-from fappo_bot.service import SceneGap, timetext
+from fappo_bot.service import HealingInput, SceneGap, timetext
 from fappo_bot.service.records import CharacterKind
-from fappo_bot.service.views import CharacterView, HealingInput, SheetView
+from fappo_bot.service.views import CharacterView, SheetView
 
 
 def _pools(sheet: SheetView | None) -> str:

@@ -176,7 +176,7 @@ async def pass_turn(table: LocalTable, step: Step) -> list[Shown]:
     """/pass [NAME]: no action this turn for your character (or the one named)."""
     name = " ".join(step.args) or None
     reply = await table.services.turns.pass_turn(table.need_game(), table.user, name)
-    names = ", ".join(o.actor for o in reply.orders) or table.seat
+    names = ", ".join(reply.characters) or table.seat
     return [Shown(Kind.REPLY, "bot · pass", reply.reply or f"{names}: passes this turn (no action).")]
 
 

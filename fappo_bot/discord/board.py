@@ -63,7 +63,7 @@ def board_text(game: GameView, status: TurnStatusView) -> str:
                          ("Away", status.away), ("Missing", status.missing)):
         if names or label != "Away":
             lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
-    if game.ruleset == "fappo":  # Xp has no secret NPC orders to seal
+    if game.has_npc_seal:  # rules without secret NPC orders have no seal to show
         lines.append("NPC orders: sealed." if status.npc_sealed else "NPC orders: not sealed yet.")
     return inert("\n".join(lines))
 

@@ -47,8 +47,8 @@ def wants_embeds(game: GameView, pace: PlayerPace | None, dm: bool) -> bool:
 def title(notice: notices.Results) -> str:
     """`Turn 3 results`, `Turn 3 results (continued)`, `Turn 3 results (Xp)`."""
     more = " (continued)" if notice.continued else ""
-    xp = " (Xp)" if notice.ruleset == "xp" else ""
-    return f"Turn {notice.turn} results{xp}{more}"
+    rules = f" ({notice.label})" if notice.dice_pools else ""
+    return f"Turn {notice.turn} results{rules}{more}"
 
 
 def sections(blocks: Sequence[report.Block]) -> list[tuple[str, list[report.Block]]]:
@@ -96,7 +96,7 @@ def results_embeds(notice: notices.Results) -> list[discord.Embed]:
             heading = f"{head}: {heading}"
         out.extend(_section(kind, blocks, heading))
     if not out:
-        nothing = "Nothing to roll this turn." if notice.ruleset == "xp" else "Nothing happened."
+        nothing = "Nothing to roll this turn." if notice.dice_pools else "Nothing happened."
         out = embeds_of(head, nothing, ())
     return out
 

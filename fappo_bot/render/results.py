@@ -237,8 +237,8 @@ def safe_xp(text: str) -> str:
 
 def title(notice: n.Results) -> str:
     more = " (continued)" if notice.continued else ""
-    if notice.ruleset == "xp":
-        return f"Turn {notice.turn} results (Xp){more}:"
+    if notice.dice_pools:
+        return f"Turn {notice.turn} results ({notice.label}){more}:"
     return f"**Turn {notice.turn} results{more}**"
 
 
@@ -256,7 +256,7 @@ def text(notice: n.Results, lines_of: Lines = block_lines) -> str:
             lines.append(heading)
         section = block.type
         lines.extend(lines_of(block))
-    if notice.ruleset == "xp" and not notice.blocks and not notice.continued:
+    if notice.dice_pools and not notice.blocks and not notice.continued:
         lines.append("Nothing to roll this turn.")
     return "\n".join(lines)
 

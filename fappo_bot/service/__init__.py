@@ -24,7 +24,6 @@ Every use case returns view values (`fappo_bot.service.views`) or raises a `Serv
 with passes the guard (`fappo_bot.service.guard`) on its way out. Nothing here knows about Discord or SQLAlchemy.
 """
 
-from fappo_bot.service.aftermath import SceneGap
 from fappo_bot.service.base import Deps, Resolver
 from fappo_bot.service.characters import NewCharacter
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
@@ -41,6 +40,7 @@ from fappo_bot.service.errors import (
 from fappo_bot.service.facade import Services
 from fappo_bot.service.guard import raw_output
 from fappo_bot.service.ports import UnitOfWork, UowFactory
+from fappo_bot.service.scene_inputs import HealingInput, SceneGap
 from fappo_bot.service.text import PostingText, PostText, ReadPost
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "Resolver",
     "SaltFactory",
     "SceneGap",
+    "HealingInput",
     "ServiceError",
     "Services",
     "StaleVersion",

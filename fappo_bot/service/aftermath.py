@@ -50,11 +50,9 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.scene_inputs import HealingInput, SceneGap
 from fappo_bot.service.traits import catalogue
 from fappo_bot.service.views import CharacterView
-
-SceneGap = BreakKind
-"""F27: how long until the next scene (the rules core's `BreakKind`)."""
 
 HEALTHY = "Healthy"
 """The top of every health track (F11)."""
@@ -164,7 +162,7 @@ class AftermathService(UseCases):
         self,
         game_id: str,
         actor: str,
-        gap: SceneGap,
+        gap: SceneGap | BreakKind,
         allocations: Mapping[str, Mapping[str, int]] | None = None,
     ) -> list[CharacterView]:
         """A GM ends the scene (F27): every character in it regains SP by the gap, as its
@@ -179,6 +177,7 @@ class AftermathService(UseCases):
             await self._no_turn_in_flight(uow, game)
             records = await self._scene(uow, game)
             self._known(records, allocations)
+            gap = BreakKind(gap)  # the rules' own, of the same name (an adapter's `SceneGap`)
             points = rest_points(gap)
             changed = []
             problems: list[str] = []
@@ -269,7 +268,7 @@ class AftermathService(UseCases):
         actor: str,
         seconds: int,
         *,
-        checks: Mapping[str, HealingCheck] | None = None,
+        checks: Mapping[str, HealingInput | HealingCheck] | None = None,
     ) -> list[Healed]:
         """The GM lets `seconds` pass without new damage (F7 Amb-7 GM input `advance_time`):
         every non-retired, non-fodder character heals by F14 (Dying only once stabilized, F15;
@@ -280,10 +279,11 @@ class AftermathService(UseCases):
         open with a post in it, or still carries provisional hits a post may Reduce (F13); time
         passes between turns and scenes (F7 Amb-7). A refused call changes nothing. Returns
         the heal of every character that was wounded, in the game's order."""
-        checks = checks or {}
+        found: dict[str, HealingCheck] = {patient: _check(given)
+                                          for patient, given in (checks or {}).items()}
         async with self.in_game(game_id, actor, gm=True, needs=Feature.HEALING_CLOCKS) as play:
             uow, game = play.uow, play.game
-            for healing in checks.values():
+            for healing in found.values():
                 check_number(healing.total, "A Healing check's total", -MAX_SHEET_NUMBER,
                              MAX_SHEET_NUMBER)
             if isinstance(seconds, bool) or not 0 <= seconds <= MAX_ADVANCE_SECONDS:
@@ -292,24 +292,24 @@ class AftermathService(UseCases):
             await self._between_turns(uow, game)
             everyone = await self._scene(uow, game)
             records = [r for r in everyone if not r.fappo_state.is_fodder]
-            self._known(everyone, checks)
+            self._known(everyone, found)
             fodder = {r.name.casefold() for r in everyone if r.fappo_state.is_fodder}
             problems = [f"{name}: fodder does not heal by time (F3 Amb-2)."
-                        for name in checks if name.casefold() in fodder]
+                        for name in found if name.casefold() in fodder]
             known = {r.name.casefold() for r in everyone}
-            patients = [name.casefold() for name in checks]
+            patients = [name.casefold() for name in found]
             problems += [f"{name}: one Healing check per patient at a time (F14 Amb-3)."
-                         for i, name in enumerate(checks) if name.casefold() in patients[:i]]
+                         for i, name in enumerate(found) if name.casefold() in patients[:i]]
             problems += [f"{r.name} is {HEALTHY}: there is no level to heal, so no Healing check."
                          for r in records if r.name.casefold() in patients
                          and level_index(r.fappo_state, game.rules) == 0]
             problems += [f"{name}: nobody in this game is called {check.healer}."
-                         for name, check in checks.items()
+                         for name, check in found.items()
                          if check.healer is not None and check.healer.casefold() not in known]
-            checks = _sagacious_healers(checks, everyone)
+            found = _sagacious_healers(found, everyone)
             outcomes = []
             for record in records:
-                check = next((v for k, v in checks.items()
+                check = next((v for k, v in found.items()
                               if k.casefold() == record.name.casefold()), None)
                 try:
                     outcome = heal(record.fappo_state, seconds, check=check, config=game.rules)
@@ -335,7 +335,7 @@ class AftermathService(UseCases):
                         notices.time_advanced(duration(seconds), lines),
                         f"time-advanced:{game.id}:{self.deps.ids()}")
             await play.audit("time.advance", seconds=seconds,
-                             checks={k: _CHECK.dump_python(v, mode="json") for k, v in checks.items()},
+                             checks={k: _CHECK.dump_python(v, mode="json") for k, v in found.items()},
                              healed={h.name: [h.start_level, h.level] for h in report})
             return report
 
@@ -414,6 +414,14 @@ class AftermathService(UseCases):
         new = record.model_copy(update={"state": state, "version": record.version + 1})
         await uow.characters.update(new)
         return new
+
+
+def _check(given: HealingInput | HealingCheck) -> HealingCheck:
+    """An adapter's Healing check as the rules take it."""
+    if isinstance(given, HealingCheck):
+        return given
+    return HealingCheck(total=given.total, sp=dict(given.sp), sagacious=given.sagacious,
+                        healer=given.healer)
 
 
 def _sagacious_healers(checks: Mapping[str, HealingCheck],

@@ -36,7 +36,7 @@ from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm, reminder_times
-from fappo_bot.service.turnflow import seal_turn, turn_status
+from fappo_bot.service.turnflow import away_shown, seal_turn, turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
 
 
@@ -150,13 +150,17 @@ class CallTimeService(UseCases):
                         or turn.alarm_at is None or turn.alarm_at > now):
                     continue  # another scheduler got there first, or the GM changed it
                 alarm = await _alarm(uow, self, game, turn, now)
-                graced = (await grant_grace(uow, self, game, turn, now, away)
-                          if alarm.kind == "deadline" else None)
+                graced = None
+                if alarm.kind == "deadline":
+                    late = await turn_status(uow, self.ruleset(game), game, turn)
+                    graced = await grant_grace(uow, self, game, turn, late, now, away)
                 if graced is not None:
                     # the late are reminded their own way (the room has the grace notice),
-                    # the last reminders replaced
+                    # the last reminders replaced: the same status, its turn moved, the away
+                    # shown as away (the grace moved no post)
                     assert turn.deadline is not None
-                    status = await turn_status(uow, self.ruleset(game), game, graced, now)
+                    status = await away_shown(uow, late.model_copy(
+                        update={"turn": TurnSummary.of(graced)}), now)
                     await queue_reminders(uow, self.deps, game, graced, status, now,
                                           room=False)
                     await uow.commit()

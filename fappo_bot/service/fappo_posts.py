@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from fappo_bot.posting.render import render_order
 from fappo_bot.rules import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases, audit, gm_ids
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.legendary import check_bindings
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.post_steps import new_post, sealed_orders_arrived, table_talk_reply
+from fappo_bot.service.post_steps import (
+    characters,
+    new_post,
+    sealed_orders_arrived,
+    table_talk_reply,
+)
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.scene import (
@@ -86,7 +92,7 @@ async def edit(cases: UseCases, step: PostStep, post: Post) -> PostReply:
     if not read.ok:
         kept = await uow.posts.revisions(post.id)
         return PostReply(post_id=post.id, turn=turn.number, ok=False, reply=read.reply,
-                         problems=read.problems, orders=kept[-1].orders if kept else (),
+                         problems=read.problems, characters=characters(kept[-1]) if kept else (),
                          secret=post.secret, revision=post.revision,
                          reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
     honour = []
@@ -126,7 +132,8 @@ async def orders(uow: UnitOfWork, turn: TurnRecord, records: Mapping[str, Charac
         if not gm and (record is None or record.runner() != viewer):
             continue
         found.append(OrderInForce(
-            character=record.name if record else item.order.actor, order=item.order,
+            character=record.name if record else item.order.actor,
+            actions=tuple(render_order(item.order).split("\n")),
             post_id=item.post.id, revision=item.revision.number,
             secret=item.post.secret, author=item.post.author))
     return found
@@ -218,7 +225,8 @@ async def accepted(
     await sealed_orders_arrived(cases, uow, game, turn, post, action)
     complete = await maybe_everyone_in(cases, uow, game, turn, records, in_force)
     return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                     orders=revision.orders, secret=post.secret, revision=revision.number,
+                     characters=characters(revision), secret=post.secret,
+                     revision=revision.number,
                      reply_keys=post.reply_keys, everyone_in=complete)
 
 

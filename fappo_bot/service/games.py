@@ -29,7 +29,7 @@ from fappo_bot.service.records import (
     Role,
 )
 from fappo_bot.service.retry import retried
-from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.rulesets import Feature, Ruleset
 from fappo_bot.service.settings_text import (
     SettingView,
     describe,
@@ -84,12 +84,19 @@ def build_settings(base: GameSettings, changes: Mapping[str, Any] | None) -> Gam
     return _changed(_SETTINGS, base, changes, "settings")
 
 
-async def game_view(uow: UnitOfWork, game: Game) -> GameView:
+async def game_view(uow: UnitOfWork, game: Game,
+                    rulesets: Mapping[str, Ruleset]) -> GameView:
+    """`game` as its readers see it, its rules' words from its ruleset (`rulesets`, by name)."""
     members = await uow.members.list(game.id)
     gms = tuple(m.user_id for m in members if m.role is Role.GM)
     players = tuple(m.user_id for m in members if m.role is Role.PLAYER)
+    ruleset = rulesets.get(game.ruleset)
+    rules = {} if ruleset is None else {
+        "label": ruleset.label, "tag": ruleset.tag,
+        "has_npc_seal": ruleset.has(Feature.NPC_SEAL),
+        "dice_pools": ruleset.has(Feature.DICE_POOLS)}
     return GameView.of(game, gms, players, await uow.turns.latest(game.id),
-                       await names_of(uow, [*gms, *players]))
+                       await names_of(uow, [*gms, *players]), **rules)
 
 
 class GameService(UseCases):
@@ -137,18 +144,19 @@ class GameService(UseCases):
                 await uow.members.add(Membership(game_id=game.id, user_id=user, role=Role.GM))
             await audit(uow, self.deps, game.id, creator, "game.create", name=game.name,
                         channel=channel_key, gms=[creator, *gms], ruleset=ruleset)
-            view = await game_view(uow, game)
+            view = await game_view(uow, game, self.deps.rulesets)
             await uow.commit()
             return view
 
     async def find(self, channel_key: str) -> GameView:
         """The game of a channel or thread."""
         async with self.uow() as uow:
-            return await game_view(uow, await game_in_channel(uow, channel_key))
+            return await game_view(uow, await game_in_channel(uow, channel_key),
+                                   self.deps.rulesets)
 
     async def show(self, game_id: str) -> GameView:
         async with self.uow() as uow:
-            return await game_view(uow, await load_game(uow, game_id))
+            return await game_view(uow, await load_game(uow, game_id), self.deps.rulesets)
 
     async def require_gm(self, game_id: str, user: str) -> None:
         """Refused (`Forbidden`, the service's sentence) unless `user` is a GM of the game now:
@@ -176,7 +184,7 @@ class GameService(UseCases):
             for game_id in dict.fromkeys(m.game_id for m in await uow.members.games_of(user)):
                 game = await uow.games.get(game_id)
                 if game is not None:
-                    views.append(await game_view(uow, game))
+                    views.append(await game_view(uow, game, self.deps.rulesets))
             return views
 
     @retried
@@ -186,7 +194,7 @@ class GameService(UseCases):
             uow, game = play.uow, play.game
             await uow.members.add(Membership(game_id=game.id, user_id=user, role=role))
             await play.audit("member.add", user=user, role=role.value)
-            view = await game_view(uow, game)
+            view = await game_view(uow, game, self.deps.rulesets)
             return view
 
     @retried
@@ -202,7 +210,7 @@ class GameService(UseCases):
             await uow.members.remove(game.id, user, role)
             await play.audit("member.remove", user=user,
                              role=role.value)
-            view = await game_view(uow, game)
+            view = await game_view(uow, game, self.deps.rulesets)
             return view
 
     @retried
@@ -247,7 +255,7 @@ class GameService(UseCases):
             await play.audit("game.configure",
                              rules=dict(rules or {}), settings=dict(settings or {}),
                              **({"xp": dict(xp)} if xp else {}))
-            view = await game_view(uow, game)
+            view = await game_view(uow, game, self.deps.rulesets)
             return view
 
     async def settings(self, game_id: str) -> list[SettingView]:
@@ -286,7 +294,7 @@ class GameService(UseCases):
             game = game.model_copy(update={"status": status, "version": game.version + 1})
             await uow.games.update(game)
             await play.audit("game.status", status=status.value)
-            view = await game_view(uow, game)
+            view = await game_view(uow, game, self.deps.rulesets)
             return view
 
     async def audit_log(

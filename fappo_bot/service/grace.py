@@ -22,7 +22,8 @@ from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import Game, TurnRecord
 from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm
-from fappo_bot.service.turnflow import missing_by_player, turn_status
+from fappo_bot.service.turnflow import missing_by_player
+from fappo_bot.service.views import TurnStatusView
 
 #: whether a player (by user id) of a game is away at a moment: away players spend no grace
 AwayCheck = Callable[[UnitOfWork, Game, str, datetime], Awaitable[bool]]
@@ -33,25 +34,22 @@ async def nobody_away(uow: UnitOfWork, game: Game, user: str, at: datetime) -> b
     return False
 
 
-async def late_players(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord
-                       ) -> dict[str, list[str]]:
-    """The players who have not posted (nor passed) this turn, each with their characters
-    still to post, in the game's order (the GMs' characters are nobody's lateness)."""
-    return missing_by_player(await turn_status(uow, cases.ruleset(game), game, turn))
-
-
 async def grant_grace(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord,
-                      now: datetime, away: AwayCheck = nobody_away) -> TurnRecord | None:
-    """At `turn`'s deadline: move it once by the grace period when a late player (not away)
-    has grace left, spend one of each such player's, tell the room; the turn with its new
-    deadline, stored with the game's counters (the caller commits). None when no grace is
-    given: time is called as without it."""
+                      status: TurnStatusView, now: datetime,
+                      away: AwayCheck = nobody_away) -> TurnRecord | None:
+    """At `turn`'s deadline, whose `status` (`turnflow.turn_status`, without the away shown:
+    `away` says who is) the caller read: move it once by the grace period when a late player
+    (not away) has grace left, spend one of each such player's, tell the room; the turn with
+    its new deadline, stored with the game's counters (the caller commits). None when no grace
+    is given: time is called as without it."""
     settings = game.settings
     period = settings.grace_period
     if settings.grace <= 0 or period <= timedelta(0) or turn.deadline is None:
         return None
     used = dict(settings.grace_used)
-    late = await late_players(uow, cases, game, turn)
+    # the players who have not posted (nor passed), each with their characters still to post,
+    # in the game's order (the GMs' characters are nobody's lateness)
+    late = missing_by_player(status)
     graced = [player for player in late
               if used.get(player, 0) < settings.grace and not await away(uow, game, player, now)]
     if not graced:

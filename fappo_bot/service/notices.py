@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from fappo_bot.posting.render import DISCORD_LIMIT
 from fappo_bot.service.results_report import Block
@@ -178,8 +178,25 @@ class Results(Notice):
     #: the characters of the party the message is for; None: every character's
     characters: tuple[str, ...] | None = None
     ruleset: Literal["fappo", "xp"] = "fappo"
+    #: the rules a dice-pool turn's title names (its ruleset's label), and whether the turn was
+    #: rolled in dice pools (a turn that rolled nothing says so): the ruleset port's words
+    label: str = ""
+    dice_pools: bool = False
     blocks: tuple[Block, ...]
     continued: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _words_before(cls, data: Any) -> Any:
+        """A payload written before the ruleset's words were stored takes them from the
+        ruleset it names (`_WORDS_BEFORE`)."""
+        if isinstance(data, dict) and "dice_pools" not in data:
+            return {**_WORDS_BEFORE.get(data.get("ruleset"), {}), **data}
+        return data
+
+
+#: the words of the results payloads written before they were stored, by the ruleset they name
+_WORDS_BEFORE: dict[Any, dict[str, Any]] = {"xp": {"label": "Xp", "dice_pools": True}}
 
 
 class Undone(Notice):
@@ -321,10 +338,11 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> Reve
 
 def results(number: int, resolution_id: str, blocks: Sequence[Block],
             characters: Sequence[str] | None = None,
-            ruleset: Literal["fappo", "xp"] = "fappo") -> Results:
+            ruleset: Literal["fappo", "xp"] = "fappo", label: str = "",
+            dice_pools: bool = False) -> Results:
     return Results(turn=number, resolution_id=resolution_id, blocks=tuple(blocks),
                    characters=None if characters is None else tuple(characters),
-                   ruleset=ruleset)
+                   ruleset=ruleset, label=label, dice_pools=dice_pools)
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message

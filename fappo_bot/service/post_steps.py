@@ -10,9 +10,15 @@ from datetime import datetime
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.records import Game, Post, TurnRecord
+from fappo_bot.service.records import Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.views import PostOutcome, PostReply
+
+
+def characters(revision: PostRevision) -> tuple[str, ...]:
+    """The characters a revision's orders (or its Xp actions) are for, each once, in order."""
+    return tuple(dict.fromkeys([*(o.actor for o in revision.orders),
+                                *(a.actor for a in revision.actions)]))
 
 
 def new_post(cases: UseCases, step: PostStep, secret: bool, now: datetime) -> Post:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from fappo_bot.posting_xp import XpAction
 from fappo_bot.rules import (
     Character,
     CustomTrait,
@@ -368,7 +369,8 @@ class Post(BaseModel):
 
 
 class PostRevision(BaseModel):
-    """One version of a post. Recorded whole or not at all: `orders` is empty unless `ok`."""
+    """One version of a post. Recorded whole or not at all: `orders` (a FAPPO post's) and
+    `actions` (an Xp post's) are empty unless `ok`."""
 
     model_config = _FROZEN
 
@@ -376,6 +378,8 @@ class PostRevision(BaseModel):
     number: int
     text: str
     orders: tuple[Order, ...] = ()
+    #: an Xp post's actions, read once when posted (one stored before has its text only)
+    actions: tuple[XpAction, ...] = ()
     ok: bool
     problems: tuple[str, ...] = ()
     reply: str = ""

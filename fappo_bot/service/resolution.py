@@ -237,7 +237,7 @@ class ResolutionService(UseCases):
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
         notice = notices.results(turn.number, resolution_id, xp_blocks(resolved.lines),
-                                 ruleset="xp")
+                                 ruleset="xp", label=self.ruleset(game).label, dice_pools=True)
         text = words.text(notice)
         queued = out.add("results", notice, f"results:{resolution_id}")
         next_turn: TurnRecord | None = None

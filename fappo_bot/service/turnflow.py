@@ -112,8 +112,7 @@ async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
     status = await ruleset.status(uow, game, turn, list(await uow.characters.list(game.id)))
     if now is None:
         return status
-    runners = [r.runner for r in status.characters if r.state == "missing" and r.runner]
-    status = with_away(status, dict(await uow.pace.many(runners)), now)
+    status = await away_shown(uow, status, now)
     change = await deadline_moved(uow, game, turn) if moved else None
     return status.model_copy(update={"deadline_moved": change}) if change else status
 
@@ -142,6 +141,13 @@ def missing_by_player(status: TurnStatusView) -> dict[str, list[str]]:
         if row.state == "missing" and row.runner:
             found.setdefault(row.runner, []).append(row.name)
     return found
+
+
+async def away_shown(uow: UnitOfWork, status: TurnStatusView, now: datetime) -> TurnStatusView:
+    """`status` with the missing characters of the players away at `now` shown as away, their
+    paces read in the unit of work (`with_away`)."""
+    runners = [r.runner for r in status.characters if r.state == "missing" and r.runner]
+    return with_away(status, dict(await uow.pace.many(runners)), now)
 
 
 def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime

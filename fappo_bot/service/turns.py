@@ -41,7 +41,7 @@ from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
 from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
 from fappo_bot.service.pace import held_for_gm
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.post_steps import table_talk_reply
+from fappo_bot.service.post_steps import characters, table_talk_reply
 from fappo_bot.service.records import (
     CharacterRecord,
     CharacterStatus,
@@ -303,7 +303,7 @@ class TurnService(UseCases):
         async with self.uow() as uow:
             turn = await uow.turns.get(post.turn_id)
         return PostReply(post_id=post.id, turn=turn.number if turn else 0, ok=True,
-                         reply=newest.reply, orders=newest.orders, secret=post.secret,
+                         reply=newest.reply, characters=characters(newest), secret=post.secret,
                          revision=post.revision, reply_keys=post.reply_keys,
                          outcome=PostOutcome.UNCHANGED)
 

@@ -15,8 +15,6 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.rules import (
     Character,
-    HealingCheck,
-    Order,
     PendingHit,
     RulesConfig,
     ap_budget,
@@ -70,6 +68,13 @@ class GameView(BaseModel):
     channel_key: str
     guild_key: str | None
     ruleset: str
+    #: the rules as a reader names them (`FAPPO`, `Xp`), and what its summary says of them
+    #: after its status ("" for FAPPO's, the bot's own): the ruleset port's words
+    label: str = ""
+    tag: str = ""
+    #: what its rules have that an adapter shows: the NPC seal (F29), the dice pools' post forms
+    has_npc_seal: bool = False
+    dice_pools: bool = False
     rules: RulesConfig
     settings: GameSettings
     status: GameStatus
@@ -82,14 +87,17 @@ class GameView(BaseModel):
     @classmethod
     def of(
         cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: TurnRecord | None,
-        names: dict[str, str] | None = None,
+        names: dict[str, str] | None = None, **rules: Any,
     ) -> GameView:
+        """`rules`: what its ruleset shows (`label`, `tag`, `has_npc_seal`, `dice_pools`;
+        `games.game_view` asks the port), else its rules named as stored."""
         return cls(
             id=game.id,
             name=game.name,
             channel_key=game.channel_key,
             guild_key=game.guild_key,
             ruleset=game.ruleset,
+            **({"label": game.ruleset, "tag": f"{game.ruleset} rules"} | rules),
             rules=game.rules,
             settings=game.settings,
             status=game.status,
@@ -98,10 +106,6 @@ class GameView(BaseModel):
             turn=TurnSummary.of(turn) if turn else None,
             names=names or {},
         )
-
-
-HealingInput = HealingCheck
-"""A Healing check as the GM's `advance_time` takes it (the healer's total, the healer)."""
 
 
 class SpPool(BaseModel):
@@ -240,9 +244,10 @@ class PostReply(BaseModel):
     turn: int
     ok: bool
     #: the plain-text reply (orders with AP and SP left, or every problem), from posting.render;
-    #: an adapter may lay out `orders` and `problems` itself instead
+    #: an adapter may lay out `problems` itself instead
     reply: str
-    orders: tuple[Order, ...] = ()
+    #: the characters whose orders (or Xp actions) the post holds now, in its order
+    characters: tuple[str, ...] = ()
     #: every problem of the post, as the post language found them (line, words, hint, ...);
     #: `posting.render.render_problems` is the shared plain-text rendering
     problems: tuple[PostProblem, ...] = ()
@@ -277,14 +282,14 @@ class CharacterTurnState(BaseModel):
 
 
 class OrderInForce(BaseModel):
-    """One character's order in force this turn and the post it comes from: in a FAPPO game
-    its `order`; in an Xp game (no `order`) its `actions`, each line as the post's reply says
-    it (the roll and its pool)."""
+    """One character's order in force this turn and the post it comes from, as its lines
+    read: a FAPPO order as a reply shows it (`posting.render.render_order`: the AP committed,
+    then each action), an Xp post's actions each as its reply says it (the roll and its
+    pool)."""
 
     model_config = _FROZEN
 
     character: str
-    order: Order | None = None
     actions: tuple[str, ...] = ()
     post_id: str
     revision: int

@@ -43,6 +43,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.users import names_of
 from fappo_bot.service.views import CharacterView
 from fappo_bot.service.web_links import Reader
@@ -159,6 +160,8 @@ class CampaignPage(BaseModel):
 
     name: str
     ruleset: str
+    #: its rules as a reader names them (`FAPPO`, `Xp`)
+    label: str
     status: str
     #: the player who reads it (their display name), None for the game's link
     reader: str | None
@@ -291,7 +294,7 @@ class PageService(UseCases):
     async def campaign(self, reader: Reader) -> CampaignPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
-            return await self._campaign(uow, game, reader)
+            return await self._campaign(uow, game, reader, self._label(game))
 
     @raw_output
     async def turn(self, reader: Reader, number: int) -> TurnPage:
@@ -300,7 +303,7 @@ class PageService(UseCases):
             turn = await uow.turns.by_number(game.id, number)
             if turn is None or turn.status is TurnStatus.VOID:
                 raise NotFound(f'"{game.name}" has no turn {number}.')
-            context = await _Context.load(uow, game, reader)
+            context = await _Context.load(uow, game, reader, self._dice_pools(game))
             page = self._kept(turn, reader)
             if page is None:
                 messages: list[OutboxMessage] = []
@@ -321,12 +324,12 @@ class PageService(UseCases):
     async def story(self, reader: Reader) -> StoryPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
-            campaign = await self._campaign(uow, game, reader)
+            campaign = await self._campaign(uow, game, reader, self._label(game))
             turns = [t for t in await uow.turns.list(game.id) if t.status is not TurnStatus.VOID]
             kept = [self._kept(t, reader) for t in turns]
             if all(page is not None for page in kept):
                 return StoryPage(campaign=campaign, turns=tuple(p for p in kept if p))
-            context = await _Context.load(uow, game, reader)
+            context = await _Context.load(uow, game, reader, self._dice_pools(game))
             # the results (the room's and the parties') and the reveals: nothing else is read
             found = [*await uow.outbox.by_key_prefix(game.id, "results:"),
                      *await uow.outbox.by_key_prefix(game.id, "revealed:")]
@@ -346,8 +349,19 @@ class PageService(UseCases):
             raise NotFound("This game is no longer here.")
         return game
 
+    def _label(self, game: Game) -> str:
+        """The rules `game` plays as a reader names them (as stored, if this bot lacks them)."""
+        ruleset = self.deps.rulesets.get(game.ruleset)
+        return game.ruleset if ruleset is None else ruleset.label
+
+    def _dice_pools(self, game: Game) -> bool:
+        """Whether `game`'s turns are rolled in dice pools (their rolls in the audit log)."""
+        ruleset = self.deps.rulesets.get(game.ruleset)
+        return ruleset is not None and ruleset.has(Feature.DICE_POOLS)
+
     @staticmethod
-    async def _campaign(uow: UnitOfWork, game: Game, reader: Reader) -> CampaignPage:
+    async def _campaign(uow: UnitOfWork, game: Game, reader: Reader,
+                        label: str) -> CampaignPage:
         records = await uow.characters.list(game.id)
         owners = {r.owner for r in records if r.owner}
         names = await names_of(uow, owners | ({reader.user_id} if reader.user_id else set()))
@@ -361,7 +375,7 @@ class PageService(UseCases):
                 known.append(_known(record, game))
         turns = await uow.turns.statuses(game.id)
         return CampaignPage(
-            name=game.name, ruleset=game.ruleset, status=game.status.value,
+            name=game.name, ruleset=game.ruleset, label=label, status=game.status.value,
             reader=None if reader.user_id is None else names.get(reader.user_id, "a player"),
             party=tuple(party), known=tuple(known),
             turns=tuple(TurnLine(number=number, status=status) for number, status in turns
@@ -393,13 +407,16 @@ class _Context:
         self.xp_resolutions: dict[int, str] = {}
 
     @classmethod
-    async def load(cls, uow: UnitOfWork, game: Game, reader: Reader) -> _Context:
+    async def load(cls, uow: UnitOfWork, game: Game, reader: Reader,
+                   dice_pools: bool) -> _Context:
+        """`dice_pools`: the game's turns are rolled in dice pools, each turn's rolls and its
+        resolution's id kept in its audit entry (no `Resolution` record)."""
         records = await uow.characters.list(game.id)
         members = await uow.members.list(game.id)
         names = await names_of(uow, {m.user_id for m in members})
         rolls: dict[int, list[dict[str, Any]]] = {}
         resolutions: dict[int, str] = {}
-        if game.ruleset == "xp":  # an Xp turn's rolls, and its resolution's id, are its audit's
+        if dice_pools:
             for entry in await uow.audit.list(game.id):
                 if entry.action == "xp.turn" and isinstance(entry.detail.get("turn"), int):
                     rolls[entry.detail["turn"]] = list(entry.detail.get("rolls") or ())

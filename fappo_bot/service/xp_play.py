@@ -3,9 +3,10 @@ and the resolution with every die shown, behind the same use cases as FAPPO's tu
 (`turns.post/edit/delete`, `review.review/answer`, `resolution.resolve`), which reach it through
 the Xp ruleset of the port (`rulesets/xp.py`). Nothing of FAPPO's rules runs for an Xp game.
 
-- A post's actions are not stored apart: its text is (with its revision, as for FAPPO), and it is
-  read again against the sheets when the GM reviews and resolves (the last valid revision counts;
-  a character's actions are those of the newest post that has any, F29 Amb-3 read for Xp).
+- A post is read once, when it is posted: its actions are stored with its revision, as FAPPO's
+  orders are, and the review, the resolution and `orders` read them back (the last valid
+  revision counts; a character's actions are those of the newest post that has any, F29 Amb-3
+  read for Xp). A revision stored before the actions were kept is read again from its text.
 - Every review question is a `ReviewItem` keyed like FAPPO's (post, revision, actor, index,
   field), so the table's prompt and the bot's review panel ask them unchanged.
 - Each roller's dice come from a generator seeded with a fresh CSPRNG seed (`xp_rolls.generator`
@@ -95,25 +96,35 @@ class XpInForce:
 
 def in_force(pairs: Sequence[tuple[Post, PostRevision]], records: Sequence[CharacterRecord],
              gm_users: frozenset[str]) -> list[XpInForce]:
-    """Every action in force: each valid post read again against today's sheets; per character,
-    the newest post with actions for it wins."""
+    """Every action in force: each valid post's actions as they were read when it was posted;
+    per character, the newest post with actions for it wins. An action of a character no longer
+    in play (retired) counts for nothing."""
     ordered = sorted(pairs, key=lambda pr: (pr[1].created_at, pr[0].updated_at, pr[0].id))
+    active = {r.name.casefold() for r in records if r.status is CharacterStatus.ACTIVE}
     newest: dict[str, list[XpInForce]] = {}
     for post, revision in ordered:
         if not revision.ok or not revision.text:
             continue
-        gm = post.author in gm_users
-        controls = [r for r in records if r.status is CharacterStatus.ACTIVE and (
-            r.runner() == post.author or (gm and r.run_by_gm))]
-        parsed = parse_xp_post(revision.text, context(controls, records, gm))
-        if not parsed.ok:
-            continue  # a sheet changed since: the post no longer reads; it counts for nothing
+        actions = revision.actions or _read_again(post, revision, records, gm_users)
         mine: dict[str, list[XpInForce]] = {}
-        for index, action in enumerate(parsed.actions):
-            mine.setdefault(action.actor.casefold(), []).append(
-                XpInForce(action, post, revision, index))
+        for index, action in enumerate(actions):
+            if action.actor.casefold() in active:
+                mine.setdefault(action.actor.casefold(), []).append(
+                    XpInForce(action, post, revision, index))
         newest.update(mine)
     return [f for name in sorted(newest) for f in newest[name]]
+
+
+def _read_again(post: Post, revision: PostRevision, records: Sequence[CharacterRecord],
+                gm_users: frozenset[str]) -> tuple[XpAction, ...]:
+    """The actions of a revision stored before they were kept (its text only), read against
+    today's sheets for its author's first character, as they were read then; none if it no
+    longer reads (a sheet changed since)."""
+    gm = post.author in gm_users
+    controls = [r for r in records if r.status is CharacterStatus.ACTIVE and (
+        r.runner() == post.author or (gm and r.run_by_gm))]
+    parsed = parse_xp_post(revision.text, context(controls, records, gm))
+    return parsed.actions if parsed.ok else ()
 
 
 async def load_in_force(uow: UnitOfWork, game: Game, turn: TurnRecord,

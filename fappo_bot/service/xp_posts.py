@@ -11,9 +11,13 @@ from collections.abc import Mapping, Sequence
 from fappo_bot.posting_xp import XpAction, describe
 from fappo_bot.service import xp_play
 from fappo_bot.service.base import UseCases, audit
-from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.ports import UnitOfWork
-from fappo_bot.service.post_steps import new_post, sealed_orders_arrived, table_talk_reply
+from fappo_bot.service.post_steps import (
+    characters,
+    new_post,
+    sealed_orders_arrived,
+    table_talk_reply,
+)
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.text import GM_POSTER
@@ -22,19 +26,11 @@ from fappo_bot.service.views import OrderInForce, PostOutcome, PostReply
 
 def read(text: str, poster: str, controls: list[CharacterRecord],
          records: list[CharacterRecord]) -> xp_play.XpRead:
-    """An Xp post read for `poster` (a character, or the GM). An Xp post is read again, from its
-    text, when the GM reviews and resolves, for its author's first character: a post that speaks
-    as another of the author's characters (a proxy post) without saying so in its text is
-    refused rather than read for the wrong character later."""
+    """An Xp post read once, for `poster` (a character, or the GM): its actions are stored
+    with it, so a proxy post that speaks as another of the author's characters keeps that
+    character's rolls without a `Character:` line."""
     gm = poster == GM_POSTER
-    found = xp_play.read(text, xp_play.context(controls, records, gm, None if gm else poster))
-    if found.ok and not gm and controls and poster != controls[0].name:
-        later = xp_play.read(text, xp_play.context(controls, records, False))
-        if later.actions != found.actions:
-            raise InvalidInput(f"You play several characters here: start the post with the line "
-                               f"`Character: {poster}` so that its rolls stay {poster}'s. "
-                               "Nothing of this post was recorded.")
-    return found
+    return xp_play.read(text, xp_play.context(controls, records, gm, None if gm else poster))
 
 
 async def post(cases: UseCases, step: PostStep) -> PostReply:
@@ -49,8 +45,8 @@ async def post(cases: UseCases, step: PostStep) -> PostReply:
         return table_talk_reply(turn)
     now = cases.now()
     new = new_post(cases, step, step.secret, now)
-    revision = PostRevision(post_id=new.id, number=1, text=step.text, ok=True,
-                            reply=found.reply, created_at=now)
+    revision = PostRevision(post_id=new.id, number=1, text=step.text, actions=found.actions,
+                            ok=True, reply=found.reply, created_at=now)
     await step.uow.posts.add(new, revision)
     reply = await accepted(cases, step.uow, step.game, turn, new, revision, "post.create",
                            found.actions)
@@ -69,8 +65,8 @@ async def edit(cases: UseCases, step: PostStep, post: Post) -> PostReply:
                          reply_keys=post.reply_keys, outcome=PostOutcome.PROBLEMS)
     now = cases.now()
     revision = PostRevision(post_id=post.id, number=post.revision + 1,
-                            text=step.text if found.actions else "", ok=True,
-                            reply=found.reply, created_at=now)
+                            text=step.text if found.actions else "", actions=found.actions,
+                            ok=True, reply=found.reply, created_at=now)
     post = post.model_copy(update={"revision": revision.number, "updated_at": now,
                                    "version": post.version + 1})
     await step.uow.posts.add_revision(revision)
@@ -93,15 +89,15 @@ async def accepted(
                 actors=sorted({a.actor for a in actions}))
     await sealed_orders_arrived(cases, uow, game, turn, post, action)
     return PostReply(post_id=post.id, turn=turn.number, ok=True, reply=revision.reply,
-                     secret=post.secret, revision=revision.number,
+                     characters=characters(revision), secret=post.secret, revision=revision.number,
                      reply_keys=post.reply_keys)
 
 
 async def orders(uow: UnitOfWork, game: Game, turn: TurnRecord,
                  records: Mapping[str, CharacterRecord], viewer: str,
                  gm: bool) -> list[OrderInForce]:
-    """`orders` in an Xp game: per character, its actions in force (the posts read again, as the
-    review and the resolution read them), each line as the post's reply says it; a player sees
+    """`orders` in an Xp game: per character, its actions in force (as the review and the
+    resolution read them), each line as the post's reply says it; a player sees
     their own characters', a GM everyone's."""
     found = await xp_play.load_in_force(uow, game, turn, list(records.values()))
     by_actor: dict[str, list[xp_play.XpInForce]] = {}

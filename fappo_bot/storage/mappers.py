@@ -32,7 +32,7 @@ from fappo_bot.service.records import (
     UserName,
 )
 from fappo_bot.sheets.xp import XpSheet
-from fappo_bot.storage import resolution_doc, values
+from fappo_bot.storage import resolution_doc, values, xp_rows
 from fappo_bot.storage.tables import (
     AuditRow,
     CharacterRow,
@@ -71,6 +71,7 @@ _ORDERS: TypeAdapter[tuple[Order, ...]] = TypeAdapter(tuple[Order, ...])
 _RECORDS: TypeAdapter[tuple[CharacterRecord, ...]] = resolution_doc.RECORDS
 _STRINGS: TypeAdapter[tuple[str, ...]] = TypeAdapter(tuple[str, ...])
 _ANY_MAP: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
 
 R = TypeVar("R")
 
@@ -297,17 +298,24 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
         }
         for position, order in enumerate(revision.orders)
     ]
+    orders.extend({"post_id": revision.post_id, "revision": revision.number, "position": at,
+                   "actor": action.actor, "body": xp_rows.body(action)}
+                  for at, action in enumerate(revision.actions, start=len(orders)))
     return row, orders
 
 
 def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevision:
     ordered = sorted(orders, key=lambda order: order.position)
+    actions = [order.body for order in ordered if xp_rows.is_action(order.body)]
+    if actions:  # an Xp post's
+        ordered = [order for order in ordered if not xp_rows.is_action(order.body)]
     return PostRevision.model_validate(
         {
             "post_id": row.post_id,
             "number": row.number,
             "text": row.text,
             "orders": [parse_as(_ORDER, order.body) for order in ordered],
+            "actions": [xp_rows.action(text) for text in actions],
             "ok": row.ok,
             "problems": parse_as(_STRINGS, row.problems),
             "reply": row.reply,

@@ -58,12 +58,13 @@ class SqlPosts(Repository):
             return  # holds no orders in force
         if revision.number != post.revision:  # its newest revision comes after (an import)
             self._stale(post.turn_id)
-        elif revision.ok and revision.orders:
+        elif revision.ok and (revision.orders or revision.actions):
             written, updated = utc(revision.created_at), utc(post.updated_at)
-            rows = {order.actor.casefold(): {
-                "turn_id": post.turn_id, "actor_key": order.actor.casefold(),
+            actors = [o.actor for o in revision.orders] + [a.actor for a in revision.actions]
+            rows = {actor.casefold(): {
+                "turn_id": post.turn_id, "actor_key": actor.casefold(),
                 "post_id": post.id, "written_at": written, "updated_at": updated,
-            } for order in revision.orders}
+            } for actor in actors}
             await self._tx.insert(q.IN_FORCE_UPSERT, list(rows.values()))
 
     def _changed(self, turn_id: str) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from fappo_bot.console.scene_commands import parse_checks, parse_duration
 from fappo_bot.console.table import TableError
-from fappo_bot.rules.healing import HealingCheck
+from fappo_bot.service import HealingInput
 
 pytestmark = pytest.mark.unit
 
@@ -29,7 +29,7 @@ def test_a_bad_duration_says_how_to_write_one(text):
 
 def test_checks_name_the_patient_the_total_and_the_healer():
     assert parse_checks(["Kael=5:Mira", "Bran=3"]) == {
-        "Kael": HealingCheck(total=5, healer="Mira"), "Bran": HealingCheck(total=3)}
+        "Kael": HealingInput(total=5, healer="Mira"), "Bran": HealingInput(total=3)}
 
 
 @pytest.mark.parametrize("word", ["Kael", "Kael=", "=5", "Kael=five", "Kael=5x:Mira"])

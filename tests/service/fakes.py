@@ -318,8 +318,10 @@ class FakePosts(_Repo):
         pairs = [(p, self.t("revisions")[(p.id, p.revision)]) for p in posts]
         if actors is None:
             return pairs
-        return [(p, r.model_copy(update={"orders": tuple(
-            o for o in r.orders if o.actor.casefold() in actors)})) for p, r in pairs]
+        return [(p, r.model_copy(update={
+            "orders": tuple(o for o in r.orders if o.actor.casefold() in actors),
+            "actions": tuple(a for a in r.actions if a.actor.casefold() in actors),
+        })) for p, r in pairs]
 
 
     async def in_force_revisions(

@@ -61,3 +61,10 @@ async def stored(uow_factory: Any, game_id: str, name: str) -> Any:
     rules' sheet and state)."""
     async with uow_factory() as uow:
         return await uow.characters.by_name(game_id, name)
+
+
+async def stored_orders(uow_factory: Any, post_id: str) -> tuple[Any, ...]:
+    """The orders a post's newest revision holds, as stored (the rules' `Order`s: no view
+    hands them out)."""
+    async with uow_factory() as uow:
+        return tuple((await uow.posts.revisions(post_id))[-1].orders)

@@ -153,7 +153,8 @@ async def test_a_post_counts_by_when_it_was_written_not_when_it_was_handled(serv
     status = await services.turns.status(game)
     assert status.turn.status is TurnStatus.OPEN and set(status.posted) == {"Kael"}
     [order] = [o for o in await services.turns.orders(game, GM) if o.character == "Kael"]
-    assert order.revision == 1 and order.order.actions[0].ap == 3
+    assert order.revision == 1 and order.actions == ("Kael: 3 AP committed",
+                                                     "  3 AP  defend (all attacks)")
 
 
 async def test_a_deadline_with_npcs_without_orders_tells_the_gms_and_waits(

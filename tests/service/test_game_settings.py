@@ -132,11 +132,11 @@ async def test_a_post_speaks_as_the_character_named(services, table):
     assert (await services.characters.create(game, ALICE, sheet("Mira", name="Lyra"))).ok
     reply = await services.turns.post(game, ALICE, channel_key="c1", message_key="m1",
                                       text="3 AP defend", as_character="lyra")
-    assert reply.ok and [o.actor for o in reply.orders] == ["Lyra"]
+    assert reply.ok and reply.characters == ("Lyra",)
     # an edit speaks as the same character
     edited = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                                        text="2 AP defend", as_character="Lyra")
-    assert [o.actor for o in edited.orders] == ["Lyra"]
+    assert edited.characters == ("Lyra",)
     with pytest.raises(Forbidden, match='do not give the orders of "Mira"'):
         await services.turns.post(game, ALICE, channel_key="c1", message_key="m2",
                                   text="3 AP defend", as_character="Mira")

@@ -39,8 +39,8 @@ async def test_f30_next_turns_npc_orders_sealed_before_the_results_become_its_se
         stored = await uow.games.get(game)
     assert turn.number == 2 and turn.npc_commitment == sealed.commitment
     assert stored.settings.next_npc is None
-    orders = {o.order.actor: o for o in await services.turns.orders(game, GM)}
-    assert [a.kind.value for a in orders["Skarg"].order.actions] == ["attack", "defend"]
+    orders = {o.character: o for o in await services.turns.orders(game, GM)}
+    assert [line.split()[2] for line in orders["Skarg"].actions[1:]] == ["attack", "defend"]
     await services.resolution.resolve(game, GM, 2)
     reveal = await services.turns.reveal(game, 2)
     assert reveal.verified and reveal.commitment == sealed.commitment

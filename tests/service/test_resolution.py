@@ -12,7 +12,7 @@ from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import HitView
 from tests.service.conftest import ALICE, BOB, CAROL, GM, sheet
-from tests.service.helpers import actions, resolved, snapshot
+from tests.service.helpers import actions, resolved, snapshot, stored_orders
 
 KAEL = "2 AP attack Goblins with Broadsword, +1 (high ground)\n1 AP defend"
 MIRA = "2 AP Stealth: slip past the guard\nIf the guard wakes: 1 AP attack him with Dagger"
@@ -170,7 +170,8 @@ async def test_f14_amb1_a_staggered_hit_heals_when_the_next_turn_is_resolved_qui
     assert (kael.state.health, kael.state.heal_elapsed) == (0, 0)
 
 
-async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(services, table):
+async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(services, table,
+                                                                            uow_factory):
     """F13: "the defender declares the use of SPs to reduce damage in the same post as
     declaring his next action" [F:L231]."""
     game = table["game"]
@@ -183,7 +184,7 @@ async def test_f13_a_reduce_line_in_the_next_turn_lowers_the_provisional_hit(ser
     assert status.pending_hits == tuple(HitView.of(h) for h in first.result.state.pending)
     reply = await post(services, game, ALICE, "m2",
                        "Reduce: 1 SP Nimble on Skarg's hit (it glanced off my armor)\n1 AP defend")
-    assert reply.orders[0].reduce[0].sp == {"Nimble": 1}
+    assert (await stored_orders(uow_factory, reply.post_id))[0].reduce[0].sp == {"Nimble": 1}
     second = await resolved(services, game, GM, 2)
     kael = next(c for c in second.result.state.characters if c.name == "Kael")
     assert kael.traits[next(t for t in kael.traits if t.value == "Nimble")] == 4

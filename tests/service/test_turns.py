@@ -11,7 +11,7 @@ from fappo_bot.service import Conflict, Forbidden, InvalidInput, NoOpenTurn, Not
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.views import PostOutcome
 from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM
-from tests.service.helpers import actions, snapshot
+from tests.service.helpers import actions, snapshot, stored_orders
 
 KAEL_ATTACK = "Kael swings.\n2 AP attack Goblins with Broadsword\n1 AP defend"
 NPC_ORDERS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP attack Kael"
@@ -27,7 +27,9 @@ async def test_a_valid_post_is_stored_and_answered_with_the_orders(services, tab
     reply = await post(services, game, ALICE, "m1", KAEL_ATTACK)
     assert reply.ok and reply.turn == 1 and reply.revision == 1
     assert "Kael: 3/3 AP committed" in reply.reply
-    assert [a.kind.value for a in reply.orders[0].actions] == ["attack", "defend"]
+    assert reply.characters == ("Kael",)
+    (order,) = await stored_orders(uow_factory, reply.post_id)
+    assert [a.kind.value for a in order.actions] == ["attack", "defend"]
     status = await services.turns.status(game)
     assert status.posted == ("Kael",) and status.missing == ("Mira",)
     assert await actions(uow_factory, game) == ["game.create"] + ["member.add"] * 3 + [
@@ -41,7 +43,7 @@ async def test_a_post_with_problems_records_nothing_and_lists_every_problem(
     game = table["game"]
     before = await snapshot(uow_factory)
     reply = await post(services, game, ALICE, "m1", "2 AP attack Gobbo\n9 AP defend")
-    assert not reply.ok and reply.orders == ()
+    assert not reply.ok and reply.characters == ()
     assert len(reply.problems) == 2
     assert "nothing is recorded" in reply.reply
     assert await snapshot(uow_factory) == before
@@ -109,12 +111,13 @@ async def test_edits_replace_the_orders_and_a_bad_edit_changes_nothing(
     edited = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                                        text="3 AP defend")
     assert edited.ok and edited.revision == 2
-    assert [a.kind.value for a in edited.orders[0].actions] == ["defend"]
+    (order,) = await stored_orders(uow_factory, edited.post_id)
+    assert edited.characters == ("Kael",) and [a.kind.value for a in order.actions] == ["defend"]
     before = await snapshot(uow_factory)
     bad = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                                     text="3 AP attack Gobbo")
     assert not bad.ok and bad.problems
-    assert [a.kind.value for a in bad.orders[0].actions] == ["defend"]  # still in force
+    assert bad.characters == ("Kael",)  # its orders still in force
     with pytest.raises(Forbidden, match="author"):
         await services.turns.edit(game, BOB, channel_key="c1", message_key="m1", text="x")
     assert await snapshot(uow_factory) == before
@@ -158,10 +161,11 @@ async def test_deleting_a_post_withdraws_its_orders(services, table, uow_factory
         assert stored.deleted and (await uow.posts.revisions(stored.id))[0].text == KAEL_ATTACK
 
 
-async def test_passing_counts_as_in(services, table):
+async def test_passing_counts_as_in(services, table, uow_factory):
     game = table["game"]
     reply = await services.turns.pass_turn(game, BOB)
-    assert reply.ok and reply.orders[0].passed
+    assert reply.ok and reply.characters == ("Mira",)
+    assert (await stored_orders(uow_factory, reply.post_id))[0].passed
     with pytest.raises(Forbidden, match="do not give"):
         await services.turns.pass_turn(game, BOB, "Kael")
     status = await services.turns.status(game)
@@ -294,7 +298,7 @@ async def test_an_edit_to_table_talk_withdraws_the_orders_and_an_edit_back_resto
     game = table["game"]
     await post(services, game, ALICE, "m1", KAEL_ATTACK)
     talk = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1", text=TALK)
-    assert talk.outcome is PostOutcome.TABLE_TALK and talk.post_id and not talk.orders
+    assert talk.outcome is PostOutcome.TABLE_TALK and talk.post_id and not talk.characters
     assert "Kael" in (await services.turns.status(game)).missing
     back = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                                      text=KAEL_ATTACK)
@@ -458,7 +462,7 @@ async def test_an_unchanged_edit_changes_nothing_even_after_call_time(
     before = await snapshot(uow_factory)
     same = await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
                                      text=KAEL_ATTACK)
-    assert same.outcome is PostOutcome.UNCHANGED and same.ok and same.orders
+    assert same.outcome is PostOutcome.UNCHANGED and same.ok and same.characters
     assert await snapshot(uow_factory) == before
     with pytest.raises(Conflict, match="Time has been called"):
         await services.turns.edit(game, ALICE, channel_key="c1", message_key="m1",
@@ -553,4 +557,4 @@ async def test_only_a_messages_author_edits_it_even_a_refused_one(services, tabl
     assert await snapshot(uow_factory) == before
     reply = await services.turns.edit(game, BOB, channel_key="c1", message_key="m1",
                                       text="3 AP defend", written_by=BOB)
-    assert reply.ok and [o.actor for o in reply.orders] == ["Mira"]
+    assert reply.ok and reply.characters == ("Mira",)

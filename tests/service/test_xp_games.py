@@ -23,6 +23,11 @@ async def test_a_game_chooses_its_ruleset_at_creation(services):
     fappo = await services.games.create(channel_key="c1", name="Goblin Road", creator=GM)
     xp = await _xp_game(services)
     assert (fappo.ruleset, xp.ruleset) == ("fappo", "xp")
+    # what an adapter shows of its rules comes with the view, so no adapter tells them by name
+    assert (fappo.label, fappo.tag, fappo.has_npc_seal, fappo.dice_pools) == (
+        "FAPPO", "", True, False)
+    assert (xp.label, xp.tag, xp.has_npc_seal, xp.dice_pools) == ("Xp", "Xp rules", False, True)
+    assert (await services.games.show(xp.id)).tag == "Xp rules"
     with pytest.raises(InvalidInput, match="Rulesets: fappo, xp"):
         await services.games.create(channel_key="c2", name="X", creator=GM, ruleset="dnd")
 

@@ -15,8 +15,8 @@ import yaml
 from fappo_bot.render_xp import roll_text
 from fappo_bot.rules_xp.dice import RandomDice
 from fappo_bot.rules_xp.roll import roll
-from fappo_bot.service import Conflict, InvalidInput, NotFound
-from fappo_bot.service.records import Role
+from fappo_bot.service import Conflict, InvalidInput, NotFound, xp_play
+from fappo_bot.service.records import Post, PostRevision, Role
 from fappo_bot.service.views import PostOutcome
 from fappo_bot.service.xp_rolls import generator
 from tests.service.conftest import ALICE, BOB, GM
@@ -267,14 +267,18 @@ async def test_a_player_of_two_characters_names_the_second_in_the_post(services,
     assert (await services.characters.create_from_data(xp_table, ALICE, sia)).ok
     first = await post(services, xp_table, ALICE, "roll Stealth")
     assert first.reply.startswith("Nefer: a test of Stealth")  # the first character's
-    with pytest.raises(InvalidInput, match="Character: Sia"):
-        await services.turns.post(xp_table, ALICE, channel_key="xp-1", message_key="p1",
-                                  text="roll Stealth", as_character="Sia")
+    # a proxy post speaking as Sia is read once, for Sia, and stored so: it stays Sia's
+    proxied = await services.turns.post(xp_table, ALICE, channel_key="xp-1", message_key="p1",
+                                        text="roll Stealth", as_character="Sia")
+    assert proxied.reply.startswith("Sia: a test of Stealth, 6d")
+    review = await services.review.review(xp_table, GM)
+    assert {i.actor for i in review.items} == {"Nefer", "Sia"}
     named = await services.turns.post(xp_table, ALICE, channel_key="xp-1", message_key="p2",
                                       text="Character: Sia\nroll Stealth", as_character="Sia")
     assert named.reply.startswith("Sia: a test of Stealth, 6d")
-    review = await services.review.review(xp_table, GM)
-    assert {i.actor for i in review.items} == {"Nefer", "Sia"}
+    in_force = await services.turns.orders(xp_table, ALICE)
+    assert [(o.character, o.post_id) for o in in_force] == [
+        ("Nefer", first.post_id), ("Sia", named.post_id)]
 
 
 async def test_the_orders_in_force_of_an_xp_turn_are_its_actions(services, xp_table):
@@ -285,7 +289,7 @@ async def test_the_orders_in_force_of_an_xp_turn_are_its_actions(services, xp_ta
     everyone = await services.turns.orders(xp_table, GM)
     assert [o.character for o in everyone] == ["Khai", "Nefer"]
     khai, nefer = everyone
-    assert khai.order is None and len(khai.actions) == 2
+    assert len(khai.actions) == 2
     assert khai.actions[0].startswith('Khai: a test of Lore: "read the seal", 8d')
     assert "assists Nefer's roll" in khai.actions[1]
     assert nefer.actions == (
@@ -303,3 +307,63 @@ async def test_a_retired_xp_character_gives_its_name_up_sheet_included(services,
     old = await services.characters.show(xp_table, "Nefer (retired)")
     assert old.xp is not None and old.xp.name == "Nefer (retired)"
     assert (await services.characters.show(xp_table, "Nefer")).xp.name == "Nefer"
+
+
+# ---- an Xp post is read once: its actions are stored with its revision -------------------------
+def _counting(monkeypatch: Any) -> list[str]:
+    """Every text the Xp post language is asked to read, from now on."""
+    read: list[str] = []
+    parse = xp_play.parse_xp_post
+
+    def counted(text: str, ctx: Any) -> Any:
+        read.append(text)
+        return parse(text, ctx)
+
+    monkeypatch.setattr(xp_play, "parse_xp_post", counted)
+    return read
+
+
+async def test_each_post_is_read_once_from_post_to_results(services, xp_table, monkeypatch):
+    read = _counting(monkeypatch)
+    await post(services, xp_table, ALICE, "roll Stealth")
+    await post(services, xp_table, BOB, "assist Nefer", key="m2")
+    proxied = await services.turns.post(xp_table, BOB, channel_key="xp-1", message_key="m3",
+                                        text="roll Lore: read the seal", as_character="Khai")
+    assert proxied.ok
+    assert read == ["roll Stealth", "assist Nefer", "roll Lore: read the seal"]
+    listed = await services.turns.orders(xp_table, GM)
+    assert [(o.character, len(o.actions)) for o in listed] == [("Khai", 1), ("Nefer", 1)]
+    review = await services.review.review(xp_table, GM)
+    keys = {(i.actor, i.field): i.key for i in review.items}
+    await services.review.answer(xp_table, GM, {keys[("Nefer", "difficulty")]: "routine",
+                                                keys[("Khai", "difficulty")]: "routine"})
+    done = await services.resolution.resolve(xp_table, GM, 1)
+    assert "Khai, Lore" in done.text and "Nefer, Stealth" in done.text
+    assert len(read) == 3  # the orders, the review, the answers and the resolution read none
+
+
+async def test_a_revision_stored_with_its_text_only_is_read_again(services, xp_table,
+                                                                  uow_factory, clock,
+                                                                  monkeypatch):
+    """A post stored before the actions were kept: the review, the orders and the results read
+    its text against the sheets, for its author's first character, as it was read then."""
+    async with uow_factory() as uow:
+        turn = await uow.turns.latest(xp_table)
+        now = clock.now()
+        old = Post(id="old-1", game_id=xp_table, turn_id=turn.id, author=ALICE,
+                   channel_key="xp-1", message_key="old", created_at=now, updated_at=now)
+        await uow.posts.add(old, PostRevision(post_id="old-1", number=1, text="roll Stealth",
+                                              ok=True, reply="Nefer: a test of Stealth",
+                                              created_at=now))
+        await uow.commit()
+    read = _counting(monkeypatch)
+    (nefer,) = await services.turns.orders(xp_table, ALICE)
+    assert nefer.character == "Nefer" and nefer.post_id == "old-1"
+    assert nefer.actions[0].startswith("Nefer: a test of Stealth, 6d")
+    review = await services.review.review(xp_table, GM)
+    (difficulty,) = [i for i in review.items if i.field == "difficulty"]
+    assert difficulty.actor == "Nefer"
+    await services.review.answer(xp_table, GM, {difficulty.key: "routine"})
+    done = await services.resolution.resolve(xp_table, GM, 1)
+    assert "Nefer, Stealth" in done.text
+    assert read and set(read) == {"roll Stealth"}

@@ -523,3 +523,33 @@ async def test_display_names_of_many_users_are_read_in_one_statement(uow_factory
         # more users than either database takes parameters in one statement
         many = [f"x{i}" for i in range(40_000)] + ["u2"]
         assert await uow.users.names(many) == {"u2": "Name 2"}
+
+
+async def test_an_xp_posts_actions_read_back_as_stored_and_hold_orders_in_force(uow_factory):
+    """An Xp post keeps its actions as a FAPPO post keeps its orders (one row each, in order):
+    they read back equal, by actor, and name the post in force for their characters; a
+    revision stored with its text only (before the actions were kept) reads back without any."""
+    from fappo_bot.posting_xp import Route, XpAction, XpKind
+
+    await _seed(uow_factory)
+    actions = (
+        XpAction(actor="Nefer", line=1, kind=XpKind.CONTEST, skill="Stealth", target="Guard",
+                 text="past the guard", heroic=True, mods=("Desert creature",)),
+        XpAction(actor="Khai", line=3, kind=XpKind.TEST, route=Route.RAW, claim=1),
+        XpAction(actor="Nefer", line=4, kind=XpKind.ASSIST, target="Khai"),
+    )
+    xp = r.revision(orders=()).model_copy(update={"text": "roll Stealth", "actions": actions,
+                                                  "ok": True, "problems": ()})
+    old = r.revision(post_id="p2", orders=()).model_copy(update={
+        "text": "roll Lore", "ok": True, "problems": ()})
+    async with uow_factory() as uow:
+        await uow.posts.add(r.post(), xp)
+        await uow.posts.add(r.post(id="p2", message="m2", updated_at=r.at(1)), old)
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.posts.revisions("p1") == [xp]
+        assert (await uow.posts.revisions("p2"))[0].actions == ()
+        some = await uow.posts.latest_revisions("t1", {"khai"})
+        assert [(p.id, rev.actions) for p, rev in some] == [("p2", ()), ("p1", actions[1:2])]
+        held = await uow.posts.in_force_revisions("t1", {"nefer"})
+        assert [(p.id, [a.line for a in rev.actions]) for p, rev in held] == [("p1", [1, 4])]

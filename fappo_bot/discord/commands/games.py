@@ -29,7 +29,7 @@ def describe_game(view: GameView) -> str:
 
     turn = (f"turn {view.turn.number} is {view.turn.status.value}" if view.turn
             else "no turn opened yet")
-    rules = ", Xp rules" if view.ruleset == "xp" else ""
+    rules = f", {view.tag}" if view.tag else ""
     return (f"**{safe(view.name)}** ({view.status.value}{rules}): {turn}.\n"
             f"GMs: {named(view.gms) or 'none'}. Players: {named(view.players) or 'none yet'}.")
 

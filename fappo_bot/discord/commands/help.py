@@ -136,6 +136,6 @@ async def help_command(interaction: discord.Interaction, topic: str | None = Non
     bot: Any = interaction.client
     channel = interaction.channel
     game_id = await bot.rooms.game_id(str(channel.id)) if channel is not None else None
-    xp_room = game_id is not None and (await bot.services.games.show(game_id)).ruleset == "xp"
+    xp_room = game_id is not None and (await bot.services.games.show(game_id)).dice_pools
     commands = command_list(bot.tree.get_commands())
     await say(interaction, help_page(topic, xp_room, commands), private=True)

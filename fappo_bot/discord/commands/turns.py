@@ -316,7 +316,7 @@ class GmGroup(BotGroup, name="gm", description="The GM's review, resolution, und
                       by: app_commands.Range[str, 1, 40],
                       patient: str | None = None, total: int | None = None,
                       healer: str | None = None, sp: str | None = None) -> None:
-        from fappo_bot.service.views import HealingInput
+        from fappo_bot.service import HealingInput
 
         elapsed = parse_duration(by)
         checks: dict[str, HealingInput] = {}

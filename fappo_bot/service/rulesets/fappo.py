@@ -34,6 +34,8 @@ class Fappo:
     """The FAPPO ruleset."""
 
     name = "fappo"
+    label = "FAPPO"
+    tag = ""
     features = frozenset({
         Feature.CHARACTER_SHEETS, Feature.SHEET_EDITS, Feature.GROUP_COUNTS,
         Feature.REST_DECLARATIONS, Feature.SCENE_ENDS, Feature.CC_AWARDS,

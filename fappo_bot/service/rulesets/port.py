@@ -110,6 +110,10 @@ class Ruleset(Protocol):
 
     #: the name a game stores (`Game.ruleset`)
     name: str
+    #: the rules' name as a reader sees it (`FAPPO`, `Xp`)
+    label: str
+    #: what a game's summary says of its rules after its status ("" for FAPPO, the bot's own)
+    tag: str
     #: what it has (`Feature`)
     features: frozenset[Feature]
     #: the R2 flags a GM sets in its games (`settings_text`)

@@ -34,6 +34,8 @@ class Xp:
     """The Xp ruleset."""
 
     name = "xp"
+    label = "Xp"
+    tag = "Xp rules"
     features = frozenset({Feature.DICE_POOLS, Feature.XP_SHEETS, Feature.XP_FLAGS})
     flags = XP_FLAGS
 
