@@ -92,11 +92,12 @@ def test_each_section_is_an_embed_with_a_field_per_character() -> None:
 @pytest.mark.unit
 def test_an_xp_turn_and_a_part_that_starts_after_the_actions() -> None:
     xp = notices.results(2, "r1", report.xp_blocks(["Kael: 6d superior, 3 successes"]),
-                         ruleset="xp")
+                         ruleset="xp", label="Xp", dice_pools=True)
     [embed] = results_embeds(xp)
     assert (embed.title, embed.description) == ("Turn 2 results (Xp)",
                                                 "Kael: 6d superior, 3 successes")
-    [nothing] = results_embeds(notices.results(2, "r1", (), ruleset="xp"))
+    [nothing] = results_embeds(notices.results(2, "r1", (), ruleset="xp", label="Xp",
+                                                          dice_pools=True))
     assert nothing.description == "Nothing to roll this turn."
     later = notices.results(2, "r1", (report.Standing(name=HOSTILE, health="Unhurt"),))
     later = later.model_copy(update={"continued": True})
