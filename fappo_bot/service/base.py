@@ -13,6 +13,7 @@ from typing import Any
 
 from fappo_bot.posting.safety import inert, split_message
 from fappo_bot.render import notices as words
+from fappo_bot.render.results import Lines
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
@@ -330,6 +331,7 @@ def outbox_messages(
     content: Content,
     dedupe_key: str,
     dm_to: str | None = None,
+    lines_of: Lines | None = None,
 ) -> list[OutboxMessage]:
     """The outbox messages of one text to the game's channel or to `dm_to`.
 
@@ -344,13 +346,14 @@ def outbox_messages(
     `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
     parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
     after it, under any collation); their dedupe keys add `#2`, `#3`... Every text passes
-    `inert` first: nothing queued can ping anyone.
+    `inert` first: nothing queued can ping anyone. `lines_of`: the words of a turn's result
+    blocks, when the caller words them too (`render.results.Worded`: each block worded once).
     """
     payloads: list[dict[str, Any] | None]
     if isinstance(content, Notice) and NOTICES.get(kind) is not type(content):
         raise ValueError(f"a {type(content).__name__} is no {kind} message")
     if isinstance(content, Results):  # each part its own blocks (`render.notices.results_parts`)
-        cut = words.results_parts(content)
+        cut = words.results_parts(content, lines_of=lines_of)
         parts = [text for _, text in cut]
         payloads = [None if piece is None else piece.payload() for piece, _ in cut]
     else:
@@ -395,9 +398,11 @@ class Outgoing:
         content: Content,
         dedupe_key: str,
         dm_to: str | None = None,
+        lines_of: Lines | None = None,
     ) -> int:
         """As `queue`: how many messages the text makes."""
-        messages = outbox_messages(self.deps, self.game, kind, content, dedupe_key, dm_to)
+        messages = outbox_messages(self.deps, self.game, kind, content, dedupe_key, dm_to,
+                                   lines_of)
         self.messages.extend(messages)
         return len(messages)
 
