@@ -241,6 +241,8 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         return found if found.kind.value == r.kind else None
 
     def hidden(r: ActionResult) -> bool:
+        if not masked:
+            return False
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
         return any(_fold(n) in masked for n in names)
 

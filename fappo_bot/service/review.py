@@ -18,7 +18,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -34,6 +34,7 @@ from fappo_bot.rules import (
     Roster,
     SpellResolution,
     TurnState,
+    Weapon,
     moves_away,
 )
 from fappo_bot.service import xp_play, xp_review
@@ -123,23 +124,24 @@ class _Scene:
         return self._roster.get(name)
 
 
-def _skill_of(character: Character | None, action: Action, scene: _Scene) -> str | None:
+def _skill_of(action: Action, weapon: Weapon | None, scene: _Scene) -> str | None:
     """The skill of an action: the one named, else its weapon's as the engine reads it (the
     sheet's, else the game's mapping: F19 Amb-1 amendment)."""
     if action.skill:
         return action.skill
     if action.kind is ActionKind.CAST:
         return "Spellcasting"
-    weapon = character.weapon(action.weapon) if character else None
     if weapon is None:
         return None
     return weapon.skill or scene.config.mapped_skill(weapon.name)
 
 
-def _unsuggested_pools(character: Character | None, action: Action,
-                       scene: _Scene) -> list[str]:
-    """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
-    skill = _skill_of(character, action, scene)
+def _unsuggested_pools(action: Action, weapon: Weapon | None, scene: _Scene) -> list[str]:
+    """SP pools of the action that are neither floating nor the skill's Suggested Trait
+    (`weapon`: the action's, from its actor's sheet)."""
+    if not (action.sp or action.cast_sp or action.attack_sp):
+        return []  # most actions spend none: no skill to look up
+    skill = _skill_of(action, weapon, scene)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
     suggested = row.suggested.value.casefold() if row and row.suggested else None
     pools = {**action.sp, **action.cast_sp, **action.attack_sp}
@@ -208,6 +210,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
     case = good_case_ruling(scene.state, order)
     if case is not None:
         add(None, case.field, case.text(actor), case.required, case.choices, case.shown_default)
+    live_actions = orders[actor.casefold()].actions
     for i, action in enumerate(order.actions):
         label = f"{actor}, action {i + 1} ({action.kind.value}"
         label += f" {action.target})" if action.target else ")"
@@ -231,11 +234,9 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
         if action.kind in _ATTACK_KINDS and not action.flat_footed:
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6)", False,
                 ("yes", "no"), "no")
-        live = orders[actor.casefold()].actions[i]  # as the GM's answers make it
-        skill = action.skill or (weapon.skill or scene.config.mapped_skill(weapon.name)
-                                 if weapon is not None else None)
+        live = live_actions[i]  # as the GM's answers make it
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
-                and not weapon.used_with(skill).ranged \
+                and not weapon.used_with(_skill_of(action, weapon, scene)).ranged \
                 and _target_moves_away(scene, orders, live, actor):
             add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
                               "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
@@ -243,7 +244,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
                 ("none", *(s.value for s in weapon.specials)), "none")
-        vetoable = _unsuggested_pools(character, action, scene)
+        vetoable = _unsuggested_pools(action, weapon, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
@@ -343,14 +344,19 @@ async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
 
 def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
               coerce_one: Callable[[_Item, Any], Any], given: Mapping[str, Any],
-              answers: Mapping[str, Any], passes: int) -> tuple[dict[str, Any], list[_Item]]:
+              answers: Mapping[str, Any], passes: int,
+              settled: Callable[[list[_Item], Mapping[str, Any]], list[_Item]] | None = None,
+              reveals: Set[str] = frozenset()) -> tuple[dict[str, Any], list[_Item]]:
     """The turn's answers with `answers` recorded, and the review's `questions` under them.
 
     An answer can make a question appear (a "triggered: yes" asks for the "target", the target
     named may ask whether it was "engaged"; an Xp Flaw's "yes" asks who gains), so the questions
     are worked out again after each pass that recorded something, up to `passes`, and the last
-    ones are both what the answers are checked against and what the view shows. InvalidInput
-    names every bad answer and every key that is no question (any more); nothing is recorded."""
+    ones are both what the answers are checked against and what the view shows. With `settled`
+    (the same questions with the answers written in), a pass that answered no field of
+    `reveals` (the fields whose answer can change the questions) is the last: its questions are
+    the ones it had, with their answers, so the review is worked out once. InvalidInput names
+    every bad answer and every key that is no question (any more); nothing is recorded."""
     stored = dict(given)
     problems: list[str] = []
     done: set[str] = set()
@@ -366,6 +372,10 @@ def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
             except InvalidInput as exc:
                 problems.append(str(exc))
         done.update(fresh)
+        if settled is not None and not problems \
+                and not any(known[k].field in reveals for k in fresh):
+            items = settled(items, stored)
+            break
         items = questions(stored)
         if problems:
             break
@@ -458,6 +468,18 @@ async def _store(uow: UnitOfWork, turn: TurnRecord, **update: Any) -> TurnRecord
     return turn
 
 
+#: the answers that can change a FAPPO turn's questions (`_items_for`, `_answered`): whether a
+#: condition came true (its "target" question) and whom it names ("engaged", a mind spell's
+#: mood anchors)
+_REVEALS = frozenset({"triggered", "target"})
+
+
+def _with_answers(items: list[Question], answers: Mapping[str, Any]) -> list[Question]:
+    """The same questions with `answers` written in (what `review_items` gives under answers
+    that change no question)."""
+    return [replace(item, answer=answers.get(item.key)) for item in items]
+
+
 async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
                        records: list[CharacterRecord],
                        answers: Mapping[str, Any]) -> ReviewView:
@@ -468,7 +490,8 @@ async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     names = [c.name for c in state.characters]
     stored, items = _recorded(
         lambda given: review_items(state, in_force, given, turn.gm_inputs),
-        lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
+        lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3,
+        _with_answers, _REVEALS)
     turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 
