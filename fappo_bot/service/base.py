@@ -13,7 +13,6 @@ from typing import Any
 
 from fappo_bot.posting.safety import inert, split_message
 from fappo_bot.render import notices as words
-from fappo_bot.render.results import Lines
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
@@ -33,6 +32,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.results_report import Block
 from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.service.text import PostingText, PostText
 
@@ -302,6 +302,9 @@ def _jsonable(value: Any) -> Any:
         return value
     return str(value)
 
+
+#: the words of a turn's result blocks, block by block (`render.results.Worded`)
+Lines = Callable[[Block], list[str]]
 
 Content = str | Sequence[str] | Notice
 """What a use case queues: a text, several that go out in that order, or a notice (its text,
