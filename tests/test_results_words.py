@@ -70,10 +70,10 @@ def test_the_sp_that_moved_a_level_are_shown_with_the_chart_level() -> None:
     assert words.action_lines(line) == [
         "- Kael attacks Skarg with Broadsword: 7 vs 7, Bare Success, +1 level from 1 SP Nimble:"
         " Solid Success"]
-    guarded = line.model_copy(update={"sp": {}, "level": "failure", "guard": 1})
+    guarded = replace(line, sp={}, level="failure", guard=1)
     assert words.action_lines(guarded)[0].endswith(
         "7 vs 7, Bare Success, -1 level from a Guard: Failure")
-    hidden = line.model_copy(update={"total": None, "difficulty": None, "sp": {}})
+    hidden = replace(line, total=None, difficulty=None, sp={})
     assert words.action_lines(hidden) == ["- Kael attacks Skarg with Broadsword: Solid Success"]
 
 

@@ -268,12 +268,14 @@ def part(message: OutboxMessage, words: Words = WORDS) -> str:
     return cut[message.part - 1]
 
 
-def results_parts(notice: n.Results, limit: int = DISCORD_LIMIT
+def results_parts(notice: n.Results, limit: int = DISCORD_LIMIT,
+                  lines_of: result_words.Lines | None = None
                   ) -> list[tuple[n.Results | None, str]]:
     """The messages of a turn's results: each part's own notice (its blocks) and its neutral
     words; None for the notice of a part whose block alone is too long for one message (its
-    words are then delivered as stored)."""
+    words are then delivered as stored). `lines_of`: the blocks' words, when the caller has
+    them (`render.results.Worded`)."""
     out: list[tuple[n.Results | None, str]] = []
-    for piece, cut in result_words.parts(notice, limit):
+    for piece, cut in result_words.parts(notice, limit, lines_of):
         out.extend((piece if len(cut) == 1 else None, words) for words in cut)
     return out

@@ -286,14 +286,28 @@ def pieces(notice: n.Results, limit: int, lines_of: Lines = block_lines) -> list
     return out
 
 
-def parts(notice: n.Results, limit: int) -> list[tuple[n.Results, list[str]]]:
+class Worded:
+    """The lines of each block, worded once however often they are asked for (by the block's
+    identity: the results' whole text, their parts and the parts' lengths read the same
+    blocks). Holds each block it worded, so that no identity is reused while it lives."""
+
+    __slots__ = ("_lines",)
+
+    def __init__(self) -> None:
+        self._lines: dict[int, tuple[r.Block, list[str]]] = {}
+
+    def __call__(self, block: r.Block) -> list[str]:
+        found = self._lines.get(id(block))
+        if found is None:
+            found = self._lines[id(block)] = (block, block_lines(block))
+        return found[1]
+
+
+def parts(notice: n.Results, limit: int, lines_of: Lines | None = None
+          ) -> list[tuple[n.Results, list[str]]]:
     """Each piece of `notice` with its words cut into messages (one, but for a block too long
-    for one message); each block worded once."""
-    worded = [block_lines(block) for block in notice.blocks]
-    by_block = {id(block): lines for block, lines in zip(notice.blocks, worded, strict=True)}
-
-    def lines_of(block: r.Block) -> list[str]:
-        return by_block[id(block)]
-
+    for one message); each block worded once (`lines_of`: the caller's `Worded`, when it words
+    the same blocks again)."""
+    lines_of = lines_of or Worded()
     return [(piece, split_message(inert(text(piece, lines_of)), limit))
             for piece in pieces(notice, limit, lines_of)]

@@ -33,6 +33,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
+from fappo_bot.service.results_report import Block
 from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.service.text import PostingText, PostText
 
@@ -306,6 +307,9 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+#: the words of a turn's result blocks, block by block (`render.results.Worded`)
+Lines = Callable[[Block], list[str]]
+
 Content = str | Sequence[str] | Notice
 """What a use case queues: a text, several that go out in that order, or a notice (its text,
 and its fields as the messages' payload)."""
@@ -334,6 +338,7 @@ def outbox_messages(
     content: Content,
     dedupe_key: str,
     dm_to: str | None = None,
+    lines_of: Lines | None = None,
 ) -> list[OutboxMessage]:
     """The outbox messages of one text to the game's channel or to `dm_to`.
 
@@ -348,13 +353,14 @@ def outbox_messages(
     `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
     parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
     after it, under any collation); their dedupe keys add `#2`, `#3`... Every text passes
-    `inert` first: nothing queued can ping anyone.
+    `inert` first: nothing queued can ping anyone. `lines_of`: the words of a turn's result
+    blocks, when the caller words them too (`render.results.Worded`: each block worded once).
     """
     payloads: list[dict[str, Any] | None]
     if isinstance(content, Notice) and NOTICES.get(kind) is not type(content):
         raise ValueError(f"a {type(content).__name__} is no {kind} message")
     if isinstance(content, Results):  # each part its own blocks (`render.notices.results_parts`)
-        cut = words.results_parts(content)
+        cut = words.results_parts(content, lines_of=lines_of)
         parts = [text for _, text in cut]
         payloads = [None if piece is None else piece.payload() for piece, _ in cut]
     else:
@@ -399,9 +405,11 @@ class Outgoing:
         content: Content,
         dedupe_key: str,
         dm_to: str | None = None,
+        lines_of: Lines | None = None,
     ) -> int:
         """As `queue`: how many messages the text makes."""
-        messages = outbox_messages(self.deps, self.game, kind, content, dedupe_key, dm_to)
+        messages = outbox_messages(self.deps, self.game, kind, content, dedupe_key, dm_to,
+                                   lines_of)
         self.messages.extend(messages)
         return len(messages)
 

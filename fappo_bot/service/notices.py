@@ -340,9 +340,12 @@ def results(number: int, resolution_id: str, blocks: Sequence[Block],
             characters: Sequence[str] | None = None,
             ruleset: Literal["fappo", "xp"] = "fappo", label: str = "",
             dice_pools: bool = False) -> Results:
-    return Results(turn=number, resolution_id=resolution_id, blocks=tuple(blocks),
-                   characters=None if characters is None else tuple(characters),
-                   ruleset=ruleset, label=label, dice_pools=dice_pools)
+    # constructed, not validated: the blocks are the service's own, of their types already,
+    # and a turn of a thousand entries has thousands (a payload read back is validated, `read`)
+    return Results.model_construct(
+        turn=number, resolution_id=resolution_id, blocks=tuple(blocks),
+        characters=None if characters is None else tuple(characters), ruleset=ruleset,
+        label=label, dice_pools=dice_pools)
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
-from fappo_bot.render import notices as words
+from fappo_bot.render import results as result_words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service import notices, xp_play, xp_resolve, xp_review
@@ -238,8 +238,9 @@ class ResolutionService(UseCases):
         out = Outgoing(self.deps, game)
         notice = notices.results(turn.number, resolution_id, xp_blocks(resolved.lines),
                                  ruleset="xp", label=self.ruleset(game).label, dice_pools=True)
-        text = words.text(notice)
-        queued = out.add("results", notice, f"results:{resolution_id}")
+        worded = result_words.Worded()  # its text and its parts word each line once
+        text = result_words.text(notice, worded)
+        queued = out.add("results", notice, f"results:{resolution_id}", lines_of=worded)
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out)
@@ -410,10 +411,11 @@ class ResolutionService(UseCases):
         withheld = {n for a in secret_part.actions for n in party_names(a)}
         room = notices.results(turn.number, resolution_id, turn_blocks(
             public, orders, masked=seen.masked, withheld=withheld, earlier=state.pending))
-        text = words.text(room)
-        gm_text = text if public is result else words.text(notices.results(
+        worded = result_words.Worded()  # the room's text and its parts word its blocks once
+        text = result_words.text(room, worded)
+        gm_text = text if public is result else result_words.text(notices.results(
             turn.number, resolution_id, turn_blocks(result, orders, earlier=state.pending)))
-        count = out.add("results", room, f"results:{resolution_id}")
+        count = out.add("results", room, f"results:{resolution_id}", lines_of=worded)
         gms: Sequence[str] | None = None
         if secret_part.actions or secret_part.errors:
             runners: dict[str, set[str]] = {}
@@ -434,10 +436,10 @@ class ResolutionService(UseCases):
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
             secret = turn_blocks(secret_part, orders, earlier=state.pending)
-            for gm in gms:
+            for gm in gms:  # the same blocks for every GM, worded once
                 count += out.add("results_private", notices.results(
                     turn.number, resolution_id, secret),
-                                 f"results:{resolution_id}:gm:{gm}", dm_to=gm)
+                                 f"results:{resolution_id}:gm:{gm}", dm_to=gm, lines_of=worded)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
                                      turn.npc_canonical, state, sealed_now)

@@ -12,9 +12,10 @@ an Xp line. Names are data here, as the users wrote them: the renderer makes the
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import Annotated, Literal
+from dataclasses import dataclass, field
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from fappo_bot.posting.scene import hit_name
 from fappo_bot.rules import (
@@ -29,13 +30,21 @@ from fappo_bot.rules import (
     level_name,
 )
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+# Plain slotted classes, not pydantic models: a turn of a thousand entries makes thousands of
+# blocks, and their values are the rules' own results, already of the right types. Immutable
+# by convention (not frozen: a frozen dataclass sets each field through `object.__setattr__`).
+# Pydantic reads and writes them only at the boundary, as the fields of `notices.Results`
+# (the outbox payload; `notices.read`). Keyword-only, so each block's `type`, the union's
+# discriminator, can come first with its default, as it did in the payload's JSON. A payload
+# with a field this version does not know is refused, as the models refused it (`_STRICT`).
+_STRICT = ConfigDict(extra="forbid")
 
 
-class TargetLine(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TargetLine:
     """One creature of an area attack or of a spell's attack stage."""
 
-    model_config = _FROZEN
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     name: str
     total: int | None = None
     difficulty: int | None = None
@@ -49,18 +58,20 @@ class TargetLine(BaseModel):
     effective: bool = True
 
 
-class Defence(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Defence:
     """A defence that answered an attack (folded into it); `ap`: None when hidden."""
 
-    model_config = _FROZEN
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     name: str
     ap: int | None = None
 
 
-class ActionLine(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class ActionLine:
     """One action and what it did."""
 
-    model_config = _FROZEN
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["action"] = "action"
     actor: str
     kind: str
@@ -85,7 +96,7 @@ class ActionLine(BaseModel):
     base: str | None = None
     level: str | None = None
     #: the SP spent on the roll, by pool (empty when hidden)
-    sp: dict[str, int] = Field(default_factory=dict)
+    sp: dict[str, int] = field(default_factory=dict)
     #: the levels a Guard took off it
     guard: int = 0
     damage: int = 0
@@ -99,18 +110,20 @@ class ActionLine(BaseModel):
     defences: tuple[Defence, ...] = ()
 
 
-class Refusal(BaseModel):
-    model_config = _FROZEN
+@dataclass(slots=True, kw_only=True)
+class Refusal:
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["refusal"] = "refusal"
     actor: str
     message: str
 
 
-class HitLine(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class HitLine:
     """A hit still open to a Reduce line: its attacker and weapon name it (`id`: the old name
     a Reduce line still takes, kept for the GM's texts, never shown to players)."""
 
-    model_config = _FROZEN
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     id: str
     attacker: str | None = None
     weapon: str | None = None
@@ -119,8 +132,9 @@ class HitLine(BaseModel):
     creatures: bool = False
 
 
-class Standing(BaseModel):
-    model_config = _FROZEN
+@dataclass(slots=True, kw_only=True)
+class Standing:
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["standing"] = "standing"
     name: str
     #: the level name, or for a group "N left" / "all eliminated"
@@ -131,8 +145,9 @@ class Standing(BaseModel):
     withheld: bool = False
 
 
-class EventLine(BaseModel):
-    model_config = _FROZEN
+@dataclass(slots=True, kw_only=True)
+class EventLine:
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["event"] = "event"
     character: str
     kind: str
@@ -140,10 +155,11 @@ class EventLine(BaseModel):
     levels: int = 0
 
 
-class XpLine(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class XpLine:
     """A line of an Xp turn's results (every roll with every die, `render_xp`)."""
 
-    model_config = _FROZEN
+    __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["xp"] = "xp"
     text: str
 
@@ -153,9 +169,6 @@ Block = Annotated[ActionLine | Refusal | Standing | EventLine | XpLine,
 
 
 # ---- from a resolution ----------------------------------------------------------------------------
-# The blocks are built with `model_construct`: their values are the rules' own results, already
-# of the right types, and a turn of a thousand entries makes thousands of them (validation is for
-# the payloads read back from the outbox, `notices.read`).
 def _fold(name: str) -> str:
     return name.casefold()
 
@@ -165,7 +178,7 @@ def _base(margin: int | None, level: object) -> str | None:
 
 
 def _target_line(t: TargetResult) -> TargetLine:
-    return TargetLine.model_construct(
+    return TargetLine(
         name=t.name, total=t.total, difficulty=t.difficulty, base=_base(t.margin, t.level),
         level=t.level.label if t.level is not None else None, guard=t.pledged, damage=t.damage,
         specials=t.specials, eliminated=t.eliminated, effective=t.effective)
@@ -190,7 +203,7 @@ def _action_line(result: ActionResult, action: Action | None, hidden: bool,
         target = None  # "moves 1 away from Goblins", not "moves Goblins"
     if result.kind == "defend" and a is not None and target is None:
         target = a.against
-    return ActionLine.model_construct(
+    return ActionLine(
         actor=result.actor, kind=result.kind, group=group,
         skill=a.skill if a is not None else None, task=a.task if a is not None else None,
         target=target, targets=tuple(a.targets or ()) if a is not None else (),
@@ -228,6 +241,8 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         return found if found.kind.value == r.kind else None
 
     def hidden(r: ActionResult) -> bool:
+        if not masked:
+            return False
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
         return any(_fold(n) in masked for n in names)
 
@@ -245,7 +260,7 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         for i in attacks_on.get(_fold(d.actor), ()):
             if against is None or _fold(result.actions[i].actor) == _fold(against):
                 answered.setdefault(i, []).append(
-                    Defence.model_construct(name=d.actor, ap=ap))
+                    Defence(name=d.actor, ap=ap))
     groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
     return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())),
                          _fold(r.actor) in groups)
@@ -253,7 +268,7 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
 
 
 def _hit_line(hit: PendingHit) -> HitLine:
-    return HitLine.model_construct(id=hit.id, attacker=hit.attacker, weapon=hit.weapon,
+    return HitLine(id=hit.id, attacker=hit.attacker, weapon=hit.weapon,
                                    levels=hit.levels, creatures=hit.source == ELIMINATION)
 
 
@@ -272,13 +287,13 @@ def standing_blocks(result: TurnResult, shown: Collection[str] | None,
         if shown is not None and key not in shown:
             continue
         if key in withheld:
-            out.append(Standing.model_construct(name=character.name, health="", withheld=True))
+            out.append(Standing(name=character.name, health="", withheld=True))
             continue
         if character.is_fodder:
             health = f"{character.count} left" if character.count else "all eliminated"
         else:
             health = level_name(character, config)
-        out.append(Standing.model_construct(
+        out.append(Standing(
             name=character.name, health=health, hits=tuple(hits.get(key, ())),
             statuses=tuple(s.kind.value for s in character.statuses)))
     return out
@@ -299,7 +314,7 @@ def turn_blocks(result: TurnResult, orders: Iterable[Order],
     wanted = None if audience is None else {_fold(n) for n in audience}
     actions = [a for a in action_blocks(result, orders, masked)
                if wanted is None or _concerns(a, wanted)]
-    errors = [Refusal.model_construct(actor=e.actor, message=e.message) for e in result.errors
+    errors = [Refusal(actor=e.actor, message=e.message) for e in result.errors
               if wanted is None or _fold(e.actor) in wanted]
     shown: set[str] | None = None
     if wanted is not None:
@@ -309,7 +324,7 @@ def turn_blocks(result: TurnResult, orders: Iterable[Order],
     standing = standing_blocks(result, shown, withheld)
     listed = {_fold(s.name) for s in standing}
     named = {f"hit {h.id}": hit_name(h) for h in earlier}
-    events = [EventLine.model_construct(character=e.character, kind=e.kind,
+    events = [EventLine(character=e.character, kind=e.kind,
                                         detail=_named(e.detail, named), levels=e.levels)
               for e in result.events if wanted is None or _fold(e.character) in listed]
     return (*actions, *errors, *standing, *events)

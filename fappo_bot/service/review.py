@@ -18,11 +18,10 @@ The players' secret orders appear in the review only once the NPC orders are sea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from fappo_bot.posting.names import nearest
 from fappo_bot.rules import (
     BUILT_IN,
     FLOATING,
@@ -36,19 +35,19 @@ from fappo_bot.rules import (
     SpellResolution,
     TraitCatalogue,
     TurnState,
+    Weapon,
     moves_away,
 )
 from fappo_bot.service import xp_play, xp_review
 from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
-from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION, check_number
+from fappo_bot.service.bounds import MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
+from fappo_bot.service.review_coerce import coerce, coerce_bool
 from fappo_bot.service.review_rulings import (
-    BOOL_FIELDS,
     action_rulings,
-    coerce_ruling,
     good_case_ruling,
     turn_rulings,
 )
@@ -60,8 +59,6 @@ PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever"})
 _DIFFICULTY_KINDS = frozenset({ActionKind.SKILL, ActionKind.WATCH, ActionKind.EXTINGUISH})
 _ATTACK_KINDS = frozenset({ActionKind.ATTACK, ActionKind.CAST})
 _REVIEWABLE = frozenset({TurnStatus.OPEN, TurnStatus.CLOSED})
-_YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
-_NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
 
 
 @dataclass(slots=True)
@@ -128,23 +125,24 @@ class _Scene:
         return self._roster.get(name)
 
 
-def _skill_of(character: Character | None, action: Action, scene: _Scene) -> str | None:
+def _skill_of(action: Action, weapon: Weapon | None, scene: _Scene) -> str | None:
     """The skill of an action: the one named, else its weapon's as the engine reads it (the
     sheet's, else the game's mapping: F19 Amb-1 amendment)."""
     if action.skill:
         return action.skill
     if action.kind is ActionKind.CAST:
         return "Spellcasting"
-    weapon = character.weapon(action.weapon) if character else None
     if weapon is None:
         return None
     return weapon.skill or scene.config.mapped_skill(weapon.name)
 
 
-def _unsuggested_pools(character: Character | None, action: Action,
-                       scene: _Scene) -> list[str]:
-    """SP pools of the action that are neither floating nor the skill's Suggested Trait."""
-    skill = _skill_of(character, action, scene)
+def _unsuggested_pools(action: Action, weapon: Weapon | None, scene: _Scene) -> list[str]:
+    """SP pools of the action that are neither floating nor the skill's Suggested Trait
+    (`weapon`: the action's, from its actor's sheet)."""
+    if not (action.sp or action.cast_sp or action.attack_sp):
+        return []  # most actions spend none: no skill to look up
+    skill = _skill_of(action, weapon, scene)
     row = SKILLS_BY_KEY.get(skill.casefold()) if skill else None
     trait = row.suggested if row else scene.suggests.get(skill.casefold()) if skill else None
     suggested = trait.value.casefold() if trait else None
@@ -214,13 +212,14 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
     case = good_case_ruling(scene.state, order)
     if case is not None:
         add(None, case.field, case.text(actor), case.required, case.choices, case.shown_default)
+    live_actions = orders[actor.casefold()].actions
     for i, action in enumerate(order.actions):
         label = f"{actor}, action {i + 1} ({action.kind.value}"
         label += f" {action.target})" if action.target else ")"
         if action.condition is not None:
             key = add(i, "triggered", f'{label}: did "{action.condition}" happen? (F9)', True,
                       ("yes", "no"))
-            if _coerce_bool(answers.get(key)) and _needs_target(action):
+            if coerce_bool(answers.get(key)) and _needs_target(action):
                 add(i, "target", f"{label}: who is the target? (F9)", True, names)
         target_known = action.target and scene.character(action.target) is not None
         if action.kind in _DIFFICULTY_KINDS and action.difficulty is None and not target_known:
@@ -237,11 +236,9 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
         if action.kind in _ATTACK_KINDS and not action.flat_footed:
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6)", False,
                 ("yes", "no"), "no")
-        live = orders[actor.casefold()].actions[i]  # as the GM's answers make it
-        skill = action.skill or (weapon.skill or scene.config.mapped_skill(weapon.name)
-                                 if weapon is not None else None)
+        live = live_actions[i]  # as the GM's answers make it
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
-                and not weapon.used_with(skill).ranged \
+                and not weapon.used_with(_skill_of(action, weapon, scene)).ranged \
                 and _target_moves_away(scene, orders, live, actor):
             add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
                               "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
@@ -249,7 +246,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
                 ("none", *(s.value for s in weapon.specials)), "none")
-        vetoable = _unsuggested_pools(character, action, scene)
+        vetoable = _unsuggested_pools(action, weapon, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{action.why}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
@@ -283,63 +280,6 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
     return items
 
 
-def _coerce_bool(value: Any) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    text = str(value).strip().casefold()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
-    return None
-
-
-def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any:
-    """The answer as the type its field needs; InvalidInput says what was expected."""
-    field = item.field
-    if field in {"triggered", "claim", "flat_footed", "veto", "engaged", "good_case"} | \
-            BOOL_FIELDS:
-        result = _coerce_bool(value)
-        if result is None:
-            raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
-        return result
-    if field in {"difficulty", "end_position"}:
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            raise InvalidInput(f"{item.question} Answer with a whole number.") from None
-        if field == "difficulty" and not 0 <= number <= MAX_DIFFICULTY:
-            raise InvalidInput(f"{item.question} A difficulty is from 0 to {MAX_DIFFICULTY}.")
-        if field == "end_position" and abs(number) > MAX_POSITION:
-            raise InvalidInput(f"{item.question} A position is from {-MAX_POSITION:,} to "
-                               f"{MAX_POSITION:,}.")
-        return number
-    if field == "target":
-        return _one_name(item, str(value), names)
-    if field == "targets":
-        parts = value if isinstance(value, list | tuple) else str(value).split(",")
-        return [_one_name(item, str(p), names) for p in parts if str(p).strip()]
-    if field == "invoke":
-        text = str(value).strip()
-        for choice in item.choices:
-            if choice.casefold() == text.casefold():
-                return choice
-        raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
-    if field in {"mood", "part", "profile"}:
-        return coerce_ruling(field, item.question, item.choices, value)
-    raise InvalidInput(f"Unknown review question: {item.key}")
-
-
-def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> str:
-    for name in names:
-        if name.casefold() == text.strip().casefold():
-            return name
-    near = nearest(text, names, limit=1)
-    hint = f' Did you mean "{near[0]}"?' if near else ""
-    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
-                       f"one of: {', '.join(names)}.")
-
-
 async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
                        records: Sequence[CharacterRecord]) -> ReviewView:
     """A FAPPO turn's review: the questions of the orders the GM may see (F29)."""
@@ -351,14 +291,19 @@ async def fappo_review(uow: UnitOfWork, game: Game, turn: TurnRecord,
 
 def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
               coerce_one: Callable[[_Item, Any], Any], given: Mapping[str, Any],
-              answers: Mapping[str, Any], passes: int) -> tuple[dict[str, Any], list[_Item]]:
+              answers: Mapping[str, Any], passes: int,
+              settled: Callable[[list[_Item], Mapping[str, Any]], list[_Item]] | None = None,
+              reveals: Set[str] = frozenset()) -> tuple[dict[str, Any], list[_Item]]:
     """The turn's answers with `answers` recorded, and the review's `questions` under them.
 
     An answer can make a question appear (a "triggered: yes" asks for the "target", the target
     named may ask whether it was "engaged"; an Xp Flaw's "yes" asks who gains), so the questions
     are worked out again after each pass that recorded something, up to `passes`, and the last
-    ones are both what the answers are checked against and what the view shows. InvalidInput
-    names every bad answer and every key that is no question (any more); nothing is recorded."""
+    ones are both what the answers are checked against and what the view shows. With `settled`
+    (the same questions with the answers written in), a pass that answered no field of
+    `reveals` (the fields whose answer can change the questions) is the last: its questions are
+    the ones it had, with their answers, so the review is worked out once. InvalidInput names
+    every bad answer and every key that is no question (any more); nothing is recorded."""
     stored = dict(given)
     problems: list[str] = []
     done: set[str] = set()
@@ -374,6 +319,10 @@ def _recorded(questions: Callable[[Mapping[str, Any]], list[_Item]],
             except InvalidInput as exc:
                 problems.append(str(exc))
         done.update(fresh)
+        if settled is not None and not problems \
+                and not any(known[k].field in reveals for k in fresh):
+            items = settled(items, stored)
+            break
         items = questions(stored)
         if problems:
             break
@@ -466,6 +415,18 @@ async def _store(uow: UnitOfWork, turn: TurnRecord, **update: Any) -> TurnRecord
     return turn
 
 
+#: the answers that can change a FAPPO turn's questions (`_items_for`, `_answered`): whether a
+#: condition came true (its "target" question) and whom it names ("engaged", a mind spell's
+#: mood anchors)
+_REVEALS = frozenset({"triggered", "target"})
+
+
+def _with_answers(items: list[Question], answers: Mapping[str, Any]) -> list[Question]:
+    """The same questions with `answers` written in (what `review_items` gives under answers
+    that change no question)."""
+    return [replace(item, answer=answers.get(item.key)) for item in items]
+
+
 async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
                        records: list[CharacterRecord],
                        answers: Mapping[str, Any]) -> ReviewView:
@@ -476,7 +437,8 @@ async def fappo_answer(uow: UnitOfWork, game: Game, turn: TurnRecord,
     names = [c.name for c in state.characters]
     stored, items = _recorded(
         lambda given: review_items(state, in_force, given, turn.gm_inputs, catalogue(game)),
-        lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3)
+        lambda item, value: coerce(item, value, names), turn.gm_answers, answers, 3,
+        _with_answers, _REVEALS)
     turn = await _store(uow, turn, gm_answers=stored)
     return ReviewView(turn=turn.number, items=views(items), hidden_secret=hidden)
 

@@ -584,3 +584,36 @@ async def test_the_turn_before_is_read_by_its_number_not_among_the_whole_history
     assert status.turn.number == 4
     assert [h.attacker for h in status.pending_hits] == ["Skarg"]
     assert set(read) <= {3, 4}, read
+
+
+async def test_an_answer_works_the_review_out_once_unless_it_can_change_the_questions(
+        services, table, monkeypatch):
+    """An answer that can make no question appear (a difficulty, a claim) is checked against
+    the questions it had and shown with them: the review is worked out once, and the view is
+    the one the review gives afresh. One that can ("triggered: yes" asks for the target) has
+    them worked out again."""
+    from fappo_bot.service import review as review_module
+
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL)
+    await post(services, game, BOB, "m2", MIRA)
+    _, items = await by_field(services, game)
+    real = review_module.review_items
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(review_module, "review_items", counted)
+    view = await services.review.answer(game, GM, {
+        items[("Mira", "difficulty")].key: "4", items[("Kael", "claim")].key: "accept"})
+    assert len(calls) == 1
+    assert view == await services.review.review(game, GM)
+    assert {(i.actor, i.field): i.answer for i in view.items if i.answered} == {
+        ("Mira", "difficulty"): 4, ("Kael", "claim"): True}
+    calls.clear()
+    view = await services.review.answer(game, GM, {items[("Mira", "triggered")].key: "yes"})
+    assert len(calls) == 2
+    assert ("Mira", "target") in {(i.actor, i.field) for i in view.missing}
+    assert view == await services.review.review(game, GM)

@@ -1,0 +1,78 @@
+"""A GM's answer to a review question, read as the type its field needs (a yes or no, a whole
+number in its bounds, a name of the scene with "Did you mean", one of the question's choices, a
+ruling's value), or refused with what was expected: the review's one reader of answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from fappo_bot.posting.names import nearest
+from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION
+from fappo_bot.service.errors import InvalidInput
+from fappo_bot.service.review_rulings import BOOL_FIELDS, coerce_ruling
+from fappo_bot.service.views import ReviewItem
+
+if TYPE_CHECKING:
+    from fappo_bot.service.review import Question
+
+_YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
+_NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
+
+
+def coerce_bool(value: Any) -> bool | None:
+    """A yes or no as written (`yes`, `no`, `accept`, `off`, ...); None when it is neither."""
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().casefold()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    return None
+
+
+def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any:
+    """The answer as the type its field needs; InvalidInput says what was expected."""
+    field = item.field
+    if field in {"triggered", "claim", "flat_footed", "veto", "engaged", "good_case"} | \
+            BOOL_FIELDS:
+        result = coerce_bool(value)
+        if result is None:
+            raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
+        return result
+    if field in {"difficulty", "end_position"}:
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise InvalidInput(f"{item.question} Answer with a whole number.") from None
+        if field == "difficulty" and not 0 <= number <= MAX_DIFFICULTY:
+            raise InvalidInput(f"{item.question} A difficulty is from 0 to {MAX_DIFFICULTY}.")
+        if field == "end_position" and abs(number) > MAX_POSITION:
+            raise InvalidInput(f"{item.question} A position is from {-MAX_POSITION:,} to "
+                               f"{MAX_POSITION:,}.")
+        return number
+    if field == "target":
+        return _one_name(item, str(value), names)
+    if field == "targets":
+        parts = value if isinstance(value, list | tuple) else str(value).split(",")
+        return [_one_name(item, str(p), names) for p in parts if str(p).strip()]
+    if field == "invoke":
+        text = str(value).strip()
+        for choice in item.choices:
+            if choice.casefold() == text.casefold():
+                return choice
+        raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
+    if field in {"mood", "part", "profile"}:
+        return coerce_ruling(field, item.question, item.choices, value)
+    raise InvalidInput(f"Unknown review question: {item.key}")
+
+
+def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> str:
+    for name in names:
+        if name.casefold() == text.strip().casefold():
+            return name
+    near = nearest(text, names, limit=1)
+    hint = f' Did you mean "{near[0]}"?' if near else ""
+    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
+                       f"one of: {', '.join(names)}.")
