@@ -60,8 +60,9 @@ from fappo_bot.service.records import (
 )
 from fappo_bot.service.results_report import turn_blocks, xp_blocks
 from fappo_bot.service.retry import retried
-from fappo_bot.service.review import Question, review_items
+from fappo_bot.service.review import review_items
 from fappo_bot.service.review_answers import apply_answers
+from fappo_bot.service.review_coerce import Question
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,

@@ -19,7 +19,7 @@ The players' secret orders appear in the review only once the NPC orders are sea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Set
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from fappo_bot.rules import (
@@ -45,7 +45,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, Game, TurnRecord, TurnStatus
 from fappo_bot.service.retry import retried
-from fappo_bot.service.review_coerce import coerce, coerce_bool
+from fappo_bot.service.review_coerce import Question, coerce, coerce_bool
 from fappo_bot.service.review_rulings import (
     action_rulings,
     good_case_ruling,
@@ -59,32 +59,6 @@ PRONOUNS = frozenset({"it", "them", "him", "her", "whoever", "whatever"})
 _DIFFICULTY_KINDS = frozenset({ActionKind.SKILL, ActionKind.WATCH, ActionKind.EXTINGUISH})
 _ATTACK_KINDS = frozenset({ActionKind.ATTACK, ActionKind.CAST})
 _REVIEWABLE = frozenset({TurnStatus.OPEN, TurnStatus.CLOSED})
-
-
-@dataclass(slots=True)
-class Question:
-    """One GM input the turn needs, as the review works it out: a `ReviewItem` without
-    pydantic's validation (a turn of hundreds of orders asks thousands), made a `ReviewItem`
-    only for the view a use case returns. Immutable by convention."""
-
-    key: str
-    actor: str
-    index: int | None
-    field: str
-    question: str
-    required: bool
-    choices: tuple[str, ...]
-    answer: Any
-    default: str | None = None  # what an optional question keeps unanswered, in words
-
-    @property
-    def answered(self) -> bool:
-        return self.answer is not None
-
-    def view(self) -> ReviewItem:
-        return ReviewItem(key=self.key, actor=self.actor, index=self.index, field=self.field,
-                          question=self.question, required=self.required,
-                          choices=self.choices, answer=self.answer, default=self.default)
 
 
 def views(items: Sequence[Question]) -> tuple[ReviewItem, ...]:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from fappo_bot.rules import GMInputs, Order
-from fappo_bot.service.review import Question
+from fappo_bot.service.review_coerce import Question
 from fappo_bot.service.review_rulings import TURN_FIELDS, with_turn_answers, written
 from fappo_bot.service.scene import InForce
 

@@ -1,11 +1,13 @@
-"""A GM's answer to a review question, read as the type its field needs (a yes or no, a whole
-number in its bounds, a name of the scene with "Did you mean", one of the question's choices, a
-ruling's value), or refused with what was expected: the review's one reader of answers."""
+"""The review's questions as plain values (`Question`), and a GM's answer to one read as the
+type its field needs (a yes or no, a whole number in its bounds, a name of the scene with "Did
+you mean", one of the question's choices, a ruling's value) or refused with what was expected:
+the review's one reader of answers."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from fappo_bot.posting.names import nearest
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION
@@ -13,11 +15,34 @@ from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.review_rulings import BOOL_FIELDS, coerce_ruling
 from fappo_bot.service.views import ReviewItem
 
-if TYPE_CHECKING:
-    from fappo_bot.service.review import Question
-
 _YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
 _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
+
+
+@dataclass(slots=True)
+class Question:
+    """One GM input the turn needs, as the review works it out: a `ReviewItem` without
+    pydantic's validation (a turn of hundreds of orders asks thousands), made a `ReviewItem`
+    only for the view a use case returns. Immutable by convention."""
+
+    key: str
+    actor: str
+    index: int | None
+    field: str
+    question: str
+    required: bool
+    choices: tuple[str, ...]
+    answer: Any
+    default: str | None = None  # what an optional question keeps unanswered, in words
+
+    @property
+    def answered(self) -> bool:
+        return self.answer is not None
+
+    def view(self) -> ReviewItem:
+        return ReviewItem(key=self.key, actor=self.actor, index=self.index, field=self.field,
+                          question=self.question, required=self.required,
+                          choices=self.choices, answer=self.answer, default=self.default)
 
 
 def coerce_bool(value: Any) -> bool | None:
