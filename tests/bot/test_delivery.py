@@ -105,8 +105,8 @@ async def test_the_published_command_tree_is_within_discords_limits(running, fak
             problems.append(f"/{command['name']}: over 4,000 characters")
     assert problems == []
     names = {c["name"]: [o["name"] for o in c.get("options") or []] for c in fake.commands}
-    assert names["game"] == ["create", "show", "player", "gm", "remove", "settings", "set",
-                             "status", "ledger", "link"]
+    assert names["game"] == ["trait", "create", "show", "player", "gm", "remove", "settings",
+                             "set", "status", "ledger", "link"]
     assert names["me"] == ["remind", "away", "back", "digest", "layout", "link"]
     assert {"open", "status", "pass", "calltime"} <= set(names["turn"])
     assert {"resolve", "undo"} <= set(names["gm"])

@@ -77,7 +77,10 @@ async def test_a_post_on_one_shard_racing_a_resolve_on_another_is_never_lost(sha
     data = await stored(shards[1], game)
     resolution = next(r for r in data["resolutions"] if r is not None)
     if isinstance(posted, BaseException):
-        assert isinstance(posted, Conflict) and "Post it again" in str(posted), posted
+        # lost the race to the resolve's lock while the turn was being resolved, or after it
+        # was: either way the post says nothing of it was recorded
+        assert isinstance(posted, Conflict) and "nothing" in str(posted) and (
+            "Post it again" in str(posted) or "write a new post" in str(posted)), posted
         assert all(o.actor != "Mira" for o in resolution.orders)
     else:
         assert posted.ok
