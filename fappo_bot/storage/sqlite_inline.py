@@ -51,6 +51,9 @@ BACKGROUND_CHECKPOINTS = True
 #: the most WAL frames the passive passes may leave for a last pass that holds the write lock
 FINISH_FRAMES = 256
 
+#: how long that last pass waits for the write lock (and then for the readers of the WAL), ms
+FINISH_WAIT_MS = 20
+
 
 class Checkpointer:
     """Checkpoints one database's WAL in a worker thread, every `every` commits.
@@ -63,8 +66,10 @@ class Checkpointer:
     safety net, whose checkpoint copied the whole of it in one COMMIT on the loop (a burst of
     slow posts).
     So when the passes leave a short tail (`FINISH_FRAMES`), one RESTART pass copies it: that
-    one takes the write lock (or gives up at once if a writer holds it: no busy timeout here),
-    so no frame can land while it copies, and the next writer starts the WAL over. The loop's
+    one takes the write lock (waiting for it a little, `FINISH_WAIT_MS`: when posts queue, the
+    loop's transactions follow each other closely and the lock is rarely free at the instant it
+    is asked for), so no frame can land while it copies, and the next writer starts the WAL
+    over. The loop's
     writers that come meanwhile wait off the loop (`InlineConnection.call`), for the copy of a
     short tail, never of a whole WAL; a RESTART over the whole WAL held them for seconds on
     the loaded machine. A WAL that was not checkpointed loses nothing: it is the durable log,
@@ -103,6 +108,7 @@ class Checkpointer:
             try:
                 busy, frames, copied = self._passive(connection)
                 if not busy and copied < frames <= copied + FINISH_FRAMES:
+                    connection.execute(f"PRAGMA busy_timeout = {FINISH_WAIT_MS}")
                     connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             finally:
                 connection.close()
