@@ -72,7 +72,9 @@ class Checkpointer:
     over. The loop's
     writers that come meanwhile wait off the loop (`InlineConnection.call`), for the copy of a
     short tail, never of a whole WAL; a RESTART over the whole WAL held them for seconds on
-    the loaded machine. A WAL that was not checkpointed loses nothing: it is the durable log,
+    the loaded machine. Once the WAL is half way to the safety net (a loop that cannot keep
+    up, its transactions back to back), the last pass copies whatever tail is left: its
+    writers then wait off the loop, where the safety net's checkpoint would stop the loop. A WAL that was not checkpointed loses nothing: it is the durable log,
     read through and recovered by SQLite."""
 
     def __init__(self, path: str, uri: bool, every: int) -> None:
@@ -107,7 +109,9 @@ class Checkpointer:
                                          isolation_level=None, check_same_thread=False)
             try:
                 busy, frames, copied = self._passive(connection)
-                if not busy and copied < frames <= copied + FINISH_FRAMES:
+                if not busy and copied < frames and (
+                        frames - copied <= FINISH_FRAMES
+                        or frames >= FALLBACK_AUTOCHECKPOINT // 2):
                     connection.execute(f"PRAGMA busy_timeout = {FINISH_WAIT_MS}")
                     connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             finally:

@@ -140,3 +140,15 @@ def test_a_long_tail_is_left_to_the_next_checkpoint(tmp_path, monkeypatch):
     assert _wal_index(path) == (frames, 0)  # nothing copied under the write lock
     writer.close()
 
+
+
+def test_a_wal_half_way_to_the_safety_net_is_copied_whatever_its_tail(tmp_path, monkeypatch):
+    path = tmp_path / "x.sqlite3"
+    writer = _wal_of(path, 20)
+    frames, _ = _wal_index(path)
+    monkeypatch.setattr(sqlite_inline, "FALLBACK_AUTOCHECKPOINT", frames * 2)
+    monkeypatch.setattr(sqlite_inline, "FINISH_FRAMES", 1)
+    monkeypatch.setattr(Checkpointer, "_passive", staticmethod(lambda connection: (0, frames, 0)))
+    Checkpointer(str(path), False, 1).checkpoint()
+    assert _wal_index(path) == (frames, frames)
+    writer.close()
