@@ -205,6 +205,10 @@ class Diagnosis:
     _loop_thread: int = 0
     _started: float = 0.0
     _installed: float = 0.0
+    #: how often the WAL started over (its frame count fell after a COMMIT), and its most frames
+    wal_restarts: int = 0
+    wal_most: int = 0
+    _wal_last: int = 0
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -244,6 +248,8 @@ class Diagnosis:
                 return await call(connection, function, *args)
             finally:
                 took = (time.perf_counter() - started) * 1000
+                if commit:
+                    diagnosis.wal_frames()
                 if took >= 10 and not diagnosis._done:
                     what = str(args[0])[:40] if args else getattr(function, "__name__", "?")
                     if commit and diagnosis.backfilled() != backfilled:
@@ -262,6 +268,16 @@ class Diagnosis:
                 return -1
             self._shm_fd = os.open(self.shm, os.O_RDONLY)
         return int.from_bytes(os.pread(self._shm_fd, 4, 96), sys.byteorder)
+
+    def wal_frames(self) -> None:
+        """Note the WAL's frames now (the WAL index's mxFrame, byte 16 of the -shm file)."""
+        if self.backfilled() < 0 or self._shm_fd is None:
+            return
+        frames = int.from_bytes(os.pread(self._shm_fd, 4, 16), sys.byteorder)
+        if frames < self._wal_last:
+            self.wal_restarts += 1
+        self._wal_last = frames
+        self.wal_most = max(self.wal_most, frames)
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._last_tick = time.perf_counter()
@@ -308,6 +324,9 @@ class Diagnosis:
         if self.full_at:
             lines.append("  full collections at (s): " + ", ".join(f"{t:.1f}"
                                                                 for t in self.full_at))
+        if self._shm_fd is not None:
+            lines.append(f"  the WAL started over {self.wal_restarts} times; at most "
+                         f"{self.wal_most:,} frames")
         if self.slow_sql:
             kinds: dict[str, list[float]] = {}
             for took, what in self.slow_sql:

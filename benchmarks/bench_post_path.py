@@ -12,18 +12,26 @@ instruction counts, run it under callgrind at two sizes and halve nothing: the d
 `--posts 400` and `--posts 100`, divided by 300, is a post (docs/benchmarks.md, "How to read").
 
     .venv/bin/python benchmarks/bench_post_path.py [--posts 2000] [--sqla-public] [--smoke]
+
+`--count` counts instead of timing, which a loaded machine does not change: the calls each post
+makes (cProfile's count) and SQLite's progress-handler ticks (one every 100 instructions of its
+virtual machine), compared between the second and the last tenth of the posts (`--rooms 1`: of
+one turn).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import pstats
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -39,7 +47,36 @@ from tests.conftest import create_sqlite_schema
 KEYS_TOGETHER = 50
 
 
-async def run(posts: int, rooms: int, public: bool, keys_each: bool = False) -> list[float]:
+class Counts:
+    """What `--count` counts of each post: its calls, and SQLite's progress ticks."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.calls: list[int] = []
+        self.sqlite: list[int] = []
+
+    def tick(self) -> int:
+        self.ticks += 1
+        return 0  # go on
+
+    def watch(self) -> None:
+        """Give every inline SQLite connection made from now on a progress handler."""
+        from fappo_bot.storage import sqlite_inline
+
+        made = sqlite_inline.InlineConnection.__init__
+        counts = self
+
+        def init(connection: Any, sqlite: Any, *args: Any, **kwargs: Any) -> None:
+            made(connection, sqlite, *args, **kwargs)
+            sqlite.set_progress_handler(counts.tick, 100)
+
+        sqlite_inline.InlineConnection.__init__ = init  # type: ignore[method-assign]
+
+
+async def run(posts: int, rooms: int, public: bool, keys_each: bool = False,
+              counts: Counts | None = None) -> list[float]:
+    if counts is not None:
+        counts.watch()
     if public:
         from tests.storage import sqla_public
 
@@ -58,6 +95,9 @@ async def run(posts: int, rooms: int, public: bool, keys_each: bool = False) -> 
                 game_id, players = games[i % rooms]
                 player, _pc = players[(i // rooms) % len(players)]
                 started = time.thread_time()
+                if counts is not None:
+                    profile, ticks = cProfile.Profile(), counts.ticks
+                    profile.enable()
                 reply = await services.turns.post(
                     game_id, player, channel_key=f"room-{i % rooms}", message_key=f"m{i}",
                     text=ORDERS[i % len(ORDERS)])
@@ -69,6 +109,11 @@ async def run(posts: int, rooms: int, public: bool, keys_each: bool = False) -> 
                         await services.turns.set_many_reply_keys(waiting)
                         waiting = []
                 took.append((time.thread_time() - started) * 1000)
+                if counts is not None:
+                    profile.disable()
+                    counts.calls.append(sum(
+                        stat[1] for stat in pstats.Stats(profile).stats.values()))  # type: ignore[attr-defined]
+                    counts.sqlite.append(counts.ticks - ticks)
                 assert reply.post_id, reply
             return took
         finally:
@@ -84,13 +129,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keys-each", action="store_true",
                         help="each post's reply keys in a transaction of their own (as before "
                              "the bot wrote them together)")
+    parser.add_argument("--count", action="store_true",
+                        help="count each post's calls and SQLite's instructions (no timing)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
     if args.smoke:
         args.posts, args.rooms = 10, 2
     print(machine_speed())
-    in_order = asyncio.run(run(args.posts, args.rooms, args.sqla_public, args.keys_each))
+    counts = Counts() if args.count else None
+    in_order = asyncio.run(run(args.posts, args.rooms, args.sqla_public, args.keys_each, counts))
+    if counts is not None:
+        tenth = max(1, args.posts // 10)
+        for name, first, last in (("calls", counts.calls[tenth:2 * tenth], counts.calls[-tenth:]),
+                                  ("SQLite ticks (100 instructions each)", counts.sqlite[tenth:2 * tenth],
+                                   counts.sqlite[-tenth:])):
+            print(f"{name} a post: the second tenth {statistics.mean(first or last):.2f}, "
+                  f"the last tenth {statistics.mean(last):.2f}")
+        return 0
     took = sorted(in_order)
     how = "SQLAlchemy's public API" if args.sqla_public else "storage/driver.py"
     print(f"{args.posts} posts and their reply keys through {how}: CPU a post min "

@@ -93,6 +93,11 @@ class FappoBot(FappoBotBase):
         await add_commands(self)
         await self.sync_commands()
 
+    async def on_message(self, message: discord.Message) -> None:
+        """Nothing: every message is the turn posts' business (`posts.TurnPosts`), and the bot
+        has no prefix commands (its commands are slash commands), so it does not look for one
+        in every message as `commands.Bot` does."""
+
     async def on_app_command_completion(self, interaction: discord.Interaction,
                                         command: object) -> None:
         """A command used in a game's room may have changed its turn: its board is brought up

@@ -131,9 +131,22 @@ def tune_collector() -> None:
     loop, which made the bot's slowest posts (docs/benchmarks.md, "The bot through a fake
     Discord"). What is made later is collected as before; what was frozen and dies later is
     freed by its reference count, or never when it dies in a cycle (start-up's objects live as
-    long as the bot)."""
+    long as the bot).
+
+    Then every full collection freezes its survivors too (`freeze_survivors`): what outlived
+    one (discord.py's message cache, the storage's remembered records, the replies' book) is
+    as long-lived, and walking it again in the next one paused the loop as start-up's heap did.
+    The full collections that follow walk only what was made since the last."""
     gc.collect()
     gc.freeze()
+    if freeze_survivors not in gc.callbacks:
+        gc.callbacks.append(freeze_survivors)
+
+
+def freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """A collector callback: after a full collection, freeze what it left alive."""
+    if phase == "stop" and info["generation"] == 2:
+        gc.freeze()
 
 
 async def when_ready(bot: discord.Client, then: Callable[[], None]) -> None:

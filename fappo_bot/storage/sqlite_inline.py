@@ -48,16 +48,34 @@ FALLBACK_AUTOCHECKPOINT = 10_000
 BACKGROUND_CHECKPOINTS = True
 
 
+#: the most WAL frames the passive passes may leave for a last pass that holds the write lock
+FINISH_FRAMES = 256
+
+#: how long that last pass waits for the write lock (and then for the readers of the WAL), ms
+FINISH_WAIT_MS = 20
+
+
 class Checkpointer:
     """Checkpoints one database's WAL in a worker thread, every `every` commits.
 
-    PASSIVE: it copies what no reader still needs and never waits for or blocks a writer or a
-    reader. The WAL starts over (stops growing) at the first write after a checkpoint that copied
-    every frame; a commit that lands while it copies adds frames it did not see, so it checkpoints
-    again until one finds nothing new (up to four times), and the next checkpoint does the rest.
-    It never makes a writer wait: a RESTART checkpoint, which does (to start the WAL over at
-    once), held the loop's writers for up to 4 s on the loaded machine. A WAL that was not
-    checkpointed loses nothing: it is the durable log, read through and recovered by SQLite."""
+    PASSIVE first: it copies what no reader still needs and never waits for or blocks a writer
+    or a reader. The WAL starts over (stops growing) only at the first write after a checkpoint
+    that copied every frame, and a commit that lands while it copies adds frames it did not see,
+    so it checkpoints again until one finds nothing new (up to four times). Under a steady
+    stream of commits the passes never catch the last frames: the WAL then grew to SQLite's own
+    safety net, whose checkpoint copied the whole of it in one COMMIT on the loop (a burst of
+    slow posts).
+    So when the passes leave a short tail (`FINISH_FRAMES`), one RESTART pass copies it: that
+    one takes the write lock (waiting for it a little, `FINISH_WAIT_MS`: when posts queue, the
+    loop's transactions follow each other closely and the lock is rarely free at the instant it
+    is asked for), so no frame can land while it copies, and the next writer starts the WAL
+    over. The loop's
+    writers that come meanwhile wait off the loop (`InlineConnection.call`), for the copy of a
+    short tail, never of a whole WAL; a RESTART over the whole WAL held them for seconds on
+    the loaded machine. Once the WAL is half way to the safety net (a loop that cannot keep
+    up, its transactions back to back), the last pass copies whatever tail is left: its
+    writers then wait off the loop, where the safety net's checkpoint would stop the loop. A WAL that was not checkpointed loses nothing: it is the durable log,
+    read through and recovered by SQLite."""
 
     def __init__(self, path: str, uri: bool, every: int) -> None:
         self.path, self.uri, self.every = path, uri, every
@@ -73,19 +91,29 @@ class Checkpointer:
         self._commits = 0
         self.running = asyncio.get_running_loop().run_in_executor(None, self.checkpoint)
 
+    @staticmethod
+    def _passive(connection: sqlite3.Connection) -> tuple[int, int, int]:
+        """The passive passes: (busy, frames in the WAL, frames copied) of the last."""
+        seen = -1
+        for _ in range(4):
+            busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if busy or frames == seen:  # nothing was committed while it copied
+                break
+            seen = frames
+        return int(busy), int(frames), int(copied)
+
     def checkpoint(self) -> None:
         """One checkpoint, on this thread (a connection of its own, closed after)."""
         try:
             connection = sqlite3.connect(self.path, uri=self.uri, timeout=0,
                                          isolation_level=None, check_same_thread=False)
             try:
-                seen = -1
-                for _ in range(4):
-                    busy, frames, _copied = connection.execute(
-                        "PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                    if busy or frames == seen:  # nothing was committed while it copied
-                        break
-                    seen = frames
+                busy, frames, copied = self._passive(connection)
+                if not busy and copied < frames and (
+                        frames - copied <= FINISH_FRAMES
+                        or frames >= FALLBACK_AUTOCHECKPOINT // 2):
+                    connection.execute(f"PRAGMA busy_timeout = {FINISH_WAIT_MS}")
+                    connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
             finally:
                 connection.close()
         except sqlite3.Error as error:  # busy, or the file is gone: the next one will do

@@ -106,3 +106,18 @@ async def test_nothing_a_player_writes_pings_anyone(running, fake) -> None:
     [reply] = await fake.wait_for(lambda: replies_to(fake, post))
     assert reply["allowed_mentions"] == {"parse": []}
     assert "@everyone" not in reply["content"] and "<@123>" not in reply["content"]
+
+
+async def test_a_post_is_not_read_for_a_prefix_command(running, fake, monkeypatch) -> None:
+    """The bot's commands are slash commands: a message is the turn posts' business only, not
+    read for a `@bot command` prefix as `commands.Bot` reads every message."""
+    looked: list[object] = []
+
+    async def spy(message) -> None:
+        looked.append(message)
+
+    monkeypatch.setattr(running.bot, "process_commands", spy)
+    await set_up_game(fake)
+    post = await fake.post(fake.room["id"], fake.alice, KAEL_ORDERS)
+    await fake.wait_for(lambda: replies_to(fake, post))
+    assert looked == []

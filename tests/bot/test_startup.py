@@ -113,7 +113,7 @@ async def test_start_up_is_frozen_out_of_the_collectors_sight(running) -> None:
     import gc
     import weakref
 
-    from fappo_bot.discord.startup import tune_collector, when_ready
+    from fappo_bot.discord.startup import freeze_survivors, tune_collector, when_ready
 
     class Node:
         me: object = None
@@ -127,7 +127,16 @@ async def test_start_up_is_frozen_out_of_the_collectors_sight(running) -> None:
         assert gone() is None
         assert gc.get_freeze_count() > 0
         assert not any(o is running.bot for o in gc.get_objects())
+        # what outlives a later full collection is frozen too; its garbage is still collected
+        survivor, cycle = Node(), Node()
+        cycle.me = cycle
+        gone = weakref.ref(cycle)
+        del cycle
+        gc.collect()
+        assert gone() is None
+        assert not any(o is survivor for o in gc.get_objects())
     finally:
+        gc.callbacks.remove(freeze_survivors)
         gc.unfreeze()
     assert any(o is running.bot for o in gc.get_objects())
 

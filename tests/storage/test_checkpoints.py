@@ -102,3 +102,53 @@ def test_a_checkpoint_copies_the_wal_and_never_raises(tmp_path):
     writer.close()
     # a database that is gone is a checkpoint skipped, not an error in a worker thread
     Checkpointer(str(tmp_path / "nowhere" / "x.sqlite3"), False, 1).checkpoint()
+
+
+def _wal_of(path: Path, rows: int) -> sqlite3.Connection:
+    """A WAL of `rows` uncopied writes (SQLite's own checkpoints off); the writer stays open."""
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("CREATE TABLE t (x TEXT)")
+    for i in range(rows):
+        writer.execute("INSERT INTO t VALUES (?)", ("y" * 5000 + str(i),))
+    return writer
+
+
+def test_a_tail_the_passive_passes_leave_is_copied_under_the_write_lock(tmp_path, monkeypatch):
+    # commits that land while the passive passes copy leave the WAL's last frames behind; the
+    # checkpoint's last pass copies them, so the next writer starts the WAL over
+    path = tmp_path / "x.sqlite3"
+    writer = _wal_of(path, 20)
+    frames, _ = _wal_index(path)
+    monkeypatch.setattr(Checkpointer, "_passive",
+                        staticmethod(lambda connection: (0, frames, frames - 3)))
+    Checkpointer(str(path), False, 1).checkpoint()
+    assert _wal_index(path) == (frames, frames)
+    writer.execute("INSERT INTO t VALUES ('z')")
+    assert _wal_index(path)[0] < frames
+    writer.close()
+
+
+def test_a_long_tail_is_left_to_the_next_checkpoint(tmp_path, monkeypatch):
+    path = tmp_path / "x.sqlite3"
+    writer = _wal_of(path, 20)
+    frames, _ = _wal_index(path)
+    monkeypatch.setattr(Checkpointer, "_passive", staticmethod(
+        lambda connection: (0, frames, frames - sqlite_inline.FINISH_FRAMES - 1)))
+    Checkpointer(str(path), False, 1).checkpoint()
+    assert _wal_index(path) == (frames, 0)  # nothing copied under the write lock
+    writer.close()
+
+
+
+def test_a_wal_half_way_to_the_safety_net_is_copied_whatever_its_tail(tmp_path, monkeypatch):
+    path = tmp_path / "x.sqlite3"
+    writer = _wal_of(path, 20)
+    frames, _ = _wal_index(path)
+    monkeypatch.setattr(sqlite_inline, "FALLBACK_AUTOCHECKPOINT", frames * 2)
+    monkeypatch.setattr(sqlite_inline, "FINISH_FRAMES", 1)
+    monkeypatch.setattr(Checkpointer, "_passive", staticmethod(lambda connection: (0, frames, 0)))
+    Checkpointer(str(path), False, 1).checkpoint()
+    assert _wal_index(path) == (frames, frames)
+    writer.close()
