@@ -143,10 +143,28 @@ def tune_collector() -> None:
         gc.callbacks.append(freeze_survivors)
 
 
-def freeze_survivors(phase: str, info: dict[str, int]) -> None:
-    """A collector callback: after a full collection, freeze what it left alive."""
-    if phase == "stop" and info["generation"] == 2:
-        gc.freeze()
+class SurvivorFreezer:
+    """A collector callback: after a full collection, freeze what it left alive; but after
+    every `thaw_every`-th, thaw everything instead, so that the next full collection walks the
+    whole heap once and frees what died in a cycle while frozen (an evicted message and its
+    reactions refer to each other). Freezing for ever would leak those cycles for as long as
+    the bot runs; one whole walk in `thaw_every` full collections bounds that leak."""
+
+    def __init__(self, thaw_every: int = 32) -> None:
+        self.thaw_every = thaw_every
+        self.full = 0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase != "stop" or info["generation"] != 2:
+            return
+        self.full += 1
+        if self.full % self.thaw_every == 0:
+            gc.unfreeze()
+        else:
+            gc.freeze()
+
+
+freeze_survivors = SurvivorFreezer()
 
 
 async def when_ready(bot: discord.Client, then: Callable[[], None]) -> None:

@@ -141,6 +141,37 @@ async def test_start_up_is_frozen_out_of_the_collectors_sight(running) -> None:
     assert any(o is running.bot for o in gc.get_objects())
 
 
+def test_a_cycle_that_dies_while_frozen_is_freed_within_thaw_every_full_collections() -> None:
+    """Frozen survivors are thawed after every `thaw_every`-th full collection, so a cycle that
+    died while frozen is freed by the next one: the leak of freezing is bounded."""
+    import gc
+    import weakref
+
+    from fappo_bot.discord.startup import SurvivorFreezer
+
+    class Node:
+        me: object = None
+
+    freezer = SurvivorFreezer(thaw_every=3)
+    gc.callbacks.append(freezer)
+    try:
+        cycle = Node()
+        cycle.me = cycle
+        gone = weakref.ref(cycle)
+        gc.collect()  # 1st full collection: the cycle survives it and is frozen
+        assert not any(o is cycle for o in gc.get_objects())
+        del cycle
+        gc.collect()  # 2nd: frozen, so not walked; still alive
+        assert gone() is not None
+        gc.collect()  # 3rd: thaws everything once it is done
+        assert gone() is not None and gc.get_freeze_count() == 0
+        gc.collect()  # 4th walks the whole heap and frees the cycle
+        assert gone() is None
+    finally:
+        gc.callbacks.remove(freezer)
+        gc.unfreeze()
+
+
 async def test_fappo_bot_run_tunes_the_collector_once_ready(fake, tmp_path) -> None:
     """`fappo-bot run` calls `tune_collector` (its default) once the bot is ready."""
     import asyncio
