@@ -93,13 +93,17 @@ def _need_name(purchase: Purchase) -> str:
     return purchase.name
 
 
-def _no_such_trait(name: str, traits: TraitCatalogue) -> RulesError:
-    """'NAME' is no Trait of the game, with the nearest of its Traits' names (alternate names
-    included) as a "Did you mean"."""
+def trait_hint(name: str, traits: TraitCatalogue = BUILT_IN) -> str:
+    """` Did you mean Keen-eyed?`: the nearest of the game's Traits' names (alternate names
+    included) to `name`, or "" when none is near."""
     spelled = {n.casefold(): n for entry in traits.entries() for n in (entry[0], *entry[1])}
     near = difflib.get_close_matches(name.strip().casefold(), list(spelled), n=2, cutoff=0.6)
-    hint = f" Did you mean {' or '.join(spelled[n] for n in near)}?" if near else ""
-    return RulesError("unknown-name", f"'{name}' is no Trait of this game.{hint}", "name")
+    return f" Did you mean {' or '.join(spelled[n] for n in near)}?" if near else ""
+
+
+def _no_such_trait(name: str, traits: TraitCatalogue) -> RulesError:
+    return RulesError("unknown-name", f"'{name}' is no Trait of this game."
+                      f"{trait_hint(name, traits)}", "name")
 
 
 def _owned_trait(character: Character, name: str,

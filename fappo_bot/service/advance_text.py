@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import re
 
-from fappo_bot.rules import BUILT_IN, LegendaryItem, Purchase, PurchaseKind, TraitCatalogue
+from fappo_bot.rules import (
+    BUILT_IN,
+    LegendaryItem,
+    Purchase,
+    PurchaseKind,
+    TraitCatalogue,
+    trait_hint,
+)
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.sheets.convert import CaseError, legendary_item
 
@@ -72,7 +79,8 @@ def parse_change(text: str, traits: TraitCatalogue = BUILT_IN) -> Purchase:
     if traits.find(name) is not None:
         return Purchase(kind=PurchaseKind.TRAIT_SP, name=name, points=points)
     if sp:
-        raise InvalidInput(f'"{name}" is no Trait, so it has no SP to raise; write {FORMS}.')
+        raise InvalidInput(f'"{name}" is no Trait, so it has no SP to raise.'
+                           f"{trait_hint(name, traits)} Write {FORMS}.")
     return Purchase(kind=PurchaseKind.SKILL, name=name, points=points)
 
 

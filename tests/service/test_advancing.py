@@ -154,6 +154,9 @@ async def test_f28_a_games_own_trait_is_bought_at_the_rulebooks_price_and_caps(
     with pytest.raises(InvalidInput, match="'Keen-eyd' is no Trait of this game. Did you "
                                            "mean Keen-eyed\\?"):
         await services.advancement.ask(game, ALICE, "Kael", "trait Keen-eyd")
+    with pytest.raises(InvalidInput, match='"Keen-eyd" is no Trait, so it has no SP to raise. '
+                                           "Did you mean Keen-eyed\\?"):
+        await services.advancement.ask(game, ALICE, "Kael", "Keen-eyd +1 SP")
     asked = await services.advancement.ask(game, ALICE, "Kael", "trait sharp")
     assert (asked.change, asked.cost, asked.banked) == ("trait sharp", 5, 6)
     done = await services.advancement.approve(game, GM, asked.id)
