@@ -138,3 +138,17 @@ def test_the_tables_list_of_commands_is_its_command_table() -> None:
     assert table_commands_named(COMMAND_LIST) == set(TABLE_COMMANDS) | own
     assert set(TRANSCRIPT_COMMANDS) == set(TABLE_COMMANDS) | own
     assert COMMAND_LIST in HELP and pages.topic_list(TABLE) in HELP
+
+
+@pytest.mark.parametrize("name", VOICES)
+def test_the_settings_page_gives_results_layout_and_the_gm_page_the_games_traits(
+        name: str) -> None:
+    voice = VOICES[name]
+    settings = pages.page(voice, "settings", "")
+    assert voice.words["set_layout"] in settings and "results_layout embeds" in (
+        voice.words["set_layout"].replace("name:", "").replace(" value:", " "))
+    gm = pages.page(voice, "gm", "")
+    for field in ("trait_add", "trait_list", "trait_remove"):
+        assert voice.words[field] in gm
+    assert "Keen-eyed" in voice.words["trait_add"] and "Sharp" in voice.words["trait_add"]
+    assert len(gm) < 2000 and len(settings) < 2000  # one Discord message each

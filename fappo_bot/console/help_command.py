@@ -78,10 +78,15 @@ WORDS: dict[str, str] = {
     "endadventure": "/endadventure 2",
     "gm_example": "/open\n/npc   (the NPC orders on the next lines, each NPC's name in bold as "
                   "in the channel; sealed at once)\n/calltime 1h\n/resolve",
+    "trait_add": "/trait add Keen-eyed --aliases Sharp --skills Lookout",
+    "trait_list": "/trait list",
+    "trait_remove": "/trait remove Keen-eyed",
     "settings": "/settings",
     "set": "/set",
     "set_reminders": "/set reminders 12h, 1h",
     "set_visibility": "/set results_visibility public",
+    "set_layout": "/set results_layout embeds",
+    "layout_where": "that is the Discord room's: the table shows results its own way",
     "show": "/seats is the game's GMs and players and their characters, /games every game of "
             "the table",
     "people": "a GM names the players with /newgame NAME --players A B (and the GMs with "

@@ -45,8 +45,8 @@ from fappo_bot.discord.reminders import (
     with_pings,
 )
 from fappo_bot.discord.rendering import from_game, rendered
-from fappo_bot.discord.results_embeds import RESULT_KINDS, results_messages, wants_embeds
-from fappo_bot.posting.safety import inert, split_message
+from fappo_bot.discord.results_embeds import RESULT_KINDS, results_posts, wants_embeds
+from fappo_bot.posting.safety import split_message
 from fappo_bot.service import notices
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import DestinationKind, OutboxMessage
@@ -287,7 +287,7 @@ class Delivery(commands.Cog):
         channel = await channel_of(self.bot, message.dest_kind, message.dest_key)
         embedded = await self.embedded(message)
         if embedded is not None:
-            return await self.send_embeds(channel, message, *embedded)
+            return await self.send_embeds(channel, message, embedded)
         text = rendered(message)
         if message.dest_kind is DestinationKind.DM and message.part == 1:
             text = await self.headed(message, text)
@@ -302,10 +302,11 @@ class Delivery(commands.Cog):
         return ids
 
     async def embedded(self, message: OutboxMessage
-                       ) -> tuple[str, list[list[discord.Embed]]] | None:
-        """A results message as its reader chose to get it in embeds (`results_embeds`): the
-        line heading a DM's first part, and the embeds of each Discord message; None for the
-        text (the reader's choice, or a part whose payload holds no blocks this reads)."""
+                       ) -> list[tuple[str, list[discord.Embed]]] | None:
+        """A results message as its reader chose to get it in embeds (`results_embeds`): each
+        Discord message's content line (a DM's first under the line naming its game) and
+        embeds; None for the text (the reader's choice, or a part whose payload holds no blocks
+        this reads)."""
         if message.kind not in RESULT_KINDS or message.game_id is None:
             return None
         notice = notices.read(message.kind, message.payload)
@@ -320,15 +321,14 @@ class Delivery(commands.Cog):
         if not wants_embeds(game, pace, dm):
             return None
         heading = from_game(game) if dm and message.part == 1 else ""
-        return heading, results_messages(notice)
+        return results_posts(notice, game.name, heading)
 
     async def send_embeds(self, channel: discord.abc.Messageable, message: OutboxMessage,
-                          heading: str, groups: list[list[discord.Embed]]) -> list[int]:
+                          posts: list[tuple[str, list[discord.Embed]]]) -> list[int]:
         """Post a results message as embeds, a Discord message per group, pinging no one."""
         ids = []
-        for index, group in enumerate(groups):
-            sent = await channel.send(inert(heading) if index == 0 and heading else None,
-                                      embeds=group, nonce=nonce(message.id, index),
+        for index, (content, group) in enumerate(posts):
+            sent = await channel.send(content, embeds=group, nonce=nonce(message.id, index),
                                       allowed_mentions=discord.AllowedMentions.none())
             ids.append(sent.id)
         return ids

@@ -3,6 +3,11 @@
 A `ServiceError` is a sentence for the user: shown as it is (ephemeral for a slash command, a
 reply for a post). Anything else is a bug: logged with a short id, and the user sees an apology
 naming that id, so a GM's report finds the traceback.
+
+A refusal's rule codes ("(F12)") and the rulebook's line tags are a GM's reference: a private
+answer keeps them for a GM of the game of the interaction's room and drops them for anyone else
+(the words around them say the rule), as the table does (`Table.for_seat`). Who is a GM is
+asked of the service; the adapter decides nothing of the rules.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from fappo_bot.discord.limits import answer
+from fappo_bot.posting.safety import no_rule_codes
 from fappo_bot.service.errors import NoOpenTurn, ServiceError
 
 log = logging.getLogger(__name__)
@@ -54,8 +60,38 @@ def sentence_for(error: BaseException, where: str) -> str:
 
 async def answer_privately(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was answered already (in several
-    messages when it is over Discord's 2,000 characters)."""
-    await answer(interaction, text, private=True)
+    messages when it is over Discord's 2,000 characters), with its rule codes for a GM only
+    (`for_reader`)."""
+    await answer(interaction, await for_reader(interaction, text), private=True)
+
+
+async def for_reader(interaction: discord.Interaction, text: str) -> str:
+    """`text` as the user of `interaction` reads it: with its rule codes for a GM
+    (`reads_rule_codes`), without them for anyone else. A text without codes asks nothing."""
+    plain = no_rule_codes(text)
+    if plain == text or await reads_rule_codes(interaction):
+        return text
+    return plain
+
+
+async def reads_rule_codes(interaction: discord.Interaction) -> bool:
+    """Whether the user is a GM of the game of the interaction's room; where the room holds no
+    game (a direct message, another channel), of one of the games they are in. Asked of the
+    service; when it cannot say, the user reads what a player reads."""
+    bot = interaction.client
+    services, rooms = getattr(bot, "services", None), getattr(bot, "rooms", None)
+    if services is None or rooms is None:
+        return False
+    user = str(interaction.user.id)
+    try:
+        room = interaction.channel_id
+        game_id = None if room is None else await rooms.game_id(str(room))
+        if game_id is not None:
+            return bool(await services.games.gm_of(game_id, user))
+        return any(user in game.gms for game in await services.games.games_of(user))
+    except Exception:  # a refusal is said whatever this look-up meets
+        log.warning("could not tell whether user %s is a GM", user, exc_info=True)
+        return False
 
 
 #: Discord's refusals of a room: the bot may not see it (Missing Access) or not do that there

@@ -8,6 +8,9 @@ are packed within Discord's limits by `limits.py` (25 fields, 4,096-character de
 1,024-character field values, 10 embeds and 6,000 characters a message), into more than one
 message when they must. Every text passes `inert`, so nothing a user wrote can ping, though
 Discord pings no one from an embed anyway.
+
+Each message has a content line too (`content_line`: `Turn 3 results in "Goblin Road"`): a
+phone's notification shows a message's content, not its embeds.
 """
 
 from __future__ import annotations
@@ -16,7 +19,14 @@ from collections.abc import Sequence
 
 import discord
 
-from fappo_bot.discord.limits import FIELD_NAME, Field, embed_messages, embeds_of, text_fields
+from fappo_bot.discord.limits import (
+    CONTENT,
+    FIELD_NAME,
+    Field,
+    embed_messages,
+    embeds_of,
+    text_fields,
+)
 from fappo_bot.posting.safety import clip, inert, safe
 from fappo_bot.render import results as words
 from fappo_bot.service import notices
@@ -104,3 +114,22 @@ def results_embeds(notice: notices.Results) -> list[discord.Embed]:
 def results_messages(notice: notices.Results) -> list[list[discord.Embed]]:
     """The embeds of one part of a turn's results, grouped into Discord's messages."""
     return embed_messages(results_embeds(notice))
+
+
+def content_line(notice: notices.Results, game: str, heading: str = "", index: int = 0) -> str:
+    """The content of the `index`th message of a part: what a notification shows of it.
+    `Turn 3 results in "Goblin Road"`, under a DM's `heading` (which names the game itself,
+    `rendering.from_game`) `From "Goblin Road" (link): Turn 3 results`; a later message of
+    the part says it continues. Inert, and within Discord's 2,000 characters."""
+    line = title(notice)
+    if index and not notice.continued:
+        line += " (continued)"
+    line = f"{heading} {line}" if heading else f'{line} in "{safe(game)}"'
+    return clip(inert(line), CONTENT)
+
+
+def results_posts(notice: notices.Results, game: str, heading: str = ""
+                  ) -> list[tuple[str, list[discord.Embed]]]:
+    """Each Discord message of one part of a turn's results: its content line and embeds."""
+    return [(content_line(notice, game, heading if i == 0 else "", i), group)
+            for i, group in enumerate(results_messages(notice))]

@@ -49,15 +49,19 @@ GM = """\
 move the clock.
 4. {resolve} asks what the rules leave to you, one question at a time, then resolves; \
 {undo} takes the last resolution back exactly.
-5. Between turns: {rest}, {advance} (two days heal wounds), {endadventure}. \
-Example of a turn:
+5. Between turns: {rest}, {advance} (two days heal wounds), {endadventure}.
+The game's own Traits, beside the rulebook's ten: {trait_add} adds one with its alternate names \
+and the skills it suggests; {trait_list} lists every Trait, {trait_remove} takes one off while \
+no sheet has it. Sheets and advancement buy it at the rulebook's prices. Example of a turn:
 {example}
 The whole guide: docs/gm.md."""
 
 SETTINGS = """\
 **Settings**
 {settings} lists every setting and rules flag with its value and what it does; a GM changes \
-one with {set}, e.g. {set_reminders} or {set_visibility}. {show}; {people}"""
+one with {set}, e.g. {set_reminders} or {set_visibility}. How the room reads a turn's \
+results: {set_layout} gives a section each in embeds, text (the default) suits every reader, a \
+screen reader included; {layout_where}. {show}; {people}"""
 
 PACE = """\
 **Reminders, absences and times**

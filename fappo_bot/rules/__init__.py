@@ -17,6 +17,7 @@ from fappo_bot.rules.advancement import (
     record_adventure,
     spend_cc,
     starting_budget,
+    trait_hint,
 )
 from fappo_bot.rules.casting import cast_profile
 from fappo_bot.rules.character import FLOATING, Character, Spell, Status, StatusKind, Weapon
@@ -205,6 +206,7 @@ __all__ = [
     "starting_budget",
     "track",
     "trait_by_name",
+    "trait_hint",
     "uses_pips",
     "validate_order",
     "weapon_by_name",

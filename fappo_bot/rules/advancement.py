@@ -9,6 +9,7 @@ may accumulate forever".
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -26,7 +27,6 @@ from fappo_bot.rules.data import (
     SkillDef,
     TierDef,
     Trait,
-    trait_by_name,
 )
 from fappo_bot.rules.legendary import (
     MAX_POINTS_PER_ITEM,
@@ -38,6 +38,7 @@ from fappo_bot.rules.magic import learned_spell_cost
 from fappo_bot.rules.packages import Package, refuse_after_creation
 from fappo_bot.rules.results import RulesError
 from fappo_bot.rules.sheet import AP_COST, FLOATING_COST, TRAIT_BASE_SP, TRAIT_COST
+from fappo_bot.rules.traits import BUILT_IN, TraitCatalogue
 
 MAX_AWARD = 3
 """[F:L467] "(no more than 3)"."""
@@ -92,15 +93,29 @@ def _need_name(purchase: Purchase) -> str:
     return purchase.name
 
 
-def _owned_trait(character: Character, name: str) -> Trait | CustomTrait:
+def trait_hint(name: str, traits: TraitCatalogue = BUILT_IN) -> str:
+    """` Did you mean Keen-eyed?`: the nearest of the game's Traits' names (alternate names
+    included) to `name`, or "" when none is near."""
+    spelled = {n.casefold(): n for entry in traits.entries() for n in (entry[0], *entry[1])}
+    near = difflib.get_close_matches(name.strip().casefold(), list(spelled), n=2, cutoff=0.6)
+    return f" Did you mean {' or '.join(spelled[n] for n in near)}?" if near else ""
+
+
+def _no_such_trait(name: str, traits: TraitCatalogue) -> RulesError:
+    return RulesError("unknown-name", f"'{name}' is no Trait of this game."
+                      f"{trait_hint(name, traits)}", "name")
+
+
+def _owned_trait(character: Character, name: str,
+                 traits: TraitCatalogue = BUILT_IN) -> Trait | CustomTrait:
     custom = character.custom_pool(name)
     trait: Trait | CustomTrait | None = (CustomTrait(custom) if custom is not None
-                                         else trait_by_name(name))
+                                         else traits.find(name))
     if trait is None:
-        raise RulesError("unknown-name", f"'{name}' is no Trait of this game.", "name")
+        raise _no_such_trait(name, traits)
     if trait not in character.traits:
-        raise RulesError("unknown-name", f"{character.name} does not own {trait.value}; buy the "
-                         f"Trait first ({TRAIT_COST} CC).", "name")
+        raise RulesError("unknown-name", f"{character.name} does not own {trait.value}; "
+                         f"buy the Trait first ({TRAIT_COST} CC).", "name")
     return trait
 
 
@@ -160,12 +175,15 @@ def spend_cc(
     *,
     config: RulesConfig | None = None,
     custom_skills: Iterable[str | SkillDef] = (),
+    traits: TraitCatalogue = BUILT_IN,
 ) -> Character:
     """Spend banked CC on one purchase from the creation menu (F28 Amb-1).
 
     Everything but packages (creation-only [F:L207]); `advancement_menu: skills_and_traits`
     allows only the literal list. Caps apply as at creation (F1, F3); too few CC, an unknown
-    name or a cap is refused with a clear message.
+    name or a cap is refused with a clear message. `traits` is the game's catalogue: its own
+    Traits are bought at the rulebook's price and caps (F2 "follow the same general pattern"
+    [F:L40]), and the skills they suggest are on the menu.
     """
     cfg = config or RulesConfig()
     kind = purchase.kind
@@ -178,7 +196,8 @@ def spend_cc(
     if cost > character.unspent_cc:
         raise RulesError("not-enough-cc", f"That costs {cost} CC but {character.name} has "
                          f"{character.unspent_cc} banked.", "points")
-    bought = _BUYERS[kind](character, purchase, _Menu(TIERS[character.tier], cfg, custom_skills))
+    skills = (*traits.skill_defs(), *custom_skills)
+    bought = _BUYERS[kind](character, purchase, _Menu(TIERS[character.tier], cfg, skills, traits))
     return replace(bought, unspent_cc=character.unspent_cc - cost)
 
 
@@ -189,6 +208,7 @@ class _Menu:
     row: TierDef
     config: RulesConfig
     custom_skills: Iterable[str | SkillDef]
+    traits: TraitCatalogue = BUILT_IN
 
 
 def _buy_skill(character: Character, purchase: Purchase, menu: _Menu) -> Character:
@@ -208,19 +228,19 @@ def _buy_skill(character: Character, purchase: Purchase, menu: _Menu) -> Charact
 
 
 def _buy_trait(character: Character, purchase: Purchase, menu: _Menu) -> Character:
-    trait = trait_by_name(_need_name(purchase))
+    name = _need_name(purchase)
+    trait = menu.traits.find(name)
     if trait is None:
-        raise RulesError("unknown-name", f"'{purchase.name}' is no Trait of this game.",
-                         "name")
+        raise _no_such_trait(name, menu.traits)
     if trait in character.traits:
-        raise RulesError("duplicate-name", f"{character.name} already owns {trait.value}.",
-                         "name")
+        raise RulesError("duplicate-name", f"{character.name} already owns "
+                         f"{trait.value}.", "name")
     return replace(character, traits={**character.traits, trait: TRAIT_BASE_SP},
                    trait_max={**character.trait_max, trait: TRAIT_BASE_SP})
 
 
 def _buy_trait_sp(character: Character, purchase: Purchase, menu: _Menu) -> Character:
-    trait = _owned_trait(character, _need_name(purchase))
+    trait = _owned_trait(character, _need_name(purchase), menu.traits)
     new_max = character.trait_maximum(trait) + purchase.points
     cap = menu.row.sp_cap
     if cap is not None and new_max > cap:

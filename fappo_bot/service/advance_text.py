@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import re
 
-from fappo_bot.rules import LegendaryItem, Purchase, PurchaseKind, trait_by_name
+from fappo_bot.rules import (
+    BUILT_IN,
+    LegendaryItem,
+    Purchase,
+    PurchaseKind,
+    TraitCatalogue,
+    trait_hint,
+)
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.sheets.convert import CaseError, legendary_item
 
@@ -37,8 +44,9 @@ def _refused(text: str, why: str = "") -> InvalidInput:
     return InvalidInput(f'"{text}" is no change{why}; write {FORMS}.')
 
 
-def parse_change(text: str) -> Purchase:
-    """The purchase `text` asks for; InvalidInput naming the forms when it is none."""
+def parse_change(text: str, traits: TraitCatalogue = BUILT_IN) -> Purchase:
+    """The purchase `text` asks for; InvalidInput naming the forms when it is none. `traits`:
+    the game's catalogue, whose own Traits' SP are raised as the rulebook's are."""
     line = " ".join(text.split())
     if not line:
         raise InvalidInput(f"Say what to buy: {FORMS}.")
@@ -68,10 +76,11 @@ def parse_change(text: str) -> Purchase:
         return Purchase(kind=PurchaseKind.AP, points=points)
     if key in _FLOATING:
         return Purchase(kind=PurchaseKind.FLOATING, points=points)
-    if trait_by_name(name) is not None:
+    if traits.find(name) is not None:
         return Purchase(kind=PurchaseKind.TRAIT_SP, name=name, points=points)
     if sp:
-        raise InvalidInput(f'"{name}" is no Trait, so it has no SP to raise; write {FORMS}.')
+        raise InvalidInput(f'"{name}" is no Trait, so it has no SP to raise.'
+                           f"{trait_hint(name, traits)} Write {FORMS}.")
     return Purchase(kind=PurchaseKind.SKILL, name=name, points=points)
 
 

@@ -27,7 +27,7 @@ from fappo_bot.service.base import (
 )
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.legendary import record_items
-from fappo_bot.service.records import AdvanceRequest, CharacterRecord, Game
+from fappo_bot.service.records import AdvanceRequest, CharacterRecord, Game, trait_catalogue
 from fappo_bot.service.retry import retried
 from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.views import CharacterView
@@ -38,7 +38,8 @@ _PURCHASE: TypeAdapter[Purchase] = TypeAdapter(Purchase)
 def _bought(record: CharacterRecord, purchase: Purchase, game: Game) -> Character:
     """The character after the purchase, or InvalidInput with the rules' reason."""
     try:
-        return spend_cc(record.fappo_state, purchase, config=game.rules)
+        return spend_cc(record.fappo_state, purchase, config=game.rules,
+                        traits=trait_catalogue(game.settings.traits))
     except RulesError as exc:
         raise InvalidInput(f"{record.name}: {exc}") from None
 
@@ -64,9 +65,9 @@ class AdvancementService(UseCases):
     async def ask(self, game_id: str, actor: str, name: str, change: str) -> AdvanceView:
         """The character's player asks for `change`; checked now and kept for a GM. A GM's
         change (of any character) is made at once: the GM's word is the approval."""
-        purchase = parse_change(change)
         async with self.in_game(game_id, actor, needs=Feature.CC_PURCHASES) as play:
             uow, game = play.uow, play.game
+            purchase = parse_change(change, trait_catalogue(game.settings.traits))
             record = await load_character(uow, game, name)
             require_not_retired(record)
             gm = await is_gm(uow, game, actor)
@@ -98,7 +99,7 @@ class AdvancementService(UseCases):
             game = _with_requests(play.game, tuple(
                 r for r in _requests(play.game) if r.id != found.id))
             await play.uow.games.update(game)
-            return await self._apply(play, record, parse_change(found.change),
+            return await self._apply(play, record, parse_change(found.change, trait_catalogue(game.settings.traits)),
                                      request_id=found.id, player=found.player, game=game)
 
     @retried
@@ -125,7 +126,7 @@ class AdvancementService(UseCases):
                 record = await uow.characters.by_name(game.id, r.character)
                 banked = 0 if record is None or record.state is None else record.state.unspent_cc
                 try:
-                    cost = _cost(record, parse_change(r.change), game) if record else 0
+                    cost = _cost(record, parse_change(r.change, trait_catalogue(game.settings.traits)), game) if record else 0
                 except InvalidInput:
                     cost = 0
                 out.append(AdvanceView(id=r.id, character=r.character, change=r.change,

@@ -352,7 +352,8 @@ class AftermathService(UseCases):
             if record.owner != actor:
                 await require_gm(uow, game, actor)
             try:
-                state = spend_cc(record.fappo_state, purchase, config=game.rules)
+                state = spend_cc(record.fappo_state, purchase, config=game.rules,
+                                 traits=catalogue(game))
             except RulesError as exc:
                 raise _rules_error(record.name, exc) from None
             sheet = replace(state, traits={t: state.trait_maximum(t) for t in state.traits}, floating=state.floating_maximum)

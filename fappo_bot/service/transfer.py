@@ -11,6 +11,11 @@ salt and canonical orders are left out (`GameExport.withheld` says so; the publi
 stays), unless the GM asks for them (`secrets=True`). The operator of the database (the
 `fappo-bot export` command) exports as a GM would.
 
+The members' own pace choices as they bear on the game go along (`PaceExport`: how each is
+reminded in it, when they are away, how their DMs show results); an import gives them to a
+user the database does not know yet, and to one it knows only their reminder for this game
+(their own choices there stand). An export made before these were carried imports as before.
+
 Import refuses a game whose id or channel is already in the database (nothing is written) unless
 asked for a copy: `copied` gives every record a new id and the game a new channel key, and
 every post outside the game's channel (a DM, the GM's NPC orders) a new message key, so the same
@@ -29,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from fappo_bot.service.base import UseCases, gm_ids, require_gm
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.guard import raw_output
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
     AuditEntry,
@@ -37,8 +43,10 @@ from fappo_bot.service.records import (
     LedgerEntry,
     Membership,
     OutboxMessage,
+    PlayerPace,
     Post,
     PostRevision,
+    RemindBy,
     Resolution,
     Role,
     TurnRecord,
@@ -59,6 +67,36 @@ class PostExport(BaseModel):
     revisions: tuple[PostRevision, ...]
 
 
+class PaceExport(BaseModel):
+    """A member's own pace choices as they bear on the game (`PlayerPace`): how they are
+    reminded in it (`remind`: their choice for this game; `remind_all`: for the games they
+    chose nothing for), when they are away, how their DMs show results. Their daily digest
+    spans every game of theirs and stays with them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    user_id: str
+    remind: RemindBy | None = None
+    remind_all: RemindBy | None = None
+    away_from: datetime | None = None
+    away_to: datetime | None = None
+    layout: ResultsLayout | None = None
+
+    @classmethod
+    def of(cls, pace: PlayerPace, game_id: str) -> PaceExport:
+        return cls(user_id=pace.user_id, remind=pace.remind.get(game_id),
+                   remind_all=pace.remind.get(PlayerPace.ALL_GAMES), away_from=pace.away_from,
+                   away_to=pace.away_to, layout=pace.layout)
+
+    def new_pace(self, game_id: str, at: datetime) -> PlayerPace:
+        """The pace of a user the database does not know yet."""
+        remind = {key: how for key, how in ((game_id, self.remind),
+                                            (PlayerPace.ALL_GAMES, self.remind_all))
+                  if how is not None}
+        return PlayerPace(user_id=self.user_id, remind=remind, away_from=self.away_from,
+                          away_to=self.away_to, layout=self.layout, updated_at=at)
+
+
 class GameExport(BaseModel):
     """One game and everything that belongs to it."""
 
@@ -76,6 +114,8 @@ class GameExport(BaseModel):
     outbox: tuple[OutboxMessage, ...] = ()
     audit: tuple[AuditEntry, ...] = ()
     ledger: tuple[LedgerEntry, ...] = Field(default=())
+    #: the members' pace choices (an export made before they were carried has none)
+    paces: tuple[PaceExport, ...] = ()
     #: what was left out of an export made before the turn resolved (empty: nothing)
     withheld: tuple[str, ...] = ()
 
@@ -178,6 +218,7 @@ class TransferService(UseCases):
             raise Forbidden(f'Only a GM of "{document.game.name}" can import it.')
         async with self.uow() as uow:
             game = await _store(uow, document)
+            await _restore_paces(uow, document, self.now())
             await uow.commit()
             return game
 
@@ -212,6 +253,8 @@ class TransferService(UseCases):
             for entry in await uow.ledger.for_player(member.user_id):
                 if entry.game_id == game.id:
                     ledger[entry.id] = entry
+        users = list(dict.fromkeys(m.user_id for m in members))
+        paces = await uow.pace.many(users)
         return GameExport(
             exported_at=self.now(),
             game=game,
@@ -224,6 +267,8 @@ class TransferService(UseCases):
             audit=tuple(await uow.audit.list(game.id)),
             ledger=tuple(sorted(ledger.values(), key=lambda e: (e.at, e.id))),
             withheld=tuple(withheld),
+            paces=tuple(e for e in (PaceExport.of(paces[u], game.id) for u in users if u in paces)
+                        if e.model_dump(exclude_defaults=True).keys() != {"user_id"}),
         )
 
 
@@ -274,3 +319,18 @@ async def _store(uow: UnitOfWork, document: GameExport) -> Game:
     for ledger_entry in document.ledger:
         await uow.ledger.add(ledger_entry)
     return game
+
+
+async def _restore_paces(uow: UnitOfWork, document: GameExport, at: datetime) -> None:
+    """The members' pace choices: whole for a user the database does not know yet; for one it
+    knows, only how they are reminded in this game, when they chose that and the database has
+    no choice of theirs for it (what they chose here stands)."""
+    game_id = document.game.id
+    found = await uow.pace.many([p.user_id for p in document.paces])
+    for exported in document.paces:
+        known = found.get(exported.user_id)
+        if known is None:
+            await uow.pace.put(exported.new_pace(game_id, at))
+        elif exported.remind is not None and game_id not in known.remind:
+            await uow.pace.put(known.model_copy(update={
+                "remind": {**known.remind, game_id: exported.remind}, "updated_at": at}))

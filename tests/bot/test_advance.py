@@ -110,3 +110,25 @@ async def test_f28_the_ledger_shows_a_players_tournament_points(running, fake) -
     assert shown["callback"]["data"]["flags"] & 64
     assert "**1** tournament CC" in shown["callback"]["data"]["content"]
     assert "+1 CC: adventure 1 completed" in shown["callback"]["data"]["content"]
+
+
+async def test_f28_a_games_own_trait_is_bought_with_cc_under_an_alternate_name(
+        running, fake) -> None:
+    """F2: a game's own Trait follows "the same general pattern" [F:L40]: 5 CC for 3 SP."""
+    await set_up_game(fake)
+    await run_command(fake, fake.gm, "game trait add",
+                      [opt("name", "Keen-eyed"), opt("aliases", "Sharp")])
+    await end_adventure(fake, 3)
+    await end_adventure(fake, 3)
+    [typo] = await advance(fake, fake.alice, "Kael", "trait Keen-eyd")
+    assert typo["callback"]["data"]["flags"] & 64
+    assert "Did you mean Keen-eyed?" in typo["callback"]["data"]["content"]
+    [asked] = await advance(fake, fake.alice, "Kael", "trait Sharp")
+    assert "asks to spend CC for **Kael**: trait Sharp (5 CC of 6 banked)" in (
+        asked["callback"]["data"]["content"])
+    [approved] = await use_component(fake, fake.gm, asked["message"],
+                                     button(asked["message"], "Approve"))
+    assert "1 CC banked" in approved["callback"]["data"]["content"]
+    game_id = await running.bot.rooms.game_id(fake.room["id"])
+    view = await running.services.characters.show(game_id, "Kael", fake.gm["id"])
+    assert {p.name: p.maximum for p in view.shown.pools}["Keen-eyed"] == 3

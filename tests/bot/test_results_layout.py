@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-from fappo_bot.discord.results_embeds import results_embeds, results_messages
+from fappo_bot.discord.results_embeds import content_line, results_embeds, results_messages
 from fappo_bot.posting.safety import has_live_mention, inert, safe
 from fappo_bot.render import notices as words
 from fappo_bot.service import notices
@@ -131,7 +131,9 @@ async def _play_a_turn(running, fake, layout: str | None) -> list[dict[str, Any]
 @pytest.mark.e2e
 async def test_the_room_reads_embeds_when_the_game_chose_them(running, fake) -> None:
     [message] = await _play_a_turn(running, fake, "embeds")
-    assert message["content"] == "" and message["allowed_mentions"] == {"parse": []}
+    # a phone's notification shows the content, not the embeds
+    assert message["content"] == 'Turn 1 results in "Goblin Road"'
+    assert message["allowed_mentions"] == {"parse": []}
     titles = [e["title"] for e in message["embeds"]]
     assert titles == ["Turn 1 results", "Where things stand"]
     assert message["embeds"][0]["description"].startswith("- Kael attacks Skarg with "
@@ -181,9 +183,9 @@ async def test_each_players_dm_follows_their_own_layout(running, fake) -> None:
     assert to_bob["embeds"] == [] and "- Kael attacks Mira with Broadsword" in to_bob["content"]
     assert to_bob["content"].startswith('From "Goblin Road" (https://discord.com/channels/')
     assert to_alice["content"].startswith('From "Goblin Road" (https://discord.com/channels/')
-    assert to_alice["content"].endswith(":") and "\n" not in to_alice["content"]
+    assert to_alice["content"].endswith("): Turn 1 results") and "\n" not in to_alice["content"]
     assert to_alice["embeds"][0]["description"].startswith("- Kael attacks Mira")
-    assert public["embeds"] and public["content"] == ""
+    assert public["embeds"] and public["content"] == 'Turn 1 results in "Goblin Road"'
     # back to the room's layout: `game`
     [again] = await run_command(fake, bob, "me layout",
                                 [{"type": 3, "name": "how", "value": "game"}])
@@ -210,7 +212,11 @@ async def test_a_60_combatant_turn_with_hostile_names_goes_out_in_embeds(running
     assert len(sent) > 3 and all(m.sent_at is not None for m in sent)
     posted = {m["id"]: m for m in fake.bot_messages(room)}
     results = [posted[k] for m in sent for k in m.delivered_keys]
-    assert all(m["embeds"] and m["content"] == "" for m in results)
+    assert all(m["embeds"] and m["content"].startswith("Turn 1 results") for m in results)
+    game_line = f' in "{long_name("Game", 0)}"'
+    assert results[0]["content"] == f"Turn 1 results{game_line}"
+    assert all(m["content"].endswith(f"(continued){game_line}") for m in results[1:])
+    assert not any(has_live_mention(m["content"]) for m in results)
     assert all(m["allowed_mentions"] == {"parse": []} for m in results)
     texts = [t for m in results for e in m["embeds"] for t in _texts(e)]
     assert not any(has_live_mention(t) for t in texts)
@@ -240,3 +246,16 @@ def test_the_fake_refuses_the_embeds_discord_refuses() -> None:
         "embeds"]["0"]
     assert form_body.is_empty({"embeds": [{}]})
     assert not form_body.is_empty({"embeds": [{"title": "t"}]})
+
+
+@pytest.mark.unit
+def test_the_content_line_names_the_turn_and_the_game_inertly() -> None:
+    notice = notices.results(4, "r1", (report.Standing(name="Kael", health="Unhurt"),))
+    line = content_line(notice, HOSTILE)
+    assert line.startswith("Turn 4 results in \"Skarg @") and not has_live_mention(line)
+    assert "**" not in line and "](" not in line
+    assert content_line(notice, "Road", index=1) == 'Turn 4 results (continued) in "Road"'
+    later = notice.model_copy(update={"continued": True})
+    assert content_line(later, "Road", index=1) == 'Turn 4 results (continued) in "Road"'
+    assert content_line(notice, "Road", 'From "Road":') == 'From "Road": Turn 4 results'
+    assert len(content_line(notice, "x" * 3000)) <= 2000

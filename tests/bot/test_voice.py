@@ -121,6 +121,18 @@ async def test_help_has_topics_each_a_page_with_an_example(running, fake) -> Non
     gm = text_of(await run_command(fake, fake.gm, "help", [{"type": 3, "name": "topic",
                                                             "value": "gm"}]))
     assert "`/gm resolve`" in gm and "`/turn calltime in:1d`" in gm
+    assert "`/game trait add name:Keen-eyed aliases:Sharp skills:Lookout`" in gm
+    assert "`/game trait list`" in gm and "`/game trait remove name:Keen-eyed`" in gm
+    settings = text_of(await run_command(fake, fake.gm, "help", [
+        {"type": 3, "name": "topic", "value": "settings"}]))
+    assert "`/game set name:results_layout value:embeds`" in settings
+    assert "`/me layout how:embeds|text|game`" in settings
+    # the examples' options are the published commands' own
+    [game] = [c for c in fake.commands if c["name"] == "game"]
+    [trait] = [o for o in game["options"] if o["name"] == "trait"]
+    options = {sub["name"]: {o["name"] for o in sub.get("options", [])}
+               for sub in trait["options"]}
+    assert {"name", "aliases", "skills"} <= options["add"] and "name" in options["remove"]
 
 
 def published_names(commands: list[dict]) -> set[str]:

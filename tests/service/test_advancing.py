@@ -141,3 +141,35 @@ async def test_f22_an_approved_legendary_purchase_is_recorded(services, table):
     [item] = await services.legendary.items(game, GM)
     assert (item.item, item.owner, item.holder) == ("Broadsword", "Kael", "Kael")
     assert await services.advancement.waiting(game, GM) == []
+
+
+async def test_f28_a_games_own_trait_is_bought_at_the_rulebooks_price_and_caps(
+        services, table, uow_factory):
+    """F2 "others may be introduced that follow the same general pattern" [F:L40]: 5 CC for
+    3 SP, extra SP 1 CC each up to the tier's cap (F1), asked under an alternate name."""
+    game = table["game"]
+    await services.traits.add(game, GM, "Keen-eyed", "Sharp", "Lookout")
+    await banked(services, game, {"Kael": 3})
+    await services.aftermath.end_adventure(game, GM, {"Kael": 3})
+    with pytest.raises(InvalidInput, match="'Keen-eyd' is no Trait of this game. Did you "
+                                           "mean Keen-eyed\\?"):
+        await services.advancement.ask(game, ALICE, "Kael", "trait Keen-eyd")
+    with pytest.raises(InvalidInput, match='"Keen-eyd" is no Trait, so it has no SP to raise. '
+                                           "Did you mean Keen-eyed\\?"):
+        await services.advancement.ask(game, ALICE, "Kael", "Keen-eyd +1 SP")
+    asked = await services.advancement.ask(game, ALICE, "Kael", "trait sharp")
+    assert (asked.change, asked.cost, asked.banked) == ("trait sharp", 5, 6)
+    done = await services.advancement.approve(game, GM, asked.id)
+    pools = {p.name: (p.left, p.maximum) for p in done.after.shown.pools}
+    assert pools["Keen-eyed"] == (3, 3) and done.after.shown.unspent_cc == 1
+    for _ in range(2):
+        await services.aftermath.end_adventure(game, GM, {"Kael": 3})
+    with pytest.raises(InvalidInput, match="already owns Keen-eyed"):
+        await services.advancement.ask(game, GM, "Kael", "trait Keen-eyed")
+    raised = await services.advancement.ask(game, GM, "Kael", "Sharp +1 SP")
+    assert raised.change == "Sharp +1 SP" and raised.cost == 1
+    await services.advancement.ask(game, GM, "Kael", "Keen-eyed +1 SP")
+    with pytest.raises(InvalidInput, match="Keen-eyed would have 6 SP; the cap is 5"):
+        await services.advancement.ask(game, GM, "Kael", "Keen-eyed +1 SP")
+    skill = await services.advancement.ask(game, GM, "Kael", "Lookout +1")
+    assert skills(skill.after)["Lookout"] == 1  # the skill it suggests is on the menu

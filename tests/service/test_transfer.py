@@ -5,12 +5,18 @@ DM and NPC orders imports next to its original."""
 from __future__ import annotations
 
 import itertools
+import json
+from datetime import timedelta
 
 import pytest
 
-from fappo_bot.service import Forbidden, NotFound
+from fappo_bot.service import Forbidden, NotFound, Services
+from fappo_bot.service.layout import ResultsLayout
+from fappo_bot.service.records import RemindBy
+from fappo_bot.service.settings_text import TABLE_SETTINGS
 from fappo_bot.service.transfer import copied, dumps, loads
 from tests.service.conftest import ALICE, BOB, EVE, GM
+from tests.service.fakes import FakeUowFactory
 from tests.service.helpers import snapshot
 
 NPC_ORDERS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP attack Kael"
@@ -80,3 +86,61 @@ async def test_a_copy_with_dm_and_npc_orders_imports_next_to_its_original(
     edited = await services.turns.edit(None, BOB, channel_key="dm-bob", message_key="d1",
                                        text="3 AP defend")
     assert edited.ok and edited.post_id == document.posts[1].post.id
+
+
+#: a value other than the default for every table setting a GM chooses
+CHOSEN = {"calltime": "36h", "reminders": "6h, 30m", "remind_by": "dm", "absence": "defend",
+          "results_visibility": "public", "results_layout": "embeds", "tournament": "on",
+          "in_combat": "off", "auto_open_next": "off", "proxy_posts": "on",
+          "timezone": "Europe/Berlin", "grace": "2", "grace_period": "6h",
+          "outage_extends": "off", "npc_seal_first": "on"}
+
+
+async def test_an_export_round_trip_keeps_every_setting_the_gm_chose(services, table):
+    game = table["game"]
+    assert set(CHOSEN) == set(TABLE_SETTINGS)  # a new setting is added here too
+    for name, value in CHOSEN.items():
+        await services.games.set_setting(game, GM, name, value)
+    await services.games.set_setting(game, GM, "hide_all_allocations", "on")
+    before = await services.games.show(game)
+    document = loads(dumps(await services.transfer.export(game, GM)))
+    counter = itertools.count()
+    imported = await services.transfer.import_game(
+        copied(document, lambda: f"copy{next(counter):04d}", "c2"), GM)
+    after = await services.games.show(imported.id)
+    assert after.settings == before.settings and after.rules == before.rules
+
+
+async def test_an_export_carries_the_players_pace_choices_and_an_old_one_still_imports(
+        services, table, clock):
+    """A move to a fresh database keeps how each player is reminded in the game, their
+    absence and their DMs' layout; next to the original, a known player's own choices stand
+    and the copy gets their reminder for the game; an export without paces imports."""
+    game = table["game"]
+    await services.pace.remind(ALICE, RemindBy.NONE)
+    await services.pace.remind(ALICE, RemindBy.DM, game)
+    await services.pace.layout(ALICE, ResultsLayout.TEXT)
+    away_to = clock.now() + timedelta(days=3)
+    await services.pace.away(BOB, None, away_to)
+    text = dumps(await services.transfer.export(game, GM))
+    counter = itertools.count()
+    fresh = Services(FakeUowFactory(), clock=clock, ids=lambda: f"new{next(counter):04d}")
+    await fresh.transfer.import_game(loads(text), GM)
+    alice, bob = await fresh.pace.pace_of(ALICE), await fresh.pace.pace_of(BOB)
+    assert alice.remind == {game: RemindBy.DM, "*": RemindBy.NONE}
+    assert alice.layout is ResultsLayout.TEXT and alice.away_from is None
+    assert (bob.away_to, bob.remind, bob.layout) == (away_to, {}, None)
+    assert bob.away_at(clock.now())
+
+    await services.pace.layout(ALICE, ResultsLayout.EMBEDS)  # chosen since, in this database
+    copy = copied(loads(text), lambda: f"copy{next(counter):04d}", "c2")
+    imported = await services.transfer.import_game(copy, GM)
+    alice = await services.pace.pace_of(ALICE)
+    assert alice.remind == {game: RemindBy.DM, imported.id: RemindBy.DM, "*": RemindBy.NONE}
+    assert alice.layout is ResultsLayout.EMBEDS
+
+    old = json.loads(text)
+    del old["paces"]
+    older = Services(FakeUowFactory(), clock=clock, ids=lambda: f"old{next(counter):04d}")
+    assert (await older.transfer.import_game(loads(json.dumps(old)), GM)).id == game
+    assert (await older.pace.pace_of(ALICE)).remind == {}
