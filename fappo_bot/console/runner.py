@@ -8,7 +8,6 @@ assertion may quote part of a rendered line or span two lines.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -16,6 +15,7 @@ from typing import Protocol
 from fappo_bot.console.seats import Kind, SeatBook, Shown, seen_by
 from fappo_bot.console.transcript import Step, StepKind
 from fappo_bot.console.view import TableView
+from fappo_bot.spelling import nearest_lines
 
 
 class Table(Protocol):
@@ -62,7 +62,7 @@ class Failure:
         out = [f"line {self.line} [{self.seat}]: {self.message}"]
         if self.expected:
             seen_lines = [line.rstrip() for line in self.seen.splitlines() if line.strip()]
-            near = difflib.get_close_matches(self.expected, seen_lines, n=3, cutoff=0.3)
+            near = nearest_lines(self.expected, seen_lines)
             out.append(f"  - expected: {self.expected}")
             for line in near:
                 out.append(f"  + nearest:  {line.strip()}")
