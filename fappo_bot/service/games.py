@@ -301,7 +301,5 @@ class GameService(UseCases):
         self, game_id: str, actor: str, limit: int | None = 50
     ) -> list[AuditEntry]:
         """The game's audit log (GMs only), oldest first."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            return list(await uow.audit.list(game.id, limit))
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            return list(await play.uow.audit.list(play.game.id, limit))
