@@ -374,3 +374,28 @@ def test_the_code_says_why_not_which_ticket() -> None:
             wrong += [f"{path.relative_to(root)}:{source.count(chr(10), 0, found.start()) + 1}"
                       for found in ticket.finditer(source)]  # \s+ spans a wrapped line too
     assert not wrong, wrong
+
+
+# Sizes a reader can hold (STYLE.md: a module does one thing and reads top-down).
+
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_module_is_over_the_size_a_reader_can_hold() -> None:
+    long = [f"{path.relative_to(PACKAGE_ROOT)}: {count} lines"
+            for path in sorted(PACKAGE_ROOT.rglob("*.py"))
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    assert not long, long
+
+
+def test_no_function_is_over_the_size_a_reader_can_hold() -> None:
+    long = []
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                count = (node.end_lineno or node.lineno) - node.lineno + 1
+                if count > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(PACKAGE_ROOT)}:{node.lineno} {node.name}: "
+                                f"{count} lines")
+    assert not long, long
