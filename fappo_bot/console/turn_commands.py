@@ -216,7 +216,7 @@ def duration(step: Step, words: list[str] | tuple[str, ...]) -> timedelta:
 
 async def game_zone(table: LocalTable) -> str:
     """The game's time zone (an IANA name), in which the table reads and shows times."""
-    return (await table.services.games.show(table.need_game())).settings.timezone
+    return (await table.services.games.show(table.need_game())).timezone
 
 
 async def calltime(table: LocalTable, step: Step) -> list[Shown]:
