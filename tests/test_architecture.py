@@ -399,3 +399,46 @@ def test_no_function_is_over_the_size_a_reader_can_hold() -> None:
                     long.append(f"{path.relative_to(PACKAGE_ROOT)}:{node.lineno} {node.name}: "
                                 f"{count} lines")
     assert not long, long
+
+
+def test_the_service_views_carry_no_rules_type() -> None:
+    """The adapters show the service's views: what a reader sees is plain values there, so no
+    adapter reaches the rules' types (`RulesConfig`, `Character`...) through a view."""
+    import typing
+
+    from pydantic import BaseModel
+
+    from fappo_bot.service import views
+
+    def types_in(annotation: object) -> Iterator[object]:
+        yield annotation
+        for arg in typing.get_args(annotation):
+            yield from types_in(arg)
+
+    wrong = []
+    for name, model in vars(views).items():
+        if isinstance(model, type) and issubclass(model, BaseModel) and model.__module__ == views.__name__:
+            for field, info in model.model_fields.items():
+                for kind in types_in(info.annotation):
+                    module = getattr(kind, "__module__", "") or ""
+                    if module == "fappo_bot.rules" or module.startswith("fappo_bot.rules."):
+                        wrong.append(f"{name}.{field}: {kind}")
+    assert not wrong, wrong
+
+
+#: the same thing under one name: a port (a Protocol the adapter asks for) and the class that
+#: implements it
+ONE_THING_TWO_CLASSES = frozenset({"KeptValues"})
+
+
+def test_no_two_classes_share_a_name_for_different_things() -> None:
+    """A class name means one thing in the whole product (a reader who greps `Member` or
+    `Failure` finds the one they mean)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(path.relative_to(PACKAGE_ROOT)))
+    shared = {name: paths for name, paths in where.items()
+              if len(paths) > 1 and name not in ONE_THING_TWO_CLASSES}
+    assert not shared, shared
