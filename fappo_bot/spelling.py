@@ -26,21 +26,38 @@ def fold(name: str) -> str:
 def edit_distance(a: str, b: str, cap: int = 8) -> int:
     """The letters to add, remove or change, or pairs of neighbours to swap, that make `a` into
     `b` (optimal string alignment: a swap is one typo, as the post language's tiers count it),
-    capped (for ranking suggestions among a few names)."""
+    capped (for ranking suggestions among a few names). Counting stops at the cap: only the
+    cells less than `cap` from the diagonal can stay under it, and a count clipped at the cap
+    is the same at every cell under it."""
     if abs(len(a) - len(b)) >= cap:
         return cap
     a, b = a[:40], b[:40]
+    letters = set(b)
+    if sum(ch not in letters for ch in a) >= cap:
+        return cap  # each letter of `a` that `b` lacks costs an edit of its own
+    n = len(b)
     before: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [j if j < cap else cap for j in range(n + 1)]
     for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, before[j - 2] + 1)
-            current.append(cost)
+        current = [cap] * (n + 1)
+        if i < cap:
+            current[0] = i
+        low = 0
+        for j in range(max(1, i - cap + 1), min(n, i + cap - 1) + 1):
+            cb = b[j - 1]
+            cost = previous[j - 1] + (ca != cb)
+            if previous[j] + 1 < cost:
+                cost = previous[j] + 1
+            if current[j - 1] + 1 < cost:
+                cost = current[j - 1] + 1
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and before[j - 2] + 1 < cost:
+                cost = before[j - 2] + 1
+            current[j] = cost if cost < cap else cap
+            low = low or cost < cap
+        if not low and min(previous) >= cap:
+            return cap  # no later row can come back under the cap (a swap looks two rows back)
         before, previous = previous, current
-    return min(previous[-1], cap)
+    return previous[n] if previous[n] < cap else cap
 
 
 def nearest(written: str, names: Iterable[str], limit: int = 3, *,
@@ -58,9 +75,12 @@ def nearest(written: str, names: Iterable[str], limit: int = 3, *,
         distinct.setdefault(fold(name), name)
     if not key:
         return tuple(distinct[k] for k in sorted(distinct))[:limit] if always else ()
-    scored = sorted((min(edit_distance(key, folded), edit_distance(key, folded[: len(key)]) + 1), folded)
-                    for folded in distinct)
     near = min(3, max(1, len(key) // 2))
+    # only a near name counts unless `always`: no distance need be counted past it
+    cap = 8 if always else near + 1
+    scored = sorted((min(edit_distance(key, folded, cap),
+                         edit_distance(key, folded[: len(key)], cap) + 1), folded)
+                    for folded in distinct)
     if always and scored:
         near = max(near, scored[0][0])
     return tuple(distinct[folded] for score, folded in scored if score <= near)[:limit]

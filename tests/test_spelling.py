@@ -76,3 +76,26 @@ def test_no_other_module_matches_names_its_own_way() -> None:
             if "difflib" in names and path.name != "spelling.py":
                 wrong.append(str(path.relative_to(package)))
     assert not wrong, wrong
+
+
+def _reference_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance, the whole table counted (what `edit_distance` must
+    equal under its cap)."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[-1][-1]
+
+
+def test_the_edit_distance_stops_early_yet_counts_as_the_whole_table_does() -> None:
+    import random
+
+    generator = random.Random(7)
+    for _ in range(3000):
+        a = "".join(generator.choice("abc") for _ in range(generator.randint(0, 10)))
+        b = "".join(generator.choice("abc") for _ in range(generator.randint(0, 10)))
+        cap = generator.randint(1, 9)
+        assert edit_distance(a, b, cap) == min(_reference_distance(a, b), cap), (a, b, cap)
