@@ -45,7 +45,6 @@ from fappo_bot.service.xp_records import (
     find_entry,
     game_config,
     generator,
-    gm_xp_game,
     sentence,
     store,
     with_case_options,
@@ -181,8 +180,8 @@ class XpRollService(UseCases):
             side = Who(who)
         except ValueError:
             raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             hero = config.heroic_default(side) if heroic is None else heroic
             stored = None
@@ -204,7 +203,6 @@ class XpRollService(UseCases):
                               record, kind, stored, against)
             entry = await store(uow, self.deps, game.id, actor, ROLL_ACTION,
                                 with_options(roll_detail(view), game.settings.xp))
-            await uow.commit()
         return XpRollView(entry.id, actor, name, side.value, hero, seed, view.dice, record, kind,
                           stored, against, entry.at)
 
