@@ -12,7 +12,6 @@ that names no setting (with the nearest one that does), a value of the wrong typ
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import tomllib
@@ -28,6 +27,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 from pydantic_settings import SettingsError as SourceError
+
+from fappo_bot.spelling import nearest
 
 
 class CannotStart(Exception):
@@ -274,7 +275,7 @@ def _unknown_key(key: str, is_table: bool, known: list[str], where: tuple[str, .
     under = f" under [{'.'.join(where)}]" if where else ""
     shown = f"[{'.'.join((*where, key))}]" if is_table else key
     what = "section" if is_table else "setting"
-    near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    near = nearest(key, known, 1)
     if near:
         hint = f"did you mean {'[' + '.'.join((*where, near[0])) + ']' if is_table else near[0]}?"
     else:
@@ -305,7 +306,7 @@ def _environment_problems(environ: Mapping[str, str]) -> list[str]:
         if retired is not None:
             problems.append(f"The environment variable {variable} {retired}.")
         elif name not in known:
-            near = difflib.get_close_matches(name, [*known, *OTHER_VARIABLES], n=1, cutoff=0.6)
+            near = nearest(name, [*known, *OTHER_VARIABLES], 1)
             hint = (f"did you mean {near[0]}?" if near
                     else "docs/discord.md lists the settings.")
             problems.append(f"The environment variable {variable} is no setting of FAPPO Bot: "

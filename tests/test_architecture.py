@@ -374,3 +374,71 @@ def test_the_code_says_why_not_which_ticket() -> None:
             wrong += [f"{path.relative_to(root)}:{source.count(chr(10), 0, found.start()) + 1}"
                       for found in ticket.finditer(source)]  # \s+ spans a wrapped line too
     assert not wrong, wrong
+
+
+# Sizes a reader can hold (STYLE.md: a module does one thing and reads top-down).
+
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_module_is_over_the_size_a_reader_can_hold() -> None:
+    long = [f"{path.relative_to(PACKAGE_ROOT)}: {count} lines"
+            for path in sorted(PACKAGE_ROOT.rglob("*.py"))
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    assert not long, long
+
+
+def test_no_function_is_over_the_size_a_reader_can_hold() -> None:
+    long = []
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                count = (node.end_lineno or node.lineno) - node.lineno + 1
+                if count > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(PACKAGE_ROOT)}:{node.lineno} {node.name}: "
+                                f"{count} lines")
+    assert not long, long
+
+
+def test_the_service_views_carry_no_rules_type() -> None:
+    """The adapters show the service's views: what a reader sees is plain values there, so no
+    adapter reaches the rules' types (`RulesConfig`, `Character`...) through a view."""
+    import typing
+
+    from pydantic import BaseModel
+
+    from fappo_bot.service import views
+
+    def types_in(annotation: object) -> Iterator[object]:
+        yield annotation
+        for arg in typing.get_args(annotation):
+            yield from types_in(arg)
+
+    wrong = []
+    for name, model in vars(views).items():
+        if isinstance(model, type) and issubclass(model, BaseModel) and model.__module__ == views.__name__:
+            for field, info in model.model_fields.items():
+                for kind in types_in(info.annotation):
+                    module = getattr(kind, "__module__", "") or ""
+                    if module == "fappo_bot.rules" or module.startswith("fappo_bot.rules."):
+                        wrong.append(f"{name}.{field}: {kind}")
+    assert not wrong, wrong
+
+
+#: the same thing under one name: a port (a Protocol the adapter asks for) and the class that
+#: implements it
+ONE_THING_TWO_CLASSES = frozenset({"KeptValues"})
+
+
+def test_no_two_classes_share_a_name_for_different_things() -> None:
+    """A class name means one thing in the whole product (a reader who greps `Member` or
+    `Failure` finds the one they mean)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(path.relative_to(PACKAGE_ROOT)))
+    shared = {name: paths for name, paths in where.items()
+              if len(paths) > 1 and name not in ONE_THING_TWO_CLASSES}
+    assert not shared, shared

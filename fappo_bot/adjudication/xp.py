@@ -19,10 +19,10 @@ from fappo_bot.adjudication.xp_input import (
     config_from,
     flag,
     integer,
+    known_fields_only,
     listing,
     mapping,
     names_unique,
-    only,
     pool_input,
     roller,
     text,
@@ -72,7 +72,7 @@ class _Run:
     def top_roller(self, extra: frozenset[str]) -> RollerInput:
         """The roller whose fields sit at the top level of the case."""
         fields = {k: v for k, v in self.raw.items() if k in ROLLER_KEYS}
-        only(self.raw, ROLLER_KEYS | extra | {"options"}, "case")
+        known_fields_only(self.raw, ROLLER_KEYS | extra | {"options"}, "case")
         return self.roller(fields, "roller")
 
     def ignore(self, entry: RollerInput) -> None:
@@ -111,7 +111,7 @@ def resolve_xp_case(case: XpCase) -> dict[str, Any]:
 
 
 def _pool(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"pool", "options"}), "case")
+    known_fields_only(run.raw, frozenset({"pool", "options"}), "case")
     return pool_dict(pool_input(run.raw.get("pool")).pool)
 
 
@@ -175,7 +175,7 @@ def _active(run: _Run, entry: RollerInput) -> dict[str, Any]:
 
 
 def _contested(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"type", "sides", "tie_winner", "options"}), "case")
+    known_fields_only(run.raw, frozenset({"type", "sides", "tie_winner", "options"}), "case")
     raw_sides = listing(run.raw.get("sides"), "sides")
     if len(raw_sides) != 2:
         raise bad(f"a contest here is between exactly two sides, not {len(raw_sides)} "
@@ -236,7 +236,7 @@ def _reroll(run: _Run) -> dict[str, Any]:
 
 
 def _assisted(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"need", "supporters", "lead", "options"}), "case")
+    known_fields_only(run.raw, frozenset({"need", "supporters", "lead", "options"}), "case")
     need = run.need()
     supporters = [run.roller(s, f"supporters[{i}]", needs_name=True)
                   for i, s in enumerate(listing(run.raw.get("supporters"), "supporters"))]
@@ -265,7 +265,7 @@ def _assisted(run: _Run) -> dict[str, Any]:
 
 
 def _group(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"mode", "need", "order", "members", "options"}), "case")
+    known_fields_only(run.raw, frozenset({"mode", "need", "order", "members", "options"}), "case")
     mode = key(text(run.raw.get("mode", ""), "mode"))
     if mode not in {"spontaneous", "collateral"}:
         raise bad(f"mode: {run.raw.get('mode')!r} is not spontaneous or collateral")
@@ -297,7 +297,7 @@ def _group(run: _Run) -> dict[str, Any]:
 
 
 def _augmented(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"augments", "target", "need", "options"}), "case")
+    known_fields_only(run.raw, frozenset({"augments", "target", "need", "options"}), "case")
     augments = [run.roller(a, f"augments[{i}]", needs_name=True)
                 for i, a in enumerate(listing(run.raw.get("augments"), "augments"))]
     if run.raw.get("target") is None:
@@ -327,18 +327,18 @@ def _event(raw: Any, index: int) -> plots.PlotEvent:
     where = f"events[{index}]"
     entry = mapping(raw, where)
     if "auto" in entry:
-        only(entry, frozenset({"auto", "countered"}), where)
+        known_fields_only(entry, frozenset({"auto", "countered"}), where)
         return plots.AutoPass(text(entry["auto"], f"{where}.auto"),
                               flag(entry.get("countered", False), f"{where}.countered"))
     if "play" in entry:
-        only(entry, frozenset({"play", "result", "bonus"}), where)
+        known_fields_only(entry, frozenset({"play", "result", "bonus"}), where)
         result = key(text(entry.get("result", ""), f"{where}.result"))
         if result not in {"success", "failure"}:
             raise bad(f"{where}.result: a played task is a success or a failure")
         return plots.PlayTask(text(entry["play"], f"{where}.play"), result == "success",
                               integer(entry.get("bonus", 0), f"{where}.bonus"))
     if "surprise" in entry:
-        only(entry, frozenset({"surprise", "before"}), where)
+        known_fields_only(entry, frozenset({"surprise", "before"}), where)
         before = entry.get("before")
         return plots.Surprise(text(entry["surprise"], f"{where}.surprise"),
                               text(before, f"{where}.before") if before is not None else None)
@@ -346,7 +346,7 @@ def _event(raw: Any, index: int) -> plots.PlotEvent:
 
 
 def _plot(run: _Run) -> dict[str, Any]:
-    only(run.raw, frozenset({"leader", "difficulty", "merit", "gm", "tasks", "surprises",
+    known_fields_only(run.raw, frozenset({"leader", "difficulty", "merit", "gm", "tasks", "surprises",
                              "events", "options"}), "case")
     if run.raw.get("leader") is None or run.raw.get("gm") is None:
         raise bad("a PLOT needs a `leader` and the `gm`'s roll")

@@ -75,7 +75,7 @@ def text(value: Any, where: str) -> str:
     return str(value).strip()
 
 
-def only(raw: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+def known_fields_only(raw: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
     """Refuse fields the format does not know (a typo would otherwise pass silently)."""
     unknown = sorted(set(map(str, raw)) - allowed)
     if unknown:
@@ -91,7 +91,7 @@ OPTION_KEYS = frozenset({"xp_sl_floor_mode", "xp_tiebreak_max_iterations",
 def config_from(raw: Any) -> XpConfig:
     """The R2 Xp flags a case's `options` sets (the rest keep their defaults)."""
     options = mapping(raw, "options")
-    only(options, OPTION_KEYS, "options")
+    known_fields_only(options, OPTION_KEYS, "options")
     values: dict[str, Any] = {}
     if "xp_sl_floor_mode" in options:
         values["sl_floor_mode"] = _choice(FloorMode, options["xp_sl_floor_mode"],
@@ -125,7 +125,7 @@ def _heroic_default(value: Any) -> tuple[bool, bool]:
     if isinstance(value, bool):
         return value, value
     if isinstance(value, Mapping):
-        only(value, frozenset({"pc", "npc"}), where)
+        known_fields_only(value, frozenset({"pc", "npc"}), where)
         return (flag(value.get("pc", True), f"{where}.pc"),
                 flag(value.get("npc", False), f"{where}.npc"))
     words = {"pcs": (True, False), "pc": (True, False), "all": (True, True),
@@ -145,7 +145,7 @@ def superiority(value: Any, where: str = "sl") -> int:
     if value is None:
         return 0
     if isinstance(value, Mapping):
-        only(value, SL_KEYS, where)
+        known_fields_only(value, SL_KEYS, where)
         counts = {k: integer(v, f"{where}.{k}") for k, v in value.items()}
         return SlSources(**counts).sl
     if isinstance(value, bool):
@@ -190,7 +190,7 @@ def _mods(value: Any) -> int:
 
 def pool_spec(raw: Mapping[str, Any]) -> PoolSpec:
     """A pool spec as `cases-xp.md` writes it."""
-    only(raw, POOL_KEYS, "pool")
+    known_fields_only(raw, POOL_KEYS, "pool")
     test_word = key(text(raw.get("test", "skill"), "pool.test"))
     try:
         test = PoolTest(test_word)
@@ -277,7 +277,7 @@ def roller(raw: Mapping[str, Any], config: XpConfig, where: str, *, default_who:
            needs_name: bool = False, extra_keys: frozenset[str] = frozenset()) -> RollerInput:
     """One roller (`name, who, heroic, pool, sl, dice`, and where they apply `need, xposure,
     luck, relaunch`)."""
-    only(raw, ROLLER_KEYS | extra_keys, where)
+    known_fields_only(raw, ROLLER_KEYS | extra_keys, where)
     name = raw.get("name")
     if name is None or str(name).strip() == "":
         if needs_name:

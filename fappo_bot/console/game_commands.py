@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from fappo_bot.console.seats import Kind, Shown, as_typed, only, seat_user_id
@@ -14,6 +13,7 @@ from fappo_bot.service.errors import Conflict
 from fappo_bot.service.records import CharacterKind, Role
 from fappo_bot.service.views import SheetView
 from fappo_bot.sheets.xp import render_xp_sheet
+from fappo_bot.spelling import nearest
 
 
 def _parse(step: Step, parser: Any) -> Any:
@@ -170,7 +170,7 @@ def known_player(view: Any, name: str) -> str:
     members = [*view.players, *(g for g in view.gms if g not in view.players)]
     if user in members:
         return user
-    near = difflib.get_close_matches(user, members, n=1, cutoff=0.5)
+    near = nearest(user, members, 1)
     hint = f' Did you mean "{near[0]}"?' if near else ""
     listed = ", ".join(view.players) or "none yet"
     raise TableError(f'"{name}" is not a player of this game (players: {listed}).{hint} '
@@ -301,7 +301,7 @@ async def use_game(table: LocalTable, key: str) -> list[Shown]:
     if not matches:
         names = ", ".join(f'"{g.name}"' for g in found) or "none"
         typed = {as_typed(g.name): g.name for g in found}
-        near = difflib.get_close_matches(wanted, list(typed), n=1, cutoff=0.6)
+        near = nearest(wanted, typed, 1)
         hint = f' Did you mean "{typed[near[0]]}"?' if near else ""
         raise TableError(f'There is no game "{key}" at this table.{hint} Games: {names}.')
     game = matches[-1]

@@ -8,7 +8,6 @@ assertion may quote part of a rendered line or span two lines.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -16,6 +15,7 @@ from typing import Protocol
 from fappo_bot.console.seats import Kind, SeatBook, Shown, seen_by
 from fappo_bot.console.transcript import Step, StepKind
 from fappo_bot.console.view import TableView
+from fappo_bot.spelling import nearest_lines
 
 
 class Table(Protocol):
@@ -48,7 +48,7 @@ def normalise(text: str) -> str:
 
 
 @dataclass
-class Failure:
+class ReplayFailure:
     """A failed assertion or a step the table could not do."""
 
     line: int
@@ -62,7 +62,7 @@ class Failure:
         out = [f"line {self.line} [{self.seat}]: {self.message}"]
         if self.expected:
             seen_lines = [line.rstrip() for line in self.seen.splitlines() if line.strip()]
-            near = difflib.get_close_matches(self.expected, seen_lines, n=3, cutoff=0.3)
+            near = nearest_lines(self.expected, seen_lines)
             out.append(f"  - expected: {self.expected}")
             for line in near:
                 out.append(f"  + nearest:  {line.strip()}")
@@ -80,7 +80,7 @@ class Replay:
 
     steps: int = 0
     assertions: int = 0
-    failures: list[Failure] = field(default_factory=list)
+    failures: list[ReplayFailure] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -109,7 +109,7 @@ async def replay(table: Table, steps: Sequence[Step], view: TableView) -> Replay
             wanted = step.kind is StepKind.EXPECT
             if found != wanted:
                 verb = "does not show" if wanted else "shows what it must not"
-                failure = Failure(
+                failure = ReplayFailure(
                     step.line,
                     table.seat,
                     f"{step.describe()}: the last step {verb}",
@@ -122,7 +122,7 @@ async def replay(table: Table, steps: Sequence[Step], view: TableView) -> Replay
                 view.note(f"✓ {step.describe()}", style="green")
             continue
         if step.kind is not StepKind.ANSWER and table.question is not None:
-            failure = Failure(
+            failure = ReplayFailure(
                 step.line,
                 table.seat,
                 f"the review question is not answered (add a '> ANSWER' line): {table.question}",
@@ -135,11 +135,11 @@ async def replay(table: Table, steps: Sequence[Step], view: TableView) -> Replay
         view.show(last, table.seat)
         for item in last:
             if item.kind is Kind.ERROR and item.title == "internal error":
-                failure = Failure(step.line, table.seat, item.body)
+                failure = ReplayFailure(step.line, table.seat, item.body)
                 outcome.failures.append(failure)
     if table.question is not None:
         outcome.failures.append(
-            Failure(
+            ReplayFailure(
                 steps[-1].line if steps else 0,
                 table.seat,
                 f"the transcript ends with a review question unanswered: {table.question}",

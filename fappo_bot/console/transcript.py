@@ -23,7 +23,6 @@ Parsing is pure and reports every malformed line with its line number.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from fappo_bot.console.files import read_text
+from fappo_bot.spelling import nearest
 
 #: commands whose following lines (to a blank line or a lone ".") are part of the command
 BODY_COMMANDS: frozenset[str] = frozenset(
@@ -154,7 +154,7 @@ def _is_assertion(line: str) -> bool:
 
 def unknown_command(name: str, known: Iterable[str]) -> str:
     """`unknown command /resolv: did you mean /resolve? (see /help)`."""
-    near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    near = nearest(name, sorted(known), 1)
     hint = f": did you mean /{near[0]}?" if near else ""
     return f"unknown command /{name}{hint} (see /help)"
 

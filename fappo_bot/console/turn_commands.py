@@ -4,7 +4,6 @@ use case of its slash command; the replies and results are the service's texts."
 
 from __future__ import annotations
 
-import difflib
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -20,6 +19,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import TurnStatus
 from fappo_bot.service.timetext import local_text, parse_duration, parse_time
 from fappo_bot.service.views import PostOutcome, PostReply
+from fappo_bot.spelling import nearest
 from fappo_bot.words import plural
 
 
@@ -216,7 +216,7 @@ def duration(step: Step, words: list[str] | tuple[str, ...]) -> timedelta:
 
 async def game_zone(table: LocalTable) -> str:
     """The game's time zone (an IANA name), in which the table reads and shows times."""
-    return (await table.services.games.show(table.need_game())).settings.timezone
+    return (await table.services.games.show(table.need_game())).timezone
 
 
 async def calltime(table: LocalTable, step: Step) -> list[Shown]:
@@ -284,7 +284,7 @@ async def review(table: LocalTable, step: Step) -> list[Shown]:
         names = {as_typed(c.name): c.name for c in await table.services.characters.list(game_id)}
         for wanted in step.args:
             if as_typed(wanted) not in names:
-                near = difflib.get_close_matches(as_typed(wanted), list(names), n=1, cutoff=0.6)
+                near = nearest(as_typed(wanted), names, 1)
                 hint = f' Did you mean "{names[near[0]]}"?' if near else ""
                 raise TableError(f'"{wanted}" is nobody in this game.{hint} /review NAME takes '
                                  "characters' names: " + ", ".join(names.values()) + ".")

@@ -139,7 +139,7 @@ class ProxyPosts:
                 game = await self.services.games.show(game_id)
             except NotFound:
                 return False
-            self._enabled[game_id] = game.settings.proxy_posts
+            self._enabled[game_id] = game.proxy_posts
         return self._enabled[game_id]
 
     def forget(self, game_id: str) -> None:

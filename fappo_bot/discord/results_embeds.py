@@ -51,7 +51,7 @@ def wants_embeds(game: GameView, pace: PlayerPace | None, dm: bool) -> bool:
     """Whether a results message goes out as embeds: the room's by the game's setting, a DM's
     by the player's own choice, else the game's."""
     chosen = pace.layout if dm and pace is not None else None
-    return layout_for(game.settings.results_layout, chosen) is ResultsLayout.EMBEDS
+    return layout_for(game.results_layout, chosen) is ResultsLayout.EMBEDS
 
 
 def title(notice: notices.Results) -> str:

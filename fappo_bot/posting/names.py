@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from fappo_bot.rules import fold
+from fappo_bot.spelling import fold, nearest
 
 #: small words in front of a name that are not part of it ("the Goblins", "my dagger")
 ARTICLES = frozenset({"the", "a", "an", "my", "his", "her", "their", "its", "our", "your"})
@@ -103,20 +103,6 @@ def one_typo(a: str, b: str) -> bool:
     return a[i:] == b[i + 1:]
 
 
-def distance(a: str, b: str, cap: int = 8) -> int:
-    """Levenshtein distance, capped (for ranking suggestions among a scene's few names)."""
-    if abs(len(a) - len(b)) >= cap:
-        return cap
-    a, b = a[:40], b[:40]
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return min(previous[-1], cap)
-
-
 def _distinct(things: Iterable[Named]) -> list[Named]:
     seen: dict[str, Named] = {}
     for thing in things:
@@ -182,22 +168,7 @@ def _decide(query: str, tier: MatchTier, hits: list[Named]) -> NameMatch | None:
     return NameMatch(query, None, tier, tuple(names))
 
 
-def nearest(written: str, names: Iterable[str], limit: int = 3) -> tuple[str, ...]:
-    """The names of `names` nearest to `written`, as `suggest` finds them: the one nearest-name
-    matcher of the project, for every "did you mean" (posts, the GM's review, Xp posts)."""
-    return suggest(fold(written), [Named(name) for name in names], limit)
-
-
 def suggest(key: str, things: Sequence[Named], limit: int = 3) -> tuple[str, ...]:
-    """The nearest names to `key`: by distance to the name or to its start of the same length."""
-    if not key:
-        return tuple(sorted((t.name for t in _distinct(things)), key=fold)[:limit])
-    scored: list[tuple[int, str]] = []
-    for thing in _distinct(things):
-        name = thing.key
-        score = min(distance(key, name), distance(key, name[: len(key)]) + 1)
-        scored.append((score, thing.name))
-    scored.sort(key=lambda pair: (pair[0], fold(pair[1])))
-    best = scored[0][0] if scored else 0
-    limit_score = max(best, min(3, max(1, len(key) // 2)))
-    return tuple(name for score, name in scored if score <= limit_score)[:limit]
+    """The nearest names to `key` (`spelling.nearest`), always some: a player who wrote a name
+    that is nowhere needs the names there are."""
+    return nearest(key, [thing.name for thing in things], limit, always=True)

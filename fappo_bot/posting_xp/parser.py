@@ -30,13 +30,13 @@ from collections.abc import Sequence
 
 from fappo_bot.posting.errors import PostProblem
 from fappo_bot.posting.lexer import clean
-from fappo_bot.posting.names import nearest
 from fappo_bot.posting.parser import too_long
 from fappo_bot.posting_xp.models import Route, XpAction, XpKind, XpParsedPost, XpPostContext
 from fappo_bot.rules import ErrorCode
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import CHARACTERISTIC_ALIASES, Characteristic, key
 from fappo_bot.sheets.xp import XpSheet
+from fappo_bot.spelling import nearest
 from fappo_bot.words import plural
 
 _START = re.compile(
@@ -67,7 +67,7 @@ class _Bad(Exception):
 
 
 def _unknown(what: str, words: str, names: Sequence[str], hint: str) -> _Bad:
-    found = list(nearest(words, names))
+    found = list(nearest(words, names, always=True))
     mean = f"; did you mean {' or '.join(repr(n) for n in found)}?" if found else ""
     bad = _Bad(f'"{words}" is no {what}{mean}', what, hint, found)
     bad.code = ErrorCode.UNKNOWN_NAME

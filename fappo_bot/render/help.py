@@ -8,12 +8,12 @@ typed; a voice that lacks a field fails its test, not a player's `/help`."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from string import Formatter
 
 from fappo_bot.posting.safety import ELLIPSIS, safe
+from fappo_bot.spelling import nearest
 
 TURN = """\
 **Playing a turn**
@@ -166,7 +166,7 @@ def unknown_topic(voice: HelpVoice, word: str) -> str:
     """The answer to a `/help` of no topic: the nearest topic, if one is near, and the list."""
     wanted = " ".join(word.casefold().split())
     names = {name.casefold(): key for key, (name, _, _) in TOPICS.items()}
-    near = difflib.get_close_matches(wanted, [*TOPICS, *names], n=1, cutoff=0.6)
+    near = nearest(wanted, [*TOPICS, *names], 1)
     guess = f" Did you mean {voice.topic(names.get(near[0], near[0]))}?" if near else ""
     shown = safe(word if len(word) <= 40 else word[:39] + ELLIPSIS)
     return f'There is no help topic "{shown}".{guess} The topics: {topic_list(voice)}.'

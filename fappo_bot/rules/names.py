@@ -8,7 +8,6 @@ only "Goblin 1" and "Goblin 2" exist).
 
 from __future__ import annotations
 
-import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterable
 from functools import lru_cache
@@ -17,17 +16,7 @@ from typing import NamedTuple
 from fappo_bot.rules.character import FLOATING, Character, Weapon, fist
 from fappo_bot.rules.data import SKILLS_BY_KEY, trait_by_name, weapon_by_name
 from fappo_bot.rules.orders import PendingHit
-
-
-@lru_cache(maxsize=8192)
-def fold(name: str) -> str:
-    """The comparison key of a name, the one the whole project compares names by:
-    compatibility-normalised (full-width letters, ligatures), curly apostrophes straight,
-    case-folded, runs of blanks made single. Asked of the same few names again and again, so
-    remembered."""
-    if not name.isascii():
-        name = unicodedata.normalize("NFKC", name).replace("\u2019", "'")
-    return " ".join(name.split()).casefold()
+from fappo_bot.spelling import fold as fold  # the rules modules import it from here
 
 
 class Match(NamedTuple):

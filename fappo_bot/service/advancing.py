@@ -21,8 +21,6 @@ from fappo_bot.service.base import (
     UseCases,
     is_gm,
     load_character,
-    load_game,
-    require_gm,
     require_not_retired,
 )
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -118,9 +116,8 @@ class AdvancementService(UseCases):
 
     async def waiting(self, game_id: str, actor: str) -> list[AdvanceView]:
         """The requests waiting for a GM (GMs only), oldest first, each priced as of now."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            uow, game = play.uow, play.game
             out = []
             for r in _requests(game):
                 record = await uow.characters.by_name(game.id, r.character)

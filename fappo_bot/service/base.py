@@ -135,11 +135,12 @@ class UseCases:
 
     @asynccontextmanager
     async def in_game(self, game_id: str, actor: str, *, gm: bool = False,
-                      needs: Feature | None = None) -> AsyncIterator[Play]:
+                      needs: Feature | None = None, writes: bool = True) -> AsyncIterator[Play]:
         """The use cases' preamble: a transaction with the game `game_id` loaded (NotFound
         when there is none), refused unless its ruleset has `needs`, and then unless `actor`
         is one of its GMs (`gm`); committed when the block ends without an error (an error
-        leaves nothing written)."""
+        leaves nothing written). A read (`writes=False`) has nothing to commit and ends its
+        transaction as a read does, without a COMMIT."""
         async with self.uow() as uow:
             game = await load_game(uow, game_id)
             if needs is not None:
@@ -147,7 +148,8 @@ class UseCases:
             if gm:
                 await require_gm(uow, game, actor)
             yield Play(uow, game, actor, self.deps)
-            await uow.commit()
+            if writes:
+                await uow.commit()
 
     async def _gm_first(self, game_id: str, actor: str) -> None:
         """Refuse anyone but a GM of the game before a GM-only use case reads its input: a

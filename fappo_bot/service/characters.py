@@ -16,7 +16,6 @@ from fappo_bot.rules import (
 )
 from fappo_bot.service.base import (
     UseCases,
-    audit,
     check_name,
     is_gm,
     load_character,
@@ -326,14 +325,13 @@ class CharacterService(UseCases):
     @retried
     async def retire(self, game_id: str, actor: str, name: str) -> CharacterView:
         """The owner or a GM retires a character: it takes no further part (kept forever)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
+        async with self.in_game(game_id, actor) as play:
+            uow, game = play.uow, play.game
             record = await load_character(uow, game, name)
             await self._owner_or_gm(uow, game, record, actor)
             require_not_retired(record)
             record = await _bump(uow, record, status=CharacterStatus.RETIRED)
-            await audit(uow, self.deps, game.id, actor, "character.retire", name=record.name)
-            await uow.commit()
+            await play.audit("character.retire", name=record.name)
             return CharacterView.of(record)
 
     @retried

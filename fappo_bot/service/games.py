@@ -225,6 +225,13 @@ class GameService(UseCases):
     ) -> GameView:
         """A GM changes R2 flags (FAPPO's `rules`, an Xp game's `xp`) and table settings; every
         bad value is named at once."""
+        return (await self._configure(game_id, actor, rules, settings, xp))[1]
+
+    async def _configure(
+        self, game_id: str, actor: str, rules: Mapping[str, Any] | None,
+        settings: Mapping[str, Any] | None, xp: Mapping[str, Any] | None,
+    ) -> tuple[Game, GameView]:
+        """`configure`: the game as changed, and its view."""
         async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
             if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
@@ -255,8 +262,7 @@ class GameService(UseCases):
             await play.audit("game.configure",
                              rules=dict(rules or {}), settings=dict(settings or {}),
                              **({"xp": dict(xp)} if xp else {}))
-            view = await game_view(uow, game, self.deps.rulesets)
-            return view
+            return game, await game_view(uow, game, self.deps.rulesets)
 
     async def settings(self, game_id: str) -> list[SettingView]:
         """The game's table settings and R2 flags (a FAPPO game's), each with its value as
@@ -265,22 +271,23 @@ class GameService(UseCases):
             game = await load_game(uow, game_id)
         return game_settings(game.settings, game.rules, self.ruleset(game).flags)
 
+    @retried
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:
         """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
-        read by the setting's type, then `configure` (not retried here: `configure` is)."""
+        read by the setting's type, then changed as `configure` changes it."""
         await self._gm_first(game_id, actor)
         key = name.strip().casefold()
         parsed = parse_value(key, value)
         change = {key: parsed}
         if kind_of(key) == "settings":
-            view = await self.configure(game_id, actor, settings=change)
-            return describe(key, getattr(view.settings, key))
+            game, _ = await self._configure(game_id, actor, None, change, None)
+            return describe(key, getattr(game.settings, key))
         if key in XP_FLAGS:
-            view = await self.configure(game_id, actor, xp=change)
-            return describe(key, getattr(view.settings.xp, key))
-        view = await self.configure(game_id, actor, rules=change)
-        return describe(key, getattr(view.rules, key))
+            game, _ = await self._configure(game_id, actor, None, None, change)
+            return describe(key, getattr(game.settings.xp, key))
+        game, _ = await self._configure(game_id, actor, change, None, None)
+        return describe(key, getattr(game.rules, key))
 
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:
@@ -301,7 +308,5 @@ class GameService(UseCases):
         self, game_id: str, actor: str, limit: int | None = 50
     ) -> list[AuditEntry]:
         """The game's audit log (GMs only), oldest first."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            return list(await uow.audit.list(game.id, limit))
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            return list(await play.uow.audit.list(play.game.id, limit))

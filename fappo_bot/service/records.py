@@ -5,6 +5,9 @@ or by the service's injected id factory (every record `id`). Rules values (`Char
 `TurnResult`, `TurnState`, `RulesConfig`, `GMInputs`, `PendingHit`) travel inside these records as
 they are; storage maps them to rows and JSON inside `fappo_bot.storage` only.
 
+What was said and done (the outbox, the audit log, the ledger, the users' names) is in
+`log_records.py`, its records importable from here too.
+
 Versioned records (`Game`, `CharacterRecord`, `Turn`, `Post`) carry `version`: the service passes
 the new value with `version = old.version + 1` to `update`, and storage writes it only where the
 stored row still has `version = new.version - 1` (else `StaleVersion`).
@@ -34,6 +37,11 @@ from fappo_bot.rules import (
     TurnState,
 )
 from fappo_bot.service.layout import ResultsLayout
+from fappo_bot.service.log_records import AuditEntry as AuditEntry
+from fappo_bot.service.log_records import DestinationKind as DestinationKind
+from fappo_bot.service.log_records import LedgerEntry as LedgerEntry
+from fappo_bot.service.log_records import OutboxMessage as OutboxMessage
+from fappo_bot.service.log_records import UserName as UserName
 from fappo_bot.service.xp_flags import XpFlags
 from fappo_bot.sheets.xp import XpSheet
 
@@ -410,60 +418,6 @@ class Resolution(BaseModel):
     created_at: datetime
 
 
-class DestinationKind(StrEnum):
-    CHANNEL = "channel"
-    DM = "dm"
-
-
-class OutboxMessage(BaseModel):
-    """A message to deliver, committed with the state change it reports."""
-
-    model_config = _FROZEN
-
-    id: str
-    game_id: str | None = None
-    dest_kind: DestinationKind = DestinationKind.CHANNEL
-    #: a channel/thread key, or a user id for a DM
-    dest_key: str
-    #: what the message is: results, revealed, sealed, reminder, time_called, ... (the adapters'
-    #: renderers read `payload` by it); "text" for a message that is its text and nothing else
-    kind: str
-    #: the text of this part as the service words it (what every reader shows unless its
-    #: renderer of `kind` says more: the inbox, the turn status, a row written before payloads)
-    content: str
-    #: the data of the message (JSON: the notice's fields, `notices.Notice`), the same in every
-    #: part of it; None: a message that is its text alone (every row written before payloads)
-    payload: dict[str, Any] | None = None
-    #: which part of its message this is, of how many (a text longer than a Discord message is
-    #: queued as several): an adapter adds what it says of the whole message after the last
-    part: int = 1
-    parts: int = 1
-    #: unique: the same logical message is never queued twice
-    dedupe_key: str
-    created_at: datetime
-    sent_at: datetime | None = None
-    #: failed delivery attempts, and the reason of the last one
-    attempts: int = 0
-    last_error: str | None = None
-    #: after a failure: not before this moment (backoff); None: at once
-    next_attempt_at: datetime | None = None
-    #: delivery was given up (too many attempts, or a permanent refusal): never tried again;
-    #: a DM given up stays readable in the user's inbox
-    gave_up_at: datetime | None = None
-    #: the adapter's keys of the messages it posted (a split message is several)
-    delivered_keys: tuple[str, ...] = ()
-
-
-class UserName(BaseModel):
-    """How the service's sentences name a user: the display name an adapter last saw."""
-
-    model_config = _FROZEN
-
-    user_id: str
-    display_name: str
-    updated_at: datetime
-
-
 class PlayerPace(BaseModel):
     """A player's own choices about the table's pace, across their games: how they are
     reminded (by game id, or `ALL_GAMES` for every game they did not choose for), when they are
@@ -502,27 +456,3 @@ class PlayerPace(BaseModel):
         a turn they were away in is not a missed turn, F30)."""
         return (self.away_from is not None and self.away_from <= end
                 and (self.away_to is None or start < self.away_to))
-
-
-class AuditEntry(BaseModel):
-    model_config = _FROZEN
-
-    id: str
-    game_id: str | None = None
-    actor: str
-    action: str
-    detail: dict[str, Any] = Field(default_factory=dict)
-    at: datetime
-
-
-class LedgerEntry(BaseModel):
-    """F28 tournament ledger: points a player earned in a game (they accumulate forever)."""
-
-    model_config = _FROZEN
-
-    id: str
-    player: str
-    game_id: str
-    points: int
-    reason: str = ""
-    at: datetime

@@ -39,7 +39,7 @@ from fappo_bot.rules import (
     moves_away,
 )
 from fappo_bot.service import xp_play, xp_review
-from fappo_bot.service.base import UseCases, audit, live_turn, load_game, require_gm
+from fappo_bot.service.base import UseCases, live_turn
 from fappo_bot.service.bounds import MAX_POSITION, check_number
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
@@ -313,9 +313,8 @@ class ReviewService(UseCases):
 
     async def review(self, game_id: str, actor: str) -> ReviewView:
         """Every GM input the current turn needs, with the answers given so far."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            uow, game = play.uow, play.game
             turn = await live_turn(uow, game)
             records = list(await uow.characters.list(game.id))
             return await self.ruleset(game).review(uow, game, turn, records)
@@ -323,15 +322,12 @@ class ReviewService(UseCases):
     @retried
     async def answer(self, game_id: str, actor: str, answers: Mapping[str, Any]) -> ReviewView:
         """Record GM answers by item key; every bad answer is named and nothing is stored."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             turn = await uow.lock_turn((await live_turn(uow, game)).id)
             records = list(await uow.characters.list(game.id))
             view = await self.ruleset(game).answer(uow, game, turn, records, answers)
-            await audit(uow, self.deps, game.id, actor, "review.answer", turn=turn.number,
-                        answers=dict(answers))
-            await uow.commit()
+            await play.audit("review.answer", turn=turn.number, answers=dict(answers))
             return view
 
     @retried
@@ -347,9 +343,8 @@ class ReviewService(UseCases):
     ) -> GMInputs:
         """Turn-wide GM inputs: the end of combat (Bleeding, F18.2 / F7 Amb-7), fires put out
         and creatures freed by the GM's ruling (F18.4, F18.15), end positions (F7 Amb-4)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
+        async with self.in_game(game_id, actor, gm=True) as play:
+            uow, game = play.uow, play.game
             turn = await uow.lock_turn((await live_turn(uow, game)).id)
             names = {c.name.casefold(): c.name for c in await uow.characters.list(game.id)}
 
@@ -373,9 +368,8 @@ class ReviewService(UseCases):
                                                    end_positions.values(), strict=True))
             inputs = replace(turn.gm_inputs, **update)
             turn = await _store(uow, turn, gm_inputs=inputs)
-            await audit(uow, self.deps, game.id, actor, "review.inputs", turn=turn.number,
-                        **{k: v for k, v in update.items()})
-            await uow.commit()
+            await play.audit("review.inputs", turn=turn.number,
+                             **{k: v for k, v in update.items()})
             return inputs
 
 

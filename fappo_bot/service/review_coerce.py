@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fappo_bot.posting.names import nearest
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.review_rulings import BOOL_FIELDS, coerce_ruling
 from fappo_bot.service.views import ReviewItem
+from fappo_bot.spelling import nearest
 
 _YES = {"yes", "y", "true", "1", "accept", "accepted", "on"}
 _NO = {"no", "n", "false", "0", "refuse", "refused", "off"}
@@ -97,7 +97,7 @@ def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> s
     for name in names:
         if name.casefold() == text.strip().casefold():
             return name
-    near = nearest(text, names, limit=1)
+    near = nearest(text, names, limit=1, always=True)
     hint = f' Did you mean "{near[0]}"?' if near else ""
     raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
                        f"one of: {', '.join(names)}.")

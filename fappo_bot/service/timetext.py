@@ -15,11 +15,12 @@ Moments are kept and compared in UTC (aware datetimes); a zone only reads and wr
 
 from __future__ import annotations
 
-import difflib
 import re
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from fappo_bot.spelling import nearest
 
 #: the default zone of a game that names none
 DEFAULT_ZONE = "UTC"
@@ -101,7 +102,7 @@ def zone_name(text: str) -> str:
     key = word.casefold()
     # the same city under its region first ("Berlin"), then the names spelled nearest
     near = [folded for folded in sorted(names) if folded.rsplit("/", 1)[-1] == key]
-    near += [folded for folded in difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+    near += [folded for folded in nearest(key, names, 3)
              if folded not in near]
     shown = [names[n] for n in near[:3]]
     hint = (" Did you mean " + (", ".join(shown[:-1]) + " or " if len(shown) > 1 else "")

@@ -22,12 +22,12 @@ from fappo_bot.rules import (
     level_name,
     track,
 )
+from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.records import (
     CharacterKind,
     CharacterRecord,
     CharacterStatus,
     Game,
-    GameSettings,
     GameStatus,
     TurnRecord,
     TurnStatus,
@@ -75,8 +75,11 @@ class GameView(BaseModel):
     #: what its rules have that an adapter shows: the NPC seal (F29), the dice pools' post forms
     has_npc_seal: bool = False
     dice_pools: bool = False
-    rules: RulesConfig
-    settings: GameSettings
+    #: what an adapter shows or acts on of its settings (the rules and the rest of the settings
+    #: stay in the service: a GM reads them as text, `GameService.settings`)
+    timezone: str = "UTC"
+    results_layout: ResultsLayout = ResultsLayout.TEXT
+    proxy_posts: bool = False
     status: GameStatus
     gms: tuple[str, ...]
     players: tuple[str, ...]
@@ -98,8 +101,9 @@ class GameView(BaseModel):
             guild_key=game.guild_key,
             ruleset=game.ruleset,
             **({"label": game.ruleset, "tag": f"{game.ruleset} rules"} | rules),
-            rules=game.rules,
-            settings=game.settings,
+            timezone=game.settings.timezone,
+            results_layout=game.settings.results_layout,
+            proxy_posts=game.settings.proxy_posts,
             status=game.status,
             gms=gms,
             players=players,

@@ -52,7 +52,7 @@ from fappo_bot.service.xp_flags import XpFlags
 _FROZEN = ConfigDict(frozen=True)
 
 
-class Member(BaseModel):
+class PartyMember(BaseModel):
     """A player's character, shown whole."""
 
     model_config = _FROZEN
@@ -165,7 +165,7 @@ class CampaignPage(BaseModel):
     status: str
     #: the player who reads it (their display name), None for the game's link
     reader: str | None
-    party: tuple[Member, ...]
+    party: tuple[PartyMember, ...]
     known: tuple[Known, ...]
     turns: tuple[TurnLine, ...]
 
@@ -365,11 +365,11 @@ class PageService(UseCases):
         records = await uow.characters.list(game.id)
         owners = {r.owner for r in records if r.owner}
         names = await names_of(uow, owners | ({reader.user_id} if reader.user_id else set()))
-        party: list[Member] = []
+        party: list[PartyMember] = []
         known: list[Known] = []
         for record in records:
             if record.kind is CharacterKind.PC:
-                party.append(Member(view=CharacterView.of(record, game.rules),
+                party.append(PartyMember(view=CharacterView.of(record, game.rules),
                                     player=names.get(record.owner or "", None)))
             else:
                 known.append(_known(record, game))

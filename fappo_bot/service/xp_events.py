@@ -22,7 +22,8 @@ from fappo_bot.service.errors import InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import CharacterRecord, CharacterStatus
 from fappo_bot.service.retry import retried
-from fappo_bot.service.xp_records import gm_xp_game, sentence, store
+from fappo_bot.service.rulesets import Feature
+from fappo_bot.service.xp_records import sentence, store
 from fappo_bot.sheets.xp import RANK_NAMES
 
 EVENT_ACTION = "xp.event"
@@ -90,8 +91,8 @@ class XpEventService(UseCases):
             raise InvalidInput("Only a Cut! names a character and a Luck price.")
         if not 0 <= luck <= MAX_PRICE:
             raise InvalidInput(f"A Cut!'s price is 0 to {MAX_PRICE} Luck, not {luck}.")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             detail: dict[str, object] = {"kind": kind, "note": text}
             said = EVENTS[kind]
             if kind == "cut":
@@ -108,7 +109,6 @@ class XpEventService(UseCases):
                 said = (f"Cut! (X17): {record.name} takes control of the scene, for "
                         f"{luck} Luck (the GM's price): Luck {sheet.luck} -> {sheet.luck - luck}")
             entry = await store(uow, self.deps, game.id, actor, EVENT_ACTION, detail)
-            await uow.commit()
         return XpEventShown(entry.id, kind, said + (f". {text}" if text else "."))
 
     @retried
@@ -123,8 +123,8 @@ class XpEventService(UseCases):
         if change == 0 or abs(change) > MAX_POINTS:
             raise InvalidInput(f"Give the points the rank loses (-1 to -{MAX_POINTS}) or "
                                f"recovers (1 to {MAX_POINTS}), not {change}.")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             record = await _character(uow, game.id, name)
             sheet = record.xp
             assert sheet is not None
@@ -142,7 +142,6 @@ class XpEventService(UseCases):
             entry = await store(uow, self.deps, game.id, actor, RANK_ACTION,
                                 {"name": record.name, "rank": wanted, "change": change,
                                  "before": before, "after": after, "max": top})
-            await uow.commit()
         how = "loses" if change < 0 else "recovers"
         floor = " (the floor, X16)" if change < 0 and after == -3 else ""
         return XpEventShown(entry.id, "rank",

@@ -35,13 +35,13 @@ from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, CharacterRecord, CharacterStatus
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_records import (
     GROUP_ACTION,
     XpShown,
     game_config,
     generator,
-    gm_xp_game,
     sentence,
     store,
     with_case_options,
@@ -192,8 +192,8 @@ class XpGroupService(UseCases):
             raise InvalidInput(f"A group roll takes 2 to {MAX_MEMBERS} rollers, not {len(specs)}.")
         if kind != "collateral" and any(s.relaunch for s in specs):
             raise InvalidInput("Only a collateral chain is relaunched with Good Luck.")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "kind": kind, "need": need,
@@ -214,7 +214,6 @@ class XpGroupService(UseCases):
             if isinstance(result, list):
                 await _pay_luck(uow, sheets, result, detail)
             entry = await store(uow, self.deps, game.id, actor, GROUP_ACTION, detail)
-            await uow.commit()
         text = group_text(detail, result)
         return XpShown(entry.id, kind, specs[0].name, group_outcome(detail, result), text,
                        f"{text}\nSeed {detail['seed']}.", actor, entry.at)

@@ -34,6 +34,7 @@ from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_records import (
     PLOT_ACTION,
@@ -42,7 +43,6 @@ from fappo_bot.service.xp_records import (
     find_entry,
     game_config,
     generator,
-    gm_xp_game,
     sentence,
     store,
     with_case_options,
@@ -165,8 +165,8 @@ class XpPlotService(UseCases):
                                "+10 dice.")
         if spec.sl != 0:
             raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
@@ -184,7 +184,6 @@ class XpPlotService(UseCases):
                 raise sentence(exc) from None
             detail["leader"]["dice"], detail["gm"]["dice"] = lead.faces, gm.faces
             entry = await store(uow, self.deps, game.id, actor, PLOT_ACTION, detail)
-            await uow.commit()
         return plot_shown(entry, [])
 
     @retried
@@ -209,8 +208,8 @@ class XpPlotService(UseCases):
             data.update(success=bool(success), bonus=bonus)
         elif before:
             data["before"] = before.strip()
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             entries = await uow.audit.list(game.id)
             entry = _the_plot(entries, plot)
             events = events_of(entries, entry.id)
@@ -224,13 +223,13 @@ class XpPlotService(UseCases):
                 raise sentence(refused[0])
             data["plot"] = entry.id
             await store(uow, self.deps, game.id, actor, PLOT_EVENT_ACTION, data)
-            await uow.commit()
         return plot_shown(entry, [*events, data], [str(e) for e in refused])
 
     async def show(self, game_id: str, actor: str, plot: str | None = None) -> XpShown:
         """The game's PLOT as it stands (the latest, or `plot` by id; GM only)."""
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS,
+                                writes=False) as play:
+            uow, game = play.uow, play.game
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, plot)
         return plot_shown(entry, events_of(entries, entry.id))
@@ -239,8 +238,9 @@ class XpPlotService(UseCases):
     async def tasks(self, game_id: str, actor: str, *, hidden: bool = False) -> list[str]:
         """The game's PLOT's tasks still to play, in order, or with `hidden` the GM's surprises
         not played yet (GM only; for the adapters' suggestions)."""
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS,
+                                writes=False) as play:
+            uow, game = play.uow, play.game
             entries = await uow.audit.list(game.id)
         entry = _the_plot(entries, None)
         result = run_stored(entry.detail, events_of(entries, entry.id))

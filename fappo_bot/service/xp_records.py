@@ -18,11 +18,10 @@ from typing import Any
 
 from fappo_bot.rules_xp.config import XpConfig
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.service.base import Deps, UseCases, load_game, require_gm
+from fappo_bot.service.base import Deps
 from fappo_bot.service.errors import InvalidInput, NotFound
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import AuditEntry, Game
-from fappo_bot.service.rulesets import Feature
 
 ROLL_ACTION = "xp.roll"
 GROUP_ACTION = "xp.group"
@@ -60,15 +59,6 @@ def generator(seed: str) -> random.Random:
     """The roll's generator: `random.Random` seeded with the seed text (deterministic across runs
     and versions: a text seed is hashed with SHA-512)."""
     return random.Random(seed)
-
-
-async def gm_xp_game(uow: UnitOfWork, cases: UseCases, game_id: str, actor: str) -> Game:
-    """The game `game_id`, one with dice pools (`Feature.DICE_POOLS`), for one of its GMs (the
-    GM's dice-pool commands)."""
-    game = await load_game(uow, game_id)
-    cases.require(game, Feature.DICE_POOLS)
-    await require_gm(uow, game, actor)
-    return game
 
 
 def game_config(game: Game) -> XpConfig:

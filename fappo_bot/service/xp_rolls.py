@@ -25,7 +25,7 @@ from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.roll import RollRecord, roll
-from fappo_bot.service.base import UseCases, load_game, require_gm
+from fappo_bot.service.base import UseCases, load_game
 from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
@@ -45,7 +45,6 @@ from fappo_bot.service.xp_records import (
     find_entry,
     game_config,
     generator,
-    gm_xp_game,
     sentence,
     store,
     with_case_options,
@@ -181,8 +180,8 @@ class XpRollService(UseCases):
             side = Who(who)
         except ValueError:
             raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             hero = config.heroic_default(side) if heroic is None else heroic
             stored = None
@@ -204,7 +203,6 @@ class XpRollService(UseCases):
                               record, kind, stored, against)
             entry = await store(uow, self.deps, game.id, actor, ROLL_ACTION,
                                 with_options(roll_detail(view), game.settings.xp))
-            await uow.commit()
         return XpRollView(entry.id, actor, name, side.value, hero, seed, view.dice, record, kind,
                           stored, against, entry.at)
 
@@ -251,35 +249,27 @@ class XpRollService(UseCases):
     async def rolls(self, game_id: str, actor: str) -> list[XpShown]:
         """Every GM roll of the game (rolls, group rolls, PLOTs), oldest first, each checked
         against its seed (GM only)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            entries = await uow.audit.list(game.id)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            entries = await play.uow.audit.list(play.game.id)
         return [_shown(e, entries) for e in entries if e.action in RECORD_ACTIONS]
 
     async def show(self, game_id: str, actor: str, roll_id: str) -> XpShown:
         """One roll's whole record, by its id or the start of it (GM only)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            entries = await uow.audit.list(game.id)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            entries = await play.uow.audit.list(play.game.id)
         return _shown(find_entry(entries, roll_id, RECORD_ACTIONS), entries)
 
     async def stored_roll(self, game_id: str, actor: str, roll_id: str) -> XpRollView:
         """One single roll (ad-hoc, Passive or Active) with its seed and dice (GM only)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            entries = await uow.audit.list(game.id)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            entries = await play.uow.audit.list(play.game.id)
         return _view(find_entry(entries, roll_id, (ROLL_ACTION,)))
 
     async def case(self, game_id: str, actor: str, roll_id: str) -> dict[str, Any]:
         """A roll as a case file's case (GM only), its dice filled in: an `xp-roll`,
         `xp-contest`, `xp-assisted`, `xp-group` or `xp-plot` (`spec/cases-xp.md`)."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            await require_gm(uow, game, actor)
-            entries = await uow.audit.list(game.id)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            entries = await play.uow.audit.list(play.game.id)
         entry = find_entry(entries, roll_id, RECORD_ACTIONS)
         _shown(entry, entries)  # checked against its seed first
         case_id = f"logged-{entry.id[:8]}"

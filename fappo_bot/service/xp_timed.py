@@ -25,6 +25,7 @@ from fappo_bot.service.base import UseCases
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.records import AuditEntry
 from fappo_bot.service.retry import retried
+from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.timetext import duration_text, parse_duration
 from fappo_bot.service.xp_flags import config_from_options, with_options
 from fappo_bot.service.xp_records import (
@@ -33,7 +34,6 @@ from fappo_bot.service.xp_records import (
     XpShown,
     game_config,
     generator,
-    gm_xp_game,
     sentence,
     store,
     with_case_options,
@@ -176,8 +176,8 @@ class XpTimedService(UseCases):
         if not 1 <= seconds <= MAX_UNIT or not 1 <= units <= MAX_UNITS:
             raise InvalidInput(f"A time unit is 1 second to 4 weeks, and 1 to {MAX_UNITS} units "
                                "are allowed (X9).")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "name": " ".join(name.split())[:100], "who": side.value, "pool": pool, "sl": sl,
@@ -191,7 +191,6 @@ class XpTimedService(UseCases):
                 raise sentence(exc) from None
             detail["dice"] = recorder.faces
             entry = await store(uow, self.deps, game.id, actor, REROLL_ACTION, detail)
-            await uow.commit()
         text = reroll_text(detail, result)
         return XpShown(entry.id, "reroll", detail["name"], result.end.value, text,
                        f"{text}\nSeed {detail['seed']}.", actor, entry.at)
@@ -215,8 +214,8 @@ class XpTimedService(UseCases):
         if any(s.name.casefold() == target_name.casefold() for s in specs):
             raise InvalidInput("Name each augment by its ability (Perception 4d), not as the "
                                "roll it augments.")
-        async with self.uow() as uow:
-            game = await gm_xp_game(uow, self, game_id, actor)
+        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+            uow, game = play.uow, play.game
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "need": need,
@@ -236,7 +235,6 @@ class XpTimedService(UseCases):
             for r in everyone:
                 r["dice"] = recorders[r["name"]].faces
             entry = await store(uow, self.deps, game.id, actor, AUGMENT_ACTION, detail)
-            await uow.commit()
         text = augment_text(detail, result)
         return XpShown(entry.id, "augmented", target_name, result.target.outcome.value, text,
                        f"{text}\nSeed {detail['seed']}.", actor, entry.at)

@@ -270,7 +270,7 @@ async def test_the_setting_is_changed_by_a_gm_only(proxied_bot, fake) -> None:
     assert answer["callback"]["data"]["flags"] & 64
     assert "Only a GM" in text_of([answer])
     game = await proxied_bot.services.games.show(proxied_bot.bot.rooms._known[fake.room["id"]])
-    assert game.settings.proxy_posts is False
+    assert game.proxy_posts is False
 
 
 def test_which_character_a_proxy_name_names() -> None:

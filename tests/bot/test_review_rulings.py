@@ -23,6 +23,7 @@ from tests.bot.table import (
     use_component,
 )
 from tests.bot.test_posts import replies_to
+from tests.service.helpers import stored_game
 
 pytestmark = pytest.mark.e2e
 
@@ -96,7 +97,7 @@ async def test_gm_endcombat_ends_the_combat_and_the_review_asks_it_when_someone_
                for r in fake.requests if r.method == "PATCH")
     game_id = await running.bot.rooms.game_id(room)
     game = await running.services.games.show(game_id)
-    assert game.settings.in_combat is False
+    assert (await stored_game(running.services, game.id)).settings.in_combat is False
     await bleed(running, "Goblin Road", "Kael")  # a new wound, out of combat
     review = await running.services.review.review(game_id, str(fake.gm["id"]))
     assert not [i for i in review.items if i.field == "end_combat"]

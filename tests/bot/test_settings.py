@@ -12,6 +12,7 @@ import pytest
 from tests.bot.conftest import RunningBot
 from tests.bot.table import run_command, set_up_game, text_of
 from tests.bot.test_game import ManualClock
+from tests.service.helpers import stored_game
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +46,8 @@ async def test_settings_are_shown_and_changed_by_a_gm(running, fake) -> None:
     [done] = await run_command(fake, fake.gm, "game set", setting("Reminders", "30m, 5m"))
     assert done["callback"]["data"]["content"] == "`reminders` is now 30m, 5m."
     game = await running.services.games.show(running.bot.rooms._known[fake.room["id"]])
-    assert game.settings.reminders == (timedelta(minutes=30), timedelta(minutes=5))
+    assert (await stored_game(running.services, game.id)).settings.reminders == (
+        timedelta(minutes=30), timedelta(minutes=5))
 
 
 async def test_a_new_game_takes_the_hosts_reminder_times(running, fake) -> None:
@@ -53,7 +55,8 @@ async def test_a_new_game_takes_the_hosts_reminder_times(running, fake) -> None:
     text_of(await run_command(fake, fake.gm, "game create",
                               [{"type": 3, "name": "name", "value": "Goblin Road"}]))
     game = await running.services.games.find(fake.room["id"])
-    assert game.settings.reminders == (timedelta(minutes=90), timedelta(minutes=15))
+    assert (await stored_game(running.services, game.id)).settings.reminders == (
+        timedelta(minutes=90), timedelta(minutes=15))
 
 
 async def test_setting_names_are_autocompleted(running, fake) -> None:

@@ -130,8 +130,10 @@ def test_one_fold_for_the_whole_project() -> None:
 
 
 def test_the_one_nearest_name_matcher() -> None:
-    """Every "did you mean" (a post, the GM's review, an Xp post) asks `nearest`."""
-    from fappo_bot.posting.names import nearest
+    """Every "did you mean" (a post, the GM's review, an Xp post) asks `nearest`, always with
+    some names: a player who wrote a name that is nowhere needs the names there are."""
+    from fappo_bot.spelling import nearest
 
     assert nearest("Skrag", ["Skarg", "Kael", "Mira"]) == ("Skarg",)
     assert nearest("M", ["Skarg", "Kael", "Mira"], limit=1) == ("Mira",)
+    assert resolve("Zzzzzz", PEOPLE).candidates  # far from every name, yet some are offered

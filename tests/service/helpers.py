@@ -68,3 +68,12 @@ async def stored_orders(uow_factory: Any, post_id: str) -> tuple[Any, ...]:
     hands them out)."""
     async with uow_factory() as uow:
         return tuple((await uow.posts.revisions(post_id))[-1].orders)
+
+
+async def stored_game(services: Any, game_id: str) -> Any:
+    """The game as stored, its settings and R2 flags with it (the adapters' `GameView` carries
+    only what they show of them)."""
+    async with services.deps.uow_factory() as uow:
+        game = await uow.games.get(game_id)
+    assert game is not None, game_id
+    return game

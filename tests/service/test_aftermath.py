@@ -11,7 +11,7 @@ from fappo_bot.rules.data import Trait
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, SceneGap
 from fappo_bot.service.records import Role
 from tests.service.conftest import ALICE, BOB, GM, sheet
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored_game
 
 
 def left(view):
@@ -40,7 +40,7 @@ async def test_f27_a_nights_rest_restores_3_sp_as_the_player_allocates(
                                                {"kael": {"Nimble": 2, "Tireless": 1}})
     kael = next(v for v in views if v.name == "Kael")
     assert left(kael) == {"Nimble": 3, "Tireless": 1} and kael.shown.floating.left == 0
-    assert (await services.games.show(game)).settings.scene == 2
+    assert (await stored_game(services, game)).settings.scene == 2
 
 
 async def test_f27_without_an_allocation_the_largest_deficit_goes_first(
@@ -91,7 +91,7 @@ async def test_f28_adventure_end_banks_awards_and_refills_every_pool(
     kael = next(v for v in views if v.name == "Kael")
     assert kael.shown.unspent_cc == 3
     assert left(kael) == {"Nimble": 5, "Tireless": 3} and kael.shown.floating.left == 1
-    assert (await services.games.show(game)).settings.adventure == 2
+    assert (await stored_game(services, game)).settings.adventure == 2
     raised = await services.aftermath.spend_cc(
         game, ALICE, "Kael", Purchase(kind=PurchaseKind.SKILL, name="Stealth", points=1))
     assert dict(raised.shown.skills)["Stealth"] == 3 and raised.shown.unspent_cc == 2
@@ -149,4 +149,4 @@ async def test_f27_amb2_a_players_declaration_is_used_at_the_scene_end(
     views = await services.aftermath.end_scene(game, GM, SceneGap.SAME_DAY)
     kael = next(v for v in views if v.name == "Kael")
     assert left(kael) == {"Nimble": 1, "Tireless": 2}
-    assert (await services.games.show(game)).settings.rest_declarations == {}
+    assert (await stored_game(services, game)).settings.rest_declarations == {}

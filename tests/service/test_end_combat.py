@@ -7,24 +7,25 @@ from __future__ import annotations
 import pytest
 
 from tests.service.conftest import GM
+from tests.service.helpers import stored_game
 
 pytestmark = pytest.mark.integration
 
 
 async def test_ending_the_combat_takes_the_game_out_of_it_until_the_gm_says(services, table):
     game = table["game"]
-    assert (await services.games.show(game)).settings.in_combat
+    assert (await stored_game(services, game)).settings.in_combat
     await services.review.set_inputs(game, GM, end_combat=True)
     view = await services.resolution.resolve(game, GM, 1)
     assert view.combat_ended
-    assert (await services.games.show(game)).settings.in_combat is False
+    assert (await stored_game(services, game)).settings.in_combat is False
     again = await services.resolution.resolve(game, GM, 2)  # out of combat: nothing to end
     assert not again.combat_ended
 
     await services.resolution.undo(game, GM)  # turn 2's: the game stays out of combat
-    assert (await services.games.show(game)).settings.in_combat is False
+    assert (await stored_game(services, game)).settings.in_combat is False
     await services.games.set_setting(game, GM, "in_combat", "on")
-    assert (await services.games.show(game)).settings.in_combat
+    assert (await stored_game(services, game)).settings.in_combat
 
 
 async def test_undoing_the_resolution_that_ended_it_brings_the_fight_back(services, table):
@@ -32,11 +33,11 @@ async def test_undoing_the_resolution_that_ended_it_brings_the_fight_back(servic
     await services.review.set_inputs(game, GM, end_combat=True)
     await services.resolution.resolve(game, GM, 1)
     await services.resolution.undo(game, GM)
-    assert (await services.games.show(game)).settings.in_combat
+    assert (await stored_game(services, game)).settings.in_combat
 
 
 async def test_a_combat_that_goes_on_stays_on(services, table):
     game = table["game"]
     await services.review.set_inputs(game, GM, end_combat=False)
     view = await services.resolution.resolve(game, GM, 1)
-    assert not view.combat_ended and (await services.games.show(game)).settings.in_combat
+    assert not view.combat_ended and (await stored_game(services, game)).settings.in_combat

@@ -22,7 +22,7 @@ from fappo_bot.service.settings_text import (
 )
 from fappo_bot.service.xp_flags import XP_FLAGS
 from tests.service.conftest import ALICE, BOB, GM, sheet
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored_game
 from tests.service.test_calltime import outbox_kinds
 
 
@@ -34,11 +34,11 @@ async def test_every_setting_is_listed_and_reads_back_as_it_is_shown(services, t
     assert values["reminders"] == "12h, 1h" and values["proxy_posts"] == "off"
     assert values["calltime"] == "none" and values["results_visibility"] == "parties"
     # what is shown is what the GM may type back: nothing changes
-    view = await services.games.show(game)
+    view = await stored_game(services, game)
     for item in shown:
         changed = await services.games.set_setting(game, GM, item.name, item.value)
         assert changed.value == item.value, item.name
-    after = await services.games.show(game)
+    after = await stored_game(services, game)
     assert after.settings == view.settings and after.rules == view.rules
 
 
@@ -54,7 +54,7 @@ async def test_a_gm_sets_reminders_call_time_and_flags_from_text(services, table
                                              "Polearm=Melee")).value == "Spear=Melee, Polearm=Melee"
     assert (await services.games.set_setting(game, GM, "min_spell_difficulty", "none")
             ).value == "none"
-    view = await services.games.show(game)
+    view = await stored_game(services, game)
     assert view.settings.reminders == (timedelta(minutes=30), timedelta(minutes=5))
     assert view.settings.calltime == timedelta(hours=36)
     assert view.settings.proxy_posts is True
@@ -62,7 +62,7 @@ async def test_a_gm_sets_reminders_call_time_and_flags_from_text(services, table
     assert view.rules.mapped_skill("spear") == "Melee"
     assert view.rules.min_spell_difficulty is None
     await services.games.set_setting(game, GM, "reminders", "none")
-    assert (await services.games.show(game)).settings.reminders == ()
+    assert (await stored_game(services, game)).settings.reminders == ()
 
 
 @pytest.mark.parametrize(("name", "value", "says"), [

@@ -8,7 +8,7 @@ from fappo_bot.rules.config import NuisanceCountMode
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
 from fappo_bot.service.records import GameStatus, Role
 from tests.service.conftest import ALICE, BOB, GM
-from tests.service.helpers import actions, snapshot
+from tests.service.helpers import actions, snapshot, stored_game
 
 
 async def test_create_a_game_with_its_gms_and_rules_flags(services):
@@ -19,9 +19,10 @@ async def test_create_a_game_with_its_gms_and_rules_flags(services):
     )
     assert game.name == "Goblin Road"
     assert set(game.gms) == {GM, "gm-2"}
-    assert game.rules.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK
-    assert game.rules.inactive_threshold == 2
-    assert game.settings.tournament
+    stored = await stored_game(services, game.id)
+    assert stored.rules.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK
+    assert stored.rules.inactive_threshold == 2
+    assert stored.settings.tournament
     assert (await services.games.find("thread-9")).id == game.id
     assert await actions(services.deps.uow_factory, game.id) == ["game.create"]
 
@@ -64,9 +65,10 @@ async def test_members_are_added_and_removed_by_a_gm_only(services, uow_factory)
 
 async def test_configure_changes_flags_and_settings_or_nothing(services, uow_factory):
     game = await services.games.create(channel_key="c1", name="A", creator=GM)
-    view = await services.games.configure(game.id, GM, rules={"pips_enabled": True},
-                                          settings={"results_visibility": "public"})
-    assert view.rules.pips_enabled and view.settings.results_visibility.value == "public"
+    await services.games.configure(game.id, GM, rules={"pips_enabled": True},
+                                   settings={"results_visibility": "public"})
+    stored = await stored_game(services, game.id)
+    assert stored.rules.pips_enabled and stored.settings.results_visibility.value == "public"
     before = await snapshot(uow_factory)
     with pytest.raises(InvalidInput) as caught:
         await services.games.configure(game.id, GM, rules={"pips_enabled": "maybe"},

@@ -13,6 +13,7 @@ from fappo_bot.service import notices
 from fappo_bot.service.facade import Services
 from fappo_bot.service.records import TurnStatus
 from tests.service.conftest import ALICE, BOB, GM
+from tests.service.helpers import stored_game
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +25,7 @@ async def _grace_notices(uow_factory, game):
 
 
 async def _used(services, game):
-    return (await services.games.show(game)).settings.grace_used
+    return (await stored_game(services, game)).settings.grace_used
 
 
 async def _with_grace(services, game, grace: str, period: str = "12h"):

@@ -180,12 +180,12 @@ async def test_absence_gm_lets_a_gm_post_for_an_away_players_character(services,
 async def test_a_players_results_layout_is_kept_with_their_pace_and_wins_in_their_dms(
         services, table):
     game = await services.games.find("c1")
-    assert game.settings.results_layout is ResultsLayout.TEXT  # the room's default
+    assert game.results_layout is ResultsLayout.TEXT  # the room's default
     assert (await services.pace.pace_of(ALICE)).layout is None
-    assert layout_for(game.settings.results_layout) is ResultsLayout.TEXT
+    assert layout_for(game.results_layout) is ResultsLayout.TEXT
     await services.games.set_setting(game.id, GM, "results_layout", "Embeds")
     game = await services.games.find("c1")
-    assert game.settings.results_layout is ResultsLayout.EMBEDS
+    assert game.results_layout is ResultsLayout.EMBEDS
     with pytest.raises(InvalidInput, match="results_layout: write one of embeds, text"):
         await services.games.set_setting(game.id, GM, "results_layout", "tables")
     said = await services.pace.layout(ALICE, ResultsLayout.TEXT)
@@ -194,7 +194,7 @@ async def test_a_players_results_layout_is_kept_with_their_pace_and_wins_in_thei
     await services.pace.remind(ALICE, RemindBy.DM)  # the other choices keep it
     chosen = (await services.pace.pace_of(ALICE)).layout
     assert chosen is ResultsLayout.TEXT
-    assert layout_for(game.settings.results_layout, chosen) is ResultsLayout.TEXT
+    assert layout_for(game.results_layout, chosen) is ResultsLayout.TEXT
     await services.pace.layout(ALICE, None)
     assert (await services.pace.pace_of(ALICE)).layout is None
     assert (await services.pace.pace_of(ALICE)).remind == {"*": RemindBy.DM}

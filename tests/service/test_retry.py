@@ -11,7 +11,7 @@ from fappo_bot.service.records import Role
 from fappo_bot.service.retry import RETRIES
 from tests.service.conftest import ALICE, GM, sheet
 from tests.service.fakes import FakeUnitOfWork, FakeUowFactory
-from tests.service.helpers import actions
+from tests.service.helpers import actions, stored_game
 
 pytestmark = pytest.mark.unit
 
@@ -53,8 +53,8 @@ async def test_a_lost_race_is_run_again():
     factory = LosingRaces()
     services, game_id = await _game(factory)
     factory.losses = 2
-    view = await services.games.configure(game_id, GM, rules={"pips_enabled": True})
-    assert view.rules.pips_enabled
+    await services.games.configure(game_id, GM, rules={"pips_enabled": True})
+    assert (await stored_game(services, game_id)).rules.pips_enabled
     assert await actions(factory, game_id) == ["game.create", "game.configure"]
 
 
@@ -64,15 +64,15 @@ async def test_after_three_lost_races_the_user_is_told_to_try_again():
     factory.losses = 3
     with pytest.raises(StaleVersion, match="try again"):
         await services.games.configure(game_id, GM, rules={"pips_enabled": True})
-    assert not (await services.games.show(game_id)).rules.pips_enabled
+    assert not (await stored_game(services, game_id)).rules.pips_enabled
 
 
 async def test_a_lost_connection_before_the_commit_is_run_again():
     factory = LosingRaces(error=TransientError("The connection to the database failed."))
     services, game_id = await _game(factory)
     factory.losses = RETRIES - 1
-    view = await services.games.configure(game_id, GM, rules={"pips_enabled": True})
-    assert view.rules.pips_enabled and factory.failed == RETRIES - 1
+    await services.games.configure(game_id, GM, rules={"pips_enabled": True})
+    assert (await stored_game(services, game_id)).rules.pips_enabled and factory.failed == RETRIES - 1
 
 
 async def test_a_lost_connection_during_the_commit_is_not_run_again():
@@ -83,7 +83,7 @@ async def test_a_lost_connection_during_the_commit_is_not_run_again():
     with pytest.raises(TransientError, match="may have been saved"):
         await services.games.configure(game_id, GM, rules={"pips_enabled": True})
     assert factory.failed == 1
-    assert not (await services.games.show(game_id)).rules.pips_enabled
+    assert not (await stored_game(services, game_id)).rules.pips_enabled
 
 
 async def test_retries_do_not_nest_when_edit_posts():

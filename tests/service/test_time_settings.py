@@ -10,7 +10,7 @@ import pytest
 
 from fappo_bot.service import InvalidInput
 from tests.service.conftest import GM
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored_game
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +27,7 @@ async def test_a_gm_sets_the_games_zone_by_its_iana_name(services, table):
     game = table["game"]
     assert (await services.games.set_setting(game, GM, "timezone", "europe/berlin")
             ).value == "Europe/Berlin"
-    assert (await services.games.show(game)).settings.timezone == "Europe/Berlin"
+    assert (await stored_game(services, game)).settings.timezone == "Europe/Berlin"
 
 
 async def test_a_wrong_zone_is_refused_with_the_nearest_names(services, table, uow_factory):
@@ -45,7 +45,7 @@ async def test_grace_is_a_count_and_its_period_a_duration(services, table):
     assert (await services.games.set_setting(game, GM, "grace", "2")).value == "2"
     assert (await services.games.set_setting(game, GM, "grace_period", "1d 6h")).value == "1d6h"
     assert (await services.games.set_setting(game, GM, "outage_extends", "off")).value == "off"
-    settings = (await services.games.show(game)).settings
+    settings = (await stored_game(services, game)).settings
     assert settings.grace == 2 and settings.grace_period == timedelta(hours=30)
     assert settings.outage_extends is False
     with pytest.raises(InvalidInput, match=r"grace: write a whole number, 0 or more"):

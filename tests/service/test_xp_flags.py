@@ -21,7 +21,7 @@ from fappo_bot.service.records import Role
 from fappo_bot.service.settings_text import RULES_FLAGS, TABLE_SETTINGS, setting_names
 from fappo_bot.service.xp_flags import XP_FLAGS
 from tests.service.conftest import ALICE, BOB, GM
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored_game
 from tests.service.test_xp_play import xp_sheet
 
 #: 12d at -4 from this seed: base [6,6,5,1,2,5,2,3,2,4,5,6], heroic [5,3,4]: three 6s and one 1
@@ -67,7 +67,7 @@ async def test_an_xp_game_lists_and_takes_its_flags_and_a_fappo_game_its_own(ser
                         ("xp_collateral_relaunch_bonus", "keep"),
                         ("xp_ones_cancel_successes", "off")):
         assert (await services.games.set_setting(xp, GM, name, value)).value == value
-    view = await services.games.show(xp)
+    view = await stored_game(services, xp)
     assert view.settings.xp.xp_sl_floor_mode is FloorMode.EXTRAPOLATE
     assert view.settings.xp.config().heroic_npc is True
     fappo = (await services.games.create(channel_key="f1", name="Road", creator=GM)).id

@@ -191,7 +191,7 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
                                             call_time):
                 await call_time(interaction)
             return
-        zone = (await self.services.games.show(game_id)).settings.timezone
+        zone = (await self.services.games.show(game_id)).timezone
         summary = await self.services.calltime.set_deadline(
             game_id, actor, after=parse_duration(in_) if in_ else None,
             at=parse_time(at, self.bot.clock.now(), zone) if at else None)
