@@ -20,8 +20,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from fappo_bot.posting.safety import safe
 from fappo_bot.posting.render import DISCORD_LIMIT
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.results_report import Block
 
 
