@@ -125,7 +125,7 @@ def render_assisted(lead: str, result: AssistedResult,
                     name: Callable[[str], str] = str) -> str:
     """X10: each supporter's roll and what it gives the lead, then the lead's roll."""
     lines = [supporter_line(name(s.name), s.roll, s.delta) for s in result.supporters]
-    lines += [f"{name(e.name)}: left out ({e})" for e in result.errors]
+    lines += [f"{name(str(e.name))}: left out ({e})" for e in result.errors]
     lines.append(assisted_line(lead, result.delta, result.lead))
     lines.append(f"The group's outcome: {result.lead.outcome.value}.")
     return "\n".join(lines)
