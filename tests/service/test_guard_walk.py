@@ -48,7 +48,8 @@ RENDERED = frozenset({"reply", "text", "question", "message", "hint", "content",
 #: details (the GM's export)
 DATA = frozenset({"PostProblem", "AuditEntry"})
 #: fields that are identifiers, never shown (a review question's key, a hit's id), or an
-#: outbox message's payload, which the adapters render (`check_outbox` renders it as they do)
+#: outbox message's payload: data the adapters render (`test_hostile_text.py` renders every
+#: message of a hostile turn as both adapters do)
 IDENTIFIERS = frozenset({"key", "id", "dedupe_key", "hit", "payload"})
 _NOT_WORDS = re.compile("[\u200b\u2060*_|`~\\s]+")
 
