@@ -3,6 +3,8 @@ local table, the bot, `fappo-bot odds`): one way to show a roll, with every die 
 the successes, the Superiority Level, the outcome and the exposures or the fumble (RULINGS X0-X5).
 
 Pure: values of `rules_xp` in, text out. The adapters decide where the text goes (and who sees it).
+Names arrive made safe (`posting.safety.safe`, by the caller); the names a result holds are written
+through `name`, which the callers give as `safe`.
 """
 
 from __future__ import annotations
@@ -119,10 +121,11 @@ def assisted_line(head: str, delta: int, record: RollRecord) -> str:
     return f"{head}, assisted ({delta:+d}d): {roll_text(record)}"
 
 
-def render_assisted(lead: str, result: AssistedResult) -> str:
+def render_assisted(lead: str, result: AssistedResult,
+                    name: Callable[[str], str] = str) -> str:
     """X10: each supporter's roll and what it gives the lead, then the lead's roll."""
-    lines = [supporter_line(s.name, s.roll, s.delta) for s in result.supporters]
-    lines += [f"{e.name}: left out ({e})" for e in result.errors]
+    lines = [supporter_line(name(s.name), s.roll, s.delta) for s in result.supporters]
+    lines += [f"{name(str(e.name))}: left out ({e})" for e in result.errors]
     lines.append(assisted_line(lead, result.delta, result.lead))
     lines.append(f"The group's outcome: {result.lead.outcome.value}.")
     return "\n".join(lines)
@@ -167,9 +170,10 @@ def member_lines(kind: str, results: Sequence[MemberResult],
     return lines
 
 
-def render_members(kind: str, results: Sequence[MemberResult]) -> str:
+def render_members(kind: str, results: Sequence[MemberResult],
+                   name: Callable[[str], str] = str) -> str:
     """X11: `member_lines` as one text."""
-    return "\n".join(member_lines(kind, results))
+    return "\n".join(member_lines(kind, results, name))
 
 
 def reroll_lines(side: RerollSide) -> list[str]:
@@ -205,8 +209,8 @@ _STATUS = {
 }
 
 
-def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[str] = ()
-                ) -> str:
+def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[str] = (),
+                name: Callable[[str], str] = str) -> str:
     """X14: the two rolls, the points left, every task in order and the outcome. `hidden`: the
     GM's unused surprises, shown only to the GM (leave it empty for the table)."""
     lines = [f"PLOT: {goal}",
@@ -219,9 +223,9 @@ def render_plot(goal: str, leader: str, result: PlotResult, *, hidden: Sequence[
             notes.append("a surprise")
         if task.countered:
             notes.append("countered by the GM")
-        lines.append(f"{number}. {task.name}: {', '.join(notes)}")
+        lines.append(f"{number}. {name(task.name)}: {', '.join(notes)}")
     if hidden:
-        lines.append("Hidden surprises (GM only): " + ", ".join(hidden))
+        lines.append("Hidden surprises (GM only): " + ", ".join(map(name, hidden)))
     outcome = {"success": "the PLOT succeeds", "failure": "the PLOT fails",
                "in-progress": "the PLOT goes on"}[result.outcome.value]
     extra = f" ({plural(result.extra, 'plot point')} left for bonuses)" if result.extra else ""

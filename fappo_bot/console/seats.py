@@ -31,7 +31,7 @@ def seat_user_id(name: str) -> str:
 
 def as_typed(name: str) -> str:
     """A name as a user would type it, for comparing: case-folded, without the zero-width
-    spaces that keep a mention in a name inert (the service hands names back that way, so
+    spaces that keep a mention in a name inert (the table lists names that way, so
     `/use <#1> @here` must find the game it listed as `<\u200b#1> @\u200bhere`)."""
     return name.replace("\u200b", "").strip().casefold()
 
@@ -58,8 +58,8 @@ class Shown:
     seats: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
-        """Nothing the table shows has a live mention (the service guards what it
-        returns, this guards what the table writes around it). A post is shown as typed."""
+        """Nothing the table shows has a live mention: the service's texts come rendered inert,
+        and the names in its views are data the table writes here. A post is shown as typed."""
         object.__setattr__(self, "title", inert(self.title))
         if self.kind is not Kind.POST:
             object.__setattr__(self, "body", inert(self.body))
@@ -117,8 +117,9 @@ class SeatBook:
         return None
 
     def label(self, seat: str) -> str:
-        """`alice (Kael)` or `gm`: the seat and the characters it plays."""
-        characters = self.seats.get(seat, [])
+        """`alice (Kael)` or `gm`: the seat and the characters it plays (their names as the
+        service keeps them, data: inert here, as the table writes them)."""
+        characters = [inert(c) for c in self.seats.get(seat, [])]
         return f"{seat} ({', '.join(characters)})" if characters and seat != GM_SEAT else seat
 
     def colour(self, seat: str) -> str:

@@ -1,5 +1,11 @@
-"""Making player text safe to echo in Discord, and keeping messages within its size limit
-(BRIEF: "Nothing a user writes can ping @everyone/@here/users/roles")."""
+"""The one place where text a user wrote becomes product text: `safe` for a name or a phrase,
+`safe_prose` for prose kept with its formatting (BRIEF: "Nothing a user writes can ping
+@everyone/@here/users/roles"). Every renderer writes a user-given value through one of the two,
+so what a renderer returns pings nobody and nothing after it scrubs (the outbox, the refusals and
+the views a use case returns carry either rendered text or the user's own values as data, which
+each adapter renders through these same functions). Also: keeping messages within Discord's size
+limit, and the rule codes a player does not read.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +23,10 @@ _RAW_MENTION = re.compile("<(?=[@#])|@(?!\u200b)")
 
 
 def inert(text: str) -> str:
-    """The last guard on every text that leaves the service (BRIEF: "Nothing a user writes can
-    ping @everyone/@here/users/roles"): a zero-width space after every `@` and every `<` that
-    opens a mention (`<@`, `<@!`, `<@&`, `<#`), unless one is there already. `safe` leaves
-    `<@\u200b123>` (inert, but still the raw `<@`); this also breaks that. Idempotent; the bot
-    never means to mention."""
+    """`text` with a zero-width space after every `@` and every `<` that opens a mention (`<@`,
+    `<@!`, `<@&`, `<#`), unless one is there already: what `safe` and `safe_prose` do to
+    mentions, for an adapter's text that is not a user's value (a heading, a status line).
+    Idempotent; the bot never means to mention."""
     if "@" not in text and "<#" not in text:
         return text  # nothing to break (the regex would still visit every character)
     return _RAW_MENTION.sub(lambda m: m.group() + _ZWSP, text)
@@ -58,8 +63,11 @@ def no_rule_codes(text: str) -> str:
 
 def no_mentions(text: str) -> str:
     """Break every mention: @everyone, @here, <@id>, <@!id>, <@&id> and <#id> (a zero-width space
-    after `@` and after `<#`), so nothing echoed from a player can ping anyone."""
-    return text.replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP)
+    after every `@`, after `<#`, and after a `<` that opens one), so nothing echoed from a player
+    can ping anyone, and the result holds no raw `<@` or `<#` (`inert` leaves it as it is)."""
+    if "@" not in text and "<#" not in text:
+        return text
+    return inert(text.replace("@", "@" + _ZWSP).replace("<#", "<#" + _ZWSP))
 
 
 @lru_cache(maxsize=4096)

@@ -192,7 +192,7 @@ def undelivered(notice: n.Undelivered) -> str:
     if len(quoted) > _QUOTED:
         quoted = quoted[:_QUOTED - 1].rstrip() + "…"
     return (f'A message of the game "{safe(notice.game)}" could not be delivered to '
-            f"{notice.where}, and the bot has stopped trying: {notice.why}. It began: "
+            f"{notice.where}, and the bot has stopped trying: {safe(notice.why)}. It began: "
             f'"{safe(quoted)}". It is kept: the game\'s GMs and the player it was for can '
             "read it in their inbox.")
 

@@ -20,8 +20,9 @@ Adapters (Discord, the local table) build one `Services` in their composition ro
     services.users        set_display_name, display_names
 
 Every use case returns view values (`fappo_bot.service.views`) or raises a `ServiceError` whose
-`str()` is safe to show. Neither holds a live mention: every text a use case returns or refuses
-with passes the guard (`fappo_bot.service.guard`) on its way out. Nothing here knows about Discord or SQLAlchemy.
+`str()` is safe to show. No text they render holds a live mention: a user's value is made
+inert where it is written into one (`fappo_bot.posting.safety`); the names a view carries are
+data, as the users wrote them, for each adapter to render the same way. Nothing here knows about Discord or SQLAlchemy.
 """
 
 from fappo_bot.service.base import Deps, Resolver
@@ -38,7 +39,6 @@ from fappo_bot.service.errors import (
     TransientError,
 )
 from fappo_bot.service.facade import Services
-from fappo_bot.service.guard import raw_output
 from fappo_bot.service.ports import UnitOfWork, UowFactory
 from fappo_bot.service.scene_inputs import HealingInput, SceneGap
 from fappo_bot.service.text import PostingText, PostText, ReadPost
@@ -67,7 +67,6 @@ __all__ = [
     "TransientError",
     "UnitOfWork",
     "UowFactory",
-    "raw_output",
     "token_salt",
     "uuid_ids",
 ]

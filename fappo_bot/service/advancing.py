@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from pydantic import TypeAdapter
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import Character, Purchase, RulesError, spend_cc
 from fappo_bot.service.advance_text import describe, parse_change
 from fappo_bot.service.advance_views import AdvanceView
@@ -39,7 +40,7 @@ def _bought(record: CharacterRecord, purchase: Purchase, game: Game) -> Characte
         return spend_cc(record.fappo_state, purchase, config=game.rules,
                         traits=trait_catalogue(game.settings.traits))
     except RulesError as exc:
-        raise InvalidInput(f"{record.name}: {exc}") from None
+        raise InvalidInput(f"{safe(record.name)}: {safe_prose(str(exc))}") from None
 
 
 def _cost(record: CharacterRecord, purchase: Purchase, game: Game) -> int:
@@ -74,7 +75,7 @@ class AdvancementService(UseCases):
             if gm:
                 return await self._apply(play, record, purchase, request_id="", player=actor)
             if any(r.character.casefold() == record.name.casefold() for r in _requests(game)):
-                raise Conflict(f"{record.name} already has a change waiting for a GM; a GM "
+                raise Conflict(f"{safe(record.name)} already has a change waiting for a GM; a GM "
                                "approves or refuses it first.")
             cost = _cost(record, purchase, game)
             request = AdvanceRequest(id=self.deps.ids(), character=record.name,

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from fappo_bot.posting.render import safe
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import (
     FLOATING,
     MAX_AWARD,
@@ -82,7 +82,7 @@ class Healed(BaseModel):
 
 
 def _rules_error(name: str, exc: RulesError) -> InvalidInput:
-    return InvalidInput(f"{name}: {exc}")
+    return InvalidInput(f"{safe(name)}: {safe_prose(str(exc))}")
 
 
 def duration(seconds: int) -> str:
@@ -139,9 +139,9 @@ class AftermathService(UseCases):
                 owned = trait is not None and trait in record.fappo_state.traits
                 return pools.get(key) or (trait.value if trait is not None and owned else None)
 
-            problems = [f'{record.name} has no SP pool "{pool}".'
+            problems = [f'{safe(record.name)} has no SP pool "{safe(pool)}".'
                         for pool in allocation if pool_of(pool) is None]
-            problems += [f"{pool}: points are a whole number from 0 to {MAX_SHEET_NUMBER:,}."
+            problems += [f"{safe(pool)}: points are a whole number from 0 to {MAX_SHEET_NUMBER:,}."
                          for pool, points in allocation.items()
                          if not 0 <= points <= MAX_SHEET_NUMBER]
             if problems:
@@ -189,7 +189,7 @@ class AftermathService(UseCases):
                 try:
                     states.append((record, restore_sp(record.fappo_state, gap, wanted, game.rules)))
                 except RulesError as exc:
-                    problems.append(f"{record.name}: {exc}")
+                    problems.append(f"{safe(record.name)}: {safe_prose(str(exc))}")
             if problems:
                 raise InvalidInput("No SP were restored:", tuple(problems))
             for record, state in states:
@@ -314,7 +314,7 @@ class AftermathService(UseCases):
                 try:
                     outcome = heal(record.fappo_state, seconds, check=check, config=game.rules)
                 except RulesError as exc:
-                    problems.append(f"{record.name}: {exc}")
+                    problems.append(f"{safe(record.name)}: {safe_prose(str(exc))}")
                     continue
                 outcomes.append((record, outcome))
             if problems:
@@ -382,7 +382,7 @@ class AftermathService(UseCases):
         known = {r.name.casefold() for r in records}
         unknown = [n for n in names if n.casefold() not in known]
         if unknown:
-            raise InvalidInput(f"Nobody in this game is called {', '.join(unknown)}.")
+            raise InvalidInput(f"Nobody in this game is called {', '.join(map(safe, unknown))}.")
 
     @staticmethod
     async def _between_turns(uow: UnitOfWork, game: Game) -> None:

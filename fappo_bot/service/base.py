@@ -3,22 +3,19 @@ the outbox. Every helper raises a `ServiceError` before anything is written."""
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence, Set
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence, Set
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from fappo_bot.collector import collector_paused
-from fappo_bot.posting.safety import inert, split_message
+from fappo_bot.posting.safety import safe, split_message
 from fappo_bot.render import notices as words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, resolve_turn
 from fappo_bot.service.clock import Clock, IdFactory, SaltFactory, SystemClock, token_salt, uuid_ids
 from fappo_bot.service.delivery import DeliveryPolicy
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NoOpenTurn, NotFound
-from fappo_bot.service.guard import RAW_OUTPUT, guarded, unguarded
 from fappo_bot.service.notices import NOTICES, Notice, Results
 from fappo_bot.service.ports import GameAtPlay, UnitOfWork, UowFactory
 from fappo_bot.service.records import (
@@ -82,38 +79,14 @@ class Play:
         await audit(self.uow, self.deps, self.game.id, self.actor, action, **detail)
 
 
-def _guarded_use_case(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """A public use case as it leaves the service: its text arguments with the guard's own
-    zero-width spaces taken out (a name shown by the service comes back as the user wrote it),
-    and its value passed through `guard.guarded`: no text leaves the service with a live mention.
-    `@raw_output` use cases return data (an export) and skip the guard on the way
-    out. Retries are not this wrapper's business: use cases that write say `@retried`."""
-    raw = getattr(method, RAW_OUTPUT, False)
-
-    @functools.wraps(method)
-    async def run(*args: Any, **kwargs: Any) -> Any:
-        args = tuple(unguarded(a) for a in args)
-        kwargs = {k: unguarded(v) for k, v in kwargs.items()}
-        value = await method(*args, **kwargs)
-        return value if raw else guarded(value)
-
-    return run
-
-
 class UseCases:
-    """Base of the use-case groups: holds the dependencies. What every public use case of a
-    subclass returns passes the mention guard (`_guarded_use_case`: the one place the guard is
-    applied on the way out). Use cases that write are marked `@retried` (`service/retry.py`):
-    they run again when they lose an optimistic version race or the connection fails."""
+    """Base of the use-case groups: holds the dependencies. Use cases that write are marked
+    `@retried` (`service/retry.py`): they run again when they lose an optimistic version race
+    or the connection fails. What they return needs no scrubbing: its texts are rendered
+    (`posting.safety`), its names are data the adapters render the same way."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for name, value in list(vars(cls).items()):
-            if not name.startswith("_") and inspect.iscoroutinefunction(value):
-                setattr(cls, name, _guarded_use_case(value))
 
     def uow(self) -> UnitOfWork:
         return self.deps.uow_factory()
@@ -188,9 +161,9 @@ async def game_in_channel(uow: UnitOfWork, channel_key: str) -> Game:
 def require_running(game: Game) -> None:
     """Play commands need an active game."""
     if game.status is GameStatus.PAUSED:
-        raise Conflict(f'The game "{game.name}" is paused; a GM can resume it.')
+        raise Conflict(f'The game "{safe(game.name)}" is paused; a GM can resume it.')
     if game.status is GameStatus.ENDED:
-        raise Conflict(f'The game "{game.name}" has ended.')
+        raise Conflict(f'The game "{safe(game.name)}" has ended.')
 
 
 async def roles_of(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
@@ -208,7 +181,7 @@ async def require_gm(uow: UnitOfWork, game: Game, user: str) -> None:
 def check_gm(game: Game, roles: Set[Role]) -> None:
     """Refused unless `roles` (the user's roles in `game`) make the user a GM of it."""
     if Role.GM not in roles:
-        raise Forbidden(f'Only a GM of "{game.name}" can do that.')
+        raise Forbidden(f'Only a GM of "{safe(game.name)}" can do that.')
 
 
 async def require_member(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
@@ -218,7 +191,7 @@ async def require_member(uow: UnitOfWork, game: Game, user: str) -> set[Role]:
 def check_member(game: Game, roles: set[Role]) -> set[Role]:
     """The user's roles in `game`, refused when there are none."""
     if not roles:
-        raise Forbidden(f'You are not in the game "{game.name}"; ask a GM to add you.')
+        raise Forbidden(f'You are not in the game "{safe(game.name)}"; ask a GM to add you.')
     return roles
 
 
@@ -226,8 +199,8 @@ async def load_character(uow: UnitOfWork, game: Game, name: str) -> CharacterRec
     character = await uow.characters.by_name(game.id, name.strip())
     if character is None:
         names = [c.name for c in await uow.characters.list(game.id)]
-        hint = f" Characters: {', '.join(names)}." if names else ""
-        raise NotFound(f'There is no character called "{name.strip()}" in this game.{hint}')
+        hint = f" Characters: {', '.join(map(safe, names))}." if names else ""
+        raise NotFound(f'There is no character called "{safe(name)}" in this game.{hint}')
     return character
 
 
@@ -354,8 +327,9 @@ def outbox_messages(
     as several messages of at most 2,000 characters (`split_message`), numbered `part` of
     `parts`. They keep their order in the outbox (created_at, id): they share one time, and the
     parts after the first take the first's id plus `part002`, `part003`... (ids that sort right
-    after it, under any collation); their dedupe keys add `#2`, `#3`... Every text passes
-    `inert` first: nothing queued can ping anyone. `lines_of`: the words of a turn's result
+    after it, under any collation); their dedupe keys add `#2`, `#3`... Texts come
+    rendered (`posting.safety`: every user value in them made inert as it was written), so
+    nothing here scrubs them. `lines_of`: the words of a turn's result
     blocks, when the caller words them too (`render.results.Worded`: each block worded once).
     """
     payloads: list[dict[str, Any] | None]
@@ -369,7 +343,7 @@ def outbox_messages(
         payload = content.payload() if isinstance(content, Notice) else None
         texts = ([words.text(content)] if isinstance(content, Notice)
                  else [content] if isinstance(content, str) else list(content))
-        parts = [part for text in texts for part in split_message(inert(text))]
+        parts = [part for text in texts for part in split_message(text)]
         payloads = [payload] * len(parts)
     at = deps.clock.now()
     first = deps.ids()

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import (
     Character,
     Tier,
@@ -349,7 +350,7 @@ class CharacterService(UseCases):
             members = await uow.members.list(game.id)
             if not any(m.user_id == to_user for m in members):
                 who = await name_of(uow, to_user)
-                raise Conflict(f"{who} is not in this game; add them as a player first.")
+                raise Conflict(f"{safe(who)} is not in this game; add them as a player first.")
             update: dict[str, Any] = {"gm_controlled": False, "status": CharacterStatus.ACTIVE,
                                       "missed_turns": 0}
             if permanent:

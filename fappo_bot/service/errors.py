@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from fappo_bot.posting.safety import inert
-
 
 class ServiceError(Exception):
     """A refused command. `str()` is a complete sentence a player or GM can act on, with
-    no live mention in it (`posting.safety.inert`)."""
+    no live mention in it: a user's value it quotes is written through `posting.safety.safe`
+    where the sentence is made, as in every rendering."""
 
     def __init__(self, message: str) -> None:
-        message = inert(message)  # it may quote what a user wrote
         super().__init__(message)
         self.message = message
 
@@ -68,7 +66,7 @@ class InvalidInput(ServiceError):
 
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
-        self.problems = tuple(inert(p) for p in problems)
+        self.problems = tuple(problems)
 
     @classmethod
     def of(cls, message: str, error: ValidationError) -> InvalidInput:

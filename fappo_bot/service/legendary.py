@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import (
     FLOATING,
     Character,
@@ -95,8 +96,8 @@ def _same(item: LegendaryItem, name: str, owner: str | None) -> bool:
 def _find(game: Game, name: str, owner: str | None) -> LegendaryItem:
     found = [i for i in game.settings.legendary_items if _same(i, name, owner)]
     if not found:
-        raise NotFound(f"No legendary item called '{name}' is recorded in this game"
-                       + (f" for {owner}" if owner else "") + " (an item is recorded from the "
+        raise NotFound(f"No legendary item called '{safe(name)}' is recorded in this game"
+                       + (f" for {safe(owner)}" if owner else "") + " (an item is recorded from the "
                        "sheet or the purchase that made it; a GM's sheet edit records it).")
     if len(found) > 1:
         owners = ", ".join(i.owner or "nobody" for i in found)
@@ -120,7 +121,7 @@ def _sacrifice(holder: Character, item: LegendaryItem, sacrifice: str | None
         else:
             outcome = bind(item, holder, skill=word)
     except RulesError as exc:
-        raise InvalidInput(str(exc)) from None
+        raise InvalidInput(safe_prose(str(exc))) from None
     return outcome.sacrificed, outcome.holder
 
 

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from fappo_bot.posting.render import DISCORD_LIMIT
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.results_report import Block
 
 
@@ -402,4 +403,4 @@ def waiting_for_npc_orders(number: int, names: Sequence[str]) -> NpcWait:
 
 def undelivered_line(where: str, why: str, kind: str) -> str:
     """One line of a turn's status for a message given up: where, what kind and why."""
-    return f"{kind.replace('_', ' ')} to {where}: {why}"
+    return f"{kind.replace('_', ' ')} to {where}: {safe(why)}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from datetime import UTC, datetime, timedelta
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import Action, ActionKind, Order, TurnState, ap_budget
 from fappo_bot.service import notices, timetext
 from fappo_bot.service.base import Deps, Outgoing, UseCases
@@ -185,7 +186,7 @@ class PaceService(UseCases):
                 if game is None or not any(m.user_id == user_id
                                            for m in await uow.members.list(game_id)):
                     raise NotFound("You are in no such game.")
-                name = f'"{game.name}"'
+                name = f'"{safe(game.name)}"'
             pace = await self._pace(uow, user_id)
             remind = dict(pace.remind)
             if game_id is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
+from fappo_bot.posting.safety import safe_prose
 from fappo_bot.render import results as result_words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
@@ -224,7 +225,7 @@ class ResolutionService(UseCases):
             resolved = xp_resolve.resolve(found, records, items, self.deps.salts,
                                           game.settings.xp.config(), longer=longer)
         except XpError as exc:
-            raise InvalidInput(str(exc)) from None
+            raise InvalidInput(safe_prose(str(exc))) from None
         now = self.now()
         by_name = {r.name: r for r in records}
         for name, sheet in resolved.sheets.items():

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import (
     BUILT_IN,
     FLOATING,
@@ -185,22 +186,23 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
 
     case = good_case_ruling(scene.state, order)
     if case is not None:
-        add(None, case.field, case.text(actor), case.required, case.choices, case.shown_default)
+        add(None, case.field, case.text(safe(actor)), case.required, case.choices,
+            case.shown_default)
     live_actions = orders[actor.casefold()].actions
     for i, action in enumerate(order.actions):
-        label = f"{actor}, action {i + 1} ({action.kind.value}"
-        label += f" {action.target})" if action.target else ")"
+        label = f"{safe(actor)}, action {i + 1} ({action.kind.value}"
+        label += f" {safe(action.target)})" if action.target else ")"
         if action.condition is not None:
-            key = add(i, "triggered", f'{label}: did "{action.condition}" happen? (F9)', True,
+            key = add(i, "triggered", f'{label}: did "{safe(action.condition)}" happen? (F9)', True,
                       ("yes", "no"))
             if coerce_bool(answers.get(key)) and _needs_target(action):
                 add(i, "target", f"{label}: who is the target? (F9)", True, names)
         target_known = action.target and scene.character(action.target) is not None
         if action.kind in _DIFFICULTY_KINDS and action.difficulty is None and not target_known:
-            what = f": {action.task}" if getattr(action, "task", None) else ""
+            what = f": {safe(action.task)}" if getattr(action, "task", None) else ""
             add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)", True)
         if action.claim is not None:
-            reason = f" ({action.claim.reason})" if action.claim.reason else ""
+            reason = f" ({safe(action.claim.reason)})" if action.claim.reason else ""
             add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?",
                 True, ("accept", "refuse"))
         weapon = character.weapon(action.weapon) if character else None
@@ -214,7 +216,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
         if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
                 and not weapon.used_with(_skill_of(action, weapon, scene)).ranged \
                 and _target_moves_away(scene, orders, live, actor):
-            add(i, "engaged", f"{label}: {live.target} moves away; did {actor} engage it? "
+            add(i, "engaged", f"{label}: {safe(live.target)} moves away; did {safe(actor)} "
+                              "engage it? "
                               "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
         if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
@@ -222,8 +225,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                 ("none", *(s.value for s in weapon.specials)), "none")
         vetoable = _unsuggested_pools(action, weapon, scene)
         if vetoable and not action.sp_vetoed:
-            why = f' ("{action.why}")' if action.why else ""
-            add(i, "veto", f"{label}: veto the SP from {', '.join(vetoable)}{why}? (F4 Amb-14)",
+            why = f' ("{safe(action.why)}")' if action.why else ""
+            add(i, "veto", f"{label}: veto the SP from {', '.join(map(safe, vetoable))}{why}? (F4 Amb-14)",
                 False, ("yes", "no"), "no")
         target = scene.find(live.target) if live.target else None
         for ruling in action_rulings(character, action, target, weapon, scene.single_roll):
@@ -351,7 +354,7 @@ class ReviewService(UseCases):
             def known(values: Sequence[str]) -> tuple[str, ...]:
                 unknown = [v for v in values if v.casefold() not in names]
                 if unknown:
-                    raise InvalidInput(f"Nobody here is called {', '.join(unknown)}.")
+                    raise InvalidInput(f"Nobody here is called {', '.join(map(safe, unknown))}.")
                 return tuple(names[v.casefold()] for v in values)
 
             update: dict[str, Any] = {}

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import (
     Action,
     ActionKind,
@@ -121,7 +122,7 @@ def action_rulings(character: Character | None, action: Action, target: Characte
         return out
     specials = set(weapon.specials)
     if not action.hold and specials & {Special.IMPALE, Special.TRANSFIX}:
-        out.append(_yes_no("hold", f"if the {weapon.name} impales or transfixes, does the "
+        out.append(_yes_no("hold", f"if the {safe(weapon.name)} impales or transfixes, does the "
                                    "attacker keep hold of it?", "F18.12 Amb-2, F18.14",
                            why="it stays in the victim"))
     if action.part is None and Special.DISMEMBERMENT in specials:
@@ -147,7 +148,7 @@ def good_case_ruling(state: TurnState, order: Order) -> Ruling | None:
     if not any(e.code is ErrorCode.CONCENTRATION_CONFLICT for e in validate_order(state, order)):
         return None
     return Ruling("good_case", f'accept the good case for mixing a concentration action with '
-                               f'others ("{order.good_case}")? Refused, the order is refused '
+                               f'others ("{safe(order.good_case)}")? Refused, the order is refused '
                                'as posted', "F8", choices=("accept", "refuse"))
 
 
@@ -231,19 +232,19 @@ def turn_rulings(state: TurnState, inputs: GMInputs) -> list[TurnQuestion]:
     if bleeding and state.in_combat:
         ended = inputs.end_combat
         out.append(TurnQuestion(f"turn:{state.turn}:-:end_combat", "", _yes_no(
-            "end_combat", f"does the combat end with this turn ({', '.join(bleeding)} "
+            "end_combat", f"does the combat end with this turn ({', '.join(map(safe, bleeding))} "
                           "bleeding: a level lost, then bound)?", "F18.2", ended,
             "the GM ended it" if ended else "the combat goes on")))
     for c in state.characters:
         if c.has_status(StatusKind.BURNING):
             put_out = c.name in inputs.extinguished
             out.append(TurnQuestion(f"turn:{state.turn}:{c.name}:extinguished", c.name, _yes_no(
-                "extinguished", f"is the fire on {c.name} put out this turn?", "F18.4 Amb-1",
+                "extinguished", f"is the fire on {safe(c.name)} put out this turn?", "F18.4 Amb-1",
                 put_out, "it burns on" if not put_out else "")))
         if c.has_status(StatusKind.FROZEN) or c.has_status(StatusKind.TRANSFIXED):
             freed = c.name in inputs.freed
             out.append(TurnQuestion(f"turn:{state.turn}:{c.name}:freed", c.name, _yes_no(
-                "freed", f"is {c.name} freed from the Freeze sheath or the Transfix?",
+                "freed", f"is {safe(c.name)} freed from the Freeze sheath or the Transfix?",
                 "F18.15, F18.14", freed, "held until broken or ripped out" if not freed
                 else "")))
     return out

@@ -18,6 +18,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.records import GameSettings
@@ -92,7 +93,7 @@ def kind_of(name: str) -> str:
         return "settings"
     if ruleset_of(key) is not None:
         return "rules"
-    raise InvalidInput(f'There is no setting called "{name.strip()[:60]}". Settings: '
+    raise InvalidInput(f'There is no setting called "{safe(name.strip()[:60])}". Settings: '
                        f"{', '.join(TABLE_SETTINGS)}; rules flags (R2) of a FAPPO game: "
                        f"{', '.join(RULES_FLAGS)}; of an Xp game: {', '.join(XP_FLAGS)}.")
 

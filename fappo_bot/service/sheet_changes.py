@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.views import CharacterView, SheetView
 from fappo_bot.sheets.xp import XpSheet
 
@@ -18,16 +19,16 @@ def _numbers(what: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> 
         if old == new:
             continue
         if old is None:
-            lines.append(f"{what} {name}: new, {new}")
+            lines.append(f"{what} {safe(name)}: new, {safe(str(new))}")
         elif new is None:
-            lines.append(f"{what} {name}: removed (was {old})")
+            lines.append(f"{what} {safe(name)}: removed (was {safe(str(old))})")
         else:
-            lines.append(f"{what} {name}: {old} -> {new}")
+            lines.append(f"{what} {safe(name)}: {safe(str(old))} -> {safe(str(new))}")
     return lines
 
 
 def _value(what: str, old: object, new: object) -> list[str]:
-    return [] if old == new else [f"{what}: {old} -> {new}"]
+    return [] if old == new else [f"{what}: {safe(str(old))} -> {safe(str(new))}"]
 
 
 def _fappo(before: SheetView, after: SheetView) -> list[str]:

@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.spelling import nearest
 
 #: the default zone of a game that names none
@@ -49,7 +50,7 @@ TIME_EXAMPLES = "Fri 20:00, 2026-12-05 20:00, 20:00 or tomorrow 18:00"
 
 
 def _shown(text: str) -> str:
-    return text.strip()[:40]
+    return safe(text.strip()[:40])
 
 
 def parse_duration(text: str) -> timedelta:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import (
     TRAIT_ALIASES,
     Trait,
@@ -96,7 +97,7 @@ class TraitService(UseCases):
             try:
                 made = new_trait(catalogue(game), name, split_list(aliases), split_list(skills))
             except TraitRefused as exc:
-                raise InvalidInput(f"The Trait was not added: {exc}") from None
+                raise InvalidInput(f"The Trait was not added: {safe_prose(str(exc))}") from None
             entry = GameTrait(name=made.name, aliases=made.aliases, skills=made.skills)
             await _save(uow, game, (*game.settings.traits, entry))
             await play.audit("trait.add", name=entry.name, aliases=list(entry.aliases),
@@ -116,8 +117,8 @@ class TraitService(UseCases):
                 if isinstance(builtin, Trait):
                     raise InvalidInput(f"{builtin.value} is a rulebook Trait; only a game's "
                                        "own Traits are removed.")
-                mine = ", ".join(e.name for e in known.custom) or "none"
-                raise NotFound(f'This game has no Trait of its own called "{name.strip()}" '
+                mine = ", ".join(safe(e.name) for e in known.custom) or "none"
+                raise NotFound(f'This game has no Trait of its own called "{safe(name)}" '
                                f"(its own: {mine}).")
             users = users_of(found, await uow.characters.list(game.id))
             if users:

@@ -31,9 +31,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.base import UseCases, gm_ids, require_gm
 from fappo_bot.service.errors import Conflict, Forbidden, InvalidInput, NotFound
-from fappo_bot.service.guard import raw_output
 from fappo_bot.service.layout import ResultsLayout
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -192,7 +192,6 @@ def copied(document: GameExport, new_id: Callable[[], str], channel_key: str) ->
 class TransferService(UseCases):
     """Export and import of whole games, and finding a game by id, channel or name."""
 
-    @raw_output
     async def export(self, key: str, actor: str, *, secrets: bool = False) -> GameExport:
         """A GM's export of a game (found by id, channel or name); refused to anyone else.
         Before its turn resolves, the open turn's secrets stay out unless `secrets`."""
@@ -201,7 +200,6 @@ class TransferService(UseCases):
             await require_gm(uow, game, actor)
             return await self._export(uow, game, secrets)
 
-    @raw_output
     async def export_as_operator(self, key: str, *, secrets: bool = False) -> GameExport:
         """The database operator's export (`fappo-bot export`): as a GM's."""
         async with self.uow() as uow:
@@ -215,7 +213,7 @@ class TransferService(UseCases):
         if actor is not None and not any(
             m.user_id == actor and m.role is Role.GM for m in document.members
         ):
-            raise Forbidden(f'Only a GM of "{document.game.name}" can import it.')
+            raise Forbidden(f'Only a GM of "{safe(document.game.name)}" can import it.')
         async with self.uow() as uow:
             game = await _store(uow, document)
             await _restore_paces(uow, document, self.now())

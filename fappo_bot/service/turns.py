@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import Order, PendingHit
 from fappo_bot.service.base import (
     Outgoing,
@@ -105,7 +106,7 @@ async def _controls(
         wanted = as_character.strip().casefold()
         speaking = [r for r in own if r.name.casefold() == wanted]
         if not speaking:
-            raise Forbidden(f'You do not give the orders of "{as_character.strip()}" now.')
+            raise Forbidden(f'You do not give the orders of "{safe(as_character)}" now.')
         return speaking[0].name, own, records
     return own[0].name, own, records
 
@@ -357,7 +358,7 @@ class TurnService(UseCases):
                 wanted = character.strip().casefold()
                 controls = [c for c in controls if c.name.casefold() == wanted]
                 if not controls:
-                    raise Forbidden(f'You do not give the orders of "{character.strip()}".')
+                    raise Forbidden(f'You do not give the orders of "{safe(character)}".')
             orders = tuple(Order(actor=c.name, passed=True) for c in controls)
             check_orders(turn, orders, controls, records)
             now = self.now()

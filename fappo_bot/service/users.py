@@ -4,8 +4,8 @@ Users are opaque ids (a Discord snowflake, a seat of the local table); a sentenc
 by id says nothing to people and, written as a mention, would ping. So each adapter passes the
 display name it last saw (a member's nick, a seat's label) and the service keeps one per user id;
 views carry the names of the people they list (`names`) and sentences use them. A name is stored
-as written (one line, at most `MAX_DISPLAY_NAME` characters) and, like every text, leaves the
-service through the mention guard.
+as written (one line, at most `MAX_DISPLAY_NAME` characters): a view hands it on as data, and a
+sentence writes it through `posting.safety.safe`, as every rendering writes a user's value.
 """
 
 from __future__ import annotations

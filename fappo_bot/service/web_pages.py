@@ -29,7 +29,6 @@ from fappo_bot.rules_xp.odds import odds
 from fappo_bot.rules_xp.roll import target_label
 from fappo_bot.service.base import Deps, UseCases
 from fappo_bot.service.errors import NotFound
-from fappo_bot.service.guard import raw_output
 from fappo_bot.service.notices import Revealed, read
 from fappo_bot.service.ports import UnitOfWork
 from fappo_bot.service.records import (
@@ -261,9 +260,9 @@ def _rolls(entries: Sequence[dict[str, Any]], heroes: set[str], flags: XpFlags
 
 
 class PageService(UseCases):
-    """The campaign pages' data for a reader (`web_links.LinkService.reader`). Its values leave
-    unguarded (`raw_output`): they are read by a web page only, where the templates escape every
-    text and nothing can ping anyone; the stored texts (results, reveals) are inert already.
+    """The campaign pages' data for a reader (`web_links.LinkService.reader`). Its values are
+    read by a web page only, where the templates escape every text and nothing can ping
+    anyone; the stored texts (results, reveals) were rendered inert.
 
     A resolved turn's record is kept once made, per reader (`_resolved`): its posts, results
     and seal no longer change, and any change of the turn (an undo) changes its version, hence
@@ -290,13 +289,11 @@ class PageService(UseCases):
                 self._resolved.popitem(last=False)
         return page
 
-    @raw_output
     async def campaign(self, reader: Reader) -> CampaignPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
             return await self._campaign(uow, game, reader, self._label(game))
 
-    @raw_output
     async def turn(self, reader: Reader, number: int) -> TurnPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)
@@ -320,7 +317,6 @@ class PageService(UseCases):
                 "next": number + 1 if latest is not None and latest.number > number else None,
                 "game": game.name, "reader": context.reader_name})
 
-    @raw_output
     async def story(self, reader: Reader) -> StoryPage:
         async with self.uow() as uow:
             game = await self._game(uow, reader)

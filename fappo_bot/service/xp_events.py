@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.traits import deplete
 from fappo_bot.service.base import UseCases
@@ -61,7 +62,7 @@ async def _character(uow: UnitOfWork, game_id: str, name: str) -> CharacterRecor
     found = [r for r in await uow.characters.list(game_id)
              if r.name.casefold() == wanted and r.status is not CharacterStatus.RETIRED]
     if not found or found[0].xp is None:
-        raise NotFound(f'There is no character "{name.strip()}" with an Xp sheet in this game.')
+        raise NotFound(f'There is no character "{safe(name)}" with an Xp sheet in this game.')
     return found[0]
 
 
@@ -83,7 +84,7 @@ class XpEventService(UseCases):
         await self._gm_first(game_id, actor)
         kind = kind.strip().casefold().removesuffix("!")
         if kind not in EVENTS:
-            raise InvalidInput(f'An event is one of {", ".join(EVENTS)}, not "{kind}".')
+            raise InvalidInput(f'An event is one of {", ".join(EVENTS)}, not "{safe(kind)}".')
         text = _note(note)
         if kind == "cut" and not (character or "").strip():
             raise InvalidInput("A Cut! names the character who takes control of the scene.")
@@ -100,16 +101,16 @@ class XpEventService(UseCases):
                 sheet = record.xp
                 assert sheet is not None
                 if sheet.luck < luck:
-                    raise InvalidInput(f"{record.name} has {sheet.luck} Luck; the Cut! costs "
+                    raise InvalidInput(f"{safe(record.name)} has {sheet.luck} Luck; the Cut! costs "
                                        f"{luck} (X17).")
                 await uow.characters.update(record.model_copy(update={
                     "xp": sheet.model_copy(update={"luck": sheet.luck - luck}),
                     "version": record.version + 1}))
                 detail.update(name=record.name, price=luck, luck=[sheet.luck, sheet.luck - luck])
-                said = (f"Cut! (X17): {record.name} takes control of the scene, for "
+                said = (f"Cut! (X17): {safe(record.name)} takes control of the scene, for "
                         f"{luck} Luck (the GM's price): Luck {sheet.luck} -> {sheet.luck - luck}")
             entry = await store(uow, self.deps, game.id, actor, EVENT_ACTION, detail)
-        return XpEventShown(entry.id, kind, said + (f". {text}" if text else "."))
+        return XpEventShown(entry.id, kind, said + (f". {safe_prose(text)}" if text else "."))
 
     @retried
     async def rank(self, game_id: str, actor: str, *, name: str, rank: str,
@@ -145,5 +146,5 @@ class XpEventService(UseCases):
         how = "loses" if change < 0 else "recovers"
         floor = " (the floor, X16)" if change < 0 and after == -3 else ""
         return XpEventShown(entry.id, "rank",
-                            f"{record.name} {how} {abs(change)} {wanted.title()} rank: "
+                            f"{safe(record.name)} {how} {abs(change)} {wanted.title()} rank: "
                             f"{before} -> {after} of {top}{floor} (X16).")

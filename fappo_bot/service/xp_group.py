@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.render_xp import group_head, luck_line, render_assisted, render_members
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
@@ -90,12 +91,12 @@ def group_outcome(detail: dict[str, Any], result: AssistedResult | list[MemberRe
 def group_text(detail: dict[str, Any], result: AssistedResult | list[MemberResult]) -> str:
     """The group roll as the table sees it, with the Luck a relaunch took off a sheet."""
     kind = detail["kind"]
-    head = group_head(kind, [m["name"] for m in detail["members"]], int(detail["need"]))
+    head = group_head(kind, [safe(m["name"]) for m in detail["members"]], int(detail["need"]))
     if isinstance(result, AssistedResult):
-        return head + "\n" + render_assisted(detail["members"][0]["name"], result)
-    luck = [luck_line(name, before, after)
+        return head + "\n" + render_assisted(safe(detail["members"][0]["name"]), result, safe)
+    luck = [luck_line(safe(name), before, after)
             for name, (before, after) in detail.get("luck", {}).items()]
-    return "\n".join([head, render_members(kind, result), *luck])
+    return "\n".join([head, render_members(kind, result, safe), *luck])
 
 
 def shown_group(entry: AuditEntry) -> XpShown:
@@ -181,7 +182,8 @@ class XpGroupService(UseCases):
         await self._gm_first(game_id, actor)
         kind = kind.strip().casefold()
         if kind not in GROUP_KINDS:
-            raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, not "{kind}".')
+            raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, '
+                               f'not "{safe(kind)}".')
         if need < 1:
             raise InvalidInput(f"A roll needs at least 1 success, not {need}.")
         try:

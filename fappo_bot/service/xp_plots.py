@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.render_xp import render_plot
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
@@ -99,8 +100,10 @@ def plot_shown(entry: AuditEntry, events: Sequence[dict[str, Any]],
     check_seed(d)
     result = run_stored(d, events)
     public = "\n".join([*(n[:1].upper() + n[1:] + "." for n in notes),
-                        render_plot(d["goal"], d["leader"]["name"], result)])
-    gm = render_plot(d["goal"], d["leader"]["name"], result, hidden=hidden_left(d, result))
+                        render_plot(safe(d["goal"]), safe(d["leader"]["name"]), result,
+                                    name=safe)])
+    gm = render_plot(safe(d["goal"]), safe(d["leader"]["name"]), result,
+                     hidden=hidden_left(d, result), name=safe)
     return XpShown(entry.id, "plot", d["goal"], result.outcome.value, public,
                    f"{gm}\nSeed {d['seed']}.", entry.actor, entry.at)
 

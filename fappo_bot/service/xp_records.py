@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules_xp.config import XpConfig
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.service.base import Deps
@@ -79,7 +80,7 @@ def with_case_options(case: dict[str, Any], detail: dict[str, Any]) -> dict[str,
 
 def sentence(exc: XpError) -> InvalidInput:
     """An Xp refusal as the service's sentence: capitalised, with its full stop."""
-    text = str(exc).strip()
+    text = safe_prose(str(exc).strip())  # the rules' words may quote what a user wrote
     text = text[:1].upper() + text[1:]
     return InvalidInput(text if text.endswith((".", "!", "?")) else text + ".")
 
@@ -93,9 +94,9 @@ def find_entry(entries: Sequence[AuditEntry], ref: str, actions: Sequence[str],
                            "them).")
     found = [e for e in entries if e.action in actions and e.id.casefold().startswith(wanted)]
     if not found:
-        raise NotFound(f'There is no {what} "{ref.strip()}" in this game.')
+        raise NotFound(f'There is no {what} "{safe(ref)}" in this game.')
     if len(found) > 1:
-        raise InvalidInput(f'"{ref.strip()}" starts the ids of {len(found)} rolls; give more of '
+        raise InvalidInput(f'"{safe(ref)}" starts the ids of {len(found)} rolls; give more of '
                            "the id.")
     return found[0]
 

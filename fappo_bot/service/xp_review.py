@@ -111,7 +111,7 @@ def _group_items(add: Callable[..., None], label: str, members: Sequence[XpInFor
     """The questions of one group roll (X11): its mode, its difficulty, a chain's order."""
     first = members[0].action
     who = ", ".join(safe(m.action.actor) for m in members)
-    head = f"group roll of {roll_label(first)} ({who})"
+    head = f"group roll of {safe(roll_label(first))} ({who})"
     add(group_key(label, "mode"), first.actor, None, "mode",
         f"{head}: spontaneous (each for themself) or collateral (a chain)? (X11)", True,
         ("spontaneous", "collateral"))
@@ -128,7 +128,7 @@ Ask = Callable[..., None]
 def _roll_items(ask: Ask, a: XpAction, head: str, by_name: Mapping[str, CharacterRecord],
                 longer: bool) -> None:
     """The questions of a test or a contest (X3, X6, X7, X8, X9, X12, X13)."""
-    what = f"{roll_label(a)}" + (f' ("{safe(a.text)}")' if a.text else "")
+    what = f"{safe(roll_label(a))}" + (f' ("{safe(a.text)}")' if a.text else "")
     if a.kind is XpKind.TEST:
         ask("difficulty", f"{head}, test of {what}: difficulty? (X6)", True,
             DIFFICULTIES)

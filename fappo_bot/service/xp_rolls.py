@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.render_xp import render_active, render_passive, render_roll
 from fappo_bot.rules_xp.config import DEFAULT_CONFIG, Who
 from fappo_bot.rules_xp.dice import RandomDice, RecordingDice
@@ -81,13 +82,14 @@ class XpRollView:
     def shown(self) -> XpShown:
         """The roll as shown: to the table (nothing of a Passive roll; of an Active one, only
         whether it beat the Passive roll) and to the GM (everything, seed included)."""
+        name, against = safe(self.name), safe(self.against or "")
         if self.kind == "passive":
-            public, gm = "", render_passive(self.name, self.record, self.stored or 0)
+            public, gm = "", render_passive(name, self.record, self.stored or 0)
         elif self.kind == "active":
-            public = render_active(self.name, self.record, self.against or "", stored=None)
-            gm = render_active(self.name, self.record, self.against or "", stored=self.stored)
+            public = render_active(name, self.record, against, stored=None)
+            gm = render_active(name, self.record, against, stored=self.stored)
         else:
-            public = gm = render_roll(self.name, self.record, heroic=self.heroic)
+            public = gm = render_roll(name, self.record, heroic=self.heroic)
         return XpShown(self.id, self.kind, self.name, self.record.outcome.value, public,
                        f"{gm}\nSeed {self.seed}.", self.actor, self.at)
 
@@ -291,6 +293,6 @@ def _passive(entries: Sequence[AuditEntry], ref: str) -> AuditEntry:
     if named:
         return named[-1]
     if len(wanted) < 4 or not any(e.id.casefold().startswith(wanted) for e in passives):
-        raise NotFound(f'There is no Passive roll "{ref.strip()}" in this game (a name or an '
+        raise NotFound(f'There is no Passive roll "{safe(ref)}" in this game (a name or an '
                        "id of one).")
     return find_entry(passives, ref, (ROLL_ACTION,), "Passive roll")

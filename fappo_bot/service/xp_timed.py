@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.render_xp import reroll_lines, reroll_verdict, roll_text
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
@@ -73,16 +74,17 @@ def reroll_text(detail: dict[str, Any], result: RerollResult) -> str:
     then every unit."""
     unit = duration_text(timedelta(seconds=int(detail["unit"])))
     elapsed = duration_text(timedelta(seconds=result.elapsed))
-    head = (f"{detail['name']}: {detail['pool']}d over time ({unit} a unit, at most "
+    head = (f"{safe(detail['name'])}: {detail['pool']}d over time ({unit} a unit, at most "
             f"{detail['units']}), need {detail['need']}: {reroll_verdict(result, elapsed)}")
     return "\n".join([head, *("  " + line for line in reroll_lines(result.roller))])
 
 
 def augment_text(detail: dict[str, Any], result: AugmentedResult) -> str:
     """Each augment's roll and the dice it adds, then the augmented roll."""
-    lines = [f"{a.name} augments: {roll_text(a.roll)} (+{a.added}d, X12)" for a in result.augments]
-    lines += [f"{e.name}: {e}" for e in result.errors]
-    lines.append(f"{detail['target']['name']}, augmented (+{result.added}d): "
+    lines = [f"{safe(a.name)} augments: {roll_text(a.roll)} (+{a.added}d, X12)"
+             for a in result.augments]
+    lines += [f"{safe(e.name)}: {safe_prose(str(e))}" for e in result.errors]
+    lines.append(f"{safe(detail['target']['name'])}, augmented (+{result.added}d): "
                  f"{roll_text(result.target)}")
     return "\n".join(lines)
 

@@ -20,6 +20,7 @@ from fappo_bot.posting.render import (
     safe_prose,
     split_message,
 )
+from fappo_bot.posting.safety import has_live_mention
 from fappo_bot.rules.resolve import resolve_turn
 from tests.posting.helpers import SKIRMISH, parse, state_of
 
@@ -76,8 +77,10 @@ def test_no_mention_survives_any_echo(mention: str) -> None:
                  f"Guard: 1 SP Nimble against {mention}", state=state)
     reply = render_reply(post, state)
     assert mention not in reply
+    assert not has_live_mention(reply)
     for text in (safe(mention), safe_prose(mention), no_mentions(mention)):
-        assert mention not in text and ("@" + ZWSP in text or "<#" + ZWSP in text)
+        assert mention not in text and ("@" + ZWSP in text or "#" + ZWSP in text)
+        assert not has_live_mention(text) and "<@" not in text and "<#" not in text
 
 
 def test_names_that_look_like_mentions_or_markdown_are_inert() -> None:
@@ -98,8 +101,22 @@ def test_code_fences_cannot_swallow_a_message() -> None:
 @settings(deadline=None)
 @given(st.text(max_size=500))
 def test_safe_never_leaves_a_mention(text: str) -> None:
-    out = safe(text)
-    assert not re.search(r"@everyone|@here|<@[!&]?\d|<#\d", out), out
+    """What `safe` and `safe_prose` write holds no mention nor a raw `<@`/`<#`, so nothing after
+    them needs to scrub it; `safe` writes one line."""
+    for out in (safe(text), safe_prose(text)):
+        assert not re.search(r"@everyone|@here|<@[!&]?\d|<#\d", out), out
+        assert not has_live_mention(out), out
+    assert "\n" not in safe(text)
+
+
+@pytest.mark.parametrize("name", [
+    "@everyone", "@here", "<@123>", "<@!123>", "<@&1>", "<#1>", "@\u200beveryone",
+    "<@\u200b123>", "<\u200b@123>", "@\u200b\u200bhere", "a\nb @here\r\n<#1>",
+    "**b** __u__ ~~s~~ ||x|| `c` [l](https://e.x) \\@here"])
+def test_safe_makes_every_hostile_name_inert_and_one_line(name: str) -> None:
+    out = safe(name)
+    assert not has_live_mention(out) and "\n" not in out and "](" not in out
+    assert not re.search(r"(?<!\\)[*_~|`]", out), out  # every markdown mark escaped
 
 
 def test_split_message_on_line_boundaries() -> None:

@@ -13,7 +13,6 @@ from fappo_bot.posting.render import describe_action
 from fappo_bot.render.notices import text as words
 from fappo_bot.rules.orders import Order
 from fappo_bot.service import notices
-from fappo_bot.service.base import inert
 from tests.service.conftest import ALICE, GM
 from tests.service.helpers import resolved, stored
 
@@ -57,7 +56,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     revealed = await services.turns.reveal(game, 1)
     orders = list(TypeAdapter(tuple[Order, ...]).validate_json(revealed.canonical))
     skarg = next(o for o in orders if o.actor == "Skarg")
-    assert inert(describe_action(skarg.actions[0], skarg_sheet.state)) in first
+    assert describe_action(skarg.actions[0], skarg_sheet.state) in first
     assert "@everyone" not in first and "@\u200beveryone" in first
     # the commitment, the salt and how to check, all in the published text
     digest = re.search(r"Commitment \(SHA-256\): ([0-9a-f]{64})", first).group(1)
@@ -225,7 +224,7 @@ async def test_a_resolve_that_seals_reveals_the_orders_as_read_back_from_what_it
 
 
 def base_messages(texts):
-    """The texts as the outbox stores them (made inert and split to fit a message)."""
-    from fappo_bot.posting.safety import inert, split_message
+    """The texts as the outbox stores them (rendered inert, split to fit a message)."""
+    from fappo_bot.posting.safety import split_message
 
-    return [part for text in texts for part in split_message(inert(text))]
+    return [part for text in texts for part in split_message(text)]

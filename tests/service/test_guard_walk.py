@@ -1,12 +1,18 @@
-"""The mention guard is a property of everything that leaves the service, not of one
-channel. Every public use case of `Services` is called with hostile names and prose (user and
-role mentions, @everyone and @here, channel links, zero-width tricks, markdown), and every value
-it returns, every refusal and every outbox message is walked: nothing live may leave."""
+"""Mention safety is a property of rendering, proven of every use case. Every public use case
+of `Services` is called with hostile names and prose (user and role mentions, @everyone and
+@here, channel links, zero-width tricks, markdown, line breaks), and every value it returns,
+every refusal and every outbox message is walked. A text the service made (a reply, a
+question, a refusal, a message, any text a user's value was written into) holds no live
+mention; the only texts that may are the users' own values handed back as data (a name as
+stored, a payload's names), which each adapter renders through `posting.safety` (proven by the
+adapters' hostile walks: `tests/console/test_hostile_names.py`, `tests/bot/test_names.py`).
+So the walk fails when one renderer forgets to make a value inert."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -32,23 +38,71 @@ ALICE, BOB = "alice", "@everyone"  # a player whose user id is a mention at the 
 PROSE = f"@{ZW}everyone <@{ZW}123> @\u2060here <{ZW}#777> @{ZW}{ZW}here"
 
 
-def live_texts(value: Any, seen: set[int] | None = None) -> list[str]:
-    """Every text inside `value` that Discord would ping with."""
+#: the fields of a view that hold text the service rendered (never a user's value as data)
+RENDERED = frozenset({"reply", "text", "question", "message", "hint", "content", "changes",
+                      "lines", "summary", "expected"})
+
+
+#: values that are data for a renderer, not text to show: a post's positioned problems (the
+#: parser's, rendered into the reply by `posting.render.problem_text`) and the audit log's
+#: details (the GM's export)
+DATA = frozenset({"PostProblem", "AuditEntry"})
+#: fields that are identifiers, never shown (a review question's key, a hit's id), or an
+#: outbox message's payload: data the adapters render (`test_hostile_text.py` renders every
+#: message of a hostile turn as both adapters do)
+IDENTIFIERS = frozenset({"key", "id", "dedupe_key", "hit", "payload"})
+_NOT_WORDS = re.compile("[\u200b\u2060*_|`~\\s]+")
+
+
+def is_live(text: str) -> bool:
+    return any(live in text for live in LIVE)
+
+
+def words_of(text: str) -> str:
+    """`text` as the post reader leaves a user's words: no zero-width characters, no markdown,
+    no blanks."""
+    return _NOT_WORDS.sub("", text)
+
+
+def live_texts(value: Any, rendered: bool = False, seen: set[int] | None = None,
+               at: str = "") -> list[tuple[str, bool, str]]:
+    """Every text inside `value` that Discord would ping with, each with whether it sits in a
+    field of rendered text (`RENDERED`, or under one) and the field it sits in."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return []
     seen.add(id(value))
     if isinstance(value, str):
-        return [value] if any(live in value for live in LIVE) else []
+        return [(value, rendered, at)] if is_live(value) else []
+    fields: dict[str, Any] | None = None
     if isinstance(value, BaseModel):
-        return [t for v in value.__dict__.values() for t in live_texts(v, seen)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [t for f in dataclasses.fields(value)
-                for t in live_texts(getattr(value, f.name), seen)]
+        fields = value.__dict__
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if fields is not None:
+        if type(value).__name__ in DATA:
+            return []
+        return [t for k, v in fields.items() if k not in IDENTIFIERS and not k.endswith("_key")
+                for t in live_texts(v, rendered or k in RENDERED, seen,
+                                    f"{type(value).__name__}.{k}")]
     if isinstance(value, dict):
-        return [t for k, v in value.items() for t in live_texts(k, seen) + live_texts(v, seen)]
+        return [t for k, v in value.items()
+                for t in live_texts(k, rendered, seen, at) + live_texts(v, rendered, seen, at)]
     if isinstance(value, list | tuple | set | frozenset):
-        return [t for v in value for t in live_texts(v, seen)]
+        return [t for v in value for t in live_texts(v, rendered, seen, at)]
+    return []
+
+
+def given_texts(value: Any) -> list[str]:
+    """The texts inside a use case's arguments: what the users wrote."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, BaseModel):
+        return given_texts(value.model_dump())
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in given_texts(k) + given_texts(v)]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [t for v in value for t in given_texts(v)]
     return []
 
 
@@ -60,6 +114,7 @@ class Recorder:
         self.called: set[str] = set()
         self.leaks: list[tuple[str, str]] = []
         self.calls = 0
+        self.given: list[str] = []
 
     def __getattr__(self, group: str) -> Any:
         target = getattr(self.services, group)
@@ -72,10 +127,12 @@ class Recorder:
                 async def call(*args: Any, **kwargs: Any) -> Any:
                     recorder.called.add(f"{group}.{name}")
                     recorder.calls += 1
+                    recorder.given += [t for a in (*args, *kwargs.values())
+                                       for t in given_texts(a) if is_live(t)]
                     try:
                         value = await method(*args, **kwargs)
                     except ServiceError as refused:
-                        recorder.check(f"{group}.{name} refused", str(refused))
+                        recorder.check(f"{group}.{name} refused", str(refused), rendered=True)
                         return refused
                     recorder.check(f"{group}.{name}", value)
                     return value
@@ -84,8 +141,16 @@ class Recorder:
 
         return Group()
 
-    def check(self, where: str, value: Any) -> None:
-        self.leaks.extend((where, text[:200]) for text in live_texts(value))
+    def check(self, where: str, value: Any, rendered: bool = False) -> None:
+        """A live text is a leak unless it is data: a user's own value (a part of what was
+        given, as written) outside the rendered fields."""
+        self.leaks.extend((f"{where} {at}", text[:200])
+                          for text, made, at in live_texts(value, rendered)
+                          if made or not self.is_data(text))
+
+    def is_data(self, text: str) -> bool:
+        words = words_of(text)
+        return any(words in words_of(given) for given in self.given)
 
 
 def every_use_case() -> set[str]:
@@ -263,7 +328,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.traits.remove(game, GM, "Hawkish")
     missing = every_use_case() - s.called
     assert not missing, f"use cases the walk never called: {sorted(missing)}"
-    assert not s.leaks, s.leaks[:5]
+    assert not s.leaks, "\n".join(sorted({f"{w}: {t!r}" for w, t in s.leaks}))
     assert s.calls >= 75
 
 

@@ -104,12 +104,15 @@ async def test_an_xp_game_takes_no_fappo_sheet(services):
 
 
 async def test_a_rollers_name_never_pings(services):
-    """The mention guard covers the roll's view: a name written by a GM cannot ping anyone, and
-    the record keeps its types."""
+    """A name written by a GM cannot ping anyone where the roll is shown; the view keeps the
+    name as data, as written, and the record keeps its types."""
     from fappo_bot.posting.safety import has_live_mention
     from fappo_bot.rules_xp.roll import Mode
 
     game = await _xp_game(services)
     view = await services.xp_rolls.roll(game.id, GM, name="@everyone", pool=3)
-    assert not has_live_mention(view.name)
+    assert view.name == "@everyone"
+    shown = view.shown
+    assert shown.public.startswith("@\u200beveryone: 3d")
+    assert not has_live_mention(shown.public) and not has_live_mention(shown.gm)
     assert isinstance(view.record.mode, Mode)
