@@ -21,6 +21,7 @@ from fappo_bot.posting.scene import hit_name
 from fappo_bot.rules import (
     ELIMINATION,
     Action,
+    ActionKind,
     ActionResult,
     Order,
     PendingHit,
@@ -174,10 +175,11 @@ def _fold(name: str) -> str:
     return name.casefold()
 
 
-#: each level's label and the chart's label of each margin, looked up (an enum's `name` is a
-#: descriptor, read for every number of thousands of lines)
+#: each level's label, the chart's label of each margin and each kind's word, looked up (an
+#: enum's `name` and `value` are descriptors, read for every one of thousands of lines)
 _LABEL = {level: level.label for level in SuccessLevel}
 _CHART = {margin: chart(margin).label for margin in range(-3, 4)}
+_KINDS = {kind: kind.value for kind in ActionKind}
 
 
 def _base(margin: int | None, level: object) -> str | None:
@@ -254,7 +256,7 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         if order is None or not 0 <= r.index < len(order.actions):
             return None
         found = order.actions[r.index]
-        return found if found.kind.value == r.kind else None
+        return found if _KINDS[found.kind] == r.kind else None
 
     def hidden(r: ActionResult) -> bool:
         if not masked:
