@@ -36,7 +36,7 @@ from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import orders_in_force
 from fappo_bot.service.timetext import duration_text
 from fappo_bot.service.timing import arm, reminder_times
-from fappo_bot.service.turnflow import away_shown, seal_turn, turn_status
+from fappo_bot.service.turnflow import away_shown, missing_now, seal_turn, turn_status
 from fappo_bot.service.views import Alarm, TurnSummary
 
 
@@ -311,15 +311,19 @@ async def close_turn(
     unsealed could never be resolved)."""
     ruleset = cases.ruleset(game)
     now = cases.now()
-    status = await turn_status(uow, ruleset, game, turn, now)
-    if turn.npc_commitment is None and ruleset.has(Feature.NPC_SEAL):
+    if ruleset.has(Feature.NPC_SEAL):
+        # the characters and the orders in force read once, for who is missing and the seal
         records = list(await uow.characters.list(game.id))
-        turn, _ = await seal_turn(uow, cases, game, turn, records,
-                                  await orders_in_force(uow, turn), out)
+        in_force = await orders_in_force(uow, turn)
+        missing = await missing_now(uow, records, in_force, now)
+        if turn.npc_commitment is None:
+            turn, _ = await seal_turn(uow, cases, game, turn, records, in_force, out)
+    else:
+        missing = (await turn_status(uow, ruleset, game, turn, now)).missing
     turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,
                                    "alarm_at": None, "version": turn.version + 1})
     await uow.turns.update(turn)
-    text = notices.time_called(turn.number, status.missing)
+    text = notices.time_called(turn.number, missing)
     key = f"time-called:{turn.id}:{now.isoformat()}"
     out.add("time_called", text, key)
     for gm in await gm_ids(uow, game):

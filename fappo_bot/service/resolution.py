@@ -68,9 +68,9 @@ from fappo_bot.service.rulesets import Feature
 from fappo_bot.service.scene import (
     InForce,
     build_state,
-    gm_run,
     in_scene,
     orders_in_force,
+    orders_of,
     player_run,
     visible_to_gm,
 )
@@ -145,11 +145,10 @@ class ResolutionService(UseCases):
         state = build_state(game, turn, records)
         in_force = await orders_in_force(uow, turn)
         out = Outgoing(self.deps, game)
-        sealed_now: list[Order] | None = None
         hidden = 0
         if turn.npc_commitment is None:
-            turn, sealed_now, hidden = await self._seal(uow, game, turn, actor, records, state,
-                                                        in_force, out)
+            turn, hidden = await self._seal(uow, game, turn, actor, records, state, in_force,
+                                            out)
         items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, catalogue(game))
         if hidden and any(i.required and not i.answered for i in items):
             await out.queue(uow)  # the seal stands: the GM may now review the secret orders
@@ -182,7 +181,7 @@ class ResolutionService(UseCases):
         seen = turn_audiences(game, records, in_force)
         text, gm_text, queued = await self._publish(
             uow, out, game, turn, state, records, result, orders, seen, resolution_id,
-            inactive, sealed_now)
+            inactive)
         next_turn: TurnRecord | None = None
         if game.settings.auto_open_next:
             next_turn = await open_turn(uow, self, game, turn.number + 1, out,
@@ -326,11 +325,10 @@ class ResolutionService(UseCases):
         self, uow: UnitOfWork, game: Game, turn: TurnRecord, actor: str,
         records: list[CharacterRecord], state: TurnState, in_force: dict[str, InForce],
         out: Outgoing,
-    ) -> tuple[TurnRecord, list[Order], int]:
+    ) -> tuple[TurnRecord, int]:
         """Seal the NPC orders in force at /resolve (F29: call time seals them; a turn closed
         before it did is sealed here), once the review of what the GM may see before the seal
-        is complete: the turn sealed, the NPC orders as sealed (for the reveal), and how many
-        secret orders the seal shows the GM now."""
+        is complete: the turn sealed, and how many secret orders the seal shows the GM now."""
         shown, hidden = visible_to_gm(turn, records, in_force)
         if hidden:  # else the review after the seal asks the same questions
             _refuse_if_incomplete(turn, review_items(state, shown, turn.gm_answers,
@@ -338,10 +336,7 @@ class ResolutionService(UseCases):
         turn, count = await seal_turn(uow, self, game, turn, records, in_force, out)
         await audit(uow, self.deps, game.id, actor, "turn.seal", turn=turn.number,
                     commitment=turn.npc_commitment, orders=count, by="resolve")
-        gm_names = {r.name.casefold() for r in gm_run(records)}
-        sealed = sorted((f.order for key, f in in_force.items() if key in gm_names),
-                        key=lambda o: o.actor.casefold())
-        return turn, sealed, hidden
+        return turn, hidden
 
     async def _write_characters(
         self,
@@ -396,13 +391,12 @@ class ResolutionService(UseCases):
         seen: Audiences,
         resolution_id: str,
         inactive: list[str],
-        sealed_now: Sequence[Order] | None,
     ) -> tuple[str, str, int]:
         """Results to the channel and, for secret orders, to the parties and the GMs (F29); the
         NPC reveal; the inactivity notice. All in `out`, for the resolution's transaction (the
         outbox). Returns the public text, the GMs' text (every result) and how many messages.
-        `sealed_now`: the NPC orders, when this resolve sealed them (the reveal shows them as
-        they are, without reading them back from the JSON just made of them).
+        The reveal shows the sealed orders as this process made them when it sealed them
+        (`scene.orders_of`: at call time or in this resolve), else read back from their JSON.
 
         The channel never sees a parties-only order, nor an AP/SP allocation that must stay
         hidden (secret orders shown publicly, every player's with `hide_all_allocations`, R2):
@@ -444,7 +438,7 @@ class ResolutionService(UseCases):
                                  f"results:{resolution_id}:gm:{gm}", dm_to=gm, lines_of=worded)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,
-                                     turn.npc_canonical, state, sealed_now)
+                                     turn.npc_canonical, state, orders_of(turn.npc_canonical))
             count += out.add("revealed", reveal, f"revealed:{resolution_id}")
         if inactive:
             for gm in gms if gms is not None else await gm_ids(uow, game):

@@ -21,9 +21,11 @@ from fappo_bot.posting.scene import hit_name
 from fappo_bot.rules import (
     ELIMINATION,
     Action,
+    ActionKind,
     ActionResult,
     Order,
     PendingHit,
+    SuccessLevel,
     TargetResult,
     TurnResult,
     chart,
@@ -173,50 +175,64 @@ def _fold(name: str) -> str:
     return name.casefold()
 
 
+#: each level's label, the chart's label of each margin and each kind's word, looked up (an
+#: enum's `name` and `value` are descriptors, read for every one of thousands of lines)
+_LABEL = {level: level.label for level in SuccessLevel}
+_CHART = {margin: chart(margin).label for margin in range(-3, 4)}
+_KINDS = {kind: kind.value for kind in ActionKind}
+
+
 def _base(margin: int | None, level: object) -> str | None:
-    return chart(margin).label if margin is not None and level is not None else None
+    if margin is None or level is None:
+        return None
+    return _CHART[max(-3, min(3, margin))]
 
 
 def _target_line(t: TargetResult) -> TargetLine:
     return TargetLine(
         name=t.name, total=t.total, difficulty=t.difficulty, base=_base(t.margin, t.level),
-        level=t.level.label if t.level is not None else None, guard=t.pledged, damage=t.damage,
-        specials=t.specials, eliminated=t.eliminated, effective=t.effective)
+        level=_LABEL[t.level] if t.level is not None else None, guard=t.pledged,
+        damage=t.damage, specials=t.specials, eliminated=t.eliminated, effective=t.effective)
 
 
 def _spent(action: Action | None) -> dict[str, int]:
     if action is None or action.sp_vetoed:  # a vetoed Trait's SP are refunded
         return {}
+    if not action.attack_sp:
+        return dict(action.sp)
     spent = dict(action.sp)
     for pool, points in action.attack_sp.items():
         spent[pool] = spent.get(pool, 0) + points
     return spent
 
 
-def _action_line(result: ActionResult, action: Action | None, hidden: bool,
+def _action_line(result: ActionResult, a: Action | None, hidden: bool,
                  defences: tuple[Defence, ...], group: bool) -> ActionLine:
-    a = action
-    toward = a.toward if a is not None else None
-    away = a.away if a is not None else None
     target = result.target
-    if result.kind == "move" and target in (toward, away):
-        target = None  # "moves 1 away from Goblins", not "moves Goblins"
-    if result.kind == "defend" and a is not None and target is None:
-        target = a.against
+    if a is None:
+        skill = task = weapon = spell = item = toward = away = condition = None
+        ranges: int | None = None
+        targets: tuple[str, ...] = ()
+    else:
+        skill, task, weapon, spell, item = a.skill, a.task, a.weapon, a.spell, a.item
+        ranges, toward, away, condition = a.ranges, a.toward, a.away, a.condition
+        targets = tuple(a.targets) if a.targets else ()
+        if result.kind == "move" and target is not None and target in (toward, away):
+            target = None  # "moves 1 away from Goblins", not "moves Goblins"
+        if result.kind == "defend" and target is None:
+            target = a.against
+    level = result.level
     return ActionLine(
-        actor=result.actor, kind=result.kind, group=group,
-        skill=a.skill if a is not None else None, task=a.task if a is not None else None,
-        target=target, targets=tuple(a.targets or ()) if a is not None else (),
-        weapon=a.weapon if a is not None else None, spell=a.spell if a is not None else None,
-        item=a.item if a is not None else None, ranges=a.ranges if a is not None else None,
-        toward=toward, away=away, condition=a.condition if a is not None else None,
-        total=result.total, difficulty=result.difficulty,
-        base=_base(result.margin, result.level),
-        level=result.level.label if result.level is not None else None,
+        actor=result.actor, kind=result.kind, group=group, skill=skill, task=task,
+        target=target, targets=targets, weapon=weapon, spell=spell, item=item, ranges=ranges,
+        toward=toward, away=away, condition=condition, total=result.total,
+        difficulty=result.difficulty, base=_base(result.margin, level),
+        level=_LABEL[level] if level is not None else None,
         sp={} if hidden else _spent(a), guard=result.pledged, damage=result.damage,
         specials=result.specials, eliminated=result.eliminated, effective=result.effective,
         shield=result.shield, notes=result.notes,
-        creatures=tuple(_target_line(t) for t in result.targets), defences=defences)
+        creatures=tuple(map(_target_line, result.targets)) if result.targets else (),
+        defences=defences)
 
 
 def _quiet_defence(result: ActionResult) -> bool:
@@ -231,14 +247,16 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
     into the attacks they answered (one no attack tested has nothing to report: it is left
     out); `masked` (case-folded): the characters whose allocations stay hidden (no AP, no
     SP)."""
-    by_actor = {_fold(o.actor): o for o in orders}
+    by_actor = {o.actor.casefold(): o for o in orders}
+    results = result.actions
+    actors = [r.actor.casefold() for r in results]  # each folded once
 
-    def action_of(r: ActionResult) -> Action | None:
-        order = by_actor.get(_fold(r.actor))
+    def action_of(r: ActionResult, actor: str) -> Action | None:
+        order = by_actor.get(actor)
         if order is None or not 0 <= r.index < len(order.actions):
             return None
         found = order.actions[r.index]
-        return found if found.kind.value == r.kind else None
+        return found if _KINDS[found.kind] == r.kind else None
 
     def hidden(r: ActionResult) -> bool:
         if not masked:
@@ -246,25 +264,28 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
         return any(_fold(n) in masked for n in names)
 
+    own = [action_of(r, actor) for r, actor in zip(results, actors, strict=True)]
+    quiet = [_quiet_defence(r) for r in results]
     attacks_on: dict[str, list[int]] = {}  # by the folded target: each defence looks once
-    for i, r in enumerate(result.actions):
+    for i, r in enumerate(results):
         if r.kind in ("attack", "cast") and r.target:
-            attacks_on.setdefault(_fold(r.target), []).append(i)
+            attacks_on.setdefault(r.target.casefold(), []).append(i)
     answered: dict[int, list[Defence]] = {}
-    for d in result.actions:
-        if not _quiet_defence(d):
+    for d, actor, its, is_quiet in zip(results, actors, own, quiet, strict=True):
+        if not is_quiet:
             continue
-        own = action_of(d)
-        against = d.target or (own.against if own is not None else None)
-        ap = None if _fold(d.actor) in masked or own is None else own.ap
-        for i in attacks_on.get(_fold(d.actor), ()):
-            if against is None or _fold(result.actions[i].actor) == _fold(against):
-                answered.setdefault(i, []).append(
-                    Defence(name=d.actor, ap=ap))
+        attacks = attacks_on.get(actor)
+        if not attacks:
+            continue
+        against = d.target or (its.against if its is not None else None)
+        folded = against.casefold() if against is not None else None
+        ap = None if actor in masked or its is None else its.ap
+        for i in attacks:
+            if folded is None or actors[i] == folded:
+                answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
     groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
-    return [_action_line(r, action_of(r), hidden(r), tuple(answered.get(i, ())),
-                         _fold(r.actor) in groups)
-            for i, r in enumerate(result.actions) if not _quiet_defence(r)]
+    return [_action_line(r, own[i], hidden(r), tuple(answered.get(i, ())), actors[i] in groups)
+            for i, r in enumerate(results) if not quiet[i]]
 
 
 def _hit_line(hit: PendingHit) -> HitLine:
@@ -279,11 +300,11 @@ def standing_blocks(result: TurnResult, shown: Collection[str] | None,
     character is listed without its health (its results went to the parties only)."""
     hits: dict[str, list[HitLine]] = {}
     for hit in result.hits:
-        hits.setdefault(_fold(hit.target), []).append(_hit_line(hit))
+        hits.setdefault(hit.target.casefold(), []).append(_hit_line(hit))
     config = result.state.config
     out: list[Standing] = []
     for character in result.state.characters:
-        key = _fold(character.name)
+        key = character.name.casefold()
         if shown is not None and key not in shown:
             continue
         if key in withheld:
@@ -295,7 +316,8 @@ def standing_blocks(result: TurnResult, shown: Collection[str] | None,
             health = level_name(character, config)
         out.append(Standing(
             name=character.name, health=health, hits=tuple(hits.get(key, ())),
-            statuses=tuple(s.kind.value for s in character.statuses)))
+            statuses=tuple(s.kind.value for s in character.statuses) if character.statuses
+            else ()))
     return out
 
 

@@ -33,6 +33,7 @@ from fappo_bot.rules import (
     GMInputs,
     Order,
     Roster,
+    Special,
     SpellResolution,
     TraitCatalogue,
     TurnState,
@@ -132,13 +133,24 @@ def _needs_target(action: Action) -> bool:
     ) and not action.targets
 
 
-def _target_moves_away(scene: _Scene, orders: Mapping[str, Order], action: Action,
+def _target_moves_away(scene: _Scene, orders: Mapping[str, Order], target: Character | None,
                        actor: str) -> bool:
-    """Whether the target of `action` (as answered) moves away from `actor` under the orders
-    as answered: the engine's test (`rules.moves_away`), with the turn's names."""
-    target = scene.find(action.target) if action.target else None
+    """Whether `target`, the character an action names (as answered), moves away from `actor`
+    under the orders as answered: the engine's test (`rules.moves_away`), with the turn's
+    names."""
     return target is not None and moves_away(orders.get(target.name.casefold()), actor,
                                              scene.find, target)
+
+
+#: the choices of the Special question, by the weapon's Specials (a few weapons, many attacks)
+_INVOKE_CHOICES: dict[tuple[Special, ...], tuple[str, ...]] = {}
+
+
+def _invoke_choices(specials: tuple[Special, ...]) -> tuple[str, ...]:
+    found = _INVOKE_CHOICES.get(specials)
+    if found is None:
+        found = _INVOKE_CHOICES[specials] = ("none", *(s.value for s in specials))
+    return found
 
 
 def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> dict[str, Order]:
@@ -169,6 +181,10 @@ def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> di
     return out
 
 
+#: each kind's word in a question's label (an enum's `value` is a descriptor)
+_KIND_WORDS = {kind: kind.value for kind in ActionKind}
+
+
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                orders: Mapping[str, Order]) -> list[Question]:
     order = found.order
@@ -176,10 +192,11 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
     names = scene.names
     character = scene.character(actor)
     items: list[Question] = []
+    prefix = f"{found.post.id}:{found.revision.number}:{actor}:"  # `_key`'s, made once
 
     def add(index: int | None, field: str, question: str, required: bool,
             choices: Sequence[str] = (), default: str | None = None) -> str:
-        key = _key(found, actor, index, field)
+        key = f"{prefix}{'-' if index is None else index}:{field}"
         items.append(Question(key, actor, index, field, question, required, tuple(choices),
                               answers.get(key), default))
         return key
@@ -190,50 +207,55 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
             case.shown_default)
     live_actions = orders[actor.casefold()].actions
     for i, action in enumerate(order.actions):
-        label = f"{safe(actor)}, action {i + 1} ({action.kind.value}"
-        label += f" {safe(action.target)})" if action.target else ")"
+        kind = action.kind
+        label = f"{safe(actor)}, action {i + 1} ({_KIND_WORDS[kind]}" + (
+            f" {safe(action.target)})" if action.target else ")")
+
         if action.condition is not None:
             key = add(i, "triggered", f'{label}: did "{safe(action.condition)}" happen? (F9)', True,
                       ("yes", "no"))
             if coerce_bool(answers.get(key)) and _needs_target(action):
                 add(i, "target", f"{label}: who is the target? (F9)", True, names)
-        target_known = action.target and scene.character(action.target) is not None
-        if action.kind in _DIFFICULTY_KINDS and action.difficulty is None and not target_known:
+        if kind in _DIFFICULTY_KINDS and action.difficulty is None and not (
+                action.target and scene.character(action.target) is not None):
             what = f": {safe(action.task)}" if getattr(action, "task", None) else ""
-            add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)", True)
+            add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)",
+                True)
         if action.claim is not None:
             reason = f" ({safe(action.claim.reason)})" if action.claim.reason else ""
             add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?",
                 True, ("accept", "refuse"))
         weapon = character.weapon(action.weapon) if character else None
-        if action.kind is ActionKind.ATTACK and weapon is not None and weapon.area \
-                and action.targets is None:
-            add(i, "targets", f"{label}: which creatures are inside the area? (F19)", True, names)
-        if action.kind in _ATTACK_KINDS and not action.flat_footed:
+        attack = kind is ActionKind.ATTACK
+        if attack and weapon is not None and weapon.area and action.targets is None:
+            add(i, "targets", f"{label}: which creatures are inside the area? (F19)", True,
+                names)
+        if kind in _ATTACK_KINDS and not action.flat_footed:
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6)", False,
                 ("yes", "no"), "no")
         live = live_actions[i]  # as the GM's answers make it
-        if action.kind is ActionKind.ATTACK and not action.engaged and weapon is not None \
+        target = scene.find(live.target) if live.target else None
+        if attack and not action.engaged and weapon is not None \
                 and not weapon.used_with(_skill_of(action, weapon, scene)).ranged \
-                and _target_moves_away(scene, orders, live, actor):
+                and _target_moves_away(scene, orders, target, actor):
             add(i, "engaged", f"{label}: {safe(live.target)} moves away; did {safe(actor)} "
                               "engage it? "
                               "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
-        if action.kind is ActionKind.ATTACK and action.special is None and weapon is not None \
+        if attack and action.special is None and weapon is not None \
                 and weapon.specials and action.invoke is None:
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
-                ("none", *(s.value for s in weapon.specials)), "none")
+                _invoke_choices(weapon.specials), "none")
         vetoable = _unsuggested_pools(action, weapon, scene)
         if vetoable and not action.sp_vetoed:
             why = f' ("{safe(action.why)}")' if action.why else ""
-            add(i, "veto", f"{label}: veto the SP from {', '.join(map(safe, vetoable))}{why}? (F4 Amb-14)",
-                False, ("yes", "no"), "no")
-        target = scene.find(live.target) if live.target else None
+            add(i, "veto", f"{label}: veto the SP from {', '.join(map(safe, vetoable))}{why}? "
+                           "(F4 Amb-14)", False, ("yes", "no"), "no")
         for ruling in action_rulings(character, action, target, weapon, scene.single_roll):
             add(i, ruling.field, ruling.text(label), ruling.required, ruling.choices,
                 ruling.shown_default)
-        if action.kind is ActionKind.MOVE:
-            add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (), "as moved")
+        if kind is ActionKind.MOVE:
+            add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (),
+                "as moved")
     return items
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -113,7 +114,27 @@ def canonical_orders(orders: Iterable[Order]) -> str:
         if not order.get("bind"):
             order.pop("bind", None)
     text = stable_json(data)
-    return text.replace("@", "\\u0040").replace("<", "\\u003c").replace("`", "\\u0060")
+    text = text.replace("@", "\\u0040").replace("<", "\\u003c").replace("`", "\\u0060")
+    _MADE[text] = tuple(ordered)
+    _MADE.move_to_end(text)
+    while len(_MADE) > _MADE_KEPT:
+        _MADE.popitem(last=False)
+    return text
+
+
+#: the orders of the last canonical texts made in this process, by their text: the reveal of a
+#: turn sealed at call time, resolved in another request, shows the orders without reading them
+#: back from the JSON (hundreds of orders validated again). Keyed by the whole text, so what it
+#: gives is what that text reads back as (orders are frozen values); a text made elsewhere (another
+#: process, before a restart) is read back as before.
+_MADE: OrderedDict[str, tuple[Order, ...]] = OrderedDict()
+_MADE_KEPT = 16
+
+
+def orders_of(canonical: str) -> tuple[Order, ...] | None:
+    """The orders `canonical` was made of (in its order, sorted by actor), when this process
+    made it lately (`canonical_orders`); None when it must be read back from the JSON."""
+    return _MADE.get(canonical)
 
 
 def commitment(salt: str, canonical: str) -> str:

@@ -3,7 +3,7 @@ is not open, seal the NPC orders (SHA-256 commitment), and who is in (F7, F29, F
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
 from fappo_bot.rules import PendingHit
@@ -164,6 +164,24 @@ def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime
     return status.model_copy(update={
         "characters": rows, "away": away,
         "missing": tuple(n for n in status.missing if n not in away)})
+
+
+def without_orders(records: Sequence[CharacterRecord], in_force: Mapping[str, InForce]
+                   ) -> list[CharacterRecord]:
+    """The active player characters with no orders in force (neither posted nor passed), in
+    the game's order: a FAPPO turn's missing (F30)."""
+    return [r for r in player_run(records) if r.name.casefold() not in in_force]
+
+
+async def missing_now(uow: UnitOfWork, records: Sequence[CharacterRecord],
+                      in_force: Mapping[str, InForce], now: datetime) -> tuple[str, ...]:
+    """The `missing` of a FAPPO turn's status at `now` (`turn_status` with `now`: the players
+    away at `now` are not missing), without the rest of the status: what call time says."""
+    missing = without_orders(records, in_force)
+    runners = [user for r in missing if (user := r.runner())]
+    paces = await uow.pace.many(runners) if runners else {}
+    away = {user for user, pace in paces.items() if pace.away_at(now)}
+    return tuple(r.name for r in missing if r.runner() not in away)
 
 
 async def fappo_status(uow: UnitOfWork, game: Game, turn: TurnRecord,

@@ -205,13 +205,14 @@ class FakeCharacters(_Repo):
         return sorted(rows, key=lambda c: (c.created_at, c.id))
 
     async def update(self, character: CharacterRecord) -> None:
-        clash = await self.by_name(character.game_id, character.name)
-        if clash is not None and clash.id != character.id:
+        folded = character.name.casefold()
+        clash = self.t("character_names").get((character.game_id, folded))  # its id
+        if clash is not None and clash != character.id:
             raise Conflict(f'There is already a character called "{character.name}".')
         old = self.t("characters").get(character.id)
         self._update_versioned("characters", character)
         assert old is not None
-        if old.name.casefold() != character.name.casefold():
+        if old.name.casefold() != folded:
             names = self.w("character_names")
             del names[(old.game_id, old.name.casefold())]
             names[(character.game_id, character.name.casefold())] = character.id

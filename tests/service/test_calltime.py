@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 
 from fappo_bot.service import Conflict, Forbidden, InvalidInput
-from fappo_bot.service.records import TurnStatus
-from tests.service.conftest import ALICE, BOB, GM
+from fappo_bot.service.records import Role, TurnStatus
+from tests.service.conftest import ALICE, BOB, CAROL, EVE, GM, sheet
 from tests.service.helpers import snapshot
 
 
@@ -190,3 +190,22 @@ async def test_the_npcs_to_ask_about_are_none_once_sealed(services, table):
     assert (await services.turns.status(game)).npcs_to_confirm == ("Goblins", "Skarg")
     await services.turns.seal(game, GM)
     assert (await services.turns.status(game)).npcs_to_confirm == ()
+
+
+async def test_call_time_names_the_missing_as_the_turn_status_does(services, table, clock,
+                                                                  uow_factory):
+    """F30: the close works out who is missing without the whole turn status; it must name the
+    same characters: not who posted, passed or is away, in the game's order."""
+    game = table["game"]
+    assert (await services.characters.create(game, CAROL, sheet("Bran"))).ok
+    await services.games.add_member(game, GM, EVE, Role.PLAYER)
+    assert (await services.characters.create(game, EVE, sheet("Rats"))).ok
+    await services.pace.away(ALICE, None, clock.now() + timedelta(days=1))
+    await services.turns.pass_turn(game, BOB)
+    status = await services.turns.status(game)
+    assert status.away == ("Kael",) and status.passed == ("Mira",)
+    await services.calltime.close(game, GM)
+    async with uow_factory() as uow:
+        [called] = [m for m in await uow.outbox.for_game(game)
+                    if m.kind == "time_called" and m.dest_key == "c1"]
+    assert called.payload["missing"] == list(status.missing) == ["Bran", "Rats"]
