@@ -17,7 +17,7 @@ from fappo_bot.service.settings_text import TABLE_SETTINGS
 from fappo_bot.service.transfer import copied, dumps, loads
 from tests.service.conftest import ALICE, BOB, EVE, GM
 from tests.service.fakes import FakeUowFactory
-from tests.service.helpers import snapshot
+from tests.service.helpers import snapshot, stored_game
 
 NPC_ORDERS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP attack Kael"
 
@@ -102,12 +102,12 @@ async def test_an_export_round_trip_keeps_every_setting_the_gm_chose(services, t
     for name, value in CHOSEN.items():
         await services.games.set_setting(game, GM, name, value)
     await services.games.set_setting(game, GM, "hide_all_allocations", "on")
-    before = await services.games.show(game)
+    before = await stored_game(services, game)
     document = loads(dumps(await services.transfer.export(game, GM)))
     counter = itertools.count()
     imported = await services.transfer.import_game(
         copied(document, lambda: f"copy{next(counter):04d}", "c2"), GM)
-    after = await services.games.show(imported.id)
+    after = await stored_game(services, imported.id)
     assert after.settings == before.settings and after.rules == before.rules
 
 
