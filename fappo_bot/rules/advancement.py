@@ -9,7 +9,6 @@ may accumulate forever".
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -39,6 +38,7 @@ from fappo_bot.rules.packages import Package, refuse_after_creation
 from fappo_bot.rules.results import RulesError
 from fappo_bot.rules.sheet import AP_COST, FLOATING_COST, TRAIT_BASE_SP, TRAIT_COST
 from fappo_bot.rules.traits import BUILT_IN, TraitCatalogue
+from fappo_bot.spelling import nearest
 
 MAX_AWARD = 3
 """[F:L467] "(no more than 3)"."""
@@ -96,9 +96,8 @@ def _need_name(purchase: Purchase) -> str:
 def trait_hint(name: str, traits: TraitCatalogue = BUILT_IN) -> str:
     """` Did you mean Keen-eyed?`: the nearest of the game's Traits' names (alternate names
     included) to `name`, or "" when none is near."""
-    spelled = {n.casefold(): n for entry in traits.entries() for n in (entry[0], *entry[1])}
-    near = difflib.get_close_matches(name.strip().casefold(), list(spelled), n=2, cutoff=0.6)
-    return f" Did you mean {' or '.join(spelled[n] for n in near)}?" if near else ""
+    near = nearest(name, (n for entry in traits.entries() for n in (entry[0], *entry[1])), 2)
+    return f" Did you mean {' or '.join(near)}?" if near else ""
 
 
 def _no_such_trait(name: str, traits: TraitCatalogue) -> RulesError:
