@@ -62,6 +62,12 @@ def system_seconds() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_stime
 
 
+def slept() -> int:
+    """How often a thread of this process gave the processor up to wait (the loop's `epoll`,
+    a lock): each is a wake-up later, with the caches the other processes left."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw
+
+
 def preempted() -> int:
     """How often the kernel took the processor from this process (other jobs wanting it)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
@@ -423,7 +429,7 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     diagnosis = Diagnosis(shm=args.shm)
     diagnosis.install(loop, watch=args.diagnose)
-    cpu0, system0, preempted0 = cpu_seconds(), system_seconds(), preempted()
+    cpu0, system0, preempted0, slept0 = cpu_seconds(), system_seconds(), preempted(), slept()
     loop0 = time.thread_time()  # this coroutine runs in the loop's thread
     profile = None
     if args.profile:
@@ -441,6 +447,7 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
         profile.dump_stats(args.profile)
     cpu, switches = cpu_seconds() - cpu0, preempted() - preempted0
     on_loop = time.thread_time() - loop0
+    sleeps = slept() - slept0
     system = system_seconds() - system0
     diagnosis.remove(loop)
     latencies = sorted(result["latencies"])
@@ -455,7 +462,7 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
           f"checkpoints, the pipe; {system / posts * 1000:.2f} in the kernel; "
           f"{cpu / args.seconds * 100:.0f}% of one core), bot + fake "
           f"{(cpu + result['cpu']) / posts * 1000:.2f} ms; the bot's process preempted "
-          f"{switches} times")
+          f"{switches} times, asleep {sleeps / posts:.1f} times a post")
     slowest = sorted(zip(result["latencies"], result["sent_at"], strict=True))[-8:]
     print("  slowest posts (ms, at s): " + ", ".join(f"{lat:.0f} @ {at:.1f}"
                                                     for lat, at in reversed(slowest)))
