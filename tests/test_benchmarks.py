@@ -18,6 +18,7 @@ SCRIPTS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py") if p.name !=
 #: what a script's output must hold beyond its exit status: the line its main figure is on
 FIGURES = {
     "bench_bot.py": [r"post -> reply p50 [\d.]+ ms, p99 [\d.]+ ms",
+                     r"CPU a post: bot [\d.]+ ms \([\d.]+ on the loop's thread",
                      r"'Resolve the turn' -> last result message \d+ ms"],
     "bench_load.py": [r"latency p50 +[\d.]+ ms"],
     "bench_post_path.py": [r"CPU a post min [\d.]+ ms, median [\d.]+ ms"],
