@@ -186,7 +186,8 @@ _KIND_WORDS = {kind: kind.value for kind in ActionKind}
 
 
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
-               orders: Mapping[str, Order], every: bool = True) -> list[Question]:
+               orders: Mapping[str, Order], every: bool = True,
+               answered: Set[str] | None = None) -> list[Question]:
     """The questions of one order; `every`: False for only those a resolve reads (the
     required ones and the answered ones), without their words."""
     order = found.order
@@ -195,6 +196,8 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
     character = scene.character(actor)
     items: list[Question] = []
     prefix = f"{found.post.id}:{found.revision.number}:{actor}:"  # `_key`'s, made once
+    #: whether any answer is to this order's questions (`answered`: the answers' prefixes)
+    answering = answered is None or prefix in answered
 
     def add(index: int | None, field: str, question: str, required: bool,
             choices: Sequence[str] = (), default: str | None = None) -> str:
@@ -207,7 +210,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
 
     def asked(index: int, field: str) -> bool:
         """Whether an optional question is worked out at all."""
-        return every or f"{prefix}{index}:{field}" in answers
+        return every or answering and f"{prefix}{index}:{field}" in answers
 
     case = good_case_ruling(scene.state, order)
     if case is not None:
@@ -282,9 +285,12 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
     items: list[Question] = []
     scene = _Scene(state, traits)
     orders = _answered(in_force, answers)
+    # the orders answers were given to, by their keys' prefix (`_key`: the post, the revision
+    # and the actor), so that an order nobody answered looks up no optional question
+    answered = {key.rsplit(":", 2)[0] + ":" for key in answers}
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
-            items.extend(_items_for(scene, found, answers, orders, every))
+            items.extend(_items_for(scene, found, answers, orders, every, answered))
     for asked in turn_rulings(state, inputs or GMInputs()):
         ruling = asked.ruling
         answer = answers.get(asked.key)
