@@ -185,32 +185,46 @@ def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> di
 _KIND_WORDS = {kind: kind.value for kind in ActionKind}
 
 
+class _Asking:
+    """The questions of one order as they are asked; with `every` False, only those a resolve
+    reads (the required and the answered ones), unworded; `answered`: the prefixes of the keys
+    answered (None: any may be)."""
+
+    __slots__ = ("actor", "answering", "answers", "every", "items", "prefix")
+
+    def __init__(self, found: InForce, answers: Mapping[str, Any], every: bool,
+                 answered: Set[str] | None) -> None:
+        self.actor = found.order.actor
+        self.prefix = f"{found.post.id}:{found.revision.number}:{self.actor}:"  # `_key`'s
+        self.answers, self.every = answers, every
+        self.answering = answered is None or self.prefix in answered
+        self.items: list[Question] = []
+
+    def add(self, index: int | None, field: str, question: str, required: bool,
+            choices: Sequence[str] = (), default: str | None = None) -> str:
+        key = f"{self.prefix}{'-' if index is None else index}:{field}"
+        answer = self.answers.get(key)
+        if self.every or required or answer is not None:
+            self.items.append(Question(key, self.actor, index, field,
+                                       question if self.every else "", required,
+                                       tuple(choices), answer, default))
+        return key
+
+    def asked(self, index: int, field: str) -> bool:
+        """Whether an optional question is worked out at all."""
+        return self.every or self.answering and f"{self.prefix}{index}:{field}" in self.answers
+
+
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
                orders: Mapping[str, Order], every: bool = True,
                answered: Set[str] | None = None) -> list[Question]:
-    """The questions of one order; `every`: False for only those a resolve reads (the
-    required ones and the answered ones), without their words."""
+    """The questions of one order (`_Asking`: `every`, `answered`)."""
     order = found.order
     actor = order.actor
     names = scene.names
     character = scene.character(actor)
-    items: list[Question] = []
-    prefix = f"{found.post.id}:{found.revision.number}:{actor}:"  # `_key`'s, made once
-    #: whether any answer is to this order's questions (`answered`: the answers' prefixes)
-    answering = answered is None or prefix in answered
-
-    def add(index: int | None, field: str, question: str, required: bool,
-            choices: Sequence[str] = (), default: str | None = None) -> str:
-        key = f"{prefix}{'-' if index is None else index}:{field}"
-        answer = answers.get(key)
-        if every or required or answer is not None:
-            items.append(Question(key, actor, index, field, question if every else "",
-                                  required, tuple(choices), answer, default))
-        return key
-
-    def asked(index: int, field: str) -> bool:
-        """Whether an optional question is worked out at all."""
-        return every or answering and f"{prefix}{index}:{field}" in answers
+    asking = _Asking(found, answers, every, answered)
+    add, asked = asking.add, asking.asked
 
     case = good_case_ruling(scene.state, order)
     if case is not None:
@@ -269,7 +283,7 @@ def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
         if kind is ActionKind.MOVE and asked(i, "end_position"):
             add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (),
                 "as moved")
-    return items
+    return asking.items
 
 
 def review_items(state: TurnState, in_force: Mapping[str, InForce],
