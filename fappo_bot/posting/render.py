@@ -60,9 +60,11 @@ def render_orders(parsed: ParsedPost, state: TurnState) -> str:
 
 
 def render_order(order: Order, character: Character | None = None,
-                 ap_budget: int | None = None, hits: Sequence[PendingHit] = ()) -> str:
+                 ap_budget: int | None = None, hits: Sequence[PendingHit] = (),
+                 show_sp_left: bool = True) -> str:
     """One order in canonical form (posting.md "The reply"): `Kael: 3/3 AP committed`, one line
-    per action, Guard (F5), Reduce (F13), Endure (F10), Intent and OOC, then `SP left: ...`.
+    per action, Guard (F5), Reduce (F13), Endure (F10), Intent and OOC, then `SP left: ...`
+    (with a `character`, unless not `show_sp_left`: the NPC reveal leaves it out).
     Also for orders already recorded (the GM's review before resolution)."""
     lines = [""]  # the head, once the AP are added up
     committed = 0
@@ -92,7 +94,7 @@ def render_order(order: Order, character: Character | None = None,
         lines.append(f"  Intent: {safe(order.intent)}")
     if order.ooc:
         lines.append(f"  OOC: {safe(order.ooc)}")
-    if character is not None:
+    if character is not None and show_sp_left:
         lines.append("SP left: " + sp_left(character, order))
     return "\n".join(lines)
 

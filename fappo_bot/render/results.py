@@ -271,7 +271,10 @@ def pieces(notice: n.Results, limit: int, lines_of: Lines = block_lines) -> list
     section: str | None = None
     for block in notice.blocks:
         heading = _HEADINGS.get(block.type, "")
-        extra = sum(len(inert(line)) + 1 for line in lines_of(block))
+        lines = lines_of(block)
+        # as long as its lines are inert, with a line break each (`inert` never reaches
+        # across a line break, so the lines are made inert together)
+        extra = len(inert("\n".join(lines))) + 1 if lines else 0
         if block.type != section or not current:
             extra += len(heading) + 1 if heading else 0
         if current and size + extra > limit:

@@ -76,10 +76,8 @@ def reveal_messages(number: int, digest: str, salt: str, canonical: str,
     for order in orders:
         character = by_key.get(order.actor.casefold())
         budget = order_budget(state, character, order) if character is not None else None
-        lines = render_order(order, character, budget, state.pending).split("\n")
-        if character is not None and lines[-1].startswith("SP left: "):
-            lines.pop()
-        rendered.append("\n".join(lines))
+        rendered.append(render_order(order, character, budget, state.pending,
+                                     show_sp_left=False))
     return notices.revealed(number, digest, salt, rendered)
 
 

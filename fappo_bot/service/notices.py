@@ -186,6 +186,14 @@ class Results(Notice):
     blocks: tuple[Block, ...]
     continued: bool = False
 
+    def payload(self) -> dict[str, Any]:
+        """`Notice.payload`, each block writing its own JSON (`results_report`)."""
+        return {"turn": self.turn, "resolution_id": self.resolution_id,
+                "characters": None if self.characters is None else list(self.characters),
+                "ruleset": self.ruleset, "label": self.label, "dice_pools": self.dice_pools,
+                "blocks": [block.as_json() for block in self.blocks],
+                "continued": self.continued}
+
     @model_validator(mode="before")
     @classmethod
     def _words_before(cls, data: Any) -> Any:

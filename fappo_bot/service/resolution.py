@@ -149,11 +149,16 @@ class ResolutionService(UseCases):
         if turn.npc_commitment is None:
             turn, hidden = await self._seal(uow, game, turn, actor, records, state, in_force,
                                             out)
-        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, catalogue(game))
-        if hidden and any(i.required and not i.answered for i in items):
-            await out.queue(uow)  # the seal stands: the GM may now review the secret orders
-            await uow.commit()
-        _refuse_if_incomplete(turn, items, 0)
+        # what the resolve reads of the review (the required and the answered questions),
+        # worded only to name what is missing
+        items = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, catalogue(game),
+                             every=False)
+        if any(i.required and not i.answered for i in items):
+            if hidden:
+                await out.queue(uow)  # the seal stands: the GM may now review the secret orders
+                await uow.commit()
+            _refuse_if_incomplete(turn, review_items(state, in_force, turn.gm_answers,
+                                                     turn.gm_inputs, catalogue(game)), 0)
         now = self.now()
         if turn.status is TurnStatus.OPEN:
             turn = turn.model_copy(update={"status": TurnStatus.CLOSED, "closed_at": now,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -39,6 +39,9 @@ from fappo_bot.rules import (
 # (the outbox payload; `notices.read`). Keyword-only, so each block's `type`, the union's
 # discriminator, can come first with its default, as it did in the payload's JSON. A payload
 # with a field this version does not know is refused, as the models refused it (`_STRICT`).
+# Each writes its own JSON value (`as_json`, the fields in their order, as pydantic's dump
+# writes them): pydantic's dump of thousands of blocks, field by field against their schema,
+# was the slower (`tests/service/test_results_payload.py` holds the two the same).
 _STRICT = ConfigDict(extra="forbid")
 
 
@@ -59,6 +62,12 @@ class TargetLine:
     eliminated: int = 0
     effective: bool = True
 
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "total": self.total, "difficulty": self.difficulty,
+                "base": self.base, "level": self.level, "guard": self.guard,
+                "damage": self.damage, "specials": list(self.specials),
+                "eliminated": self.eliminated, "effective": self.effective}
+
 
 @dataclass(slots=True, kw_only=True)
 class Defence:
@@ -67,6 +76,9 @@ class Defence:
     __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     name: str
     ap: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "ap": self.ap}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -111,6 +123,20 @@ class ActionLine:
     #: the defences of its target that answered it
     defences: tuple[Defence, ...] = ()
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type, "actor": self.actor, "kind": self.kind, "group": self.group,
+            "skill": self.skill, "task": self.task, "target": self.target,
+            "targets": list(self.targets), "weapon": self.weapon, "spell": self.spell,
+            "item": self.item, "ranges": self.ranges, "toward": self.toward,
+            "away": self.away, "condition": self.condition, "total": self.total,
+            "difficulty": self.difficulty, "base": self.base, "level": self.level,
+            "sp": dict(self.sp), "guard": self.guard, "damage": self.damage,
+            "specials": list(self.specials), "eliminated": self.eliminated,
+            "effective": self.effective, "shield": self.shield, "notes": list(self.notes),
+            "creatures": [c.as_json() for c in self.creatures],
+            "defences": [d.as_json() for d in self.defences]}
+
 
 @dataclass(slots=True, kw_only=True)
 class Refusal:
@@ -118,6 +144,9 @@ class Refusal:
     type: Literal["refusal"] = "refusal"
     actor: str
     message: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.type, "actor": self.actor, "message": self.message}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -133,6 +162,10 @@ class HitLine:
     #: it counts creatures eliminated, not levels
     creatures: bool = False
 
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "attacker": self.attacker, "weapon": self.weapon,
+                "levels": self.levels, "creatures": self.creatures}
+
 
 @dataclass(slots=True, kw_only=True)
 class Standing:
@@ -146,6 +179,11 @@ class Standing:
     #: its results this turn went to the parties only: no health shown
     withheld: bool = False
 
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.type, "name": self.name, "health": self.health,
+                "hits": [h.as_json() for h in self.hits], "statuses": list(self.statuses),
+                "withheld": self.withheld}
+
 
 @dataclass(slots=True, kw_only=True)
 class EventLine:
@@ -156,6 +194,10 @@ class EventLine:
     detail: str = ""
     levels: int = 0
 
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.type, "character": self.character, "kind": self.kind,
+                "detail": self.detail, "levels": self.levels}
+
 
 @dataclass(slots=True, kw_only=True)
 class XpLine:
@@ -164,6 +206,9 @@ class XpLine:
     __pydantic_config__: ClassVar[ConfigDict] = _STRICT
     type: Literal["xp"] = "xp"
     text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text}
 
 
 Block = Annotated[ActionLine | Refusal | Standing | EventLine | XpLine,

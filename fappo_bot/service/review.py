@@ -185,97 +185,133 @@ def _answered(in_force: Mapping[str, InForce], answers: Mapping[str, Any]) -> di
 _KIND_WORDS = {kind: kind.value for kind in ActionKind}
 
 
+class _Asking:
+    """The questions of one order as they are asked; with `every` False, only those a resolve
+    reads (the required and the answered ones), unworded; `answered`: the prefixes of the keys
+    answered (None: any may be)."""
+
+    __slots__ = ("actor", "answering", "answers", "every", "items", "prefix")
+
+    def __init__(self, found: InForce, answers: Mapping[str, Any], every: bool,
+                 answered: Set[str] | None) -> None:
+        self.actor = found.order.actor
+        self.prefix = f"{found.post.id}:{found.revision.number}:{self.actor}:"  # `_key`'s
+        self.answers, self.every = answers, every
+        self.answering = answered is None or self.prefix in answered
+        self.items: list[Question] = []
+
+    def add(self, index: int | None, field: str, question: str, required: bool,
+            choices: Sequence[str] = (), default: str | None = None) -> str:
+        key = f"{self.prefix}{'-' if index is None else index}:{field}"
+        answer = self.answers.get(key)
+        if self.every or required or answer is not None:
+            self.items.append(Question(key, self.actor, index, field,
+                                       question if self.every else "", required,
+                                       tuple(choices), answer, default))
+        return key
+
+    def asked(self, index: int, field: str) -> bool:
+        """Whether an optional question is worked out at all."""
+        return self.every or self.answering and f"{self.prefix}{index}:{field}" in self.answers
+
+
 def _items_for(scene: _Scene, found: InForce, answers: Mapping[str, Any],
-               orders: Mapping[str, Order]) -> list[Question]:
+               orders: Mapping[str, Order], every: bool = True,
+               answered: Set[str] | None = None) -> list[Question]:
+    """The questions of one order (`_Asking`: `every`, `answered`)."""
     order = found.order
     actor = order.actor
     names = scene.names
     character = scene.character(actor)
-    items: list[Question] = []
-    prefix = f"{found.post.id}:{found.revision.number}:{actor}:"  # `_key`'s, made once
-
-    def add(index: int | None, field: str, question: str, required: bool,
-            choices: Sequence[str] = (), default: str | None = None) -> str:
-        key = f"{prefix}{'-' if index is None else index}:{field}"
-        items.append(Question(key, actor, index, field, question, required, tuple(choices),
-                              answers.get(key), default))
-        return key
+    asking = _Asking(found, answers, every, answered)
+    add, asked = asking.add, asking.asked
 
     case = good_case_ruling(scene.state, order)
     if case is not None:
-        add(None, case.field, case.text(safe(actor)), case.required, case.choices,
-            case.shown_default)
+        add(None, case.field, case.text(safe(actor)) if every else "", case.required,
+            case.choices, case.shown_default)
     live_actions = orders[actor.casefold()].actions
     for i, action in enumerate(order.actions):
         kind = action.kind
+        # the questions' words, but for a resolve's (it reads none: `every`)
         label = f"{safe(actor)}, action {i + 1} ({_KIND_WORDS[kind]}" + (
-            f" {safe(action.target)})" if action.target else ")")
+            f" {safe(action.target)})" if action.target else ")") if every else ""
 
         if action.condition is not None:
-            key = add(i, "triggered", f'{label}: did "{safe(action.condition)}" happen? (F9)', True,
-                      ("yes", "no"))
+            key = add(i, "triggered", f'{label}: did "{safe(action.condition)}" happen? (F9)'
+                      if every else "", True, ("yes", "no"))
             if coerce_bool(answers.get(key)) and _needs_target(action):
-                add(i, "target", f"{label}: who is the target? (F9)", True, names)
+                add(i, "target", f"{label}: who is the target? (F9)" if every else "", True,
+                    names)
         if kind in _DIFFICULTY_KINDS and action.difficulty is None and not (
                 action.target and scene.character(action.target) is not None):
-            what = f": {safe(action.task)}" if getattr(action, "task", None) else ""
-            add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)",
-                True)
+            what = f": {safe(action.task)}" if every and getattr(action, "task", None) else ""
+            add(i, "difficulty", f"{label}{what}: difficulty? (2 easy, 4, 6, 8+ hard; F4)"
+                if every else "", True)
         if action.claim is not None:
             reason = f" ({safe(action.claim.reason)})" if action.claim.reason else ""
-            add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?",
-                True, ("accept", "refuse"))
+            add(i, "claim", f"{label}: accept the modifier {action.claim.value:+d}{reason}?"
+                if every else "", True, ("accept", "refuse"))
         weapon = character.weapon(action.weapon) if character else None
         attack = kind is ActionKind.ATTACK
         if attack and weapon is not None and weapon.area and action.targets is None:
-            add(i, "targets", f"{label}: which creatures are inside the area? (F19)", True,
-                names)
-        if kind in _ATTACK_KINDS and not action.flat_footed:
+            add(i, "targets", f"{label}: which creatures are inside the area? (F19)"
+                if every else "", True, names)
+        if kind in _ATTACK_KINDS and not action.flat_footed and asked(i, "flat_footed"):
             add(i, "flat_footed", f"{label}: is the target flat-footed? (F6)", False,
                 ("yes", "no"), "no")
         live = live_actions[i]  # as the GM's answers make it
         target = scene.find(live.target) if live.target else None
-        if attack and not action.engaged and weapon is not None \
+        if attack and not action.engaged and weapon is not None and asked(i, "engaged") \
                 and not weapon.used_with(_skill_of(action, weapon, scene)).ranged \
                 and _target_moves_away(scene, orders, target, actor):
             add(i, "engaged", f"{label}: {safe(live.target)} moves away; did {safe(actor)} "
                               "engage it? "
                               "(F7 Amb-4)", False, ("yes", "no"), "no: the attack is void")
         if attack and action.special is None and weapon is not None \
-                and weapon.specials and action.invoke is None:
+                and weapon.specials and action.invoke is None and asked(i, "invoke"):
             add(i, "invoke", f"{label}: Special to invoke on a Great Success? (F12)", False,
                 _invoke_choices(weapon.specials), "none")
-        vetoable = _unsuggested_pools(action, weapon, scene)
+        vetoable = _unsuggested_pools(action, weapon, scene) if asked(i, "veto") else []
         if vetoable and not action.sp_vetoed:
             why = f' ("{safe(action.why)}")' if action.why else ""
             add(i, "veto", f"{label}: veto the SP from {', '.join(map(safe, vetoable))}{why}? "
                            "(F4 Amb-14)", False, ("yes", "no"), "no")
         for ruling in action_rulings(character, action, target, weapon, scene.single_roll):
-            add(i, ruling.field, ruling.text(label), ruling.required, ruling.choices,
-                ruling.shown_default)
-        if kind is ActionKind.MOVE:
+            add(i, ruling.field, ruling.text(label) if every else "", ruling.required,
+                ruling.choices, ruling.shown_default)
+        if kind is ActionKind.MOVE and asked(i, "end_position"):
             add(i, "end_position", f"{label}: end position? (F7 Amb-4)", False, (),
                 "as moved")
-    return items
+    return asking.items
 
 
 def review_items(state: TurnState, in_force: Mapping[str, InForce],
                  answers: Mapping[str, Any], inputs: GMInputs | None = None,
-                 traits: TraitCatalogue = BUILT_IN) -> list[Question]:
+                 traits: TraitCatalogue = BUILT_IN, every: bool = True) -> list[Question]:
     """Every GM input the orders in force need, in actor order, then the turn-wide rulings
     (`review_rulings.turn_rulings`, their defaults from the turn's `inputs`), in a game with
-    the Traits of `traits` (the skills its own Traits suggest ask no veto of their SP)."""
+    the Traits of `traits` (the skills its own Traits suggest ask no veto of their SP).
+
+    `every`: False for what a resolve reads of them, the required and the answered
+    questions, without their words (`question` empty): whether anything is missing and the
+    answers to write in; a refusal works them out again to name what is missing."""
     items: list[Question] = []
     scene = _Scene(state, traits)
     orders = _answered(in_force, answers)
+    # the orders answers were given to, by their keys' prefix (`_key`: the post, the revision
+    # and the actor), so that an order nobody answered looks up no optional question
+    answered = {key.rsplit(":", 2)[0] + ":" for key in answers}
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:
-            items.extend(_items_for(scene, found, answers, orders))
+            items.extend(_items_for(scene, found, answers, orders, every, answered))
     for asked in turn_rulings(state, inputs or GMInputs()):
         ruling = asked.ruling
-        items.append(Question(asked.key, asked.actor, None, ruling.field, ruling.text(
-            "The turn"), ruling.required, ruling.choices, answers.get(asked.key),
-            ruling.shown_default))
+        answer = answers.get(asked.key)
+        if every or ruling.required or answer is not None:
+            items.append(Question(asked.key, asked.actor, None, ruling.field, ruling.text(
+                "The turn") if every else "", ruling.required, ruling.choices, answer,
+                ruling.shown_default))
     return items
 
 

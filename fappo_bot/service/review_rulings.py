@@ -228,14 +228,16 @@ class TurnQuestion:
 def turn_rulings(state: TurnState, inputs: GMInputs) -> list[TurnQuestion]:
     """The turn-wide rulings the scene needs (see the module's docstring)."""
     out: list[TurnQuestion] = []
-    bleeding = [c.name for c in state.characters if c.has_status(StatusKind.BLEEDING)]
+    # most characters have no status: they ask nothing
+    afflicted = [c for c in state.characters if c.statuses]
+    bleeding = [c.name for c in afflicted if c.has_status(StatusKind.BLEEDING)]
     if bleeding and state.in_combat:
         ended = inputs.end_combat
         out.append(TurnQuestion(f"turn:{state.turn}:-:end_combat", "", _yes_no(
             "end_combat", f"does the combat end with this turn ({', '.join(map(safe, bleeding))} "
                           "bleeding: a level lost, then bound)?", "F18.2", ended,
             "the GM ended it" if ended else "the combat goes on")))
-    for c in state.characters:
+    for c in afflicted:
         if c.has_status(StatusKind.BURNING):
             put_out = c.name in inputs.extinguished
             out.append(TurnQuestion(f"turn:{state.turn}:{c.name}:extinguished", c.name, _yes_no(

@@ -52,6 +52,7 @@ async def test_the_npc_reveal_shows_canonical_orders_and_the_hash_recomputes_fro
     # the orders as a reply shows them, not as raw JSON
     assert "Skarg: 2/3 AP committed" in first and "Goblins: 1/2 AP committed" in first
     assert '"actions"' not in first
+    assert "SP left" not in first  # the NPCs' pools are the GM's, no part of what was sealed
     skarg_sheet = await stored(uow_factory, game, "Skarg")
     revealed = await services.turns.reveal(game, 1)
     orders = list(TypeAdapter(tuple[Order, ...]).validate_json(revealed.canonical))

@@ -620,3 +620,33 @@ async def test_an_answer_works_the_review_out_once_unless_it_can_change_the_ques
     assert len(calls) == 2
     assert ("Mira", "target") in {(i.actor, i.field) for i in view.missing}
     assert view == await services.review.review(game, GM)
+
+
+async def test_a_resolve_reads_only_the_required_and_the_answered_questions(
+        services, table, uow_factory):
+    """What a resolve reads of the review (`every=False`) is the review's required and answered
+    questions, their answers as the review has them, without their words; the optional ones
+    left unanswered (a flat-footed target, a Special to invoke) are not worked out."""
+    from dataclasses import replace
+
+    from fappo_bot.service.base import live_turn
+    from fappo_bot.service.review import review_items
+    from fappo_bot.service.scene import build_state, orders_in_force
+
+    game = table["game"]
+    await post(services, game, ALICE, "m1", KAEL)
+    await post(services, game, BOB, "m2", MIRA)
+    await post(services, game, GM, "m3", NPCS)
+    _, items = await by_field(services, game)
+    await services.review.answer(game, GM, {
+        items[("Mira", "difficulty")].key: "4", items[("Kael", "flat_footed")].key: "yes"})
+    async with uow_factory() as uow:
+        found = await uow.games.get(game)
+        turn = await live_turn(uow, found)
+        state = build_state(found, turn, list(await uow.characters.list(game)))
+        in_force = await orders_in_force(uow, turn)
+    every = review_items(state, in_force, turn.gm_answers, turn.gm_inputs)
+    read = review_items(state, in_force, turn.gm_answers, turn.gm_inputs, every=False)
+    assert read == [replace(q, question="") for q in every if q.required or q.answered]
+    assert ("Kael", "flat_footed") in {(q.actor, q.field) for q in read}
+    assert any(not q.required and not q.answered for q in every)
