@@ -157,7 +157,7 @@ def parse_value(name: str, text: str) -> Any:
         return value
     except ValueError as exc:
         said = safe_prose(str(exc))
-        raise InvalidInput(f"{safe(key)}: {said}" + ("" if said.endswith((".", "?")) else ".")
+        raise InvalidInput(f"{key}: {said}" + ("" if said.endswith((".", "?")) else ".")
                            ) from None
 
 

@@ -35,10 +35,12 @@ PRODUCT_ATTRS = frozenset({"number", "value", "days", "id", "version", "ruleset"
 #: names that hold text the service rendered, every user's value in it already inert: a review
 #: question (a rendered text, walked as such by the hostile walks)
 RENDERED = frozenset({"question", "item.question"})
-#: parameters that name what is checked with a word the service passes ("game", "roll"), never
-#: a user's: (module, parameter)
+#: (module, name) of the names that hold a word of the product's, never a user's: what the
+#: service checks ("game", "roll"), why a change is refused, a setting's name once `kind_of`
+#: has found it among the known ones (which Discord shows as written: no markdown in it)
 PRODUCT_WORDS = frozenset({("service/base.py", "what"), ("service/bounds.py", "what"),
-                           ("service/xp_records.py", "what"), ("service/advance_text.py", "why")})
+                           ("service/xp_records.py", "what"), ("service/advance_text.py", "why"),
+                           ("service/settings_text.py", "key")})
 #: exceptions whose text is the product's, quoting nothing a user wrote: a JSON reader's
 #: position ("Expecting value: line 1 column 1 (char 0)")
 PRODUCT_ERRORS = frozenset({"json.JSONDecodeError"})
