@@ -21,17 +21,19 @@ pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2] / "fappo_bot"
 FOLDERS = ("service", "console", "discord")
-REFUSALS = frozenset(name for name, value in vars(errors).items()
-                     if inspect.isclass(value) and issubclass(value, errors.ServiceError))
+#: the service's refusals and the Discord adapter's own (the local table's `TableError` is
+#: shown through `console/seats.py`'s entries, which make every text inert, in a terminal,
+#: where markdown means nothing)
+REFUSALS = frozenset({"AdapterError"} | {
+    name for name, value in vars(errors).items()
+    if inspect.isclass(value) and issubclass(value, errors.ServiceError)})
 #: calls whose result holds no user's text live: the two inert writers, and words and counts
 SAFE_CALLS = frozenset({"safe", "safe_prose", "plural", "len", "int", "round", "abs", "sum",
                         "strftime", "isoformat"})
-#: calls whose result is as safe as their arguments
-PASSING_CALLS = frozenset({"possessive", "str", "sorted", "tuple", "list"})
 #: attributes that are product-made whatever they belong to: numbers, ids, enum values, a date
 PRODUCT_ATTRS = frozenset({"number", "value", "days", "id", "version", "ruleset", "line",
                            "column", "count", "missed_turns", "luck", "seconds", "total",
-                           "inactive_threshold", "rulesets"})
+                           "inactive_threshold", "rulesets", "filesize_limit"})
 #: names that hold text the service rendered, every user's value in it already inert: a review
 #: question (a rendered text, walked as such by the hostile walks)
 RENDERED = frozenset({"question", "item.question"})
@@ -64,6 +66,10 @@ def _assignments(function: ast.AST, name: str) -> list[ast.expr | None]:
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
                     found.append(node.value)
+                elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(target.elts) == len(node.value.elts):  # `a, b = x, y`
+                    found.extend(v for t, v in zip(target.elts, node.value.elts, strict=True)
+                                 if isinstance(t, ast.Name) and t.id == name)
                 elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
                     found.append(None)
         elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(
@@ -136,7 +142,8 @@ def _is_safe(value: ast.expr, function: ast.AST, module: str, at: ast.AST,
         parameter = _parameter(function, value.id)
         if parameter is not None:
             annotation = ast.unparse(parameter.annotation) if parameter.annotation else ""
-            return annotation.removesuffix(" | None") in NUMBER_TYPES
+            annotation = annotation.removesuffix(" | None")
+            return annotation in NUMBER_TYPES or annotation.startswith("app_commands.Range[int")
         bound = _assignments(function, value.id)
         return bool(bound) and all(v is not None and again(v) for v in bound)
     if isinstance(value, ast.GeneratorExp | ast.ListComp):
@@ -147,13 +154,23 @@ def _is_safe(value: ast.expr, function: ast.AST, module: str, at: ast.AST,
             called.attr if isinstance(called, ast.Attribute) else "")
         if name in SAFE_CALLS:
             return True
-        if name in PASSING_CALLS or (name == "join" and isinstance(called, ast.Attribute)):
-            return all(map(again, value.args))
         if name == "map" and value.args:
             first = value.args[0]
             return isinstance(first, ast.Name) and first.id in SAFE_CALLS
-        return False
+        # any other call makes its text of what it is given (a join, a possessive, a size in
+        # words): as safe as its arguments and, for a method, what it is called on
+        given = [*value.args, *(k.value for k in value.keywords)]
+        if isinstance(called, ast.Attribute):
+            given.append(called.value)
+        return all(map(again, given))
     return False
+
+
+def _called(call: ast.Call) -> str:
+    """The name of the function or class `call` calls (`safe`, `InvalidInput`)."""
+    called = call.func
+    return called.id if isinstance(called, ast.Name) else (
+        called.attr if isinstance(called, ast.Attribute) else "")
 
 
 def unsafe_quotes(source: str, module: str = "") -> list[tuple[int, str]]:
@@ -169,14 +186,15 @@ def unsafe_quotes(source: str, module: str = "") -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not node.args:
             continue
-        called = node.func
-        name = called.id if isinstance(called, ast.Name) else (
-            called.attr if isinstance(called, ast.Attribute) else "")
-        if name not in REFUSALS:
+        if _called(node) not in REFUSALS:
             continue
         function = owner[id(node)]
+        made_inert = {id(inner) for call in ast.walk(node.args[0])
+                      if isinstance(call, ast.Call) and _called(call) in SAFE_CALLS
+                      for inner in ast.walk(call)}  # `safe(f"{exc}.")`: the whole made inert
         for part in ast.walk(node.args[0]):
-            if isinstance(part, ast.FormattedValue) and not _is_safe(part.value, function, module, node):
+            if isinstance(part, ast.FormattedValue) and id(part) not in made_inert \
+                    and not _is_safe(part.value, function, module, node):
                 found.append((part.value.lineno, ast.unparse(part.value)))
     return found
 
@@ -215,3 +233,10 @@ def test_the_check_sees_every_refusal_of_the_service() -> None:
     broken = source.replace("{safe(record.name)}", "{record.name}", 1)
     assert broken != source
     assert len(unsafe_quotes(broken, "service/characters.py")) == 1
+
+
+def test_the_check_follows_calls_and_what_they_are_given() -> None:
+    source = ("def f(text: str, size: int):\n"
+              "    raise AdapterError(safe(f'{text}.'))\n"
+              "    raise AdapterError(f'{_bytes(size)} {hint(text)} {text.strip()}')\n")
+    assert unsafe_quotes(source) == [(3, "hint(text)"), (3, "text.strip()")]
