@@ -442,3 +442,30 @@ def test_no_two_classes_share_a_name_for_different_things() -> None:
     shared = {name: paths for name, paths in where.items()
               if len(paths) > 1 and name not in ONE_THING_TWO_CLASSES}
     assert not shared, shared
+
+
+#: the pure layers, where a function is a rule or a reading of one (the adapters' and the
+#: service's functions are named for the command they carry at each layer: `post`, `review`,
+#: `run`, the same verb at every layer on purpose)
+PURE_LAYERS = ("rules", "rules_xp", "posting", "posting_xp", "sheets")
+#: the same rule written twice (healing.py's and health.py's readings of a track, a sheet's
+#: pips read as the rules read them): one thing, whose second copy is to go, not two things
+ONE_RULE_TWO_COPIES = frozenset({"track", "uses_pips", "is_dying", "pip_level"})
+
+
+def test_no_two_rule_functions_share_a_name_for_different_things() -> None:
+    """A function name of the pure layers means one thing (a reader who greps `pool_key` finds
+    the one they mean, not a near-twin that keeps an unknown name where the other says None)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        relative = path.relative_to(PACKAGE_ROOT)
+        if len(relative.parts) > 1 and relative.parts[0] not in PURE_LAYERS:
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
+                    and not node.name.startswith("_"):
+                where.setdefault(node.name, []).append(str(relative))
+    shared = {name: paths for name, paths in where.items()
+              if len(paths) > 1 and name not in ONE_RULE_TWO_COPIES}
+    assert not shared, shared
+    assert ONE_RULE_TWO_COPIES <= {name for name, paths in where.items() if len(paths) > 1}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fappo_bot.rules import FLOATING
-from fappo_bot.sheets.convert import pool_key
+from fappo_bot.sheets.convert import pool_key_or_name
 
 
 class _Missing:
@@ -73,7 +73,7 @@ def norm_name(field: str, value: Any) -> str:
     if field == "against" and text == "all":
         text = "any"
     if field in {"trait", "pool"}:
-        text = pool_key(text).casefold()
+        text = pool_key_or_name(text).casefold()
     if field in _LEVEL_FIELDS:
         text = _LEVEL_TITLES.get(text, text)
     return text
@@ -124,9 +124,9 @@ def _map_diffs(
     """Key by key for the listed keys; SP maps use canonical pool names."""
     diffs: list[Difference] = []
     if field in _SP_FIELDS:
-        got_keys = {pool_key(k): v for k, v in got.items()}
+        got_keys = {pool_key_or_name(k): v for k, v in got.items()}
         for key, value in expected.items():
-            canonical = pool_key(key)
+            canonical = pool_key_or_name(key)
             found = got_keys.get(canonical, MISSING)
             if not same("sp-value", value, found):
                 diffs.append(Difference(f"{path}.{canonical}", value, found))

@@ -68,23 +68,34 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
 async def for_reader(interaction: discord.Interaction, text: str) -> str:
     """`text` as the user of `interaction` reads it: with its rule codes for a GM
     (`reads_rule_codes`), without them for anyone else. A text without codes asks nothing."""
+    return await for_user(interaction.client, interaction.user.id, interaction.channel_id, text)
+
+
+async def for_user(bot: object, user_id: int, room: int | None, text: str) -> str:
+    """`text` as the user `user_id` reads it in the room `room` (a channel's or a thread's id;
+    None: none): with its rule codes for a GM of the room's game, without them for anyone
+    else (`for_reader` of an interaction, the reply to a turn post)."""
     plain = no_rule_codes(text)
-    if plain == text or await reads_rule_codes(interaction):
+    if plain == text or await reads_rule_codes_in(bot, user_id, room):
         return text
     return plain
 
 
 async def reads_rule_codes(interaction: discord.Interaction) -> bool:
-    """Whether the user is a GM of the game of the interaction's room; where the room holds no
-    game (a direct message, another channel), of one of the games they are in. Asked of the
-    service; when it cannot say, the user reads what a player reads."""
-    bot = interaction.client
+    """Whether the user of `interaction` is a GM of the game of its room (`reads_rule_codes_in`)."""
+    return await reads_rule_codes_in(interaction.client, interaction.user.id,
+                                     interaction.channel_id)
+
+
+async def reads_rule_codes_in(bot: object, user_id: int, room: int | None) -> bool:
+    """Whether the user is a GM of the game of the room; where the room holds no game (a
+    direct message, another channel), of one of the games they are in. Asked of the service;
+    when it cannot say, the user reads what a player reads."""
     services, rooms = getattr(bot, "services", None), getattr(bot, "rooms", None)
     if services is None or rooms is None:
         return False
-    user = str(interaction.user.id)
+    user = str(user_id)
     try:
-        room = interaction.channel_id
         game_id = None if room is None else await rooms.game_id(str(room))
         if game_id is not None:
             return bool(await services.games.gm_of(game_id, user))

@@ -20,7 +20,7 @@ from discord.ext import commands, tasks
 
 from fappo_bot.discord.access import Access, GuardedView
 from fappo_bot.discord.catchup import MARKS_FLUSH_SECONDS, CatchUp
-from fappo_bot.discord.errors import AdapterError, answer_privately, sentence_for
+from fappo_bot.discord.errors import AdapterError, answer_privately, for_user, sentence_for
 from fappo_bot.discord.ids import custom_id
 from fappo_bot.discord.limits import OPTION_TEXT, OPTIONS, ROWS
 from fappo_bot.discord.proxy import Poster
@@ -359,7 +359,8 @@ class TurnPosts(commands.Cog):
             await self._apologise(message, exc)
 
     async def _apologise(self, message: discord.Message, exc: Exception) -> None:
-        text = sentence_for(exc, f"message {message.id}")
+        text = await for_user(self.bot, message.author.id, message.channel.id,
+                              sentence_for(exc, f"message {message.id}"))
         old = self.replies.get(message.channel.id, message.id)
         try:
             await self._answer(message, text, old)

@@ -14,7 +14,7 @@ from fappo_bot.rules.health import ap_budget, is_dying, is_unconscious
 from fappo_bot.rules.levels import resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_skill, skill_rating
 from fappo_bot.rules.orders import Action, ActionKind, PendingHit
-from fappo_bot.rules.ranges import distance, move_blocked, step_away, step_toward
+from fappo_bot.rules.ranges import move_blocked, ranges_apart, step_away, step_toward
 from fappo_bot.rules.results import ActionResult
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.validate_actions import embedded_status, move_ranges
@@ -188,11 +188,11 @@ def resolve_tend(turn: Turn, actor: Character, index: int, action: Action,
     base = (actor.name, index, action.kind.value, patient.name if patient else action.target)
     if not action.effective_now:
         return ActionResult(*base, effective=False, notes=("not triggered",))
-    if patient is None or distance(actor, patient) > 0:
+    if patient is None or ranges_apart(actor, patient) > 0:
         return ActionResult(*base, effective=False, notes=("not at hand",))
     notes: list[str] = []
     if is_dying(patient, turn.config):
-        d = distance(actor, patient)
+        d = ranges_apart(actor, patient)
         ap = max(0, action.ap or 0)
         route = qualifies_sp_route(actor, distance=d, ap_spent=ap, sp_spent=canonical(action.sp))
         if route.ok:

@@ -24,7 +24,7 @@ from fappo_bot.rules.fodder import SINGLE
 from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
 from fappo_bot.rules.names import fold, match_name
 from fappo_bot.rules.orders import Action, ActionKind
-from fappo_bot.rules.ranges import distance
+from fappo_bot.rules.ranges import ranges_apart
 from fappo_bot.rules.results import ActionResult, RulesError, TargetResult
 from fappo_bot.rules.single_roll import (
     alert_on_abject_cast,
@@ -88,7 +88,7 @@ def cast_stage(turn: Turn, caster: Character, action: Action) -> CastStage:
         (c for c in (turn.find(n) for n in action.targets or ()) if c is not None), None
     )
     ranges = action.ranges if action.ranges is not None else (
-        distance(caster, target) if target is not None else 0
+        ranges_apart(caster, target) if target is not None else 0
     )
     minimum = turn.config.min_spell_difficulty
     fn = magic.learned_cast_difficulty if learned else magic.cast_difficulty
@@ -168,7 +168,7 @@ def plan_casts(turn: Turn, strikes: list[Strike], stages: dict[tuple[str, int], 
         total = (value + profile.accuracy + action.accuracy + max(0, action.ap or 0)
                  + action.modifier)
         for t_index, target in enumerate(targets):
-            d = distance(caster, target)
+            d = ranges_apart(caster, target)
             ranged = d >= 1 and turn.config.spells_at_range_are_ranged
             weapon = spell_weapon(spell, profile, ranged)
             strikes.append(Strike(

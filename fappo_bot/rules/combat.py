@@ -23,7 +23,7 @@ from fappo_bot.rules.fodder import SINGLE, SWARM_DAMAGE, entities
 from fappo_bot.rules.levels import SuccessLevel, sp_levels
 from fappo_bot.rules.names import fold
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance, moves_away
+from fappo_bot.rules.ranges import moves_away, ranges_apart
 from fappo_bot.rules.spending import canonical, vetoed_refund
 from fappo_bot.rules.strikes import Strike
 from fappo_bot.rules.validate_actions import reachable
@@ -225,7 +225,7 @@ def _impact_distance(
     else the given Ranges, else the nearest creature in the area."""
     point = turn.find(action.target)
     if point is not None:
-        return distance(attacker, point)
+        return ranges_apart(attacker, point)
     if action.ranges is not None:
         return action.ranges
-    return min((distance(attacker, t) for t in targets), default=0)
+    return min((ranges_apart(attacker, t) for t in targets), default=0)

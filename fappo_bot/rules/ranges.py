@@ -24,7 +24,7 @@ _DIVISOR: dict[RangeClass, int] = {
 SCOPE_DIVISOR = 6
 
 
-def distance(a: Character, b: Character) -> int:
+def ranges_apart(a: Character, b: Character) -> int:
     """Distance in Ranges between two characters: |difference of positions| (F16 Amb-1)."""
     return abs(a.position - b.position)
 

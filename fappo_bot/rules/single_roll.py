@@ -28,7 +28,7 @@ from fappo_bot.rules.fodder import SINGLE, eliminations
 from fappo_bot.rules.levels import Outcome, SuccessLevel
 from fappo_bot.rules.magic import SpellProfile
 from fappo_bot.rules.orders import Action
-from fappo_bot.rules.ranges import distance
+from fappo_bot.rules.ranges import ranges_apart
 from fappo_bot.rules.strikes import Strike, StrikeResult
 
 _SPELLCASTING = "Spellcasting"
@@ -62,7 +62,7 @@ def graded_by_cast(
         strike = Strike(
             key=f"{caster.name}#{index}#0#{sub}", actor=caster.name, attacker=caster, index=index,
             entity=SINGLE, swarm=False, action=action, target=target.name, weapon=weapon, skill=_SPELLCASTING,
-            skill_value=0, total=total, potential=profile.damage, dist=distance(caster, target),
+            skill_value=0, total=total, potential=profile.damage, dist=ranges_apart(caster, target),
             area=bool(action.targets) or weapon.area, sub=sub,
             fixed_tn=difficulty, shieldable=False, profile=profile,
         )

@@ -23,7 +23,7 @@ from fappo_bot.rules.names import (
     match_weapon,
 )
 from fappo_bot.rules.orders import Action, ActionKind, Order
-from fappo_bot.rules.ranges import distance, in_reach, move_cost
+from fappo_bot.rules.ranges import in_reach, move_cost, ranges_apart
 from fappo_bot.rules.results import ErrorCode, OrderError, TurnState, Where
 
 #: minimum AP of each kind (F8 table); remove depends on what is embedded
@@ -394,7 +394,7 @@ def _check_attack(
         d = actor.position - target.position  # `ranges.distance`, `ranges.in_reach`
         if (weapon.range_class is RangeClass.MELEE and (d if d > 0 else -d) > weapon.reach
                 and not reachable(order, actor, target, weapon)):
-            away = distance(actor, target)
+            away = ranges_apart(actor, target)
             check.error(
                 ErrorCode.OUT_OF_RANGE,
                 f"{target.name} is {away} {'Range' if away == 1 else 'Ranges'} away, beyond the "
@@ -472,7 +472,7 @@ def _holds(actor: Character, item: str) -> bool:
 
 def reachable(order: Order, actor: Character, target: Character, weapon: Weapon) -> bool:
     """A melee strike needs the target within reach, or a move toward it this turn (F16)."""
-    d = distance(actor, target)
+    d = ranges_apart(actor, target)
     if in_reach(weapon, d):
         return True
     for action in order.actions:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import (
     BUILT_IN,
     LegendaryItem,
@@ -41,7 +42,7 @@ _FLOATING = frozenset({"floating", "floating sp"})
 
 
 def _refused(text: str, why: str = "") -> InvalidInput:
-    return InvalidInput(f'"{text}" is no change{why}; write {FORMS}.')
+    return InvalidInput(f'"{safe(text)}" is no change{why}; write {FORMS}.')
 
 
 def parse_change(text: str, traits: TraitCatalogue = BUILT_IN) -> Purchase:
@@ -79,8 +80,9 @@ def parse_change(text: str, traits: TraitCatalogue = BUILT_IN) -> Purchase:
     if traits.find(name) is not None:
         return Purchase(kind=PurchaseKind.TRAIT_SP, name=name, points=points)
     if sp:
-        raise InvalidInput(f'"{name}" is no Trait, so it has no SP to raise.'
-                           f"{trait_hint(name, traits)} Write {FORMS}.")
+        hint = trait_hint(name, traits)  # it may name a game's own Trait, which a GM wrote
+        raise InvalidInput(f'"{safe(name)}" is no Trait, so it has no SP to raise.'
+                           f"{' ' + safe(hint) if hint else ''} Write {FORMS}.")
     return Purchase(kind=PurchaseKind.SKILL, name=name, points=points)
 
 
@@ -92,7 +94,7 @@ def _item(line: str, rest: str) -> LegendaryItem:
     try:
         return legendary_item(item.strip(), *written)
     except CaseError as exc:
-        raise InvalidInput(f'"{line}": {exc}; the upgrades are accuracy, damage, '
+        raise InvalidInput(f'"{safe(line)}": {safe_prose(str(exc))}; the upgrades are accuracy, damage, '
                            "special: NAME, ...") from None
 
 

@@ -71,7 +71,7 @@ class AdvancementService(UseCases):
             require_not_retired(record)
             gm = await is_gm(uow, game, actor)
             if not gm and record.owner != actor:
-                raise Forbidden(f"Only {record.name}'s player or a GM spends its CC.")
+                raise Forbidden(f"Only {safe(record.name)}'s player or a GM spends its CC.")
             if gm:
                 return await self._apply(play, record, purchase, request_id="", player=actor)
             if any(r.character.casefold() == record.name.casefold() for r in _requests(game)):

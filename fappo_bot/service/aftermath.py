@@ -231,7 +231,7 @@ class AftermathService(UseCases):
             pcs = {r.name.casefold() for r in records if r.kind is CharacterKind.PC}
             not_pcs = [n for n in awards if n.casefold() not in pcs]
             if not_pcs:
-                raise InvalidInput(f"Only player characters get awards: {', '.join(not_pcs)}.")
+                raise InvalidInput(f"Only player characters get awards: {', '.join(map(safe, not_pcs))}.")
             changed = []
             lines = []
             for record in records:

@@ -222,7 +222,7 @@ def check_name(name: str, what: str) -> str:
 
 def require_not_retired(character: CharacterRecord) -> None:
     if character.status is CharacterStatus.RETIRED:
-        raise Conflict(f"{character.name} is retired.")
+        raise Conflict(f"{safe(character.name)} is retired.")
 
 
 async def current_turn(uow: UnitOfWork, game: Game) -> TurnRecord:
@@ -404,6 +404,6 @@ def ruleset_of(rulesets: Mapping[str, Ruleset], game: Game) -> Ruleset:
     """The ruleset `game` plays, refused when this bot does not know it."""
     found = rulesets.get(game.ruleset)
     if found is None:
-        raise Conflict(f'"{game.name}" plays the {game.ruleset} rules, which this bot does not '
+        raise Conflict(f'"{safe(game.name)}" plays the {safe(game.ruleset)} rules, which this bot does not '
                        "know.")
     return found

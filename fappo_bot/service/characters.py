@@ -83,7 +83,7 @@ async def _name_and_owner(uow: UnitOfWork, game: Game, wanted: str, actor: str, 
     name = check_name(wanted, "character")
     clash = await uow.characters.by_name(game.id, name)
     if clash is not None and clash.status is not CharacterStatus.RETIRED:
-        raise Conflict(f'There is already a character called "{name}" here.')
+        raise Conflict(f'There is already a character called "{safe(name)}" here.')
     if clash is not None:
         await _free_name(uow, clash)
     return name, owner
@@ -224,7 +224,7 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             if (viewer is not None and record.kind is not CharacterKind.PC
                     and not await is_gm(uow, game, viewer)):
-                raise Forbidden(f"{record.name}'s sheet is for the GMs only.")
+                raise Forbidden(f"{safe(record.name)}'s sheet is for the GMs only.")
             return CharacterView.of(record)
 
     async def list(self, game_id: str, include_retired: bool = False) -> list[CharacterView]:
@@ -250,7 +250,7 @@ class CharacterService(UseCases):
             if new.name.casefold() != record.name.casefold():
                 clash = await uow.characters.by_name(game.id, new.name)
                 if clash is not None:
-                    raise Conflict(f'There is already a character called "{new.name}" here.')
+                    raise Conflict(f'There is already a character called "{safe(new.name)}" here.')
             built = new.build(catalogue(game)) if isinstance(new, NewCharacter) else new
             if isinstance(built, tuple):
                 return SheetReply(ok=False, problems=built)
@@ -293,11 +293,11 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.xp is None:
-                raise Conflict(f"{record.name} has no Xp sheet to edit.")
+                raise Conflict(f"{safe(record.name)} has no Xp sheet to edit.")
             new_name = check_name(sheet.name, "character")
             if new_name.casefold() != record.name.casefold() and \
                     await uow.characters.by_name(game.id, new_name) is not None:
-                raise Conflict(f'There is already a character called "{new_name}" here.')
+                raise Conflict(f'There is already a character called "{safe(new_name)}" here.')
             before = CharacterView.of(record)
             kept = sheet.model_copy(update={"name": new_name, "luck": record.xp.luck,
                                             "plot_points": record.xp.plot_points})
@@ -317,7 +317,7 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.GROUP:
-                raise Conflict(f"{record.name} is not a group of nuisances or minions.")
+                raise Conflict(f"{safe(record.name)} is not a group of nuisances or minions.")
             record = await _bump(uow, record, state=replace(record.fappo_state, count=count))
             await play.audit("character.count", name=record.name,
                              count=count)
@@ -346,7 +346,7 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.kind is not CharacterKind.PC:
-                raise Conflict(f"{record.name} is not a player character.")
+                raise Conflict(f"{safe(record.name)} is not a player character.")
             members = await uow.members.list(game.id)
             if not any(m.user_id == to_user for m in members):
                 who = await name_of(uow, to_user)
@@ -370,7 +370,7 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.run_by_gm:
-                raise Conflict(f"{record.name} is already run by the GMs.")
+                raise Conflict(f"{safe(record.name)} is already run by the GMs.")
             record = await _bump(uow, record, gm_controlled=True, controller=None,
                                  status=CharacterStatus.ACTIVE)
             await play.audit("character.npcize", name=record.name)
@@ -387,7 +387,7 @@ class CharacterService(UseCases):
             threshold = game.rules.inactive_threshold
             if record.missed_turns < threshold:
                 raise Conflict(
-                    f"{record.name} has missed {plural(record.missed_turns, 'turn')} in a row; "
+                    f"{safe(record.name)} has missed {plural(record.missed_turns, 'turn')} in a row; "
                     f"a character becomes inactive after {threshold} (F30)."
                 )
             record = await _bump(uow, record, status=CharacterStatus.INACTIVE)
@@ -403,7 +403,7 @@ class CharacterService(UseCases):
             record = await load_character(uow, game, name)
             require_not_retired(record)
             if record.owner is None:
-                raise Conflict(f"{record.name} has no player to give it back to.")
+                raise Conflict(f"{safe(record.name)} has no player to give it back to.")
             record = await _bump(uow, record, gm_controlled=False, controller=None,
                                  status=CharacterStatus.ACTIVE, missed_turns=0)
             await play.audit("character.restore", name=record.name)
@@ -415,4 +415,4 @@ class CharacterService(UseCases):
     ) -> None:
         if record.owner == actor or await is_gm(uow, game, actor):
             return
-        raise Forbidden(f"Only {record.name}'s player or a GM can do that.")
+        raise Forbidden(f"Only {safe(record.name)}'s player or a GM can do that.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fappo_bot.posting.render import render_order
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import Order
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases, audit, gm_ids
@@ -155,11 +156,11 @@ def check_orders(
         key = order.actor.casefold()
         if key not in mine:
             if key in scene:
-                raise Forbidden(f"You do not give {scene[key].name}'s orders.")
-            raise NotFound(f'There is no character called "{order.actor}" in this scene.')
+                raise Forbidden(f"You do not give {safe(scene[key].name)}'s orders.")
+            raise NotFound(f'There is no character called "{safe(order.actor)}" in this scene.')
         if turn.npc_commitment is not None and scene[key].run_by_gm:
             raise Conflict(
-                f"The NPC orders of turn {turn.number} are sealed; {scene[key].name}'s "
+                f"The NPC orders of turn {turn.number} are sealed; {safe(scene[key].name)}'s "
                 "orders cannot change this turn."
             )
 
@@ -197,7 +198,7 @@ def check_pvp_secret(
             if pledge.against.casefold() in others:
                 named.append(others[pledge.against.casefold()])
     if named and not honour:
-        who = ", ".join(dict.fromkeys(named))
+        who = ", ".join(map(safe, dict.fromkeys(named)))
         raise InvalidInput(
             f"Orders that concern another player's character ({who}) go to the bot by "
             "DM, so they stay secret until the turn is resolved. Nothing of this post "

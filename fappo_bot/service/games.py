@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
     UseCases,
@@ -120,7 +121,7 @@ class GameService(UseCases):
         known = self.deps.rulesets
         if ruleset not in known:
             raise InvalidInput(
-                f'There is no ruleset "{ruleset}". Rulesets: {", ".join(known)}.'
+                f'There is no ruleset "{safe(ruleset)}". Rulesets: {", ".join(known)}.'
             )
         if rules and not known[ruleset].has(Feature.RULES_FLAGS):
             raise InvalidInput(NO_FLAGS_IN_XP)
@@ -295,9 +296,9 @@ class GameService(UseCases):
         async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
             if game.status is GameStatus.ENDED and status is not GameStatus.ENDED:
-                raise Conflict(f'The game "{game.name}" has ended and cannot be restarted.')
+                raise Conflict(f'The game "{safe(game.name)}" has ended and cannot be restarted.')
             if game.status is status:
-                raise Conflict(f'The game "{game.name}" is already {status.value}.')
+                raise Conflict(f'The game "{safe(game.name)}" is already {status.value}.')
             game = game.model_copy(update={"status": status, "version": game.version + 1})
             await uow.games.update(game)
             await play.audit("game.status", status=status.value)

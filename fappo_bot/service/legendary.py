@@ -100,8 +100,8 @@ def _find(game: Game, name: str, owner: str | None) -> LegendaryItem:
                        + (f" for {safe(owner)}" if owner else "") + " (an item is recorded from the "
                        "sheet or the purchase that made it; a GM's sheet edit records it).")
     if len(found) > 1:
-        owners = ", ".join(i.owner or "nobody" for i in found)
-        raise InvalidInput(f"Several legendary items are called '{name}' (owned by {owners}): "
+        owners = ", ".join(safe(i.owner or "nobody") for i in found)
+        raise InvalidInput(f"Several legendary items are called '{safe(name)}' (owned by {owners}): "
                            "name the owner too.")
     return found[0]
 
@@ -159,7 +159,7 @@ class LegendaryService(UseCases):
             require_not_retired(taker)
             last = found.holder or found.owner
             if last is not None and last.casefold() == taker.name.casefold():
-                raise Conflict(f"{taker.name} already has '{found.item}'.")
+                raise Conflict(f"{safe(taker.name)} already has '{safe(found.item)}'.")
             moved = change_hands(found, taker.name)
             if last is not None:
                 before = await uow.characters.by_name(game.id, last)
@@ -196,7 +196,7 @@ def _held(game: Game, holder: str, item: str) -> LegendaryItem:
                   if i.item.casefold() == item.strip().casefold()
                   and (i.holder or "").casefold() == holder.casefold()), None)
     if found is None:
-        raise Forbidden(f"{holder} does not hold a legendary item called '{item}'; only its "
+        raise Forbidden(f"{safe(holder)} does not hold a legendary item called '{safe(item)}'; only its "
                         "holder binds an item.")
     return found
 

@@ -159,7 +159,7 @@ def absence_time(text: str, now: datetime, *, end: bool = False,
     try:
         after = timetext.parse_duration(words)
     except ValueError:
-        raise InvalidInput(f'"{words[:40]}" is no date, time or duration: write e.g. '
+        raise InvalidInput(f'"{safe(words[:40])}" is no date, time or duration: write e.g. '
                            "2026-12-05, 2026-12-05 18:00 (UTC), Fri 18:00 or 3d.") from None
     return (start or now) + after if end else now + after
 

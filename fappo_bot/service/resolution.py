@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from datetime import datetime
 
-from fappo_bot.posting.safety import safe_prose
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.render import results as result_words
 from fappo_bot.rules import GMInputs, Order, TurnResult, TurnState, with_healing_checks
 from fappo_bot.rules_xp.errors import XpError
@@ -297,7 +297,7 @@ class ResolutionService(UseCases):
                        if c.name.casefold() in after and c.state != after[c.name.casefold()]]
             if changed:
                 raise Conflict(
-                    f"{', '.join(changed)} changed after turn {turn.number} was resolved (an "
+                    f"{', '.join(map(safe, changed))} changed after turn {turn.number} was resolved (an "
                     "edit, a rest, an award); undoing the resolution would lose that."
                 )
             before = {r.id: r for r in resolution.characters_before}

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.bounds import MAX_DIFFICULTY, MAX_POSITION
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.review_rulings import BOOL_FIELDS, coerce_ruling
@@ -64,7 +65,7 @@ def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any
             BOOL_FIELDS:
         result = coerce_bool(value)
         if result is None:
-            raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
+            raise InvalidInput(f"{item.question} Answer {' or '.join(map(safe, item.choices))}.")
         return result
     if field in {"difficulty", "end_position"}:
         try:
@@ -87,10 +88,10 @@ def coerce(item: Question | ReviewItem, value: Any, names: Sequence[str]) -> Any
         for choice in item.choices:
             if choice.casefold() == text.casefold():
                 return choice
-        raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
+        raise InvalidInput(f"{item.question} Choose one of: {', '.join(map(safe, item.choices))}.")
     if field in {"mood", "part", "profile"}:
         return coerce_ruling(field, item.question, item.choices, value)
-    raise InvalidInput(f"Unknown review question: {item.key}")
+    raise InvalidInput(f"Unknown review question: {safe(item.key)}")
 
 
 def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> str:
@@ -98,6 +99,6 @@ def _one_name(item: Question | ReviewItem, text: str, names: Sequence[str]) -> s
         if name.casefold() == text.strip().casefold():
             return name
     near = nearest(text, names, limit=1, always=True)
-    hint = f' Did you mean "{near[0]}"?' if near else ""
-    raise InvalidInput(f'{item.question} "{text.strip()}" is nobody in this scene.{hint} Choose '
-                       f"one of: {', '.join(names)}.")
+    hint = f' Did you mean "{safe(near[0])}"?' if near else ""
+    raise InvalidInput(f'{item.question} "{safe(text)}" is nobody in this scene.{hint} Choose '
+                       f"one of: {', '.join(map(safe, names))}.")

@@ -18,7 +18,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict
 
-from fappo_bot.posting.safety import safe
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.errors import InvalidInput
 from fappo_bot.service.records import GameSettings
@@ -156,7 +156,7 @@ def parse_value(name: str, text: str) -> Any:
             raise ValueError("write a whole number, 0 or more (0: no grace)")
         return value
     except ValueError as exc:
-        said = str(exc)
+        said = safe_prose(str(exc))
         raise InvalidInput(f"{key}: {said}" + ("" if said.endswith((".", "?")) else ".")
                            ) from None
 

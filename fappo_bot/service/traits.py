@@ -122,9 +122,9 @@ class TraitService(UseCases):
                                f"(its own: {mine}).")
             users = users_of(found, await uow.characters.list(game.id))
             if users:
-                whose = (f"the sheet of {users[0]} uses it; edit it" if len(users) == 1 else
-                         f"the sheets of {', '.join(users)} use it; edit them")
-                raise Conflict(f"{found.name} is not removed: {whose} first.")
+                whose = (f"the sheet of {safe(users[0])} uses it; edit it" if len(users) == 1 else
+                         f"the sheets of {', '.join(map(safe, users))} use it; edit them")
+                raise Conflict(f"{safe(found.name)} is not removed: {whose} first.")
             kept = tuple(t for t in game.settings.traits
                          if t.name.casefold() != found.name.casefold())
             await _save(uow, game, kept)

@@ -135,7 +135,7 @@ def loads(text: str) -> GameExport:
         raise InvalidInput(f'This is not a FAPPO game export (its "format" is not "{FORMAT}").')
     if raw.get("version") != VERSION:
         raise InvalidInput(
-            f"This export has version {raw.get('version')!r}; this bot reads version {VERSION}."
+            f"This export has version {safe(repr(raw.get('version')))}; this bot reads version {VERSION}."
         )
     try:
         return GameExport.model_validate(raw)
@@ -278,9 +278,9 @@ async def find_game(uow: UnitOfWork, key: str) -> Game:
     games = [g for g in await uow.games.list() if g.name.casefold() == key.strip().casefold()]
     if games:
         return games[-1]
-    known = ", ".join(f'"{g.name}" ({g.id})' for g in await uow.games.list())
+    known = ", ".join(f'"{safe(g.name)}" ({g.id})' for g in await uow.games.list())
     raise NotFound(
-        f'There is no game "{key}" here. ' + (f"Games: {known}." if known else "No games yet.")
+        f'There is no game "{safe(key)}" here. ' + (f"Games: {known}." if known else "No games yet.")
     )
 
 
@@ -288,12 +288,12 @@ async def _store(uow: UnitOfWork, document: GameExport) -> Game:
     game = document.game
     if await uow.games.get(game.id) is not None:
         raise Conflict(
-            f'The game "{game.name}" ({game.id}) is already in this database; '
+            f'The game "{safe(game.name)}" ({game.id}) is already in this database; '
             "import it as a copy to have both."
         )
     if await uow.games.by_channel(game.channel_key) is not None:
         raise Conflict(
-            f'Another game already plays in the channel "{game.channel_key}"; '
+            f'Another game already plays in the channel "{safe(game.channel_key)}"; '
             "import it as a copy in a channel of its own."
         )
     await uow.games.add(game)

@@ -98,7 +98,7 @@ async def _controls(
         idle = [r.name for r in records if r.runner() == user or r.owner == user]
         if idle:
             raise Forbidden(
-                f"{', '.join(idle)} cannot take orders from you now (retired, inactive or run "
+                f"{', '.join(map(safe, idle))} cannot take orders from you now (retired, inactive or run "
                 "by the GM); ask a GM."
             )
         raise Forbidden("You have no character in this game; create one first.")

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.service.base import Deps, UseCases, require_gm, roles_of
 from fappo_bot.service.errors import Forbidden, NotFound
 from fappo_bot.service.records import Game, Role
@@ -99,7 +100,7 @@ class LinkService(UseCases):
         async with self.uow() as uow:
             game = await find_game(uow, key)
             if Role.PLAYER not in await roles_of(uow, game, actor):
-                raise Forbidden(f'You do not play in "{game.name}": only its players get a '
+                raise Forbidden(f'You do not play in "{safe(game.name)}": only its players get a '
                                 "link of their own (its GMs hand out the game's link).")
         return game, await self._issue(game, actor, False)
 

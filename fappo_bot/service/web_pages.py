@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.odds import odds
 from fappo_bot.rules_xp.roll import target_label
@@ -299,7 +300,7 @@ class PageService(UseCases):
             game = await self._game(uow, reader)
             turn = await uow.turns.by_number(game.id, number)
             if turn is None or turn.status is TurnStatus.VOID:
-                raise NotFound(f'"{game.name}" has no turn {number}.')
+                raise NotFound(f'"{safe(game.name)}" has no turn {number}.')
             context = await _Context.load(uow, game, reader, self._dice_pools(game))
             page = self._kept(turn, reader)
             if page is None:

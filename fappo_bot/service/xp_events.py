@@ -120,7 +120,7 @@ class XpEventService(UseCases):
         await self._gm_first(game_id, actor)
         wanted = rank.strip().casefold()
         if wanted not in RANK_NAMES:
-            raise InvalidInput(f'A rank is {", ".join(RANK_NAMES)} (X16), not "{rank.strip()}".')
+            raise InvalidInput(f'A rank is {", ".join(RANK_NAMES)} (X16), not "{safe(rank)}".')
         if change == 0 or abs(change) > MAX_POINTS:
             raise InvalidInput(f"Give the points the rank loses (-1 to -{MAX_POINTS}) or "
                                f"recovers (1 to {MAX_POINTS}), not {change}.")

@@ -147,7 +147,7 @@ async def _sheets_relaunching(uow: UnitOfWork, game_id: str,
     broke = [r.name for r in found.values() if r.xp is not None and r.xp.luck < 1]
     if broke:
         has = "has" if len(broke) == 1 else "have"
-        raise InvalidInput(f"{', '.join(broke)} {has} no Luck left to relaunch the chain with "
+        raise InvalidInput(f"{', '.join(map(safe, broke))} {has} no Luck left to relaunch the chain with "
                            "(Good Luck costs 1 Luck, X11).")
     return found
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fappo_bot.posting.safety import safe
 from fappo_bot.posting_xp import (
     Route,
     XpAction,
@@ -163,15 +164,15 @@ def opponent_pool(sheets: Mapping[str, XpSheet], f: XpInForce, answer: str,
     if answer.isdigit():
         return int(answer), f"{answer}d", heroic
     if sheet is None:
-        raise InvalidInput(f"{name} has no Xp sheet: give the number of dice it rolls.")
+        raise InvalidInput(f"{safe(name)} has no Xp sheet: give the number of dice it rolls.")
     skill = sheet.skill(answer)
     try:
         char = characteristic(answer) if skill is None else None
     except XpError:
         char = None
     if skill is None and char is None:
-        raise InvalidInput(f'{name} has no skill "{answer}" (skills: '
-                           f"{', '.join(s.name for s in sheet.skills) or 'none'}); give one, a "
+        raise InvalidInput(f'{safe(name)} has no skill "{safe(answer)}" (skills: '
+                           f"{', '.join(safe(s.name) for s in sheet.skills) or 'none'}); give one, a "
                            "characteristic or a number of dice.")
     action = XpAction(actor=name, line=0, kind=XpKind.TEST, skill=skill.name if skill else None,
                       route=Route.SKILL if skill else Route.RAW, characteristic=char)

@@ -167,7 +167,7 @@ class XpPlotService(UseCases):
             raise InvalidInput("The GM rolls 0 to 100 dice; difficulty and merit are -10 to "
                                "+10 dice.")
         if spec.sl != 0:
-            raise InvalidInput(f"{spec.name} rolls at Normal in a PLOT (RULINGS X14).")
+            raise InvalidInput(f"{safe(spec.name)} rolls at Normal in a PLOT (RULINGS X14).")
         async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
             uow, game = play.uow, play.game
             config = game_config(game)
@@ -199,7 +199,7 @@ class XpPlotService(UseCases):
         put his hidden `task` in, after the task a point was just spent on or `before` one)."""
         await self._gm_first(game_id, actor)
         if event not in EVENT_KINDS:
-            raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{event}".')
+            raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{safe(event)}".')
         if event == "play" and success is None:
             raise InvalidInput("Say whether the task was played successfully or not.")
         if not task.strip():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from fappo_bot.posting.safety import safe
+from fappo_bot.posting.safety import safe, safe_prose
 from fappo_bot.posting_xp import Route, XpAction, XpKind
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.tables import key, sl_named
@@ -191,7 +191,7 @@ def _choice(item: ReviewItem, value: Any) -> str:
     for choice in item.choices:
         if key(choice) == key(text):
             return choice
-    raise InvalidInput(f"{item.question} Choose one of: {', '.join(item.choices)}.")
+    raise InvalidInput(f"{item.question} Choose one of: {', '.join(map(safe, item.choices))}.")
 
 
 def _whole(item: ReviewItem, value: Any, low: int, high: int) -> int:
@@ -223,7 +223,7 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
              "granted", "augment"}:
         result = _bool(value)
         if result is None:
-            raise InvalidInput(f"{item.question} Answer {' or '.join(item.choices)}.")
+            raise InvalidInput(f"{item.question} Answer {' or '.join(map(safe, item.choices))}.")
         return result
     if f in {"difficulty", "default", "mode", "tie"}:
         return _choice(item, value)
@@ -245,7 +245,7 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
         try:
             seconds = int(parse_duration(str(value)).total_seconds())
         except ValueError as exc:
-            raise InvalidInput(f"{item.question} {exc}.") from None
+            raise InvalidInput(f"{item.question} {safe_prose(str(exc))}.") from None
         if not 1 <= seconds <= MAX_UNIT_SECONDS:
             raise InvalidInput(f"{item.question} A unit is 1 second to 4 weeks.")
         return seconds
@@ -258,9 +258,9 @@ def coerce(item: ReviewItem, value: Any, records: Sequence[CharacterRecord],
         chosen = [_choice(item, p) for p in parts]
         if sorted(chosen) != sorted(item.choices):
             raise InvalidInput(f"{item.question} Name each member once: "
-                               f"{', '.join(item.choices)}.")
+                               f"{', '.join(map(safe, item.choices))}.")
         return chosen
-    raise InvalidInput(f"Unknown review question: {item.key}")
+    raise InvalidInput(f"Unknown review question: {safe(item.key)}")
 
 
 def _opponent(item: ReviewItem, value: Any) -> str:

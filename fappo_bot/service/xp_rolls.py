@@ -181,7 +181,7 @@ class XpRollService(UseCases):
         try:
             side = Who(who)
         except ValueError:
-            raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
+            raise InvalidInput(f'"who" is pc or npc, not "{safe(who)}".') from None
         async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
             uow, game = play.uow, play.game
             config = game_config(game)

@@ -156,7 +156,7 @@ def _who(who: str) -> Who:
     try:
         return Who(who)
     except ValueError:
-        raise InvalidInput(f'"who" is pc or npc, not "{who}".') from None
+        raise InvalidInput(f'"who" is pc or npc, not "{safe(who)}".') from None
 
 
 class XpTimedService(UseCases):
@@ -174,7 +174,7 @@ class XpTimedService(UseCases):
         try:
             seconds = int(parse_duration(unit).total_seconds())
         except ValueError as exc:
-            raise InvalidInput(f"The time unit: {exc}.") from None
+            raise InvalidInput(f"The time unit: {safe_prose(str(exc))}.") from None
         if not 1 <= seconds <= MAX_UNIT or not 1 <= units <= MAX_UNITS:
             raise InvalidInput(f"A time unit is 1 second to 4 weeks, and 1 to {MAX_UNITS} units "
                                "are allowed (X9).")

@@ -98,7 +98,7 @@ def skill_named(name: Any, where: str) -> str:
     return skill.name
 
 
-def pool_key(name: Any) -> str:
+def pool_key_or_name(name: Any) -> str:
     """The canonical SP pool key for a Trait name or `floating`; other names are kept as written
     (so that validation reports them as `unknown-name`)."""
     text = str(name).strip()
@@ -112,7 +112,7 @@ def sp_map(value: Any, where: str) -> dict[str, int]:
     """An SP map `{Trait: n, floating: n}` with canonical keys."""
     out: dict[str, int] = {}
     for key, amount in as_mapping(value, where).items():
-        canonical = pool_key(key)
+        canonical = pool_key_or_name(key)
         out[canonical] = out.get(canonical, 0) + as_int(amount, f"{where}.{key}")
     return out
 
