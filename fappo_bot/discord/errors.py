@@ -67,7 +67,7 @@ async def answer_privately(interaction: discord.Interaction, text: str) -> None:
 
 async def for_reader(interaction: discord.Interaction, text: str) -> str:
     """`text` as the user of `interaction` reads it: with its rule codes for a GM
-    (`reads_rule_codes`), without them for anyone else. A text without codes asks nothing."""
+    (`reads_rule_codes_in`), without them for anyone else. A text without codes asks nothing."""
     return await for_user(interaction.client, interaction.user.id, interaction.channel_id, text)
 
 
@@ -79,12 +79,6 @@ async def for_user(bot: object, user_id: int, room: int | None, text: str) -> st
     if plain == text or await reads_rule_codes_in(bot, user_id, room):
         return text
     return plain
-
-
-async def reads_rule_codes(interaction: discord.Interaction) -> bool:
-    """Whether the user of `interaction` is a GM of the game of its room (`reads_rule_codes_in`)."""
-    return await reads_rule_codes_in(interaction.client, interaction.user.id,
-                                     interaction.channel_id)
 
 
 async def reads_rule_codes_in(bot: object, user_id: int, room: int | None) -> bool:
