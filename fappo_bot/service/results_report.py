@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
@@ -216,21 +217,20 @@ Block = Annotated[ActionLine | Refusal | Standing | EventLine | XpLine,
 
 
 # ---- from a resolution ----------------------------------------------------------------------------
-def _fold(name: str) -> str:
-    return name.casefold()
-
-
-#: each level's label, the chart's label of each margin and each kind's word, looked up (an
-#: enum's `name` and `value` are descriptors, read for every one of thousands of lines)
+#: each level's label and each kind's word, looked up (an enum's `name` and `value` are
+#: descriptors, read for every one of thousands of lines)
 _LABEL = {level: level.label for level in SuccessLevel}
-_CHART = {margin: chart(margin).label for margin in range(-3, 4)}
 _KINDS = {kind: kind.value for kind in ActionKind}
 
 
+@cache
+def _chart_label(margin: int) -> str:
+    """The chart's label of a margin (`chart`), worked out once per margin."""
+    return chart(margin).label
+
+
 def _base(margin: int | None, level: object) -> str | None:
-    if margin is None or level is None:
-        return None
-    return _CHART[max(-3, min(3, margin))]
+    return _chart_label(margin) if margin is not None and level is not None else None
 
 
 def _target_line(t: TargetResult) -> TargetLine:
@@ -307,7 +307,7 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         if not masked:
             return False
         names = {r.actor, *(t.name for t in r.targets), *([r.target] if r.target else [])}
-        return any(_fold(n) in masked for n in names)
+        return any(n.casefold() in masked for n in names)
 
     own = [action_of(r, actor) for r, actor in zip(results, actors, strict=True)]
     quiet = [_quiet_defence(r) for r in results]
@@ -328,7 +328,7 @@ def action_blocks(result: TurnResult, orders: Iterable[Order], masked: Collectio
         for i in attacks:
             if folded is None or actors[i] == folded:
                 answered.setdefault(i, []).append(Defence(name=d.actor, ap=ap))
-    groups = {_fold(c.name) for c in result.state.characters if c.is_fodder}
+    groups = {c.name.casefold() for c in result.state.characters if c.is_fodder}
     return [_action_line(r, own[i], hidden(r), tuple(answered.get(i, ())), actors[i] in groups)
             for i, r in enumerate(results) if not quiet[i]]
 
@@ -378,22 +378,22 @@ def turn_blocks(result: TurnResult, orders: Iterable[Order],
     `withheld` (case-folded): the parties of orders whose results go to the parties only, whose
     standing the room is not told; `earlier`: the hits open at the start of the turn, named in
     the events that settle them (a Reduce made for an absent player) instead of by their ids."""
-    wanted = None if audience is None else {_fold(n) for n in audience}
+    wanted = None if audience is None else {n.casefold() for n in audience}
     actions = [a for a in action_blocks(result, orders, masked)
                if wanted is None or _concerns(a, wanted)]
     errors = [Refusal(actor=e.actor, message=e.message) for e in result.errors
-              if wanted is None or _fold(e.actor) in wanted]
+              if wanted is None or e.actor.casefold() in wanted]
     shown: set[str] | None = None
     if wanted is not None:
         shown = set(wanted)
         for a in actions:
-            shown.update(_fold(n) for n in _names(a))
+            shown.update(n.casefold() for n in _names(a))
     standing = standing_blocks(result, shown, withheld)
-    listed = {_fold(s.name) for s in standing}
+    listed = {s.name.casefold() for s in standing}
     named = {f"hit {h.id}": hit_name(h) for h in earlier}
     events = [EventLine(character=e.character, kind=e.kind,
                                         detail=_named(e.detail, named), levels=e.levels)
-              for e in result.events if wanted is None or _fold(e.character) in listed]
+              for e in result.events if wanted is None or e.character.casefold() in listed]
     return (*actions, *errors, *standing, *events)
 
 
@@ -411,7 +411,7 @@ def _names(action: ActionLine) -> set[str]:
 
 
 def _concerns(action: ActionLine, wanted: set[str]) -> bool:
-    return any(_fold(n) in wanted for n in _names(action))
+    return any(n.casefold() in wanted for n in _names(action))
 
 
 def xp_blocks(lines: Sequence[str]) -> tuple[Block, ...]:
