@@ -71,9 +71,14 @@ def views(items: Sequence[Question]) -> tuple[ReviewItem, ...]:
 _Item = TypeVar("_Item", Question, ReviewItem)
 
 
+def _prefix(found: InForce, actor: str) -> str:
+    """What every key of an order's questions starts with: its post, revision and actor."""
+    return f"{found.post.id}:{found.revision.number}:{actor}:"
+
+
 def _key(found: InForce, actor: str, index: int | None, field: str) -> str:
     where = "-" if index is None else str(index)
-    return f"{found.post.id}:{found.revision.number}:{actor}:{where}:{field}"
+    return f"{_prefix(found, actor)}{where}:{field}"
 
 
 class _Scene:
@@ -195,7 +200,7 @@ class _Asking:
     def __init__(self, found: InForce, answers: Mapping[str, Any], every: bool,
                  answered: Set[str] | None) -> None:
         self.actor = found.order.actor
-        self.prefix = f"{found.post.id}:{found.revision.number}:{self.actor}:"  # `_key`'s
+        self.prefix = _prefix(found, self.actor)
         self.answers, self.every = answers, every
         self.answering = answered is None or self.prefix in answered
         self.items: list[Question] = []
@@ -299,8 +304,8 @@ def review_items(state: TurnState, in_force: Mapping[str, InForce],
     items: list[Question] = []
     scene = _Scene(state, traits)
     orders = _answered(in_force, answers)
-    # the orders answers were given to, by their keys' prefix (`_key`: the post, the revision
-    # and the actor), so that an order nobody answered looks up no optional question
+    # the orders answers were given to, by their keys' `_prefix` (a key ends with the index
+    # and the field), so that an order nobody answered looks up no optional question
     answered = {key.rsplit(":", 2)[0] + ":" for key in answers}
     for found in sorted(in_force.values(), key=lambda f: f.order.actor.casefold()):
         if not found.order.passed:

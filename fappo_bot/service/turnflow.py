@@ -150,11 +150,16 @@ async def away_shown(uow: UnitOfWork, status: TurnStatusView, now: datetime) -> 
     return with_away(status, dict(await uow.pace.many(runners)), now)
 
 
+def players_away(paces: Mapping[str, PlayerPace], at: datetime) -> set[str]:
+    """The users of `paces` away at `at`."""
+    return {user for user, pace in paces.items() if pace.away_at(at)}
+
+
 def with_away(status: TurnStatusView, paces: dict[str, PlayerPace], at: datetime
               ) -> TurnStatusView:
     """`status` with the missing characters of the players away at `at` shown as away (no
     longer missing: they are not reminded, and their turn is not missed)."""
-    away_users = {u for u, p in paces.items() if p.away_at(at)}
+    away_users = players_away(paces, at)
     if not away_users:
         return status
     rows = tuple(CharacterTurnState(name=r.name, runner=r.runner, state="away", secret=r.secret)
@@ -180,7 +185,7 @@ async def missing_now(uow: UnitOfWork, records: Sequence[CharacterRecord],
     missing = without_orders(records, in_force)
     runners = [user for r in missing if (user := r.runner())]
     paces = await uow.pace.many(runners) if runners else {}
-    away = {user for user, pace in paces.items() if pace.away_at(now)}
+    away = players_away(paces, now)
     return tuple(r.name for r in missing if r.runner() not in away)
 
 
