@@ -65,17 +65,19 @@ class Checkpointer:
     stream of commits the passes never catch the last frames: the WAL then grew to SQLite's own
     safety net, whose checkpoint copied the whole of it in one COMMIT on the loop (a burst of
     slow posts).
-    So when the passes leave a short tail (`FINISH_FRAMES`), one RESTART pass copies it: that
-    one takes the write lock (waiting for it a little, `FINISH_WAIT_MS`: when posts queue, the
+
+    So when the passes leave a short tail (`FINISH_FRAMES`), one RESTART pass copies it. It
+    takes the write lock, waiting for it a little (`FINISH_WAIT_MS`: when posts queue, the
     loop's transactions follow each other closely and the lock is rarely free at the instant it
     is asked for), so no frame can land while it copies, and the next writer starts the WAL
-    over. The loop's
-    writers that come meanwhile wait off the loop (`InlineConnection.call`), for the copy of a
-    short tail, never of a whole WAL; a RESTART over the whole WAL held them for seconds on
-    the loaded machine. Once the WAL is half way to the safety net (a loop that cannot keep
-    up, its transactions back to back), the last pass copies whatever tail is left: its
-    writers then wait off the loop, where the safety net's checkpoint would stop the loop. A WAL that was not checkpointed loses nothing: it is the durable log,
-    read through and recovered by SQLite."""
+    over. The loop's writers that come meanwhile wait off the loop (`InlineConnection.call`),
+    for the copy of a short tail, never of a whole WAL: a RESTART over the whole WAL held them
+    for seconds on the loaded machine. Once the WAL is half way to the safety net (a loop that
+    cannot keep up, its transactions back to back), the last pass copies whatever tail is left:
+    its writers then wait off the loop, where the safety net's checkpoint would stop the loop.
+
+    A WAL that was not checkpointed loses nothing: it is the durable log, read through and
+    recovered by SQLite."""
 
     def __init__(self, path: str, uri: bool, every: int) -> None:
         self.path, self.uri, self.every = path, uri, every
