@@ -128,8 +128,8 @@ class UseCases:
         """Refuse anyone but a GM of the game before a GM-only use case reads its input: a
         player is told only that GMs do that, not what would be wrong with the input (a
         deadline, a count, a roll). The use case's own transaction checks it again."""
-        async with self.uow() as uow:
-            await require_gm(uow, await load_game(uow, game_id), actor)
+        async with self.in_game(game_id, actor, gm=True, writes=False):
+            pass
 
 
 # ---- loading with specific errors -------------------------------------------------------------

@@ -105,9 +105,9 @@ class CharacterService(UseCases):
         ruleset: a FAPPO sheet is priced (F1, `create`), an Xp sheet is checked (`create_xp`).
         `kind` None: the GM adds an enemy (FAPPO: an enemy or a group by tier; Xp: an NPC).
         Not `@retried` itself: it reads the ruleset, then runs one use case that is."""
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-        return await self.ruleset(game).create_character(self, game_id, actor, data, owner, kind)
+        async with self.in_game(game_id, actor, writes=False) as play:
+            ruleset = self.ruleset(play.game)
+        return await ruleset.create_character(self, game_id, actor, data, owner, kind)
 
     @retried
     async def create_xp(
@@ -273,10 +273,9 @@ class CharacterService(UseCases):
         """A GM's new sheet for a character, as the adapter read it (a YAML mapping), checked
         by the game's ruleset (`edit` for FAPPO, `edit_xp`); the character's state carries
         over, and the reply lists what changed. A player is told only that GMs do this."""
-        await self._gm_first(game_id, actor)
-        async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-        return await self.ruleset(game).edit_character(self, game_id, actor, name, data)
+        async with self.in_game(game_id, actor, gm=True, writes=False) as play:
+            ruleset = self.ruleset(play.game)
+        return await ruleset.edit_character(self, game_id, actor, name, data)
 
     @retried
     async def edit_xp(

@@ -11,13 +11,13 @@ from pydantic import TypeAdapter, ValidationError
 from fappo_bot.posting.safety import safe
 from fappo_bot.rules import RulesConfig
 from fappo_bot.service.base import (
+    Play,
     UseCases,
     audit,
     check_name,
     game_in_channel,
     is_gm,
     load_game,
-    require_gm,
 )
 from fappo_bot.service.errors import Conflict, InvalidInput
 from fappo_bot.service.ports import UnitOfWork
@@ -163,8 +163,8 @@ class GameService(UseCases):
         """Refused (`Forbidden`, the service's sentence) unless `user` is a GM of the game now:
         for an adapter to check an answer to something a GM opened earlier (a GM removed
         since is refused)."""
-        async with self.uow() as uow:
-            await require_gm(uow, await load_game(uow, game_id), user)
+        async with self.in_game(game_id, user, gm=True, writes=False):
+            pass
 
     async def gm_of(self, game_id: str, user: str) -> bool:
         """Whether `user` is a GM of the game now (what an adapter may offer them)."""
@@ -226,44 +226,44 @@ class GameService(UseCases):
     ) -> GameView:
         """A GM changes R2 flags (FAPPO's `rules`, an Xp game's `xp`) and table settings; every
         bad value is named at once."""
-        return (await self._configure(game_id, actor, rules, settings, xp))[1]
+        async with self.in_game(game_id, actor, gm=True) as play:
+            return (await self._configure(play, rules, settings, xp))[1]
 
     async def _configure(
-        self, game_id: str, actor: str, rules: Mapping[str, Any] | None,
+        self, play: Play, rules: Mapping[str, Any] | None,
         settings: Mapping[str, Any] | None, xp: Mapping[str, Any] | None,
     ) -> tuple[Game, GameView]:
-        """`configure`: the game as changed, and its view."""
-        async with self.in_game(game_id, actor, gm=True) as play:
-            uow, game = play.uow, play.game
-            if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
-                raise InvalidInput(NO_FLAGS_IN_XP)
-            if xp and not self.ruleset(game).has(Feature.XP_FLAGS):
-                raise InvalidInput(NO_XP_FLAGS_IN_FAPPO)
-            problems: list[str] = []
-            new_rules, new_settings = game.rules, game.settings
-            try:
-                new_rules = build_rules(game.rules, rules)
-            except InvalidInput as exc:
-                problems.extend(exc.problems)
-            try:
-                new_settings = build_settings(game.settings, settings)
-            except InvalidInput as exc:
-                problems.extend(exc.problems)
-            try:
-                new_settings = new_settings.model_copy(
-                    update={"xp": build_xp_flags(new_settings.xp, xp)})
-            except InvalidInput as exc:
-                problems.extend(exc.problems)
-            if problems:
-                raise InvalidInput("Nothing was changed:", tuple(problems))
-            game = game.model_copy(
-                update={"rules": new_rules, "settings": new_settings, "version": game.version + 1}
-            )
-            await uow.games.update(game)
-            await play.audit("game.configure",
-                             rules=dict(rules or {}), settings=dict(settings or {}),
-                             **({"xp": dict(xp)} if xp else {}))
-            return game, await game_view(uow, game, self.deps.rulesets)
+        """`configure` in the GM's transaction `play`: the game as changed, and its view."""
+        uow, game = play.uow, play.game
+        if rules and not self.ruleset(game).has(Feature.RULES_FLAGS):
+            raise InvalidInput(NO_FLAGS_IN_XP)
+        if xp and not self.ruleset(game).has(Feature.XP_FLAGS):
+            raise InvalidInput(NO_XP_FLAGS_IN_FAPPO)
+        problems: list[str] = []
+        new_rules, new_settings = game.rules, game.settings
+        try:
+            new_rules = build_rules(game.rules, rules)
+        except InvalidInput as exc:
+            problems.extend(exc.problems)
+        try:
+            new_settings = build_settings(game.settings, settings)
+        except InvalidInput as exc:
+            problems.extend(exc.problems)
+        try:
+            new_settings = new_settings.model_copy(
+                update={"xp": build_xp_flags(new_settings.xp, xp)})
+        except InvalidInput as exc:
+            problems.extend(exc.problems)
+        if problems:
+            raise InvalidInput("Nothing was changed:", tuple(problems))
+        game = game.model_copy(
+            update={"rules": new_rules, "settings": new_settings, "version": game.version + 1}
+        )
+        await uow.games.update(game)
+        await play.audit("game.configure",
+                         rules=dict(rules or {}), settings=dict(settings or {}),
+                         **({"xp": dict(xp)} if xp else {}))
+        return game, await game_view(uow, game, self.deps.rulesets)
 
     async def settings(self, game_id: str) -> list[SettingView]:
         """The game's table settings and R2 flags (a FAPPO game's), each with its value as
@@ -276,19 +276,19 @@ class GameService(UseCases):
     async def set_setting(self, game_id: str, actor: str, name: str, value: str
                           ) -> SettingView:
         """A GM changes one setting or R2 flag, written as text (`settings_text`): the value
-        read by the setting's type, then changed as `configure` changes it."""
-        await self._gm_first(game_id, actor)
-        key = name.strip().casefold()
-        parsed = parse_value(key, value)
-        change = {key: parsed}
-        if kind_of(key) == "settings":
-            game, _ = await self._configure(game_id, actor, None, change, None)
-            return describe(key, getattr(game.settings, key))
-        if key in XP_FLAGS:
-            game, _ = await self._configure(game_id, actor, None, None, change)
-            return describe(key, getattr(game.settings.xp, key))
-        game, _ = await self._configure(game_id, actor, change, None, None)
-        return describe(key, getattr(game.rules, key))
+        read by the setting's type, then changed as `configure` changes it. A player is told
+        only that GMs do this, before the name or value is read."""
+        async with self.in_game(game_id, actor, gm=True) as play:
+            key = name.strip().casefold()
+            change = {key: parse_value(key, value)}
+            if kind_of(key) == "settings":
+                game, _ = await self._configure(play, None, change, None)
+                return describe(key, getattr(game.settings, key))
+            if key in XP_FLAGS:
+                game, _ = await self._configure(play, None, None, change)
+                return describe(key, getattr(game.settings.xp, key))
+            game, _ = await self._configure(play, change, None, None)
+            return describe(key, getattr(game.rules, key))
 
     @retried
     async def set_status(self, game_id: str, actor: str, status: GameStatus) -> GameView:

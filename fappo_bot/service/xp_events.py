@@ -73,6 +73,35 @@ def _note(note: str) -> str:
     return text
 
 
+def _event(kind: str, note: str, character: str | None, luck: int) -> tuple[str, str]:
+    """An event's kind (a key of `EVENTS`) and note as written, refused when the kind is none
+    of them, the note too long, or a character and a price come without a Cut! (or a Cut!
+    without its character, a price out of bounds)."""
+    kind = kind.strip().casefold().removesuffix("!")
+    if kind not in EVENTS:
+        raise InvalidInput(f'An event is one of {", ".join(EVENTS)}, not "{safe(kind)}".')
+    text = _note(note)
+    if kind == "cut" and not (character or "").strip():
+        raise InvalidInput("A Cut! names the character who takes control of the scene.")
+    if kind != "cut" and (character or luck):
+        raise InvalidInput("Only a Cut! names a character and a Luck price.")
+    if not 0 <= luck <= MAX_PRICE:
+        raise InvalidInput(f"A Cut!'s price is 0 to {MAX_PRICE} Luck, not {luck}.")
+    return kind, text
+
+
+def _rank(rank: str, change: int) -> str:
+    """The rank's name (of `RANK_NAMES`), refused with the names, or when `change` is 0 or
+    more points than a rank change takes."""
+    wanted = rank.strip().casefold()
+    if wanted not in RANK_NAMES:
+        raise InvalidInput(f'A rank is {", ".join(RANK_NAMES)} (X16), not "{safe(rank)}".')
+    if change == 0 or abs(change) > MAX_POINTS:
+        raise InvalidInput(f"Give the points the rank loses (-1 to -{MAX_POINTS}) or "
+                           f"recovers (1 to {MAX_POINTS}), not {change}.")
+    return wanted
+
+
 class XpEventService(UseCases):
     """The GM's narrative events and rank changes in an Xp game."""
 
@@ -81,19 +110,11 @@ class XpEventService(UseCases):
                     character: str | None = None, luck: int = 0) -> XpEventShown:
         """Record an event (`EVENTS`: a time tag's boundary, a Sequence, a Parley or a Cut!);
         a Cut! takes `luck`, the GM's price, off `character`'s sheet (GM only)."""
-        await self._gm_first(game_id, actor)
-        kind = kind.strip().casefold().removesuffix("!")
-        if kind not in EVENTS:
-            raise InvalidInput(f'An event is one of {", ".join(EVENTS)}, not "{safe(kind)}".')
-        text = _note(note)
-        if kind == "cut" and not (character or "").strip():
-            raise InvalidInput("A Cut! names the character who takes control of the scene.")
-        if kind != "cut" and (character or luck):
-            raise InvalidInput("Only a Cut! names a character and a Luck price.")
-        if not 0 <= luck <= MAX_PRICE:
-            raise InvalidInput(f"A Cut!'s price is 0 to {MAX_PRICE} Luck, not {luck}.")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # a player hears only that GMs do this; a GM hears of a wrong input before the rules
+            kind, text = _event(kind, note, character, luck)
+            self.require(game, Feature.DICE_POOLS)
             detail: dict[str, object] = {"kind": kind, "note": text}
             said = EVENTS[kind]
             if kind == "cut":
@@ -117,15 +138,10 @@ class XpEventService(UseCases):
                    change: int) -> XpEventShown:
         """`rank` of `name` changed by `change` points: less is depletion (never below -3),
         more a recovery (never above the maximum) (X16; GM only)."""
-        await self._gm_first(game_id, actor)
-        wanted = rank.strip().casefold()
-        if wanted not in RANK_NAMES:
-            raise InvalidInput(f'A rank is {", ".join(RANK_NAMES)} (X16), not "{safe(rank)}".')
-        if change == 0 or abs(change) > MAX_POINTS:
-            raise InvalidInput(f"Give the points the rank loses (-1 to -{MAX_POINTS}) or "
-                               f"recovers (1 to {MAX_POINTS}), not {change}.")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            wanted = _rank(rank, change)  # as `event`: the GM first, then the input, the rules
+            self.require(game, Feature.DICE_POOLS)
             record = await _character(uow, game.id, name)
             sheet = record.xp
             assert sheet is not None

@@ -170,20 +170,11 @@ class XpRollService(UseCases):
     async def _roll(self, game_id: str, actor: str, *, name: str, pool: int, sl: int, who: str,
                     heroic: bool | None, need: int, kind: str = "roll",
                     against: str | None = None) -> XpRollView:
-        await self._gm_first(game_id, actor)
-        name = name.strip()
-        if not name or len(name) > 100:
-            raise InvalidInput("A roller's name has 1 to 100 characters.")
-        if not 0 <= pool <= MAX_POOL:
-            raise InvalidInput(f"A roll takes 0 to {MAX_POOL} dice, not {pool}.")
-        if not -20 <= sl <= 20:
-            raise InvalidInput(f"A superiority level is -20 to +20, not {sl}.")
-        try:
-            side = Who(who)
-        except ValueError:
-            raise InvalidInput(f'"who" is pc or npc, not "{safe(who)}".') from None
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # a player hears only that GMs roll; a GM hears of a wrong input before the rules
+            name, side = _roller(name, pool, sl, who)
+            self.require(game, Feature.DICE_POOLS)
             config = game_config(game)
             hero = config.heroic_default(side) if heroic is None else heroic
             stored = None
@@ -282,6 +273,22 @@ class XpRollService(UseCases):
         if entry.action in (REROLL_ACTION, AUGMENT_ACTION):
             return timed_case(entry, case_id)
         return roll_case(entry.detail, case_id)
+
+
+def _roller(name: str, pool: int, sl: int, who: str) -> tuple[str, Who]:
+    """A roll's name (stripped) and side, refused when the name, the pool or the level is out
+    of bounds or the side is neither pc nor npc."""
+    name = name.strip()
+    if not name or len(name) > 100:
+        raise InvalidInput("A roller's name has 1 to 100 characters.")
+    if not 0 <= pool <= MAX_POOL:
+        raise InvalidInput(f"A roll takes 0 to {MAX_POOL} dice, not {pool}.")
+    if not -20 <= sl <= 20:
+        raise InvalidInput(f"A superiority level is -20 to +20, not {sl}.")
+    try:
+        return name, Who(who)
+    except ValueError:
+        raise InvalidInput(f'"who" is pc or npc, not "{safe(who)}".') from None
 
 
 def _passive(entries: Sequence[AuditEntry], ref: str) -> AuditEntry:

@@ -1,0 +1,65 @@
+"""Which refusal comes first in the GM-only use cases that read an input: a missing game, then
+anyone but a GM (told only that GMs do that, never what is wrong with the input), then the
+input, and only then whether the game's rules have the feature."""
+
+from __future__ import annotations
+
+import pytest
+
+from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.records import Role
+from tests.service.conftest import ALICE, GM
+from tests.service.helpers import snapshot
+
+
+def _bad_inputs(s, game, user):
+    """Each use case with an input it refuses (an unknown setting, a sheet that is no sheet, a
+    roll, an event and a rank change out of bounds)."""
+    return [
+        lambda: s.games.set_setting(game, user, "no_such_setting", "on"),
+        lambda: s.characters.edit_from_data(game, user, "Kael", {"name": ""}),
+        lambda: s.xp_rolls.roll(game, user, name="", pool=99),
+        lambda: s.xp_events.event(game, user, kind="nap"),
+        lambda: s.xp_events.rank(game, user, name="Aster", rank="luck", change=0),
+    ]
+
+
+def _good_rolls(s, game, user):
+    """The Xp GM's use cases with an input they take."""
+    return [
+        lambda: s.xp_rolls.roll(game, user, name="Aster", pool=3),
+        lambda: s.xp_events.event(game, user, kind="session"),
+        lambda: s.xp_events.rank(game, user, name="Aster", rank="physical", change=-1),
+    ]
+
+
+async def test_a_missing_game_comes_before_the_input(services):
+    for call in _bad_inputs(services, "no-such-game", GM):
+        with pytest.raises(NotFound, match="no such game"):
+            await call()
+
+
+async def test_a_player_is_told_only_that_gms_do_that(services, table, uow_factory):
+    xp = await services.games.create(channel_key="xp-1", name="Aegyptvs", creator=GM,
+                                     ruleset="xp")
+    await services.games.add_member(xp.id, GM, ALICE, Role.PLAYER)
+    before = await snapshot(uow_factory)
+    for game in (table["game"], xp.id):
+        for call in _bad_inputs(services, game, ALICE):
+            with pytest.raises(Forbidden, match="Only a GM"):
+                await call()
+    assert await snapshot(uow_factory) == before
+
+
+async def test_a_gm_hears_of_the_input_before_the_rules(services, table, uow_factory):
+    """In a FAPPO game, the GM's Xp roll, event or rank change with a wrong input is told what
+    is wrong with it; with a right one, that dice-pool rolls are for Xp games."""
+    game = table["game"]
+    before = await snapshot(uow_factory)
+    for call in _bad_inputs(services, game, GM)[2:]:
+        with pytest.raises(InvalidInput):
+            await call()
+    for call in _good_rolls(services, game, GM):
+        with pytest.raises(Conflict, match="dice-pool rolls are for Xp games"):
+            await call()
+    assert await snapshot(uow_factory) == before
