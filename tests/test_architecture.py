@@ -448,9 +448,6 @@ def test_no_two_classes_share_a_name_for_different_things() -> None:
 #: service's functions are named for the command they carry at each layer: `post`, `review`,
 #: `run`, the same verb at every layer on purpose)
 PURE_LAYERS = ("rules", "rules_xp", "posting", "posting_xp", "sheets")
-#: the same rule written twice (healing.py's and health.py's readings of a track, a sheet's
-#: pips read as the rules read them): one thing, whose second copy is to go, not two things
-ONE_RULE_TWO_COPIES = frozenset({"track", "uses_pips", "is_dying", "pip_level"})
 
 
 def test_no_two_rule_functions_share_a_name_for_different_things() -> None:
@@ -465,7 +462,5 @@ def test_no_two_rule_functions_share_a_name_for_different_things() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
                     and not node.name.startswith("_"):
                 where.setdefault(node.name, []).append(str(relative))
-    shared = {name: paths for name, paths in where.items()
-              if len(paths) > 1 and name not in ONE_RULE_TWO_COPIES}
+    shared = {name: paths for name, paths in where.items() if len(paths) > 1}
     assert not shared, shared
-    assert ONE_RULE_TWO_COPIES <= {name for name, paths in where.items() if len(paths) > 1}

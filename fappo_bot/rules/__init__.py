@@ -47,7 +47,15 @@ from fappo_bot.rules.data import (
 from fappo_bot.rules.fodder import ELIMINATION, entities
 from fappo_bot.rules.healing import HealingCheck, heal, level_index
 from fappo_bot.rules.healing_turn import with_healing_checks
-from fappo_bot.rules.health import ap_budget, ap_next, current_index, level_name, track, uses_pips
+from fappo_bot.rules.health import (
+    ap_budget,
+    ap_next,
+    current_index,
+    index_from_pips,
+    level_name,
+    track,
+    uses_pips,
+)
 from fappo_bot.rules.legendary import (
     LegendaryItem,
     LegendaryUpgrade,
@@ -189,6 +197,7 @@ __all__ = [
     "entities",
     "fold",
     "heal",
+    "index_from_pips",
     "level_index",
     "level_name",
     "moves_away",

@@ -16,7 +16,8 @@ from enum import StrEnum
 from fappo_bot.rules.character import Character, Status, StatusKind
 from fappo_bot.rules.config import RulesConfig
 from fappo_bot.rules.data import PIP_THRESHOLDS, Trait
-from fappo_bot.rules.healing import DEAD, DYING, is_stabilized, level_index, track, uses_pips
+from fappo_bot.rules.healing import DEAD, is_stabilized
+from fappo_bot.rules.health import is_dying, track, uses_pips
 from fappo_bot.rules.results import RulesError
 
 DYING_TURNS = 10
@@ -32,12 +33,6 @@ HEALING_SKILL = "Healing"
 def dying_deadline(k_turn: int) -> int:
     """The last turn to stabilize: death is checked at the end of turn K + 10 (F15 Amb-1)."""
     return k_turn + DYING_TURNS
-
-
-def is_dying(character: Character, config: RulesConfig | None = None) -> bool:
-    """Whether the character is at its track's Dying level (Lieutenants have none, Amb-8)."""
-    names = track(character)
-    return names[level_index(character, config or RulesConfig())] == DYING
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,7 +16,8 @@ from pydantic import ConfigDict
 
 from fappo_bot.rules.character import FLOATING, Character, StatusKind
 from fappo_bot.rules.config import PipsHealMode, RulesConfig
-from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, TRACKS, TrackKind, Trait, trait_by_name
+from fappo_bot.rules.data import LEVELS, PIP_THRESHOLDS, Trait, trait_by_name
+from fappo_bot.rules.health import index_from_pips, track, uses_pips
 from fappo_bot.rules.levels import Outcome, SuccessLevel, resolve_check, sp_levels
 from fappo_bot.rules.results import RulesError
 
@@ -26,26 +27,10 @@ HEALING_TRAIT = Trait.SAGACIOUS
 """Healing's Suggested Trait [F:L140]: protection and the SP bonus (F14 Amb-6)."""
 
 
-# ---- track helpers (shared with dying.py) ----------------------------------------------------
-def track(character: Character) -> tuple[str, ...]:
-    """The level names of the character's track (F11)."""
-    return TRACKS[character.track_kind]
-
-
-def uses_pips(character: Character, config: RulesConfig) -> bool:
-    """Whether the pips option applies: enabled, a pips tier, the standard track (F11 Amb-4)."""
-    return (config.pips_enabled and character.tier.value in config.pips_tiers
-            and character.track_kind is TrackKind.STANDARD)
-
-
-def pip_level(pips: int) -> int:
-    """The standard-track index for `pips` filled: the lowest level with a pip (F11 Amb-1)."""
-    return max(i for i, first in enumerate(PIP_THRESHOLDS) if pips >= first)
-
-
+# ---- track helpers (shared with dying.py; the track and its pips are health.py's) -------------
 def level_index(character: Character, config: RulesConfig) -> int:
     """The character's index on its track (from its pips under the pips option)."""
-    return pip_level(character.pips) if uses_pips(character, config) else character.health
+    return index_from_pips(character.pips) if uses_pips(character, config) else character.health
 
 
 def is_stabilized(character: Character) -> bool:
@@ -236,7 +221,7 @@ class _HealClock:
                     self.pips = 0
                 else:
                     self.pips = PIP_THRESHOLDS[self.index] - 1
-                self.index = pip_level(self.pips)
+                self.index = index_from_pips(self.pips)
             else:
                 self.index -= 1
         if self.index == 0:
@@ -297,7 +282,7 @@ def heal_levels(
         if pips_mode:
             pips = 0 if cfg.pips_heal_mode is PipsHealMode.RESET_ALL else (
                 PIP_THRESHOLDS[index] - 1)
-            index = pip_level(pips)
+            index = index_from_pips(pips)
         else:
             index -= 1
         healed += 1

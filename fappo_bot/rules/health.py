@@ -156,7 +156,7 @@ def dead_or_out(character: Character, config: RulesConfig) -> tuple[bool, bool]:
 
 
 def is_dying(character: Character, config: RulesConfig) -> bool:
-    """At the Dying level (F15)."""
+    """At its track's Dying level (F15; a Lieutenant's track has none, Amb-8)."""
     return base_level_name(character, config) == "Dying"
 
 

@@ -28,6 +28,7 @@ from fappo_bot.rules import (
     Tier,
     TrackKind,
     Weapon,
+    index_from_pips,
     weapon_by_name,
 )
 from fappo_bot.sheets.convert import (
@@ -67,15 +68,6 @@ def health_index(value: Any, track: TrackKind, where: str) -> int:
             "unknown-name",
         )
     return indices[slot - 1]
-
-
-def pip_level(pips: int) -> int:
-    """The standard-track index for `pips` filled (F11 Amb-1: the lowest level with a pip)."""
-    index = 0
-    for i, threshold in enumerate(PIP_THRESHOLDS):
-        if pips >= threshold:
-            index = i
-    return index
 
 
 # ---- weapons, spells, statuses -----------------------------------------------------------------
@@ -298,7 +290,7 @@ def _health(entry: Mapping[str, Any], tier: Tier, where: str, values: dict[str, 
         if not 0 <= pips <= PIP_THRESHOLDS[-1]:
             raise CaseError(f"{where}.damage: pips run from 0 to {PIP_THRESHOLDS[-1]}")
         values["pips"] = pips
-        values["health"] = pip_level(pips)
+        values["health"] = index_from_pips(pips)
     elif entry.get("health") is not None:
         values["health"] = health_index(entry["health"], track, f"{where}.health")
         if track is TrackKind.STANDARD:

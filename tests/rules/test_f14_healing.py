@@ -16,8 +16,8 @@ from fappo_bot.rules.healing import (
     heal,
     heal_levels,
     heal_time,
-    pip_level,
 )
+from fappo_bot.rules.health import index_from_pips
 from fappo_bot.rules.levels import SuccessLevel
 from fappo_bot.rules.results import RulesError
 
@@ -156,7 +156,8 @@ def test_f14_dying_heals_only_once_stabilized_and_dead_never() -> None:
 def test_r4_item10_pips_healing_dying_clears_all_pips() -> None:
     """[F:L182] "Healing the most advanced level clears out all \"pips\" in all health levels."
     RULINGS F11: D = 11 -> Dying; healing Dying (1 month) -> D = 0, Healthy."""
-    assert (pip_level(3), pip_level(4), pip_level(11), pip_level(16)) == (2, 3, 5, 6)
+    assert (index_from_pips(3), index_from_pips(4), index_from_pips(11),
+            index_from_pips(16)) == (2, 3, 5, 6)
     stable = pc(DYING, pips=11, statuses=(Status(kind=StatusKind.STABILIZED),))
     out = heal(stable, 30 * DAY, config=PIPS)
     assert (out.level, out.character.pips, out.character.health) == ("Healthy", 0, 0)

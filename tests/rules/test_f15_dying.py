@@ -13,11 +13,11 @@ from fappo_bot.rules.dying import (
     DyingState,
     advance_dying,
     dying_deadline,
-    is_dying,
     kill,
     qualifies_attendance,
     qualifies_sp_route,
 )
+from fappo_bot.rules.health import is_dying
 from fappo_bot.rules.results import RulesError
 
 pytestmark = pytest.mark.unit
@@ -106,7 +106,7 @@ def test_f15_amb3_a_full_turn_of_attention() -> None:
 def test_f15_amb8_lieutenants_have_no_dying_and_masters_do() -> None:
     """RULINGS F15 Amb-8: Lieutenants not applicable; Masters same rules."""
     lt = Character(name="Lt", tier=Tier.LIEUTENANT, health=2)
-    assert not is_dying(lt)
+    assert not is_dying(lt, RulesConfig())
     with pytest.raises(RulesError, match="not Dying"):
         advance_dying(lt)
     master = Character(name="Wyrm", tier=Tier.MASTER, health=9, dying_turns=9)
