@@ -28,7 +28,7 @@ async def newgame(table: LocalTable, step: Step) -> list[Shown]:
     parser.add_argument("name", nargs="*")
     parser.add_argument("--players", nargs="*", default=[])
     parser.add_argument("--gms", nargs="*", default=[])
-    parser.add_argument("--ruleset", default="fappo")
+    parser.add_argument("--ruleset")  # none given: the service's default ruleset
     args = _parse(step, parser)
     if not args.name:
         raise TableError('/newgame needs the game\'s name: /newgame "The Goblin Warren" '

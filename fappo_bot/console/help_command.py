@@ -132,7 +132,7 @@ async def help_(table: LocalTable, step: Step) -> list[Shown]:
     if asked and topic is None:
         raise TableError(pages.unknown_topic(VOICE, asked))
     text = HELP if topic is None else pages.page(VOICE, topic, COMMAND_LIST)
-    if topic in (None, "turn", "secret", "xp") and table.game_id is not None:
+    if topic in pages.POST_FORM_TOPICS and table.game_id is not None:
         view = await table.services.games.show(table.game_id)
         if view.dice_pools:
             text = f"{text}\n{XP_POST_FORMS}"

@@ -99,6 +99,9 @@ TOPICS: dict[str, tuple[str, str, str]] = {
     "xp": ("Xp games", XP, XP_EXAMPLE),
     "commands": ("Every command", COMMANDS, ""),
 }
+#: the pages that give a dice-pool game's post forms after their own words, in its room (the
+#: index, None, and the pages on posting): both adapters add them to the same pages
+POST_FORM_TOPICS: tuple[str | None, ...] = (None, "turn", "secret", "xp")
 
 INDEX = """\
 **FAPPO Bot**: {index_post}; the bot answers with your orders (or every problem, with its \

@@ -95,7 +95,7 @@ async def game_view(uow: UnitOfWork, game: Game,
     rules = {} if ruleset is None else {
         "label": ruleset.label, "tag": ruleset.tag,
         "has_npc_seal": ruleset.has(Feature.NPC_SEAL),
-        "dice_pools": ruleset.has(Feature.DICE_POOLS)}
+        "dice_pools": ruleset.has(Feature.DICE_POOLS), "flags": ruleset.flags}
     return GameView.of(game, gms, players, await uow.turns.latest(game.id),
                        await names_of(uow, [*gms, *players]), **rules)
 
@@ -112,13 +112,16 @@ class GameService(UseCases):
         creator: str,
         gms: Sequence[str] = (),
         guild_key: str | None = None,
-        ruleset: str = "fappo",
+        ruleset: str | None = None,
         rules: Mapping[str, Any] | None = None,
         settings: Mapping[str, Any] | None = None,
     ) -> GameView:
-        """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2)."""
+        """A new game in a channel or thread; the creator and `gms` are its GMs (F30, R2).
+        `ruleset`: the name of one of `Deps.rulesets` (None: the first, the default)."""
         name = check_name(name, "game")
         known = self.deps.rulesets
+        if ruleset is None:
+            ruleset = next(iter(known))  # the registry's first, the default of a new game
         if ruleset not in known:
             raise InvalidInput(
                 f'There is no ruleset "{safe(ruleset)}". Rulesets: {", ".join(known)}.'

@@ -203,7 +203,9 @@ class Game(BaseModel):
     channel_key: str
     guild_key: str | None = None
     name: str
-    #: the ruleset the game plays: "fappo", or "xp" (RULINGS Part B)
+    #: the name of the ruleset the game plays (`service/rulesets/known.py`); the default is the
+    #: stored format's: an export that names none plays FAPPO's (a new game is given its
+    #: ruleset by `GameService.create`)
     ruleset: str = "fappo"
     rules: RulesConfig = Field(default_factory=RulesConfig)
     status: GameStatus = GameStatus.ACTIVE

@@ -10,6 +10,7 @@ them do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from datetime import timedelta
 from enum import Enum
@@ -52,8 +53,9 @@ TABLE_SETTINGS: dict[str, str] = {
 RULES_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(RulesConfig))
 #: the type of each (the rules' flags are a plain dataclass)
 _RULES_TYPES: dict[str, Any] = get_type_hints(RulesConfig)
-#: the flags of each ruleset (an Xp game's are the `xp_*` flags of R2, `service/xp_flags.py`)
-FLAGS_OF: dict[str, tuple[str, ...]] = {"fappo": RULES_FLAGS, "xp": XP_FLAGS}
+#: every R2 flag this module reads and writes: FAPPO's, then an Xp game's `xp_*`
+#: (`service/xp_flags.py`); which of them a game takes is its ruleset's (`Ruleset.flags`)
+ALL_FLAGS: tuple[str, ...] = (*RULES_FLAGS, *XP_FLAGS)
 
 _NONE_WORDS = frozenset({"none", "off", "no", "never", "-"})
 _BOOL_WORDS = {"on": True, "yes": True, "true": True, "1": True,
@@ -72,18 +74,10 @@ class SettingView(BaseModel):
     kind: str
 
 
-def setting_names(ruleset: str | None = None) -> list[str]:
-    """Every name `/game set` takes: the table settings first, then the R2 flags of `ruleset`
-    (`fappo` or `xp`; None: both, FAPPO's first)."""
-    flags = FLAGS_OF.get(ruleset or "", ()) if ruleset else (*RULES_FLAGS, *XP_FLAGS)
-    return [*TABLE_SETTINGS, *flags]
-
-
-def ruleset_of(name: str) -> str | None:
-    """The ruleset whose R2 flag `name` is (`fappo` or `xp`); None for a table setting or an
-    unknown name."""
-    key = name.strip().casefold()
-    return next((ruleset for ruleset, flags in FLAGS_OF.items() if key in flags), None)
+def setting_names(flags: Sequence[str] | None = None) -> list[str]:
+    """Every name `/game set` takes: the table settings first, then the R2 `flags` of a game's
+    ruleset (`GameView.flags`; None: every flag, `ALL_FLAGS`)."""
+    return [*TABLE_SETTINGS, *(ALL_FLAGS if flags is None else flags)]
 
 
 def kind_of(name: str) -> str:
@@ -91,7 +85,7 @@ def kind_of(name: str) -> str:
     key = name.strip().casefold()
     if key in TABLE_SETTINGS:
         return "settings"
-    if ruleset_of(key) is not None:
+    if key in ALL_FLAGS:
         return "rules"
     raise InvalidInput(f'There is no setting called "{safe(name.strip()[:60])}". Settings: '
                        f"{', '.join(TABLE_SETTINGS)}; rules flags (R2) of a FAPPO game: "
@@ -208,7 +202,7 @@ def suggested_values(name: str) -> list[str]:
     """The values to offer for a setting as a GM types one: on and off, an option's names;
     none for the others (any number, duration or list), or for a name that is no setting."""
     key = name.strip().casefold()
-    if key not in TABLE_SETTINGS and ruleset_of(key) is None:
+    if key not in TABLE_SETTINGS and key not in ALL_FLAGS:
         return []
     if key == "xp_ones_cancel_successes":
         return ["off"]  # on is refused (`xp_flags.ONES_CANCEL_REFUSED`)

@@ -75,6 +75,9 @@ class GameView(BaseModel):
     #: what its rules have that an adapter shows: the NPC seal (F29), the dice pools' post forms
     has_npc_seal: bool = False
     dice_pools: bool = False
+    #: the R2 flags a GM sets in it (`settings_text`), its ruleset's: none when this bot does
+    #: not know its rules
+    flags: tuple[str, ...] = ()
     #: what an adapter shows or acts on of its settings (the rules and the rest of the settings
     #: stay in the service: a GM reads them as text, `GameService.settings`)
     timezone: str = "UTC"
@@ -92,8 +95,8 @@ class GameView(BaseModel):
         cls, game: Game, gms: tuple[str, ...], players: tuple[str, ...], turn: TurnRecord | None,
         names: dict[str, str] | None = None, **rules: Any,
     ) -> GameView:
-        """`rules`: what its ruleset shows (`label`, `tag`, `has_npc_seal`, `dice_pools`;
-        `games.game_view` asks the port), else its rules named as stored."""
+        """`rules`: what its ruleset shows (`label`, `tag`, `has_npc_seal`, `dice_pools`,
+        `flags`; `games.game_view` asks the port), else its rules named as stored."""
         return cls(
             id=game.id,
             name=game.name,

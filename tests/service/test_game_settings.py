@@ -29,7 +29,8 @@ from tests.service.test_calltime import outbox_kinds
 async def test_every_setting_is_listed_and_reads_back_as_it_is_shown(services, table):
     game = table["game"]
     shown = await services.games.settings(game)
-    assert [s.name for s in shown] == setting_names("fappo") == [*TABLE_SETTINGS, *RULES_FLAGS]
+    flags = (await services.games.show(game)).flags  # the ruleset's, as the adapters offer them
+    assert [s.name for s in shown] == setting_names(flags) == [*TABLE_SETTINGS, *RULES_FLAGS]
     values = {s.name: s.value for s in shown}
     assert values["reminders"] == "12h, 1h" and values["proxy_posts"] == "off"
     assert values["calltime"] == "none" and values["results_visibility"] == "parties"

@@ -56,7 +56,8 @@ async def test_an_xp_game_lists_and_takes_its_flags_and_a_fappo_game_its_own(ser
                                                                               uow_factory):
     xp = await xp_game(services, "x1")
     shown = await services.games.settings(xp)
-    assert [s.name for s in shown] == [*TABLE_SETTINGS, *XP_FLAGS] == setting_names("xp")
+    flags = (await services.games.show(xp)).flags
+    assert [s.name for s in shown] == [*TABLE_SETTINGS, *XP_FLAGS] == setting_names(flags)
     values = {s.name: s.value for s in shown}
     assert values == {**values, "xp_sl_floor_mode": "clamp", "xp_heroic_default": "pcs",
                       "xp_tiebreak_max_iterations": "10",

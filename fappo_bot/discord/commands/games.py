@@ -111,7 +111,7 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
     @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
                                    app_commands.Choice(name="Xp dice pools", value="xp")])
     async def create(self, interaction: discord.Interaction,
-                     name: app_commands.Range[str, 1, 100], ruleset: str = "fappo") -> None:
+                     name: app_commands.Range[str, 1, 100], ruleset: str | None = None) -> None:
         assert interaction.channel is not None
         key = str(interaction.channel.id)
         # the host's default reminder times (turns.reminders_minutes) for a new game
@@ -185,13 +185,13 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
         """The names this game takes: the table settings and its ruleset's flags (FAPPO's R2
         flags, or an Xp game's `xp_*`), offered to its GMs only (no one else may set one);
         every name outside a game."""
-        ruleset = None
+        flags = None
         game_id, gm = await room_role(self, interaction)
         if game_id is not None:
             if not gm:
                 return []
-            ruleset = (await self.services.games.show(game_id)).ruleset
-        return matching(setting_names(ruleset), current)
+            flags = (await self.services.games.show(game_id)).flags
+        return matching(setting_names(flags), current)
 
     @set_.autocomplete("value")
     async def value_choices(self, interaction: discord.Interaction, current: str

@@ -13,12 +13,10 @@ import discord
 from discord import app_commands
 
 from fappo_bot.discord.commands.base import say
+from fappo_bot.discord.commands.xp import XpGroup, odds_command
 from fappo_bot.posting.safety import no_rule_codes
 from fappo_bot.posting_xp import XP_POST_FORMS
 from fappo_bot.render import help as pages
-
-#: the commands of Xp games, listed after the others, under their own heading
-XP_COMMANDS = ("odds", "xp")
 
 #: the words of the help pages on Discord (`render/help.py`, `FIELDS`)
 WORDS: dict[str, str] = {
@@ -108,25 +106,32 @@ def _items(command: app_commands.Command[Any, ..., Any] | app_commands.Group) ->
     yield f"`/{command.qualified_name}{options}`: {about[:1].lower()}{about[1:]}"
 
 
+def _dice_pools(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
+    """Whether `command` is one of the dice-pool games' (`commands/xp.py`), known by what it
+    is, not by its name, so a renamed one stays under their heading."""
+    return command is odds_command or isinstance(command, XpGroup)
+
+
 def command_list(tree: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> str:
     """Every command of `tree` in the order it was published, the Xp games' on their own line."""
     commands = [c for c in tree if isinstance(c, app_commands.Command | app_commands.Group)]
-    main = [item for c in commands if c.name not in XP_COMMANDS for item in _items(c)]
-    xp = [item for c in commands if c.name in XP_COMMANDS for item in _items(c)]
+    main = [item for c in commands if not _dice_pools(c) for item in _items(c)]
+    xp = [item for c in commands if _dice_pools(c) for item in _items(c)]
     text = " · ".join(main)
     if xp:
         text += "\nXp games (`/game create ruleset:Xp`): " + " · ".join(xp)
     return text
 
 
-def help_page(topic: str | None, xp_room: bool, commands: str) -> str:
-    """The page of `topic` (None: the index); in an Xp game's room, the pages on posting
-    give the Xp post forms too, without their rule codes (anyone reads `/help`). `commands`: the list of every command (`command_list`)."""
+def help_page(topic: str | None, dice_pools: bool, commands: str) -> str:
+    """The page of `topic` (None: the index); in the room of a game with dice pools (an Xp
+    game's), the pages on posting give the Xp post forms too, without their rule codes (anyone
+    reads `/help`). `commands`: the list of every command (`command_list`)."""
     if topic is None or topic not in pages.TOPICS:
         text = pages.index(VOICE, commands)
     else:
         text = pages.page(VOICE, topic, commands)
-    if xp_room and topic in (None, "turn", "secret", "xp"):
+    if dice_pools and topic in pages.POST_FORM_TOPICS:
         text = f"{text}\n```\n{no_rule_codes(XP_POST_FORMS)}\n```"
     return text
 
@@ -141,6 +146,6 @@ async def help_command(interaction: discord.Interaction, topic: str | None = Non
     bot: Any = interaction.client
     channel = interaction.channel
     game_id = await bot.rooms.game_id(str(channel.id)) if channel is not None else None
-    xp_room = game_id is not None and (await bot.services.games.show(game_id)).dice_pools
+    dice_pools = game_id is not None and (await bot.services.games.show(game_id)).dice_pools
     commands = command_list(bot.tree.get_commands())
-    await say(interaction, help_page(topic, xp_room, commands), private=True)
+    await say(interaction, help_page(topic, dice_pools, commands), private=True)
