@@ -119,6 +119,13 @@ def test_the_bots_list_of_commands_is_its_command_tree() -> None:
     assert "`/reveal turn:N`" in listed and "Xp games (`/game create ruleset:Xp`): " in listed
 
 
+def test_the_dice_pool_commands_are_listed_under_their_own_heading() -> None:
+    """/odds and /xp are told by what they are (the odds command, an `XpGroup`), not by name."""
+    main, xp = command_list(discord_tree()).split("\nXp games (`/game create ruleset:Xp`): ")
+    assert "`/odds dice:…`" in xp and "`/xp roll|" in xp
+    assert "/odds" not in main and "`/xp " not in main
+
+
 def test_a_command_added_to_the_tree_is_listed() -> None:
     @app_commands.command(name="newthing", description="Something new.")
     async def newthing(interaction) -> None:  # pragma: no cover - never run

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.rules.config import NuisanceCountMode
 from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service.games import GameService
 from fappo_bot.service.records import GameStatus, Role
+from fappo_bot.service.rulesets.known import KNOWN
 from tests.service.conftest import ALICE, BOB, GM
 from tests.service.helpers import actions, snapshot, stored_game
 
@@ -19,12 +23,21 @@ async def test_create_a_game_with_its_gms_and_rules_flags(services):
     )
     assert game.name == "Goblin Road"
     assert set(game.gms) == {GM, "gm-2"}
+    # no ruleset named: the registry's first, FAPPO, and the R2 flags its GMs set are its own
+    assert (game.ruleset, game.flags) == ("fappo", KNOWN["fappo"].flags)
     stored = await stored_game(services, game.id)
     assert stored.rules.nuisance_count_mode is NuisanceCountMode.LEVEL_RANK
     assert stored.rules.inactive_threshold == 2
     assert stored.settings.tournament
     assert (await services.games.find("thread-9")).id == game.id
     assert await actions(services.deps.uow_factory, game.id) == ["game.create"]
+
+
+async def test_a_new_game_plays_the_first_ruleset_the_bot_knows(services):
+    """The default is the registry's order, not a name written in the service."""
+    games = GameService(replace(services.deps, rulesets={"xp": KNOWN["xp"], **KNOWN}))
+    game = await games.create(channel_key="c1", name="A", creator=GM)
+    assert (game.ruleset, game.dice_pools, game.flags) == ("xp", True, KNOWN["xp"].flags)
 
 
 async def test_one_game_per_channel(services, uow_factory):
@@ -41,8 +54,9 @@ async def test_bad_flags_are_all_named_and_nothing_is_created(services, uow_fact
                                     rules={"inactive_threshold": 0, "no_such_flag": True})
     text = str(caught.value)
     assert "inactive_threshold" in text and "no_such_flag" in text
-    with pytest.raises(InvalidInput, match="ruleset"):
-        await services.games.create(channel_key="c1", name="A", creator=GM, ruleset="gurps")
+    for ruleset in ("gurps", ""):  # an empty name is no ruleset, not the default
+        with pytest.raises(InvalidInput, match="ruleset"):
+            await services.games.create(channel_key="c1", name="A", creator=GM, ruleset=ruleset)
     assert (await snapshot(uow_factory))["games"] == []
 
 
