@@ -170,6 +170,26 @@ async def _pay_luck(uow: UnitOfWork, sheets: dict[str, CharacterRecord],
         detail["luck"] = spent
 
 
+def _group_input(kind: str, members: str, need: int) -> tuple[str, list[MemberSpec]]:
+    """A group roll's kind (of `GROUP_KINDS`) and rollers as written, refused when the
+    kind is none of them, a bound is passed or a chain not collateral is relaunched."""
+    kind = kind.strip().casefold()
+    if kind not in GROUP_KINDS:
+        raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, '
+                           f'not "{safe(kind)}".')
+    if need < 1:
+        raise InvalidInput(f"A roll needs at least 1 success, not {need}.")
+    try:
+        specs = parse_members(members)
+    except XpError as exc:
+        raise sentence(exc) from None
+    if not 2 <= len(specs) <= MAX_MEMBERS:
+        raise InvalidInput(f"A group roll takes 2 to {MAX_MEMBERS} rollers, not {len(specs)}.")
+    if kind != "collateral" and any(s.relaunch for s in specs):
+        raise InvalidInput("Only a collateral chain is relaunched with Good Luck.")
+    return kind, specs
+
+
 class XpGroupService(UseCases):
     """The GM's group rolls in an Xp game."""
 
@@ -179,23 +199,11 @@ class XpGroupService(UseCases):
         """Roll `members` (`Aster 6d, Brin 4d superior npc, ...`) together as an assisted
         (the first one leads, X10), spontaneous or collateral (in the order given, X11) roll,
         store it and return it (GM only)."""
-        await self._gm_first(game_id, actor)
-        kind = kind.strip().casefold()
-        if kind not in GROUP_KINDS:
-            raise InvalidInput(f'A group roll is assisted, spontaneous or collateral, '
-                               f'not "{safe(kind)}".')
-        if need < 1:
-            raise InvalidInput(f"A roll needs at least 1 success, not {need}.")
-        try:
-            specs = parse_members(members)
-        except XpError as exc:
-            raise sentence(exc) from None
-        if not 2 <= len(specs) <= MAX_MEMBERS:
-            raise InvalidInput(f"A group roll takes 2 to {MAX_MEMBERS} rollers, not {len(specs)}.")
-        if kind != "collateral" and any(s.relaunch for s in specs):
-            raise InvalidInput("Only a collateral chain is relaunched with Good Luck.")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # a player hears only that GMs do this; a GM hears of a wrong input before the rules
+            kind, specs = _group_input(kind, members, need)
+            self.require(game, Feature.DICE_POOLS)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "kind": kind, "need": need,

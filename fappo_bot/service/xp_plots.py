@@ -19,7 +19,7 @@ from fappo_bot.render_xp import render_plot
 from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
-from fappo_bot.rules_xp.notation import parse_member, parse_names
+from fappo_bot.rules_xp.notation import MemberSpec, parse_member, parse_names
 from fappo_bot.rules_xp.plots import (
     AutoPass,
     PlayTask,
@@ -143,6 +143,48 @@ def plot_case(detail: dict[str, Any], events: Sequence[dict[str, Any]], case_id:
     }, detail)
 
 
+def _plot_input(goal: str, leader: str, gm_pool: int, tasks: str, surprises: str,
+                difficulty: int, merit: int) -> tuple[str, MemberSpec, list[str], list[str]]:
+    """A PLOT's goal, leader, tasks and surprises as written, refused when a bound is
+    passed or the leader does not roll at Normal (X14)."""
+    goal = goal.strip()
+    if not goal or len(goal) > 200:
+        raise InvalidInput("A PLOT needs a goal of 1 to 200 characters.")
+    try:
+        spec = parse_member(leader)
+    except XpError as exc:
+        raise sentence(exc) from None
+    task_names, hidden = parse_names(tasks), parse_names(surprises)
+    if not 1 <= len(task_names) + len(hidden) <= MAX_TASKS or not task_names:
+        raise InvalidInput(f"A PLOT has 1 to {MAX_TASKS} tasks, its surprises included.")
+    if not 0 <= gm_pool <= 100 or not -10 <= difficulty <= 10 or not -10 <= merit <= 10:
+        raise InvalidInput("The GM rolls 0 to 100 dice; difficulty and merit are -10 to "
+                           "+10 dice.")
+    if spec.sl != 0:
+        raise InvalidInput(f"{safe(spec.name)} rolls at Normal in a PLOT (RULINGS X14).")
+    return goal, spec, task_names, hidden
+
+
+def _event_data(event: str, task: str, success: bool | None, bonus: int, countered: bool,
+                before: str | None) -> dict[str, Any]:
+    """A PLOT event as stored, refused when its kind is none of `EVENT_KINDS`, a play
+    says no outcome or the task has no name."""
+    if event not in EVENT_KINDS:
+        raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{safe(event)}".')
+    if event == "play" and success is None:
+        raise InvalidInput("Say whether the task was played successfully or not.")
+    if not task.strip():
+        raise InvalidInput("Name the task.")
+    data: dict[str, Any] = {"event": event, "task": task.strip()}
+    if event == "auto":
+        data["countered"] = countered
+    elif event == "play":
+        data.update(success=bool(success), bonus=bonus)
+    elif before:
+        data["before"] = before.strip()
+    return data
+
+
 class XpPlotService(UseCases):
     """The GM's PLOTs in an Xp game (GM only)."""
 
@@ -152,24 +194,12 @@ class XpPlotService(UseCases):
                    ) -> XpShown:
         """Open a PLOT: `leader` (`Aster 6d`) rolls at Normal with the plot's difficulty dice
         and the plan's merit, the GM rolls `gm_pool` dice (X14), and the tasks wait in order."""
-        await self._gm_first(game_id, actor)
-        goal = goal.strip()
-        if not goal or len(goal) > 200:
-            raise InvalidInput("A PLOT needs a goal of 1 to 200 characters.")
-        try:
-            spec = parse_member(leader)
-        except XpError as exc:
-            raise sentence(exc) from None
-        task_names, hidden = parse_names(tasks), parse_names(surprises)
-        if not 1 <= len(task_names) + len(hidden) <= MAX_TASKS or not task_names:
-            raise InvalidInput(f"A PLOT has 1 to {MAX_TASKS} tasks, its surprises included.")
-        if not 0 <= gm_pool <= 100 or not -10 <= difficulty <= 10 or not -10 <= merit <= 10:
-            raise InvalidInput("The GM rolls 0 to 100 dice; difficulty and merit are -10 to "
-                               "+10 dice.")
-        if spec.sl != 0:
-            raise InvalidInput(f"{safe(spec.name)} rolls at Normal in a PLOT (RULINGS X14).")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # a player hears only that GMs do this; a GM hears of a wrong input before the rules
+            goal, spec, task_names, hidden = _plot_input(goal, leader, gm_pool, tasks, surprises,
+                                                         difficulty, merit)
+            self.require(game, Feature.DICE_POOLS)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "goal": goal, "difficulty": difficulty, "merit": merit, "tasks": task_names,
@@ -197,22 +227,10 @@ class XpPlotService(UseCases):
         point passes `task`; `countered`: the GM spends 1 of his), `play` (`task` played,
         `success` or not; `bonus` points the GM grants), `surprise` (the GM spends 1 point to
         put his hidden `task` in, after the task a point was just spent on or `before` one)."""
-        await self._gm_first(game_id, actor)
-        if event not in EVENT_KINDS:
-            raise InvalidInput(f'A PLOT event is auto, play or surprise, not "{safe(event)}".')
-        if event == "play" and success is None:
-            raise InvalidInput("Say whether the task was played successfully or not.")
-        if not task.strip():
-            raise InvalidInput("Name the task.")
-        data: dict[str, Any] = {"event": event, "task": task.strip()}
-        if event == "auto":
-            data["countered"] = countered
-        elif event == "play":
-            data.update(success=bool(success), bonus=bonus)
-        elif before:
-            data["before"] = before.strip()
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            data = _event_data(event, task, success, bonus, countered, before)  # as `open`
+            self.require(game, Feature.DICE_POOLS)
             entries = await uow.audit.list(game.id)
             entry = _the_plot(entries, plot)
             events = events_of(entries, entry.id)

@@ -19,7 +19,7 @@ from fappo_bot.rules_xp.config import Who
 from fappo_bot.rules_xp.dice import Dice, DiceStream, RandomDice, RecordingDice
 from fappo_bot.rules_xp.errors import XpError
 from fappo_bot.rules_xp.group import AugmentedResult, augmented
-from fappo_bot.rules_xp.notation import parse_members
+from fappo_bot.rules_xp.notation import MemberSpec, parse_members
 from fappo_bot.rules_xp.rerolls import RerollResult, reroll_over_time
 from fappo_bot.rules_xp.rollers import Roller
 from fappo_bot.service.base import UseCases
@@ -159,6 +159,40 @@ def _who(who: str) -> Who:
         raise InvalidInput(f'"who" is pc or npc, not "{safe(who)}".') from None
 
 
+def _reroll_input(pool: int, sl: int, need: int, who: str, unit: str, units: int
+                  ) -> tuple[Who, int]:
+    """A reroll's side and time unit in seconds, refused when a bound is passed (X9)."""
+    _limits(pool, sl, need)
+    side = _who(who)
+    try:
+        seconds = int(parse_duration(unit).total_seconds())
+    except ValueError as exc:
+        raise InvalidInput(f"The time unit: {safe_prose(str(exc))}.") from None
+    if not 1 <= seconds <= MAX_UNIT or not 1 <= units <= MAX_UNITS:
+        raise InvalidInput(f"A time unit is 1 second to 4 weeks, and 1 to {MAX_UNITS} units "
+                           "are allowed (X9).")
+    return side, seconds
+
+
+def _augment_input(pool: int, sl: int, need: int, who: str, name: str, augments: str
+                   ) -> tuple[Who, list[MemberSpec], str]:
+    """An augmented roll's side, augments and target name, refused when a bound is passed
+    or an augment is named as the roll it augments (X12)."""
+    _limits(pool, sl, need)
+    side = _who(who)
+    try:
+        specs = parse_members(augments)
+    except XpError as exc:
+        raise sentence(exc) from None
+    if len(specs) > MAX_AUGMENTS:
+        raise InvalidInput(f"A roll takes 1 to {MAX_AUGMENTS} augments, not {len(specs)}.")
+    target_name = " ".join(name.split())[:100]
+    if any(s.name.casefold() == target_name.casefold() for s in specs):
+        raise InvalidInput("Name each augment by its ability (Perception 4d), not as the "
+                           "roll it augments.")
+    return side, specs, target_name
+
+
 class XpTimedService(UseCases):
     """The GM's rerolls over time and augmented rolls."""
 
@@ -168,18 +202,11 @@ class XpTimedService(UseCases):
                      unit: str, units: int) -> XpShown:
         """`name` tries over time (X9): `unit` a duration (`1m`, `10m`, `1h`), `units` how many
         the time allows; stored and shown to the table (GM only)."""
-        await self._gm_first(game_id, actor)
-        _limits(pool, sl, need)
-        side = _who(who)
-        try:
-            seconds = int(parse_duration(unit).total_seconds())
-        except ValueError as exc:
-            raise InvalidInput(f"The time unit: {safe_prose(str(exc))}.") from None
-        if not 1 <= seconds <= MAX_UNIT or not 1 <= units <= MAX_UNITS:
-            raise InvalidInput(f"A time unit is 1 second to 4 weeks, and 1 to {MAX_UNITS} units "
-                               "are allowed (X9).")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # a player hears only that GMs do this; a GM hears of a wrong input before the rules
+            side, seconds = _reroll_input(pool, sl, need, who, unit, units)
+            self.require(game, Feature.DICE_POOLS)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "name": " ".join(name.split())[:100], "who": side.value, "pool": pool, "sl": sl,
@@ -203,21 +230,11 @@ class XpTimedService(UseCases):
                       augments: str) -> XpShown:
         """`augments` (`Perception 4d, Lore 3d superior`) rolled first, their successes added
         to `name`'s roll (X12); stored and shown to the table (GM only)."""
-        await self._gm_first(game_id, actor)
-        _limits(pool, sl, need)
-        side = _who(who)
-        try:
-            specs = parse_members(augments)
-        except XpError as exc:
-            raise sentence(exc) from None
-        if len(specs) > MAX_AUGMENTS:
-            raise InvalidInput(f"A roll takes 1 to {MAX_AUGMENTS} augments, not {len(specs)}.")
-        target_name = " ".join(name.split())[:100]
-        if any(s.name.casefold() == target_name.casefold() for s in specs):
-            raise InvalidInput("Name each augment by its ability (Perception 4d), not as the "
-                               "roll it augments.")
-        async with self.in_game(game_id, actor, gm=True, needs=Feature.DICE_POOLS) as play:
+        async with self.in_game(game_id, actor, gm=True) as play:
             uow, game = play.uow, play.game
+            # as `reroll`: the GM first, then the input, the rules
+            side, specs, target_name = _augment_input(pool, sl, need, who, name, augments)
+            self.require(game, Feature.DICE_POOLS)
             config = game_config(game)
             detail: dict[str, Any] = with_options({
                 "need": need,

@@ -21,6 +21,11 @@ def _bad_inputs(s, game, user):
         lambda: s.xp_rolls.roll(game, user, name="", pool=99),
         lambda: s.xp_events.event(game, user, kind="nap"),
         lambda: s.xp_events.rank(game, user, name="Aster", rank="luck", change=0),
+        lambda: s.xp_groups.group(game, user, kind="spontaneous", members="A 1d"),
+        lambda: s.xp_plots.open(game, user, goal="", leader="A 3d", gm_pool=3, tasks="t"),
+        lambda: s.xp_plots.event(game, user, event="x", task="t"),
+        lambda: s.xp_timed.reroll(game, user, name="A", pool=3, unit="1m", units=0),
+        lambda: s.xp_timed.augment(game, user, name="A", pool=3, augments="A 2d"),
     ]
 
 
@@ -30,6 +35,11 @@ def _good_rolls(s, game, user):
         lambda: s.xp_rolls.roll(game, user, name="Aster", pool=3),
         lambda: s.xp_events.event(game, user, kind="session"),
         lambda: s.xp_events.rank(game, user, name="Aster", rank="physical", change=-1),
+        lambda: s.xp_groups.group(game, user, kind="spontaneous", members="A 1d, B 2d"),
+        lambda: s.xp_plots.open(game, user, goal="g", leader="A 3d", gm_pool=3, tasks="t"),
+        lambda: s.xp_plots.event(game, user, event="auto", task="t"),
+        lambda: s.xp_timed.reroll(game, user, name="A", pool=3, unit="1m", units=2),
+        lambda: s.xp_timed.augment(game, user, name="A", pool=3, augments="Lore 2d"),
     ]
 
 
@@ -52,8 +62,9 @@ async def test_a_player_is_told_only_that_gms_do_that(services, table, uow_facto
 
 
 async def test_a_gm_hears_of_the_input_before_the_rules(services, table, uow_factory):
-    """In a FAPPO game, the GM's Xp roll, event or rank change with a wrong input is told what
-    is wrong with it; with a right one, that dice-pool rolls are for Xp games."""
+    """In a FAPPO game, the GM's Xp roll, event, rank change, group roll, PLOT, PLOT event,
+    reroll or augmented roll with a wrong input is told what is wrong with it; with a right one,
+    that dice-pool rolls are for Xp games."""
     game = table["game"]
     before = await snapshot(uow_factory)
     for call in _bad_inputs(services, game, GM)[2:]:
