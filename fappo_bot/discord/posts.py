@@ -110,8 +110,8 @@ class TurnPosts(commands.Cog):
         # every message of a channel moves its mark once handled (the bot's own replies too:
         # they are the channel's newest message, and a mark behind it reads the channel again)
         if message.webhook_id is None and message.author.bot:
-            # the bot's own messages, which Discord sends back, one a reply, and other bots':
-            # never a post, so nothing is handled and the mark moves at once
+            # the bot's own messages (Discord sends each one back, its replies too) and other
+            # bots': never a post, so nothing is handled and the mark moves at once
             self.catch_up.marks.done(message.channel.id, message.id)
             return
         self.catch_up.marks.begin(message.channel.id, message.id)
