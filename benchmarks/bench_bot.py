@@ -13,14 +13,14 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
 `fappo-bot run` sets it up (`startup.tune_collector` after start-up), unless `--no-gc-tuning`.
 
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
-        [--no-gc-tuning] [--diagnose] [--combatants 60] [--smoke]
+        [--no-gc-tuning] [--diagnose] [--combatants 60] [--turn-board] [--callgrind] [--smoke]
 
 Instructions a post, start-up and the first load (connections opened, caches warmed) left
 out: callgrind counts only the loads after the first (`--callgrind`, its instrumentation turned
 on and off around each, as `bench_service.py` does); 'Collected' over the posts it says counted:
     PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \
         --callgrind-out-file=/dev/null .venv/bin/python benchmarks/bench_bot.py --callgrind \
-        --rate 2 --rooms 4 --seconds 20 --runs 2 --combatants 6
+        --rate 1 --rooms 4 --seconds 30 --runs 2 --combatants 6
 
 Each run also times, in the bot's process during the load, every garbage collection (by
 generation). `--diagnose` adds a watchdog thread that notes where the loop's thread is whenever
@@ -532,14 +532,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="combatants of the resolved turn (default 60)")
     parser.add_argument("--turn-board", action="store_true",
                         help="each room's turn board on, as `fappo-bot run` has it by default "
-                             "(off here by default, as in the tests: the figures above compare "
-                             "without it)")
+                             "(off unless asked, as in the tests, so that figures compare with "
+                             "the earlier ones)")
     parser.add_argument("--callgrind", action="store_true",
                         help="under valgrind --tool=callgrind --instr-atstart=no: count the "
                              "instructions of the loads after the first")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
+    if args.callgrind and args.runs < 2:
+        parser.error("--callgrind counts the loads after the first: give --runs 2 or more")
     if args.smoke:
         args.rate, args.seconds, args.rooms, args.players = 20.0, 0.25, 2, 1
     asyncio.run(run(args))
