@@ -13,7 +13,14 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
 `fappo-bot run` sets it up (`startup.tune_collector` after start-up), unless `--no-gc-tuning`.
 
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
-        [--no-gc-tuning] [--diagnose] [--combatants 60] [--smoke]
+        [--no-gc-tuning] [--diagnose] [--combatants 60] [--turn-board] [--callgrind] [--smoke]
+
+Instructions a post, start-up and the first load (connections opened, caches warmed) left
+out: callgrind counts only the loads after the first (`--callgrind`, its instrumentation turned
+on and off around each, as `bench_service.py` does); 'Collected' over the posts it says counted:
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file=/dev/null .venv/bin/python benchmarks/bench_bot.py --callgrind \
+        --rate 1 --rooms 4 --seconds 30 --runs 2 --combatants 6
 
 Each run also times, in the bot's process during the load, every garbage collection (by
 generation). `--diagnose` adds a watchdog thread that notes where the loop's thread is whenever
@@ -73,6 +80,17 @@ def preempted() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
 
 
+def instrument(on: bool) -> None:
+    """Turn callgrind's instrumentation of this process on or off, and wait until it is (as
+    `bench_service.py --callgrind` does; the fake's process is not traced)."""
+    import subprocess
+
+    command = ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())]
+    done = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    while done.poll() is None:  # valgrind reads the request while this process runs
+        time.sleep(0.005)
+
+
 # ---- the fake Discord's process ---------------------------------------------------------------
 def fake_side(conn: Connection, rooms: int, players: int) -> None:
     """The child process: the fake Discord, the players' posts and the GM's click."""
@@ -93,12 +111,12 @@ def _timed_fake() -> Any:
 
         def _create_message(self, channel_id: str, body: dict[str, Any]) -> Any:
             now = time.perf_counter()
-            response = super()._create_message(channel_id, body)
+            answer = super()._create_message(channel_id, body)
             reference = (body.get("message_reference") or {}).get("message_id")
             if reference is not None:
                 self.replied.setdefault(str(reference), now)
             self.arrived[f"{channel_id}:{len(self.arrived)}"] = now
-            return response
+            return answer
 
     return TimedFake()
 
@@ -394,7 +412,8 @@ async def run(args: argparse.Namespace) -> None:
                 from fappo_bot.storage import sqlite_inline
 
                 sqlite_inline.BACKGROUND_CHECKPOINTS = False
-            running = RunningBot(fake, Path(tmp) / "data")  # type: ignore[arg-type]
+            running = RunningBot(fake, Path(tmp) / "data",  # type: ignore[arg-type]
+                                 turn_board=args.turn_board)
             args.shm = Path(tmp) / "data" / "fappo.sqlite3-shm"
             # as `fappo-bot run` is set up (the tests look for due turns every 50 ms)
             running.settings.turns = TurnSettings()
@@ -406,8 +425,11 @@ async def run(args: argparse.Namespace) -> None:
 
                     tune_collector()
                 print(machine_speed())
-                for _ in range(args.runs):
-                    await load(conn, args)
+                for run_number in range(args.runs):
+                    await load(conn, args, counted=args.callgrind and run_number > 0)
+                if args.callgrind:
+                    print(f"callgrind counted {args.runs - 1} loads, "
+                          f"{(args.runs - 1) * int(args.rate * args.seconds)} posts")
                 game_id = await turn_ready(running.services, args.combatants, fake.arena)
                 running.bot.rooms.forget(fake.arena)
                 await running.services.games.add_member(game_id, GM, fake.gm, Role.GM)
@@ -424,8 +446,8 @@ async def run(args: argparse.Namespace) -> None:
             fake_process.kill()
 
 
-async def load(conn: Connection, args: argparse.Namespace) -> None:
-    """One run of the load; prints its figures."""
+async def load(conn: Connection, args: argparse.Namespace, *, counted: bool = False) -> None:
+    """One run of the load; prints its figures (`counted`: under callgrind's count)."""
     loop = asyncio.get_running_loop()
     diagnosis = Diagnosis(shm=args.shm)
     diagnosis.install(loop, watch=args.diagnose)
@@ -440,8 +462,12 @@ async def load(conn: Connection, args: argparse.Namespace) -> None:
         # woke the fake looked like the bot's biggest cost)
         profile = cProfile.Profile(time.thread_time)
         profile.enable()
+    if counted:
+        instrument(True)
     conn.send(("load", (args.rate, args.seconds, args.fake_gc)))
     result = await recv(conn)
+    if counted:
+        instrument(False)
     if profile is not None:
         profile.disable()
         profile.dump_stats(args.profile)
@@ -504,9 +530,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="note where the bot's loop is when it stalls for 50 ms")
     parser.add_argument("--combatants", type=int, default=60,
                         help="combatants of the resolved turn (default 60)")
+    parser.add_argument("--turn-board", action="store_true",
+                        help="each room's turn board on, as `fappo-bot run` has it by default "
+                             "(off unless asked, as in the tests, so that figures compare with "
+                             "the earlier ones)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="under valgrind --tool=callgrind --instr-atstart=no: count the "
+                             "instructions of the loads after the first")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)
+    if args.callgrind and args.runs < 2:
+        parser.error("--callgrind counts the loads after the first: give --runs 2 or more")
     if args.smoke:
         args.rate, args.seconds, args.rooms, args.players = 20.0, 0.25, 2, 1
     asyncio.run(run(args))

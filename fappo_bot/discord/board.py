@@ -6,11 +6,12 @@ messages. `/turn status` shows the same text (`board_text`).
 A game's board is marked stale (`touch`) when something of its turn may have changed: a post, a
 command in its room, a message of the game delivered (a new turn, a reminder, call time, a
 seal, results), an absence. The outbox loop brings the stale boards up to date after each round
-(`refresh`): the message is edited, or, when it is gone (deleted by someone: 10008 Unknown
-Message), posted again and pinned again. A board whose text did not change is not edited. Its
-message id is kept across starts (`FappoBot.kept`, when the bot has it). The bot pins it when
-it may: without the permission (403, 50013) or in a room with 50 pins already (400, 30003) the
-board works unpinned. The setting `discord.turn_board` (on by default) turns boards off.
+(`refresh`; a touch wakes it without having it read the outbox, `Delivery.wake_boards`): the
+message is edited, or, when it is gone (deleted by someone: 10008 Unknown Message), posted again
+and pinned again. A board whose text did not change is not edited. Its message id is kept across
+starts (`FappoBot.kept`, when the bot has it). The bot pins it when it may: without the
+permission (403, 50013) or in a room with 50 pins already (400, 30003) the board works
+unpinned. The setting `discord.turn_board` (on by default) turns boards off.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Boards:
         """The game's board may be out of date: brought up to date at the next round."""
         if game_id is not None and self.on:
             self.stale.add(game_id)
-            self.bot.delivery.wake()
+            self.bot.delivery.wake_boards()
 
     async def refresh(self) -> None:
         """Bring every stale board up to date (one failing leaves the others be)."""

@@ -56,6 +56,8 @@ class FappoBot(FappoBotBase):
         self.boards = Boards(self)
         #: where the heartbeat is kept (by default with the other kept values; `outage.py`)
         self.outages.store = heartbeat or kept
+        #: the turn posts' cog, which every message goes to (set up in `setup_hook`)
+        self.posts: TurnPosts
         #: the slash commands of the tree, and whether this start published them
         self.command_count = 0
         self.commands_published = False
@@ -89,14 +91,18 @@ class FappoBot(FappoBotBase):
         if isinstance(factory, SqlUnitOfWorkFactory):  # each commit that queued wakes it
             factory.when_queued(self.delivery.wake)
         await self.add_cog(self.delivery)
-        await self.add_cog(TurnPosts(self))
+        self.posts = TurnPosts(self)
+        await self.add_cog(self.posts)
         await add_commands(self)
         await self.sync_commands()
 
     async def on_message(self, message: discord.Message) -> None:
-        """Nothing: every message is the turn posts' business (`posts.TurnPosts`), and the bot
-        has no prefix commands (its commands are slash commands), so it does not look for one
-        in every message as `commands.Bot` does."""
+        """Every message is the turn posts' business (`posts.TurnPosts.heard`), called from here
+        rather than by a listener of the cog: discord.py runs each handler of an event in a
+        task of its own, and a message then needs one, not two (this method's and the
+        listener's). The bot has no prefix commands (its commands are slash commands), so it
+        does not look for one in every message as `commands.Bot` does."""
+        await self.posts.heard(message)
 
     async def on_app_command_completion(self, interaction: discord.Interaction,
                                         command: object) -> None:

@@ -140,6 +140,10 @@ class Delivery(commands.Cog):
         self.bot = bot
         self.services = bot.services
         self._wake = asyncio.Event()
+        #: whether something was queued since the last delivery round (`wake`), and when the
+        #: outbox is read again anyway (for the messages whose retry comes due meanwhile)
+        self._queued = False
+        self._next_round = 0.0
         #: (game, user) whose room was told the user's DMs are closed (once until /inbox)
         self.told: set[tuple[str, str]] = set()
         self._lock = asyncio.Lock()
@@ -160,18 +164,28 @@ class Delivery(commands.Cog):
 
     def wake(self) -> None:
         """Something was queued: deliver now rather than at the next interval."""
+        self._queued = True
+        self._wake.set()
+
+    def wake_boards(self) -> None:
+        """A turn board is stale: brought up to date now, without reading the outbox (a post
+        touches its room's board, and queues nothing most of the time)."""
         self._wake.set()
 
     @tasks.loop()
     async def outbox_loop(self) -> None:
+        interval = self.bot.settings.discord.outbox_interval_seconds
         try:
-            await asyncio.wait_for(self._wake.wait(),
-                                   self.bot.settings.discord.outbox_interval_seconds)
+            await asyncio.wait_for(self._wake.wait(), interval)
         except TimeoutError:
             pass
         self._wake.clear()
         try:
-            await self.deliver()
+            now = asyncio.get_running_loop().time()
+            if self._queued or now >= self._next_round:
+                self._queued = False
+                self._next_round = now + interval
+                await self.deliver()
             await self.bot.boards.refresh()
         except Exception:  # a loop that stops delivers nothing again: log, go on next round
             log.exception("outbox delivery failed; trying again at the next round")

@@ -105,10 +105,15 @@ class TurnPosts(commands.Cog):
         await self.on_guild_available(guild)
 
     # ---- Discord's events ---------------------------------------------------------------------
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
+    async def heard(self, message: discord.Message) -> None:
+        """A new message in a channel the bot sees (MESSAGE_CREATE; `FappoBot.on_message`)."""
         # every message of a channel moves its mark once handled (the bot's own replies too:
         # they are the channel's newest message, and a mark behind it reads the channel again)
+        if message.webhook_id is None and message.author.bot:
+            # the bot's own messages (Discord sends each one back, its replies too) and other
+            # bots': never a post, so nothing is handled and the mark moves at once
+            self.catch_up.marks.done(message.channel.id, message.id)
+            return
         self.catch_up.marks.begin(message.channel.id, message.id)
         try:
             await self._message(message)
@@ -121,8 +126,6 @@ class TurnPosts(commands.Cog):
                 game_id = await self.rooms.game_id(str(message.channel.id))
                 if game_id is not None:
                     await self._guarded(message, self.proxied(game_id, message))
-            return
-        if message.author.bot:
             return
         if message.guild is None:
             await self.bot.names.saw(message.author)

@@ -7,7 +7,10 @@ and the messages of each channel as Discord would store them. `wait_for(predicat
 condition with a timeout (never a sleep). Traps of discord.py 2.7 it respects: responses carry
 `Content-Type: application/json` exactly; a 429 carries `Via` and `retry_after`; interactions
 carry `attachment_size_limit`; an interaction callback is answered with a body; attachments
-carry `proxy_url`.
+carry `proxy_url`. What a bot pays for on Discord, the gateway sends as Discord does: every new
+message of a channel as MESSAGE_CREATE, the bot's own too; a reply, in the answer and in the
+event, with the message it answers (`referenced_message`); a guild message's event with its
+author's membership (`member`).
 
 It enforces Discord's limits (`form_body.py`): a message, edit, interaction answer, modal,
 autocomplete answer or command tree over one is refused as Discord refuses it (400, code 50035
@@ -59,6 +62,16 @@ def snowflake_at(ms: int, n: int) -> int:
 def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
             "avatar": None, "bot": bot}
+
+
+#: the gateway events whose guild messages carry their author's membership, as Discord sends
+MEMBER_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE"})
+
+
+def member_json(user: dict[str, Any]) -> dict[str, Any]:
+    """The partial guild member of a message's event (no `user`: it is the message's author)."""
+    return {"nick": user.get("nick"), "roles": [], "joined_at": _now(), "deaf": False,
+            "mute": False, "flags": 0, "avatar": None, "premium_since": None, "pending": False}
 
 
 class Pace:
@@ -279,8 +292,12 @@ class FakeDiscord:
         """Send an event to the gateway sessions of its shard: its guild's, or shard 0 for a
         DM (as Discord does)."""
         self._seq += 1
-        payload = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
         guild = data.get("guild_id")
+        if event in MEMBER_EVENTS and guild and "webhook_id" not in data:
+            # a guild message's event carries its author's membership (a user's nickname
+            # there: `user["nick"]`); REST's message objects do not
+            data = {**data, "member": member_json(data["author"])}
+        payload = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
         self._remember_event(self._seq, int(guild) if guild else None, payload, event, data)
         for socket in list(self._sockets):
             if not socket.closed and self._receives(socket, int(guild) if guild else None):
@@ -852,7 +869,11 @@ class FakeDiscord:
             case ("GET", ["channels", channel_id]):
                 return _json(self.channels[channel_id])
             case ("POST", ["channels", channel_id, "messages"]):
-                return self._create_message(channel_id, body or {})
+                response, created = self._create_message(channel_id, body or {})
+                if created is not None:  # Discord sends every new message of a channel on
+                    # the gateway, the bot's own too, before it answers the request
+                    await self.dispatch("MESSAGE_CREATE", created)
+                return response
             case ("GET", ["channels", channel_id, "messages"]):
                 if self.history_gate is not None:
                     await self._notify()
@@ -919,17 +940,21 @@ class FakeDiscord:
             pinned.append(message_id)
         return web.Response(status=204)
 
-    def _create_message(self, channel_id: str, body: dict[str, Any]) -> web.Response:
+    def _create_message(self, channel_id: str, body: dict[str, Any]
+                        ) -> tuple[web.Response, dict[str, Any] | None]:
+        """The answer to the bot's new message, and the message when one was made (none when
+        refused, or a duplicate Discord dropped)."""
         channel = self.channels.get(channel_id)
         if channel is None:
-            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+            return _json({"message": "Unknown Channel", "code": 10003}, 404), None
         if channel["type"] == 1 and channel["recipients"][0]["id"] in self.closed_dms:
-            return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+            return _json({"message": "Cannot send messages to this user", "code": 50007},
+                         403), None
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
             for existing in self.messages[channel_id].values():
                 if existing.get("nonce") == nonce:
-                    return _json(existing)  # Discord drops the duplicate
+                    return _json(existing), None  # Discord drops the duplicate
         extra: dict[str, Any] = {"embeds": body.get("embeds") or []}
         if nonce is not None:
             extra["nonce"] = nonce
@@ -943,7 +968,12 @@ class FakeDiscord:
                                     **extra)
         message["allowed_mentions"] = body.get("allowed_mentions")
         self.store(channel_id, message)
-        return _json(message)
+        if "message_reference" in message:  # a reply comes with the message it answers, as
+            # Discord sends it in the answer and the event (that one's own reply not nested)
+            replied = self.messages[channel_id].get(message["message_reference"]["message_id"])
+            message = {**message, "referenced_message": None if replied is None else {
+                k: v for k, v in replied.items() if k != "referenced_message"}}
+        return _json(message), message
 
     def _history(self, channel_id: str, query: Any) -> list[dict[str, Any]]:
         """Discord's order: newest first, whether read `before` or `after` a message."""

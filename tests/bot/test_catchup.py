@@ -409,3 +409,36 @@ async def test_the_rooms_are_read_concurrently(fake, tmp_path) -> None:
             f"/channels/{room}/messages" for room in rooms)
     finally:
         await running.stop()
+
+
+async def test_the_bots_own_reply_moves_the_rooms_mark(fake, tmp_path) -> None:
+    """Discord sends the bot its own messages too: a reply is its room's newest message, and the
+    room's mark moves past it, so a restart with nothing new there does not read the room."""
+    running = RunningBot(fake, tmp_path / "data")
+    room = fake.room["id"]
+    await running.start()
+    try:
+        await set_up_game(fake)
+    finally:
+        await running.stop()
+    await running.start()  # the room is caught up at start: its live messages move its mark
+    try:
+        await caught_up(running)
+        post = await fake.post(room, fake.alice, KAEL_ORDERS)
+        [reply] = await fake.wait_for(lambda: replies_to(fake, post))
+        # the events are handled in order: a DM sent after the reply's event, once answered,
+        # says that event was handled too
+        dm = await fake.dm(fake.bob, "hello?")
+        await fake.wait_for(lambda: fake.bot_messages(dm["channel_id"]))
+        assert fake.channels[room]["last_message_id"] == reply["id"]
+        assert replies_to(fake, reply) == []  # the bot answers none of its own messages
+    finally:
+        await running.stop()
+    before = len(fake.requests)
+    await running.start()
+    try:
+        await caught_up(running)
+        assert [r.path for r in fake.requests[before:]
+                if r.method == "GET" and r.path == f"/channels/{room}/messages"] == []
+    finally:
+        await running.stop()

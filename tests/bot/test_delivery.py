@@ -3,6 +3,8 @@ are closed), and the published command tree within Discord's limits."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 
 import pytest
@@ -126,3 +128,41 @@ async def test_inbox_shows_what_could_not_be_sent_by_dm(running, fake) -> None:
     assert "Time is called on turn 1" in answer["callback"]["data"]["content"]
     [again] = await run_command(fake, fake.gm, "inbox")
     assert again["callback"]["data"]["content"] == "Nothing is waiting for you."
+
+
+async def test_a_stale_board_wakes_the_outbox_loop_without_reading_the_outbox(running) -> None:
+    """A post touches its room's board and queues nothing: the loop's round that brings the
+    board up to date reads the outbox only when something was queued, or when its interval
+    came (the messages whose retry came due)."""
+    delivery = running.bot.delivery
+    loop = delivery.outbox_loop
+    loop.cancel()  # its rounds are run one by one here
+    with contextlib.suppress(asyncio.CancelledError):
+        await loop.get_task()
+    reads: list[object] = []
+    refreshes: list[object] = []
+    outbox, boards = running.services.outbox, running.bot.boards
+    pending, refresh = outbox.pending, boards.refresh
+
+    async def read(*args: object) -> object:
+        reads.append(args)
+        return await pending(*args)
+
+    async def refreshed() -> None:
+        refreshes.append(())
+        await refresh()
+
+    outbox.pending, boards.refresh = read, refreshed
+    running.settings.discord.outbox_interval_seconds = 60.0
+    delivery.wake()
+    await loop.coro(delivery)
+    assert (len(reads), len(refreshes)) == (1, 1)
+    delivery.wake_boards()
+    await loop.coro(delivery)
+    assert (len(reads), len(refreshes)) == (1, 2)  # the boards only
+    running.settings.discord.outbox_interval_seconds = 0.0  # from now on, up at once
+    delivery.wake()
+    await loop.coro(delivery)
+    assert (len(reads), len(refreshes)) == (2, 3)
+    await loop.coro(delivery)  # woken by nothing: the interval's round
+    assert (len(reads), len(refreshes)) == (3, 4)

@@ -79,3 +79,15 @@ async def test_game_show_names_people_as_discord_shows_them(running, fake) -> No
     assert "GMs: gwen." in data["content"]
     assert "Players: Lady @" in data["content"] and "@everyone" not in data["content"]
     assert "<@" not in data["content"]
+
+
+async def test_a_post_tells_the_guild_nickname(running, fake) -> None:
+    """A guild message's event carries its author's membership: the post tells the name shown
+    in that guild, the nickname first."""
+    await set_up_game(fake)
+    room, alice = fake.room["id"], fake.alice
+    alice["nick"] = "Lady Alice"
+    post = await fake.post(room, alice, KAEL_ORDERS)
+    await fake.wait_for(lambda: replies_to(fake, post))
+    assert await running.services.users.display_names([alice["id"]]) == {
+        alice["id"]: "Lady Alice"}
