@@ -392,7 +392,10 @@ def percentile(ordered: Sequence[float], fraction: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
-    from fappo_bot.settings import TurnSettings
+    from fappo_bot.settings import DiscordSettings, TurnSettings
+
+    # a board's least period as `fappo-bot run` has it (the tests' bot refreshes at every change)
+    board_period = DiscordSettings.model_fields["turn_board_period_seconds"].default
     from tests.bot.conftest import RunningBot
 
     logging.basicConfig(level=logging.ERROR)
@@ -417,6 +420,7 @@ async def run(args: argparse.Namespace) -> None:
             args.shm = Path(tmp) / "data" / "fappo.sqlite3-shm"
             # as `fappo-bot run` is set up (the tests look for due turns every 50 ms)
             running.settings.turns = TurnSettings()
+            running.settings.discord.turn_board_period_seconds = board_period
             await running.start()
             try:
                 await set_up_rooms(running, fake.gm, fake.rooms)

@@ -83,6 +83,11 @@ class DiscordSettings(BaseModel):
     #: the turn board: one message per game room, pinned where the bot may pin, edited in
     #: place as the turn goes (docs/discord.md)
     turn_board: bool = True
+    #: the least time between two refreshes of one room's board, in seconds: a busy room's
+    #: posts (several a second) come to one read of its turn and at most one edit a period,
+    #: within Discord's limit on a room's message edits (5 in 5 s); a board shows a post within
+    #: it, and the first change after a quiet period at once
+    turn_board_period_seconds: float = Field(default=2.0, ge=0)
 
 
 class TurnSettings(BaseModel):

@@ -6,8 +6,10 @@ messages. `/turn status` shows the same text (`board_text`).
 A game's board is marked stale (`touch`) when something of its turn may have changed: a post, a
 command in its room, a message of the game delivered (a new turn, a reminder, call time, a
 seal, results), an absence. The outbox loop brings the stale boards up to date after each round
-(`refresh`; a touch wakes it without having it read the outbox, `Delivery.wake_boards`): the
-message is edited, or, when it is gone (deleted by someone: 10008 Unknown Message), posted again
+(`refresh`; a touch wakes it without having it read the outbox, `Delivery.wake_boards`), each
+board at most once a `discord.turn_board_period_seconds` (a room where posts come several a
+second is read once a period, not once a post, and edited within Discord's limit on a room's
+edits; the loop wakes again when the next stale board is due, `due_in`): the message is edited, or, when it is gone (deleted by someone: 10008 Unknown Message), posted again
 and pinned again. A board whose text did not change is not edited. Its message id is kept across
 starts (`FappoBot.kept`, when the bot has it). The bot pins it when it may: without the
 permission (403, 50013) or in a room with 50 pins already (400, 30003) the board works
@@ -16,8 +18,10 @@ unpinned. The setting `discord.turn_board` (on by default) turns boards off.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -72,9 +76,13 @@ def board_text(game: GameView, status: TurnStatusView) -> str:
 class Boards:
     """The boards of this process's games: which are stale, and their messages."""
 
-    def __init__(self, bot: FappoBotBase) -> None:
+    def __init__(self, bot: FappoBotBase, now: Callable[[], float] | None = None) -> None:
         self.bot = bot
+        #: the clock of the periods, in seconds (the event loop's, unless a test hands its own)
+        self.now = now or (lambda: asyncio.get_running_loop().time())
         self.stale: set[str] = set()
+        #: game id -> when its board was last brought up to date (`now`)
+        self.refreshed_at: dict[str, float] = {}
         #: game id -> (room id, message id, the digest of the text shown): what was posted
         self.shown: dict[str, tuple[int, int, str]] = {}
 
@@ -88,10 +96,28 @@ class Boards:
             self.stale.add(game_id)
             self.bot.delivery.wake_boards()
 
+    @property
+    def period(self) -> float:
+        return self.bot.settings.discord.turn_board_period_seconds
+
+    def due_in(self) -> float | None:
+        """Seconds until the next stale board may be brought up to date (0: now), None when no
+        board is stale."""
+        if not self.stale:
+            return None
+        now, period = self.now(), self.period
+        last = min(self.refreshed_at.get(game_id, -period) for game_id in self.stale)
+        return max(0.0, last + period - now)
+
     async def refresh(self) -> None:
-        """Bring every stale board up to date (one failing leaves the others be)."""
-        while self.stale:
-            game_id = self.stale.pop()
+        """Bring every stale board that is due up to date (one failing leaves the others be);
+        one refreshed less than a period ago stays stale until its period is over."""
+        now, period = self.now(), self.period
+        due = [game_id for game_id in self.stale
+               if now - self.refreshed_at.get(game_id, now - period) >= period]
+        for game_id in due:
+            self.stale.discard(game_id)
+            self.refreshed_at[game_id] = now
             try:
                 await self.show(game_id)
             except (discord.HTTPException, ServiceError) as exc:

@@ -175,8 +175,10 @@ class Delivery(commands.Cog):
     @tasks.loop()
     async def outbox_loop(self) -> None:
         interval = self.bot.settings.discord.outbox_interval_seconds
+        board_due = self.bot.boards.due_in()  # a stale board waiting for its period
         try:
-            await asyncio.wait_for(self._wake.wait(), interval)
+            await asyncio.wait_for(self._wake.wait(),
+                                   interval if board_due is None else min(interval, board_due))
         except TimeoutError:
             pass
         self._wake.clear()

@@ -40,10 +40,12 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 def bot_settings(fake: FakeDiscord, data_dir: Path, **discord_extra: Any) -> Any:
     """The bot's settings against the fake. The turn board is off unless asked for
     (`turn_board=True`): the tests that count the room's messages count them without it, and
-    `test_board.py` and `test_pace.py` play with it."""
+    `test_board.py` and `test_pace.py` play with it; a board is brought up to date at every
+    change (its period 0: `test_board.py` tests the period on its own clock)."""
     from fappo_bot.settings import DiscordSettings, Settings, TurnSettings
 
     discord_extra.setdefault("turn_board", False)
+    discord_extra.setdefault("turn_board_period_seconds", 0.0)
     return Settings(
         data_dir=data_dir,
         discord=DiscordSettings(token=TOKEN, api_base=fake.api_base,

@@ -81,3 +81,29 @@ async def test_a_board_the_bot_may_not_pin_works_unpinned(with_board, fake, why)
     await fake.post(room, fake.alice, KAEL_ORDERS)
     await fake.wait_for(lambda: "Posted: Kael." in boards(fake, room)[0]["content"])
     assert len(boards(fake, room)) == 1
+
+
+async def test_a_board_is_brought_up_to_date_once_a_period(with_board, fake) -> None:
+    """A room's posts come several a second: its board is read and edited at most once a
+    period (`discord.turn_board_period_seconds`), the first change after a quiet period at
+    once, what came meanwhile when the period is over (on the boards' own clock)."""
+    room = fake.room["id"]
+    boards_ = with_board.bot.boards
+    now = [1000.0]
+    boards_.now = lambda: now[0]
+    board = await a_board(fake)  # the game set up, its board shown at every change
+    assert board["content"] == OPEN_BOARD
+    with_board.settings.discord.turn_board_period_seconds = 60.0
+    post = await fake.post(room, fake.alice, KAEL_ORDERS)
+    await fake.wait_for(lambda: [m for m in fake.bot_messages(room) if (
+        m.get("message_reference") or {}).get("message_id") == post["id"]])
+    assert boards_.due_in() == 60.0  # stale since the post, due a period after the last
+    assert boards(fake, room)[0]["content"] == OPEN_BOARD
+    assert not fake.sent("PATCH", f"/messages/{board['id']}")
+    now[0] += 59.0
+    assert boards_.due_in() == 1.0
+    now[0] += 1.0
+    with_board.bot.delivery.wake_boards()
+    await fake.wait_for(lambda: "Posted: Kael." in boards(fake, room)[0]["content"])
+    assert len(fake.sent("PATCH", f"/messages/{board['id']}")) == 1
+    assert boards_.due_in() is None
