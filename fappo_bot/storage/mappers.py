@@ -84,7 +84,9 @@ def _remembered(build: Callable[[Any], R]) -> Callable[[Any], R]:
         cache = values.current.get()
         if cache is None:
             return build(row)
-        return cache.remember(cache.built, (build, *vars(row).values()), lambda: build(row))
+        key = (build, *vars(row).values())  # looked up here: a hit makes no closure
+        found: R | None = cache.built.get(key)
+        return found if found is not None else cache.keep(cache.built, key, build(row))
 
     remembered.__doc__ = build.__doc__
     return remembered
