@@ -63,24 +63,30 @@ async def post(cases: UseCases, step: PostStep) -> PostReply:
         honour = check_pvp_secret(read.orders, step.author, records, secret,
                                   game.rules.hide_all_allocations,
                                   game.rules.allow_player_resolved_pvp)
-    # the orders this post replaces: every character's when the "everyone is in" check
-    # needs them too (read once for both), else only this post's characters'
+    # the orders this post replaces: every character's, with their posts, when the "everyone
+    # is in" check needs them too (read once for both), else only this post's characters'
+    # orders, which the reply's notes alone need
     everyone = turn.npc_commitment is not None or not gm_run(records)
-    in_force = await orders_in_force(
-        uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
-    notes = [cases.deps.text.replaced(found.order, order, state)
-             for order in read.orders
-             if (found := in_force.get(order.actor.casefold())) is not None]
+    in_force: dict[str, InForce] | None = None
+    if everyone:
+        in_force = await orders_in_force(uow, turn)
+        earlier = {key: found.order for key, found in in_force.items()}
+    else:
+        earlier = await uow.posts.orders_in_force(
+            turn.id, {o.actor.casefold() for o in read.orders})
+    notes = [cases.deps.text.replaced(found, order, state) for order in read.orders
+             if (found := earlier.get(order.actor.casefold())) is not None]
     now = cases.now()
     new = new_post(cases, step, secret, now)
     revision = PostRevision(post_id=new.id, number=1, text=step.text, orders=read.orders,
                             ok=True, reply="\n".join([read.reply, *notes, *honour_note(honour)]),
                             created_at=now)
     await uow.posts.add(new, revision)
-    for order in revision.orders:
-        in_force[order.actor.casefold()] = InForce(order, new, revision)
+    if in_force is not None:
+        for order in revision.orders:
+            in_force[order.actor.casefold()] = InForce(order, new, revision)
     reply = await accepted(cases, uow, game, turn, records, new, revision, "post.create",
-                           in_force if everyone else None)
+                           in_force)
     await uow.commit()
     return reply
 

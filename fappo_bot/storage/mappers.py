@@ -62,7 +62,7 @@ from fappo_bot.storage.values import (
 # the rules' values are dataclasses: their JSON is written and read through these adapters
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 _GM: TypeAdapter[GMInputs] = TypeAdapter(GMInputs)
-_ORDER: TypeAdapter[Order] = TypeAdapter(Order)
+ORDER: TypeAdapter[Order] = TypeAdapter(Order)
 _STATE: TypeAdapter[TurnState] = resolution_doc.STATE
 _RESULT: TypeAdapter[TurnResult] = resolution_doc.RESULT
 _RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
@@ -296,7 +296,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
             "revision": revision.number,
             "position": position,
             "actor": order.actor,
-            "body": docs(_ORDER, order),
+            "body": docs(ORDER, order),
         }
         for position, order in enumerate(revision.orders)
     ]
@@ -316,7 +316,7 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
             "post_id": row.post_id,
             "number": row.number,
             "text": row.text,
-            "orders": [parse_as(_ORDER, order.body) for order in ordered],
+            "orders": [parse_as(ORDER, order.body) for order in ordered],
             "actions": [xp_rows.action(text) for text in actions],
             "ok": row.ok,
             "problems": parse_as(_STRINGS, row.problems),

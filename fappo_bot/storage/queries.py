@@ -309,6 +309,18 @@ IN_FORCE_OF_ACTOR = Sql(
                                          IN_FORCE.c.actor_key == bindparam("actor_key"))))
     .order_by(ORDERS.c.position)
 )
+#: the orders alone of the post holding one character's orders in force (its newest revision,
+#: when that is valid), in their order: what a reply's note of replaced orders reads
+IN_FORCE_ORDERS_OF_ACTOR = Sql(
+    select(ORDERS.c.actor, ORDERS.c.body)
+    .select_from(IN_FORCE)
+    .join(POSTS, POSTS.c.id == IN_FORCE.c.post_id)
+    .join(REVISIONS, _NEWEST_REVISION)
+    .join(ORDERS, _NEWEST_ORDERS)
+    .where(IN_FORCE.c.turn_id == bindparam("turn_id"),
+           IN_FORCE.c.actor_key == bindparam("actor_key"), REVISIONS.c.ok.is_(True))
+    .order_by(ORDERS.c.position)
+)
 IN_FORCE_INSERT = _insert(IN_FORCE)
 IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))
 
