@@ -84,6 +84,7 @@ class Compiled:
         return values
 
     def _given(self, params: Params) -> tuple[Any, ...]:
+        """Each parameter's value in `params`, or the statement's own when it names none."""
         get = params.get
         return tuple([get(name, default) for name, default in self._params])
 
