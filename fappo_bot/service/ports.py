@@ -194,9 +194,12 @@ class PostRepository(Protocol):
         many posts it has had."""
         ...
 
-    async def orders_in_force(self, turn_id: str, actors: Collection[str]) -> dict[str, Order]:
-        """Per character of `actors` (case-folded names) that has one, its order in force (the
-        last written, as `in_force_revisions` ranks them), without its post and revision."""
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
+        """Per character of `actors` (case-folded names; None: every character) that has one,
+        its order in force (the last written, as `in_force_revisions` ranks them), without its
+        post and revision."""
         ...
 
 

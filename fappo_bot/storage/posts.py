@@ -172,16 +172,24 @@ class SqlPosts(Repository):
                 rows.extend(await self._tx.fetch(sql, {"post_id": post_id}))
         return self._in_order(self._with_orders(sql, rows, wanted, actors))
 
-    async def orders_in_force(self, turn_id: str, actors: Collection[str]) -> dict[str, Order]:
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
         # the table names the post of each character's orders in force: its orders alone are
-        # read, one statement a character (a post speaks for one character, most often)
+        # read, every character's in one statement, or one statement a character asked for (a
+        # post speaks for one character, most often)
         await self._refresh(turn_id)
+        if actors is None:
+            rows = await self._tx.fetch(q.IN_FORCE_ORDERS, {"turn_id": turn_id})
+        else:
+            rows = []
+            for actor_key in sorted(actors):
+                rows.extend(await self._tx.fetch(
+                    q.IN_FORCE_ORDERS_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key}))
         found: dict[str, Order] = {}
-        for actor_key in sorted(actors):
-            for actor, body in await self._tx.fetch(
-                    q.IN_FORCE_ORDERS_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key}):
-                if actor.casefold() == actor_key and not xp_rows.is_action(body):
-                    found[actor_key] = parse_as(m.ORDER, body)  # the last of the post's wins
+        for actor_key, actor, body in rows:  # by character, each post's orders in their order
+            if actor.casefold() == actor_key and not xp_rows.is_action(body):
+                found[actor_key] = parse_as(m.ORDER, body)  # the last of the post's wins
         return found
 
     @staticmethod

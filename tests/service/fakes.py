@@ -331,7 +331,9 @@ class FakePosts(_Repo):
     ) -> Sequence[tuple[Post, PostRevision]]:
         return await self.latest_revisions(turn_id, actors)  # every post: a superset
 
-    async def orders_in_force(self, turn_id: str, actors: Collection[str]) -> dict[str, Order]:
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
         found: dict[str, Order] = {}  # the last written wins (F29 Amb-3), as the rule ranks
         pairs = await self.latest_revisions(turn_id, actors)
         for _post, revision in sorted(pairs, key=lambda pr: (

@@ -327,16 +327,18 @@ async def test_in_force_revisions_leave_out_the_posts_written_over(uow_factory):
         # read in the transaction that edited them, before the commit: read afresh
         left = _last_written(await uow.posts.latest_revisions("t1", {"c6"}))
         assert await uow.posts.orders_in_force("t1", {"c6"}) == {"c6": left["c6"][2]}
+        every = _last_written(await uow.posts.latest_revisions("t1"))
+        assert await uow.posts.orders_in_force("t1") == {k: o for k, (_, _, o) in every.items()}
         await uow.commit()
     for actors in (None, {"c1"}, {"c2", "c6"}, {"c0", "c1", "c2", "c3", "c4", "c5"}, {"nobody"}):
         async with uow_factory() as uow:
             every = await uow.posts.latest_revisions("t1", actors)
             pruned = await uow.posts.in_force_revisions("t1", actors)
-            orders = await uow.posts.orders_in_force("t1", actors) if actors else None
+            orders = await uow.posts.orders_in_force("t1", actors)
         expected = _last_written(every)
         assert _last_written(pruned) == expected
-        if orders is not None:  # the orders alone, as the reply's notes read them
-            assert orders == {key: order for key, (_, _, order) in expected.items()}
+        # the orders alone, as the reply's notes and the "everyone is in" check read them
+        assert orders == {key: order for key, (_, _, order) in expected.items()}
         assert [p.id for p, _ in pruned] == sorted({post for post, _, _ in expected.values()})
         assert len(pruned) < len(every)
 
