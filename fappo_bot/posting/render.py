@@ -104,9 +104,9 @@ def render_replaced(earlier: Order, now: Order, character: Character | None = No
     """The note a reply adds when a post replaces orders given in an earlier post (F29 Amb-3:
     the last written wins): that it does, and what changed, line by line, Reduce and Guard
     lines included, so a player never loses a line without being told."""
-    def lines(order: Order) -> list[str]:
-        body = render_order(order, character, None, hits).split("\n")[1:]
-        return [line.strip() for line in body if not line.startswith("SP left: ")]
+    def lines(order: Order) -> list[str]:  # the action lines, without the head or SP left
+        body = render_order(order, character, None, hits, show_sp_left=False).split("\n")[1:]
+        return [line.strip() for line in body]
 
     before, after = lines(earlier), lines(now)
     gone = [line for line in before if line not in after]

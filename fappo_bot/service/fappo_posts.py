@@ -10,7 +10,7 @@ merged per character, the last written wins (`scene.orders_in_force`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from fappo_bot.posting.render import render_order
 from fappo_bot.posting.safety import safe
@@ -29,7 +29,6 @@ from fappo_bot.service.post_steps import (
 from fappo_bot.service.records import CharacterRecord, Game, Post, PostRevision, TurnRecord
 from fappo_bot.service.rulesets.port import PostStep
 from fappo_bot.service.scene import (
-    InForce,
     build_state,
     everyone_in,
     gm_run,
@@ -63,24 +62,24 @@ async def post(cases: UseCases, step: PostStep) -> PostReply:
         honour = check_pvp_secret(read.orders, step.author, records, secret,
                                   game.rules.hide_all_allocations,
                                   game.rules.allow_player_resolved_pvp)
-    # the orders this post replaces: every character's when the "everyone is in" check
-    # needs them too (read once for both), else only this post's characters'
+    # the orders this post replaces (for the reply's notes): every character's when the
+    # "everyone is in" check needs them too (read once for both), else only this post's
+    # characters'
     everyone = turn.npc_commitment is not None or not gm_run(records)
-    in_force = await orders_in_force(
-        uow, turn, None if everyone else {o.actor.casefold() for o in read.orders})
-    notes = [cases.deps.text.replaced(found.order, order, state)
-             for order in read.orders
-             if (found := in_force.get(order.actor.casefold())) is not None]
+    earlier = await uow.posts.orders_in_force(
+        turn.id, None if everyone else {o.actor.casefold() for o in read.orders})
+    notes = [cases.deps.text.replaced(found, order, state) for order in read.orders
+             if (found := earlier.get(order.actor.casefold())) is not None]
     now = cases.now()
     new = new_post(cases, step, secret, now)
     revision = PostRevision(post_id=new.id, number=1, text=step.text, orders=read.orders,
                             ok=True, reply="\n".join([read.reply, *notes, *honour_note(honour)]),
                             created_at=now)
     await uow.posts.add(new, revision)
-    for order in revision.orders:
-        in_force[order.actor.casefold()] = InForce(order, new, revision)
+    # who has orders in force now, this post's characters included
+    with_orders = {*earlier, *(o.actor.casefold() for o in revision.orders)} if everyone else None
     reply = await accepted(cases, uow, game, turn, records, new, revision, "post.create",
-                           in_force if everyone else None)
+                           with_orders)
     await uow.commit()
     return reply
 
@@ -216,10 +215,10 @@ async def accepted(
     post: Post,
     revision: PostRevision,
     action: str,
-    in_force: dict[str, InForce] | None = None,
+    in_force: Collection[str] | None = None,
 ) -> PostReply:
-    """Audit an accepted post and tell the GMs if everyone is in (`in_force`: every order in
-    force, this post's included, when they were read already)."""
+    """Audit an accepted post and tell the GMs if everyone is in (`in_force`: the characters
+    with orders in force (case-folded), this post's included, when they were read already)."""
     await audit(uow, cases.deps, game.id, post.author, action, post=post.id, turn=turn.number,
                 revision=revision.number, secret=post.secret,
                 actors=[o.actor for o in revision.orders])
@@ -237,10 +236,11 @@ async def maybe_everyone_in(
     game: Game,
     turn: TurnRecord,
     records: list[CharacterRecord],
-    in_force: dict[str, InForce] | None = None,
+    in_force: Collection[str] | None = None,
 ) -> bool:
     """Tell the GMs once per turn when every active character is in (F30 courtesy).
-    `in_force`: the orders in force, when they were read already."""
+    `in_force`: the characters with orders in force (case-folded), when they were read
+    already."""
     if turn.npc_commitment is None and gm_run(records):
         return False  # the NPC orders are not sealed yet: no need to read every post
     if in_force is None:

@@ -30,6 +30,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Protocol, Self
 
+from fappo_bot.rules import Order
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -191,6 +192,14 @@ class PostRepository(Protocol):
         newest by revision time, then post update time, then post id; F29 Amb-3), in
         (updated_at, id) order. A turn's cost to read then follows its characters, not how
         many posts it has had."""
+        ...
+
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
+        """Per character of `actors` (case-folded names; None: every character) that has one,
+        its order in force (the last written, as `in_force_revisions` ranks them), without its
+        post and revision."""
         ...
 
 

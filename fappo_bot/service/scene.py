@@ -153,7 +153,7 @@ def player_run(records: Iterable[CharacterRecord]) -> list[CharacterRecord]:
 
 
 def everyone_in(
-    turn: TurnRecord, records: Sequence[CharacterRecord], in_force: dict[str, InForce]
+    turn: TurnRecord, records: Sequence[CharacterRecord], in_force: Collection[str]
 ) -> bool:
     """Every active player character has posted or passed, and the NPC orders are sealed (or
     the GMs run no active character)."""

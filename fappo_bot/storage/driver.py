@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Dialect
@@ -36,13 +37,23 @@ crash test stops a process there, the storage benchmark records the writes."""
 class Compiled:
     """One statement compiled for one dialect."""
 
-    __slots__ = ("sql", "_params", "_binds", "_results", "_positions", "_layouts")
+    __slots__ = ("sql", "_params", "_binds", "_results", "_positions", "_layouts", "_named")
 
     def __init__(self, statement: Any, dialect: Dialect) -> None:
         parts = CompiledParts(statement, dialect)
         self.sql: str = parts.sql
         #: (name, the statement's own value) of each positional parameter, in order
         self._params: tuple[tuple[str, Any], ...] = tuple(zip(parts.names, parts.values, strict=True))
+        #: the parameters' values in order, taken from a mapping that names every one of them
+        #: (an INSERT's row, most statements' parameters) in one call; None: none to take
+        self._named: Callable[[Params], tuple[Any, ...]] | None = None
+        if any(value is not None for value in parts.values):  # a LIMIT's: not in the params
+            self._named = self._given
+        elif len(parts.names) == 1:
+            (only,) = parts.names
+            self._named = lambda params: (params[only],)
+        elif parts.names:
+            self._named = itemgetter(*parts.names)
         #: (position, bind processor) of the parameters that have one
         self._binds: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
             (position, bind) for position, bind in enumerate(parts.binds) if bind is not None
@@ -60,25 +71,37 @@ class Compiled:
 
     def args(self, params: Params) -> list[Any]:
         """The driver's positional arguments for `params` (names the statement does not bind
-        are ignored; a LIMIT's own value comes from the statement)."""
-        get = params.get
-        values = [get(name, default) for name, default in self._params]
+        are ignored; a LIMIT's own value, or a name `params` leaves out, comes from the
+        statement)."""
+        try:
+            values = list(self._named(params)) if self._named is not None else []
+        except KeyError:  # a name left out: the statement's own value (None)
+            values = list(self._given(params))
         for position, bind in self._binds:
             value = values[position]
             if value is not None:
                 values[position] = bind(value)
         return values
 
-    def row(self, raw: Sequence[Any]) -> Sequence[Any]:
-        """A result row with SQLAlchemy's conversions applied (times, booleans, JSON)."""
-        if not self._results:
+    def _given(self, params: Params) -> tuple[Any, ...]:
+        """Each parameter's value in `params`, or the statement's own when it names none."""
+        get = params.get
+        return tuple([get(name, default) for name, default in self._params])
+
+    def rows(self, raw: list[Any]) -> list[Sequence[Any]]:
+        """Result rows with SQLAlchemy's conversions applied (times, booleans, JSON)."""
+        results = self._results
+        if not results:
             return raw
-        values = list(raw)
-        for position, process in self._results:
-            value = values[position]
-            if value is not None:
-                values[position] = process(value)
-        return values
+        converted = []
+        for row in raw:
+            values = list(row)
+            for position, process in results:
+                value = values[position]
+                if value is not None:
+                    values[position] = process(value)
+            converted.append(values)
+        return converted
 
     def position(self, column: Any) -> int:
         """Where `column` (a Column or label of the statement) is in each row."""
@@ -97,7 +120,7 @@ class Compiled:
 
     def columns(self, table: Any, row: Sequence[Any]) -> dict[str, Any]:
         """`table`'s columns of a row, by name."""
-        names, positions = self.layout(table)
+        names, positions = self._layouts.get(table) or self.layout(table)
         if positions is None:
             return dict(zip(names, row, strict=False))
         return {name: row[p] for name, p in zip(names, positions, strict=True)}
@@ -178,6 +201,10 @@ class SqliteLink:
         self._driver = driver
         self._inline = getattr(driver, "inline", False)
         self._tap = tap
+        #: an inline connection's `execute`, for the statements to call with no layer between
+        #: (None: through `_run`, which taps and serves aiosqlite's connection too)
+        self._execute: Callable[..., Any] | None = (
+            driver._live().execute if self._inline and tap is None else None)
 
     async def _run(self, sql: str, args: Any, many: bool = False) -> Any:
         driver = self._driver
@@ -212,13 +239,18 @@ class SqliteLink:
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         compiled = sql.compiled(self.dialect)
-        cursor = await self._run(compiled.sql, compiled.args(params))
-        rows = cursor.fetchall() if self._inline else await cursor.fetchall()
-        return [compiled.row(row) for row in rows]
+        if self._execute is not None:
+            cursor = await self._driver.call(self._execute, compiled.sql, compiled.args(params))
+        else:
+            cursor = await self._run(compiled.sql, compiled.args(params))
+        return compiled.rows(cursor.fetchall() if self._inline else await cursor.fetchall())
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         compiled = sql.compiled(self.dialect)
-        cursor = await self._run(compiled.sql, compiled.args(params))
+        if self._execute is not None:
+            cursor = await self._driver.call(self._execute, compiled.sql, compiled.args(params))
+        else:
+            cursor = await self._run(compiled.sql, compiled.args(params))
         return int(cursor.rowcount)
 
     async def execute_many(self, sql: Sql, rows: Sequence[Params]) -> int | None:
@@ -258,8 +290,7 @@ class AsyncpgLink:
         args = compiled.args(params)
         if self._tap is not None:
             self._tap("sql", compiled.sql, args)
-        rows = await self._driver.fetch(compiled.sql, *args)
-        return [compiled.row(row) for row in rows]
+        return compiled.rows(await self._driver.fetch(compiled.sql, *args))
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         compiled = sql.compiled(self.dialect)

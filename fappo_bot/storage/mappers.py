@@ -62,7 +62,7 @@ from fappo_bot.storage.values import (
 # the rules' values are dataclasses: their JSON is written and read through these adapters
 _CHARACTER: TypeAdapter[Character] = TypeAdapter(Character)
 _GM: TypeAdapter[GMInputs] = TypeAdapter(GMInputs)
-_ORDER: TypeAdapter[Order] = TypeAdapter(Order)
+ORDER: TypeAdapter[Order] = TypeAdapter(Order)
 _STATE: TypeAdapter[TurnState] = resolution_doc.STATE
 _RESULT: TypeAdapter[TurnResult] = resolution_doc.RESULT
 _RULES: TypeAdapter[RulesConfig] = TypeAdapter(RulesConfig)
@@ -84,7 +84,9 @@ def _remembered(build: Callable[[Any], R]) -> Callable[[Any], R]:
         cache = values.current.get()
         if cache is None:
             return build(row)
-        return cache.remember(cache.built, (build, *vars(row).values()), lambda: build(row))
+        key = (build, *vars(row).values())  # looked up here: a hit makes no closure
+        found: R | None = cache.built.get(key)
+        return found if found is not None else cache.keep(cache.built, key, build(row))
 
     remembered.__doc__ = build.__doc__
     return remembered
@@ -294,7 +296,7 @@ def revision_values(revision: PostRevision) -> tuple[dict[str, Any], list[dict[s
             "revision": revision.number,
             "position": position,
             "actor": order.actor,
-            "body": docs(_ORDER, order),
+            "body": docs(ORDER, order),
         }
         for position, order in enumerate(revision.orders)
     ]
@@ -314,7 +316,7 @@ def revision_record(row: PostRevisionRow, orders: list[OrderRow]) -> PostRevisio
             "post_id": row.post_id,
             "number": row.number,
             "text": row.text,
-            "orders": [parse_as(_ORDER, order.body) for order in ordered],
+            "orders": [parse_as(ORDER, order.body) for order in ordered],
             "actions": [xp_rows.action(text) for text in actions],
             "ok": row.ok,
             "problems": parse_as(_STRINGS, row.problems),

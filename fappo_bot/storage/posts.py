@@ -19,12 +19,14 @@ from typing import Any
 
 from sqlalchemy import bindparam, update
 
+from fappo_bot.rules import Order
 from fappo_bot.service.records import Post, PostRevision
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import queries as q
+from fappo_bot.storage import xp_rows
 from fappo_bot.storage.driver import Sql
 from fappo_bot.storage.transaction import Kept, Repository
-from fappo_bot.storage.values import utc
+from fappo_bot.storage.values import parse_as, utc
 
 #: up to this many posts holding orders in force are read one by one; more, in one statement
 _FEW_POSTS = 4
@@ -169,6 +171,26 @@ class SqlPosts(Repository):
             for post_id in sorted(wanted):
                 rows.extend(await self._tx.fetch(sql, {"post_id": post_id}))
         return self._in_order(self._with_orders(sql, rows, wanted, actors))
+
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
+        # the table names the post of each character's orders in force: its orders alone are
+        # read, every character's in one statement, or one statement a character asked for (a
+        # post speaks for one character, most often)
+        await self._refresh(turn_id)
+        if actors is None:
+            rows = await self._tx.fetch(q.IN_FORCE_ORDERS, {"turn_id": turn_id})
+        else:
+            rows = []
+            for actor_key in sorted(actors):
+                rows.extend(await self._tx.fetch(
+                    q.IN_FORCE_ORDERS_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key}))
+        found: dict[str, Order] = {}
+        for actor_key, actor, body in rows:  # by character, each post's orders in their order
+            if actor.casefold() == actor_key and not xp_rows.is_action(body):
+                found[actor_key] = parse_as(m.ORDER, body)  # the last of the post's wins
+        return found
 
     @staticmethod
     def _in_order(

@@ -309,6 +309,21 @@ IN_FORCE_OF_ACTOR = Sql(
                                          IN_FORCE.c.actor_key == bindparam("actor_key"))))
     .order_by(ORDERS.c.position)
 )
+#: the orders alone of the posts holding a turn's orders in force (their newest revisions, when
+#: valid), by character and in their order: what a reply's notes of replaced orders and the
+#: "everyone is in" check read
+_IN_FORCE_ORDERS = (
+    select(IN_FORCE.c.actor_key, ORDERS.c.actor, ORDERS.c.body)
+    .select_from(IN_FORCE)
+    .join(POSTS, POSTS.c.id == IN_FORCE.c.post_id)
+    .join(REVISIONS, _NEWEST_REVISION)
+    .join(ORDERS, _NEWEST_ORDERS)
+    .where(IN_FORCE.c.turn_id == bindparam("turn_id"), REVISIONS.c.ok.is_(True))
+    .order_by(IN_FORCE.c.actor_key, ORDERS.c.position)
+)
+IN_FORCE_ORDERS = Sql(_IN_FORCE_ORDERS)
+#: the same, of one character
+IN_FORCE_ORDERS_OF_ACTOR = Sql(_IN_FORCE_ORDERS.where(IN_FORCE.c.actor_key == bindparam("actor_key")))
 IN_FORCE_INSERT = _insert(IN_FORCE)
 IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))
 

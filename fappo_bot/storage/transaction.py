@@ -72,7 +72,8 @@ class Tx:
 
     async def _ready(self) -> Link:
         """Begin, if this is the first statement; send the queued updates before a statement
-        that could read what they change."""
+        that could read what they change. (A statement asks it only when there is one or the
+        other to do: most of a transaction's statements have neither.)"""
         if not self.begun:
             self._link = await self.source.begin()
             self.begun = True
@@ -83,13 +84,19 @@ class Tx:
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         try:
-            return await (await self._ready()).fetch(sql, params)
+            link = self._link
+            if link is None or not self.begun or self.pending:
+                link = await self._ready()
+            return await link.fetch(sql, params)
         except Exception as exc:
             reraise(exc, self._lost())
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         try:
-            return await (await self._ready()).execute(sql, params)
+            link = self._link
+            if link is None or not self.begun or self.pending:
+                link = await self._ready()
+            return await link.execute(sql, params)
         except Exception as exc:
             reraise(exc, self._lost())
 
@@ -98,7 +105,9 @@ class Tx:
         if not rows:
             return
         try:
-            link = await self._ready()
+            link = self._link
+            if link is None or not self.begun or self.pending:
+                link = await self._ready()
             if len(rows) == 1:
                 await link.execute(sql, rows[0])
             else:

@@ -86,11 +86,15 @@ class Remembered:
     def remember(self, seen: dict[Any, Any], key: Any, build: Callable[[], T]) -> T:
         found = seen.get(key)
         if found is None:
-            found = build()
-            if len(seen) >= self.limit:
-                seen.clear()
-            seen[key] = found
+            found = self.keep(seen, key, build())
         return found
+
+    def keep(self, seen: dict[Any, Any], key: Any, value: T) -> T:
+        """Remember `value` by `key` in `seen` (one of the maps), emptying a full map first."""
+        if len(seen) >= self.limit:
+            seen.clear()
+        seen[key] = value
+        return value
 
 
 #: the cache of the unit of work this task is in (`SqlUnitOfWork` sets it while it is open), so

@@ -287,6 +287,7 @@ def test_a_second_post_says_it_replaces_the_first_and_what_changed() -> None:
     assert "- no longer: Reduce 2 SP Tireless on hit h1" in note
     assert "- no longer: Guard 1 SP Tireless against Goblin Archer" in note
     assert "+ now: 3 AP  defend (all attacks)" in note
+    assert "SP left" not in note  # the orders changed, not a line of the pools
     assert "(the same orders)" in render_replaced(second, second)
     assert "(a pass)" in render_replaced(Order(actor="Kael", passed=True), second)
 

@@ -21,6 +21,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
+from fappo_bot.rules import Order
 from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
 from fappo_bot.service.ports import GameAtPlay, OpenGame
 from fappo_bot.service.records import (
@@ -329,6 +330,17 @@ class FakePosts(_Repo):
         self, turn_id: str, actors: Collection[str] | None = None
     ) -> Sequence[tuple[Post, PostRevision]]:
         return await self.latest_revisions(turn_id, actors)  # every post: a superset
+
+    async def orders_in_force(
+        self, turn_id: str, actors: Collection[str] | None = None
+    ) -> dict[str, Order]:
+        found: dict[str, Order] = {}  # the last written wins (F29 Amb-3), as the rule ranks
+        pairs = await self.latest_revisions(turn_id, actors)
+        for _post, revision in sorted(pairs, key=lambda pr: (
+                pr[1].created_at, pr[0].updated_at, pr[0].id)):
+            for order in revision.orders if revision.ok else ():
+                found[order.actor.casefold()] = order
+        return found
 
 
 class FakeResolutions(_Repo):

@@ -324,13 +324,21 @@ async def test_in_force_revisions_leave_out_the_posts_written_over(uow_factory):
             post = await uow.posts.get(f"p{i}")
             await uow.posts.add_revision(r.revision(post_id=f"p{i}", number=2, orders=orders))
             await uow.posts.update(post.model_copy(update={"revision": 2, "version": 1}))
+        # read in the transaction that edited them, before the commit: read afresh
+        left = _last_written(await uow.posts.latest_revisions("t1", {"c6"}))
+        assert await uow.posts.orders_in_force("t1", {"c6"}) == {"c6": left["c6"][2]}
+        every = _last_written(await uow.posts.latest_revisions("t1"))
+        assert await uow.posts.orders_in_force("t1") == {k: o for k, (_, _, o) in every.items()}
         await uow.commit()
     for actors in (None, {"c1"}, {"c2", "c6"}, {"c0", "c1", "c2", "c3", "c4", "c5"}, {"nobody"}):
         async with uow_factory() as uow:
             every = await uow.posts.latest_revisions("t1", actors)
             pruned = await uow.posts.in_force_revisions("t1", actors)
+            orders = await uow.posts.orders_in_force("t1", actors)
         expected = _last_written(every)
         assert _last_written(pruned) == expected
+        # the orders alone, as the reply's notes and the "everyone is in" check read them
+        assert orders == {key: order for key, (_, _, order) in expected.items()}
         assert [p.id for p, _ in pruned] == sorted({post for post, _, _ in expected.values()})
         assert len(pruned) < len(every)
 
@@ -551,5 +559,6 @@ async def test_an_xp_posts_actions_read_back_as_stored_and_hold_orders_in_force(
         assert (await uow.posts.revisions("p2"))[0].actions == ()
         some = await uow.posts.latest_revisions("t1", {"khai"})
         assert [(p.id, rev.actions) for p, rev in some] == [("p2", ()), ("p1", actions[1:2])]
+        assert await uow.posts.orders_in_force("t1", {"nefer"}) == {}  # Xp actions, no orders
         held = await uow.posts.in_force_revisions("t1", {"nefer"})
         assert [(p.id, [a.line for a in rev.actions]) for p, rev in held] == [("p1", [1, 4])]

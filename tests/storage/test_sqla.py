@@ -217,3 +217,25 @@ async def test_the_driver_stores_what_sqlalchemys_own_execution_stores(tmp_path,
         differ = [(a, b) for a, b in zip(rows, theirs[table], strict=False) if a != b]
         assert rows == theirs[table], (table, [
             [(x, y) for x, y in zip(a, b, strict=True) if x != y] for a, b in differ[:2]])
+
+
+@URLS
+def test_a_statements_arguments_come_by_name_and_a_name_left_out_is_its_own_value(url):
+    """`driver.Compiled.args`: the parameters' values in the placeholders' order, converted by
+    their bind processors; a name the caller leaves out, or a LIMIT's, the statement's own."""
+    from fappo_bot.storage.driver import Sql
+
+    dialect = _dialect(url)
+    two = Sql(select(_T.c.a).where(_T.c.b == bindparam("second"), _T.c.a == bindparam("first")))
+    assert two.compiled(dialect).args({"first": 1, "second": "x", "other": 3}) == ["x", 1]
+    assert two.compiled(dialect).args({"first": 1}) == [None, 1]
+    one = Sql(select(_T.c.a).where(_T.c.a == bindparam("first")))
+    assert one.compiled(dialect).args({"first": 5}) == [5]
+    assert one.compiled(dialect).args({}) == [None]
+    limited = Sql(select(_T.c.a).where(_T.c.a == bindparam("first")).limit(7))
+    assert limited.compiled(dialect).args({"first": 5})[:2] == [5, 7]  # (SQLite: an OFFSET 0)
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    timed = Sql(select(_T.c.a).where(_T.c.at == bindparam("at")))
+    (converted,) = timed.compiled(dialect).args({"at": at})
+    assert converted == (at if dialect.name == "postgresql" else CompiledParts(
+        timed.statement, dialect).binds[0](at))
