@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.service.errors import NotFound
-from fappo_bot.service.ports import GameAtPlay, OpenGame
+from fappo_bot.service.ports import GameAtPlay, OpenGame, StateWrite
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -148,6 +148,12 @@ class SqlCharacters(Repository):
 
     async def update(self, character: CharacterRecord) -> None:
         await self._update(q.CHARACTERS, m.character_values(character), "character")
+
+    async def write_states(self, writes: Sequence[StateWrite]) -> None:
+        # the rows were read by `list` in this transaction: each is checked and queued, and
+        # the UPDATEs go out together (`updates.py`), of the state and missed turns only
+        for write in writes:
+            await self._update(q.CHARACTERS, m.state_values(write), "character")
 
 
 class SqlTurns(Repository):
