@@ -150,8 +150,9 @@ class SqlCharacters(Repository):
         await self._update(q.CHARACTERS, m.character_values(character), "character")
 
     async def write_states(self, writes: Sequence[StateWrite]) -> None:
-        # the rows were read by `list` in this transaction: each is checked and queued, and
-        # the UPDATEs go out together (`updates.py`), of the state and missed turns only
+        # each row as kept by this transaction (a resolve read them with `list`) is checked
+        # and queued; the UPDATEs, of the state and missed turns only, go out together
+        # (`updates.py`)
         for write in writes:
             await self._update(q.CHARACTERS, m.state_values(write), "character")
 
