@@ -264,28 +264,47 @@ def text(notice: n.Results, lines_of: Lines = block_lines) -> str:
 def pieces(notice: n.Results, limit: int, lines_of: Lines = block_lines) -> list[n.Results]:
     """`notice` cut into parts of whole blocks that each read in at most `limit` characters
     (its title on each, "continued" after the first); a block too long alone is a part alone."""
-    out: list[n.Results] = []
+    return [piece for piece, _ in _cut(notice, limit, lines_of)]
+
+
+def _cut(notice: n.Results, limit: int, lines_of: Lines) -> list[tuple[n.Results, str]]:
+    """`pieces`, each with its words made inert (`inert(text(piece))`), written from each
+    block's inert lines as they were measured, not worded and made inert a second time."""
+    out: list[tuple[n.Results, str]] = []
     current: list[r.Block] = []
+    said: list[str] = []  # the current part's headings and blocks' texts, inert
     head = len(title(notice.model_copy(update={"continued": True})))
     size = head
     section: str | None = None
+
+    def close() -> None:
+        piece = notice.model_copy(update={"blocks": tuple(current), "continued": bool(out)})
+        words = [inert(title(piece)), *said]
+        if piece.dice_pools and not current and not piece.continued:
+            words.append("Nothing to roll this turn.")
+        out.append((piece, "\n".join(words)))
+
     for block in notice.blocks:
         heading = _HEADINGS.get(block.type, "")
         lines = lines_of(block)
-        # as long as its lines are inert, with a line break each (`inert` never reaches
-        # across a line break, so the lines are made inert together)
-        extra = len(inert("\n".join(lines))) + 1 if lines else 0
+        # `inert` never reaches across a line break, so a block's lines are made inert
+        # together, and a part's text is its blocks' inert texts joined
+        body = inert("\n".join(lines)) if lines else None
+        extra = len(body) + 1 if body is not None else 0
         if block.type != section or not current:
             extra += len(heading) + 1 if heading else 0
         if current and size + extra > limit:
-            out.append(notice.model_copy(update={"blocks": tuple(current),
-                                                 "continued": bool(out)}))
-            current, size = [], head
+            close()
+            current, said, size = [], [], head
             extra += len(heading) + 1 if heading and block.type == section else 0
+        if heading and (block.type != section or not current):
+            said.append(heading)
+        if body is not None:
+            said.append(body)
         current.append(block)
         size += extra
         section = block.type
-    out.append(notice.model_copy(update={"blocks": tuple(current), "continued": bool(out)}))
+    close()
     return out
 
 
@@ -311,6 +330,5 @@ def parts(notice: n.Results, limit: int, lines_of: Lines | None = None
     """Each piece of `notice` with its words cut into messages (one, but for a block too long
     for one message); each block worded once (`lines_of`: the caller's `Worded`, when it words
     the same blocks again)."""
-    lines_of = lines_of or Worded()
-    return [(piece, split_message(inert(text(piece, lines_of)), limit))
-            for piece in pieces(notice, limit, lines_of)]
+    return [(piece, split_message(words, limit))
+            for piece, words in _cut(notice, limit, lines_of or Worded())]

@@ -30,7 +30,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Protocol, Self
 
-from fappo_bot.rules import Order
+from fappo_bot.rules import Character, Order
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -70,6 +70,19 @@ class OpenGame:
     turn: TurnRecord
     #: the members' user ids, each once, in `MembershipRepository.list`'s order
     members: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class StateWrite:
+    """What a resolution writes of one character (`CharacterRepository.write_states`): its new
+    rules state and missed-turn count (F30), at `version`, the version read plus one. Made by
+    the hundred in a resolve, so not frozen (a frozen dataclass sets each field through
+    `object.__setattr__`); never changed once made."""
+
+    id: str
+    state: Character
+    missed_turns: int
+    version: int
 
 
 class GameRepository(Protocol):
@@ -126,6 +139,11 @@ class CharacterRepository(Protocol):
         ...
 
     async def update(self, character: CharacterRecord) -> None: ...
+    async def write_states(self, writes: Sequence[StateWrite]) -> None:
+        """Each character's state and missed turns and its version (`StateWrite`), the rest of
+        it as stored (its sheet, name and owner travel nowhere): a resolution writes hundreds
+        of characters and changes only those. NotFound and StaleVersion as `update`."""
+        ...
 
 
 class TurnRepository(Protocol):

@@ -48,7 +48,7 @@ from fappo_bot.service.errors import Conflict, InvalidInput, NotFound
 from fappo_bot.service.legendary import bind_posted
 from fappo_bot.service.npc_first import require_presealed
 from fappo_bot.service.pace import absent_defense
-from fappo_bot.service.ports import UnitOfWork
+from fappo_bot.service.ports import StateWrite, UnitOfWork
 from fappo_bot.service.records import (
     AbsencePolicy,
     CharacterKind,
@@ -359,6 +359,9 @@ class ResolutionService(UseCases):
         players = {r.id for r in player_run(records)}
         threshold = game.rules.inactive_threshold
         inactive: list[str] = []
+        # the state and the missed turns are all a resolution changes of a character: only
+        # they are written (`write_states`), not a copy of each record
+        writes: list[StateWrite] = []
         for character in result.state.characters:
             record = by_name.pop(character.name.casefold(), None)
             if record is None:
@@ -368,19 +371,16 @@ class ResolutionService(UseCases):
                     kind=CharacterKind.GROUP, sheet=character, state=character,
                     created_at=now))
                 continue
-            update: dict[str, object] = {"state": character}
-            changed = character != record.state
+            missed = record.missed_turns
             if record.id in players:
                 missed = (0 if record.name.casefold() in in_force
-                          else record.missed_turns if record.name in away
-                          else record.missed_turns + 1)
-                update["missed_turns"] = missed
-                changed = changed or missed != record.missed_turns
+                          else missed if record.name in away else missed + 1)
                 if missed >= threshold:
                     inactive.append(record.name)
-            if changed:
-                await uow.characters.update(
-                    record.model_copy(update={**update, "version": record.version + 1}))
+            if missed != record.missed_turns or character != record.state:
+                writes.append(StateWrite(record.id, character, missed, record.version + 1))
+        if writes:
+            await uow.characters.write_states(writes)
         return inactive
 
     async def _publish(

@@ -33,9 +33,11 @@ from fappo_bot.service.records import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class InForce:
-    """The order in force for one character, and where it comes from."""
+    """The order in force for one character, and where it comes from. Made for every order of
+    a turn at each read of them (call time, the review, a resolve), so not frozen (a frozen
+    dataclass sets each field through `object.__setattr__`); never changed once made."""
 
     order: Order
     post: Post

@@ -17,6 +17,7 @@ from fappo_bot.rules import (
     TurnResult,
     TurnState,
 )
+from fappo_bot.service.ports import StateWrite
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -127,11 +128,8 @@ def game_record(row: GameRow) -> Game:
 
 
 def membership_values(membership: Membership) -> dict[str, Any]:
-    return {
-        "game_id": membership.game_id,
-        "user_id": membership.user_id,
-        "role": membership.role.value,
-    }
+    return {"game_id": membership.game_id, "user_id": membership.user_id,
+            "role": membership.role.value}
 
 
 def membership_record(row: MembershipRow) -> Membership:
@@ -161,6 +159,11 @@ def character_values(character: CharacterRecord) -> dict[str, Any]:
         "created_at": utc(character.created_at),
         "version": character.version,
     }
+
+
+def state_values(write: StateWrite) -> dict[str, Any]:
+    return {"id": write.id, "state": docs(_CHARACTER, write.state),
+            "missed_turns": write.missed_turns, "version": write.version}
 
 
 @_remembered

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from fappo_bot.service.errors import NotFound
-from fappo_bot.service.ports import GameAtPlay, OpenGame
+from fappo_bot.service.ports import GameAtPlay, OpenGame, StateWrite
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -148,6 +148,13 @@ class SqlCharacters(Repository):
 
     async def update(self, character: CharacterRecord) -> None:
         await self._update(q.CHARACTERS, m.character_values(character), "character")
+
+    async def write_states(self, writes: Sequence[StateWrite]) -> None:
+        # each row as kept by this transaction (a resolve read them with `list`) is checked
+        # and queued; the UPDATEs, of the state and missed turns only, go out together
+        # (`updates.py`)
+        for write in writes:
+            await self._update(q.CHARACTERS, m.state_values(write), "character")
 
 
 class SqlTurns(Repository):

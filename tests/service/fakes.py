@@ -23,7 +23,7 @@ from typing import Any, Self
 
 from fappo_bot.rules import Order
 from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
-from fappo_bot.service.ports import GameAtPlay, OpenGame
+from fappo_bot.service.ports import GameAtPlay, OpenGame, StateWrite
 from fappo_bot.service.records import (
     AuditEntry,
     CharacterRecord,
@@ -217,6 +217,17 @@ class FakeCharacters(_Repo):
             names = self.w("character_names")
             del names[(old.game_id, old.name.casefold())]
             names[(character.game_id, character.name.casefold())] = character.id
+
+    async def write_states(self, writes: Sequence[StateWrite]) -> None:
+        rows = self.t("characters")
+        for write in writes:
+            old = rows.get(write.id)
+            if old is None:
+                raise NotFound(f"nothing to update: {write.id}")
+            # the name stays: no unique key to check
+            self._update_versioned("characters", old.model_copy(update={
+                "state": write.state, "missed_turns": write.missed_turns,
+                "version": write.version}))
 
 
 class FakeTurns(_Repo):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fappo_bot.service.errors import Conflict, NotFound, StaleVersion
+from fappo_bot.service.ports import StateWrite
 from fappo_bot.service.records import GameStatus, Membership, Role, TurnStatus
 
 from . import records as r
@@ -472,6 +475,44 @@ async def test_many_updates_in_one_transaction_are_all_written(uow_factory):
         stored = {c.id: (c.missed_turns, c.version) for c in await uow.characters.list("g1")}
         assert stored.pop("c3") == (3, 2)
         assert set(stored.values()) == {(2, 1)}
+
+
+async def _states_written(uow_factory) -> None:
+    """`write_states`: the state, the missed turns and the version of each character named, read
+    back in the transaction and after it, and nothing else of it (the sheet, the name); a stale
+    version or a missing character refused as `update` refuses them."""
+    await _seed(uow_factory)
+    async with uow_factory() as uow:
+        await uow.characters.add(r.character(id="c2", name="Bran"))
+        await uow.commit()
+    hurt = replace(r.sheet(), health=5, statuses=())
+    async with uow_factory() as uow:
+        await uow.characters.list("g1")
+        await uow.characters.write_states([StateWrite("c1", hurt, 3, 1),
+                                           StateWrite("c2", r.sheet("Bran"), 0, 1)])
+        assert (await uow.characters.get("c1")).state == hurt
+        await uow.commit()
+    async with uow_factory() as uow:
+        assert await uow.characters.get("c1") == r.character(state=hurt, missed_turns=3, version=1)
+        assert await uow.characters.get("c2") == r.character(
+            id="c2", name="Bran", state=r.sheet("Bran"), version=1)
+        with pytest.raises(StaleVersion):
+            await uow.characters.write_states([StateWrite("c1", r.sheet(), 0, 1)])
+    async with uow_factory() as uow:
+        with pytest.raises(NotFound):
+            await uow.characters.write_states([StateWrite("nobody", r.sheet(), 0, 1)])
+
+
+async def test_write_states_writes_the_state_and_missed_turns_only(uow_factory):
+    await _states_written(uow_factory)
+
+
+@pytest.mark.unit
+async def test_the_fake_writes_states_as_the_stores_do():
+    """The service's tests and benchmarks run on the fake: it keeps the same contract."""
+    from tests.service.fakes import FakeUowFactory
+
+    await _states_written(FakeUowFactory())
 
 
 async def test_outbox_pending_to_forty_thousand_rooms(uow_factory):
