@@ -93,7 +93,7 @@ class Compiled:
         results = self._results
         if not results:
             return raw
-        converted = []
+        converted: list[Sequence[Any]] = []
         for row in raw:
             values = list(row)
             for position, process in results:
