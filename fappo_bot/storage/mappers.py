@@ -168,24 +168,22 @@ def state_values(write: StateWrite) -> dict[str, Any]:
 
 @_remembered
 def character_record(row: CharacterRow) -> CharacterRecord:
-    return CharacterRecord.model_validate(
-        {
-            "id": row.id,
-            "game_id": row.game_id,
-            "name": row.name,
-            "owner": row.owner,
-            "kind": row.kind,
-            "sheet": parse_as(_CHARACTER, row.sheet),
-            "state": parse_as(_CHARACTER, row.state),
-            "xp": None if row.xp in (None, "null") else parse(XpSheet, row.xp),
-            "status": row.status,
-            "missed_turns": row.missed_turns,
-            "controller": row.controller,
-            "gm_controlled": row.gm_controlled,
-            "created_at": utc(row.created_at),
-            "version": row.version,
-        }
-    )
+    return CharacterRecord.model_validate({
+        "id": row.id,
+        "game_id": row.game_id,
+        "name": row.name,
+        "owner": row.owner,
+        "kind": row.kind,
+        "sheet": parse_as(_CHARACTER, row.sheet),
+        "state": parse_as(_CHARACTER, row.state),
+        "xp": None if row.xp in (None, "null") else parse(XpSheet, row.xp),
+        "status": row.status,
+        "missed_turns": row.missed_turns,
+        "controller": row.controller,
+        "gm_controlled": row.gm_controlled,
+        "created_at": utc(row.created_at),
+        "version": row.version,
+    })
 
 
 # ---- turns --------------------------------------------------------------------------------------
