@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -178,7 +178,8 @@ class Results(Notice):
     resolution_id: str
     #: the characters of the party the message is for; None: every character's
     characters: tuple[str, ...] | None = None
-    ruleset: Literal["fappo", "xp"] = "fappo"
+    #: the ruleset that resolved the turn (its `Ruleset.name`)
+    ruleset: str = "fappo"
     #: the rules a dice-pool turn's title names (its ruleset's label), and whether the turn was
     #: rolled in dice pools (a turn that rolled nothing says so): the ruleset port's words
     label: str = ""
@@ -347,7 +348,7 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> Reve
 
 def results(number: int, resolution_id: str, blocks: Sequence[Block],
             characters: Sequence[str] | None = None,
-            ruleset: Literal["fappo", "xp"] = "fappo", label: str = "",
+            ruleset: str = "fappo", label: str = "",
             dice_pools: bool = False) -> Results:
     # constructed, not validated: the blocks are the service's own, of their types already,
     # and a turn of a thousand entries has thousands (a payload read back is validated, `read`)

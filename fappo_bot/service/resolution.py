@@ -242,8 +242,9 @@ class ResolutionService(UseCases):
         await uow.turns.update(turn)
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
+        ruleset = self.ruleset(game)
         notice = notices.results(turn.number, resolution_id, xp_blocks(resolved.lines),
-                                 ruleset="xp", label=self.ruleset(game).label, dice_pools=True)
+                                 ruleset=ruleset.name, label=ruleset.label, dice_pools=True)
         worded = result_words.Worded()  # its text and its parts word each line once
         text = result_words.text(notice, worded)
         queued = out.add("results", notice, f"results:{resolution_id}", lines_of=worded)
