@@ -132,7 +132,7 @@ class Boards:
             return  # no turn, no Discord room, or a room of another process's shards
         text = board_text(board)
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        room = int(game.channel_key)
+        room = int(board.channel_key)
         shown = self.shown.get(game_id) or await self._kept(game_id, room)
         channel = self.bot.get_channel(room) or await self.bot.fetch_channel(room)
         if shown is not None and shown[0] == room:
