@@ -4,11 +4,11 @@ service and the text it makes of it (`board_text`), on a SQLite file, in a game 
 written over a few times more.
 
 `--calls N` refreshes each board N times after one refresh not counted. For instruction counts,
-run it under callgrind at N = 11 and N = 1: the difference divided by 10 (and by the two games)
-is a refresh (docs/benchmarks.md, the bot's section). `--before` reads what the board read
+run it under callgrind with one game (`--size`) at N = 11 and N = 1: the difference divided by
+10 is a refresh (docs/benchmarks.md, the bot's section). `--before` reads what the board read
 before its own use case (`games.show`, then `turns.status`: two transactions).
 
-    .venv/bin/python benchmarks/bench_board.py [--calls 11] [--before] [--smoke]
+    .venv/bin/python benchmarks/bench_board.py [--calls 11] [--size 6|60] [--before] [--smoke]
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ async def refresh(services: Services, game_id: str, before: bool) -> str:
     return board_text(board)
 
 
-async def run(calls: int, before: bool) -> dict[int, float]:
+async def run(calls: int, before: bool, sizes: Sequence[int] = SIZES) -> dict[int, float]:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'fappo.sqlite3'}"
         await create_sqlite_schema(url)
@@ -57,7 +57,7 @@ async def run(calls: int, before: bool) -> dict[int, float]:
         compile_all(engine.dialect)  # as `open_storage` does at the bot's start
         try:
             services = Services(SqlUnitOfWorkFactory(engine))
-            games = {size: await turn_ready(services, size, f"room-{size}") for size in SIZES}
+            games = {size: await turn_ready(services, size, f"room-{size}") for size in sizes}
             for size, game_id in games.items():
                 players = [m for m in (await services.games.show(game_id)).players]
                 for n in range(REWRITES):
@@ -85,11 +85,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=11)
     parser.add_argument("--before", action="store_true",
                         help="read the board as before: games.show, then turns.status")
+    parser.add_argument("--size", type=int, action="append", choices=SIZES,
+                        help="only the game of this many combatants (again: and that one)")
     parser.add_argument("--smoke", action="store_true", help="one call: checks that it runs")
     args = parser.parse_args(argv)
     if args.smoke:
         args.calls = 1
-    took = asyncio.run(run(args.calls, args.before))
+    took = asyncio.run(run(args.calls, args.before, args.size or SIZES))
     for size, ms in took.items():
         print(f"{size} combatants: CPU a refresh {ms:.2f} ms ({args.calls} calls)")
     return 0

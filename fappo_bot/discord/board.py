@@ -28,9 +28,9 @@ import discord
 
 from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import inert, safe
+from fappo_bot.service.board_views import BoardView
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import TurnStatus
-from fappo_bot.service.board_views import BoardView
 
 if TYPE_CHECKING:
     from fappo_bot.discord.base import FappoBotBase

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fappo_bot.service.errors import Conflict
 
 if TYPE_CHECKING:
+    from fappo_bot.service.board_views import WhoIsIn
     from fappo_bot.service.ports import UnitOfWork
     from fappo_bot.service.records import CharacterKind, CharacterRecord, Game, Post, TurnRecord
-    from fappo_bot.service.board_views import WhoIsIn
     from fappo_bot.service.text import PostText
     from fappo_bot.service.views import (
         OrderInForce,
