@@ -123,7 +123,7 @@ async def board_of(uow: UnitOfWork, ruleset: Ruleset, game: Game, turn: TurnReco
     """The turn board of `game`'s `turn` at `now`: what `turn_status` with `now` and `moved`
     says of who is in, away and missing, the deadline and the seal, read without the rest of
     the status (its rows, the open hits, the runners' names), which a board does not show."""
-    who = await ruleset.who_is_in(uow, game, turn, list(await uow.characters.list(game.id)))
+    who = await ruleset.who_is_in(uow, game, turn)
     runners = [user for _name, user in who.missing if user]
     away_users = players_away(await uow.pace.many(runners), now) if runners else set()
     return BoardView(
@@ -244,22 +244,23 @@ async def fappo_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
     )
 
 
-async def fappo_who_is_in(uow: UnitOfWork, turn: TurnRecord,
-                          records: Sequence[CharacterRecord]) -> WhoIsIn:
+async def fappo_who_is_in(uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
     """A FAPPO turn's who is in (`fappo_status`'s posted, passed, missing and seal), from the
-    orders in force alone: one statement, and no post or revision built."""
+    characters' roster and the orders in force alone: no sheet, post or revision built."""
     in_force = await uow.posts.orders_in_force(turn.id)
     posted: list[str] = []
     passed: list[str] = []
     missing: list[tuple[str, str | None]] = []
-    for record in player_run(records):
-        order = in_force.get(record.name.casefold())
+    for name, status, runner in await uow.characters.roster(game.id):
+        if status is not CharacterStatus.ACTIVE or runner is None:
+            continue  # the GMs' characters, the inactive and the retired (`player_run`)
+        order = in_force.get(name.casefold())
         if order is None:
-            missing.append((record.name, record.runner()))
+            missing.append((name, runner))
         elif order.passed:
-            passed.append(record.name)
+            passed.append(name)
         else:
-            posted.append(record.name)
+            posted.append(name)
     return WhoIsIn(tuple(posted), tuple(passed), tuple(missing),
                    turn.npc_commitment is not None)
 

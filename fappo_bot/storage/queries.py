@@ -179,6 +179,13 @@ CHARACTERS_OF_GAME = Sql(
     .where(CHARACTERS.c.game_id == bindparam("game_id"))
     .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
 )
+#: the same characters, the columns saying who is who alone (not the sheets and states)
+ROSTER_OF_GAME = Sql(
+    select(CHARACTERS.c.name, CHARACTERS.c.status, CHARACTERS.c.owner, CHARACTERS.c.kind,
+           CHARACTERS.c.controller, CHARACTERS.c.gm_controlled)
+    .where(CHARACTERS.c.game_id == bindparam("game_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
+)
 
 # ---- turns --------------------------------------------------------------------------------------
 LATEST_TURN = Sql(

@@ -66,9 +66,8 @@ class Fappo:
                      records: Sequence[CharacterRecord]) -> TurnStatusView:
         return await turnflow.fappo_status(uow, game, turn, records)
 
-    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
-                        records: Sequence[CharacterRecord]) -> WhoIsIn:
-        return await turnflow.fappo_who_is_in(uow, turn, records)
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
+        return await turnflow.fappo_who_is_in(uow, game, turn)
 
     async def review(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> ReviewView:

@@ -147,8 +147,7 @@ class Ruleset(Protocol):
         """Who is in, who is missing, and what the turn waits for."""
         ...
 
-    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
-                        records: Sequence[CharacterRecord]) -> WhoIsIn:
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
         """Of `status`, what the turn board shows: who has posted, passed or is missing (with
         who runs them), and the seal."""
         ...

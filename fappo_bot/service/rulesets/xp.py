@@ -61,10 +61,10 @@ class Xp:
                      records: Sequence[CharacterRecord]) -> TurnStatusView:
         return await turnflow.xp_status(uow, game, turn, records)
 
-    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
-                        records: Sequence[CharacterRecord]) -> WhoIsIn:
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
         # an Xp turn's status costs what it costs anyway (every action in force is read)
-        return WhoIsIn.of(await turnflow.xp_status(uow, game, turn, records))
+        return WhoIsIn.of(await turnflow.xp_status(
+            uow, game, turn, list(await uow.characters.list(game.id))))
 
     async def review(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> ReviewView:
