@@ -49,3 +49,14 @@ async def test_the_board_follows_posts_passes_absences_and_the_seal(services, ta
 async def test_a_game_without_a_turn_has_no_board(services):
     game = await services.games.create(channel_key="c9", name="Quiet Road", creator=GM)
     assert await services.turns.board(game.id) is None
+
+
+async def test_the_board_names_only_the_active_characters_players_run(services, table):
+    game = table["game"]
+    await services.characters.npcize(game, GM, "Kael")  # the GMs give its orders now
+    await services.characters.retire(game, GM, "Mira")
+    gone = await board(services, game)
+    assert (gone.posted, gone.passed, gone.away, gone.missing) == ((), (), (), ())
+    await services.characters.restore_control(game, GM, "Kael")
+    back = await board(services, game)
+    assert back.missing == ("Kael",)
