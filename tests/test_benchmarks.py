@@ -17,6 +17,8 @@ SCRIPTS = sorted(p.name for p in (ROOT / "benchmarks").glob("*.py") if p.name !=
 
 #: what a script's output must hold beyond its exit status: the line its main figure is on
 FIGURES = {
+    "bench_board.py": [r"6 combatants: CPU a refresh [\d.]+ ms",
+                       r"60 combatants: CPU a refresh [\d.]+ ms"],
     "bench_bot.py": [r"post -> reply p50 [\d.]+ ms, p99 [\d.]+ ms",
                      r"CPU a post: bot [\d.]+ ms \([\d.]+ on the loop's thread",
                      r"'Resolve the turn' -> last result message \d+ ms"],

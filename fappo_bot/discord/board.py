@@ -28,9 +28,9 @@ import discord
 
 from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import inert, safe
+from fappo_bot.service.board_views import BoardView
 from fappo_bot.service.errors import ServiceError
 from fappo_bot.service.records import TurnStatus
-from fappo_bot.service.views import GameView, TurnStatusView
 
 if TYPE_CHECKING:
     from fappo_bot.discord.base import FappoBotBase
@@ -42,15 +42,15 @@ BOARD_KINDS = frozenset({"turn_opened", "reminder", "time_called", "everyone_in"
                          "results", "undone", "npc_wait", "grace", "deadline_moved"})
 
 
-def deadline_text(status: TurnStatusView) -> str:
-    turn = status.turn
+def deadline_text(board: BoardView) -> str:
+    turn = board.turn
     if turn.status is not TurnStatus.OPEN:
         return "time is called."
     if turn.paused:
         return "the clock is paused."
     if turn.deadline is None:
         return "none (the GM calls time)."
-    moved = status.deadline_moved
+    moved = board.deadline_moved
     if moved is None:
         return f"{stamp(turn.deadline)}."
     if moved.why == "grace":
@@ -60,16 +60,16 @@ def deadline_text(status: TurnStatusView) -> str:
     return f"{stamp(turn.deadline)}, moved by {safe(moved.by)} ({why})."
 
 
-def board_text(game: GameView, status: TurnStatusView) -> str:
-    """The board of `game`'s current turn, as the room and `/turn status` read it."""
-    lines = [f"**{safe(game.name)}: turn {status.turn.number}** ({status.turn.status.value})",
-             f"Deadline: {deadline_text(status)}"]
-    for label, names in (("Posted", status.posted), ("Passed", status.passed),
-                         ("Away", status.away), ("Missing", status.missing)):
+def board_text(board: BoardView) -> str:
+    """The board of a game's current turn, as the room and `/turn status` read it."""
+    lines = [f"**{safe(board.name)}: turn {board.turn.number}** ({board.turn.status.value})",
+             f"Deadline: {deadline_text(board)}"]
+    for label, names in (("Posted", board.posted), ("Passed", board.passed),
+                         ("Away", board.away), ("Missing", board.missing)):
         if names or label != "Away":
             lines.append(f"{label}: {', '.join(safe(n) for n in names) or 'nobody'}.")
-    if game.has_npc_seal:  # rules without secret NPC orders have no seal to show
-        lines.append("NPC orders: sealed." if status.npc_sealed else "NPC orders: not sealed yet.")
+    if board.has_npc_seal:  # rules without secret NPC orders have no seal to show
+        lines.append("NPC orders: sealed." if board.npc_sealed else "NPC orders: not sealed yet.")
     return inert("\n".join(lines))
 
 
@@ -124,15 +124,15 @@ class Boards:
                 log.info("turn board of game %s not shown: %s", game_id, exc)
 
     async def show(self, game_id: str) -> None:
-        game = await self.bot.services.games.show(game_id)
-        if game.turn is None or not game.channel_key.isdigit() or (
-                game.guild_key and game.guild_key.isdigit()
-                and not self.bot.delivery.mine(game.guild_key)):
+        # one read of what the board shows alone (not the game's view and the turn's status)
+        board = await self.bot.services.turns.board(game_id)
+        if board is None or not board.channel_key.isdigit() or (
+                board.guild_key and board.guild_key.isdigit()
+                and not self.bot.delivery.mine(board.guild_key)):
             return  # no turn, no Discord room, or a room of another process's shards
-        status = await self.bot.services.turns.status(game_id)
-        text = board_text(game, status)
+        text = board_text(board)
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-        room = int(game.channel_key)
+        room = int(board.channel_key)
         shown = self.shown.get(game_id) or await self._kept(game_id, room)
         channel = self.bot.get_channel(room) or await self.bot.fetch_channel(room)
         if shown is not None and shown[0] == room:

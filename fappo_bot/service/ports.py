@@ -45,6 +45,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
+    RosterEntry,
     TurnRecord,
     TurnStatus,
     UserName,
@@ -136,6 +137,10 @@ class CharacterRepository(Protocol):
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
         """Every character of the game, any status, by (created_at, id)."""
+        ...
+
+    async def roster(self, game_id: str) -> Sequence[RosterEntry]:
+        """`list`'s characters, in its order, each its name, status and runner alone."""
         ...
 
     async def update(self, character: CharacterRecord) -> None: ...

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -238,6 +238,20 @@ class CharacterStatus(StrEnum):
     INACTIVE = "inactive"
 
 
+def gm_runs(owner: str | None, gm_controlled: bool, kind: CharacterKind) -> bool:
+    """Whether the GMs give a character's orders: nobody's, taken over by a GM, or not a PC."""
+    return owner is None or gm_controlled or kind is not CharacterKind.PC
+
+
+class RosterEntry(NamedTuple):
+    """A character as a turn's roll call reads it (`CharacterRepository.roster`): its name, its
+    status, and the user who gives its orders (None: the GMs), without its sheet."""
+
+    name: str
+    status: CharacterStatus
+    runner: str | None
+
+
 class CharacterRecord(BaseModel):
     """A character of a game: its sheet as approved, and its current rules state."""
 
@@ -300,7 +314,7 @@ class CharacterRecord(BaseModel):
     @property
     def run_by_gm(self) -> bool:
         """Whether the GMs give this character's orders."""
-        return self.owner is None or self.gm_controlled or self.kind is not CharacterKind.PC
+        return gm_runs(self.owner, self.gm_controlled, self.kind)
 
     def runner(self) -> str | None:
         """The user who gives its orders, or None when the GMs do."""

@@ -9,6 +9,7 @@ from datetime import datetime
 from fappo_bot.rules import PendingHit
 from fappo_bot.service import notices
 from fappo_bot.service.base import Outgoing, UseCases
+from fappo_bot.service.board_views import BoardView, WhoIsIn
 from fappo_bot.service.disclosure import public_hits, turn_audiences
 from fappo_bot.service.errors import Conflict
 from fappo_bot.service.npc_first import attach_presealed
@@ -21,7 +22,7 @@ from fappo_bot.service.records import (
     TurnRecord,
     TurnStatus,
 )
-from fappo_bot.service.rulesets.port import Ruleset
+from fappo_bot.service.rulesets.port import Feature, Ruleset
 from fappo_bot.service.scene import (
     InForce,
     canonical_orders,
@@ -115,6 +116,23 @@ async def turn_status(uow: UnitOfWork, ruleset: Ruleset, game: Game,
     status = await away_shown(uow, status, now)
     change = await deadline_moved(uow, game, turn) if moved else None
     return status.model_copy(update={"deadline_moved": change}) if change else status
+
+
+async def board_of(uow: UnitOfWork, ruleset: Ruleset, game: Game, turn: TurnRecord,
+                   now: datetime) -> BoardView:
+    """The turn board of `game`'s `turn` at `now`: what `turn_status` with `now` and `moved`
+    says of who is in, away and missing, the deadline and the seal, read without the rest of
+    the status (its rows, the open hits, the runners' names), which a board does not show."""
+    who = await ruleset.who_is_in(uow, game, turn)
+    runners = [user for _name, user in who.missing if user]
+    away_users = players_away(await uow.pace.many(runners), now) if runners else set()
+    return BoardView(
+        game_id=game.id, name=game.name, channel_key=game.channel_key, guild_key=game.guild_key,
+        has_npc_seal=ruleset.has(Feature.NPC_SEAL), turn=TurnSummary.of(turn),
+        posted=who.posted, passed=who.passed,
+        away=tuple(name for name, user in who.missing if user in away_users),
+        missing=tuple(name for name, user in who.missing if user not in away_users),
+        deadline_moved=await deadline_moved(uow, game, turn), npc_sealed=who.npc_sealed)
 
 
 async def deadline_moved(uow: UnitOfWork, game: Game, turn: TurnRecord) -> DeadlineMoveView | None:
@@ -224,6 +242,27 @@ async def fappo_status(uow: UnitOfWork, game: Game, turn: TurnRecord,
         pending_hits=await public_pending(uow, game, turn, records),
         names=await names_of(uow, [r.runner for r in rows if r.runner is not None]),
     )
+
+
+async def fappo_who_is_in(uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
+    """A FAPPO turn's who is in (`fappo_status`'s posted, passed, missing and seal), from the
+    characters' roster and the orders in force alone: no sheet, post or revision built."""
+    in_force = await uow.posts.orders_in_force(turn.id)
+    posted: list[str] = []
+    passed: list[str] = []
+    missing: list[tuple[str, str | None]] = []
+    for name, status, runner in await uow.characters.roster(game.id):
+        if status is not CharacterStatus.ACTIVE or runner is None:
+            continue  # the GMs' characters, the inactive and the retired (`player_run`)
+        order = in_force.get(name.casefold())
+        if order is None:
+            missing.append((name, runner))
+        elif order.passed:
+            passed.append(name)
+        else:
+            posted.append(name)
+    return WhoIsIn(tuple(posted), tuple(passed), tuple(missing),
+                   turn.npc_commitment is not None)
 
 
 async def xp_status(uow: UnitOfWork, game: Game, turn: TurnRecord,

@@ -37,6 +37,7 @@ from fappo_bot.service.base import (
     require_running,
     some_turn,
 )
+from fappo_bot.service.board_views import BoardView
 from fappo_bot.service.disclosure import readable_orders
 from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
 from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
@@ -60,6 +61,7 @@ from fappo_bot.service.scene import commitment, gm_run, orders_in_force
 from fappo_bot.service.text import GM_POSTER
 from fappo_bot.service.timing import arm
 from fappo_bot.service.turnflow import (
+    board_of,
     hidden_actors,
     open_turn,
     refuse_unless_open,
@@ -401,6 +403,16 @@ class TurnService(UseCases):
             turn = await current_turn(uow, game)
             return await turn_status(uow, self.ruleset(game), game, turn, self.now(),
                                      moved=True)
+
+    async def board(self, game_id: str) -> BoardView | None:
+        """What the game's turn board shows (and `/turn status`), read in one transaction that
+        writes nothing, and only that (not the whole `status`); None before the first turn."""
+        async with self.uow() as uow:
+            game = await load_game(uow, game_id)
+            turn = await uow.turns.latest(game.id)
+            if turn is None:
+                return None
+            return await board_of(uow, self.ruleset(game), game, turn, self.now())
 
     async def orders(self, game_id: str, viewer: str) -> list[OrderInForce]:
         """The orders in force this turn: a player's own characters'; for a GM every one, the

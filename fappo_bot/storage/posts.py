@@ -176,21 +176,36 @@ class SqlPosts(Repository):
         self, turn_id: str, actors: Collection[str] | None = None
     ) -> dict[str, Order]:
         # the table names the post of each character's orders in force: its orders alone are
-        # read, every character's in one statement, or one statement a character asked for (a
-        # post speaks for one character, most often)
+        # read, every character's in two statements (`_every_order_in_force`), or one statement
+        # a character asked for (a post speaks for one character, most often)
         await self._refresh(turn_id)
         if actors is None:
-            rows = await self._tx.fetch(q.IN_FORCE_ORDERS, {"turn_id": turn_id})
-        else:
-            rows = []
-            for actor_key in sorted(actors):
-                rows.extend(await self._tx.fetch(
-                    q.IN_FORCE_ORDERS_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key}))
+            return await self._every_order_in_force(turn_id)
+        rows = []
+        for actor_key in sorted(actors):
+            rows.extend(await self._tx.fetch(
+                q.IN_FORCE_ORDERS_OF_ACTOR, {"turn_id": turn_id, "actor_key": actor_key}))
         found: dict[str, Order] = {}
         for actor_key, actor, body in rows:  # by character, each post's orders in their order
             if actor.casefold() == actor_key and not xp_rows.is_action(body):
                 found[actor_key] = parse_as(m.ORDER, body)  # the last of the post's wins
         return found
+
+    async def _every_order_in_force(self, turn_id: str) -> dict[str, Order]:
+        """`orders_in_force` of every character: each post's orders read once (joined to each
+        of its characters' rows, a GM's post of many NPCs was read once per NPC it holds)."""
+        held = await self._tx.fetch(q.IN_FORCE_HELD, {"turn_id": turn_id})
+        if not held:
+            return {}
+        holder = {actor_key: post_id for actor_key, post_id in held}
+        last: dict[str, Any] = {}
+        for post_id, actor, body in await self._tx.fetch(
+                q.IN_FORCE_POST_ORDERS, {"turn_id": turn_id}):
+            actor_key = actor.casefold()
+            if holder.get(actor_key) == post_id and not xp_rows.is_action(body):
+                last[actor_key] = body  # the last of the post's wins
+        return {actor_key: parse_as(m.ORDER, last[actor_key])
+                for actor_key, _post_id in held if actor_key in last}
 
     @staticmethod
     def _in_order(

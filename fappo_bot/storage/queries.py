@@ -179,6 +179,13 @@ CHARACTERS_OF_GAME = Sql(
     .where(CHARACTERS.c.game_id == bindparam("game_id"))
     .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
 )
+#: the same characters, the columns saying who is who alone (not the sheets and states)
+ROSTER_OF_GAME = Sql(
+    select(CHARACTERS.c.name, CHARACTERS.c.status, CHARACTERS.c.owner, CHARACTERS.c.kind,
+           CHARACTERS.c.controller, CHARACTERS.c.gm_controlled)
+    .where(CHARACTERS.c.game_id == bindparam("game_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
+)
 
 # ---- turns --------------------------------------------------------------------------------------
 LATEST_TURN = Sql(
@@ -309,9 +316,8 @@ IN_FORCE_OF_ACTOR = Sql(
                                          IN_FORCE.c.actor_key == bindparam("actor_key"))))
     .order_by(ORDERS.c.position)
 )
-#: the orders alone of the posts holding a turn's orders in force (their newest revisions, when
-#: valid), by character and in their order: what a reply's notes of replaced orders and the
-#: "everyone is in" check read
+#: the orders alone of the post holding a character's orders in force (its newest revision, when
+#: valid), in their order: what a reply's notes of replaced orders read
 _IN_FORCE_ORDERS = (
     select(IN_FORCE.c.actor_key, ORDERS.c.actor, ORDERS.c.body)
     .select_from(IN_FORCE)
@@ -321,8 +327,24 @@ _IN_FORCE_ORDERS = (
     .where(IN_FORCE.c.turn_id == bindparam("turn_id"), REVISIONS.c.ok.is_(True))
     .order_by(IN_FORCE.c.actor_key, ORDERS.c.position)
 )
-IN_FORCE_ORDERS = Sql(_IN_FORCE_ORDERS)
-#: the same, of one character
+#: a turn's characters with orders in force and the post holding them, by character
+IN_FORCE_HELD = Sql(
+    select(IN_FORCE.c.actor_key, IN_FORCE.c.post_id)
+    .where(IN_FORCE.c.turn_id == bindparam("turn_id"))
+    .order_by(IN_FORCE.c.actor_key)
+)
+#: the orders of the posts holding a turn's orders in force (their newest revisions, when
+#: valid), each post's once and in their order, whatever number of characters it holds
+IN_FORCE_POST_ORDERS = Sql(
+    select(ORDERS.c.post_id, ORDERS.c.actor, ORDERS.c.body)
+    .select_from(POSTS)
+    .join(REVISIONS, _NEWEST_REVISION)
+    .join(ORDERS, _NEWEST_ORDERS)
+    .where(POSTS.c.id.in_(
+        select(IN_FORCE.c.post_id).where(IN_FORCE.c.turn_id == bindparam("turn_id"))),
+        REVISIONS.c.ok.is_(True))
+    .order_by(POSTS.c.id, ORDERS.c.position)
+)
 IN_FORCE_ORDERS_OF_ACTOR = Sql(_IN_FORCE_ORDERS.where(IN_FORCE.c.actor_key == bindparam("actor_key")))
 IN_FORCE_INSERT = _insert(IN_FORCE)
 IN_FORCE_CLEAR = Sql(delete(IN_FORCE).where(IN_FORCE.c.turn_id == bindparam("turn_id")))

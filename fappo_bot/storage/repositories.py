@@ -13,7 +13,9 @@ from fappo_bot.service.errors import NotFound
 from fappo_bot.service.ports import GameAtPlay, OpenGame, StateWrite
 from fappo_bot.service.records import (
     AuditEntry,
+    CharacterKind,
     CharacterRecord,
+    CharacterStatus,
     DestinationKind,
     Game,
     GameStatus,
@@ -22,9 +24,11 @@ from fappo_bot.service.records import (
     OutboxMessage,
     Resolution,
     Role,
+    RosterEntry,
     TurnRecord,
     TurnStatus,
     UserName,
+    gm_runs,
 )
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import outbox_queries as oq
@@ -145,6 +149,13 @@ class SqlCharacters(Repository):
             rows = self._tx.row_sets[key] = await self._load_rows(
                 q.CHARACTERS, q.CHARACTERS_OF_GAME, game_id=game_id)
         return [m.character_record(row) for row in rows]
+
+    async def roster(self, game_id: str) -> Sequence[RosterEntry]:
+        # the turn board's read: no sheet nor state is read, decoded or built
+        rows = await self._tx.fetch(q.ROSTER_OF_GAME, {"game_id": game_id})
+        return [RosterEntry(name, CharacterStatus(status), None if gm_runs(
+                    owner, bool(gm_controlled), CharacterKind(kind)) else controller or owner)
+                for name, status, owner, kind, controller, gm_controlled in rows]
 
     async def update(self, character: CharacterRecord) -> None:
         await self._update(q.CHARACTERS, m.character_values(character), "character")

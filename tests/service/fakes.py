@@ -38,6 +38,7 @@ from fappo_bot.service.records import (
     PostRevision,
     Resolution,
     Role,
+    RosterEntry,
     TurnRecord,
     TurnStatus,
     UserName,
@@ -204,6 +205,9 @@ class FakeCharacters(_Repo):
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
         rows = self.group("game_characters", game_id, "characters")
         return sorted(rows, key=lambda c: (c.created_at, c.id))
+
+    async def roster(self, game_id: str) -> Sequence[RosterEntry]:
+        return [RosterEntry(c.name, c.status, c.runner()) for c in await self.list(game_id)]
 
     async def update(self, character: CharacterRecord) -> None:
         folded = character.name.casefold()

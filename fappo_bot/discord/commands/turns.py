@@ -24,6 +24,7 @@ from fappo_bot.discord.limits import CONTENT
 from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import safe
 from fappo_bot.service import timetext
+from fappo_bot.service.board_views import BoardView
 from fappo_bot.service.views import RevealView, TurnSummary
 from fappo_bot.words import plural
 
@@ -99,7 +100,9 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
         game_id = await self.game_here(interaction)
         status = await self.services.turns.status(game_id)
         game = await self.services.games.show(game_id)
-        text = board_text(game, status) + undelivered(
+        # from the whole status, which a ping reads: the board's text from its own read (the
+        # board's tests hold the two equal)
+        text = board_text(BoardView.of(game, status)) + undelivered(
             await self.services.outbox.given_up_lines(game_id))
         if not ping_missing:
             await say(interaction, text, private=True)

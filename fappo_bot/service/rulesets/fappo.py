@@ -14,6 +14,7 @@ from fappo_bot.service.settings_text import RULES_FLAGS
 from fappo_bot.service.sheet_building import NewCharacter
 
 if TYPE_CHECKING:
+    from fappo_bot.service.board_views import WhoIsIn
     from fappo_bot.service.characters import CharacterService
     from fappo_bot.service.ports import UnitOfWork
     from fappo_bot.service.records import CharacterKind, CharacterRecord, Game, Post, TurnRecord
@@ -64,6 +65,9 @@ class Fappo:
     async def status(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> TurnStatusView:
         return await turnflow.fappo_status(uow, game, turn, records)
+
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
+        return await turnflow.fappo_who_is_in(uow, game, turn)
 
     async def review(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> ReviewView:

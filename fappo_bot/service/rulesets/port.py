@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from fappo_bot.service.errors import Conflict
 
 if TYPE_CHECKING:
+    from fappo_bot.service.board_views import WhoIsIn
     from fappo_bot.service.ports import UnitOfWork
     from fappo_bot.service.records import CharacterKind, CharacterRecord, Game, Post, TurnRecord
     from fappo_bot.service.text import PostText
@@ -144,6 +145,11 @@ class Ruleset(Protocol):
     async def status(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> TurnStatusView:
         """Who is in, who is missing, and what the turn waits for."""
+        ...
+
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
+        """Of `status`, what the turn board shows: who has posted, passed or is missing (with
+        who runs them), and the seal."""
         ...
 
     async def review(self, uow: UnitOfWork, game: Game, turn: TurnRecord,

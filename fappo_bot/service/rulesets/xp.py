@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fappo_bot.service import turnflow, xp_play, xp_posts, xp_review
+from fappo_bot.service.board_views import WhoIsIn
 from fappo_bot.service.records import CharacterKind
 from fappo_bot.service.review import xp_answer
 from fappo_bot.service.rulesets.port import Feature, PostStep
@@ -59,6 +60,11 @@ class Xp:
     async def status(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> TurnStatusView:
         return await turnflow.xp_status(uow, game, turn, records)
+
+    async def who_is_in(self, uow: UnitOfWork, game: Game, turn: TurnRecord) -> WhoIsIn:
+        # an Xp turn's status costs what it costs anyway (every action in force is read)
+        return WhoIsIn.of(await turnflow.xp_status(
+            uow, game, turn, list(await uow.characters.list(game.id))))
 
     async def review(self, uow: UnitOfWork, game: Game, turn: TurnRecord,
                      records: Sequence[CharacterRecord]) -> ReviewView:
