@@ -9,11 +9,12 @@ seal, results), an absence. The outbox loop brings the stale boards up to date a
 (`refresh`; a touch wakes it without having it read the outbox, `Delivery.wake_boards`), each
 board at most once a `discord.turn_board_period_seconds` (a room where posts come several a
 second is read once a period, not once a post, and edited within Discord's limit on a room's
-edits; the loop wakes again when the next stale board is due, `due_in`): the message is edited, or, when it is gone (deleted by someone: 10008 Unknown Message), posted again
-and pinned again. A board whose text did not change is not edited. Its message id is kept across
-starts (`FappoBot.kept`, when the bot has it). The bot pins it when it may: without the
-permission (403, 50013) or in a room with 50 pins already (400, 30003) the board works
-unpinned. The setting `discord.turn_board` (on by default) turns boards off.
+edits; the loop wakes again when the next stale board is due, `due_in`). The message is edited,
+or, when it is gone (deleted by someone: 10008 Unknown Message), posted again and pinned again.
+A board whose text did not change is not edited. Its message id is kept across starts
+(`FappoBot.kept`, when the bot has it). The bot pins it when it may: without the permission
+(403, 50013) or in a room with 50 pins already (400, 30003) the board works unpinned. The
+setting `discord.turn_board` (on by default) turns boards off.
 """
 
 from __future__ import annotations
