@@ -16,7 +16,7 @@ below its documented surface is in `sqla.py`. docs/storage.md has the figures.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Protocol
 
@@ -218,6 +218,14 @@ class SqliteLink:
             return await driver.executemany(sql, args)
         return await driver.execute(sql, args)
 
+    def _statement(self, sql: str, args: Any) -> Awaitable[Any]:
+        """One statement's cursor, to await: an inline connection's `execute` called with no
+        layer between when nothing taps it, else through `_run`."""
+        if self._execute is not None:
+            called: Awaitable[Any] = self._driver.call(self._execute, sql, args)
+            return called
+        return self._run(sql, args)
+
     async def begin(self, write: bool) -> None:
         await self._run("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED", ())
 
@@ -239,18 +247,12 @@ class SqliteLink:
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         compiled = sql.compiled(self.dialect)
-        if self._execute is not None:
-            cursor = await self._driver.call(self._execute, compiled.sql, compiled.args(params))
-        else:
-            cursor = await self._run(compiled.sql, compiled.args(params))
+        cursor = await self._statement(compiled.sql, compiled.args(params))
         return compiled.rows(cursor.fetchall() if self._inline else await cursor.fetchall())
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         compiled = sql.compiled(self.dialect)
-        if self._execute is not None:
-            cursor = await self._driver.call(self._execute, compiled.sql, compiled.args(params))
-        else:
-            cursor = await self._run(compiled.sql, compiled.args(params))
+        cursor = await self._statement(compiled.sql, compiled.args(params))
         return int(cursor.rowcount)
 
     async def execute_many(self, sql: Sql, rows: Sequence[Params]) -> int | None:

@@ -70,10 +70,14 @@ class Tx:
             raise RuntimeError("the transaction has not begun")
         return self._link
 
+    def _ready_now(self) -> Link | None:
+        """The link, when a statement may go at once: begun, nothing queued (most of a
+        transaction's statements); None when `_ready` has something to do first."""
+        return self._link if self.begun and not self.pending else None
+
     async def _ready(self) -> Link:
         """Begin, if this is the first statement; send the queued updates before a statement
-        that could read what they change. (A statement asks it only when there is one or the
-        other to do: most of a transaction's statements have neither.)"""
+        that could read what they change."""
         if not self.begun:
             self._link = await self.source.begin()
             self.begun = True
@@ -84,18 +88,14 @@ class Tx:
 
     async def fetch(self, sql: Sql, params: Params = NO_PARAMS) -> list[Sequence[Any]]:
         try:
-            link = self._link
-            if link is None or not self.begun or self.pending:
-                link = await self._ready()
+            link = self._ready_now() or await self._ready()
             return await link.fetch(sql, params)
         except Exception as exc:
             reraise(exc, self._lost())
 
     async def execute(self, sql: Sql, params: Params = NO_PARAMS) -> int:
         try:
-            link = self._link
-            if link is None or not self.begun or self.pending:
-                link = await self._ready()
+            link = self._ready_now() or await self._ready()
             return await link.execute(sql, params)
         except Exception as exc:
             reraise(exc, self._lost())
@@ -105,9 +105,7 @@ class Tx:
         if not rows:
             return
         try:
-            link = self._link
-            if link is None or not self.begun or self.pending:
-                link = await self._ready()
+            link = self._ready_now() or await self._ready()
             if len(rows) == 1:
                 await link.execute(sql, rows[0])
             else:
