@@ -13,7 +13,13 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
 `fappo-bot run` sets it up (`startup.tune_collector` after start-up), unless `--no-gc-tuning`.
 
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
-        [--no-gc-tuning] [--diagnose] [--combatants 60] [--turn-board] [--callgrind] [--smoke]
+        [--no-gc-tuning] [--diagnose] [--combatants 60] [--turn-board] [--callgrind] [--floor]
+        [--smoke]
+
+`--floor` runs the same loads against a bare discord.py bot, built as the bot's client is, that
+answers each post with a fixed reply of the bot's usual length and does nothing else: what
+discord.py and aiohttp cost a post by themselves on this fake, the part of the bot's figure that
+no change to the bot can remove.
 
 Instructions a post, start-up and the first load (connections opened, caches warmed) left
 out: callgrind counts only the loads after the first (`--callgrind`, its instrumentation turned
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import logging
 import multiprocessing
@@ -391,6 +398,63 @@ def percentile(ordered: Sequence[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
+#: what the floor's bare bot answers every post with: as long as the bot's usual answer to
+#: `ORDERS[0]` (its orders, the SP left and the note that they replace earlier ones)
+FLOOR_REPLY = ("Kael: 3/3 AP committed\n  2 AP  attack Skarg · Broadsword (Swordfighting 5)\n"
+               "  1 AP  defend (all attacks)\nSP left: Nimble 5, Tireless 3, floating 1\n"
+               "This post replaces Kael's orders from an earlier post (the same orders).")
+
+
+def floor_bot(fake: SimpleNamespace) -> Any:
+    """A bare discord.py bot, built as `FappoBotBase` builds its client (the same class,
+    intents, mentions, no member chunking), that answers every member's message at once with
+    `FLOOR_REPLY` as a reply to it: no storage, no parse, no service. What it costs a post is
+    what discord.py and aiohttp cost, on this fake and this machine, before any of the bot's
+    own work: the floor under `bench_bot.py`'s CPU a post."""
+    import discord
+    from discord.ext import commands
+
+    from fappo_bot.discord.base import GUILD_READY_TIMEOUT, bot_intents
+    from fappo_bot.discord.endpoints import Endpoints, aim_http
+
+    class FloorBot(commands.AutoShardedBot):
+        async def on_message(self, message: discord.Message) -> None:
+            if message.author.bot:
+                return
+            reference = discord.MessageReference(message_id=message.id,
+                                                 channel_id=message.channel.id,
+                                                 fail_if_not_exists=False)
+            await message.channel.send(FLOOR_REPLY, reference=reference)
+
+    bot = FloorBot(command_prefix=commands.when_mentioned, help_command=None,
+                   intents=bot_intents(), allowed_mentions=discord.AllowedMentions.none(),
+                   chunk_guilds_at_startup=False, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    aim_http(bot.http, Endpoints.of(fake.api_base, fake.gateway_url))
+    return bot
+
+
+async def run_floor(args: argparse.Namespace, conn: Connection, fake: SimpleNamespace) -> None:
+    """`--floor`: the loads against `floor_bot` (no turn to resolve after them)."""
+    from tests.bot.fake_discord import TOKEN
+
+    bot = floor_bot(fake)
+    started = asyncio.create_task(bot.start(TOKEN))
+    await asyncio.wait_for(bot.wait_until_ready(), timeout=15)
+    try:
+        if not args.no_gc_tuning:
+            from fappo_bot.discord.startup import tune_collector
+
+            tune_collector()
+        print(machine_speed())
+        print("the floor: a bare discord.py bot that answers every post with a fixed reply")
+        for run_number in range(args.runs):
+            await load(conn, args, counted=args.callgrind and run_number > 0)
+    finally:
+        await bot.close()
+        with contextlib.suppress(Exception):
+            await started
+
+
 async def run(args: argparse.Namespace) -> None:
     from fappo_bot.settings import DiscordSettings, TurnSettings
 
@@ -406,6 +470,11 @@ async def run(args: argparse.Namespace) -> None:
     fake_process.start()
     try:
         fake = SimpleNamespace(**await recv(conn))
+        if args.floor:
+            args.shm = Path(tempfile.gettempdir()) / "no-database-shm"
+            await run_floor(args, conn, fake)
+            conn.send(("stop", ()))
+            return
         with tempfile.TemporaryDirectory() as tmp:
             if args.sqla_public:
                 from tests.storage import sqla_public
@@ -541,6 +610,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--callgrind", action="store_true",
                         help="under valgrind --tool=callgrind --instr-atstart=no: count the "
                              "instructions of the loads after the first")
+    parser.add_argument("--floor", action="store_true",
+                        help="the same loads against a bare discord.py bot that answers every "
+                             "post with a fixed reply (no storage, no service): what discord.py "
+                             "and aiohttp cost a post by themselves")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest sizes: checks that the script runs")
     args = parser.parse_args(argv)

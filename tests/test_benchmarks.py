@@ -74,3 +74,12 @@ def test_the_storage_benchmark_runs_on_postgresql() -> None:
     if "postgres: skipped" in done.stdout:
         pytest.skip(done.stdout.strip().splitlines()[-1])
     assert re.search(r"postgres +resolve +6 combatants", done.stdout), done.stdout[-3000:]
+
+
+@pytest.mark.slow
+def test_the_bot_benchmark_measures_its_floor() -> None:
+    """`--floor`: the same loads against a bare discord.py bot (what the bot's figure stands on)."""
+    done = _run("benchmarks/bench_bot.py", "--smoke", "--floor")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "the floor: a bare discord.py bot" in done.stdout, done.stdout[-3000:]
+    assert re.search(r"CPU a post: bot [\d.]+ ms", done.stdout), done.stdout[-3000:]
