@@ -14,12 +14,14 @@ process pays only its own CPU, as `fappo-bot run` would. The bot's process is se
 
     .venv/bin/python benchmarks/bench_bot.py [--rate 50] [--seconds 60] [--rooms 20] [--runs 1]
         [--no-gc-tuning] [--diagnose] [--combatants 60] [--turn-board] [--callgrind] [--floor]
-        [--smoke]
+        [--hogs N] [--smoke]
 
 `--floor` runs the same loads against a bare discord.py bot, built as the bot's client is, that
 answers each post with a fixed reply of the bot's usual length and does nothing else: what
 discord.py and aiohttp cost a post by themselves on this fake, the part of the bot's figure that
-no change to the bot can remove.
+no change to the bot can remove. `--hogs N` runs N spinning processes beside each load, each in
+a session of its own as other users' jobs are: a busy machine on demand, so that "under load" is
+a figure anyone can repeat, not whatever else the machine happened to run.
 
 Instructions a post, start-up and the first load (connections opened, caches warmed) left
 out: callgrind counts only the loads after the first (`--callgrind`, its instrumentation turned
@@ -519,8 +521,32 @@ async def run(args: argparse.Namespace) -> None:
             fake_process.kill()
 
 
+@contextlib.contextmanager
+def busy_machine(hogs: int) -> Any:
+    """`hogs` processes that only spin, while the block runs: a machine loaded by other jobs.
+    Each is started in a session of its own, as another user's job or service would be: Linux
+    (with autogroup, the default) shares the processor between sessions first, so hogs started
+    in the benchmark's own session would take the bot's share instead of the machine's."""
+    import subprocess
+
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                 start_new_session=True) for _ in range(hogs)]
+    try:
+        yield
+    finally:
+        for hog in spinning:
+            hog.kill()
+        for hog in spinning:
+            hog.wait()
+
+
 async def load(conn: Connection, args: argparse.Namespace, *, counted: bool = False) -> None:
     """One run of the load; prints its figures (`counted`: under callgrind's count)."""
+    with busy_machine(args.hogs):
+        await _load_once(conn, args, counted=counted)
+
+
+async def _load_once(conn: Connection, args: argparse.Namespace, *, counted: bool) -> None:
     loop = asyncio.get_running_loop()
     diagnosis = Diagnosis(shm=args.shm)
     diagnosis.install(loop, watch=args.diagnose)
@@ -554,7 +580,8 @@ async def load(conn: Connection, args: argparse.Namespace, *, counted: bool = Fa
     with open("/proc/loadavg") as file:
         load_average = " ".join(file.read().split()[:3])
     print(f"{posts} posts at {args.rate:g}/s across {args.rooms} rooms for {args.seconds:g} s "
-          f"(SQLite; load average {load_average}): post -> reply p50 "
+          f"(SQLite; load average {load_average}"
+          f"{f', {args.hogs} processes spinning beside it' if args.hogs else ''}): post -> reply p50 "
           f"{statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, "
           f"max {latencies[-1]:.1f} ms; CPU a post: bot {cpu / posts * 1000:.2f} ms "
           f"({on_loop / posts * 1000:.2f} on the loop's thread, the rest in the others: the WAL's "
@@ -610,6 +637,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--callgrind", action="store_true",
                         help="under valgrind --tool=callgrind --instr-atstart=no: count the "
                              "instructions of the loads after the first")
+    parser.add_argument("--hogs", type=int, default=0,
+                        help="that many processes spinning during each load, each in a session "
+                             "of its own: the figures of a machine busy with other jobs")
     parser.add_argument("--floor", action="store_true",
                         help="the same loads against a bare discord.py bot that answers every "
                              "post with a fixed reply (no storage, no service): what discord.py "

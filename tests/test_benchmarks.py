@@ -77,9 +77,11 @@ def test_the_storage_benchmark_runs_on_postgresql() -> None:
 
 
 @pytest.mark.slow
-def test_the_bot_benchmark_measures_its_floor() -> None:
-    """`--floor`: the same loads against a bare discord.py bot (what the bot's figure stands on)."""
-    done = _run("benchmarks/bench_bot.py", "--smoke", "--floor")
+def test_the_bot_benchmark_measures_its_floor_on_a_busy_machine() -> None:
+    """`--floor`: the same loads against a bare discord.py bot (what the bot's figure stands on);
+    `--hogs`: beside spinning processes."""
+    done = _run("benchmarks/bench_bot.py", "--smoke", "--floor", "--hogs", "1")
     assert done.returncode == 0, done.stderr[-3000:]
     assert "the floor: a bare discord.py bot" in done.stdout, done.stdout[-3000:]
+    assert "1 processes spinning beside it" in done.stdout, done.stdout[-3000:]
     assert re.search(r"CPU a post: bot [\d.]+ ms", done.stdout), done.stdout[-3000:]
