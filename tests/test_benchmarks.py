@@ -83,5 +83,5 @@ def test_the_bot_benchmark_measures_its_floor_on_a_busy_machine() -> None:
     done = _run("benchmarks/bench_bot.py", "--smoke", "--floor", "--hogs", "1")
     assert done.returncode == 0, done.stderr[-3000:]
     assert "the floor: a bare discord.py bot" in done.stdout, done.stdout[-3000:]
-    assert "1 processes spinning beside it" in done.stdout, done.stdout[-3000:]
+    assert "1 spinning processes beside it" in done.stdout, done.stdout[-3000:]
     assert re.search(r"CPU a post: bot [\d.]+ ms", done.stdout), done.stdout[-3000:]
