@@ -579,9 +579,9 @@ async def _load_once(conn: Connection, args: argparse.Namespace, *, counted: boo
     posts = result["posts"]
     with open("/proc/loadavg") as file:
         load_average = " ".join(file.read().split()[:3])
+    beside = f", {args.hogs} spinning processes beside it" if args.hogs else ""
     print(f"{posts} posts at {args.rate:g}/s across {args.rooms} rooms for {args.seconds:g} s "
-          f"(SQLite; load average {load_average}"
-          f"{f', {args.hogs} processes spinning beside it' if args.hogs else ''}): post -> reply p50 "
+          f"(SQLite; load average {load_average}{beside}): post -> reply p50 "
           f"{statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, "
           f"max {latencies[-1]:.1f} ms; CPU a post: bot {cpu / posts * 1000:.2f} ms "
           f"({on_loop / posts * 1000:.2f} on the loop's thread, the rest in the others: the WAL's "
