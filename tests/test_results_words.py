@@ -14,6 +14,7 @@ from fappo_bot.render import results as words
 from fappo_bot.rules.resolve import resolve_turn
 from fappo_bot.service import notices
 from fappo_bot.service.results_report import turn_blocks
+from fappo_bot.service.rulesets.names import FAPPO, XP
 from tests.posting.helpers import parse, state_of
 
 pytestmark = pytest.mark.unit
@@ -172,7 +173,7 @@ def test_rule_codes_are_left_out_of_what_players_read() -> None:
 def test_a_dice_pool_turn_names_its_rules_and_says_when_nothing_was_rolled() -> None:
     """The words come with the notice (its ruleset's label); a payload written before they
     were stored, naming only its ruleset, reads the same."""
-    xp = notices.results(3, "r1", (), ruleset="xp", label="Xp", dice_pools=True)
+    xp = notices.results(3, "r1", (), ruleset=XP)
     old = notices.read("results", {"turn": 3, "resolution_id": "r1", "ruleset": "xp",
                                    "blocks": []})
     assert old == xp
@@ -180,3 +181,11 @@ def test_a_dice_pool_turn_names_its_rules_and_says_when_nothing_was_rolled() -> 
     fappo = notices.results(3, "r1", ())
     assert words.text(fappo) == "**Turn 3 results**"
     assert notices.read("results", {"turn": 3, "resolution_id": "r1", "blocks": []}) == fappo
+    assert notices.results(3, "r1", (), ruleset=FAPPO) == fappo
+    # the stored payloads are the same as before the words came from the port
+    same = {"turn": 3, "resolution_id": "r1", "characters": None, "blocks": [],
+            "continued": False}
+    assert xp.payload() == {**same, "ruleset": "xp", "label": "Xp", "dice_pools": True}
+    assert fappo.payload() == {**same, "ruleset": "fappo", "label": "", "dice_pools": False}
+    unknown = notices.read("results", {**same, "ruleset": "chess"})
+    assert (unknown.label, unknown.dice_pools) == ("", False)

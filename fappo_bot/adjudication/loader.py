@@ -7,14 +7,15 @@ cases of the file; only a file that cannot be read at all raises `CaseFileError`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fappo_bot.adjudication.xp_case import XpCase, is_xp_kind, xp_case
+from fappo_bot.adjudication import xp_case
+from fappo_bot.adjudication.xp_case import XpCase
 from fappo_bot.rules import Character, GMInputs, Order, PendingHit, RulesConfig
 from fappo_bot.sheets.characters import character_from_case
 from fappo_bot.sheets.convert import (
@@ -192,6 +193,14 @@ Case = TurnCase | SheetCase | SpellCase | RestCase | HealCase | ParseCase | XpCa
 """Any loaded case: one model per kind (the Xp kinds of spec/cases-xp.md in one), or a `BadCase`."""
 
 
+#: the case kinds read elsewhere than here, by the prefix their kinds share, each family with its
+#: reader (raw, id, kind, source, position): the Xp dice pools' (`xp_case.py`). A kind no family
+#: claims is one of `CaseKind`.
+FAMILIES: Mapping[str, Callable[[Mapping[str, Any], str, str, str, int], Case]] = {
+    xp_case.PREFIX: xp_case.xp_case,
+}
+
+
 def load_case_file(path: str | Path) -> list[Case]:
     """Every case of one file, in order (spec/cases.md). Raises `CaseFileError` when the file
     cannot be read; a malformed case becomes a `BadCase` instead."""
@@ -239,8 +248,10 @@ def parse_case(raw: Any, source: str = "<text>", position: int = 0) -> Case:
     try:
         if not has_id:
             raise CaseError("the case has no `id`")
-        if is_xp_kind(kind_text):
-            return xp_case(raw, case_id, kind_text, source, position)
+        family = next((read for prefix, read in FAMILIES.items()
+                       if kind_text.startswith(prefix)), None)
+        if family is not None:
+            return family(raw, case_id, kind_text, source, position)
         try:
             kind = CaseKind(kind_text)
         except ValueError:

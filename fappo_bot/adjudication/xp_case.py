@@ -1,6 +1,6 @@
 """An Xp adjudication case (`../shared/spec/cases-xp.md`): its kind, id and raw fields.
 
-The loader hands every case whose `kind` starts with `xp-` here. Its fields are read when the case
+The loader hands every case whose `kind` starts with `xp-` (`PREFIX`) here. Its fields are read when the case
 runs (`xp.run_xp_case`), because a malformed Xp case is not a loading failure: it resolves to
 `errors: [{code: bad-case}]`, which a case may expect.
 """
@@ -43,9 +43,8 @@ class XpCase:
     position: int = 0
 
 
-def is_xp_kind(kind_text: str) -> bool:
-    """Whether a case's kind belongs to the Xp ruleset."""
-    return kind_text.startswith("xp-")
+#: what every Xp case kind starts with: the loader hands such a case to `xp_case`
+PREFIX = "xp-"
 
 
 def xp_case(raw: Mapping[str, Any], case_id: str, kind_text: str, source: str,

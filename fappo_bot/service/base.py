@@ -124,13 +124,6 @@ class UseCases:
             if writes:
                 await uow.commit()
 
-    async def _gm_first(self, game_id: str, actor: str) -> None:
-        """Refuse anyone but a GM of the game before a GM-only use case reads its input: a
-        player is told only that GMs do that, not what would be wrong with the input (a
-        deadline, a count, a roll). The use case's own transaction checks it again."""
-        async with self.in_game(game_id, actor, gm=True, writes=False):
-            pass
-
 
 # ---- loading with specific errors -------------------------------------------------------------
 async def load_game(uow: UnitOfWork, game_id: str) -> Game:

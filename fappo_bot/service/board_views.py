@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from fappo_bot.service.records import Game
 from fappo_bot.service.views import DeadlineMoveView, GameView, TurnStatusView, TurnSummary
 
 _FROZEN = ConfigDict(frozen=True)
@@ -55,8 +56,24 @@ class BoardView(BaseModel):
     def of(cls, game: GameView, status: TurnStatusView) -> BoardView:
         """The board of a game and its turn's whole status (`GameService.show`,
         `TurnService.status`), for a caller that read both."""
+        return cls.of_status(game, game.has_npc_seal, status)
+
+    @classmethod
+    def of_status(cls, game: Game | GameView, has_npc_seal: bool,
+                  status: TurnStatusView) -> BoardView:
+        """The board of `game` (its record or its view) from its turn's whole status, and
+        whether its rules seal NPC orders."""
         return cls(game_id=game.id, name=game.name, channel_key=game.channel_key,
-                   guild_key=game.guild_key, has_npc_seal=game.has_npc_seal, turn=status.turn,
+                   guild_key=game.guild_key, has_npc_seal=has_npc_seal, turn=status.turn,
                    posted=status.posted, passed=status.passed, away=status.away,
                    missing=status.missing, deadline_moved=status.deadline_moved,
                    npc_sealed=status.npc_sealed)
+
+
+class StatusBoard(NamedTuple):
+    """`/turn status` read once (`TurnService.status_board`): the turn's whole status, its
+    board made from it, and whether the reader is a GM of the game (who may ping)."""
+
+    status: TurnStatusView
+    board: BoardView
+    gm: bool

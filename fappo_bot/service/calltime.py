@@ -18,9 +18,7 @@ from fappo_bot.service.base import (
     UseCases,
     audit,
     check_gm,
-    current_turn,
     gm_ids,
-    load_game,
     load_game_at_play,
     queue,
     some_turn,
@@ -53,42 +51,52 @@ class CallTimeService(UseCases):
         after: timedelta | None = None,
     ) -> TurnSummary:
         """A GM sets (or clears, with neither argument) the open turn's deadline."""
-        await self._gm_first(game_id, actor)
-        if at is not None and after is not None:
-            raise InvalidInput("Give the deadline as a time or as a duration, not both.")
-        now = self.now()
-        if after is not None:
-            check_deadline(after)
-        if at is not None:
-            check_deadline(at - now)
-        deadline = at if at is not None else (now + after if after is not None else None)
-        if deadline is not None and deadline <= now:
-            raise InvalidInput(
-                "The deadline must be in the future; to end the turn now, close it instead."
-            )
-        return await self._change(game_id, actor, "turn.deadline", deadline=deadline)
+        async with self.uow() as uow:
+            game, latest = await _gm_game(uow, game_id, actor)
+            if at is not None and after is not None:
+                raise InvalidInput("Give the deadline as a time or as a duration, not both.")
+            now = self.now()
+            if after is not None:
+                check_deadline(after)
+            if at is not None:
+                check_deadline(at - now)
+            deadline = at if at is not None else (now + after if after is not None else None)
+            if deadline is not None and deadline <= now:
+                raise InvalidInput(
+                    "The deadline must be in the future; to end the turn now, close it instead."
+                )
+            turn = await _locked(uow, latest, TurnStatus.OPEN)
+            return await self._change(uow, game, turn, actor, "turn.deadline",
+                                      deadline=deadline)
 
     @retried
     async def extend(self, game_id: str, actor: str, by: timedelta) -> TurnSummary:
         """A GM pushes the deadline back (from the current deadline, or from now)."""
-        await self._gm_first(game_id, actor)
-        if by <= timedelta(0):
-            raise InvalidInput("Extend by a positive duration.")
         async with self.uow() as uow:
-            game = await load_game(uow, game_id)
-            turn = await current_turn(uow, game)
-        base = turn.deadline or self.now()
-        check_deadline(base + min(by, MAX_DEADLINE * 2) - self.now(), "The deadline")
-        return await self._change(game_id, actor, "turn.extend", deadline=base + by)
+            game, latest = await _gm_game(uow, game_id, actor)
+            if by <= timedelta(0):
+                raise InvalidInput("Extend by a positive duration.")
+            turn = await uow.lock_turn(some_turn(latest).id)
+            now = self.now()
+            base = turn.deadline or now
+            # the new deadline is the input's: refused for its size before the turn's state
+            check_deadline(base + min(by, MAX_DEADLINE * 2) - now, "The deadline")
+            turn = _in_status(turn, TurnStatus.OPEN)
+            return await self._change(uow, game, turn, actor, "turn.extend",
+                                      deadline=base + by)
 
     @retried
     async def pause(self, game_id: str, actor: str) -> TurnSummary:
         """Stop the clock: no reminders, no call time, until resumed with the time left."""
-        return await self._change(game_id, actor, "turn.pause", paused=True)
+        async with self.uow() as uow:
+            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
+            return await self._change(uow, game, turn, actor, "turn.pause", paused=True)
 
     @retried
     async def resume(self, game_id: str, actor: str) -> TurnSummary:
-        return await self._change(game_id, actor, "turn.resume", paused=False)
+        async with self.uow() as uow:
+            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
+            return await self._change(uow, game, turn, actor, "turn.resume", paused=False)
 
     @retried
     async def close(self, game_id: str, actor: str) -> TurnSummary:
@@ -226,40 +234,42 @@ class CallTimeService(UseCases):
 
     async def _change(
         self,
-        game_id: str,
+        uow: UnitOfWork,
+        game: Game,
+        turn: TurnRecord,
         actor: str,
         action: str,
         *,
         deadline: datetime | None = None,
         paused: bool | None = None,
     ) -> TurnSummary:
-        async with self.uow() as uow:
-            game, turn = await _gm_turn(uow, game_id, actor, TurnStatus.OPEN)
-            now = self.now()
-            update: dict[str, object] = {"version": turn.version + 1}
-            if paused is None:
-                if turn.paused:
-                    update["paused_remaining"] = deadline - now if deadline else None
-                else:
-                    update["deadline"] = deadline
-                update["reminders_sent"] = 0
-            elif paused:
-                if turn.paused:
-                    raise Conflict(f"Turn {turn.number} is already paused.")
-                update.update(paused=True, deadline=None,
-                              paused_remaining=turn.deadline - now if turn.deadline else None)
+        """The open `turn`'s clock changed in the caller's transaction, which it commits: a new
+        `deadline` (None: cleared), or `paused` or resumed."""
+        now = self.now()
+        update: dict[str, object] = {"version": turn.version + 1}
+        if paused is None:
+            if turn.paused:
+                update["paused_remaining"] = deadline - now if deadline else None
             else:
-                if not turn.paused:
-                    raise Conflict(f"Turn {turn.number} is not paused.")
-                remaining = turn.paused_remaining
-                update.update(paused=False, paused_remaining=None,
-                              deadline=now + remaining if remaining is not None else None)
-            turn = arm(turn.model_copy(update=update), game, now)
-            await uow.turns.update(turn)
-            await audit(uow, self.deps, game.id, actor, action, turn=turn.number,
-                        deadline=turn.deadline, paused=turn.paused)
-            await uow.commit()
-            return TurnSummary.of(turn)
+                update["deadline"] = deadline
+            update["reminders_sent"] = 0
+        elif paused:
+            if turn.paused:
+                raise Conflict(f"Turn {turn.number} is already paused.")
+            update.update(paused=True, deadline=None,
+                          paused_remaining=turn.deadline - now if turn.deadline else None)
+        else:
+            if not turn.paused:
+                raise Conflict(f"Turn {turn.number} is not paused.")
+            remaining = turn.paused_remaining
+            update.update(paused=False, paused_remaining=None,
+                          deadline=now + remaining if remaining is not None else None)
+        turn = arm(turn.model_copy(update=update), game, now)
+        await uow.turns.update(turn)
+        await audit(uow, self.deps, game.id, actor, action, turn=turn.number,
+                    deadline=turn.deadline, paused=turn.paused)
+        await uow.commit()
+        return TurnSummary.of(turn)
 
 
 async def _alarm(uow: UnitOfWork, cases: UseCases, game: Game, turn: TurnRecord,
@@ -336,10 +346,24 @@ async def _gm_turn(
     uow: UnitOfWork, game_id: str, actor: str, status: TurnStatus
 ) -> tuple[Game, TurnRecord]:
     """The game and its current turn, locked, for a GM's call-time command on a turn in `status`."""
+    game, latest = await _gm_game(uow, game_id, actor)
+    return game, await _locked(uow, latest, status)
+
+
+async def _gm_game(uow: UnitOfWork, game_id: str, actor: str) -> tuple[Game, TurnRecord | None]:
+    """The game and its latest turn (not locked) in one read, refused unless `actor` is a GM of
+    it: what a call-time command checks before its input."""
     at_play = await load_game_at_play(uow, game_id, actor)
-    game = at_play.game
-    check_gm(game, at_play.roles)
-    turn = await uow.lock_turn(some_turn(at_play.turn).id)
+    check_gm(at_play.game, at_play.roles)
+    return at_play.game, at_play.turn
+
+
+async def _locked(uow: UnitOfWork, latest: TurnRecord | None, status: TurnStatus) -> TurnRecord:
+    """The game's current turn, locked, refused unless it is in `status`."""
+    return _in_status(await uow.lock_turn(some_turn(latest).id), status)
+
+
+def _in_status(turn: TurnRecord, status: TurnStatus) -> TurnRecord:
     if turn.status is not status:
         raise Conflict(f"Turn {turn.number} is not {status.value}.")
-    return game, turn
+    return turn

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from fappo_bot.posting.render import DISCORD_LIMIT
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.results_report import Block
+from fappo_bot.service.rulesets.names import BY_NAME, STORED_DEFAULT, Naming
 
 
 class Notice(BaseModel):
@@ -178,10 +179,12 @@ class Results(Notice):
     resolution_id: str
     #: the characters of the party the message is for; None: every character's
     characters: tuple[str, ...] | None = None
-    #: the ruleset that resolved the turn (its `Ruleset.name`)
-    ruleset: str = "fappo"
+    #: the ruleset that resolved the turn (its `Ruleset.name`; a payload that names none was
+    #: written before there were two, `names.STORED_DEFAULT`)
+    ruleset: str = STORED_DEFAULT.name
     #: the rules a dice-pool turn's title names (its ruleset's label), and whether the turn was
     #: rolled in dice pools (a turn that rolled nothing says so): the ruleset port's words
+    #: (`Naming.results_label`, `dice_pools`)
     label: str = ""
     dice_pools: bool = False
     blocks: tuple[Block, ...]
@@ -199,14 +202,13 @@ class Results(Notice):
     @classmethod
     def _words_before(cls, data: Any) -> Any:
         """A payload written before the ruleset's words were stored takes them from the
-        ruleset it names (`_WORDS_BEFORE`)."""
+        ruleset it names (its naming, `service/rulesets/names.py`)."""
         if isinstance(data, dict) and "dice_pools" not in data:
-            return {**_WORDS_BEFORE.get(data.get("ruleset"), {}), **data}
+            naming = BY_NAME.get(data.get("ruleset", STORED_DEFAULT.name))
+            if naming is None:
+                return data
+            return {"label": naming.results_label, "dice_pools": naming.dice_pools, **data}
         return data
-
-
-#: the words of the results payloads written before they were stored, by the ruleset they name
-_WORDS_BEFORE: dict[Any, dict[str, Any]] = {"xp": {"label": "Xp", "dice_pools": True}}
 
 
 class Undone(Notice):
@@ -348,14 +350,15 @@ def revealed(number: int, digest: str, salt: str, orders: Sequence[str]) -> Reve
 
 def results(number: int, resolution_id: str, blocks: Sequence[Block],
             characters: Sequence[str] | None = None,
-            ruleset: str = "fappo", label: str = "",
-            dice_pools: bool = False) -> Results:
+            ruleset: Naming = STORED_DEFAULT) -> Results:
+    """The results of turn `number` as the `ruleset` that resolved them names them (its port's
+    `naming`)."""
     # constructed, not validated: the blocks are the service's own, of their types already,
     # and a turn of a thousand entries has thousands (a payload read back is validated, `read`)
     return Results.model_construct(
         turn=number, resolution_id=resolution_id, blocks=tuple(blocks),
-        characters=None if characters is None else tuple(characters), ruleset=ruleset,
-        label=label, dice_pools=dice_pools)
+        characters=None if characters is None else tuple(characters), ruleset=ruleset.name,
+        label=ruleset.results_label, dice_pools=ruleset.dice_pools)
 
 
 #: room left for the part's heading and the code fence of a canonical JSON message

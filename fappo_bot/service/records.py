@@ -42,6 +42,7 @@ from fappo_bot.service.log_records import DestinationKind as DestinationKind
 from fappo_bot.service.log_records import LedgerEntry as LedgerEntry
 from fappo_bot.service.log_records import OutboxMessage as OutboxMessage
 from fappo_bot.service.log_records import UserName as UserName
+from fappo_bot.service.rulesets.names import STORED_DEFAULT
 from fappo_bot.service.xp_flags import XpFlags
 from fappo_bot.sheets.xp import XpSheet
 
@@ -204,9 +205,9 @@ class Game(BaseModel):
     guild_key: str | None = None
     name: str
     #: the name of the ruleset the game plays (`service/rulesets/known.py`); the default is the
-    #: stored format's: an export that names none plays FAPPO's (a new game is given its
-    #: ruleset by `GameService.create`)
-    ruleset: str = "fappo"
+    #: stored format's (`names.STORED_DEFAULT`): an export that names none plays FAPPO's (a new
+    #: game is given its ruleset by `GameService.create`)
+    ruleset: str = STORED_DEFAULT.name
     rules: RulesConfig = Field(default_factory=RulesConfig)
     status: GameStatus = GameStatus.ACTIVE
     settings: GameSettings = Field(default_factory=GameSettings)

@@ -242,9 +242,8 @@ class ResolutionService(UseCases):
         await uow.turns.update(turn)
         resolution_id = self.deps.ids()
         out = Outgoing(self.deps, game)
-        ruleset = self.ruleset(game)
         notice = notices.results(turn.number, resolution_id, xp_blocks(resolved.lines),
-                                 ruleset=ruleset.name, label=ruleset.label, dice_pools=True)
+                                 ruleset=self.ruleset(game).naming)
         worded = result_words.Worded()  # its text and its parts word each line once
         text = result_words.text(notice, worded)
         queued = out.add("results", notice, f"results:{resolution_id}", lines_of=worded)
@@ -411,12 +410,15 @@ class ResolutionService(UseCases):
         hidden = set(seen.parties_only)
         secret_part = private_result(result, hidden)
         withheld = {n for a in secret_part.actions for n in party_names(a)}
+        naming = self.ruleset(game).naming  # the rules the results name
         room = notices.results(turn.number, resolution_id, turn_blocks(
-            public, orders, masked=seen.masked, withheld=withheld, earlier=state.pending))
+            public, orders, masked=seen.masked, withheld=withheld, earlier=state.pending),
+            ruleset=naming)
         worded = result_words.Worded()  # the room's text and its parts word its blocks once
         text = result_words.text(room, worded)
         gm_text = text if public is result else result_words.text(notices.results(
-            turn.number, resolution_id, turn_blocks(result, orders, earlier=state.pending)))
+            turn.number, resolution_id, turn_blocks(result, orders, earlier=state.pending),
+            ruleset=naming))
         count = out.add("results", room, f"results:{resolution_id}", lines_of=worded)
         gms: Sequence[str] | None = None
         if secret_part.actions or secret_part.errors:
@@ -434,13 +436,13 @@ class ResolutionService(UseCases):
                                          earlier=state.pending)
                     count += out.add(
                         "results_private",
-                        notices.results(turn.number, resolution_id, blocks, party),
+                        notices.results(turn.number, resolution_id, blocks, party, naming),
                         f"results:{resolution_id}:{user}", dm_to=user)
             gms = await gm_ids(uow, game)
             secret = turn_blocks(secret_part, orders, earlier=state.pending)
             for gm in gms:  # the same blocks for every GM, worded once
                 count += out.add("results_private", notices.results(
-                    turn.number, resolution_id, secret),
+                    turn.number, resolution_id, secret, ruleset=naming),
                                  f"results:{resolution_id}:gm:{gm}", dm_to=gm, lines_of=worded)
         if turn.npc_commitment and turn.npc_salt is not None and turn.npc_canonical is not None:
             reveal = reveal_messages(turn.number, turn.npc_commitment, turn.npc_salt,

@@ -37,7 +37,7 @@ from fappo_bot.service.base import (
     require_running,
     some_turn,
 )
-from fappo_bot.service.board_views import BoardView
+from fappo_bot.service.board_views import BoardView, StatusBoard
 from fappo_bot.service.disclosure import readable_orders
 from fappo_bot.service.errors import Conflict, Forbidden, NotFound, ServiceError
 from fappo_bot.service.fappo_posts import accepted, check_orders, maybe_everyone_in
@@ -403,6 +403,17 @@ class TurnService(UseCases):
             turn = await current_turn(uow, game)
             return await turn_status(uow, self.ruleset(game), game, turn, self.now(),
                                      moved=True)
+
+    async def status_board(self, game_id: str, viewer: str) -> StatusBoard:
+        """`status`, the board made from it and whether `viewer` is a GM of the game, read in
+        one transaction (`/turn status`: its text is the board's, its pings the status's)."""
+        async with self.uow() as uow:
+            found = await load_game_at_play(uow, game_id, viewer)
+            game, ruleset = found.game, self.ruleset(found.game)
+            status = await turn_status(uow, ruleset, game, some_turn(found.turn), self.now(),
+                                       moved=True)
+            board = BoardView.of_status(game, ruleset.has(Feature.NPC_SEAL), status)
+            return StatusBoard(status, board, Role.GM in found.roles)
 
     async def board(self, game_id: str) -> BoardView | None:
         """What the game's turn board shows (and `/turn status`), read in one transaction that

@@ -45,10 +45,10 @@ async def test_help_in_a_fappo_room_has_no_xp_post_forms(running, fake) -> None:
 async def test_an_unexpected_failure_is_an_apology_with_an_id(running, fake, caplog) -> None:
     await set_up_game(fake)
 
-    async def broken(game_id):
+    async def broken(game_id, viewer):
         raise RuntimeError("the database caught fire")
 
-    running.services.turns.status = broken
+    running.services.turns.status_board = broken
     with caplog.at_level(logging.ERROR, logger="fappo_bot.discord.errors"):
         [answer] = await run_command(fake, fake.alice, "turn status")
     text = answer["callback"]["data"]["content"]

@@ -18,6 +18,7 @@ from fappo_bot.service import notices
 from fappo_bot.service import results_report as report
 from fappo_bot.service.characters import NewCharacter
 from fappo_bot.service.records import DestinationKind
+from fappo_bot.service.rulesets.names import XP
 from tests.bot import form_body
 from tests.bot.scenes import ENEMY_SHEET, long_name, scene
 from tests.bot.table import add_sheet, call_time, run_command, set_up_game, text_of
@@ -92,12 +93,11 @@ def test_each_section_is_an_embed_with_a_field_per_character() -> None:
 @pytest.mark.unit
 def test_an_xp_turn_and_a_part_that_starts_after_the_actions() -> None:
     xp = notices.results(2, "r1", report.xp_blocks(["Kael: 6d superior, 3 successes"]),
-                         ruleset="xp", label="Xp", dice_pools=True)
+                         ruleset=XP)
     [embed] = results_embeds(xp)
     assert (embed.title, embed.description) == ("Turn 2 results (Xp)",
                                                 "Kael: 6d superior, 3 successes")
-    [nothing] = results_embeds(notices.results(2, "r1", (), ruleset="xp", label="Xp",
-                                                          dice_pools=True))
+    [nothing] = results_embeds(notices.results(2, "r1", (), ruleset=XP))
     assert nothing.description == "Nothing to roll this turn."
     later = notices.results(2, "r1", (report.Standing(name=HOSTILE, health="Unhurt"),))
     later = later.model_copy(update={"continued": True})

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
+from fappo_bot.service import NotFound
 from fappo_bot.service.board_views import BoardView
+from fappo_bot.service.errors import NoOpenTurn
 from tests.service.conftest import ALICE, BOB, GM
 
 KAEL_ATTACK = "Kael swings.\n2 AP attack Goblins with Broadsword\n1 AP defend"
@@ -13,10 +17,12 @@ NPC_ORDERS = "**Skarg**\n2 AP attack Kael with Broadsword\n**Goblins**\n1 AP att
 
 
 async def board(services, game) -> BoardView:
-    """The board, checked against what the game's view and the whole status say of it."""
+    """The board, checked against what the game's view and the whole status say of it, and
+    against `/turn status`'s one read of both (`status_board`)."""
     found = await services.turns.board(game)
-    assert found == BoardView.of(await services.games.show(game),
-                                 await services.turns.status(game))
+    status = await services.turns.status(game)
+    assert found == BoardView.of(await services.games.show(game), status)
+    assert await services.turns.status_board(game, ALICE) == (status, found, False)
     return found
 
 
@@ -60,3 +66,17 @@ async def test_the_board_names_only_the_active_characters_players_run(services, 
     await services.characters.restore_control(game, GM, "Kael")
     back = await board(services, game)
     assert back.missing == ("Kael",)
+
+
+async def test_turn_status_reads_once_and_knows_the_gm(services, table):
+    """`/turn status`'s read: the whole status and the board in one transaction, and whether
+    the reader is a GM (who may ping); no turn yet is the status's refusal."""
+    game = table["game"]
+    read = await services.turns.status_board(game, GM)
+    assert read.gm and read.status == await services.turns.status(game)
+    assert read.board == await services.turns.board(game)
+    quiet = await services.games.create(channel_key="c9", name="Quiet Road", creator=GM)
+    with pytest.raises(NoOpenTurn, match="No turn has been opened yet"):
+        await services.turns.status_board(quiet.id, GM)
+    with pytest.raises(NotFound):
+        await services.turns.status_board("no-such-game", GM)

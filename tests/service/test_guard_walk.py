@@ -231,6 +231,7 @@ async def test_nothing_live_leaves_any_use_case_with_hostile_names(services, clo
     await s.turns.orders(game, BOB)
     await s.turns.status(game)
     await s.turns.board(game)
+    await s.turns.status_board(game, BOB)
     await s.review.review(game, GM)
     await s.turns.seal(game, GM)
     review = await s.review.review(game, GM)

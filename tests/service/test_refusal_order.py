@@ -1,12 +1,16 @@
 """Which refusal comes first in the GM-only use cases that read an input: a missing game, then
 anyone but a GM (told only that GMs do that, never what is wrong with the input), then the
-input, and only then whether the game's rules have the feature."""
+input, and only then whether the game's rules have the feature (or, for the clock, the
+turn's state)."""
 
 from __future__ import annotations
 
+import itertools
+from datetime import timedelta
+
 import pytest
 
-from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound
+from fappo_bot.service import Conflict, Forbidden, InvalidInput, NotFound, Services
 from fappo_bot.service.records import Role
 from tests.service.conftest import ALICE, GM
 from tests.service.helpers import snapshot
@@ -74,3 +78,61 @@ async def test_a_gm_hears_of_the_input_before_the_rules(services, table, uow_fac
         with pytest.raises(Conflict, match="dice-pool rolls are for Xp games"):
             await call()
     assert await snapshot(uow_factory) == before
+
+
+def _clock_calls(s, game, user, *, bad):
+    """The GM's deadline and extension, each with an input it refuses (`bad`: a deadline given
+    twice, an extension backwards) or one it takes."""
+    hour = timedelta(hours=1)
+    if bad:
+        return [lambda: s.calltime.set_deadline(game, user, at=s.calltime.now() + hour,
+                                                after=hour),
+                lambda: s.calltime.extend(game, user, -hour)]
+    return [lambda: s.calltime.set_deadline(game, user, after=hour),
+            lambda: s.calltime.extend(game, user, hour)]
+
+
+async def test_the_clock_refuses_in_order_game_gm_input_turn(services, table, uow_factory):
+    """A deadline and an extension: a missing game, then anyone but a GM, then the input,
+    and only then a turn that is not open (here, time called)."""
+    game = table["game"]
+    for call in _clock_calls(services, "no-such-game", GM, bad=True):
+        with pytest.raises(NotFound, match="no such game"):
+            await call()
+    await services.calltime.close(game, GM)
+    before = await snapshot(uow_factory)
+    for call in _clock_calls(services, game, ALICE, bad=True):
+        with pytest.raises(Forbidden, match="Only a GM"):
+            await call()
+    for call in _clock_calls(services, game, GM, bad=True):
+        with pytest.raises(InvalidInput):
+            await call()
+    for call in _clock_calls(services, game, GM, bad=False):
+        with pytest.raises(Conflict, match="Turn 1 is not open"):
+            await call()
+    assert await snapshot(uow_factory) == before
+
+
+async def test_the_clock_is_one_transaction(services, table, uow_factory, clock):
+    """A deadline set, an extension and each refusal: one unit of work each (the GM's role,
+    the input and the turn are checked in the transaction that writes)."""
+    opened: list[object] = []
+
+    def counting():
+        opened.append(None)
+        return uow_factory()
+
+    ids = itertools.count(1)
+    counted = Services(counting, clock=clock, ids=lambda: f"counted{next(ids)}")
+    game = table["game"]
+    calls = [*_clock_calls(counted, game, GM, bad=False),
+             *_clock_calls(counted, game, ALICE, bad=True),
+             *_clock_calls(counted, game, GM, bad=True)]
+    for call in calls:
+        try:
+            await call()
+        except (Forbidden, InvalidInput):
+            pass
+    assert len(opened) == len(calls)
+    status = await services.turns.status(game)
+    assert status.turn.deadline == clock.now() + timedelta(hours=2)

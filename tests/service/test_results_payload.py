@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from fappo_bot.service import notices
 from fappo_bot.service import results_report as r
+from fappo_bot.service.rulesets.names import NAMINGS
 
 pytestmark = pytest.mark.unit
 
@@ -50,10 +51,9 @@ _blocks = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(blocks=st.lists(_blocks, max_size=6), characters=st.none() | _texts,
-       ruleset=st.sampled_from(["fappo", "xp"]), continued=st.booleans())
+       ruleset=st.sampled_from(NAMINGS), continued=st.booleans())
 def test_a_results_payload_is_what_pydantic_dumps(blocks, characters, ruleset, continued):
-    notice = notices.results(3, "res-1", blocks, characters, ruleset, label="L",
-                             dice_pools=ruleset == "xp").model_copy(
+    notice = notices.results(3, "res-1", blocks, characters, ruleset).model_copy(
         update={"continued": continued})
     payload = notice.payload()
     assert json.dumps(payload) == json.dumps(notice.model_dump(mode="json"))

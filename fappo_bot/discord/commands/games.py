@@ -15,6 +15,7 @@ from fappo_bot.discord.rendering import from_game, worded
 from fappo_bot.posting.safety import safe
 from fappo_bot.service.advance_views import LedgerView
 from fappo_bot.service.records import GameStatus, Role
+from fappo_bot.service.rulesets.known import KNOWN
 from fappo_bot.service.settings_text import SettingView, setting_names, suggested_values
 from fappo_bot.service.traits import TraitView
 from fappo_bot.service.views import GameView
@@ -69,6 +70,14 @@ def traits_text(views: list[TraitView]) -> str:
                       "/game trait add).", *own])
 
 
+#: `/game create`'s rulesets, from the registry (the first is the default of a new game), each
+#: offered by its port's names
+_NAMINGS = [ruleset.naming for ruleset in KNOWN.values()]
+_RULESET_CHOICES = [app_commands.Choice(name=n.choice, value=n.name) for n in _NAMINGS]
+_RULESETS_OFFERED = (f"{_NAMINGS[0].offered} (default) or "
+                     + " or ".join(n.offered for n in _NAMINGS[1:]))
+
+
 @app_commands.guild_only()
 class GameGroup(BotGroup, name="game", description="Games: start one in this room, show it, "
                 "its players, GMs and settings"):
@@ -107,9 +116,8 @@ class GameGroup(BotGroup, name="game", description="Games: start one in this roo
 
     @app_commands.command(name="create", description="Start a game in this channel, thread or "
                           "forum post; you are its GM")
-    @app_commands.describe(name="The game's name", ruleset="FAPPO (default) or the Xp dice pools")
-    @app_commands.choices(ruleset=[app_commands.Choice(name="FAPPO", value="fappo"),
-                                   app_commands.Choice(name="Xp dice pools", value="xp")])
+    @app_commands.describe(name="The game's name", ruleset=_RULESETS_OFFERED)
+    @app_commands.choices(ruleset=_RULESET_CHOICES)
     async def create(self, interaction: discord.Interaction,
                      name: app_commands.Range[str, 1, 100], ruleset: str | None = None) -> None:
         assert interaction.channel is not None

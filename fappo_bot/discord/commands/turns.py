@@ -24,7 +24,6 @@ from fappo_bot.discord.limits import CONTENT
 from fappo_bot.discord.timestamps import stamp
 from fappo_bot.posting.safety import safe
 from fappo_bot.service import timetext
-from fappo_bot.service.board_views import BoardView
 from fappo_bot.service.views import RevealView, TurnSummary
 from fappo_bot.words import plural
 
@@ -98,16 +97,16 @@ class TurnGroup(BotGroup, name="turn", description="The turn: open it, who is in
     async def status(self, interaction: discord.Interaction, ping_missing: bool = False
                      ) -> None:
         game_id = await self.game_here(interaction)
-        status = await self.services.turns.status(game_id)
-        game = await self.services.games.show(game_id)
-        # from the whole status, which a ping reads: the board's text from its own read (the
-        # board's tests hold the two equal)
-        text = board_text(BoardView.of(game, status)) + undelivered(
+        # the whole status, which a ping reads, and the board made from it, in one read (the
+        # board's tests hold it equal to the board's own read)
+        read = await self.services.turns.status_board(game_id, user_key(interaction.user))
+        status = read.status
+        text = board_text(read.board) + undelivered(
             await self.services.outbox.given_up_lines(game_id))
         if not ping_missing:
             await say(interaction, text, private=True)
             return
-        if user_key(interaction.user) not in game.gms:
+        if not read.gm:
             await say(interaction, text + "\nOnly a GM can ping the missing players.",
                       private=True)
             return

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from fappo_bot.service import fappo_posts, turnflow
 from fappo_bot.service.review import fappo_answer, fappo_review
+from fappo_bot.service.rulesets.names import FAPPO
 from fappo_bot.service.rulesets.port import Feature, PostStep
 from fappo_bot.service.settings_text import RULES_FLAGS
 from fappo_bot.service.sheet_building import NewCharacter
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 class Fappo:
     """The FAPPO ruleset."""
 
-    name = "fappo"
-    label = "FAPPO"
+    naming = FAPPO
+    name = FAPPO.name
+    label = FAPPO.label
     tag = ""
     features = frozenset({
         Feature.CHARACTER_SHEETS, Feature.SHEET_EDITS, Feature.GROUP_COUNTS,

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fappo_bot.service.errors import Conflict
+from fappo_bot.service.rulesets.names import Naming
 
 if TYPE_CHECKING:
     from fappo_bot.service.board_views import WhoIsIn
@@ -109,9 +110,11 @@ class Ruleset(Protocol):
     `cases` is the use case that runs a step (a `UseCases` of `service/base.py`, which this
     module sits under: each implementation names the group it needs); `uow` its transaction."""
 
-    #: the name a game stores (`Game.ruleset`)
+    #: its names (`names.py`): stored, shown, offered to a GM, carried by its turns' results
+    naming: Naming
+    #: the name a game stores (`Game.ruleset`): `naming.name`
     name: str
-    #: the rules' name as a reader sees it (`FAPPO`, `Xp`)
+    #: the rules' name as a reader sees it (`FAPPO`, `Xp`): `naming.label`
     label: str
     #: what a game's summary says of its rules after its status ("" for FAPPO, the bot's own)
     tag: str

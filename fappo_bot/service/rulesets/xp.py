@@ -11,6 +11,7 @@ from fappo_bot.service import turnflow, xp_play, xp_posts, xp_review
 from fappo_bot.service.board_views import WhoIsIn
 from fappo_bot.service.records import CharacterKind
 from fappo_bot.service.review import xp_answer
+from fappo_bot.service.rulesets.names import XP
 from fappo_bot.service.rulesets.port import Feature, PostStep
 from fappo_bot.service.xp_flags import XP_FLAGS
 
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 class Xp:
     """The Xp ruleset."""
 
-    name = "xp"
-    label = "Xp"
+    naming = XP
+    name = XP.name
+    label = XP.label
     tag = "Xp rules"
     features = frozenset({Feature.DICE_POOLS, Feature.XP_SHEETS, Feature.XP_FLAGS})
     flags = XP_FLAGS
