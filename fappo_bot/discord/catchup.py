@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -302,12 +302,18 @@ class CatchUp:
             return
         rooms_read = self.rooms_read
 
-        async def request_in_lane(*args: Any, **kwargs: Any) -> Any:
-            lane = LANE.get()
-            if lane is not None:
-                lane.registered()
-                await rooms_read.wait()
+        async def after_rooms(lane: _Lane, args: Any, kwargs: Any) -> Any:
+            lane.registered()
+            await rooms_read.wait()
             return await request(*args, **kwargs)
+
+        # a plain function: a call outside the catch-up's handling (every live answer) is
+        # discord.py's own coroutine, with no coroutine of the lane's around it
+        def request_in_lane(*args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
+            lane = LANE.get()
+            if lane is None:
+                return request(*args, **kwargs)  # type: ignore[no-any-return]
+            return after_rooms(lane, args, kwargs)
         request_in_lane.catchup_lane = True  # type: ignore[attr-defined]
         http.request = request_in_lane  # type: ignore[union-attr]
 

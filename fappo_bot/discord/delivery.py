@@ -24,6 +24,7 @@ the outbox at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -176,11 +177,12 @@ class Delivery(commands.Cog):
     async def outbox_loop(self) -> None:
         interval = self.bot.settings.discord.outbox_interval_seconds
         board_due = self.bot.boards.due_in()  # a stale board waiting for its period
-        try:
-            await asyncio.wait_for(self._wake.wait(),
-                                   interval if board_due is None else min(interval, board_due))
-        except TimeoutError:
-            pass
+        # a timeout around the wait, not `wait_for`, which (Python 3.11) wraps the wait in a
+        # task of its own at every round
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(interval if board_due is None
+                                       else min(interval, board_due)):
+                await self._wake.wait()
         self._wake.clear()
         try:
             now = asyncio.get_running_loop().time()

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -379,24 +380,59 @@ def written_at(message: discord.Message) -> datetime:
 
 
 class KeyedLocks:
-    """One `asyncio.Lock` per key, kept only while someone holds or waits for it."""
+    """One holder at a time per key, the others waiting their turn in order; a key is kept only
+    while someone holds or waits for it. An uncontended hold (nearly every message) makes no
+    lock and no future: the key's queue of waiters is made empty, and dropped on release."""
 
     def __init__(self) -> None:
-        self._locks: dict[object, tuple[asyncio.Lock, int]] = {}
+        #: key -> the waiters behind its holder (the key is held while it is here)
+        self._waiting: dict[object, deque[asyncio.Future[None]]] = {}
 
-    @contextlib.asynccontextmanager
-    async def hold(self, key: object) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
+    def hold(self, key: object) -> _Hold:
+        """`async with locks.hold(key):` the key's turn, held for the block."""
+        return _Hold(self, key)
+
+    async def acquire(self, key: object) -> None:
+        queue = self._waiting.get(key)
+        if queue is None:
+            self._waiting[key] = deque()
+            return
+        turn = asyncio.get_running_loop().create_future()
+        queue.append(turn)
         try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release(key)  # given the turn as it was cancelled: the next one's now
             else:
-                self._locks[key] = (lock, users - 1)
+                with contextlib.suppress(ValueError):
+                    queue.remove(turn)
+            raise
+
+    def release(self, key: object) -> None:
+        queue = self._waiting[key]
+        while queue:
+            turn = queue.popleft()
+            if not turn.done():  # a waiter cancelled meanwhile is passed over
+                turn.set_result(None)
+                return
+        del self._waiting[key]
+
+
+class _Hold:
+    """`KeyedLocks.hold`: the key's turn for an `async with` block."""
+
+    __slots__ = ("_key", "_locks")
+
+    def __init__(self, locks: KeyedLocks, key: object) -> None:
+        self._locks = locks
+        self._key = key
+
+    async def __aenter__(self) -> None:
+        await self._locks.acquire(self._key)
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self._locks.release(self._key)
 
 
 class GamePicker(GuardedView):
