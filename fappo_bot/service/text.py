@@ -60,8 +60,33 @@ class PostText(Protocol):
         ...
 
 
+#: how many contexts a `PostingText` keeps (a full map is emptied and fills again)
+_CONTEXTS_KEPT = 256
+
+
 class PostingText:
-    """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`."""
+    """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`.
+
+    It keeps the context of the posts it read lately, by poster, characters and scene: a post
+    into the same scene (an equal state) takes the names its lines are resolved against
+    (`PostContext.scenes`) from the one before instead of building them again."""
+
+    def __init__(self) -> None:
+        #: by (poster, controls, the identities of the state's characters), which the context
+        #: kept holds, so no other object can take one of those identities while it is kept
+        self._contexts: dict[tuple[str, tuple[str, ...], tuple[int, ...]], PostContext] = {}
+
+    def _context(self, state: TurnState, poster: str, controls: tuple[str, ...],
+                 traits: TraitCatalogue) -> PostContext:
+        key = (poster, controls, tuple(map(id, state.characters)))
+        found = self._contexts.get(key)
+        if found is not None and found.state == state and found.traits == traits:
+            return found
+        if len(self._contexts) >= _CONTEXTS_KEPT:
+            self._contexts.clear()
+        made = self._contexts[key] = PostContext(state=state, poster=poster,
+                                                 controls=controls, traits=traits)
+        return made
 
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str],
@@ -70,9 +95,7 @@ class PostingText:
         oversize = too_long(text)  # refused before a line is read
         if oversize is not None:
             return ReadPost((), (oversize,), render_problems((oversize,)))
-        context = PostContext(state=state, poster=poster, controls=tuple(controls),
-                              traits=traits)
-        parsed = parse_post(text, context)
+        parsed = parse_post(text, self._context(state, poster, tuple(controls), traits))
         reply = render_reply(parsed, state)
         if not parsed.ok:
             return ReadPost((), parsed.problems, reply)
