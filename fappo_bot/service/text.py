@@ -14,8 +14,13 @@ from typing import Protocol
 
 from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
-from fappo_bot.posting.render import render_problems, render_replaced, render_reply
-from fappo_bot.rules import BUILT_IN, Order, TraitCatalogue, TurnState
+from fappo_bot.posting.render import (
+    order_lines,
+    render_problems,
+    render_replaced,
+    render_reply,
+)
+from fappo_bot.rules import BUILT_IN, Character, Order, PendingHit, TraitCatalogue, TurnState
 
 _NO_SCENE = TurnState(turn=1, characters=())
 
@@ -75,6 +80,10 @@ class PostingText:
         #: by (poster, controls, the identities of the state's characters), which the context
         #: kept holds, so no other object can take one of those identities while it is kept
         self._contexts: dict[tuple[str, tuple[str, ...], tuple[int, ...]], PostContext] = {}
+        #: `order_lines` of orders replaced lately, by the identities of the order, its
+        #: character and the hits, which each entry holds
+        self._lines: dict[tuple[int, int, int], tuple[
+            Order, Character | None, tuple[PendingHit, ...], list[str]]] = {}
 
     def _context(self, state: TurnState, poster: str, controls: tuple[str, ...],
                  traits: TraitCatalogue) -> PostContext:
@@ -111,5 +120,16 @@ class PostingText:
         return not parsed.blocks and not parsed.problems
 
     def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
-        """`render_replaced`, with the actor's ratings and the hits open to Reduce."""
-        return render_replaced(earlier, now, state.character(now.actor), state.pending)
+        """`render_replaced`, with the actor's ratings and the hits open to Reduce. The lines of
+        `earlier` are kept: the orders in force that a player's next post replaces are read
+        back as the same value, for the same character and hits while they do not change."""
+        character, hits = state.character(now.actor), state.pending
+        key = (id(earlier), id(character), id(hits))
+        found = self._lines.get(key)
+        if found is None or found[0] is not earlier or found[1] is not character \
+                or found[2] is not hits:
+            if len(self._lines) >= _CONTEXTS_KEPT:
+                self._lines.clear()
+            found = self._lines[key] = (earlier, character, hits,
+                                        order_lines(earlier, character, hits))
+        return render_replaced(earlier, now, character, hits, before=found[3])

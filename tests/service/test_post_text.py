@@ -50,3 +50,17 @@ def test_a_scene_whose_character_changed_is_read_as_it_is_now() -> None:
     attack = "2 AP attack Goblin 1 with Broadsword\n1 AP defend"
     assert text.read(attack, armed, "Kael", ["Kael"]).ok
     assert text.read(attack, unarmed, "Kael", ["Kael"]).reply == _fresh(attack, unarmed)
+
+
+def test_a_replaced_order_is_compared_in_the_scene_as_it_is_now() -> None:
+    text = PostingText()
+    attack = "2 AP attack Goblin 1 with Broadsword\n1 AP defend"
+    before = state_of()
+    trained = state_of([{**SKIRMISH[0], "skills": {**SKIRMISH[0]["skills"], "Swordfighting": 5}},
+                        *SKIRMISH[1:]])
+    for state in (before, trained, before):
+        earlier = text.read(attack, state, "Kael", ["Kael"]).orders[0]
+        now = text.read(attack, state, "Kael", ["Kael"]).orders[0]
+        assert text.replaced(earlier, now, state).endswith("(the same orders).")
+    earlier = text.read(attack, before, "Kael", ["Kael"]).orders[0]
+    assert text.replaced(earlier, earlier, trained).endswith("(the same orders).")
