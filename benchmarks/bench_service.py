@@ -119,6 +119,7 @@ class TimedText(PostingText):
     """The real post language, its time kept apart."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.read_time = 0.0
 
     def read(self, text: str, state: TurnState, poster: str, controls: Sequence[str],

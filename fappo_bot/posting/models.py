@@ -29,6 +29,9 @@ class PostContext:
     controls: tuple[str, ...] = ()
     #: what each actor may name, built once per context (the state is immutable)
     scenes: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    #: what every post of the context starts from, found once (the characters the poster
+    #: controls, and their names: `parser.parse_post`)
+    start: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
     #: the game's Traits: the rulebook's, and its own that SP lines may name (F2)
     traits: TraitCatalogue = BUILT_IN
 

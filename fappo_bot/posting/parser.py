@@ -60,6 +60,14 @@ class _Block:
     faulty: set[int] = field(default_factory=set)
 
 
+@dataclass(frozen=True, slots=True)
+class _Controlled:
+    """The characters a context's poster controls (those of the scene), and their names."""
+
+    characters: tuple[Character, ...]
+    names: Names
+
+
 @dataclass(slots=True)
 class _Reader:
     ctx: PostContext
@@ -150,10 +158,14 @@ def parse_post(text: str, ctx: PostContext) -> ParsedPost:
     before reading it (`too_long`).
     """
     reader = _Reader(ctx)
-    reader.controlled = tuple(
-        c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None
-    )
-    reader.controlled_names = characters_named(tuple(c.name for c in reader.controlled))
+    start = ctx.start.get("controlled")
+    if not isinstance(start, _Controlled):  # the context's first post
+        controlled = tuple(
+            c for c in (ctx.state.character(n) for n in ctx.controls) if c is not None
+        )
+        start = ctx.start["controlled"] = _Controlled(
+            controlled, characters_named(tuple(c.name for c in controlled)))
+    reader.controlled, reader.controlled_names = start.characters, start.names
     for number, raw in enumerate(text.split("\n"), 1):
         _line(reader, number, raw.rstrip("\r"))
     blocks: list[ParsedBlock] = []

@@ -38,9 +38,9 @@ from fappo_bot.rules import (
 from fappo_bot.words import plural
 
 __all__ = [
-    "DISCORD_LIMIT", "describe_action", "no_mentions", "problem_text", "render_gm_summary",
-    "render_order", "render_orders", "render_problems", "render_replaced", "render_reply", "safe",
-    "safe_prose", "split_message", "sp_left",
+    "DISCORD_LIMIT", "describe_action", "no_mentions", "order_lines", "problem_text",
+    "render_gm_summary", "render_order", "render_orders", "render_problems", "render_replaced",
+    "render_reply", "safe", "safe_prose", "split_message", "sp_left",
 ]
 
 
@@ -99,16 +99,22 @@ def render_order(order: Order, character: Character | None = None,
     return "\n".join(lines)
 
 
+def order_lines(order: Order, character: Character | None = None,
+                hits: Sequence[PendingHit] = ()) -> list[str]:
+    """An order's lines as `render_replaced` compares them: the action, Guard, Reduce and other
+    lines of `render_order`, without the head or SP left."""
+    body = render_order(order, character, None, hits, show_sp_left=False).split("\n")[1:]
+    return [line.strip() for line in body]
+
+
 def render_replaced(earlier: Order, now: Order, character: Character | None = None,
-                    hits: Sequence[PendingHit] = ()) -> str:
+                    hits: Sequence[PendingHit] = (), before: Sequence[str] | None = None) -> str:
     """The note a reply adds when a post replaces orders given in an earlier post (F29 Amb-3:
     the last written wins): that it does, and what changed, line by line, Reduce and Guard
-    lines included, so a player never loses a line without being told."""
-    def lines(order: Order) -> list[str]:  # the action lines, without the head or SP left
-        body = render_order(order, character, None, hits, show_sp_left=False).split("\n")[1:]
-        return [line.strip() for line in body]
-
-    before, after = lines(earlier), lines(now)
+    lines included, so a player never loses a line without being told. `before`: the
+    `order_lines` of `earlier` (for `character` and `hits`), when the caller has them."""
+    before = order_lines(earlier, character, hits) if before is None else before
+    after = order_lines(now, character, hits)
     gone = [line for line in before if line not in after]
     new = [line for line in after if line not in before]
     head = f"This post replaces {possessive(safe(now.actor))} orders from an earlier post"

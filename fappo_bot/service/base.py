@@ -265,7 +265,14 @@ async def audit(
     )
 
 
+#: the types `_jsonable` gives back as they are, looked up first: an audit entry's details are
+#: mostly these (exactly these types: a subclass, an enum's member say, takes the checks below)
+_AS_IS = frozenset({str, int, bool, float, type(None)})
+
+
 def _jsonable(value: Any) -> Any:
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

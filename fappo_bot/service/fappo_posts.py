@@ -186,7 +186,7 @@ def check_pvp_secret(
             "setting): send your orders to the bot by DM. Nothing of this post was recorded."
         )
     others = {r.name.casefold(): r.name for r in player_run(records)
-              if r.runner() is not None and r.runner() != author}
+              if (runner := r.runner()) is not None and runner != author}
     named: list[str] = []
     for order in orders:
         for action in order.actions:

@@ -14,8 +14,13 @@ from typing import Protocol
 
 from fappo_bot.posting import PostContext, PostProblem, parse_post
 from fappo_bot.posting.parser import too_long
-from fappo_bot.posting.render import render_problems, render_replaced, render_reply
-from fappo_bot.rules import BUILT_IN, Order, TraitCatalogue, TurnState
+from fappo_bot.posting.render import (
+    order_lines,
+    render_problems,
+    render_replaced,
+    render_reply,
+)
+from fappo_bot.rules import BUILT_IN, Character, Order, PendingHit, TraitCatalogue, TurnState
 
 _NO_SCENE = TurnState(turn=1, characters=())
 
@@ -60,8 +65,37 @@ class PostText(Protocol):
         ...
 
 
+#: how many contexts a `PostingText` keeps (a full map is emptied and fills again)
+_CONTEXTS_KEPT = 256
+
+
 class PostingText:
-    """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`."""
+    """The real post language: `fappo_bot.posting.parse_post` and `fappo_bot.posting.render`.
+
+    It keeps the context of the posts it read lately, by poster, characters and scene: a post
+    into the same scene (an equal state) takes the names its lines are resolved against
+    (`PostContext.scenes`) from the one before instead of building them again."""
+
+    def __init__(self) -> None:
+        #: by (poster, controls, the identities of the state's characters), which the context
+        #: kept holds, so no other object can take one of those identities while it is kept
+        self._contexts: dict[tuple[str, tuple[str, ...], tuple[int, ...]], PostContext] = {}
+        #: `order_lines` of orders replaced lately, by the identities of the order, its
+        #: character and the hits, which each entry holds
+        self._lines: dict[tuple[int, int, int], tuple[
+            Order, Character | None, tuple[PendingHit, ...], list[str]]] = {}
+
+    def _context(self, state: TurnState, poster: str, controls: tuple[str, ...],
+                 traits: TraitCatalogue) -> PostContext:
+        key = (poster, controls, tuple(map(id, state.characters)))
+        found = self._contexts.get(key)
+        if found is not None and found.state == state and found.traits == traits:
+            return found
+        if len(self._contexts) >= _CONTEXTS_KEPT:
+            self._contexts.clear()
+        made = self._contexts[key] = PostContext(state=state, poster=poster,
+                                                 controls=controls, traits=traits)
+        return made
 
     def read(
         self, text: str, state: TurnState, poster: str, controls: Sequence[str],
@@ -70,9 +104,7 @@ class PostingText:
         oversize = too_long(text)  # refused before a line is read
         if oversize is not None:
             return ReadPost((), (oversize,), render_problems((oversize,)))
-        context = PostContext(state=state, poster=poster, controls=tuple(controls),
-                              traits=traits)
-        parsed = parse_post(text, context)
+        parsed = parse_post(text, self._context(state, poster, tuple(controls), traits))
         reply = render_reply(parsed, state)
         if not parsed.ok:
             return ReadPost((), parsed.problems, reply)
@@ -88,5 +120,16 @@ class PostingText:
         return not parsed.blocks and not parsed.problems
 
     def replaced(self, earlier: Order, now: Order, state: TurnState) -> str:
-        """`render_replaced`, with the actor's ratings and the hits open to Reduce."""
-        return render_replaced(earlier, now, state.character(now.actor), state.pending)
+        """`render_replaced`, with the actor's ratings and the hits open to Reduce. The lines of
+        `earlier` are kept: the orders in force that a player's next post replaces are read
+        back as the same value, for the same character and hits while they do not change."""
+        character, hits = state.character(now.actor), state.pending
+        key = (id(earlier), id(character), id(hits))
+        found = self._lines.get(key)
+        if found is None or found[0] is not earlier or found[1] is not character \
+                or found[2] is not hits:
+            if len(self._lines) >= _CONTEXTS_KEPT:
+                self._lines.clear()
+            found = self._lines[key] = (earlier, character, hits,
+                                        order_lines(earlier, character, hits))
+        return render_replaced(earlier, now, character, hits, before=found[3])

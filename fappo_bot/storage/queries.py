@@ -152,6 +152,12 @@ MESSAGE_TAKEN = (
     .label("message_taken")
 )
 GAME_AT_PLAY_MESSAGE = Sql(_AT_PLAY.add_columns(MESSAGE_TAKEN))
+#: GAME_AT_PLAY's game and turn as their versions alone (and the turn's id): whether the rows a
+#: unit-of-work factory read before are still the rows (`SqlGames.at_play`)
+_AT_PLAY_VERSIONS = _AT_PLAY.with_only_columns(
+    GAMES.c.version, TURNS.c.id, TURNS.c.version, MEMBERSHIPS.c.role)
+GAME_AT_PLAY_VERSIONS = Sql(_AT_PLAY_VERSIONS)
+GAME_AT_PLAY_VERSIONS_MESSAGE = Sql(_AT_PLAY_VERSIONS.add_columns(MESSAGE_TAKEN))
 #: every game whose latest turn that is not void is open, with that turn and its members' ids
 #: (one row per membership, none left out for a game without members), oldest game first
 GAMES_WITH_OPEN_TURNS = Sql(
@@ -176,6 +182,13 @@ CHARACTER_BY_NAME = Sql(
 )
 CHARACTERS_OF_GAME = Sql(
     select(CHARACTERS)
+    .where(CHARACTERS.c.game_id == bindparam("game_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
+)
+#: the same characters' ids and versions alone: whether the rows a unit-of-work factory read
+#: before are still the rows (`SqlCharacters.list`)
+CHARACTER_VERSIONS_OF_GAME = Sql(
+    select(CHARACTERS.c.id, CHARACTERS.c.version)
     .where(CHARACTERS.c.game_id == bindparam("game_id"))
     .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
 )

@@ -34,11 +34,13 @@ from fappo_bot.storage import mappers as m
 from fappo_bot.storage import outbox_queries as oq
 from fappo_bot.storage import queries as q
 from fappo_bot.storage.transaction import Repository
+from fappo_bot.storage.values import current as current_remembered
 from fappo_bot.storage.values import utc
 
 
 class SqlGames(Repository):
     async def add(self, game: Game) -> None:
+        self._tx.written.add(q.GAMES.name)
         await self._tx.insert(q.INSERT[q.GAMES], [m.game_values(game)])
 
     async def get(self, game_id: str) -> Game | None:
@@ -52,7 +54,11 @@ class SqlGames(Repository):
     async def at_play(
         self, game_id: str, user_id: str, message: tuple[str, str] | None = None
     ) -> GameAtPlay | None:
-        """One SELECT: the game, its latest turn and the user's roles (a LEFT JOIN each).
+        """One SELECT: the game, its latest turn and the user's roles (a LEFT JOIN each). When
+        this unit-of-work factory read the game before, the SELECT reads the game's and the
+        turn's versions (and the turn's id) instead of their columns, which are taken from that
+        read while they are the same (`values.Remembered.rows`); a second SELECT reads them
+        when they moved.
 
         On SQLite, whether a post of `message` exists is read along: a SQLite transaction reads
         one snapshot (and a writer holds the write lock from BEGIN IMMEDIATE), so the answer
@@ -60,21 +66,46 @@ class SqlGames(Repository):
         forgets it). On PostgreSQL (READ COMMITTED) a post committed after this read must still
         be seen after `lock_turn`, so `by_message` reads then."""
         along = message is not None and self._tx.sqlite
-        sql = q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY
         params: dict[str, Any] = {"id": game_id, "user_id": user_id}
         if along and message is not None:
             params["channel_key"], params["message_key"] = message
-        rows = await self._tx.fetch(sql, params)
-        if not rows:
-            return None
-        compiled = sql.compiled(self._tx.dialect)
-        first = rows[0]
+        cache = current_remembered.get()
+        what = ("at play", game_id)
+        found = None if cache is None else cache.rows.get(what)
+        columns: list[dict[str, Any]] | None = None
+        if found is not None:
+            sql = q.GAME_AT_PLAY_VERSIONS_MESSAGE if along else q.GAME_AT_PLAY_VERSIONS
+            rows = await self._tx.fetch(sql, params)
+            if not rows:
+                return None
+            compiled = sql.compiled(self._tx.dialect)
+            first = rows[0]
+            turn_id = first[compiled.position(q.TURNS.c.id)]
+            now: tuple[tuple[str, Any, int], ...] = (
+                (q.GAMES.name, game_id, first[compiled.position(q.GAMES.c.version)]),)
+            if turn_id is not None:
+                now += ((q.TURNS.name, turn_id, first[compiled.position(q.TURNS.c.version)]),)
+            if found[0] == now:
+                columns = found[1]
+        if columns is None:
+            sql = q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY
+            rows = await self._tx.fetch(sql, params)
+            if not rows:
+                return None
+            compiled = sql.compiled(self._tx.dialect)
+            first = rows[0]
+            columns = [compiled.columns(q.GAMES, first)]
+            if first[compiled.position(q.TURNS.c.id)] is not None:
+                columns.append(compiled.columns(q.TURNS, first))
+            if cache is not None and not self._tx.written & {q.GAMES.name, q.TURNS.name}:
+                tables = (q.GAMES.name, q.TURNS.name)
+                cache.keep_rows(what, (tuple(
+                    (table, row["id"], row["version"]) for table, row in zip(tables, columns, strict=False)
+                ), columns))
         if along and message is not None and not first[compiled.position(q.MESSAGE_TAKEN)]:
             self._tx.no_post.add(message)
-        game = self._kept(q.GAMES, compiled.columns(q.GAMES, first))
-        turn = None
-        if first[compiled.position(q.TURNS.c.id)] is not None:
-            turn = m.turn_record(self._kept(q.TURNS, compiled.columns(q.TURNS, first)))
+        game = self._kept(q.GAMES, columns[0])
+        turn = m.turn_record(self._kept(q.TURNS, columns[1])) if len(columns) > 1 else None
         role = compiled.position(q.MEMBERSHIPS.c.role)
         roles = frozenset(Role(row[role]) for row in rows if row[role])
         return GameAtPlay(m.game_record(game), turn, roles)
@@ -128,6 +159,7 @@ class SqlMembers(Repository):
 class SqlCharacters(Repository):
     async def add(self, character: CharacterRecord) -> None:
         self._tx.row_sets.pop(("characters", character.game_id), None)
+        self._tx.written.add(q.CHARACTERS.name)
         await self._tx.insert(q.INSERT[q.CHARACTERS], [m.character_values(character)])
 
     async def get(self, character_id: str) -> CharacterRecord | None:
@@ -142,12 +174,14 @@ class SqlCharacters(Repository):
 
     async def list(self, game_id: str) -> Sequence[CharacterRecord]:
         # a game's characters are read once per transaction (a close reads them for the turn's
-        # status and again to seal): the rows kept carry every update made since
+        # status and again to seal): the rows kept carry every update made since; their sheets
+        # and states are read again only when a row's version moved (`_load_versioned`)
         key = ("characters", game_id)
         rows = self._tx.row_sets.get(key)
         if rows is None:
-            rows = self._tx.row_sets[key] = await self._load_rows(
-                q.CHARACTERS, q.CHARACTERS_OF_GAME, game_id=game_id)
+            rows = self._tx.row_sets[key] = await self._load_versioned(
+                q.CHARACTERS, key, q.CHARACTER_VERSIONS_OF_GAME, q.CHARACTERS_OF_GAME,
+                game_id=game_id)
         return [m.character_record(row) for row in rows]
 
     async def roster(self, game_id: str) -> Sequence[RosterEntry]:
@@ -170,6 +204,7 @@ class SqlCharacters(Repository):
 
 class SqlTurns(Repository):
     async def add(self, turn: TurnRecord) -> None:
+        self._tx.written.add(q.TURNS.name)
         await self._tx.insert(q.INSERT[q.TURNS], [m.turn_values(turn)])
 
     async def get(self, turn_id: str) -> TurnRecord | None:

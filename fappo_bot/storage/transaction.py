@@ -23,6 +23,7 @@ from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import NO_PARAMS, Link, Params, Sql
 from fappo_bot.storage.errors import STALE_MESSAGE, reraise
 from fappo_bot.storage.updates import Pending, flush_updates, queue_update
+from fappo_bot.storage.values import current as current_remembered
 
 if TYPE_CHECKING:
     from fappo_bot.storage.connection import Transactions
@@ -61,6 +62,12 @@ class Tx:
         #: row sets read once per transaction, until the repository that keeps one writes to
         #: its table: {(what, key): rows} (a game's characters, a turn's orders in force)
         self.row_sets: dict[tuple[str, str], Any] = {}
+        #: the versioned tables this transaction wrote rows of (added or updated): a row set
+        #: it reads of one of them may hold what it has not committed (`_load_versioned`)
+        self.written: set[str] = set()
+        #: the versioned rows it updated, by (table, id): once committed, the unit-of-work
+        #: factory's row sets take them (`values.Remembered.committed`)
+        self.updated: dict[tuple[str, Any], Kept] = {}
         #: whether an outbox message was added: its commit wakes the adapter's delivery
         self.queued = False
 
@@ -129,6 +136,9 @@ class Tx:
             await self.source.commit()
         except Exception as exc:  # a connection lost now may have kept the COMMIT: in doubt
             reraise(exc, self._lost(), committing=True)
+        cache = current_remembered.get()
+        if self.updated and cache is not None:
+            cache.committed(self.updated)
 
     def _lost(self) -> bool:
         return self._link is not None and self._link.lost()
@@ -191,10 +201,36 @@ class Repository:
             kept.__dict__.update(columns)
         return kept
 
+    async def _load_versioned(
+        self, table: Table, what: tuple[str, str], versions: Sql, sql: Sql, **params: Any
+    ) -> list[Any]:
+        """`_load_rows(table, sql)` of a versioned table, where `versions` selects the same
+        rows' ids and versions, in the same order: when they are those this unit-of-work
+        factory last read `what` at (`values.Remembered.rows`), the rows are taken from that
+        read, and only the ids and versions travel (not the sheets and states). A transaction
+        that wrote rows of `table` does not leave its read there: it may roll back."""
+        cache = current_remembered.get()
+        if cache is None:
+            return await self._load_rows(table, sql, **params)
+        name = table.name
+        found = cache.rows.get(what)
+        if found is not None:
+            now = tuple((name, key, version)
+                        for key, version in await self._tx.fetch(versions, params))
+            if found[0] == now:
+                return [self._kept(table, columns) for columns in found[1]]
+        compiled = sql.compiled(self._tx.dialect)
+        read = [compiled.columns(table, row) for row in await self._tx.fetch(sql, params)]
+        if name not in self._tx.written:
+            cache.keep_rows(what, (tuple((name, row["id"], row["version"]) for row in read), read))
+        return [self._kept(table, columns) for columns in read]
+
     async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
+        self._tx.written.add(table.name)
         row = await self._load(table, values["id"])
         if row is None:
             raise NotFound(f"That {what} does not exist (any more).")
         if row.version != values["version"] - 1:
             raise StaleVersion(STALE_MESSAGE)
         queue_update(self._tx.pending, table, row, values)
+        self._tx.updated[(table.name, values["id"])] = row

@@ -52,7 +52,7 @@ from fappo_bot.storage.repositories import (
     SqlTurns,
     SqlUsers,
 )
-from fappo_bot.storage.transaction import Tx
+from fappo_bot.storage.transaction import Repository, Tx
 from fappo_bot.storage.values import Remembered
 from fappo_bot.storage.values import current as current_remembered
 
@@ -82,6 +82,7 @@ class SqlUnitOfWork:
         self._turns: SqlTurns
         self._remembered = remembered
         self._token: Token[Remembered | None] | None = None
+        self._repositories: tuple[Repository, ...] = ()
 
     @property
     def tx(self) -> Tx:
@@ -96,7 +97,12 @@ class SqlUnitOfWork:
         return self
 
     def _begin(self, tx: Tx) -> None:
+        """`tx` is the transaction now: the repositories made for the first one move to it."""
         self._tx = tx
+        if self._repositories:
+            for repository in self._repositories:
+                repository._tx = tx
+            return
         self.games = SqlGames(tx)
         self.members = SqlMembers(tx)
         self.characters = SqlCharacters(tx)
@@ -110,6 +116,10 @@ class SqlUnitOfWork:
         self.users = SqlUsers(tx)
         self.channels = SqlChannelMarks(tx)
         self.pace = SqlPace(tx)
+        self._repositories = (
+            self.games, self.members, self.characters, self._turns, self.posts,
+            self.resolutions, self.outbox, self.audit, self.ledger, self.users, self.channels,
+            self.pace)
 
     async def __aexit__(
         self,

@@ -9,7 +9,7 @@ offset) and come out timezone-aware UTC, so a record read back equals the record
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -60,6 +60,9 @@ def json_deserializer(text: str) -> RawJSON:
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
+RowSet = tuple[tuple[tuple[str, Any, int], ...], list[dict[str, Any]]]
+"""Rows of versioned tables as read: the (table, id, version) of each, and each one's columns."""
+
 
 
 class Remembered:
@@ -69,7 +72,7 @@ class Remembered:
     again and again. One per unit-of-work factory (`SqlUnitOfWorkFactory`, built where the
     application is put together), so two databases in one process never share one."""
 
-    __slots__ = ("built", "dumped", "limit", "parsed")
+    __slots__ = ("built", "dumped", "holding", "limit", "parsed", "rows")
 
     def __init__(self, limit: int = 5_000) -> None:
         #: about 5,000 values of a few kB each in each map: a few tens of MB at most, enough for
@@ -82,12 +85,43 @@ class Remembered:
         #: back with a value it read (a resolve writes 60 characters whose sheets did not
         #: change) is not dumped again
         self.dumped: dict[tuple[object, int], tuple[Any, str]] = {}
+        #: row sets of versioned tables as committed, by what they are (`SqlGames.at_play`,
+        #: `Repository._load_versioned`): the (table, id, version) of each row, and its columns.
+        #: Every change of a versioned row raises its version (`updates.py`), in whichever
+        #: process made it, so rows read at the same ids and versions are these rows
+        self.rows: dict[tuple[str, str], RowSet] = {}
+        #: the row set of `rows` each row is in, by (table, id)
+        self.holding: dict[tuple[str, Any], tuple[str, str]] = {}
 
     def remember(self, seen: dict[Any, Any], key: Any, build: Callable[[], T]) -> T:
         found = seen.get(key)
         if found is None:
             found = self.keep(seen, key, build())
         return found
+
+    def keep_rows(self, what: tuple[str, str], rows: RowSet) -> None:
+        """Remember a row set as committed (`rows`), emptying a full map first."""
+        if len(self.rows) >= self.limit:
+            self.rows.clear()
+            self.holding.clear()
+        self.rows[what] = rows
+        for table, key, _version in rows[0]:
+            self.holding[(table, key)] = what
+
+    def committed(self, updated: Mapping[tuple[str, Any], Any]) -> None:
+        """Rows a transaction updated, committed: the row sets that hold one take its new
+        columns and version (`updated`: by (table, id), each row as the transaction keeps it,
+        with every column), so the process that changed a game reads only its versions next."""
+        for (table, key), row in updated.items():
+            what = self.holding.get((table, key))
+            found = None if what is None else self.rows.get(what)
+            if what is None or found is None:
+                continue
+            versions, columns = list(found[0]), list(found[1])
+            for at, (in_table, in_key, _version) in enumerate(versions):
+                if in_table == table and in_key == key:
+                    versions[at], columns[at] = (table, key, row.version), dict(vars(row))
+            self.rows[what] = (tuple(versions), columns)
 
     def keep(self, seen: dict[Any, Any], key: Any, value: T) -> T:
         """Remember `value` by `key` in `seen` (one of the maps), emptying a full map first."""

@@ -179,3 +179,38 @@ async def test_a_write_lock_held_past_the_timeout_is_a_busy_message(tmp_path, in
             assert await uow.games.get("g1") is None
     finally:
         await engine.dispose()
+
+
+@pytest.mark.integration
+async def test_a_statement_that_meets_the_write_lock_waits_for_it_off_the_loop(tmp_path):
+    """A statement of an inline connection that finds the database locked (not only a BEGIN)
+    waits for the lock in a worker thread, and runs once it is free."""
+    import asyncio
+    import sqlite3
+
+    from sqlalchemy import Column, Integer, MetaData, Table, bindparam, insert
+
+    from fappo_bot.storage.driver import Sql, SqliteLink
+    from fappo_bot.storage.sqlite_inline import InlineConnection
+
+    path = tmp_path / "lock.sqlite3"
+    sqlite3.connect(path, isolation_level=None).execute("CREATE TABLE t (x INTEGER)")
+    table = Table("t", MetaData(), Column("x", Integer))
+    engine = create_engine_for_url(f"sqlite+aiosqlite:///{path}")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    mine = InlineConnection(sqlite3.connect(path, isolation_level=None, timeout=0,
+                                            check_same_thread=False), busy_timeout_ms=30_000)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        link = SqliteLink(mine, engine.dialect)
+        written = asyncio.create_task(
+            link.execute(Sql(insert(table).values(x=bindparam("x"))), {"x": 1}))
+        await asyncio.sleep(0)  # it met the lock and waits off the loop
+        assert not written.done()
+        other.execute("ROLLBACK")
+        assert await written == 1
+        assert other.execute("SELECT x FROM t").fetchall() == [(1,)]
+    finally:
+        other.close()
+        await mine.close()
+        await engine.dispose()
