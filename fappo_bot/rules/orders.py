@@ -51,9 +51,13 @@ class Claim:
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
     """One allocation of a turn, with the GM inputs that concern it (R1).
+
+    The parser makes one for every allocation of every post, and a frozen dataclass sets each of
+    its fields through `object.__setattr__`, so not frozen (`results`): never changed once made
+    (`dataclasses.replace` makes a changed copy).
 
     The input schema (`TypeAdapter(Action)`) refuses unknown fields and reads a condition as
     `if` (the case format's word) or `condition`."""
