@@ -9,7 +9,7 @@ service, the same statements, the same inline SQLite connections, once with the 
 processor time of each post (min, median, p99 over `--posts` posts in 20 games of 3 players and
 an enemy, each player's orders written again and again, as `bench_bot.py` posts them). For
 instruction counts, run it under callgrind at two sizes and halve nothing: the difference of
-`--posts 400` and `--posts 100`, divided by 300, is a post (docs/benchmarks.md, "How to read").
+`--posts 250` and `--posts 50`, divided by 200, is a post (docs/benchmarks.md, "How to read").
 
     .venv/bin/python benchmarks/bench_post_path.py [--posts 2000] [--sqla-public] [--smoke]
 
