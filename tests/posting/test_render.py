@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fappo_bot.posting.render import (
@@ -183,6 +183,7 @@ def test_split_message_cuts_a_long_line_outside_inline_markdown() -> None:
     assert "".join(escaped) == "\\*" * 300
 
 
+@example(text="\n```\n```", limit=4)  # a real fence on either side of the cut
 @settings(deadline=None)
 @given(st.lists(st.sampled_from(["`", "```", "```json", "\n", " ", "a", "**", "\\", "xyz"]),
                 max_size=300).map("".join),
@@ -191,7 +192,11 @@ def test_split_message_of_code_blocks_loses_nothing(text: str, limit: int) -> No
     parts = split_message(text, limit)
     assert all(len(p) <= limit for p in parts)
     squeeze = "".join(text.split())
-    assert "".join("".join(_unframed(parts)).split()) == squeeze
+    # either the parts are the text as it was (no block was cut where there was room to frame
+    # it: a real fence may then end one part and another begin the next, which the unframing
+    # below would take for added ones), or they are once the added fences are taken off
+    as_cut = "".join("".join(parts).split())
+    assert as_cut == squeeze or "".join("".join(_unframed(parts)).split()) == squeeze
 
 
 def test_gm_summary() -> None:
