@@ -33,6 +33,7 @@ from fappo_bot.service.records import (
 from fappo_bot.storage import mappers as m
 from fappo_bot.storage import outbox_queries as oq
 from fappo_bot.storage import queries as q
+from fappo_bot.storage.driver import Compiled, Sql
 from fappo_bot.storage.transaction import Repository
 from fappo_bot.storage.values import current as current_remembered
 from fappo_bot.storage.values import utc
@@ -74,11 +75,11 @@ class SqlGames(Repository):
         found = None if cache is None else cache.rows.get(what)
         columns: list[dict[str, Any]] | None = None
         if found is not None:
-            sql = q.GAME_AT_PLAY_VERSIONS_MESSAGE if along else q.GAME_AT_PLAY_VERSIONS
-            rows = await self._tx.fetch(sql, params)
-            if not rows:
+            read = await self._rows_of(
+                q.GAME_AT_PLAY_VERSIONS_MESSAGE if along else q.GAME_AT_PLAY_VERSIONS, params)
+            if read is None:
                 return None
-            compiled = sql.compiled(self._tx.dialect)
+            rows, compiled = read
             first = rows[0]
             turn_id = first[compiled.position(q.TURNS.c.id)]
             now: tuple[tuple[str, Any, int], ...] = (
@@ -88,11 +89,11 @@ class SqlGames(Repository):
             if found[0] == now:
                 columns = found[1]
         if columns is None:
-            sql = q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY
-            rows = await self._tx.fetch(sql, params)
-            if not rows:
+            read = await self._rows_of(q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY,
+                                       params)
+            if read is None:
                 return None
-            compiled = sql.compiled(self._tx.dialect)
+            rows, compiled = read
             first = rows[0]
             columns = [compiled.columns(q.GAMES, first)]
             if first[compiled.position(q.TURNS.c.id)] is not None:
@@ -109,6 +110,13 @@ class SqlGames(Repository):
         role = compiled.position(q.MEMBERSHIPS.c.role)
         roles = frozenset(Role(row[role]) for row in rows if row[role])
         return GameAtPlay(m.game_record(game), turn, roles)
+
+    async def _rows_of(self, sql: Sql, params: dict[str, Any]
+                       ) -> tuple[Sequence[Any], Compiled] | None:
+        """The rows `sql` reads and its compiled form (for their columns' places), or None when
+        it reads none."""
+        rows = await self._tx.fetch(sql, params)
+        return (rows, sql.compiled(self._tx.dialect)) if rows else None
 
     async def with_open_turns(self) -> Sequence[OpenGame]:
         """One SELECT: the games, their open turns and their members (a row per member)."""
