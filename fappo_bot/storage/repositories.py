@@ -35,7 +35,6 @@ from fappo_bot.storage import outbox_queries as oq
 from fappo_bot.storage import queries as q
 from fappo_bot.storage.driver import Compiled, Sql
 from fappo_bot.storage.transaction import Repository
-from fappo_bot.storage.values import current as current_remembered
 from fappo_bot.storage.values import utc
 
 
@@ -70,11 +69,9 @@ class SqlGames(Repository):
         params: dict[str, Any] = {"id": game_id, "user_id": user_id}
         if along and message is not None:
             params["channel_key"], params["message_key"] = message
-        cache = current_remembered.get()
         what = ("at play", game_id)
-        found = None if cache is None else cache.rows.get(what)
         columns: list[dict[str, Any]] | None = None
-        if found is not None:
+        if self._remembered(what) is not None:
             read = await self._rows_of(
                 q.GAME_AT_PLAY_VERSIONS_MESSAGE if along else q.GAME_AT_PLAY_VERSIONS, params)
             if read is None:
@@ -86,8 +83,7 @@ class SqlGames(Repository):
                 (q.GAMES.name, game_id, first[compiled.position(q.GAMES.c.version)]),)
             if turn_id is not None:
                 now += ((q.TURNS.name, turn_id, first[compiled.position(q.TURNS.c.version)]),)
-            if found[0] == now:
-                columns = found[1]
+            columns = self._remembered(what, now)
         if columns is None:
             read = await self._rows_of(q.GAME_AT_PLAY_MESSAGE if along else q.GAME_AT_PLAY,
                                        params)
@@ -98,11 +94,8 @@ class SqlGames(Repository):
             columns = [compiled.columns(q.GAMES, first)]
             if first[compiled.position(q.TURNS.c.id)] is not None:
                 columns.append(compiled.columns(q.TURNS, first))
-            if cache is not None and not self._tx.written & {q.GAMES.name, q.TURNS.name}:
-                tables = (q.GAMES.name, q.TURNS.name)
-                cache.keep_rows(what, (tuple(
-                    (table, row["id"], row["version"]) for table, row in zip(tables, columns, strict=False)
-                ), columns))
+            tables = (q.GAMES.name, q.TURNS.name)
+            self._remember(what, tables, list(zip(tables, columns, strict=False)))
         if along and message is not None and not first[compiled.position(q.MESSAGE_TAKEN)]:
             self._tx.no_post.add(message)
         game = self._kept(q.GAMES, columns[0])

@@ -207,23 +207,38 @@ class Repository:
         """`_load_rows(table, sql)` of a versioned table, where `versions` selects the same
         rows' ids and versions, in the same order: when they are those this unit-of-work
         factory last read `what` at (`values.Remembered.rows`), the rows are taken from that
-        read, and only the ids and versions travel (not the sheets and states). A transaction
-        that wrote rows of `table` does not leave its read there: it may roll back."""
-        cache = current_remembered.get()
-        if cache is None:
-            return await self._load_rows(table, sql, **params)
+        read, and only the ids and versions travel (not the sheets and states)."""
         name = table.name
-        found = cache.rows.get(what)
-        if found is not None:
-            now = tuple((name, key, version)
-                        for key, version in await self._tx.fetch(versions, params))
-            if found[0] == now:
-                return [self._kept(table, columns) for columns in found[1]]
+        if self._remembered(what) is not None:
+            kept = self._remembered(what, tuple(
+                (name, key, version) for key, version in await self._tx.fetch(versions, params)))
+            if kept is not None:
+                return [self._kept(table, columns) for columns in kept]
         compiled = sql.compiled(self._tx.dialect)
         read = [compiled.columns(table, row) for row in await self._tx.fetch(sql, params)]
-        if name not in self._tx.written:
-            cache.keep_rows(what, (tuple((name, row["id"], row["version"]) for row in read), read))
+        self._remember(what, (name,), [(name, row) for row in read])
         return [self._kept(table, columns) for columns in read]
+
+    @staticmethod
+    def _remembered(what: tuple[str, str], now: tuple[tuple[str, Any, int], ...] | None = None
+                    ) -> list[dict[str, Any]] | None:
+        """The columns of the rows this unit-of-work factory keeps as `what`, when it keeps
+        them at the (table, id, version) of each in `now` (without `now`: at any versions)."""
+        cache = current_remembered.get()
+        found = None if cache is None else cache.rows.get(what)
+        if found is None or (now is not None and found[0] != now):
+            return None
+        return found[1]
+
+    def _remember(self, what: tuple[str, str], of: tuple[str, ...],
+                  rows: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Keep the rows just read as `what` (each with its table's name), a read of the tables
+        `of`, for the factory's next read, unless this transaction wrote one of those tables:
+        its read may hold what it has not committed, and it may roll back."""
+        cache = current_remembered.get()
+        if cache is not None and self._tx.written.isdisjoint(of):
+            cache.keep_rows(what, (tuple((table, row["id"], row["version"]) for table, row in rows),
+                                   [row for _table, row in rows]))
 
     async def _update(self, table: Table, values: dict[str, Any], what: str) -> None:
         self._tx.written.add(table.name)
