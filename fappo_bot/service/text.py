@@ -125,9 +125,8 @@ class PostingText:
         back as the same value, for the same character and hits while they do not change."""
         character, hits = state.character(now.actor), state.pending
         key = (id(earlier), id(character), id(hits))
-        found = self._lines.get(key)
-        if found is None or found[0] is not earlier or found[1] is not character \
-                or found[2] is not hits:
+        found = self._lines.get(key)  # its entry holds the three: no other can have their ids
+        if found is None:
             if len(self._lines) >= _CONTEXTS_KEPT:
                 self._lines.clear()
             found = self._lines[key] = (earlier, character, hits,
